@@ -1,0 +1,77 @@
+"""Dialect registry: every dialect dfsched parses, loaded lazily on first use.
+
+Each entry maps a dialect name to `(module, attribute)`; the module is imported only when
+the parser meets that dialect, which keeps `dfsched-opt --help` start-up near xDSL's own.
+Our own dialects live in this package, one module per dialect.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from xdsl.context import Context
+from xdsl.ir import Dialect
+
+DIALECTS: dict[str, tuple[str, str]] = {
+    # upstream MLIR dialects, from xDSL
+    "builtin": ("xdsl.dialects.builtin", "Builtin"),
+    "func": ("xdsl.dialects.func", "Func"),
+    "arith": ("xdsl.dialects.arith", "Arith"),
+    "math": ("xdsl.dialects.math", "Math"),
+    "scf": ("xdsl.dialects.scf", "Scf"),
+    "memref": ("xdsl.dialects.memref", "MemRef"),
+    "tensor": ("xdsl.dialects.tensor", "Tensor"),
+    "affine": ("xdsl.dialects.affine", "Affine"),
+    "bufferization": ("xdsl.dialects.bufferization", "Bufferization"),
+    "pdl": ("xdsl.dialects.pdl", "PDL"),
+    "vector": ("xdsl.dialects.vector", "Vector"),
+    "cf": ("xdsl.dialects.cf", "Cf"),
+    "linalg": ("xdsl.dialects.linalg", "Linalg"),
+}
+
+
+def register(name: str, module: str, attribute: str) -> None:
+    """Add (or override, e.g. `linalg` with our extended one) a lazily loaded dialect."""
+    DIALECTS[name] = (module, attribute)
+
+
+def _factory(module: str, attribute: str) -> Callable[[], Dialect]:
+    return lambda: getattr(importlib.import_module(module), attribute)
+
+
+def _register_own_dialects() -> None:
+    """Our dialects: each module under dfsched.dialects that defines a dialect object."""
+    own = {
+        "ktdp": ("dfsched.dialects.ktdp", "KTDP"),
+        "spyreop": ("dfsched.dialects.spyreop", "SPYREOP"),
+        "linalg": ("dfsched.dialects.linalg_ext", "LINALG"),
+        "memref": ("dfsched.dialects.memref_ext", "MEMREF"),
+        "ktdf": ("dfsched.dialects.ktdf", "KTDF"),
+        "ktdf_arch": ("dfsched.dialects.ktdf_arch", "KTDF_ARCH"),
+        "ktdf_lowering": ("dfsched.dialects.ktdf_lowering", "KTDF_LOWERING"),
+        "dataflow": ("dfsched.dialects.dataflow", "DATAFLOW"),
+        "agen": ("dfsched.dialects.agen", "AGEN"),
+        "vectorchain": ("dfsched.dialects.vectorchain", "VECTORCHAIN"),
+        "uniform": ("dfsched.dialects.uniform", "UNIFORM"),
+        "symbol": ("dfsched.dialects.symbol", "SYMBOL"),
+    }
+    import importlib.util
+
+    for name, (module, attribute) in own.items():
+        if importlib.util.find_spec(module) is not None:
+            DIALECTS[name] = (module, attribute)
+
+
+_register_own_dialects()
+
+
+def register_all(ctx: Context) -> None:
+    for name, (module, attribute) in DIALECTS.items():
+        ctx.register_dialect(name, _factory(module, attribute))
+
+
+def make_context(allow_unregistered: bool = False) -> Context:
+    ctx = Context(allow_unregistered=allow_unregistered)
+    register_all(ctx)
+    return ctx

@@ -1,0 +1,16 @@
+"""Pass registry: command-line name -> (module, class), imported lazily.
+
+One pass per module, the module named after the pass (`path_expansion.py` for
+`path-expansion`). A pass joins this table when it lands, and joins `-ktir-to-dfir`
+(see `dfsched.pipeline`) in upstream order.
+"""
+
+from __future__ import annotations
+
+PASSES: dict[str, tuple[str, str]] = {
+    # xDSL's generic passes that the pipeline relies on
+    "cse": ("xdsl.transforms.common_subexpression_elimination", "CommonSubexpressionElimination"),
+    "dce": ("xdsl.transforms.dead_code_elimination", "DeadCodeElimination"),
+    "canonicalize": ("xdsl.transforms.canonicalize", "CanonicalizePass"),
+    "licm": ("xdsl.transforms.loop_invariant_code_motion", "LoopInvariantCodeMotionPass"),
+}

@@ -1,0 +1,13 @@
+"""THE pass order: the `-ktir-to-dfir` pipeline and other named pipelines, nothing else.
+
+A pass joins `KTIR_TO_DFIR` when it lands, at its upstream position
+(`passes-scheduling.md` §1, preceded by `ensure-device-declaration`).
+"""
+
+from __future__ import annotations
+
+KTIR_TO_DFIR: list[str] = []
+
+NAMED_PIPELINES: dict[str, list[str]] = {
+    "ktir-to-dfir": KTIR_TO_DFIR,
+}

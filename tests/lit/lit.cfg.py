@@ -1,0 +1,36 @@
+"""lit configuration for dfsched's FileCheck tests (one folder per dialect, pass and tool)."""
+
+import os
+import shutil
+import sys
+
+import lit.formats
+
+config.name = "dfsched"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.test_source_root, "Output")
+
+# The tools come from the environment the tests run in (the project's virtual environment).
+bindir = os.path.dirname(sys.executable)
+config.environment["PATH"] = os.pathsep.join([bindir, os.environ.get("PATH", "")])
+for var in ("HOME", "TMPDIR", "PYTHONPATH"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+
+def tool(name):
+    found = shutil.which(name, path=config.environment["PATH"])
+    if found is None:
+        lit_config.fatal(f"{name} not found on PATH; install dfsched with its test extra")
+    return found
+
+
+config.substitutions.append(("%devices", os.path.join(config.test_source_root, "..", "..", "arch", "devices")))
+config.substitutions.append(("%examples", os.path.join(config.test_source_root, "..", "..", "examples")))
+for name in ("dfsched-opt", "dfsched-arch", "dfsched-run", "filecheck"):
+    if shutil.which(name, path=config.environment["PATH"]):
+        config.substitutions.append((rf"(?<![\w/-]){name}\b", tool(name)))
+config.substitutions.append(("FileCheck", tool("filecheck")))

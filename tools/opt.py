@@ -1,0 +1,364 @@
+"""`dfsched-opt`: an `mlir-opt`-style driver on top of xDSL's `xDSLOptMain`.
+
+Beyond xdsl-opt it accepts MLIR's spellings (single-dash long flags, every pass as a flag of
+its own, `--pass-pipeline='builtin.module(...)'`), prints `file:line:col: error:` diagnostics
+instead of tracebacks, implements MLIR's `--verify-diagnostics`, and never leaves a partial
+output file behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from io import StringIO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import ArgSpec
+from xdsl.utils.exceptions import ParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from dfsched import compat, dialects, passes, pipeline
+from dfsched.diagnostics import (
+    Diagnostic,
+    DiagnosticError,
+    SourceManager,
+    check_expectations,
+    make_diagnostic,
+    parse_expectations,
+)
+from dfsched.tools.pipeline_syntax import PassRequest, PipelineSyntaxError, parse_options, parse_pipeline
+
+SPLIT_MARKER = "// -----"
+
+
+class UsageError(Exception):
+    """A bad command line: reported as `error: ...`, exit 2."""
+
+
+# ---------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------
+
+# Flags whose single-dash spelling must be understood (`-split-input-file`): every long flag.
+def _normalise_argv(argv: Sequence[str], long_flags: set[str]) -> list[str]:
+    out = []
+    for arg in argv:
+        if arg.startswith("-") and not arg.startswith("--") and len(arg) > 2:
+            name = arg[1:].split("=", 1)[0]
+            if name in long_flags:
+                arg = "-" + arg
+        out.append(arg)
+    return out
+
+
+def _split_pass_flags(argv: list[str]) -> tuple[list[str], list[PassRequest]]:
+    """Take pass and named-pipeline flags out of argv, keeping their command-line order."""
+    rest: list[str] = []
+    requests: list[PassRequest] = []
+    for arg in argv:
+        if arg.startswith("--"):
+            name, _, value = arg[2:].partition("=")
+            if name in pipeline.NAMED_PIPELINES:
+                requests.extend(PassRequest(p) for q in pipeline.NAMED_PIPELINES[name] for p in [q])
+                continue
+            if name in passes.PASSES:
+                requests.append(PassRequest(name, parse_options(value)))
+                continue
+            if name in ("pass-pipeline", "passes"):
+                requests.extend(parse_pipeline(value))
+                continue
+        rest.append(arg)
+    return rest, requests
+
+
+class DfschedOptMain(xDSLOptMain):
+    """xDSLOptMain with dfsched's dialects, passes and flags; `run` is ours."""
+
+    def __init__(self, args: Sequence[str]):
+        self.source_manager = SourceManager()
+        long_flags = {"p", *passes.PASSES, *pipeline.NAMED_PIPELINES, *_LONG_FLAGS}
+        argv = _normalise_argv(args, long_flags)
+        # `-p X` (xDSL spelling) becomes --passes=X so it keeps its place in the order.
+        argv = _join_p_flag(argv)
+        argv, self.requests = _split_pass_flags(argv)
+        super().__init__(args=argv)
+
+    # -- registration ------------------------------------------------------
+    def register_all_dialects(self):
+        dialects.register_all(self.ctx)
+
+    def register_all_passes(self):
+        for name, (module, attr) in passes.PASSES.items():
+            self.register_pass(name, _lazy(module, attr))
+
+    def register_all_targets(self):
+        self.available_targets = {"mlir": lambda: None}
+
+    def register_all_arguments(self, ap: argparse.ArgumentParser):
+        ap.add_argument("input_file", nargs="?", default="-", help="input file ('-' for stdin)")
+        ap.add_argument("-o", "--output-file", default=None, help="output file (default: stdout)")
+        ap.add_argument("--split-input-file", action="store_true",
+                        help="split the input at '// -----' and process each part on its own")
+        ap.add_argument("--verify-diagnostics", action="store_true",
+                        help="check diagnostics against expected-error/warning/note comments")
+        ap.add_argument("--print-op-generic", action="store_true", help="print ops in generic form")
+        ap.add_argument("--mlir-print-op-generic", dest="print_op_generic", action="store_true",
+                        help=argparse.SUPPRESS)
+        ap.add_argument("--print-debuginfo", "--mlir-print-debuginfo", dest="print_debuginfo",
+                        action="store_true", help="print op locations")
+        ap.add_argument("--allow-unregistered-dialect", action="store_true",
+                        help="accept ops of unknown dialects (generic form)")
+        ap.add_argument("--print-ir-after-all", "--mlir-print-ir-after-all", dest="print_ir_after_all",
+                        action="store_true", help="print the IR to stderr after every pass")
+        ap.add_argument("--print-ir-before-all", "--mlir-print-ir-before-all", dest="print_ir_before_all",
+                        action="store_true", help="print the IR to stderr before every pass")
+        ap.add_argument("--dump-pass-pipeline", action="store_true",
+                        help="print the pass pipeline to stderr before running it")
+        ap.add_argument("--device", default=None,
+                        help="architecture file (or a short name such as 'sample') for passes that need one")
+        ap.add_argument("--disable-verify", action="store_true", help="do not verify between passes")
+        ap.add_argument("--show-dialects", action="store_true", help="list the registered dialects")
+        ap.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
+        ap.add_argument("--debug-only", default=None, help="accepted for mlir-opt compatibility")
+        ap.add_argument("--passes", help=argparse.SUPPRESS)
+        ap.add_argument("--pass-pipeline", help="MLIR pass pipeline, e.g. 'builtin.module(cse)'")
+        for name in pipeline.NAMED_PIPELINES:
+            ap.add_argument(f"--{name}", action="store_true", help=f"run the {name} pipeline")
+        for name in passes.PASSES:
+            ap.add_argument(f"--{name}", nargs="?", metavar="OPTIONS", help=f"run the {name} pass")
+        ap.add_argument("-p", dest="passes", help="xDSL pass pipeline, e.g. 'cse,canonicalize'")
+        ap.add_argument("--no-implicit-module", action="store_true", help="do not wrap the input in a module")
+        ap.set_defaults(target="mlir", syntax_highlight=False)
+
+    def setup_pipeline(self):
+        self.pipeline_requests = self.requests
+
+    # -- running -----------------------------------------------------------
+    def run(self) -> int:  # type: ignore[override]
+        args = self.args
+        if args.show_dialects:
+            print("Available Dialects:")
+            for name in sorted(dialects.DIALECTS):
+                print(name)
+            return 0
+        built = self._build_passes()
+        if args.dump_pass_pipeline:
+            print(_pipeline_text(self.pipeline_requests), file=sys.stderr)
+        name, text = _read_input(args.input_file)
+        self.source_manager.add(name, text)
+        outputs: list[str] = []
+        failed = False
+        for first_line, chunk in _chunks(text, args.split_input_file):
+            ok, out = self._process_chunk(name, first_line, chunk, built)
+            failed |= not ok
+            if out is not None:
+                outputs.append(out)
+        result = (f"{SPLIT_MARKER}\n").join(outputs)
+        if failed:
+            if args.output_file and os.path.exists(args.output_file):
+                os.remove(args.output_file)
+            if not args.verify_diagnostics:
+                sys.stdout.write(result) if outputs and not args.output_file else None
+            return 1
+        if args.output_file:
+            with open(args.output_file, "w") as fh:
+                fh.write(result)
+        else:
+            sys.stdout.write(result)
+        return 0
+
+    def _build_passes(self) -> list[tuple[PassRequest, ModulePass]]:
+        built = []
+        for request in self.pipeline_requests:
+            if request.name not in self.available_passes:
+                raise UsageError(f"'{request.name}' does not refer to a registered pass or pass pipeline")
+            cls = self.available_passes[request.name]()
+            try:
+                instance = cls.from_spec(ArgSpec(request.name, _arg_values(request.options)))
+            except (ValueError, TypeError) as exc:
+                raise UsageError(f"invalid options for pass '{request.name}': {exc}") from None
+            if self.args.device and any(f.name == "device" for f in dataclasses.fields(instance)):
+                instance = dataclasses.replace(instance, device=self.args.device)
+            built.append((request, instance))
+        return built
+
+    def _process_chunk(self, name: str, first_line: int, chunk: str, built) -> tuple[bool, str | None]:
+        """Parse, verify, run the passes and print one buffer; report its diagnostics."""
+        produced: list[Diagnostic] = []
+        out: str | None = None
+        padded = "\n" * (first_line - 1) + chunk  # keep line numbers absolute
+        try:
+            module = self._parse(name, padded)
+            if not self.args.disable_verify:
+                compat.verify_module(module)
+            self._run_passes(module, built)
+            out = self._print(module)
+        except DiagnosticError as exc:
+            produced.append(exc.diagnostic)
+        except ParseError as exc:
+            produced.append(compat.parse_error_diagnostic(exc, name, padded))
+        except Exception as exc:  # an internal error: still no traceback unless --debug
+            if self.args.debug:
+                traceback.print_exc()
+            produced.append(Diagnostic("error", f"internal error: {type(exc).__name__}: {exc}", name, first_line, 1))
+        if self.args.verify_diagnostics:
+            expected = parse_expectations(chunk, first_line)
+            problems = check_expectations(expected, produced, name)
+            for p in problems:
+                print(p, file=sys.stderr)
+            return not problems, out if not produced else None
+        for diag in produced:
+            print(diag.render(self.source_manager), file=sys.stderr)
+        return not produced, out
+
+    def _parse(self, name: str, text: str) -> ModuleOp:
+        parser = compat.LocatingParser(self.ctx, text, name)
+        return parser.parse_module(not self.args.no_implicit_module)
+
+    def _run_passes(self, module: ModuleOp, built) -> None:
+        for request, instance in built:
+            if self.args.print_ir_before_all:
+                self._dump("Before", request, instance, module)
+            try:
+                for target in _anchored_targets(module, request.anchor):
+                    instance.apply(self.ctx, target)
+            except DiagnosticError as exc:
+                exc.diagnostic.message = exc.diagnostic.message
+                raise
+            if not self.args.disable_verify:
+                try:
+                    compat.verify_module(module)
+                except DiagnosticError as exc:
+                    exc.diagnostic.message += f" (after pass '{request.name}')"
+                    raise
+            if self.args.print_ir_after_all:
+                self._dump("After", request, instance, module)
+
+    def _dump(self, when: str, request: PassRequest, instance: ModulePass, module: ModuleOp) -> None:
+        print(f"// -----// IR Dump {when} {type(instance).__name__} ({request.name}) //----- //",
+              file=sys.stderr)
+        print(self._print(module), file=sys.stderr)
+
+    def _print(self, module: ModuleOp) -> str:
+        from dfsched import printing
+
+        stream = StringIO()
+        printing.print_module(module, stream, generic=self.args.print_op_generic,
+                              debuginfo=self.args.print_debuginfo)
+        return stream.getvalue()
+
+
+_LONG_FLAGS = {
+    "output-file", "split-input-file", "verify-diagnostics", "print-op-generic", "mlir-print-op-generic",
+    "print-debuginfo", "mlir-print-debuginfo", "allow-unregistered-dialect", "print-ir-after-all",
+    "mlir-print-ir-after-all", "print-ir-before-all", "mlir-print-ir-before-all", "dump-pass-pipeline",
+    "device", "disable-verify", "show-dialects", "debug", "debug-only", "pass-pipeline", "passes",
+    "no-implicit-module", "help",
+}
+
+
+def _join_p_flag(argv: list[str]) -> list[str]:
+    out, i = [], 0
+    while i < len(argv):
+        if argv[i] == "-p" and i + 1 < len(argv):
+            out.append(f"--passes={argv[i + 1]}")
+            i += 2
+            continue
+        if argv[i] == "--pass-pipeline" and i + 1 < len(argv):
+            out.append(f"--pass-pipeline={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(argv[i])
+        i += 1
+    return out
+
+
+def _lazy(module: str, attr: str):
+    return lambda: getattr(importlib.import_module(module), attr)
+
+
+def _arg_values(options: dict[str, str]) -> dict[str, tuple]:
+    return {key: tuple(_scalar(v) for v in value.split(",")) for key, value in options.items()}
+
+
+def _scalar(text: str):
+    text = text.strip()
+    if text in ("true", "false"):
+        return text == "true"
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _anchored_targets(module: ModuleOp, anchor: tuple[str, ...]) -> list[Operation]:
+    targets: list[Operation] = [module]
+    for op_name in anchor:
+        targets = [op for t in targets for op in t.walk() if op is not t and op.name == op_name]
+    return targets
+
+
+def _pipeline_text(requests: list[PassRequest]) -> str:
+    return "Pass Manager with {} passes:\nbuiltin.module({})".format(
+        len(requests), ",".join(_anchored_spelling(r) for r in requests)
+    )
+
+
+def _anchored_spelling(r: PassRequest) -> str:
+    text = r.spelling()
+    for op_name in reversed(r.anchor):
+        text = f"{op_name}({text})"
+    return text
+
+
+def _read_input(path: str) -> tuple[str, str]:
+    if path == "-":
+        return "<stdin>", sys.stdin.read()
+    try:
+        with open(path) as fh:
+            return path, fh.read()
+    except OSError as exc:
+        raise UsageError(f"could not open input file '{path}': {exc.strerror}") from None
+
+
+def _chunks(text: str, split: bool) -> list[tuple[int, str]]:
+    """(first line number, text) of each buffer; split at lines holding only `// -----`."""
+    if not split:
+        return [(1, text)]
+    chunks, current, start = [], [], 1
+    for lineno, line in enumerate(text.splitlines(keepends=True), 1):
+        if line.strip() == SPLIT_MARKER:
+            chunks.append((start, "".join(current)))
+            current, start = [], lineno + 1
+            continue
+        current.append(line)
+    chunks.append((start, "".join(current)))
+    return chunks
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return DfschedOptMain(argv).run()
+    except (UsageError, PipelineSyntaxError) as exc:
+        print(f"dfsched-opt: error: {exc}", file=sys.stderr)
+        return 2
+    except DiagnosticError as exc:
+        print(exc.diagnostic.render(), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
