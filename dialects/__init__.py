@@ -47,6 +47,7 @@ def _register_own_dialects() -> None:
         "spyreop": ("dfsched.dialects.spyreop", "SPYREOP"),
         "linalg": ("dfsched.dialects.linalg_ext", "LINALG"),
         "memref": ("dfsched.dialects.memref_ext", "MEMREF"),
+        "affine": ("dfsched.dialects.affine_ext", "AFFINE"),
         "ktdf": ("dfsched.dialects.ktdf", "KTDF"),
         "ktdf_arch": ("dfsched.dialects.ktdf_arch", "KTDF_ARCH"),
         "ktdf_lowering": ("dfsched.dialects.ktdf_lowering", "KTDF_LOWERING"),
