@@ -25,14 +25,29 @@ class LocatingParser(Parser):
         super().__init__(ctx, text, name)
         self._file_name = name
         self._line_starts = _line_starts(text)
+        self._op_name_starts: list[int] = []
 
     def parse_operation(self) -> Operation:
-        start = self._current_token.span.start
         op = super().parse_operation()
+        start = self._op_name_starts.pop()
         if not isinstance(op.location, FileLineColLoc):
             line, col = self.line_col(start)
             op.location = FileLineColLoc(StringAttr(self._file_name), IntAttr(line), IntAttr(col))
         return op
+
+    def _parse_op_result_list(self):
+        # An op's location is its name, after the results, as in MLIR.
+        results = super()._parse_op_result_list()
+        self._op_name_starts.append(self._current_token.span.start)
+        return results
+
+    def _get_op_by_name(self, name: str):
+        op_type = self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack)
+        if op_type is None:
+            start = self._op_name_starts[-1]
+            end = self._current_token.span.start
+            self.raise_error(f"unregistered operation '{name}'", start, end)
+        return op_type
 
     def line_col(self, offset: int) -> tuple[int, int]:
         import bisect

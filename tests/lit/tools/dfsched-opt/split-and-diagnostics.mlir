@@ -19,4 +19,4 @@ func.func @wrong_operand_count(%a: i32) -> i32 {
   %b = "arith.addi"(%a) : (i32) -> i32
   func.return %b : i32
 }
-// LOC: split-and-diagnostics.mlir:[[# @LINE - 3]]:3: error: 'arith.addi' op Expected 2 operands
+// LOC: split-and-diagnostics.mlir:[[# @LINE - 3]]:8: error: 'arith.addi' op Expected 2 operands
