@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
-from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation  # noqa: F401  (re-export)
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.pattern_rewriter import PatternRewriter  # noqa: F401  (re-export)
@@ -16,6 +15,15 @@ from xdsl.rewriter import InsertPoint, Rewriter  # noqa: F401  (re-export)
 from xdsl.utils.exceptions import ParseError, VerifyException  # noqa: F401  (re-export)
 
 from dfsched.diagnostics import Diagnostic, DiagnosticError, error
+
+
+def __getattr__(name: str):
+    """Lazy re-exports of heavy xDSL modules (linalg costs ~50 ms to import)."""
+    if name == "ElementwiseOperation":
+        from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
+
+        return ElementwiseOperation
+    raise AttributeError(name)
 
 
 class LocatingParser(Parser):

@@ -87,7 +87,7 @@ class SourceManager:
 # ---------------------------------------------------------------------------
 
 _EXPECTED = re.compile(
-    r"expected-(error|warning|note|remark)(-re)?\s*(@(?:above|below|[+-]\d+|\d+))?\s*(\*)?\s*\{\{(.*?)\}\}"
+    r"expected-(error|warning|note|remark)(-re)?\s*(@(?:above|below|[+-]\d+|\d+))?\s*(\*)?\s*\{\{(.*)\}\}"
 )
 
 

@@ -6,6 +6,7 @@ of op names it is anchored on (empty: the whole module).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from lark import Lark, Token, Tree
@@ -29,7 +30,9 @@ _GRAMMAR = r"""
     %ignore WS
 """
 
-_PARSER = Lark(_GRAMMAR, parser="lalr")
+@functools.cache
+def _parser() -> Lark:
+    return Lark(_GRAMMAR, parser="lalr")
 
 
 @dataclass
@@ -53,7 +56,7 @@ def parse_pipeline(text: str) -> list[PassRequest]:
     if not text:
         return []
     try:
-        tree = _PARSER.parse(text)
+        tree = _parser().parse(text)
     except LarkError as exc:
         raise PipelineSyntaxError(f"invalid pass pipeline '{text}': {_first_line(exc)}") from None
     result: list[PassRequest] = []
