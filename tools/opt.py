@@ -84,7 +84,8 @@ class DfschedOptMain(xDSLOptMain):
 
     def __init__(self, args: Sequence[str]):
         self.source_manager = SourceManager()
-        long_flags = {"p", *passes.PASSES, *pipeline.NAMED_PIPELINES, *_LONG_FLAGS}
+        long_flags = {"p", *passes.PASSES, *(f"disable-{p}" for p in passes.PASSES),
+                      *pipeline.NAMED_PIPELINES, *_LONG_FLAGS}
         argv = _normalise_argv(args, long_flags)
         # `-p X` (xDSL spelling) becomes --passes=X so it keeps its place in the order.
         argv = _join_p_flag(argv)
@@ -134,6 +135,8 @@ class DfschedOptMain(xDSLOptMain):
             ap.add_argument(f"--{name}", action="store_true", help=f"run the {name} pipeline")
         for name in passes.PASSES:
             ap.add_argument(f"--{name}", nargs="?", metavar="OPTIONS", help=f"run the {name} pass")
+            ap.add_argument(f"--disable-{name}", action="append_const", const=name, dest="disabled",
+                            help=argparse.SUPPRESS)
         ap.add_argument("-p", dest="passes", help="xDSL pass pipeline, e.g. 'cse,canonicalize'")
         ap.add_argument("--no-implicit-module", action="store_true", help="do not wrap the input in a module")
         ap.set_defaults(target="mlir", syntax_highlight=False)
@@ -177,7 +180,10 @@ class DfschedOptMain(xDSLOptMain):
 
     def _build_passes(self) -> list[tuple[PassRequest, ModulePass]]:
         built = []
+        disabled = set(self.args.disabled or ())
         for request in self.pipeline_requests:
+            if request.name in disabled:
+                continue
             if request.name not in self.available_passes:
                 raise UsageError(f"'{request.name}' does not refer to a registered pass or pass pipeline")
             cls = self.available_passes[request.name]()

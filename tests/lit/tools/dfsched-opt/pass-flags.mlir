@@ -16,3 +16,8 @@ func.func @twice(%a: i32) -> i32 {
 // CHECK: %[[SUM:.*]] = arith.addi
 // CHECK-NOT: arith.addi
 // CHECK: arith.muli %[[SUM]], %[[SUM]] : i32
+
+// `--disable-<pass>` turns a pass into a no-op, wherever it appears in the pipeline.
+// RUN: dfsched-opt %s -cse -disable-cse | filecheck %s --check-prefix=DISABLED
+// DISABLED: arith.addi
+// DISABLED: arith.addi

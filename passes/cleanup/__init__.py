@@ -1,0 +1,1 @@
+"""dfsched.passes.cleanup: one module per pass, named after the pass."""

@@ -1,0 +1,1 @@
+"""dfsched.passes.frontend: one module per pass, named after the pass."""

@@ -1,0 +1,1 @@
+"""dfsched.passes.lowering: one module per pass, named after the pass."""

@@ -1,0 +1,1 @@
+"""dfsched.passes.scheduling: one module per pass, named after the pass."""
