@@ -1,0 +1,1818 @@
+"""The `ktdf` dialect (ScheduleIR): pipelines of stages, FIFOs, tokens and data transfers.
+
+Textually compatible with the C++ Dataflow Scheduler's `ktdf` dialect (see
+`schedule-dialects.md` §2): every op prints exactly as `mlir-opt` prints it, and the
+parser accepts what the C++ parser accepts (plus the stripped fifo-slot type form).
+
+Where the C++ verifiers would dereference a missing defining op (block-argument tokens,
+a private region without its yield), we report an error instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import ClassVar
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    I64,
+    AffineMapAttr,
+    ArrayAttr,
+    DenseArrayBase,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ShapedType,
+    StringAttr,
+    TensorType,
+    i64,
+)
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
+from xdsl.ir import (
+    Attribute,
+    Block,
+    Dialect,
+    Operation,
+    OpResult,
+    ParametrizedAttribute,
+    Region,
+    SSAValue,
+    TypeAttribute,
+)
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
+from xdsl.ir.affine import AffineExpr, AffineMap, AffineSymExpr
+from xdsl.irdl import (
+    AnyAttr,
+    AttrSizedOperandSegments,
+    BaseAttr,
+    IRDLOperation,
+    SameVariadicOperandSize,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    lazy_traits_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.printer import Printer
+from xdsl.traits import (
+    ConditionallySpeculatable,
+    ConstantLike,
+    EffectInstance,
+    HasCanonicalizationPatternsTrait,
+    HasParent,
+    IsTerminator,
+    MemoryEffect,
+    MemoryEffectKind,
+    NoTerminator,
+    Pure,
+    SingleBlockImplicitTerminator,
+)
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from dfsched.diagnostics import Diagnostic, DiagnosticError, location_of
+
+KDYNAMIC = -(2**63)
+"""MLIR's `ShapedType::kDynamic`: the placeholder for a dynamic fifo count or size entry."""
+
+SEGMENTS = "operandSegmentSizes"
+
+# ===========================================================================
+# Types
+# ===========================================================================
+
+
+@irdl_attr_definition
+class TokenType(ParametrizedAttribute, TypeAttribute):
+    """`!ktdf.token`: a scheduling token ordering stages; it carries no data."""
+
+    name = "ktdf.token"
+
+
+@irdl_attr_definition
+class FifoSlotType(ParametrizedAttribute, TypeAttribute):
+    """`!ktdf.fifo.slot<SRC -> DST, NxT>`: one slot of a hardware FIFO carrying N elements.
+
+    SRC and DST are arbitrary attributes (device resource kinds such as `"L1LU"`, or a
+    memory space); N is `?` when the count is dynamic.
+    """
+
+    name = "ktdf.fifo.slot"
+
+    src: Attribute
+    dest: Attribute
+    num_elements: IntAttr
+    element_type: Attribute
+
+    def __init__(self, src: Attribute, dest: Attribute, num_elements: int, element_type: Attribute):
+        super().__init__(src, dest, IntAttr(num_elements), element_type)
+
+    @property
+    def is_dynamic(self) -> bool:
+        return self.num_elements.data == KDYNAMIC
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            src = parser.parse_attribute()
+            parser.parse_punctuation("->")
+            dest = parser.parse_attribute()
+            parser.parse_punctuation(",")
+            if parser.parse_optional_punctuation("?") is not None:
+                count = KDYNAMIC
+            else:
+                count = parser.parse_shape_dimension(allow_dynamic=False)
+            parser.parse_shape_delimiter()
+            element_type = parser.parse_type()
+        return (src, dest, IntAttr(count), element_type)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.src)
+            printer.print_string(" -> ")
+            printer.print_attribute(self.dest)
+            printer.print_string(", ")
+            printer.print_string("?" if self.is_dynamic else str(self.num_elements.data))
+            printer.print_string("x")
+            printer.print_attribute(self.element_type)
+
+
+def element_type_of(type_: Attribute) -> Attribute:
+    """The element type of a fifo slot or shaped type; any other type is its own."""
+    if isinstance(type_, FifoSlotType):
+        return type_.element_type
+    if isinstance(type_, ShapedType):
+        return type_.get_element_type()
+    return type_
+
+
+# ===========================================================================
+# Attributes
+# ===========================================================================
+
+
+class LoopType(StrEnum):
+    PARALLEL_LOOP = "parallel_loop"
+    REDUCTION_LOOP = "reduction_loop"
+
+
+@irdl_attr_definition
+class LoopTypeAttr(EnumAttribute[LoopType]):
+    """`#ktdf.loop_type<parallel_loop|reduction_loop>`, attached to `scf.for` as `loop_type`."""
+
+    name = "ktdf.loop_type"
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> LoopType:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(LoopType)
+
+
+# ===========================================================================
+# Shared parse/print helpers
+# ===========================================================================
+
+
+def _op_name(op: Operation) -> str:
+    """The op's real name, also for unregistered ops (which xDSL calls `builtin.unregistered`)."""
+    op_name = getattr(op, "op_name", None)
+    return op_name.data if isinstance(op_name, StringAttr) else op.name
+
+
+def _fail(op: Operation, message: str, notes: Iterable[tuple[Operation, str]] = ()) -> DiagnosticError:
+    """A verifier error on `op` that carries located notes (plain VerifyExceptions cannot)."""
+    diag = Diagnostic("error", f"'{op.name}' op {message}", *location_of(op))
+    diag.notes = [Diagnostic("note", text, *location_of(at)) for at, text in notes]
+    return DiagnosticError(diag)
+
+
+def _resolve(parser: Parser, operand: UnresolvedOperand, type_: Attribute) -> SSAValue:
+    """Resolve an operand to `type_`, with MLIR's message when a prior use disagrees."""
+    prior = parser.ssa_values.get(operand.operand_name)
+    if prior is not None and operand.index < len(prior) and prior[operand.index].type != type_:
+        value = prior[operand.index]
+        where = operand.span.get_location()
+        diag = Diagnostic(
+            "error",
+            f"use of value '{operand.span.text}' expects different type than prior uses: "
+            f"'{type_}' vs '{value.type}'",
+            where.filename,
+            where.line,
+            where.col,
+        )
+        owner = value.owner if isinstance(value, OpResult) else value.owner.parent_op()
+        diag.notes = [Diagnostic("note", "prior use here", *location_of(owner))]
+        raise DiagnosticError(diag)
+    return parser.resolve_operand(operand, type_)
+
+
+def _resolve_all(parser: Parser, operands: Sequence[UnresolvedOperand], type_: Attribute) -> list[SSAValue]:
+    return [_resolve(parser, o, type_) for o in operands]
+
+
+def _parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
+    """A possibly empty comma-separated list of SSA uses, without delimiters."""
+    first = parser.parse_optional_unresolved_operand()
+    if first is None:
+        return []
+    operands = [first]
+    while parser.parse_optional_punctuation(",") is not None:
+        operands.append(parser.parse_unresolved_operand())
+    return operands
+
+
+def _parse_type_list(parser: Parser) -> list[Attribute]:
+    """A possibly empty comma-separated list of types, without delimiters."""
+    first = parser.parse_optional_type()
+    if first is None:
+        return []
+    types = [first]
+    while parser.parse_optional_punctuation(",") is not None:
+        types.append(parser.parse_type())
+    return types
+
+
+def _split_inherent(attrs: Mapping[str, Attribute], names: Iterable[str]) -> tuple[dict, dict]:
+    """Split a parsed attribute dictionary into (properties, discardable attributes)."""
+    names = set(names)
+    props = {k: v for k, v in attrs.items() if k in names}
+    rest = {k: v for k, v in attrs.items() if k not in names}
+    return props, rest
+
+
+def _print_attr_dict(printer: Printer, op: Operation, elided: Iterable[str] = (), keyword: bool = False) -> None:
+    """Print inherent and discardable attributes as one dictionary sorted by name (MLIR)."""
+    hidden = {SEGMENTS, *elided}
+    merged = {**op.properties, **op.attributes}
+    shown = {k: merged[k] for k in sorted(merged) if k not in hidden}
+    printer.print_op_attributes(shown, print_keyword=keyword)
+
+
+def _print_operands(printer: Printer, values: Sequence[SSAValue]) -> None:
+    printer.print_list(values, printer.print_operand)
+
+
+def _print_types(printer: Printer, types: Sequence[Attribute]) -> None:
+    printer.print_list(types, printer.print_attribute)
+
+
+def _ensure_block(region: Region) -> Region:
+    """`{}` parses to a region without blocks; single-block ops want one empty block."""
+    if not region.blocks:
+        region.add_block(Block())
+    return region
+
+
+def _print_body(printer: Printer, region: Region, terminators: bool = True) -> None:
+    printer.print_region(region, print_entry_block_args=False, print_empty_block=False,
+                         print_block_terminators=terminators)
+
+
+def _constant_int(value: SSAValue) -> int | None:
+    """The integer a value is known to hold (an `arith.constant` or other constant-like op)."""
+    if not isinstance(value, OpResult):
+        return None
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp):
+        attr = owner.value
+    else:
+        attr = ConstantLike.get_constant_value(value)
+    if isinstance(attr, IntegerAttr):
+        return attr.value.data
+    return None
+
+
+def _index_constant(value: int) -> arith.ConstantOp:
+    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+
+
+def _min_constraint(op: Operation, name: str, minimum: int) -> None:
+    """MLIR's `ConfinedAttr<I64Attr, [IntMinValue<N>]>` check and message."""
+    attr = op.properties.get(name)
+    if isinstance(attr, IntegerAttr) and attr.value.data < minimum:
+        raise VerifyException(
+            f"attribute '{name}' failed to satisfy constraint: 64-bit signless integer attribute "
+            f"whose minimum value is {minimum}"
+        )
+
+
+# ---------------------------------------------------------------------------
+# Affine "map of SSA ids" subscripts: `%m[%i + 3, %j * 2, symbol(%s), 0]`
+# (to be replaced by the shared `dialects/affine_subscripts.py` once it exists)
+# ---------------------------------------------------------------------------
+
+
+class _SubscriptParser:
+    """Parses the expressions between `[` and `]`; SSA names become dims in order of first use."""
+
+    def __init__(self, parser: Parser):
+        self.parser = parser
+        self.dims: dict[tuple[str, int], int] = {}
+        self.dim_operands: list[UnresolvedOperand] = []
+        self.syms: dict[tuple[str, int], int] = {}
+        self.sym_operands: list[UnresolvedOperand] = []
+
+    def expression(self) -> AffineExpr:
+        lhs = self._term()
+        while True:
+            if self.parser.parse_optional_punctuation("+") is not None:
+                lhs = lhs + self._term()
+            elif self.parser.parse_optional_punctuation("-") is not None:
+                lhs = lhs - self._term()
+            else:
+                return lhs
+
+    def _term(self) -> AffineExpr:
+        lhs = self._unary()
+        while True:
+            start = self.parser.pos
+            if self.parser.parse_optional_punctuation("*") is not None:
+                kind = "*"
+            else:
+                kind = self.parser.parse_optional_keyword_in(("floordiv", "ceildiv", "mod"))
+                if kind is None:
+                    return lhs
+            rhs = self._unary()
+            try:
+                if kind == "*":
+                    lhs = lhs * rhs
+                elif kind == "floordiv":
+                    lhs = lhs // rhs
+                elif kind == "ceildiv":
+                    lhs = lhs.ceil_div(rhs)
+                else:
+                    lhs = lhs % rhs
+            except NotImplementedError:
+                self.parser.raise_error(
+                    f"non-affine expression: the right operand of '{kind}' must be a constant", start)
+
+    def _unary(self) -> AffineExpr:
+        parser = self.parser
+        if parser.parse_optional_punctuation("-") is not None:
+            return -self._unary()
+        if parser.parse_optional_punctuation("(") is not None:
+            expr = self.expression()
+            parser.parse_punctuation(")")
+            return expr
+        value = parser.parse_optional_integer(allow_boolean=False, allow_negative=False)
+        if value is not None:
+            return AffineExpr.constant(value)
+        if parser.parse_optional_keyword("symbol") is not None:
+            parser.parse_punctuation("(")
+            operand = parser.parse_unresolved_operand()
+            parser.parse_punctuation(")")
+            return AffineExpr.symbol(self._position(operand, self.syms, self.sym_operands))
+        operand = parser.parse_optional_unresolved_operand()
+        if operand is None:
+            parser.raise_error("expected an affine subscript: an SSA value, an integer, 'symbol(...)' or '('")
+        return AffineExpr.dimension(self._position(operand, self.dims, self.dim_operands))
+
+    @staticmethod
+    def _position(operand: UnresolvedOperand, seen: dict, operands: list) -> int:
+        key = (operand.operand_name, operand.index)
+        if key not in seen:
+            seen[key] = len(operands)
+            operands.append(operand)
+        return seen[key]
+
+
+def parse_affine_subscripts(parser: Parser) -> tuple[AffineMap, list[SSAValue]]:
+    """Parse `[e0, e1, ...]` (possibly empty) into a map and its operands (dims, then symbols)."""
+    parsed = parse_optional_affine_subscripts(parser)
+    if parsed is None:
+        parser.raise_error("expected '[' starting affine subscripts")
+    return parsed
+
+
+def parse_optional_affine_subscripts(parser: Parser) -> tuple[AffineMap, list[SSAValue]] | None:
+    """Like `parse_affine_subscripts`, or None when the next token is not `[`."""
+    if parser.parse_optional_punctuation("[") is None:
+        return None
+    sub = _SubscriptParser(parser)
+    results: list[AffineExpr] = []
+    if parser.parse_optional_punctuation("]") is None:
+        results.append(sub.expression())
+        while parser.parse_optional_punctuation(",") is not None:
+            results.append(sub.expression())
+        parser.parse_punctuation("]")
+    amap = AffineMap(len(sub.dim_operands), len(sub.sym_operands), tuple(results))
+    operands = _resolve_all(parser, [*sub.dim_operands, *sub.sym_operands], IndexType())
+    return amap, operands
+
+
+def print_affine_subscripts(printer: Printer, amap: AffineMap, operands: Sequence[SSAValue]) -> None:
+    """Print `[e0, e1, ...]` with each dim/symbol replaced by its operand (MLIR's format)."""
+
+    def name(position: int, is_symbol: bool) -> None:
+        index = amap.num_dims + position if is_symbol else position
+        if index >= len(operands):  # malformed (generic-form) IR: show the map's own name
+            printer.print_string(f"{'s' if is_symbol else 'd'}{position}")
+            return
+        if is_symbol:
+            printer.print_string("symbol(")
+        printer.print_operand(operands[index])
+        if is_symbol:
+            printer.print_string(")")
+
+    printer.print_string("[")
+    for i, expr in enumerate(amap.results):
+        if i:
+            printer.print_string(", ")
+        _print_affine_expr(printer, expr, False, name)
+    printer.print_string("]")
+
+
+_BINOP_SPELLING = {
+    AffineBinaryOpKind.Mul: " * ",
+    AffineBinaryOpKind.FloorDiv: " floordiv ",
+    AffineBinaryOpKind.CeilDiv: " ceildiv ",
+    AffineBinaryOpKind.Mod: " mod ",
+}
+
+
+def _print_affine_expr(printer: Printer, expr: AffineExpr, strong: bool, name) -> None:
+    """MLIR's affine expression printer: `- 3` for `+ -3`, `-x` for `x * -1`, minimal parens."""
+    out = printer.print_string
+    if isinstance(expr, AffineDimExpr):
+        name(expr.position, False)
+        return
+    if isinstance(expr, AffineSymExpr):
+        name(expr.position, True)
+        return
+    if isinstance(expr, AffineConstantExpr):
+        out(str(expr.value))
+        return
+    assert isinstance(expr, AffineBinaryOpExpr)
+    lhs, rhs = expr.lhs, expr.rhs
+    if strong:
+        out("(")
+    if expr.kind != AffineBinaryOpKind.Add:
+        if expr.kind == AffineBinaryOpKind.Mul and isinstance(rhs, AffineConstantExpr) and rhs.value == -1:
+            out("-")
+            _print_affine_expr(printer, lhs, True, name)
+        else:
+            _print_affine_expr(printer, lhs, True, name)
+            out(_BINOP_SPELLING[expr.kind])
+            _print_affine_expr(printer, rhs, True, name)
+    elif (
+        isinstance(rhs, AffineBinaryOpExpr)
+        and rhs.kind == AffineBinaryOpKind.Mul
+        and isinstance(rhs.rhs, AffineConstantExpr)
+        and rhs.rhs.value <= -1
+    ):
+        _print_affine_expr(printer, lhs, False, name)
+        out(" - ")
+        if rhs.rhs.value == -1:
+            nested_add = isinstance(rhs.lhs, AffineBinaryOpExpr) and rhs.lhs.kind == AffineBinaryOpKind.Add
+            _print_affine_expr(printer, rhs.lhs, nested_add, name)
+        else:
+            _print_affine_expr(printer, rhs.lhs, True, name)
+            out(f" * {-rhs.rhs.value}")
+    elif isinstance(rhs, AffineConstantExpr) and rhs.value < 0:
+        _print_affine_expr(printer, lhs, False, name)
+        out(f" - {-rhs.value}")
+    else:
+        _print_affine_expr(printer, lhs, False, name)
+        out(" + ")
+        _print_affine_expr(printer, rhs, False, name)
+    if strong:
+        out(")")
+
+
+# ---------------------------------------------------------------------------
+# Mixed static/dynamic size lists: `size [1, %n, 64]`
+# ---------------------------------------------------------------------------
+
+
+def _parse_size_list(parser: Parser) -> tuple[list[int], list[SSAValue]]:
+    static: list[int] = []
+    dynamic: list[UnresolvedOperand] = []
+
+    def entry() -> None:
+        operand = parser.parse_optional_unresolved_operand()
+        if operand is not None:
+            static.append(KDYNAMIC)
+            dynamic.append(operand)
+            return
+        value = parser.parse_optional_integer(allow_boolean=False)
+        if value is None:
+            parser.raise_error("expected an integer or an SSA value in the size list")
+        static.append(value)
+
+    parser.parse_comma_separated_list(parser.Delimiter.SQUARE, entry)
+    return static, _resolve_all(parser, dynamic, IndexType())
+
+
+def _print_size_list(printer: Printer, static: Sequence[int], dynamic: Sequence[SSAValue]) -> None:
+    printer.print_string("[")
+    values = iter(dynamic)
+    for i, size in enumerate(static):
+        if i:
+            printer.print_string(", ")
+        if size == KDYNAMIC:
+            value = next(values, None)
+            printer.print_operand(value) if value is not None else printer.print_string("?")
+        else:
+            printer.print_string(str(size))
+    printer.print_string("]")
+
+
+def _i64_array(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, values)
+
+
+# ===========================================================================
+# Traits
+# ===========================================================================
+
+
+class UniqueValue(MemoryEffect):
+    """The op's result is a fresh identity (a token, a tile-size placeholder).
+
+    Modelled as an allocation of its own result: CSE never merges two such ops (upstream
+    hides a unique id for this), while an unused one is still trivially dead.
+    """
+
+    @classmethod
+    def get_effects(cls, op: Operation):
+        return {EffectInstance(MemoryEffectKind.ALLOC, value=r) for r in op.results}
+
+
+class OpaqueEffects(MemoryEffect):
+    """`ktdf.opaque` follows linalg access rules: it reads memref inputs, reads+writes memref outputs."""
+
+    @classmethod
+    def get_effects(cls, op: Operation):
+        assert isinstance(op, OpaqueOp)
+        effects = set()
+        for value in op.inputs:
+            if isinstance(value.type, MemRefType):
+                effects.add(EffectInstance(MemoryEffectKind.READ, value=value))
+        for value in op.outputs:
+            if isinstance(value.type, MemRefType):
+                effects.add(EffectInstance(MemoryEffectKind.READ, value=value))
+                effects.add(EffectInstance(MemoryEffectKind.WRITE, value=value))
+        return effects
+
+
+class OpaqueSpeculatable(ConditionallySpeculatable):
+    """Speculatable exactly when the op has pure tensor semantics."""
+
+    @classmethod
+    def is_speculatable(cls, op: Operation) -> bool:
+        return not any(isinstance(v.type, MemRefType) for v in op.operands)
+
+
+class FifoAllocateCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (EraseUnusedFifoAllocate(),)
+
+
+class BufferPhaseCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FoldBufferPhaseConstants(),)
+
+
+class SelectMemrefCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FoldSelectMemrefConstantPhase(),)
+
+
+class DeriveSizeCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FoldSingleTripDeriveSize(),)
+
+
+# ===========================================================================
+# Ops: pipeline structure
+# ===========================================================================
+
+
+@irdl_op_definition
+class PipelineOp(IRDLOperation):
+    """A DAG of stages running concurrently on successive iterations of the enclosing loops.
+
+    `ktdf.pipeline [modulo(size : N)] { ... } [attr-dict]`
+    """
+
+    name = "ktdf.pipeline"
+
+    modulo = opt_prop_def(IntegerAttr[I64])
+    body = region_def("single_block")
+
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, body: Region | None = None, modulo: int | None = None,
+                 attributes: Mapping[str, Attribute] | None = None):
+        props = {"modulo": IntegerAttr(modulo, i64)} if modulo is not None else {}
+        super().__init__(regions=[_ensure_block(body or Region())], properties=props,
+                         attributes=dict(attributes or {}))
+
+    @property
+    def stages(self) -> list[StageOp]:
+        return [op for op in self.body.block.ops if isinstance(op, StageOp)]
+
+    @property
+    def private(self) -> PrivateOp | None:
+        return next((op for op in self.body.block.ops if isinstance(op, PrivateOp)), None)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PipelineOp:
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_keyword("modulo") is not None:
+            parser.parse_punctuation("(")
+            parser.parse_keyword("size")
+            parser.parse_punctuation(":")
+            props["modulo"] = IntegerAttr(parser.parse_integer(allow_boolean=False), i64)
+            parser.parse_punctuation(")")
+        body = _ensure_block(parser.parse_region())
+        inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["modulo"])
+        op = cls(body, attributes=attrs)
+        op.properties.update({**inherent, **props})
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.modulo is not None:
+            printer.print_string(f" modulo(size : {self.modulo.value.data})")
+        printer.print_string(" ")
+        _print_body(printer, self.body)
+        _print_attr_dict(printer, self, ["modulo"])
+
+    def verify_(self) -> None:
+        _min_constraint(self, "modulo", 1)
+        first_private: Operation | None = None
+        for op in self.body.block.ops:
+            if isinstance(op, PrivateOp):
+                if first_private is not None:
+                    raise _fail(self, "at most one immediate 'ktdf.private' child is allowed",
+                                [(first_private, "previous 'ktdf.private' is here")])
+                first_private = op
+            elif not isinstance(op, StageOp):
+                raise _fail(self, "immediate children must be 'ktdf.stage' or 'ktdf.private' ops",
+                            [(op, f"found '{_op_name(op)}' op")])
+
+
+def _token_origin_error(token: SSAValue) -> bool:
+    """True unless `token` comes from `ktdf.create_token`, possibly through `ktdf.private`."""
+    seen: set[SSAValue] = set()
+    while token not in seen:
+        seen.add(token)
+        if not isinstance(token, OpResult):
+            return True  # a block argument has no defining op: not a valid token source
+        owner = token.owner
+        if isinstance(owner, CreateTokenOp):
+            return False
+        if not isinstance(owner, PrivateOp):
+            return True
+        yield_op = owner.yield_op
+        if yield_op is None or token.index >= len(yield_op.operands):
+            return True
+        token = yield_op.operands[token.index]
+    return True
+
+
+@irdl_op_definition
+class StageOp(IRDLOperation):
+    """One unit of work of a pipeline; starts when its `depends_in` tokens are signalled.
+
+    `ktdf.stage depends_in(%t|none) depends_out(%u|none) { ... } [attr-dict]`
+    """
+
+    name = "ktdf.stage"
+
+    depends_in = var_operand_def(TokenType)
+    depends_out = var_operand_def(TokenType)
+    applicable_units = opt_prop_def(ArrayAttr)
+    body = region_def("single_block")
+
+    traits = traits_def(NoTerminator(), HasParent(PipelineOp))
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(self, depends_in: Sequence[SSAValue] = (), depends_out: Sequence[SSAValue] = (),
+                 body: Region | None = None, applicable_units: Sequence[str] | ArrayAttr | None = None,
+                 attributes: Mapping[str, Attribute] | None = None):
+        props = {}
+        if applicable_units is not None:
+            if not isinstance(applicable_units, ArrayAttr):
+                applicable_units = ArrayAttr([StringAttr(u) for u in applicable_units])
+            props["applicable_units"] = applicable_units
+        super().__init__(operands=[list(depends_in), list(depends_out)], properties=props,
+                         regions=[_ensure_block(body or Region())], attributes=dict(attributes or {}))
+
+    @property
+    def unit_kinds(self) -> list[str]:
+        """The `applicable_units` as plain strings (empty when absent)."""
+        units = self.applicable_units
+        return [u.data for u in units.data if isinstance(u, StringAttr)] if units is not None else []
+
+    @classmethod
+    def _parse_tokens(cls, parser: Parser, keyword: str) -> list[SSAValue]:
+        parser.parse_keyword(keyword)
+        parser.parse_punctuation("(")
+        if parser.parse_optional_keyword("none") is not None:
+            tokens = []
+        else:
+            tokens = _resolve_all(parser, _parse_operand_list(parser), TokenType())
+            if not tokens:
+                parser.raise_error(f"expected SSA tokens or 'none' in {keyword}(...)")
+        parser.parse_punctuation(")")
+        return tokens
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StageOp:
+        depends_in = cls._parse_tokens(parser, "depends_in")
+        depends_out = cls._parse_tokens(parser, "depends_out")
+        body = _ensure_block(parser.parse_region())
+        inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["applicable_units"])
+        op = cls(depends_in, depends_out, body, attributes=attrs)
+        op.properties.update(inherent)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        for keyword, tokens in (("depends_in", self.depends_in), ("depends_out", self.depends_out)):
+            printer.print_string(f" {keyword}(")
+            if tokens:
+                _print_operands(printer, tokens)
+            else:
+                printer.print_string("none")
+            printer.print_string(")")
+        printer.print_string(" ")
+        _print_body(printer, self.body)
+        _print_attr_dict(printer, self)
+
+    def verify_(self) -> None:
+        for keyword, tokens in (("depends_in", self.depends_in), ("depends_out", self.depends_out)):
+            if any(_token_origin_error(t) for t in tokens):
+                raise VerifyException(
+                    f"{keyword} operand must originate from ktdf.create_token or ktdf.private "
+                    "operation yielding a token created by ktdf.create_token"
+                )
+
+
+@irdl_op_definition
+class PrivateYieldOp(IRDLOperation):
+    """Terminator of `ktdf.private`: `ktdf.private_yield [attr-dict] [%v, ... : T, ...]`."""
+
+    name = "ktdf.private_yield"
+
+    values = var_operand_def()
+
+    traits = lazy_traits_def(lambda: (IsTerminator(), Pure(), HasParent(PrivateOp)))
+
+    def __init__(self, values: Sequence[SSAValue] = (), attributes: Mapping[str, Attribute] | None = None):
+        super().__init__(operands=[list(values)], attributes=dict(attributes or {}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PrivateYieldOp:
+        attrs = parser.parse_optional_attr_dict()
+        operands = _parse_operand_list(parser)
+        values: list[SSAValue] = []
+        if operands:
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            if len(types) != len(operands):
+                parser.raise_error(f"expected {len(operands)} types, got {len(types)}")
+            values = [_resolve(parser, o, t) for o, t in zip(operands, types)]
+        return cls(values, attrs)
+
+    def print(self, printer: Printer) -> None:
+        _print_attr_dict(printer, self)
+        if self.values:
+            printer.print_string(" ")
+            _print_operands(printer, self.values)
+            printer.print_string(" : ")
+            _print_types(printer, [v.type for v in self.values])
+
+
+@irdl_op_definition
+class PrivateOp(IRDLOperation):
+    """Resources private to the enclosing pipeline (fifo slots, buffers, tokens).
+
+    `%r:N = ktdf.private [-> (T, ...)] { ... ktdf.private_yield ... } [attributes {...}]`
+    """
+
+    name = "ktdf.private"
+
+    res = var_result_def()
+    body = region_def("single_block")
+
+    traits = traits_def(SingleBlockImplicitTerminator(PrivateYieldOp), HasParent(PipelineOp))
+
+    def __init__(self, result_types: Sequence[Attribute] = (), body: Region | None = None,
+                 attributes: Mapping[str, Attribute] | None = None):
+        body = _ensure_block(body or Region())
+        block = body.block
+        if block.last_op is None or not block.last_op.has_trait(IsTerminator, value_if_unregistered=False):
+            block.add_op(PrivateYieldOp())
+        super().__init__(result_types=[list(result_types)], regions=[body], attributes=dict(attributes or {}))
+
+    @property
+    def yield_op(self) -> PrivateYieldOp | None:
+        if not self.body.blocks:
+            return None
+        last = self.body.block.last_op
+        return last if isinstance(last, PrivateYieldOp) else None
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PrivateOp:
+        types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        body = parser.parse_region()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        return cls(types, body, attrs.data if attrs is not None else None)
+
+    def print(self, printer: Printer) -> None:
+        if self.res:
+            printer.print_string(" -> (")
+            _print_types(printer, [r.type for r in self.res])
+            printer.print_string(")")
+        printer.print_string(" ")
+        terminator = self.yield_op
+        elide = terminator is not None and not terminator.values and not terminator.attributes
+        _print_body(printer, self.body, terminators=not elide)
+        _print_attr_dict(printer, self, keyword=True)
+
+    def verify_(self) -> None:
+        terminator = self.yield_op
+        if terminator is None:
+            raise VerifyException("region must be terminated by a 'ktdf.private_yield' operation")
+        values = terminator.values
+        if len(values) != len(self.res):
+            raise VerifyException(
+                f"yield operands count ({len(values)}) must match results count ({len(self.res)})")
+        for value, result in zip(values, self.res):
+            if value.type != result.type:
+                raise VerifyException(f"yield operand type {value.type} must match result type {result.type}")
+
+
+@irdl_op_definition
+class CreateTokenOp(IRDLOperation):
+    """A fresh token: `%t = ktdf.create_token [attr-dict] : !ktdf.token`. Never merged by CSE."""
+
+    name = "ktdf.create_token"
+
+    result = result_def(TokenType)
+
+    traits = traits_def(UniqueValue())
+
+    def __init__(self, attributes: Mapping[str, Attribute] | None = None):
+        super().__init__(result_types=[TokenType()], attributes=dict(attributes or {}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CreateTokenOp:
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        # The stripped form of `!ktdf.token` is empty, so the full form is the one in use.
+        if parser.parse_optional_type() is None:
+            pass
+        return cls(attrs)
+
+    def print(self, printer: Printer) -> None:
+        _print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+# ===========================================================================
+# Ops: FIFOs
+# ===========================================================================
+
+
+@irdl_op_definition
+class FifoAllocateOp(IRDLOperation):
+    """Allocates FIFO slots, used in rolling order; one index operand per `?` slot.
+
+    `%a, %b = ktdf.fifo.allocate(%n, ...) [attr-dict] -> !ktdf.fifo.slot<...>, ...`
+    """
+
+    name = "ktdf.fifo.allocate"
+
+    dynamic_sizes = var_operand_def(IndexType)
+    slots = var_result_def(FifoSlotType)
+
+    traits = traits_def(FifoAllocateCanonicalization())
+
+    def __init__(self, slot_types: Sequence[Attribute], dynamic_sizes: Sequence[SSAValue] = (),
+                 attributes: Mapping[str, Attribute] | None = None):
+        super().__init__(operands=[list(dynamic_sizes)], result_types=[list(slot_types)],
+                         attributes=dict(attributes or {}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FifoAllocateOp:
+        parser.parse_punctuation("(")
+        sizes = _resolve_all(parser, _parse_operand_list(parser), IndexType())
+        parser.parse_punctuation(")")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation("->")
+        types = _parse_type_list(parser)
+        return cls(types, sizes, attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        _print_operands(printer, self.dynamic_sizes)
+        printer.print_string(")")
+        _print_attr_dict(printer, self)
+        printer.print_string(" -> ")
+        _print_types(printer, [s.type for s in self.slots])
+
+    def verify_(self) -> None:
+        dynamic = sum(1 for s in self.slots if isinstance(s.type, FifoSlotType) and s.type.is_dynamic)
+        if len(self.dynamic_sizes) != dynamic:
+            raise VerifyException(
+                f"number of dynamic size operands ({len(self.dynamic_sizes)}) must match number of "
+                f"dynamic sizes in result types ({dynamic})"
+            )
+
+
+def _verify_fifo_access(slot: Attribute, shaped: Attribute, names: tuple[str, str]) -> None:
+    """Shared rules of `read_from_fifo`/`write_to_fifo`: same element type and element count."""
+    if element_type_of(slot) != element_type_of(shaped):
+        raise VerifyException(f"failed to verify that all of {{{names[0]}, {names[1]}}} have same element type")
+    if not isinstance(slot, FifoSlotType) or not isinstance(shaped, ShapedType):
+        return
+    shape = shaped.get_shape()
+    shaped_dynamic = any(d < 0 for d in shape)
+    if slot.is_dynamic != shaped_dynamic:
+        raise VerifyException("FIFO slot and data must both be dynamic or both be static")
+    count = 1
+    for d in shape:
+        count *= d
+    if not shaped_dynamic and count != slot.num_elements.data:
+        raise VerifyException(
+            f"data total elements ({count}) must match FIFO slot size ({slot.num_elements.data})")
+
+
+_SHAPED_DATA = BaseAttr(TensorType) | BaseAttr(MemRefType)
+
+
+@irdl_op_definition
+class ReadFromFifoOp(IRDLOperation):
+    """Reads one slot into a tensor (value semantics) or an unrealized, slot-backed memref.
+
+    `%d = ktdf.read_from_fifo %slot [attr-dict] : <SRC -> DST, NxT> -> tensor<...>`
+    """
+
+    name = "ktdf.read_from_fifo"
+
+    fifo_slot = operand_def(FifoSlotType)
+    result = result_def(_SHAPED_DATA)
+
+    def __init__(self, fifo_slot: SSAValue, result_type: Attribute,
+                 attributes: Mapping[str, Attribute] | None = None):
+        super().__init__(operands=[fifo_slot], result_types=[result_type], attributes=dict(attributes or {}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReadFromFifoOp:
+        slot = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        slot_type = parse_slot_type(parser)
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        return cls(_resolve(parser, slot, slot_type), result_type, attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.fifo_slot)
+        _print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        print_slot_type(printer, self.fifo_slot.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        _verify_fifo_access(self.fifo_slot.type, self.result.type, ("fifo_slot", "result"))
+
+
+@irdl_op_definition
+class WriteToFifoOp(IRDLOperation):
+    """Writes a tensor or memref into one slot.
+
+    `ktdf.write_to_fifo %data, %slot [attr-dict] : tensor<...>, <SRC -> DST, NxT>`
+    """
+
+    name = "ktdf.write_to_fifo"
+
+    data = operand_def(_SHAPED_DATA)
+    fifo_slot = operand_def(FifoSlotType)
+
+    def __init__(self, data: SSAValue, fifo_slot: SSAValue, attributes: Mapping[str, Attribute] | None = None):
+        super().__init__(operands=[data, fifo_slot], attributes=dict(attributes or {}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WriteToFifoOp:
+        data = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        slot = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        data_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        slot_type = parse_slot_type(parser)
+        return cls(_resolve(parser, data, data_type), _resolve(parser, slot, slot_type), attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.data)
+        printer.print_string(", ")
+        printer.print_operand(self.fifo_slot)
+        _print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.data.type)
+        printer.print_string(", ")
+        print_slot_type(printer, self.fifo_slot.type)
+
+    def verify_(self) -> None:
+        _verify_fifo_access(self.fifo_slot.type, self.data.type, ("data", "fifo_slot"))
+
+
+def parse_slot_type(parser: Parser) -> Attribute:
+    """A fifo slot type, full (`!ktdf.fifo.slot<...>`) or stripped to its body (`<...>`)."""
+    if parser.parse_optional_punctuation("<") is not None:
+        src = parser.parse_attribute()
+        parser.parse_punctuation("->")
+        dest = parser.parse_attribute()
+        parser.parse_punctuation(",")
+        if parser.parse_optional_punctuation("?") is not None:
+            count = KDYNAMIC
+        else:
+            count = parser.parse_shape_dimension(allow_dynamic=False)
+        parser.parse_shape_delimiter()
+        element_type = parser.parse_type()
+        parser.parse_punctuation(">")
+        return FifoSlotType(src, dest, count, element_type)
+    slot_type = parser.parse_type()
+    if not isinstance(slot_type, FifoSlotType):
+        parser.raise_error(f"expected a '!ktdf.fifo.slot' type, got {slot_type}")
+    return slot_type
+
+
+def print_slot_type(printer: Printer, slot_type: Attribute) -> None:
+    """The stripped form `<SRC -> DST, NxT>` MLIR prints for a single fifo-slot type."""
+    if isinstance(slot_type, FifoSlotType):
+        slot_type.print_parameters(printer)
+    else:
+        printer.print_attribute(slot_type)
+
+
+# ===========================================================================
+# Ops: data transfer
+# ===========================================================================
+
+_CELL_OR_SLOT = BaseAttr(MemRefType) | BaseAttr(FifoSlotType)
+TRANSFER_MODES = ("splat", "pad")
+
+
+@irdl_op_definition
+class DataTransferOp(IRDLOperation):
+    """Explicit data movement memref->memref, memref->fifo or fifo->memref, atomic per stage.
+
+    `ktdf.data_transfer from %A[%i + 3, %j] size [1, 64] to %slot size [64] : memref<...>, !ktdf.fifo.slot<...>`
+    """
+
+    name = "ktdf.data_transfer"
+
+    source = operand_def(_CELL_OR_SLOT)
+    source_indices = var_operand_def(IndexType)
+    source_sizes = var_operand_def(IndexType)
+    destination = operand_def(_CELL_OR_SLOT)
+    dest_indices = var_operand_def(IndexType)
+    dest_sizes = var_operand_def(IndexType)
+
+    static_source_sizes = opt_prop_def(DenseArrayBase[I64])
+    static_dest_sizes = opt_prop_def(DenseArrayBase[I64])
+    source_map = opt_prop_def(AffineMapAttr)
+    dest_map = opt_prop_def(AffineMapAttr)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    _SIDE_PROPS: ClassVar[tuple[str, ...]] = ("static_source_sizes", "static_dest_sizes", "source_map", "dest_map")
+
+    def __init__(
+        self,
+        source: SSAValue,
+        destination: SSAValue,
+        source_map: AffineMap | None = None,
+        source_indices: Sequence[SSAValue] = (),
+        source_sizes: Sequence[int | SSAValue] | None = None,
+        dest_map: AffineMap | None = None,
+        dest_indices: Sequence[SSAValue] = (),
+        dest_sizes: Sequence[int | SSAValue] | None = None,
+        attributes: Mapping[str, Attribute] | None = None,
+    ):
+        """Sizes mix integers and index values; `None` leaves a side without a `size` list."""
+        props: dict[str, Attribute] = {}
+        dynamic: dict[str, list[SSAValue]] = {"source": [], "dest": []}
+        for side, sizes in (("source", source_sizes), ("dest", dest_sizes)):
+            if sizes is None:
+                continue
+            static = [s if isinstance(s, int) else KDYNAMIC for s in sizes]
+            dynamic[side] = [s for s in sizes if not isinstance(s, int)]
+            props[f"static_{side}_sizes"] = _i64_array(static)
+        if source_map is not None:
+            props["source_map"] = AffineMapAttr(source_map)
+        if dest_map is not None:
+            props["dest_map"] = AffineMapAttr(dest_map)
+        super().__init__(
+            operands=[source, list(source_indices), dynamic["source"], destination, list(dest_indices),
+                      dynamic["dest"]],
+            properties=props,
+            attributes=dict(attributes or {}),
+        )
+
+    def mixed_sizes(self, side: str) -> list[int | SSAValue] | None:
+        """The `size [...]` list of `side` ("source"/"dest") with SSA values in dynamic places."""
+        static = self.properties.get(f"static_{side}_sizes")
+        if not isinstance(static, DenseArrayBase):
+            return None
+        values = iter(self.source_sizes if side == "source" else self.dest_sizes)
+        return [next(values) if s == KDYNAMIC else s for s in static.get_values()]
+
+    @classmethod
+    def _parse_side(cls, parser: Parser):
+        operand = parser.parse_unresolved_operand()
+        amap, indices = parse_optional_affine_subscripts(parser) or (None, [])
+        static, sizes = None, []
+        if parser.parse_optional_keyword("size") is not None:
+            static, sizes = _parse_size_list(parser)
+        return operand, amap, indices, static, sizes
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DataTransferOp:
+        parser.parse_keyword("from")
+        src, src_map, src_idx, src_static, src_sizes = cls._parse_side(parser)
+        parser.parse_keyword("to")
+        dst, dst_map, dst_idx, dst_static, dst_sizes = cls._parse_side(parser)
+        inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), cls._SIDE_PROPS)
+        parser.parse_punctuation(":")
+        src_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        dst_type = parser.parse_type()
+        source = _resolve(parser, src, src_type)
+        destination = _resolve(parser, dst, dst_type)
+        op = cls(source, destination, src_map, src_idx, None, dst_map, dst_idx, None, attrs)
+        op.operands = [source, *src_idx, *src_sizes, destination, *dst_idx, *dst_sizes]
+        op.properties[SEGMENTS] = DenseArrayBase.from_list(
+            IntegerType(32), [1, len(src_idx), len(src_sizes), 1, len(dst_idx), len(dst_sizes)])
+        if src_static is not None:
+            op.properties["static_source_sizes"] = _i64_array(src_static)
+        if dst_static is not None:
+            op.properties["static_dest_sizes"] = _i64_array(dst_static)
+        op.properties.update(inherent)
+        return op
+
+    def _print_side(self, printer: Printer, value: SSAValue, amap, indices, static, sizes) -> None:
+        printer.print_operand(value)
+        if isinstance(value.type, MemRefType):
+            amap = amap.data if isinstance(amap, AffineMapAttr) else AffineMap(0, 0, ())
+            print_affine_subscripts(printer, amap, indices)
+        if isinstance(static, DenseArrayBase):
+            printer.print_string(" size ")
+            _print_size_list(printer, static.get_values(), sizes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" from ")
+        self._print_side(printer, self.source, self.source_map, self.source_indices,
+                         self.static_source_sizes, self.source_sizes)
+        printer.print_string(" to ")
+        self._print_side(printer, self.destination, self.dest_map, self.dest_indices,
+                         self.static_dest_sizes, self.dest_sizes)
+        _print_attr_dict(printer, self, self._SIDE_PROPS)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.destination.type)
+
+    def verify_(self) -> None:
+        if element_type_of(self.source.type) != element_type_of(self.destination.type):
+            raise VerifyException("failed to verify that all of {source, destination} have same element type")
+        sides = (
+            ("source", self.source.type, self.source_map, self.source_indices, self.static_source_sizes,
+             self.source_sizes),
+            ("dest", self.destination.type, self.dest_map, self.dest_indices, self.static_dest_sizes,
+             self.dest_sizes),
+        )
+        for side, type_, amap, indices, static, _ in sides:
+            sizes = static.get_values() if isinstance(static, DenseArrayBase) else ()
+            if isinstance(type_, MemRefType):
+                self._verify_cell(side, type_, amap, indices, sizes)
+            elif amap is not None:
+                raise VerifyException(f"{side}_map must be absent for fifo {side}")
+            elif indices:
+                raise VerifyException(f"FIFO slot {side} cannot have indices specified")
+        for side, _, _, _, static, dynamic in sides:
+            if not isinstance(static, DenseArrayBase):
+                continue
+            placeholders = sum(1 for s in static.get_values() if s == KDYNAMIC)
+            if len(dynamic) != placeholders:
+                raise VerifyException(
+                    f"number of dynamic {side} sizes ({len(dynamic)}) must match number of dynamic entries "
+                    f"in static_{side}_sizes ({placeholders})"
+                )
+        mode = self.attributes.get("transfer_mode")
+        if mode is not None and (not isinstance(mode, StringAttr) or mode.data not in TRANSFER_MODES):
+            raise VerifyException(f"transfer_mode must be \"splat\" or \"pad\", got {mode}")
+
+    @staticmethod
+    def _verify_cell(side: str, type_: MemRefType, amap, indices, sizes) -> None:
+        if amap is None:
+            raise VerifyException(f"{side}_map must be present when {side} is a memref")
+        amap = amap.data
+        rank = len(type_.get_shape())
+        if amap.num_symbols != 0:
+            raise VerifyException(f"{side}_map must have 0 symbols (dims-only); got {amap.num_symbols}")
+        if len(amap.results) != rank:
+            raise VerifyException(
+                f"{side} memref has rank {rank} but {side}_map has {len(amap.results)} results")
+        if len(indices) != amap.num_dims:
+            raise VerifyException(
+                f"{side}_indices count ({len(indices)}) must match {side}_map dim count ({amap.num_dims})")
+        if len(sizes) != rank:
+            raise VerifyException(f"{side} size count ({len(sizes)}) must match memref rank ({rank})")
+
+
+# ===========================================================================
+# Ops: tiling placeholders
+# ===========================================================================
+
+_INDEX_ATTR = IntegerAttr[IndexType]
+
+
+@irdl_op_definition
+class TilingReserveSizeOp(IRDLOperation):
+    """A tile size chosen later by `tile-size-selection`; never merged by CSE.
+
+    `%ts = ktdf.tiling.reserve_size {divisibility = D : index, min_value = M : index} : index`
+    """
+
+    name = "ktdf.tiling.reserve_size"
+
+    min_value = prop_def(_INDEX_ATTR)
+    divisibility = prop_def(_INDEX_ATTR)
+    result = result_def(IndexType)
+
+    traits = traits_def(UniqueValue())
+
+    def __init__(self, min_value: int, divisibility: int, attributes: Mapping[str, Attribute] | None = None):
+        super().__init__(
+            properties={"min_value": IntegerAttr(min_value, IndexType()),
+                        "divisibility": IntegerAttr(divisibility, IndexType())},
+            result_types=[IndexType()],
+            attributes=dict(attributes or {}),
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TilingReserveSizeOp:
+        inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["min_value", "divisibility"])
+        parser.parse_punctuation(":")
+        result_type = parser.parse_type()
+        op = cls.create(properties=inherent, attributes=attrs, result_types=[result_type])
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+def _parse_bracket_pairs(parser: Parser) -> tuple[list[SSAValue], list[SSAValue]]:
+    """`[%a : %b], [%c : %d]` (outermost first); the trailing comma is optional."""
+    first: list[UnresolvedOperand] = []
+    second: list[UnresolvedOperand] = []
+    while parser.parse_optional_punctuation("[") is not None:
+        first.append(parser.parse_unresolved_operand())
+        parser.parse_punctuation(":")
+        second.append(parser.parse_unresolved_operand())
+        parser.parse_punctuation("]")
+        parser.parse_optional_punctuation(",")
+    return _resolve_all(parser, first, IndexType()), _resolve_all(parser, second, IndexType())
+
+
+def _print_bracket_pairs(printer: Printer, first: Sequence[SSAValue], second: Sequence[SSAValue]) -> None:
+    for i, (a, b) in enumerate(zip(first, second)):
+        if i:
+            printer.print_string(", ")
+        printer.print_string("[")
+        printer.print_operand(a)
+        printer.print_string(" : ")
+        printer.print_operand(b)
+        printer.print_string("]")
+
+
+@irdl_op_definition
+class TilingDeriveSizeOp(IRDLOperation):
+    """Trip count of the current inner tiled loop (full tile, remainder, or 0).
+
+    `%x = ktdf.tiling.derive_size [%iv0 : %ts0], [%iv1 : %ts1], total_size = %N [attr-dict] : index`
+    """
+
+    name = "ktdf.tiling.derive_size"
+
+    ivs = var_operand_def(IndexType)
+    tile_sizes = var_operand_def(IndexType)
+    total_size = operand_def(IndexType)
+    result = result_def(IndexType)
+
+    traits = traits_def(Pure(), DeriveSizeCanonicalization())
+    irdl_options = (SameVariadicOperandSize(),)
+
+    def __init__(self, ivs: Sequence[SSAValue], tile_sizes: Sequence[SSAValue], total_size: SSAValue,
+                 attributes: Mapping[str, Attribute] | None = None):
+        super().__init__(operands=[list(ivs), list(tile_sizes), total_size], result_types=[IndexType()],
+                         attributes=dict(attributes or {}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TilingDeriveSizeOp:
+        ivs, tile_sizes = _parse_bracket_pairs(parser)
+        parser.parse_keyword("total_size")
+        parser.parse_punctuation("=")
+        total = _resolve(parser, parser.parse_unresolved_operand(), IndexType())
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        result_type = parser.parse_type()
+        return cls.create(operands=[*ivs, *tile_sizes, total], result_types=[result_type], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_bracket_pairs(printer, self.ivs, self.tile_sizes)
+        if self.ivs:
+            printer.print_string(", ")
+        printer.print_string("total_size = ")
+        printer.print_operand(self.total_size)
+        _print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        if len(self.ivs) != len(self.tile_sizes):
+            raise VerifyException("number of ivs must equal number of tile_sizes")
+        if not self.ivs:
+            raise VerifyException("must have at least one [iv : tile_size] pair")
+
+
+@irdl_op_definition
+class TilingLinearizeIndexOp(IRDLOperation):
+    """Flat index into the pre-tiling iteration space: `sum(iv_k * stride_k)`.
+
+    `%i = ktdf.tiling.linearize_index [%iv0 : %s0], [%iv1 : %c1] [attr-dict] : index`
+    """
+
+    name = "ktdf.tiling.linearize_index"
+
+    ivs = var_operand_def(IndexType)
+    strides = var_operand_def(IndexType)
+    result = result_def(IndexType)
+
+    traits = traits_def(Pure())
+    irdl_options = (SameVariadicOperandSize(),)
+
+    def __init__(self, ivs: Sequence[SSAValue], strides: Sequence[SSAValue],
+                 attributes: Mapping[str, Attribute] | None = None):
+        super().__init__(operands=[list(ivs), list(strides)], result_types=[IndexType()],
+                         attributes=dict(attributes or {}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TilingLinearizeIndexOp:
+        ivs, strides = _parse_bracket_pairs(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        result_type = parser.parse_type()
+        return cls.create(operands=[*ivs, *strides], result_types=[result_type], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        if self.ivs:
+            printer.print_string(" ")
+            _print_bracket_pairs(printer, self.ivs, self.strides)
+        _print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        if len(self.ivs) != len(self.strides):
+            raise VerifyException("number of ivs must equal number of strides")
+        if not self.ivs:
+            raise VerifyException("must have at least one [iv : stride] pair")
+
+
+# ===========================================================================
+# Ops: double buffering
+# ===========================================================================
+
+
+@irdl_op_definition
+class BufferPhaseOp(IRDLOperation):
+    """Which copy of an N-buffered memref this iteration uses: linearized iteration mod N.
+
+    `%p = ktdf.buffer_phase(%iv0, %iv1) {num_phases = 2 : i64} : index`
+    """
+
+    name = "ktdf.buffer_phase"
+
+    ivs = var_operand_def(IndexType)
+    num_phases = prop_def(IntegerAttr[I64])
+    result = result_def(IndexType)
+
+    traits = traits_def(Pure(), BufferPhaseCanonicalization())
+
+    def __init__(self, ivs: Sequence[SSAValue], num_phases: int | IntegerAttr,
+                 attributes: Mapping[str, Attribute] | None = None):
+        if isinstance(num_phases, int):
+            num_phases = IntegerAttr(num_phases, i64)
+        super().__init__(operands=[list(ivs)], properties={"num_phases": num_phases},
+                         result_types=[IndexType()], attributes=dict(attributes or {}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BufferPhaseOp:
+        parser.parse_punctuation("(")
+        ivs = _resolve_all(parser, _parse_operand_list(parser), IndexType())
+        parser.parse_punctuation(")")
+        inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["num_phases"])
+        parser.parse_punctuation(":")
+        result_type = parser.parse_type()
+        return cls.create(operands=ivs, properties=inherent, attributes=attrs, result_types=[result_type])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        _print_operands(printer, self.ivs)
+        printer.print_string(")")
+        _print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        _min_constraint(self, "num_phases", 2)
+        if not self.ivs:
+            raise VerifyException("requires at least one induction variable operand")
+
+
+@irdl_op_definition
+class SelectMemrefOp(IRDLOperation):
+    """`candidates[phase]`: picks this iteration's copy of an N-buffered memref.
+
+    `%m = ktdf.select_memref %phase[%buf0, %buf1] [attr-dict] : memref<...>`
+    """
+
+    name = "ktdf.select_memref"
+
+    phase = operand_def(IndexType)
+    candidates = var_operand_def(MemRefType)
+    result = result_def(MemRefType)
+
+    traits = traits_def(Pure(), SelectMemrefCanonicalization())
+
+    def __init__(self, phase: SSAValue, candidates: Sequence[SSAValue], result_type: Attribute | None = None,
+                 attributes: Mapping[str, Attribute] | None = None):
+        if result_type is None:
+            result_type = candidates[0].type
+        super().__init__(operands=[phase, list(candidates)], result_types=[result_type],
+                         attributes=dict(attributes or {}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SelectMemrefOp:
+        phase = _resolve(parser, parser.parse_unresolved_operand(), IndexType())
+        parser.parse_punctuation("[")
+        candidates = _parse_operand_list(parser)
+        parser.parse_punctuation("]")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        result_type = parser.parse_type()
+        return cls(phase, _resolve_all(parser, candidates, result_type), result_type, attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.phase)
+        printer.print_string("[")
+        _print_operands(printer, self.candidates)
+        printer.print_string("]")
+        _print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        for i, candidate in enumerate(self.candidates):
+            if candidate.type != self.result.type:
+                raise VerifyException(
+                    f"candidate #{i} has type {candidate.type} but the result type is {self.result.type}")
+        count = len(self.candidates)
+        if count < 2:
+            raise VerifyException(f"requires at least 2 candidate memrefs, got {count}")
+        phase = self.phase
+        if isinstance(phase, OpResult) and isinstance(phase.owner, BufferPhaseOp):
+            phases = phase.owner.num_phases.value.data
+            if phases != count:
+                raise VerifyException(f"phase op num_phases ({phases}) must equal candidate count ({count})")
+
+
+# ===========================================================================
+# Ops: parallel
+# ===========================================================================
+
+
+@irdl_op_definition
+class ParallelYieldOp(IRDLOperation):
+    """Terminator of `ktdf.parallel` (always printed): `ktdf.parallel_yield [attr-dict]`."""
+
+    name = "ktdf.parallel_yield"
+
+    traits = lazy_traits_def(lambda: (IsTerminator(), Pure(), HasParent(ParallelOp)))
+
+    def __init__(self, attributes: Mapping[str, Attribute] | None = None):
+        super().__init__(attributes=dict(attributes or {}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ParallelYieldOp:
+        return cls(parser.parse_optional_attr_dict())
+
+    def print(self, printer: Printer) -> None:
+        _print_attr_dict(printer, self)
+
+
+@irdl_op_definition
+class ParallelOp(IRDLOperation):
+    """An N-D parallel iteration space split into `num_instances` contiguous chunks.
+
+    `ktdf.parallel (%i, %inst) = (%lb) to (%ub) step (%s) distribute(num_instances = N) { ... }`
+    The last block argument is the instance id; an implicit barrier follows the op.
+    """
+
+    name = "ktdf.parallel"
+
+    lower_bounds = var_operand_def(IndexType)
+    upper_bounds = var_operand_def(IndexType)
+    steps = var_operand_def(IndexType)
+    num_instances = prop_def(IntegerAttr[I64])
+    body = region_def("single_block")
+
+    # The terminator is checked by our verifier, with upstream's message.
+    traits = traits_def(NoTerminator())
+    irdl_options = (SameVariadicOperandSize(),)
+
+    def __init__(self, lower_bounds: Sequence[SSAValue], upper_bounds: Sequence[SSAValue],
+                 steps: Sequence[SSAValue], num_instances: int, body: Region | None = None,
+                 attributes: Mapping[str, Attribute] | None = None):
+        if body is None:
+            body = Region(Block(arg_types=[IndexType()] * (len(lower_bounds) + 1)))
+        super().__init__(operands=[list(lower_bounds), list(upper_bounds), list(steps)],
+                         properties={"num_instances": IntegerAttr(num_instances, i64)},
+                         regions=[body], attributes=dict(attributes or {}))
+
+    @property
+    def induction_vars(self) -> tuple[SSAValue, ...]:
+        return tuple(self.body.block.args[:-1])
+
+    @property
+    def instance_id(self) -> SSAValue:
+        return self.body.block.args[-1]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ParallelOp:
+        args = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False))
+        if len(args) < 2:
+            parser.raise_error(
+                f"expected at least one induction variable plus an instance id (got {len(args)} block arguments)")
+        loops = len(args) - 1
+        parser.parse_punctuation("=")
+
+        def bounds() -> list[SSAValue]:
+            start = parser.pos
+            operands = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+            if len(operands) != loops:
+                parser.raise_error(f"expected {loops} operands", start, parser.pos)
+            return _resolve_all(parser, operands, IndexType())
+
+        lbs = bounds()
+        parser.parse_keyword("to")
+        ubs = bounds()
+        parser.parse_keyword("step")
+        steps = bounds()
+        parser.parse_keyword("distribute")
+        parser.parse_punctuation("(")
+        parser.parse_keyword("num_instances")
+        parser.parse_punctuation("=")
+        instances = parser.parse_integer(allow_boolean=False)
+        parser.parse_punctuation(")")
+        body = parser.parse_region([a.resolve(IndexType()) for a in args])
+        inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["num_instances"])
+        return cls(lbs, ubs, steps, instances, body, attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" (")
+        _print_operands(printer, self.body.block.args if self.body.blocks else ())
+        printer.print_string(") = (")
+        _print_operands(printer, self.lower_bounds)
+        printer.print_string(") to (")
+        _print_operands(printer, self.upper_bounds)
+        printer.print_string(") step (")
+        _print_operands(printer, self.steps)
+        printer.print_string(f") distribute(num_instances = {self.num_instances.value.data}) ")
+        _print_body(printer, self.body)
+        _print_attr_dict(printer, self, ["num_instances"])
+
+    def verify_(self) -> None:
+        loops = len(self.lower_bounds)
+        if loops < 1:
+            raise VerifyException("expected at least one induction variable")
+        instances = self.num_instances.value.data
+        if instances < 1:
+            raise VerifyException(f"expected num_instances >= 1, got {instances}")
+        block = self.body.block
+        if len(block.args) != loops + 1:
+            raise VerifyException(
+                f"expected {loops + 1} block arguments (one per induction variable plus the instance id), "
+                f"got {len(block.args)}")
+        if any(not isinstance(a.type, IndexType) for a in block.args):
+            raise VerifyException(
+                "all block arguments (induction variables and instance id) must be of type index")
+        if not isinstance(block.last_op, ParallelYieldOp):
+            raise VerifyException("region must be terminated by a ktdf.parallel_yield operation")
+
+
+# ===========================================================================
+# Ops: opaque intrinsic
+# ===========================================================================
+
+
+@irdl_op_definition
+class OpaqueOp(IRDLOperation):
+    """A call to a target intrinsic named by a template, with linalg-like DPS semantics.
+
+    `%r = ktdf.opaque "ADD" -> tensor<64xf16>` / `  ins(%a, %b: T, T)` / `  outs(%o: T)`
+    """
+
+    name = "ktdf.opaque"
+
+    template_name = prop_def(StringAttr)
+    inputs = var_operand_def(AnyAttr())
+    outputs = var_operand_def(ShapedType)
+    res = var_result_def(TensorType)
+
+    traits = traits_def(OpaqueEffects(), OpaqueSpeculatable())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(self, template_name: str, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue],
+                 result_types: Sequence[Attribute] | None = None,
+                 attributes: Mapping[str, Attribute] | None = None):
+        if result_types is None:
+            result_types = [o.type for o in outputs if isinstance(o.type, TensorType)]
+        super().__init__(operands=[list(inputs), list(outputs)], result_types=[list(result_types)],
+                         properties={"template_name": StringAttr(template_name)},
+                         attributes=dict(attributes or {}))
+
+    @classmethod
+    def _parse_group(cls, parser: Parser, keyword: str) -> list[SSAValue]:
+        parser.parse_keyword(keyword)
+        parser.parse_punctuation("(")
+        operands = _parse_operand_list(parser)
+        values: list[SSAValue] = []
+        if operands:
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            if len(types) != len(operands):
+                parser.raise_error(f"expected {len(operands)} types in {keyword}(...), got {len(types)}")
+            values = [_resolve(parser, o, t) for o, t in zip(operands, types)]
+        parser.parse_punctuation(")")
+        return values
+
+    @classmethod
+    def parse(cls, parser: Parser) -> OpaqueOp:
+        template = parser.parse_str_literal("template name")
+        inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["template_name"])
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            result_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        inputs = cls._parse_group(parser, "ins")
+        outputs = cls._parse_group(parser, "outs")
+        return cls(template, inputs, outputs, result_types, attrs)
+
+    def _print_group(self, printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
+        printer.print_string(f"\n  {keyword}(")
+        if values:
+            _print_operands(printer, values)
+            printer.print_string(": ")
+            _print_types(printer, [v.type for v in values])
+        printer.print_string(")")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.template_name.data)
+        _print_attr_dict(printer, self, ["template_name"])
+        if self.res:
+            printer.print_string(" -> ")
+            _print_types(printer, [r.type for r in self.res])
+        self._print_group(printer, "ins", self.inputs)
+        self._print_group(printer, "outs", self.outputs)
+
+    def verify_(self) -> None:
+        tensor_outputs = [o for o in self.outputs if isinstance(o.type, TensorType)]
+        if len(tensor_outputs) != len(self.res):
+            raise VerifyException(
+                f"expected the number of tensor results ({len(self.res)}) to be equal to the number of "
+                f"output tensors ({len(tensor_outputs)})")
+        for i, (output, result) in enumerate(zip(tensor_outputs, self.res)):
+            if output.type != result.type:
+                raise VerifyException(
+                    f"expected type of tensor output #{i} ({output.type}) to match type of corresponding "
+                    f"result ({result.type})")
+
+
+# ===========================================================================
+# Canonicalization patterns
+# ===========================================================================
+
+
+class EraseUnusedFifoAllocate(RewritePattern):
+    """Slots nobody uses need no FIFO space."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: FifoAllocateOp, rewriter: PatternRewriter) -> None:
+        if all(not r.uses for r in op.results):
+            rewriter.erase(op)
+
+
+class FoldBufferPhaseConstants(RewritePattern):
+    """Constant operands (IVs of folded single-trip loops) do not change the phase: drop them.
+
+    When every operand is constant the phase is always 0.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: BufferPhaseOp, rewriter: PatternRewriter) -> None:
+        kept = [v for v in op.ivs if _constant_int(v) is None]
+        if len(kept) == len(op.ivs):
+            return
+        if not kept:
+            zero = _index_constant(0)
+            rewriter.replace(op, zero, [zero.result])
+            return
+        new = BufferPhaseOp(kept, op.num_phases, op.attributes)
+        rewriter.replace(op, new, [new.result])
+
+
+class FoldSelectMemrefConstantPhase(RewritePattern):
+    """A constant, in-range phase selects a fixed candidate."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: SelectMemrefOp, rewriter: PatternRewriter) -> None:
+        phase = _constant_int(op.phase)
+        if phase is None or not 0 <= phase < len(op.candidates):
+            return
+        rewriter.replace(op, [], [op.candidates[phase]])
+
+
+class FoldSingleTripDeriveSize(RewritePattern):
+    """One tiling level at iv 0 (a folded single-trip loop): the size is min(tile, total)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TilingDeriveSizeOp, rewriter: PatternRewriter) -> None:
+        if len(op.ivs) != 1 or len(op.tile_sizes) != 1:
+            return
+        iv, tile, total = (_constant_int(v) for v in (op.ivs[0], op.tile_sizes[0], op.total_size))
+        if iv != 0 or tile is None or total is None:
+            return
+        size = _index_constant(min(tile, total))
+        rewriter.replace(op, size, [size.result])
+
+
+KTDF = Dialect(
+    "ktdf",
+    [
+        PipelineOp,
+        StageOp,
+        PrivateOp,
+        PrivateYieldOp,
+        CreateTokenOp,
+        FifoAllocateOp,
+        ReadFromFifoOp,
+        WriteToFifoOp,
+        DataTransferOp,
+        TilingReserveSizeOp,
+        TilingDeriveSizeOp,
+        TilingLinearizeIndexOp,
+        BufferPhaseOp,
+        SelectMemrefOp,
+        ParallelOp,
+        ParallelYieldOp,
+        OpaqueOp,
+    ],
+    [TokenType, FifoSlotType, LoopTypeAttr],
+)
