@@ -1,0 +1,450 @@
+"""`ktdf_arch.*` intrinsic attributes: their verifier rules and their typed reading.
+
+Properties are discardable attributes named `ktdf_arch.<name>` on any op; features are
+the entries of a `ktdf_arch.features` dictionary (arch.md §2, schedule-dialects.md
+§3.6–3.7). The dialect verifier and the device model both go through this module, so a
+fact is checked where it is read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    IntegerAttr,
+    IntegerType,
+    UnitAttr,
+)
+from xdsl.ir import Attribute, Operation, TypeAttribute
+
+from dfsched.dialects.ktdf_arch import MapAttr, attribute_text, verify_error
+
+PREFIX = "ktdf_arch."
+BANDWIDTH = "ktdf_arch.bandwidth"
+FEATURES = "ktdf_arch.features"
+MAPS_TO = "ktdf_arch.maps_to"
+OVERLAPS = "ktdf_arch.overlaps"
+TRANSFER_GRANULARITY = "ktdf_arch.transfer_granularity"
+
+COMPUTE = "ktdf_arch.feature.compute"
+LOAD = "ktdf_arch.feature.load"
+STORE = "ktdf_arch.feature.store"
+SIMD = "ktdf_arch.feature.simd"
+QUEUE = "ktdf_arch.feature.queue"
+
+DOUBLE_BUFFER_LAST = "dataflow_scheduler.double_buffer_last"
+
+
+def is_i64(attr: Attribute | None) -> bool:
+    """A signless 64-bit IntegerAttr (what bare integers like `size = 4` parse to)."""
+    return (
+        isinstance(attr, IntegerAttr)
+        and isinstance(attr.type, IntegerType)
+        and attr.type.width.data == 64
+        and attr.type.signedness.data.name == "SIGNLESS"
+    )
+
+
+def i64_value(attr: Attribute | None) -> int | None:
+    return attr.value.data if is_i64(attr) else None  # type: ignore[union-attr]
+
+
+# ---------------------------------------------------------------------------
+# Op classes, by name (the dialect imports this module, so no class imports here)
+# ---------------------------------------------------------------------------
+
+
+def _is_arch_op(op: Operation) -> bool:
+    return op.name.startswith(PREFIX)
+
+
+def _is_exec_unit(op: Operation) -> bool:
+    return op.name == "ktdf_arch.exec_unit"
+
+
+def _is_link(op: Operation) -> bool:
+    return op.name == "ktdf_arch.datapath"
+
+
+# ---------------------------------------------------------------------------
+# Verification
+# ---------------------------------------------------------------------------
+
+
+class _Fail(Exception):
+    """Internal: a rule failed with this message (the caller adds the prefix)."""
+
+
+def verify_intrinsics(op: Operation) -> None:
+    """Verify every `ktdf_arch.*` discardable attribute of `op`."""
+    for name, value in op.attributes.items():
+        if name.startswith(PREFIX):
+            verify_intrinsic(op, name, value)
+
+
+def verify_intrinsic(op: Operation, name: str, value: Attribute) -> None:
+    """Verify one `ktdf_arch.*` attribute; raise a located error naming it."""
+    checker = _PROPERTY_CHECKS.get(name)
+    if checker is None:
+        raise verify_error(
+            op,
+            f"unrecognized 'ktdf_arch' intrisic: {name}",
+            [(op, "expected one of: " + ", ".join(sorted(_PROPERTY_CHECKS)))],
+        )
+    try:
+        checker(op, value)
+    except _Fail as failure:
+        raise verify_error(op, f"'{name}' intrisic {failure}") from None
+
+
+def _check_bandwidth(op: Operation, value: Attribute) -> None:
+    if not _is_link(op):
+        raise _Fail("only valid on links")
+    if not is_i64(value):
+        raise _Fail("requires 64-bit integer attribute")
+    if i64_value(value) <= 0:  # type: ignore[operator]
+        raise _Fail("value must be > 0")
+
+
+def _check_features(op: Operation, value: Attribute) -> None:
+    if not isinstance(value, DictionaryAttr):
+        raise _Fail("requires dictionary attribute")
+    for feature, provided in value.data.items():
+        if not feature.startswith(PREFIX):
+            continue  # other dialects' features are theirs to check
+        checker = _FEATURE_CHECKS.get(feature)
+        if checker is None:
+            raise verify_error(
+                op,
+                f"unrecognized 'ktdf_arch' feature: {feature}",
+                [(op, "expected one of: " + ", ".join(sorted(_FEATURE_CHECKS)))],
+            )
+        try:
+            checker(op, provided)
+        except _Fail as failure:
+            raise verify_error(op, f"'{feature}' intrisic {failure}") from None
+
+
+def _check_maps_to(op: Operation, value: Attribute) -> None:
+    if _is_arch_op(op):
+        raise _Fail("only valid on mappable ops")
+
+
+def _check_overlaps(op: Operation, value: Attribute) -> None:
+    if not isinstance(value, ArrayAttr):
+        raise _Fail("requires array attribute")
+
+
+def _check_transfer_granularity(op: Operation, value: Attribute) -> None:
+    if not _is_link(op):
+        raise _Fail("only valid on links")
+    if not isinstance(value, DenseArrayBase) or not _is_i64_type(value.elt_type):
+        raise _Fail("requires dense 64-bit integer array attribute")
+    seen: set[int] = set()
+    for size in value.get_values():
+        if size < 0:
+            raise _Fail("granularity must be >= 0")
+        if size in seen:
+            raise _Fail(f"repeated granularity ({size})")
+        seen.add(size)
+
+
+def _is_i64_type(ty: Attribute) -> bool:
+    return isinstance(ty, IntegerType) and ty.width.data == 64
+
+
+_PROPERTY_CHECKS = {
+    BANDWIDTH: _check_bandwidth,
+    FEATURES: _check_features,
+    MAPS_TO: _check_maps_to,
+    OVERLAPS: _check_overlaps,
+    TRANSFER_GRANULARITY: _check_transfer_granularity,
+}
+
+
+def _exec_unit_only(op: Operation) -> None:
+    if _is_arch_op(op) and not _is_exec_unit(op):
+        raise _Fail("only valid on execution units")
+
+
+def _check_compute(op: Operation, value: Attribute) -> None:
+    _exec_unit_only(op)
+
+
+def _check_load_store(op: Operation, value: Attribute) -> None:
+    _exec_unit_only(op)
+    if not isinstance(value, (UnitAttr, DictionaryAttr)):
+        raise _Fail("requires unit or dictionary attribute")
+    fields = value.data if isinstance(value, DictionaryAttr) else {}
+    word_size = fields.get("word_size")
+    if word_size is not None:
+        if not isinstance(word_size, MapAttr) or not all(is_i64(v) for _, v in word_size.items):
+            raise _Fail("attribute 'word_size' requires map from attribute to 64-bit integer")
+        for space, size in word_size.items:
+            if i64_value(size) <= 0:  # type: ignore[operator]
+                raise _Fail(f"attribute 'word_size[{attribute_text(space)}]' must be >= 0")
+    access = fields.get("access_granularity")
+    if access is not None:
+        if not isinstance(access, MapAttr) or not all(
+            isinstance(v, ArrayAttr) and all(isinstance(d, DictionaryAttr) for d in v.data) for _, v in access.items
+        ):
+            raise _Fail(
+                "attribute 'access_granularity' requires map from attribute to array of dictionary attribtues"
+            )
+        for space, accesses in access.items:
+            where = f"attribute 'access_granularity[{attribute_text(space)}]' "
+            for entry in accesses.data:  # type: ignore[union-attr]
+                for key, required in (("size_in_words", True), ("align_in_words", False)):
+                    attr = entry.data.get(key)
+                    if attr is None and not required:
+                        continue
+                    if not is_i64(attr):
+                        raise _Fail(f"{where}attribute '{key}' requires 64-bit integer")
+                    if i64_value(attr) <= 0:  # type: ignore[operator]
+                        raise _Fail(f"{where}attribute '{key}' must be >= 0")
+
+
+def _check_simd(op: Operation, value: Attribute) -> None:
+    _exec_unit_only(op)
+    if not isinstance(value, (UnitAttr, DictionaryAttr)):
+        raise _Fail("requires unit or dictionary attribute")
+    fields = value.data if isinstance(value, DictionaryAttr) else {}
+    for flag in ("splat", "zero_pad"):
+        if flag in fields and not isinstance(fields[flag], UnitAttr):
+            raise _Fail(f"attribute '{flag}' requires unit")
+    lanes = fields.get("lanes")
+    if lanes is not None and (
+        not isinstance(lanes, MapAttr) or not all(isinstance(k, TypeAttribute) and is_i64(v) for k, v in lanes.items)
+    ):
+        raise _Fail("attribute 'lanes' requires map from type to 64-bit integer")
+
+
+def _check_queue(op: Operation, value: Attribute) -> None:
+    if _is_arch_op(op) and not _is_link(op):
+        raise _Fail("only valid on links")
+    if not isinstance(value, (UnitAttr, DictionaryAttr)):
+        raise _Fail("requires unit or dictionary attribute")
+    fields = value.data if isinstance(value, DictionaryAttr) else {}
+    if "ordered" in fields and not isinstance(fields["ordered"], UnitAttr):
+        raise _Fail("attribute 'ordered' requires unit")
+    for key in ("size", "depth"):
+        if key not in fields:
+            continue
+        if not is_i64(fields[key]):
+            raise _Fail(f"attribute '{key}' requires 64-bit integer")
+        if i64_value(fields[key]) <= 0:  # type: ignore[operator]
+            raise _Fail(f"'{key}' must be > 0")
+
+
+_FEATURE_CHECKS = {
+    COMPUTE: _check_compute,
+    LOAD: _check_load_store,
+    STORE: _check_load_store,
+    SIMD: _check_simd,
+    QUEUE: _check_queue,
+}
+
+
+# ---------------------------------------------------------------------------
+# Typed reading (the attributes are assumed verified)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Access:
+    """One permitted access shape of a load/store unit, in words."""
+
+    size_in_words: int
+    align_in_words: int = 1
+
+
+def fit_access(accesses: tuple[Access, ...], min_size: int, max_align: int | None = None) -> Access | None:
+    """The smallest access with size >= `min_size` and align <= `max_align`.
+
+    Ties on size go to the smaller (more permissive) alignment, as upstream's fitAccess.
+    """
+    best: Access | None = None
+    for access in accesses:
+        if access.size_in_words < min_size:
+            continue
+        if max_align is not None and access.align_in_words > max_align:
+            continue
+        if best is None or (access.size_in_words, access.align_in_words) < (best.size_in_words, best.align_in_words):
+            best = access
+    return best
+
+
+@dataclass(frozen=True)
+class LoadStore:
+    """A `feature.load` / `feature.store`: word sizes and access shapes per memory space.
+
+    Spaces are the map keys as attributes (usually memory-kind strings such as "L1").
+    """
+
+    word_sizes: tuple[tuple[Attribute, int], ...] = ()
+    accesses: tuple[tuple[Attribute, tuple[Access, ...]], ...] = ()
+
+    def word_size(self, space: Attribute) -> int:
+        """Bytes per addressed word in `space`; 1 when the map does not say."""
+        for key, size in self.word_sizes:
+            if key == space:
+                return size
+        return 1
+
+    def access_granularity(self, space: Attribute) -> tuple[Access, ...] | None:
+        for key, accesses in self.accesses:
+            if key == space:
+                return accesses
+        return None
+
+    def fit_access(self, space: Attribute, min_size: int, max_align: int | None = None) -> Access | None:
+        accesses = self.access_granularity(space)
+        return fit_access(accesses, min_size, max_align) if accesses else None
+
+
+@dataclass(frozen=True)
+class Simd:
+    """A `feature.simd`: splat / zero-pad support and lanes per element type."""
+
+    splat: bool = False
+    zero_pad: bool = False
+    lanes: tuple[tuple[Attribute, int], ...] = ()
+
+    def lanes_for(self, element_type: Attribute) -> int:
+        """Lanes for `element_type`, 0 when not declared (callers decide what that means)."""
+        for key, count in self.lanes:
+            if key == element_type:
+                return count
+        return 0
+
+
+@dataclass(frozen=True)
+class Queue:
+    """A `feature.queue` on a link: FIFO ordering and capacity."""
+
+    ordered: bool = False
+    size: int | None = None
+    depth: int | None = None
+
+
+@dataclass(frozen=True)
+class Features:
+    """Everything a resource's `ktdf_arch.features` dictionary says, typed."""
+
+    compute: bool = False
+    load: LoadStore | None = None
+    store: LoadStore | None = None
+    simd: Simd | None = None
+    queue: Queue | None = None
+    raw: DictionaryAttr = field(default_factory=lambda: DictionaryAttr({}))
+
+
+def _fields(value: Attribute | None) -> dict[str, Attribute]:
+    return dict(value.data) if isinstance(value, DictionaryAttr) else {}
+
+
+def read_load_store(value: Attribute | None) -> LoadStore | None:
+    if value is None:
+        return None
+    fields = _fields(value)
+    word_sizes: tuple[tuple[Attribute, int], ...] = ()
+    if isinstance(ws := fields.get("word_size"), MapAttr):
+        word_sizes = tuple((k, i64_value(v) or 1) for k, v in ws.items)
+    accesses: list[tuple[Attribute, tuple[Access, ...]]] = []
+    if isinstance(ag := fields.get("access_granularity"), MapAttr):
+        for space, entries in ag.items:
+            shapes = []
+            for entry in entries.data if isinstance(entries, ArrayAttr) else ():
+                size = i64_value(entry.data.get("size_in_words")) or 1
+                align = i64_value(entry.data.get("align_in_words")) or 1
+                shapes.append(Access(size, align))
+            accesses.append((space, tuple(shapes)))
+    return LoadStore(word_sizes, tuple(accesses))
+
+
+def read_simd(value: Attribute | None) -> Simd | None:
+    if value is None:
+        return None
+    fields = _fields(value)
+    lanes: tuple[tuple[Attribute, int], ...] = ()
+    if isinstance(lm := fields.get("lanes"), MapAttr):
+        lanes = tuple((k, i64_value(v) or 0) for k, v in lm.items)
+    return Simd(isinstance(fields.get("splat"), UnitAttr), isinstance(fields.get("zero_pad"), UnitAttr), lanes)
+
+
+def read_queue(value: Attribute | None) -> Queue | None:
+    if value is None:
+        return None
+    fields = _fields(value)
+    return Queue(
+        isinstance(fields.get("ordered"), UnitAttr), i64_value(fields.get("size")), i64_value(fields.get("depth"))
+    )
+
+
+def read_features(op: Operation) -> Features:
+    raw = op.attributes.get(FEATURES)
+    if not isinstance(raw, DictionaryAttr):
+        return Features()
+    data = raw.data
+    return Features(
+        compute=COMPUTE in data,
+        load=read_load_store(data.get(LOAD)),
+        store=read_load_store(data.get(STORE)),
+        simd=read_simd(data.get(SIMD)),
+        queue=read_queue(data.get(QUEUE)),
+        raw=raw,
+    )
+
+
+def read_transfer_granularity(op: Operation) -> tuple[int, ...]:
+    value = op.attributes.get(TRANSFER_GRANULARITY)
+    return tuple(value.get_values()) if isinstance(value, DenseArrayBase) else ()
+
+
+def read_bandwidth(op: Operation) -> int | None:
+    return i64_value(op.attributes.get(BANDWIDTH))
+
+
+def feature_satisfies(name: str, provided: Attribute | None, required: Attribute) -> bool:
+    """Does the `provided` value of feature `name` meet `required` (PDL `has_feature`)?
+
+    Equal values and unit requirements always match; ktdf_arch features also compare
+    field-wise (schedule-dialects.md §3.7).
+    """
+    if provided is None:
+        return False
+    if provided == required or isinstance(required, UnitAttr):
+        return True
+    if name in (LOAD, STORE):
+        have, want = read_load_store(provided), read_load_store(required)
+        if have is None or want is None:
+            return False
+        if any(have.word_size(space) != size for space, size in want.word_sizes):
+            return False
+        for space, needed in want.accesses:
+            offered = have.access_granularity(space)
+            if needed and (not offered or any(fit_access(offered, a.size_in_words, a.align_in_words) is None
+                                              for a in needed)):
+                return False
+        return True
+    if name == SIMD:
+        have_s, want_s = read_simd(provided), read_simd(required)
+        if have_s is None or want_s is None:
+            return False
+        if (want_s.splat and not have_s.splat) or (want_s.zero_pad and not have_s.zero_pad):
+            return False
+        return all(have_s.lanes_for(t) >= n for t, n in want_s.lanes)
+    if name == QUEUE:
+        have_q, want_q = read_queue(provided), read_queue(required)
+        if have_q is None or want_q is None:
+            return False
+        if want_q.ordered and not have_q.ordered:
+            return False
+        for need, have in ((want_q.size, have_q.size), (want_q.depth, have_q.depth)):
+            if need is not None and (have is None or have < need):
+                return False
+        return True
+    return False

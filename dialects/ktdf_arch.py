@@ -1,0 +1,1201 @@
+"""The `ktdf_arch` dialect: a device architecture written as a graph of resources.
+
+A `ktdf_arch.device` holds nodes (`memory`, `exec_unit`, `switch`), links (`datapath`)
+and hierarchy (`group`, which shares outer memories with `share(...)` and exports exec
+units with `yield`). `patterns` blocks carry device-specific PDL rewrites.
+
+The textual syntax follows the C++ dialect (see `spec/schedule-dialects.md` §3): ops in a
+device or group body may drop the `ktdf_arch.` prefix, a resource's attributes are one
+dictionary (or an alias of one) right after its optional `@id`, group bodies are
+isolated from above and re-bind the shared memories under their outer names.
+
+Intrinsic attributes (`ktdf_arch.features`, `ktdf_arch.transfer_granularity`, ...) are
+checked by `dfsched.arch.intrinsics`; `verify_operation_attribute` below is the hook a
+generic verifier calls for such attributes on ops of any dialect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from io import StringIO
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BuiltinAttribute,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    SymbolNameConstraint,
+    TensorType,
+    UnregisteredAttr,
+    i1,
+)
+from xdsl.ir import (
+    Attribute,
+    Block,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    Region,
+    SSAValue,
+    TypeAttribute,
+)
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    lazy_traits_def,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    NoTerminator,
+    Pure,
+    SymbolOpInterface,
+)
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from dfsched.diagnostics import DiagnosticError, make_diagnostic
+
+DIALECT_NAME = "ktdf_arch"
+
+
+# ---------------------------------------------------------------------------
+# Located verifier errors
+# ---------------------------------------------------------------------------
+
+
+class ArchVerifyError(DiagnosticError, VerifyException):
+    """A verifier error placed on a specific op, possibly with notes on other ops.
+
+    It is both a `DiagnosticError` (so the driver reports it where it says, not on the op
+    being verified) and a `VerifyException` (so xDSL code that catches those still does).
+    """
+
+
+def verify_error(op: Operation, message: str, notes: Iterable[tuple[Operation | None, str]] = ()) -> ArchVerifyError:
+    """An error on `op` with MLIR `emitError` wording (no `'op' op` prefix)."""
+    diag = make_diagnostic(op, message)
+    diag.notes = [make_diagnostic(where or op, text, "note") for where, text in notes]
+    return ArchVerifyError(diag)
+
+
+def op_error(op: Operation, message: str, notes: Iterable[tuple[Operation | None, str]] = ()) -> ArchVerifyError:
+    """An error on `op` with MLIR `emitOpError` wording (`'<name>' op <message>`)."""
+    return verify_error(op, f"'{op.name}' op {message}", notes)
+
+
+def attribute_text(attr: Attribute) -> str:
+    """How `attr` prints, for use inside diagnostics."""
+    stream = StringIO()
+    Printer(stream=stream).print_attribute(attr)
+    return stream.getvalue()
+
+
+# ---------------------------------------------------------------------------
+# Types
+# ---------------------------------------------------------------------------
+
+
+class _ShortType(ParametrizedAttribute, TypeAttribute):
+    """A parameterless ktdf_arch type; `MNEMONIC` is its short spelling (`memory`)."""
+
+    MNEMONIC: ClassVar[str]
+
+
+@irdl_attr_definition
+class MemoryType(_ShortType):
+    """`!ktdf_arch.memory`: the value a `memory` op defines."""
+
+    name = "ktdf_arch.memory"
+    MNEMONIC: ClassVar[str] = "memory"
+
+
+@irdl_attr_definition
+class ExecUnitType(_ShortType):
+    """`!ktdf_arch.exec_unit`: an execution unit (also what groups export)."""
+
+    name = "ktdf_arch.exec_unit"
+    MNEMONIC: ClassVar[str] = "exec_unit"
+
+
+@irdl_attr_definition
+class PortType(_ShortType):
+    """`!ktdf_arch.port`: one port of a `switch`."""
+
+    name = "ktdf_arch.port"
+    MNEMONIC: ClassVar[str] = "port"
+
+
+SHORT_TYPES: dict[str, type[_ShortType]] = {t.MNEMONIC: t for t in (MemoryType, ExecUnitType, PortType)}
+ENDPOINT_TYPES = (MemoryType, ExecUnitType, PortType)
+
+
+def parse_short_type(parser: Parser) -> Attribute:
+    """`memory` | `exec_unit` | `port` | any full type."""
+    if (word := parser.parse_optional_keyword_in(SHORT_TYPES)) is not None:
+        return SHORT_TYPES[word]()
+    if (ty := parser.parse_optional_type()) is not None:
+        return ty
+    if (word := parser.parse_optional_identifier()) is not None:
+        parser.raise_error(f"expected 'ktdf_arch' type mnemonic, got '{word}'")
+    parser.raise_error("expected 'ktdf_arch' type mnemonic")
+
+
+def print_short_type(printer: Printer, ty: Attribute) -> None:
+    if isinstance(ty, _ShortType):
+        printer.print_string(ty.MNEMONIC)
+    else:
+        printer.print_attribute(ty)
+
+
+# ---------------------------------------------------------------------------
+# Attributes
+# ---------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class MapAttr(ParametrizedAttribute):
+    """`#ktdf_arch.map<key = value, ...>`: an ordered association list of attributes.
+
+    Keys may be any attribute or type (`"DDR"`, `f16`, `#ktdp.memory_space<global>`);
+    a key may appear once. Lookups scan linearly, as upstream does.
+    """
+
+    name = "ktdf_arch.map"
+
+    entries: ArrayAttr[ArrayAttr[Attribute]]
+
+    def __init__(self, entries: Iterable[tuple[Attribute, Attribute]] = ()):
+        super().__init__(ArrayAttr([ArrayAttr([k, v]) for k, v in entries]))
+
+    @property
+    def items(self) -> list[tuple[Attribute, Attribute]]:
+        return [(pair.data[0], pair.data[1]) for pair in self.entries.data]
+
+    def get(self, key: Attribute) -> Attribute | None:
+        for k, v in self.items:
+            if k == key:
+                return v
+        return None
+
+    def __len__(self) -> int:
+        return len(self.entries.data)
+
+    def verify(self) -> None:
+        seen: list[Attribute] = []
+        for pair in self.entries.data:
+            if len(pair.data) != 2:
+                raise VerifyException("map entries must be (key, value) pairs")
+            key = pair.data[0]
+            if key in seen:
+                raise VerifyException(f"multiple entries for key {attribute_text(key)}")
+            seen.append(key)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        entries: list[tuple[Attribute, Attribute]] = []
+        parser.parse_punctuation("<")
+        if parser.parse_optional_punctuation(">") is None:
+            while True:
+                key_pos = parser.pos
+                key = parser.parse_attribute()
+                parser.parse_punctuation("=")
+                if any(key == k for k, _ in entries):
+                    parser.raise_error(f"multiple entries for key {attribute_text(key)}", key_pos)
+                entries.append((key, parser.parse_attribute()))
+                if parser.parse_optional_punctuation(",") is None:
+                    break
+            parser.parse_punctuation(">")
+        return (ArrayAttr([ArrayAttr([k, v]) for k, v in entries]),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        for i, (key, value) in enumerate(self.items):
+            if i:
+                printer.print_string(", ")
+            printer.print_attribute(key)
+            printer.print_string(" = ")
+            printer.print_attribute(value)
+        printer.print_string(">")
+
+
+@irdl_attr_definition
+class SparseElementsAttr(ParametrizedAttribute, BuiltinAttribute):
+    """MLIR's builtin `sparse<indices, values> : type` (xDSL 0.74 has no such attribute).
+
+    Only used for `switch` connectivity matrices, so it is parsed inside resource
+    attribute dictionaries only. `values` holds one value (a splat) or one per index.
+    """
+
+    name = "ktdf_arch.sparse_elements"
+
+    indices: ArrayAttr[ArrayAttr[IntAttr]]
+    values: ArrayAttr[IntAttr]
+    type: TensorType
+
+    def __init__(self, indices: Sequence[Sequence[int]], values: Sequence[int], type: TensorType):
+        super().__init__(
+            ArrayAttr([ArrayAttr([IntAttr(i) for i in idx]) for idx in indices]),
+            ArrayAttr([IntAttr(v) for v in values]),
+            type,
+        )
+
+    def get_shape(self) -> tuple[int, ...]:
+        return tuple(self.type.get_shape())
+
+    def get_element_type(self) -> Attribute:
+        return self.type.get_element_type()
+
+    def to_dense_values(self) -> list[int]:
+        """The row-major values, zero where no index is given."""
+        shape = self.get_shape()
+        total = 1
+        for dim in shape:
+            total *= dim
+        out = [0] * total
+        values = [v.data for v in self.values.data]
+        for n, idx in enumerate(self.indices.data):
+            flat = 0
+            for dim, i in zip(shape, idx.data):
+                flat = flat * dim + i.data
+            if 0 <= flat < total:
+                out[flat] = values[0] if len(values) == 1 else values[n]
+        return out
+
+    def verify(self) -> None:
+        rank = len(self.type.get_shape())
+        for idx in self.indices.data:
+            if len(idx.data) != rank:
+                raise VerifyException("sparse index rank does not match the type")
+        if len(self.values.data) not in (1, len(self.indices.data)):
+            raise VerifyException("sparse values must be a splat or one per index")
+
+    def _print_value(self, printer: Printer, value: int) -> None:
+        elt = self.get_element_type()
+        if isinstance(elt, IntegerType) and elt.width.data == 1:
+            printer.print_string("true" if value else "false")
+        else:
+            printer.print_string(str(value))
+
+    def print_builtin(self, printer: Printer) -> None:
+        printer.print_string("sparse<")
+        indices = [[i.data for i in idx.data] for idx in self.indices.data]
+        printer.print_string("[" + ", ".join("[" + ", ".join(map(str, idx)) + "]" for idx in indices) + "]")
+        printer.print_string(", ")
+        values = [v.data for v in self.values.data]
+        if len(values) == 1:
+            self._print_value(printer, values[0])
+        else:
+            printer.print_string("[")
+            for i, v in enumerate(values):
+                if i:
+                    printer.print_string(", ")
+                self._print_value(printer, v)
+            printer.print_string("]")
+        printer.print_string("> : ")
+        printer.print_attribute(self.type)
+
+
+def _parse_sparse_body(parser: Parser) -> SparseElementsAttr:
+    """After the `sparse` keyword: `<` indices `,` values `>` `:` tensor-type."""
+
+    def nested_ints() -> list:
+        if parser.parse_optional_punctuation("[") is None:
+            return [parser.parse_integer(allow_boolean=True)]
+        items: list = []
+        if parser.parse_optional_punctuation("]") is not None:
+            return items
+        while True:
+            if parser.parse_optional_punctuation("[") is not None:
+                inner: list[int] = []
+                if parser.parse_optional_punctuation("]") is None:
+                    inner = parser.parse_comma_separated_list(
+                        parser.Delimiter.NONE, lambda: parser.parse_integer(allow_boolean=True)
+                    )
+                    parser.parse_punctuation("]")
+                items.append(inner)
+            else:
+                items.append(parser.parse_integer(allow_boolean=True))
+            if parser.parse_optional_punctuation(",") is None:
+                break
+        parser.parse_punctuation("]")
+        return items
+
+    parser.parse_punctuation("<")
+    raw_indices = nested_ints()
+    parser.parse_punctuation(",")
+    raw_values = nested_ints()
+    parser.parse_punctuation(">")
+    parser.parse_punctuation(":")
+    type_pos = parser.pos
+    ty = parser.parse_type()
+    if not isinstance(ty, TensorType):
+        parser.raise_error("sparse elements literal type must be a ranked tensor", type_pos)
+    if raw_indices and all(isinstance(i, int) for i in raw_indices):
+        raw_indices = [raw_indices]  # a single index written flat
+    indices = [[int(x) for x in idx] for idx in raw_indices]
+    values = [int(bool(v)) if _is_i1(ty) else int(v) for v in raw_values]
+    try:
+        return SparseElementsAttr(indices, values, ty)
+    except VerifyException as exc:
+        parser.raise_error(str(exc), type_pos)
+
+
+def _is_i1(ty: TensorType) -> bool:
+    elt = ty.get_element_type()
+    return isinstance(elt, IntegerType) and elt.width.data == 1
+
+
+# ---------------------------------------------------------------------------
+# Parsing helpers shared by the ops
+# ---------------------------------------------------------------------------
+
+
+def _next_token_is(parser: Parser, *kinds: MLIRTokenKind) -> bool:
+    # xDSL 0.74 has no public peek; the token kind is all we look at.
+    return parser._current_token.kind in kinds  # noqa: SLF001
+
+
+def _parse_dict_entries(parser: Parser) -> dict[str, Attribute]:
+    """`{` (name [`=` attr])* `}` with MLIR's `sparse<...>` allowed as a value."""
+    entries: dict[str, Attribute] = {}
+    parser.parse_punctuation("{")
+    if parser.parse_optional_punctuation("}") is not None:
+        return entries
+    while True:
+        name_pos = parser.pos
+        name = parser.parse_optional_identifier_or_str_literal()
+        if name is None:
+            parser.raise_error("expected attribute name")
+        if name in entries:
+            parser.raise_error(f"duplicate key '{name}' in dictionary attribute", name_pos)
+        if parser.parse_optional_punctuation("=") is None:
+            from xdsl.dialects.builtin import UnitAttr
+
+            entries[name] = UnitAttr()
+        elif parser.parse_optional_keyword("sparse") is not None:
+            entries[name] = _parse_sparse_body(parser)
+        else:
+            entries[name] = parser.parse_attribute()
+        if parser.parse_optional_punctuation(",") is None:
+            break
+    parser.parse_punctuation("}")
+    return entries
+
+
+def parse_attr_dict_or_alias(parser: Parser) -> dict[str, Attribute]:
+    """An optional dictionary, written inline or as an alias such as `#L1`."""
+    if _next_token_is(parser, MLIRTokenKind.L_BRACE):
+        return _parse_dict_entries(parser)
+    if _next_token_is(parser, MLIRTokenKind.HASH_IDENT):
+        pos = parser.pos
+        attr = parser.parse_attribute()
+        if not isinstance(attr, DictionaryAttr):
+            parser.raise_error("invalid kind of attribute specified: expected a dictionary", pos)
+        return dict(attr.data)
+    return {}
+
+
+def _split_inherent(
+    parser: Parser, entries: dict[str, Attribute], inherent: Iterable[str]
+) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    props = {k: v for k, v in entries.items() if k in inherent}
+    attrs = {k: v for k, v in entries.items() if k not in inherent}
+    return props, attrs
+
+
+def _parse_id_and_dict(
+    parser: Parser, inherent: Iterable[str], allow_id: bool = True
+) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    """`[@id] [dict-or-alias]` → (properties, discardable attributes)."""
+    ident = parser.parse_optional_symbol_name() if allow_id else None
+    pos = parser.pos
+    props, attrs = _split_inherent(parser, parse_attr_dict_or_alias(parser), inherent)
+    if ident is not None:
+        if "id" in props and props["id"] != ident:
+            parser.raise_error("resource id given twice with different values", pos)
+        props["id"] = ident
+    return props, attrs
+
+
+def _print_resource_dict(printer: Printer, op: Operation, elided: Iterable[str] = ("id",)) -> None:
+    """The merged, name-sorted dictionary of inherent and discardable attributes."""
+    skip = set(elided)
+    merged = {k: v for k, v in op.properties.items() if k not in skip}
+    merged.update({k: v for k, v in op.attributes.items() if k not in skip})
+    if merged:
+        printer.print_op_attributes(dict(sorted(merged.items())))
+
+
+def _print_id(printer: Printer, op: Operation) -> None:
+    ident = op.properties.get("id")
+    if isinstance(ident, StringAttr):
+        printer.print_string(f" @{ident.data}")
+
+
+def parse_isolated_region(parser: Parser, arguments: Sequence[Parser.Argument] | None = None) -> Region | None:
+    """Parse a region that cannot see values defined outside it (IsolatedFromAbove).
+
+    xDSL's parser lets regions see every enclosing value; here the region starts with an
+    empty scope (so group block arguments may reuse the shared memories' names), and a
+    use of an outer or undefined name is reported where it is written.
+    """
+    saved_values = parser.ssa_values
+    saved_forward = parser.forward_ssa_references
+    previous_hook = parser.__dict__.get("resolve_operand")
+    outer_resolve = parser.resolve_operand
+    first_use: dict[str, object] = {}
+
+    def resolve_operand(operand, type):  # records where an unknown name is first used
+        name = operand.operand_name
+        if name not in parser.ssa_values and name not in first_use:
+            first_use[name] = operand.span
+        return outer_resolve(operand, type)
+
+    parser.ssa_values = {}
+    parser.forward_ssa_references = {}
+    parser.resolve_operand = resolve_operand  # type: ignore[method-assign]
+    try:
+        region = parser.parse_optional_region(arguments)
+        if parser.forward_ssa_references:
+            name = next(iter(parser.forward_ssa_references))
+            parser.raise_error("use of undeclared SSA value name", first_use.get(name))  # type: ignore[arg-type]
+        return region
+    finally:
+        parser.ssa_values = saved_values
+        parser.forward_ssa_references = saved_forward
+        if previous_hook is None:
+            parser.__dict__.pop("resolve_operand", None)
+        else:
+            parser.resolve_operand = previous_hook  # type: ignore[method-assign]
+
+
+def shadow_region_args(printer: Printer, region: Region, values: Sequence[SSAValue]) -> None:
+    """Print `region`'s entry arguments under the names of `values` (MLIR's shadowing).
+
+    Uses the printer's own `shadow_region_args` when it has one (the MLIR-style printer),
+    otherwise pre-assigns the names in xDSL's printer.
+    """
+    hook = getattr(printer, "shadow_region_args", None)
+    if hook is not None:
+        hook(region, values)
+        return
+    if not region.blocks:
+        return
+    names = printer._ssa_values  # noqa: SLF001  (xDSL 0.74 has no public API for this)
+    for arg, value in zip(region.blocks.first.args, values):
+        name = names.get(value)
+        if name is None:
+            continue
+        names[arg] = name
+        printer.ssa_names[name] = max(printer.ssa_names.get(name, 0), 1)
+
+
+# ---------------------------------------------------------------------------
+# Common verification
+# ---------------------------------------------------------------------------
+
+
+def _verify_intrinsics(op: Operation) -> None:
+    from dfsched.arch.intrinsics import verify_intrinsics
+
+    verify_intrinsics(op)
+
+
+def verify_operation_attribute(op: Operation, name: str, value: Attribute) -> None:
+    """Dialect hook: verify the discardable attribute `name` (prefixed `ktdf_arch.`) on `op`."""
+    from dfsched.arch.intrinsics import verify_intrinsic
+
+    verify_intrinsic(op, name, value)
+
+
+def _is_resource(op: Operation) -> bool:
+    return isinstance(op, ResourceOp)
+
+
+def _verify_parent_is_device_or_resource(op: Operation, what: str) -> None:
+    parent = op.parent_op()
+    if not isinstance(parent, DeviceOp) and not _is_resource(parent):
+        raise op_error(op, f"expects parent op to be '{DeviceOp.name}' or {what}")
+
+
+def _verify_i64(op: Operation, name: str, constraint: str, minimum: int | None = None) -> None:
+    value = op.properties.get(name)
+    if value is None:
+        return
+    ok = isinstance(value, IntegerAttr) and isinstance(value.type, IntegerType) and value.type.width.data == 64
+    if ok and minimum is not None and value.value.data < minimum:
+        ok = False
+    if not ok:
+        raise op_error(op, f"attribute '{name}' failed to satisfy constraint: {constraint}")
+
+
+def _verify_subgraph(op: Operation) -> None:
+    """Device and group bodies hold resources, terminators and meta ops only."""
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                if isinstance(child, (ResourceOp, YieldOp, PatternsOp)):
+                    continue
+                raise op_error(op, "expects child ops to be resources", [(child, "unexpected child is here")])
+
+
+def is_valid_memory_space(attr: Attribute | None) -> bool:
+    """MLIR's memory-space test: an integer, string or dictionary, or any dialect attribute."""
+    if attr is None:
+        return False
+    if isinstance(attr, (IntegerAttr, StringAttr, DictionaryAttr)):
+        return True
+    if isinstance(attr, UnregisteredAttr):
+        return "." in attr.attr_name.data
+    if isinstance(attr, BuiltinAttribute):
+        return False
+    from xdsl.dialects.builtin import Builtin
+
+    return type(attr) not in set(Builtin.attributes)
+
+
+# ---------------------------------------------------------------------------
+# Ops
+# ---------------------------------------------------------------------------
+
+
+class ResourceOp(IRDLOperation):
+    """Base of every resource op: optional `id` (symbol name) and `kind` (any attribute)."""
+
+    INHERENT: ClassVar[tuple[str, ...]] = ("id", "kind")
+
+    id = opt_prop_def(AnyAttr())
+    kind = opt_prop_def(AnyAttr())
+
+    @property
+    def resource_id(self) -> str | None:
+        ident = self.properties.get("id")
+        return ident.data if isinstance(ident, StringAttr) else None
+
+    @property
+    def kind_attr(self) -> Attribute | None:
+        return self.properties.get("kind")
+
+    def _verify_common(self) -> None:
+        _verify_intrinsics(self)
+        ident = self.properties.get("id")
+        if ident is not None and not isinstance(ident, StringAttr):
+            raise op_error(self, "attribute 'id' failed to satisfy constraint: string attribute")
+
+
+class NodeOp(ResourceOp):
+    """A resource with endpoints: memory, exec_unit, switch."""
+
+    ASM_RESULT_NAME: ClassVar[str] = ""
+
+
+@irdl_op_definition
+class MemoryOp(NodeOp):
+    """`%m = memory [@id] [dict]`: a memory the scheduler can place data in."""
+
+    name = "ktdf_arch.memory"
+    INHERENT: ClassVar[tuple[str, ...]] = ("id", "kind", "size")
+    ASM_RESULT_NAME: ClassVar[str] = "memory"
+
+    size = opt_prop_def(AnyAttr())
+    result = result_def(MemoryType)
+
+    def __init__(
+        self,
+        kind: Attribute | str,
+        size: int | None = None,
+        id: str | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        props: dict[str, Attribute] = {"kind": StringAttr(kind) if isinstance(kind, str) else kind}
+        if size is not None:
+            props["size"] = IntegerAttr(size, 64)
+        if id is not None:
+            props["id"] = StringAttr(id)
+        super().__init__(result_types=[MemoryType()], properties=props, attributes=attributes or {})
+
+    @property
+    def size_bytes(self) -> int | None:
+        size = self.properties.get("size")
+        return size.value.data if isinstance(size, IntegerAttr) else None
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MemoryOp:
+        props, attrs = _parse_id_and_dict(parser, cls.INHERENT)
+        return cls.create(result_types=[MemoryType()], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        _print_id(printer, self)
+        _print_resource_dict(printer, self)
+
+    def verify_(self) -> None:
+        self._verify_common()
+        _verify_parent_is_device_or_resource(self, "another resource")
+        if not is_valid_memory_space(self.properties.get("kind")):
+            raise op_error(self, "attribute 'kind' requires valid memory space")
+        _verify_i64(self, "size", "64-bit integer attribute whose minimum value is 1", minimum=1)
+
+
+@irdl_op_definition
+class ExecUnitOp(NodeOp):
+    """`%e = exec_unit [@id] [dict]`: a unit the scheduler can assign work to."""
+
+    name = "ktdf_arch.exec_unit"
+    ASM_RESULT_NAME: ClassVar[str] = "exec_unit"
+
+    result = result_def(ExecUnitType)
+
+    def __init__(
+        self,
+        kind: Attribute | str | None = None,
+        id: str | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        props: dict[str, Attribute] = {}
+        if kind is not None:
+            props["kind"] = StringAttr(kind) if isinstance(kind, str) else kind
+        if id is not None:
+            props["id"] = StringAttr(id)
+        super().__init__(result_types=[ExecUnitType()], properties=props, attributes=attributes or {})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ExecUnitOp:
+        props, attrs = _parse_id_and_dict(parser, cls.INHERENT)
+        return cls.create(result_types=[ExecUnitType()], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        _print_id(printer, self)
+        _print_resource_dict(printer, self)
+
+    def verify_(self) -> None:
+        self._verify_common()
+        _verify_parent_is_device_or_resource(self, "another resource")
+
+
+def _all_true_square(n: int) -> DenseIntOrFPElementsAttr:
+    return DenseIntOrFPElementsAttr.from_list(TensorType(i1, [n, n]), [1])
+
+
+def connectivity_values(attr: Attribute) -> list[int] | None:
+    """Row-major 0/1 values of a dense or sparse i1 matrix, None for anything else."""
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        return [1 if v else 0 for v in attr.get_values()]
+    if isinstance(attr, SparseElementsAttr):
+        return [1 if v else 0 for v in attr.to_dense_values()]
+    return None
+
+
+def _matrix_shape(attr: Attribute) -> tuple[int, ...] | None:
+    if isinstance(attr, (DenseIntOrFPElementsAttr, SparseElementsAttr)):
+        elt = attr.get_element_type()
+        if isinstance(elt, IntegerType) and elt.width.data == 1:
+            shape = tuple(attr.get_shape())
+            if len(shape) == 2 and shape[0] == shape[1]:
+                return shape
+    return None
+
+
+@irdl_op_definition
+class SwitchOp(NodeOp):
+    """`%p:N = switch [N] [dict]`: N ports relayed by an N×N i1 `connectivity` matrix."""
+
+    name = "ktdf_arch.switch"
+    INHERENT: ClassVar[tuple[str, ...]] = ("id", "kind", "connectivity")
+    ASM_RESULT_NAME: ClassVar[str] = "switch"
+
+    connectivity = opt_prop_def(AnyAttr())
+    result = var_result_def(PortType)
+
+    def __init__(self, num_ports: int, connectivity: Attribute | None = None, attributes=None):
+        props = {"connectivity": connectivity or _all_true_square(num_ports)}
+        super().__init__(result_types=[[PortType()] * num_ports], properties=props, attributes=attributes or {})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SwitchOp:
+        parser.parse_punctuation("[")
+        num_ports = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        parser.parse_punctuation("]")
+        props, attrs = _parse_id_and_dict(parser, cls.INHERENT, allow_id=False)
+        props.setdefault("connectivity", _all_true_square(num_ports))
+        return cls.create(result_types=[PortType()] * num_ports, properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" [{len(self.results)}]")
+        values = connectivity_values(self.properties.get("connectivity"))
+        elided = ["connectivity"] if values and all(values) else []
+        _print_resource_dict(printer, self, elided)
+
+    def verify_(self) -> None:
+        self._verify_common()
+        _verify_parent_is_device_or_resource(self, "another resource")
+        conn = self.properties.get("connectivity")
+        shape = _matrix_shape(conn) if conn is not None else None
+        if shape is None:
+            raise op_error(
+                self, "attribute 'connectivity' failed to satisfy constraint: directed sparse or dense adjacency matrix"
+            )
+        n = len(self.results)
+        if shape != (n, n):
+            raise op_error(self, f"expected connectivity shape {{{n}, {n}}}, but got {{{shape[0]}, {shape[1]}}}")
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """`yield %e, ...`: the exec units a group exports (implicit when there are none)."""
+
+    name = "ktdf_arch.yield"
+
+    values = var_operand_def(ExecUnitType)
+
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(GroupOp), Pure()))
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[list(values)])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> YieldOp:
+        operands = []
+        if (first := parser.parse_optional_unresolved_operand()) is not None:
+            operands.append(first)
+            while parser.parse_optional_punctuation(",") is not None:
+                operands.append(parser.parse_unresolved_operand())
+        values = [parser.resolve_operand(o, ExecUnitType()) for o in operands]
+        attrs = parser.parse_optional_attr_dict()
+        return cls.create(operands=values, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        if self.values:
+            printer.print_string(" ")
+            printer.print_list(self.values, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        _verify_intrinsics(self)
+
+
+@irdl_op_definition
+class GroupOp(ResourceOp):
+    """`%e.. = group [@id] [dict] share(%m, ...) { body } [-> exec_unit, ...]`.
+
+    A level of the hierarchy (core, corelet, ...) whose contents are private. Shared
+    memories are the operands; inside, block arguments re-bind them under the same
+    names. Results are the exec units the body yields.
+    """
+
+    name = "ktdf_arch.group"
+    DEFAULT_DIALECT: ClassVar[str] = DIALECT_NAME
+    ASM_RESULT_NAME: ClassVar[str] = "exec_unit"
+
+    shared_memory = var_operand_def(MemoryType)
+    shared_exec = var_result_def(ExecUnitType)
+    body = region_def("single_block")
+
+    traits = lazy_traits_def(lambda: (IsolatedFromAbove(),))
+
+    def __init__(
+        self,
+        shared: Sequence[SSAValue] = (),
+        num_results: int = 0,
+        body: Region | None = None,
+        kind: Attribute | str | None = None,
+        id: str | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        if body is None:
+            body = Region(Block(arg_types=[MemoryType()] * len(shared)))
+        props: dict[str, Attribute] = {}
+        if kind is not None:
+            props["kind"] = StringAttr(kind) if isinstance(kind, str) else kind
+        if id is not None:
+            props["id"] = StringAttr(id)
+        super().__init__(
+            operands=[list(shared)],
+            result_types=[[ExecUnitType()] * num_results],
+            regions=[body],
+            properties=props,
+            attributes=attributes or {},
+        )
+        _ensure_yield(self.body)
+
+    @property
+    def block(self) -> Block:
+        return self.body.block
+
+    @property
+    def yield_op(self) -> Operation | None:
+        return self.body.block.last_op if self.body.blocks else None
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GroupOp:
+        props, attrs = _parse_id_and_dict(parser, cls.INHERENT)
+        parser.parse_keyword("share")
+        names = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        for name in names:
+            if name.index != 0:
+                parser.raise_error("expected SSA identifier", name.span)
+        operands = [parser.resolve_operand(name, MemoryType()) for name in names]
+        arguments = [Parser.Argument(name.span, MemoryType()) for name in names]
+        region = parse_isolated_region(parser, arguments)
+        if region is None:
+            parser.raise_error("expected '{' to begin a region")
+        _ensure_yield(region)
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            result_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, lambda: parse_short_type(parser))
+        return cls.create(
+            operands=operands, result_types=result_types, regions=[region], properties=props, attributes=attrs
+        )
+
+    def print(self, printer: Printer) -> None:
+        _print_id(printer, self)
+        _print_resource_dict(printer, self)
+        shadow_region_args(printer, self.body, list(self.operands))
+        printer.print_string(" share(")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(") ")
+        terminator = self.yield_op
+        printer.print_region(
+            self.body,
+            print_entry_block_args=False,
+            print_empty_block=False,
+            print_block_terminators=bool(terminator is not None and terminator.operands),
+        )
+        if self.results:
+            printer.print_string(" -> ")
+            printer.print_list(self.result_types, lambda t: print_short_type(printer, t))
+
+    def verify_(self) -> None:
+        self._verify_common()
+        _verify_parent_is_device_or_resource(self, "another resource")
+        block = self.body.block
+        if len(block.args) != len(self.operands) or any(
+            not isinstance(a.type, MemoryType) for a in block.args
+        ):
+            raise op_error(self, "expects one memory block argument per shared memory")
+        terminator = block.last_op
+        if not isinstance(terminator, YieldOp):
+            raise op_error(self, "expects its body to end with 'ktdf_arch.yield'")
+        if len(terminator.operands) != len(self.results):
+            raise op_error(
+                self,
+                f"region branch point has {len(terminator.operands)} operands, "
+                f"but region successor needs {len(self.results)} inputs",
+                [(terminator, "region branch point")],
+            )
+        _verify_subgraph(self)
+
+
+def _ensure_yield(region: Region) -> None:
+    if not region.blocks:
+        region.add_block(Block())
+    block = region.blocks.first
+    if not isinstance(block.last_op, YieldOp):
+        block.add_op(YieldOp())
+
+
+@irdl_op_definition
+class DatapathOp(ResourceOp):
+    """`datapath [@id] [dict] %src to %dst : T, T`: a directed point-to-point link."""
+
+    name = "ktdf_arch.datapath"
+
+    source = operand_def(AnyAttr())
+    target = operand_def(AnyAttr())
+
+    def __init__(
+        self,
+        source: SSAValue,
+        target: SSAValue,
+        kind: Attribute | str | None = None,
+        id: str | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        props: dict[str, Attribute] = {}
+        if kind is not None:
+            props["kind"] = StringAttr(kind) if isinstance(kind, str) else kind
+        if id is not None:
+            props["id"] = StringAttr(id)
+        super().__init__(operands=[source, target], properties=props, attributes=attributes or {})
+
+    @property
+    def src(self) -> SSAValue:
+        return self.source
+
+    @property
+    def dst(self) -> SSAValue:
+        return self.target
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DatapathOp:
+        props, attrs = _parse_id_and_dict(parser, cls.INHERENT)
+        src = parser.parse_unresolved_operand()
+        parser.parse_keyword("to")
+        dst = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        src_type = parse_short_type(parser)
+        parser.parse_punctuation(",")
+        dst_type = parse_short_type(parser)
+        operands = [parser.resolve_operand(src, src_type), parser.resolve_operand(dst, dst_type)]
+        return cls.create(operands=operands, properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        _print_id(printer, self)
+        _print_resource_dict(printer, self)
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        printer.print_string(" to ")
+        printer.print_operand(self.dst)
+        printer.print_string(" : ")
+        print_short_type(printer, self.src.type)
+        printer.print_string(", ")
+        print_short_type(printer, self.dst.type)
+
+    def verify_(self) -> None:
+        self._verify_common()
+        _verify_parent_is_device_or_resource(self, "a resource")
+        for role, value in (("source", self.src), ("target", self.dst)):
+            if not isinstance(value.type, ENDPOINT_TYPES):
+                raise op_error(
+                    self, f"operand '{role}' must be memory, exec_unit or port, but got {attribute_text(value.type)}"
+                )
+        if self.src is self.dst:
+            raise op_error(self, "can't link resource to itself")
+
+
+@irdl_op_definition
+class PatternsOp(IRDLOperation):
+    """`patterns ["group", ...] { pdl.pattern ... }`: device-specific rewrites (meta op)."""
+
+    name = "ktdf_arch.patterns"
+
+    groups = opt_prop_def(AnyAttr())
+    body = region_def("single_block")
+
+    traits = lazy_traits_def(lambda: (IsolatedFromAbove(), NoTerminator(), HasParent(DeviceOp)))
+
+    def __init__(self, groups: Sequence[str] = (), body: Region | None = None):
+        props = {"groups": ArrayAttr([StringAttr(g) for g in groups])} if groups else {}
+        super().__init__(regions=[body or Region(Block())], properties=props)
+
+    @property
+    def group_names(self) -> list[str]:
+        groups = self.properties.get("groups")
+        if isinstance(groups, ArrayAttr):
+            return [g.data for g in groups.data if isinstance(g, StringAttr)]
+        return []
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PatternsOp:
+        props: dict[str, Attribute] = {}
+        if _next_token_is(parser, MLIRTokenKind.L_SQUARE):
+            pos = parser.pos
+            groups = parser.parse_attribute()
+            if not isinstance(groups, ArrayAttr) or not all(isinstance(g, StringAttr) for g in groups.data):
+                parser.raise_error("expected an array of strings for the pattern groups", pos)
+            if groups.data:
+                props["groups"] = groups
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        attrs = dict(attrs.data) if attrs is not None else {}
+        if "groups" in attrs:
+            props["groups"] = attrs.pop("groups")
+        region = parse_isolated_region(parser)
+        if region is None:
+            parser.raise_error("expected '{' to begin a region")
+        if not region.blocks:
+            region.add_block(Block())
+        return cls.create(regions=[region], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        groups = self.properties.get("groups")
+        if isinstance(groups, ArrayAttr) and groups.data:
+            printer.print_string(" ")
+            printer.print_attribute(groups)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+
+    def verify_(self) -> None:
+        _verify_intrinsics(self)
+        groups = self.properties.get("groups")
+        if groups is not None and (
+            not isinstance(groups, ArrayAttr) or not all(isinstance(g, StringAttr) for g in groups.data)
+        ):
+            raise op_error(self, "attribute 'groups' failed to satisfy constraint: string array attribute")
+        for child in self.body.block.ops:
+            if child.name != "pdl.pattern":
+                raise op_error(self, "expects child ops to be 'pdl.pattern'", [(child, "unexpected child is here")])
+
+
+@irdl_op_definition
+class DeviceOp(IRDLOperation):
+    """`ktdf_arch.device @name [attributes {...}] ({ body } | import("path"))`.
+
+    A device is either defined inline or declared with `import`, in which case the
+    body is read from that file (see `dfsched.arch.loading`).
+    """
+
+    name = "ktdf_arch.device"
+    DEFAULT_DIALECT: ClassVar[str] = DIALECT_NAME
+
+    sym_name = prop_def(SymbolNameConstraint())
+    import_path = opt_prop_def(AnyAttr())
+    version = opt_prop_def(AnyAttr())
+    body = region_def()
+
+    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove(), NoTerminator())
+
+    def __init__(
+        self,
+        sym_name: str,
+        body: Region | Sequence[Operation] | None = None,
+        import_path: str | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        props: dict[str, Attribute] = {"sym_name": StringAttr(sym_name)}
+        if import_path is not None:
+            props["import_path"] = StringAttr(import_path)
+            region = Region()
+        elif isinstance(body, Region):
+            region = body
+        else:
+            region = Region(Block(list(body or ())))
+        super().__init__(regions=[region], properties=props, attributes=attributes or {})
+
+    @property
+    def device_name(self) -> str:
+        return self.properties["sym_name"].data  # type: ignore[union-attr]
+
+    @property
+    def is_import(self) -> bool:
+        return not self.body.blocks
+
+    @property
+    def import_file(self) -> str | None:
+        path = self.properties.get("import_path")
+        return path.data if isinstance(path, StringAttr) else None
+
+    @property
+    def block(self) -> Block | None:
+        return self.body.blocks.first
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DeviceOp:
+        sym = parser.parse_optional_symbol_name()
+        if sym is None:
+            parser.raise_error("expected valid '@'-identifier for symbol name")
+        extra = parser.parse_optional_attr_dict_with_keyword()
+        attrs = dict(extra.data) if extra is not None else {}
+        props: dict[str, Attribute] = {"sym_name": sym}
+        for inherent in ("import_path", "version"):
+            if inherent in attrs:
+                props[inherent] = attrs.pop(inherent)
+        if "sym_name" in attrs:
+            parser.raise_error("'sym_name' is given by the '@'-identifier")
+        region = parse_isolated_region(parser)
+        if region is None:
+            if parser.parse_optional_keyword("import") is None:
+                parser.raise_error("expected a device body '{' or 'import'")
+            parser.parse_punctuation("(")
+            pos = parser.pos
+            path = parser.parse_attribute()
+            if not isinstance(path, StringAttr):
+                parser.raise_error("expected a string path in 'import(...)'", pos)
+            parser.parse_punctuation(")")
+            props["import_path"] = path
+            region = Region()
+        return cls.create(regions=[region], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string(f"@{self.device_name}")
+        shown = dict(self.attributes)
+        if "version" in self.properties:
+            shown["version"] = self.properties["version"]
+        if shown:
+            printer.print_op_attributes(dict(sorted(shown.items())), print_keyword=True)
+        path = self.properties.get("import_path")
+        if isinstance(path, StringAttr) and not self.body.blocks:
+            printer.print_string(" import(")
+            printer.print_attribute(path)
+            printer.print_string(")")
+            return
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+
+    def verify_(self) -> None:
+        _verify_intrinsics(self)
+        path = self.properties.get("import_path")
+        if path is not None and not isinstance(path, StringAttr):
+            raise op_error(self, "attribute 'import_path' failed to satisfy constraint: string attribute")
+        _verify_i64(self, "version", "64-bit signless integer attribute")
+        if len(self.body.blocks) > 1:
+            raise op_error(self, "region #0 ('region') failed to verify constraint: region with at most 1 blocks")
+        if not self.body.blocks:
+            if path is None:
+                raise op_error(self, "empty device requires 'import_path' attribute")
+            return
+        if path is not None:
+            raise op_error(self, "non-empty device can't have 'import_path' attribute")
+        _verify_subgraph(self)
+        self._verify_unique_ids()
+
+    def _verify_unique_ids(self) -> None:
+        seen: dict[str, Operation] = {}
+
+        def visit(block: Block) -> None:
+            for op in block.ops:
+                if not isinstance(op, ResourceOp):
+                    continue
+                ident = op.resource_id
+                if ident is not None:
+                    if ident in seen:
+                        raise verify_error(
+                            op, f'resource with id "{ident}" redefined', [(seen[ident], "previous definition is here")]
+                        )
+                    seen[ident] = op
+                if isinstance(op, GroupOp):
+                    visit(op.body.block)
+
+        if self.block is not None:
+            visit(self.block)
+
+    def resources(self) -> Iterable[ResourceOp]:
+        """Every resource of the device, nested ones included, in textual order."""
+        if self.block is None:
+            return
+        stack = [iter(self.block.ops)]
+        while stack:
+            op = next(stack[-1], None)
+            if op is None:
+                stack.pop()
+                continue
+            if isinstance(op, ResourceOp):
+                yield op
+                if isinstance(op, GroupOp):
+                    stack.append(iter(op.body.block.ops))
+
+
+KTDF_ARCH = Dialect(
+    DIALECT_NAME,
+    [DeviceOp, MemoryOp, ExecUnitOp, SwitchOp, GroupOp, YieldOp, DatapathOp, PatternsOp],
+    [MemoryType, ExecUnitType, PortType, MapAttr, SparseElementsAttr],
+)
