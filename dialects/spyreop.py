@@ -1,0 +1,754 @@
+"""The `spyreop` dialect: IBM Spyre intrinsics, usable in KTIR compute bodies.
+
+Scalar (or register-row) operations the Spyre compute units implement directly: activation
+functions, division, normalisation building blocks, integer address arithmetic, slice
+reductions, compares and selects on floats, and register constants. Syntax and verifier
+messages follow the upstream C++ dialect (`/work/shared/spec/ktir-dialects.md` §3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    FloatAttr,
+    IntegerType,
+    TensorType,
+    f32,
+)
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from dfsched.dialects.ktdp import print_attr_dict
+
+# ===========================================================================
+# Types
+# ===========================================================================
+
+
+@irdl_attr_definition
+class DF16Type(ParametrizedAttribute, TypeAttribute):
+    """`!spyreop.df16`: IBM DLFloat16 (1 sign, 6 exponent, 9 mantissa bits)."""
+
+    name = "spyreop.df16"
+
+
+@irdl_attr_definition
+class DF16FusedType(ParametrizedAttribute, TypeAttribute):
+    """`!spyreop.df16_fused`: a pair of df16 values held as one (mean, mean of squares)."""
+
+    name = "spyreop.df16_fused"
+
+
+@irdl_attr_definition
+class FP16FusedType(ParametrizedAttribute, TypeAttribute):
+    """`!spyreop.fp16_fused`: a pair of f16 values held as one."""
+
+    name = "spyreop.fp16_fused"
+
+
+@irdl_attr_definition
+class FP32FusedType(ParametrizedAttribute, TypeAttribute):
+    """`!spyreop.fp32_fused`: a pair of f32 values held as one."""
+
+    name = "spyreop.fp32_fused"
+
+
+def fused_of(scalar: Attribute) -> Attribute | None:
+    """The fused-pair type holding two values of `scalar`'s type."""
+    if isinstance(scalar, Float16Type):
+        return FP16FusedType()
+    if isinstance(scalar, DF16Type):
+        return DF16FusedType()
+    if isinstance(scalar, Float32Type):
+        return FP32FusedType()
+    return None
+
+
+def scalar_of(fused: Attribute) -> Attribute | None:
+    """The scalar type a fused pair holds two of."""
+    if isinstance(fused, FP16FusedType):
+        return Float16Type()
+    if isinstance(fused, DF16FusedType):
+        return DF16Type()
+    if isinstance(fused, FP32FusedType):
+        return Float32Type()
+    return None
+
+
+class _TypeClass:
+    """A named set of types, described the way MLIR's ODS describes type constraints."""
+
+    def __init__(self, description: str, *types: type[Attribute]):
+        self.description = description
+        self.types = types
+
+    def __contains__(self, t: Attribute) -> bool:
+        return isinstance(t, self.types)
+
+
+FLOAT = _TypeClass("16-bit float or IBM df16 float or 32-bit float", Float16Type, DF16Type, Float32Type)
+HALF_FLOAT = _TypeClass("16-bit float or IBM df16 float", Float16Type, DF16Type)
+FUSED = _TypeClass(
+    "A pair of df16 floats held as one value or A pair of 16-bit floats held as one value or "
+    "A pair of 32-bit floats held as one value",
+    DF16FusedType,
+    FP16FusedType,
+    FP32FusedType,
+)
+IEEE_FLOAT = _TypeClass("16-bit float or 32-bit float", Float16Type, Float32Type)
+I32 = _TypeClass("32-bit signless integer", IntegerType)
+I64 = _TypeClass("64-bit signless integer", IntegerType)
+
+
+def _check_type(role: str, index: int, t: Attribute, allowed: _TypeClass, exact: Attribute | None = None) -> None:
+    if t not in allowed or (exact is not None and t != exact):
+        raise VerifyException(f"{role} #{index} must be {allowed.description}, but got '{t}'")
+
+
+# ===========================================================================
+# Enum attributes: #spyreop.compare_predicate<equal>, ...
+# ===========================================================================
+
+
+class ComparePredicate(StrEnum):
+    EQUAL = "equal"
+    NOTEQUAL = "notequal"
+    GREATERTHAN = "greaterthan"
+    GREATEREQUAL = "greaterequal"
+    LESSERTHAN = "lesserthan"
+    LESSEREQUAL = "lesserequal"
+
+
+class ReductionKind(StrEnum):
+    ADD = "add"
+    SUB = "sub"
+    MAX = "max"
+    MIN = "min"
+    MUL = "mul"
+    ABS_MAX = "abs_max"
+
+
+class ReductionScope(StrEnum):
+    IN_SLICE = "in_slice"
+    ACROSS_SLICE = "across_slice"
+
+
+class _AngleBracketEnum:
+    """MLIR's EnumAttr syntax: `#spyreop.<mnemonic><keyword>`; `<keyword>` alone in op syntax."""
+
+    enum_type: ClassVar[type[StrEnum]]
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(cls.enum_type)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)  # type: ignore[attr-defined]
+
+
+@irdl_attr_definition
+class ComparePredicateAttr(_AngleBracketEnum, EnumAttribute[ComparePredicate]):
+    name = "spyreop.compare_predicate"
+
+
+@irdl_attr_definition
+class ReductionKindAttr(_AngleBracketEnum, EnumAttribute[ReductionKind]):
+    name = "spyreop.reduction_kind"
+
+
+@irdl_attr_definition
+class ReductionScopeAttr(_AngleBracketEnum, EnumAttribute[ReductionScope]):
+    name = "spyreop.reduction_scope"
+
+
+# ===========================================================================
+# Operations
+# ===========================================================================
+
+
+class _SameTypeOp(IRDLOperation):
+    """Operands and results all of one type T, spelled once: `%a <sep> %b ... : T`.
+
+    `SEPARATORS` are what precede the 2nd, 3rd, ... operand (`,` or a keyword such as
+    `squares`); `ALLOWED` is the type constraint.
+    """
+
+    SEPARATORS: ClassVar[tuple[str, ...]] = ()
+    ALLOWED: ClassVar[_TypeClass] = FLOAT
+    NUM_RESULTS: ClassVar[int] = 1
+
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        names = [parser.parse_unresolved_operand()]
+        for sep in cls.SEPARATORS:
+            if sep == ",":
+                parser.parse_punctuation(",")
+            else:
+                parser.parse_keyword(sep)
+            names.append(parser.parse_unresolved_operand())
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.build(
+            operands=[parser.resolve_operand(n, t) for n in names],
+            result_types=[t] * cls.NUM_RESULTS,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operands[0])
+        for sep, value in zip(self.SEPARATORS, self.operands[1:]):
+            printer.print_string(", " if sep == "," else f" {sep} ")
+            printer.print_operand(value)
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result_types[0])
+
+    def verify_(self) -> None:
+        for i, t in enumerate(self.operand_types):
+            _check_type("operand", i, t, self.ALLOWED)
+        for i, t in enumerate(self.result_types):
+            _check_type("result", i, t, self.ALLOWED)
+        if len(set([*self.operand_types, *self.result_types])) != 1:
+            raise VerifyException("requires the same type for all operands and results")
+
+
+def _unary(class_name: str, op_name: str, doc: str, allowed: _TypeClass = FLOAT) -> type[_SameTypeOp]:
+    """A one-operand intrinsic `%r = OP %x : T`."""
+
+    def __init__(self, operand: SSAValue):
+        _SameTypeOp.__init__(self, operands=[operand], result_types=[operand.type])
+
+    body = {
+        "__module__": __name__,
+        "__doc__": doc,
+        "__init__": __init__,
+        "__annotations__": {"ALLOWED": "ClassVar[_TypeClass]"},
+        "name": op_name,
+        "ALLOWED": allowed,
+        "operand": operand_def(),
+        "result": result_def(),
+    }
+    return irdl_op_definition(type(class_name, (_SameTypeOp,), body))
+
+
+ExpOp = _unary("ExpOp", "spyreop.exp", "`%r = spyreop.exp %x : f16`: e^x.")
+GeluOp = _unary("GeluOp", "spyreop.gelu", "`spyreop.gelu %x : T`: x * Phi(x) (f16 or df16 only).", HALF_FLOAT)
+SigmoidOp = _unary("SigmoidOp", "spyreop.sigmoid", "`spyreop.sigmoid %x : T`: 1 / (1 + e^-x).")
+SiluOp = _unary("SiluOp", "spyreop.silu", "`spyreop.silu %x : T`: x * sigmoid(x).")
+SqrtOp = _unary("SqrtOp", "spyreop.sqrt", "`spyreop.sqrt %x : T`: square root.")
+RsqrtOp = _unary("RsqrtOp", "spyreop.rsqrt", "`spyreop.rsqrt %x : T`: 1 / sqrt(x).")
+ReciprocalOp = _unary("ReciprocalOp", "spyreop.reciprocal", "`spyreop.reciprocal %x : T`: 1 / x.")
+
+
+@irdl_op_definition
+class RealDivOp(_SameTypeOp):
+    """`%r = spyreop.realdiv %a, %b : T`: a / b."""
+
+    name = "spyreop.realdiv"
+    SEPARATORS: ClassVar[tuple[str, ...]] = (",",)
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
+
+
+@irdl_op_definition
+class SelectOp(_SameTypeOp):
+    """`%r = spyreop.select %c, %t, %f : T`: %t where the float %c is non-zero, else %f."""
+
+    name = "spyreop.select"
+    SEPARATORS: ClassVar[tuple[str, ...]] = (",", ",")
+    condition = operand_def()
+    true_value = operand_def()
+    false_value = operand_def()
+    result = result_def()
+
+    def __init__(self, condition: SSAValue, true_value: SSAValue, false_value: SSAValue):
+        super().__init__(operands=[condition, true_value, false_value], result_types=[true_value.type])
+
+
+@irdl_op_definition
+class Exx2Op(_SameTypeOp):
+    """`%mean, %squares = spyreop.exx2 %x : T`: mean and mean of squares over a stick."""
+
+    name = "spyreop.exx2"
+    NUM_RESULTS: ClassVar[int] = 2
+    operand = operand_def()
+    result = result_def()
+    squares = result_def()
+
+    def __init__(self, operand: SSAValue):
+        super().__init__(operands=[operand], result_types=[operand.type, operand.type])
+
+
+@irdl_op_definition
+class LayerNormScaleOp(_SameTypeOp):
+    """`%s = spyreop.layernormscale %mean squares %sq : T`: LayerNorm's scale factor."""
+
+    name = "spyreop.layernormscale"
+    SEPARATORS: ClassVar[tuple[str, ...]] = ("squares",)
+    operand = operand_def()
+    squares = operand_def()
+    result = result_def()
+
+
+@irdl_op_definition
+class LayerNormNormOp(_SameTypeOp):
+    """`%y = spyreop.layernormnorm %x squares %a scale %b weight %w bias %c : T`: the
+    normalising part of LayerNorm."""
+
+    name = "spyreop.layernormnorm"
+    SEPARATORS: ClassVar[tuple[str, ...]] = ("squares", "scale", "weight", "bias")
+    operand = operand_def()
+    squares = operand_def()
+    scale = operand_def()
+    weight = operand_def()
+    bias = operand_def()
+    result = result_def()
+
+
+class _FixedIntOp(IRDLOperation):
+    """Integer intrinsics of a fixed width: no type is spelled (`%r = spyreop.addi32toi32 %a, %b`)."""
+
+    SEPARATORS: ClassVar[tuple[str, ...]] = (",",)
+    WIDTH: ClassVar[int] = 32
+
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        t = IntegerType(cls.WIDTH)
+        names = [parser.parse_unresolved_operand()]
+        for sep in cls.SEPARATORS:
+            if sep == ",":
+                parser.parse_punctuation(",")
+            else:
+                parser.parse_keyword(sep)
+            names.append(parser.parse_unresolved_operand())
+        attrs = parser.parse_optional_attr_dict()
+        return cls.build(
+            operands=[parser.resolve_operand(n, t) for n in names], result_types=[t], attributes=attrs
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operands[0])
+        for sep, value in zip(self.SEPARATORS, self.operands[1:]):
+            printer.print_string(", " if sep == "," else f" {sep} ")
+            printer.print_operand(value)
+        print_attr_dict(printer, self)
+
+    def verify_(self) -> None:
+        t = IntegerType(self.WIDTH)
+        allowed = I32 if self.WIDTH == 32 else I64
+        for i, operand_type in enumerate(self.operand_types):
+            _check_type("operand", i, operand_type, allowed, t)
+        _check_type("result", 0, self.result_types[0], allowed, t)
+
+
+@irdl_op_definition
+class AddI32ToI32Op(_FixedIntOp):
+    """`%r = spyreop.addi32toi32 %a, %b`: 32-bit integer addition."""
+
+    name = "spyreop.addi32toi32"
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+
+
+@irdl_op_definition
+class AddI64ToI64Op(_FixedIntOp):
+    """`%r = spyreop.addi64toi64 %a, %b`: 64-bit integer addition."""
+
+    name = "spyreop.addi64toi64"
+    WIDTH: ClassVar[int] = 64
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+
+
+@irdl_op_definition
+class MulI32ToI32Op(_FixedIntOp):
+    """`%r = spyreop.muli32toi32 %a, %b`: 32-bit product of 32-bit integers."""
+
+    name = "spyreop.muli32toi32"
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+
+
+@irdl_op_definition
+class Idx32ToAddrOp(_FixedIntOp):
+    """`%r = spyreop.idx32toaddr %i base %b stride %s`: the address b + s * i."""
+
+    name = "spyreop.idx32toaddr"
+    SEPARATORS: ClassVar[tuple[str, ...]] = ("base", "stride")
+    index = operand_def()
+    base = operand_def()
+    stride = operand_def()
+    result = result_def()
+
+
+class _FusedOp(IRDLOperation):
+    """`%r = spyreop.OP %x : T -> U` where U is inferred from T (scalar <-> fused pair)."""
+
+    OPERANDS: ClassVar[_TypeClass] = FLOAT
+    RESULTS: ClassVar[_TypeClass] = FUSED
+
+    traits = traits_def(Pure())
+
+    @staticmethod
+    def infer(operand_type: Attribute) -> Attribute | None:
+        raise NotImplementedError
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        name = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        return cls.build(operands=[parser.resolve_operand(name, t)], result_types=[result_type], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operands[0])
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.operand_types[0])
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result_types[0])
+
+    def verify_(self) -> None:
+        _check_type("operand", 0, self.operand_types[0], self.OPERANDS)
+        _check_type("result", 0, self.result_types[0], self.RESULTS)
+        inferred = self.infer(self.operand_types[0])
+        if inferred != self.result_types[0]:
+            raise VerifyException(
+                f"inferred type(s) '{inferred}' are incompatible with return type(s) of operation "
+                f"'{self.result_types[0]}'; failed to infer returned types"
+            )
+
+
+@irdl_op_definition
+class Exx2FusedOp(_FusedOp):
+    """`%p = spyreop.exx2_fused %x : f16 -> !spyreop.fp16_fused`: exx2 as one fused value."""
+
+    name = "spyreop.exx2_fused"
+    infer = staticmethod(fused_of)
+    operand = operand_def()
+    result = result_def()
+
+
+@irdl_op_definition
+class Exx2ZeroMeanFusedOp(_FusedOp):
+    """`%p = spyreop.exx2_zeromean_fused %x : f16 -> !spyreop.fp16_fused`: exx2_fused with
+    the mean taken as zero (only the mean of squares is accumulated)."""
+
+    name = "spyreop.exx2_zeromean_fused"
+    infer = staticmethod(fused_of)
+    operand = operand_def()
+    result = result_def()
+
+
+@irdl_op_definition
+class LayerNormScaleFusedOp(_FusedOp):
+    """`%s = spyreop.layernormscale_fused %p : !spyreop.fp16_fused -> f16`: LayerNorm's scale
+    from a fused (mean, mean of squares) pair."""
+
+    name = "spyreop.layernormscale_fused"
+    OPERANDS: ClassVar[_TypeClass] = FUSED
+    RESULTS: ClassVar[_TypeClass] = FLOAT
+    infer = staticmethod(scalar_of)
+    operand = operand_def()
+    result = result_def()
+
+
+@irdl_op_definition
+class SoftplusOp(IRDLOperation):
+    """`%r = spyreop.softplus %x beta 2.000000e-01 threshold 1.000000e-01 : f16`:
+    (1/beta) * log(1 + e^(beta*x)), linear above the threshold."""
+
+    name = "spyreop.softplus"
+
+    operand = operand_def()
+    beta = prop_def(FloatAttr)
+    threshold = prop_def(FloatAttr)
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue, beta: float, threshold: float):
+        super().__init__(
+            operands=[operand],
+            result_types=[operand.type],
+            properties={"beta": FloatAttr(beta, f32), "threshold": FloatAttr(threshold, f32)},
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SoftplusOp:
+        name = parser.parse_unresolved_operand()
+        parser.parse_keyword("beta")
+        beta = parser.parse_number()
+        parser.parse_keyword("threshold")
+        threshold = parser.parse_number()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        op = cls(parser.resolve_operand(name, t), float(beta), float(threshold))
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(" beta ")
+        printer.print_float(self.beta.value.data, f32)
+        printer.print_string(" threshold ")
+        printer.print_float(self.threshold.value.data, f32)
+        print_attr_dict(printer, self, ("beta", "threshold"))
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        for name in ("beta", "threshold"):
+            attr = self.properties[name]
+            if not (isinstance(attr, FloatAttr) and isinstance(attr.type, Float32Type)):
+                raise VerifyException(f"attribute '{name}' failed to satisfy constraint: 32-bit float attribute")
+        if self.beta.value.data == 0.0:
+            raise VerifyException(
+                "attribute 'beta' failed to satisfy constraint: 32-bit float attribute which is non-zero"
+            )
+        _check_type("operand", 0, self.operand.type, HALF_FLOAT)
+        _check_type("result", 0, self.result.type, HALF_FLOAT)
+        if self.operand.type != self.result.type:
+            raise VerifyException("requires the same type for all operands and results")
+
+
+@irdl_op_definition
+class SliceReductionOp(IRDLOperation):
+    """`%r = spyreop.slice_reduction %x {reduction_kind = ..., reduction_scope = ...} :
+    tensor<64xf16> -> tensor<64xf16>`: reduce within each slice of a register row
+    (`in_slice`: into the slice's first element) or across slices (`across_slice`: into
+    the first slice)."""
+
+    name = "spyreop.slice_reduction"
+
+    operand = operand_def()
+    reduction_kind = opt_prop_def(Attribute)
+    reduction_scope = opt_prop_def(Attribute)
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue, kind: ReductionKind, scope: ReductionScope):
+        super().__init__(
+            operands=[operand],
+            result_types=[operand.type],
+            properties={"reduction_kind": ReductionKindAttr(kind), "reduction_scope": ReductionScopeAttr(scope)},
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SliceReductionOp:
+        name = parser.parse_unresolved_operand()
+        parsed = parser.parse_optional_attr_dict()
+        props = {k: v for k, v in parsed.items() if k in ("reduction_kind", "reduction_scope")}
+        attrs = {k: v for k, v in parsed.items() if k not in props}
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        return cls.build(
+            operands=[parser.resolve_operand(name, t)], result_types=[result_type], properties=props, attributes=attrs
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.operand.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        for name, cls in (("reduction_kind", ReductionKindAttr), ("reduction_scope", ReductionScopeAttr)):
+            attr = self.properties.get(name)
+            if attr is None:
+                raise VerifyException(f"requires attribute '{name}'")
+            if not isinstance(attr, cls):
+                raise VerifyException(f"attribute '{name}' failed to satisfy constraint: #{cls.name}<...>")
+        for role, t in (("operand", self.operand.type), ("result", self.result.type)):
+            if not isinstance(t, TensorType):
+                raise VerifyException(f"{role} #0 must be ranked tensor of any type values, but got '{t}'")
+        if self.operand.type != self.result.type:
+            raise VerifyException("requires the same type for all operands and results")
+
+
+@irdl_op_definition
+class CompareOp(IRDLOperation):
+    """`%r = spyreop.compare <greaterthan> %a, %b : T`: 1.0 where the (IEEE-ordered)
+    predicate holds, 0.0 elsewhere, in the width compared."""
+
+    name = "spyreop.compare"
+
+    predicate = prop_def(ComparePredicateAttr)
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    def __init__(self, predicate: ComparePredicate, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(
+            operands=[lhs, rhs], result_types=[lhs.type], properties={"predicate": ComparePredicateAttr(predicate)}
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CompareOp:
+        predicate = ComparePredicateAttr.parse_parameter(parser)
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        op = cls(predicate, parser.resolve_operand(lhs, t), parser.resolve_operand(rhs, t))
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        self.predicate.print_parameter(printer)
+        printer.print_string(" ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        print_attr_dict(printer, self, ("predicate",))
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        for i, t in enumerate(self.operand_types):
+            _check_type("operand", i, t, FLOAT)
+        _check_type("result", 0, self.result.type, FLOAT)
+        if len({*self.operand_types, self.result.type}) != 1:
+            raise VerifyException("requires the same type for all operands and results")
+
+
+@irdl_op_definition
+class ConstantOp(IRDLOperation):
+    """`%c = spyreop.constant 1.500000e+00 : f16`: a register-resident float constant."""
+
+    name = "spyreop.constant"
+
+    # Counts are checked in verify_, with MLIR's wording ("requires zero operands").
+    unexpected_operands = var_operand_def()
+    value = opt_prop_def(Attribute)
+    results_ = var_result_def()
+
+    traits = traits_def(Pure())
+
+    def __init__(self, value: FloatAttr, attributes: Mapping[str, Attribute] | None = None):
+        super().__init__(
+            operands=[[]], result_types=[[value.type]], properties={"value": value}, attributes=attributes
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantOp:
+        parsed = parser.parse_optional_attr_dict()
+        value = parser.parse_attribute()
+        t = getattr(value, "type", None)
+        if not isinstance(t, Attribute):
+            parser.raise_error("expected a typed constant value such as `1.5 : f16`")
+        return cls.build(
+            operands=[[]], result_types=[[t]], properties={"value": value}, attributes=parsed
+        )
+
+    def print(self, printer: Printer) -> None:
+        print_attr_dict(printer, self, ("value",))
+        printer.print_string(" ")
+        printer.print_attribute(self.properties["value"])
+
+    def verify_(self) -> None:
+        if self.unexpected_operands:
+            raise VerifyException("requires zero operands")
+        if len(self.results) != 1:
+            raise VerifyException("requires one result")
+        _check_type("result", 0, self.results[0].type, IEEE_FLOAT)
+        value = self.properties.get("value")
+        if value is None:
+            raise VerifyException("requires attribute 'value'")
+        if getattr(value, "type", None) != self.results[0].type:
+            raise VerifyException("failed to verify that all of {value, result} have same type")
+        if not isinstance(value, FloatAttr):
+            raise VerifyException(f"requires a floating-point value attribute, got {value}")
+
+
+SPYREOP = Dialect(
+    "spyreop",
+    [
+        ExpOp,
+        GeluOp,
+        SigmoidOp,
+        SiluOp,
+        SqrtOp,
+        RsqrtOp,
+        ReciprocalOp,
+        RealDivOp,
+        SelectOp,
+        Exx2Op,
+        Exx2FusedOp,
+        Exx2ZeroMeanFusedOp,
+        LayerNormScaleOp,
+        LayerNormScaleFusedOp,
+        LayerNormNormOp,
+        AddI32ToI32Op,
+        AddI64ToI64Op,
+        MulI32ToI32Op,
+        Idx32ToAddrOp,
+        SoftplusOp,
+        SliceReductionOp,
+        CompareOp,
+        ConstantOp,
+    ],
+    [
+        DF16Type,
+        DF16FusedType,
+        FP16FusedType,
+        FP32FusedType,
+        ComparePredicateAttr,
+        ReductionKindAttr,
+        ReductionScopeAttr,
+    ],
+)
