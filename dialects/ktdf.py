@@ -133,7 +133,7 @@ class FifoSlotType(ParametrizedAttribute, TypeAttribute):
             else:
                 count = parser.parse_shape_dimension(allow_dynamic=False)
             parser.parse_shape_delimiter()
-            element_type = parser.parse_type()
+            element_type = _parse_slot_element_type(parser)
         return (src, dest, IntAttr(count), element_type)
 
     def print_parameters(self, printer: Printer) -> None:
@@ -145,6 +145,13 @@ class FifoSlotType(ParametrizedAttribute, TypeAttribute):
             printer.print_string("?" if self.is_dynamic else str(self.num_elements.data))
             printer.print_string("x")
             printer.print_attribute(self.element_type)
+
+
+def _parse_slot_element_type(parser: AttrParser) -> Attribute:
+    element_type = parser.parse_optional_type()
+    if element_type is None:
+        parser.raise_error("expected the element type after 'Nx' (a fifo slot has exactly one dimension)")
+    return element_type
 
 
 def element_type_of(type_: Attribute) -> Attribute:
@@ -210,7 +217,7 @@ def _resolve(parser: Parser, operand: UnresolvedOperand, type_: Attribute) -> SS
             "error",
             f"use of value '{operand.span.text}' expects different type than prior uses: "
             f"'{type_}' vs '{value.type}'",
-            where.filename,
+            where.file,
             where.line,
             where.col,
         )
@@ -1057,7 +1064,7 @@ def parse_slot_type(parser: Parser) -> Attribute:
         else:
             count = parser.parse_shape_dimension(allow_dynamic=False)
         parser.parse_shape_delimiter()
-        element_type = parser.parse_type()
+        element_type = _parse_slot_element_type(parser)
         parser.parse_punctuation(">")
         return FifoSlotType(src, dest, count, element_type)
     slot_type = parser.parse_type()
