@@ -1067,9 +1067,10 @@ def parse_slot_type(parser: Parser) -> Attribute:
         element_type = _parse_slot_element_type(parser)
         parser.parse_punctuation(">")
         return FifoSlotType(src, dest, count, element_type)
+    start = parser.pos
     slot_type = parser.parse_type()
     if not isinstance(slot_type, FifoSlotType):
-        parser.raise_error(f"expected a '!ktdf.fifo.slot' type, got {slot_type}")
+        parser.raise_error(f"expected a '!ktdf.fifo.slot' type, got {slot_type}", start, parser.pos)
     return slot_type
 
 
