@@ -1,0 +1,629 @@
+"""The `vectorchain` dialect: element-wise vector compute of a DataflowIR compute unit.
+
+Every op is side-effect free and works on builtin vectors or `!dataflow.custom_vector`s. Most
+take an optional lane mask written right after their operands (`%a, %b[%m : vector<64xi1>]`)
+and an optional `dbgName`. The scheduler emits `binary` (add/mul/sub/max/min/abs_max with an
+identity map), `shuffle` (splats/broadcasts) and `constant_bitstream` (raw bit patterns);
+the other ops are peripheral and only round-trip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    AnyFloatConstr,
+    ArrayAttr,
+    BoolAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    VectorType,
+    i1,
+    i32,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Dialect, SpacedOpaqueSyntaxAttribute, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    base,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove, Pure
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from dfsched.dialects.dataflow import (
+    CustomVectorType,
+    VectorLike,
+    element_type,
+    int_or_float_bit_width,
+    is_int_or_float_type,
+    located_format_errors,
+    num_elements,
+    print_attr_dict,
+    split_attr_dict,
+)
+
+# ---------------------------------------------------------------------------
+# Enum attributes: #vectorchain<mnemonic value>
+# ---------------------------------------------------------------------------
+
+
+class BinaryOperator(StrEnum):
+    and0 = "and0"
+    or0 = "or0"
+    xnor = "xnor"
+    and_not = "and_not"
+    min = "min"
+    max = "max"
+    abs_min = "abs_min"
+    abs_max = "abs_max"
+    add = "add"
+    mul = "mul"
+    sub = "sub"
+    mul_div2 = "mul_div2"
+
+
+class CompareOperator(StrEnum):
+    compare_eq = "compare_eq"
+    compare_neq = "compare_neq"
+    compare_lt = "compare_lt"
+    compare_le = "compare_le"
+    compare_gt = "compare_gt"
+    compare_ge = "compare_ge"
+
+
+class ExpEstimate(StrEnum):
+    a = "a"
+    b = "b"
+
+
+class EstimateVersion(StrEnum):
+    slope = "slope"
+    offset = "offset"
+
+
+class EvalOrder(StrEnum):
+    left_to_right = "left_to_right"
+    right_to_left = "right_to_left"
+
+
+@irdl_attr_definition
+class BinaryOperatorAttr(EnumAttribute[BinaryOperator], SpacedOpaqueSyntaxAttribute):
+    name = "vectorchain.binary_operator"
+
+
+@irdl_attr_definition
+class CompareOperatorAttr(EnumAttribute[CompareOperator], SpacedOpaqueSyntaxAttribute):
+    name = "vectorchain.element_wise_compare_operator"
+
+
+@irdl_attr_definition
+class ExpEstimateAttr(EnumAttribute[ExpEstimate], SpacedOpaqueSyntaxAttribute):
+    name = "vectorchain.exp_estimate"
+
+
+@irdl_attr_definition
+class EstimateVersionAttr(EnumAttribute[EstimateVersion], SpacedOpaqueSyntaxAttribute):
+    name = "vectorchain.estimate_versions"
+
+
+@irdl_attr_definition
+class EvalOrderAttr(EnumAttribute[EvalOrder], SpacedOpaqueSyntaxAttribute):
+    name = "vectorchain.eval_order"
+
+
+# ---------------------------------------------------------------------------
+# Shared shapes
+# ---------------------------------------------------------------------------
+
+_MASK = "(`[` $mask^ `:` type($mask) `]`)?"
+_SCALAR = base(IndexType) | base(IntegerType) | AnyFloatConstr
+_INDEX_ATTR = IntegerAttr[IndexType]
+
+
+def _check_i1_mask(mask: SSAValue | None) -> None:
+    """Masks of compare/estimate ops are `vector<Nxi1>`."""
+    if mask is None:
+        return
+    t = mask.type
+    if not isinstance(t, VectorType) or len(t.get_shape()) != 1 or t.element_type != i1:
+        raise VerifyException(f"mask must be a 1-D vector of i1, got {t}")
+
+
+class _UnaryOp(IRDLOperation):
+    """`%r = vectorchain.X %x[%mask : vector<Nxi1>] {attrs} : T, R` on builtin vectors."""
+
+    op = operand_def(VectorType)
+    mask = opt_operand_def(VectorType)
+    dbgName = opt_prop_def(StringAttr)
+    data = result_def(VectorType)
+
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = f"$op {_MASK} attr-dict `:` type($op) `,` type(results)"
+
+    def verify_(self) -> None:
+        _check_i1_mask(self.mask)
+
+
+@located_format_errors
+@irdl_op_definition
+class FastExpOp(_UnaryOp):
+    name = "vectorchain.fast_exp"
+
+
+@located_format_errors
+@irdl_op_definition
+class FloorOp(_UnaryOp):
+    name = "vectorchain.floor"
+
+
+@located_format_errors
+@irdl_op_definition
+class RecEstimateOp(_UnaryOp):
+    name = "vectorchain.rec_estimate"
+
+
+@located_format_errors
+@irdl_op_definition
+class LnEstimateOp(_UnaryOp):
+    name = "vectorchain.ln_estimate"
+
+
+@located_format_errors
+@irdl_op_definition
+class RsqrtEstimateOp(_UnaryOp):
+    name = "vectorchain.rsqrt_estimate"
+
+
+@located_format_errors
+@irdl_op_definition
+class NegOp(_UnaryOp):
+    name = "vectorchain.neg"
+
+
+@located_format_errors
+@irdl_op_definition
+class ExpEstimateOp(_UnaryOp):
+    name = "vectorchain.exp_estimate"
+    version = prop_def(ExpEstimateAttr)
+
+
+@located_format_errors
+@irdl_op_definition
+class SigmoidEstimateOp(_UnaryOp):
+    name = "vectorchain.sigmoid_estimate"
+    version = prop_def(EstimateVersionAttr)
+
+
+@located_format_errors
+@irdl_op_definition
+class TanhEstimateOp(_UnaryOp):
+    name = "vectorchain.tanh_estimate"
+    version = prop_def(EstimateVersionAttr)
+
+
+class _BinaryShapedOp(IRDLOperation):
+    """`%r = vectorchain.X %a, %b[%mask : M] {attrs} : Ta, Tb, R` on vectors or custom vectors."""
+
+    op1 = operand_def(VectorLike)
+    op2 = operand_def(VectorLike)
+    mask = opt_operand_def(VectorType)
+    dbgName = opt_prop_def(StringAttr)
+    data = result_def(VectorLike)
+
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = f"$op1 `,` $op2 {_MASK} attr-dict `:` type($op1) `,` type($op2) `,` type(results)"
+
+
+@located_format_errors
+@irdl_op_definition
+class BinaryOp(_BinaryShapedOp):
+    """Element-wise `binary_op` of two vectors, shaped by `op_specific_map`."""
+
+    name = "vectorchain.binary"
+    binary_op = prop_def(BinaryOperatorAttr)
+    op_specific_map = prop_def(AffineMapAttr)
+
+
+@located_format_errors
+@irdl_op_definition
+class MultiplyOp(_BinaryShapedOp):
+    name = "vectorchain.multiply"
+    reduction_map = prop_def(AffineMapAttr)
+
+
+@located_format_errors
+@irdl_op_definition
+class PackOp(_BinaryShapedOp):
+    name = "vectorchain.pack"
+    indices = prop_def(ArrayAttr)
+    repetition = prop_def(_INDEX_ATTR)
+    sign_extend = prop_def(BoolAttr, default_value=BoolAttr(False, i1))
+
+
+@located_format_errors
+@irdl_op_definition
+class ElementWiseCompareOp(IRDLOperation):
+    name = "vectorchain.element_wise_compare"
+
+    op1 = operand_def(VectorType)
+    op2 = operand_def(VectorType)
+    mask = opt_operand_def(VectorType)
+    dbgName = opt_prop_def(StringAttr)
+    compare_op = prop_def(CompareOperatorAttr)
+    data = result_def(VectorType)
+
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = f"$op1 `,` $op2 {_MASK} attr-dict `:` type($op1) `,` type($op2) `,` type(results)"
+
+    def verify_(self) -> None:
+        _check_i1_mask(self.mask)
+
+
+@located_format_errors
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    name = "vectorchain.select"
+
+    data = operand_def(VectorLike)
+    selection_map = prop_def(AffineMapAttr)
+    selected_data = result_def(VectorLike)
+
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$data attr-dict `:` type($data) `,` type(results)"
+
+
+@located_format_errors
+@irdl_op_definition
+class MergeOp(IRDLOperation):
+    name = "vectorchain.merge"
+
+    op1 = operand_def(VectorLike)
+    op2 = operand_def(VectorLike)
+    dbgName = opt_prop_def(StringAttr)
+    iteration_space_CA = prop_def(AffineSetAttr)
+    access_function_CA = prop_def(AffineMapAttr)
+    access_function_A = prop_def(AffineMapAttr)
+    iteration_space_CB = prop_def(AffineSetAttr)
+    access_function_CB = prop_def(AffineMapAttr)
+    access_function_B = prop_def(AffineMapAttr)
+    data = result_def(VectorLike)
+
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$op1 `,` $op2 attr-dict `:` type($op1) `,` type($op2) `,` type(results)"
+
+
+@located_format_errors
+@irdl_op_definition
+class CreateAffineMaskOp(IRDLOperation):
+    name = "vectorchain.create_affine_mask"
+
+    mask_parameter = opt_operand_def(IndexType)
+    mask_set = prop_def(AffineSetAttr)
+    data = result_def(VectorType)
+
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "($mask_parameter^)? attr-dict `:` type(results)"
+
+    def verify_(self) -> None:
+        _check_i1_mask(self.data)
+
+
+@located_format_errors
+@irdl_op_definition
+class CastOp(IRDLOperation):
+    """Converts each element; input and result have the same number of elements."""
+
+    name = "vectorchain.cast"
+
+    input = operand_def(VectorLike)
+    mask = opt_operand_def(VectorType)
+    dbgName = opt_prop_def(StringAttr)
+    data = result_def(VectorLike)
+
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = f"$input {_MASK} attr-dict `:` type($input) `,` type(results)"
+
+    def verify_(self) -> None:
+        if num_elements(self.data.type) != num_elements(self.input.type):
+            raise VerifyException("result size does not match input size")
+
+
+@located_format_errors
+@irdl_op_definition
+class MultiplyAndAccumulateOp(IRDLOperation):
+    name = "vectorchain.multiply_and_accumulate"
+
+    op1 = operand_def(VectorLike)
+    op2 = operand_def(VectorLike)
+    op3 = operand_def(VectorLike)
+    mask = opt_operand_def(VectorType)
+    dbgName = opt_prop_def(StringAttr)
+    reduction_map = prop_def(AffineMapAttr)
+    data = result_def(VectorLike)
+
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (f"$op1 `,` $op2 `,` $op3 {_MASK} attr-dict `:` type($op1) `,` type($op2) `,` "
+                       "type($op3) `,` type(results)")
+
+
+@located_format_errors
+@irdl_op_definition
+class ElementWiseSelectionOp(IRDLOperation):
+    name = "vectorchain.element_wise_selection"
+
+    cond = operand_def(VectorType)
+    lhs = operand_def(VectorLike)
+    rhs = operand_def(VectorLike)
+    mask = opt_operand_def(VectorType)
+    dbgName = opt_prop_def(StringAttr)
+    data = result_def(VectorLike)
+
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (f"$cond `?` $lhs `:` $rhs {_MASK} attr-dict `:` type($cond) `,` type($lhs) `,` "
+                       "type($rhs) `,` type(results)")
+
+
+@located_format_errors
+@irdl_op_definition
+class ScanWithGapOp(IRDLOperation):
+    name = "vectorchain.scan_with_gap"
+
+    input = operand_def(VectorLike)
+    dbgName = opt_prop_def(StringAttr)
+    reduction_op = prop_def(BinaryOperatorAttr)
+    gap = prop_def(_INDEX_ATTR)
+    eval_order = prop_def(EvalOrderAttr)
+    output = result_def(VectorLike)
+
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$input attr-dict `:` type($input) `,` type(results)"
+
+
+@located_format_errors
+@irdl_op_definition
+class RotateOp(IRDLOperation):
+    name = "vectorchain.rotate"
+
+    input = operand_def(VectorLike)
+    position = operand_def(IndexType)
+    dbgName = opt_prop_def(StringAttr)
+    right_shift = prop_def(BoolAttr, default_value=BoolAttr(True, i1))
+    output = result_def(VectorLike)
+
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$input `,` $position attr-dict `:` type($input) `,` type($position) `,` type(results)"
+
+
+# ---------------------------------------------------------------------------
+# constant_bitstream: raw bit patterns, printed in hex
+# ---------------------------------------------------------------------------
+
+
+def _is_symbol(attrs: dict[str, Attribute]) -> bool:
+    attr = attrs.get("is_symbol")
+    return isinstance(attr, IntegerAttr) and attr.type == i1 and attr.value.data != 0
+
+
+def _as_int64(value: int) -> int:
+    """The two's-complement i64 reading of a literal (hex literals above 2^63 wrap, as in MLIR)."""
+    value &= (1 << 64) - 1
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+@irdl_op_definition
+class ConstantBitstreamOp(IRDLOperation):
+    """A vector constant given as the raw bit pattern of each element: `{value = [0x0, 0x3c00]} : vector<2xf16>`."""
+
+    name = "vectorchain.constant_bitstream"
+
+    value = prop_def(ArrayAttr)
+    result = result_def(VectorLike)
+
+    traits = traits_def(Pure(), IsolatedFromAbove())
+
+    def __init__(self, bits: Sequence[int], result_type: Attribute):
+        super().__init__(properties={"value": ArrayAttr([IntegerAttr(b, 64) for b in bits])},
+                         result_types=[result_type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantBitstreamOp:
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        result_type = parser.parse_type()
+        props, others = split_attr_dict(cls, attrs)
+        return cls.create(properties=props, attributes=others, result_types=[result_type])
+
+    def print(self, printer: Printer) -> None:
+        merged = {**self.properties, **self.attributes}
+        if not _is_symbol(merged):
+            printer.print_string(" {value = [")
+            for i, element in enumerate(self.value.data):
+                if i:
+                    printer.print_string(", ")
+                bits = element.value.data if isinstance(element, IntegerAttr) else 0
+                printer.print_string(f"0x{bits & ((1 << 64) - 1):x}")
+            printer.print_string("]}")
+        else:
+            print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        result_type = self.result.type
+        if not isinstance(result_type, VectorType | CustomVectorType):
+            raise VerifyException("result element type is not vector type.")
+        elem = element_type(result_type)
+        if elem is None or not is_int_or_float_type(elem):
+            raise VerifyException("result element type is not ints or floats")
+        if num_elements(result_type) != len(self.value.data):
+            raise VerifyException("result does not match value array")
+        if _is_symbol({**self.properties, **self.attributes}):
+            return
+        width = int_or_float_bit_width(elem) or 64
+        for element in self.value.data:
+            if not isinstance(element, IntegerAttr):
+                raise VerifyException("value attribute should only contain integer representations")
+            bits = _as_int64(element.value.data)
+            if width < 64 and bits & ((1 << width) - 1) != bits:
+                raise VerifyException("value attribute contains element that exceeds bitwidth of output element type")
+
+
+# ---------------------------------------------------------------------------
+# shuffle: input(%in)[, variable(...)][, pad(...)][, mask(%m)]
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ShuffleOp(IRDLOperation):
+    """Output element i*|indices|+j is input element `indices[j]`; -1, -2, ... name the variable then pad scalars."""
+
+    name = "vectorchain.shuffle"
+
+    input = operand_def(VectorLike)
+    variable = var_operand_def(_SCALAR)
+    pad = var_operand_def(_SCALAR)
+    mask = opt_operand_def(VectorType)
+    dbgName = opt_prop_def(StringAttr)
+    indices = prop_def(ArrayAttr)
+    repetition = prop_def(IntegerAttr[IntegerType])
+    output = result_def(VectorLike)
+
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    irdl_options = (AttrSizedOperandSegments(),)
+
+    def __init__(self, input: SSAValue, indices: Sequence[int], repetition: int, result_type: Attribute,
+                 variable: Sequence[SSAValue] = (), pad: Sequence[SSAValue] = (), mask: SSAValue | None = None):
+        super().__init__(
+            operands=[input, variable, pad, [mask] if mask is not None else []],
+            result_types=[result_type],
+            properties={"indices": ArrayAttr([IntegerAttr(i, i32) for i in indices]),
+                        "repetition": IntegerAttr(repetition, i32)})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ShuffleOp:
+        parser.parse_keyword("input")
+        parser.parse_punctuation("(")
+        input_ = parser.parse_unresolved_operand()
+        parser.parse_punctuation(")")
+        groups: dict[str, list[UnresolvedOperand]] = {}
+        while parser.parse_optional_punctuation(","):
+            pos = parser.pos
+            kind = parser.parse_optional_keyword_in([k for k in ("variable", "pad", "mask") if k not in groups])
+            if kind is None:
+                parser.raise_error("expected 'variable', 'pad', or 'mask' keyword", pos, parser.pos)
+            parser.parse_punctuation("(")
+            if kind == "mask":
+                groups[kind] = [parser.parse_unresolved_operand()]
+            else:
+                groups[kind] = [parser.parse_unresolved_operand()]
+                while parser.parse_optional_punctuation(","):
+                    groups[kind].append(parser.parse_unresolved_operand())
+            parser.parse_punctuation(")")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        input_type = parser.parse_type()
+        resolved: dict[str, list[SSAValue]] = {}
+        for kind in ("variable", "pad", "mask"):
+            resolved[kind] = []
+            for operand in groups.get(kind, []):
+                parser.parse_punctuation(",")
+                resolved[kind].append(parser.resolve_operand(operand, parser.parse_type()))
+        parser.parse_punctuation(",")
+        result_type = parser.parse_type()
+        props, others = split_attr_dict(cls, attrs)
+        return cls.build(
+            operands=[parser.resolve_operand(input_, input_type), resolved["variable"], resolved["pad"],
+                      resolved["mask"]],
+            result_types=[result_type], properties=props, attributes=others)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" input(")
+        printer.print_operand(self.input)
+        printer.print_string(")")
+        for kind, operands in (("variable", self.variable), ("pad", self.pad)):
+            if operands:
+                printer.print_string(f", {kind}(")
+                printer.print_list(operands, printer.print_operand)
+                printer.print_string(")")
+        if self.mask is not None:
+            printer.print_string(", mask(")
+            printer.print_operand(self.mask)
+            printer.print_string(")")
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_list([o.type for o in self.operands] + [self.output.type], printer.print_attribute)
+
+    def verify_(self) -> None:
+        indices = self.indices.data
+        out_elems = num_elements(self.output.type)
+        if out_elems != len(indices) * self.repetition.value.data:
+            raise VerifyException("result does not scale with indices and repetitions")
+        if element_type(self.output.type) != element_type(self.input.type):
+            raise VerifyException("input element type does not match output element type")
+        max_index = (num_elements(self.input.type) or 0) - 1
+        min_index = -(len(self.variable) + len(self.pad))
+        for index in indices:
+            if not isinstance(index, IntegerAttr):
+                raise VerifyException("indices element is not integer")
+            if not min_index <= index.value.data <= max_index:
+                raise VerifyException("out of bounds indices element")
+
+
+VECTORCHAIN = Dialect(
+    "vectorchain",
+    [
+        SelectOp,
+        MultiplyOp,
+        BinaryOp,
+        ElementWiseCompareOp,
+        MergeOp,
+        CreateAffineMaskOp,
+        PackOp,
+        CastOp,
+        FastExpOp,
+        ExpEstimateOp,
+        FloorOp,
+        RecEstimateOp,
+        LnEstimateOp,
+        RsqrtEstimateOp,
+        SigmoidEstimateOp,
+        TanhEstimateOp,
+        NegOp,
+        MultiplyAndAccumulateOp,
+        ElementWiseSelectionOp,
+        ConstantBitstreamOp,
+        ShuffleOp,
+        ScanWithGapOp,
+        RotateOp,
+    ],
+    [BinaryOperatorAttr, CompareOperatorAttr, ExpEstimateAttr, EstimateVersionAttr, EvalOrderAttr],
+)
