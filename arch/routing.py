@@ -1,0 +1,178 @@
+"""The routing graph of a device and the shortest routes path expansion follows.
+
+Built exactly as upstream's RoutingGraph (arch.md §6.1): one pass over the device body
+in textual order; the first group of each kind is entered, later groups of that kind
+collapse into one Compute node per result; unkinded groups are always entered, so their
+contents are duplicated. Every datapath is an edge of cost 1, kept in insertion order.
+
+Routes are breadth-first from the source, neighbours in edge insertion order, so ties
+break as upstream's `findShortestPath`. (`networkx.shortest_path` runs a bidirectional
+search that breaks ties differently; it must not be used here.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import networkx as nx
+from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import Attribute, Block, SSAValue
+
+from dfsched.arch.intrinsics import read_features
+from dfsched.arch.views import kind_name
+from dfsched.dialects.ktdf_arch import DatapathOp, DeviceOp, ExecUnitOp, GroupOp, MemoryOp, YieldOp
+
+
+class NodeClass(Enum):
+    MEMORY = "Memory"
+    LOAD_STORE_UNIT = "LoadStoreUnit"
+    COMPUTE = "Compute"
+
+
+@dataclass(frozen=True)
+class RouteNode:
+    """A routing-graph node: its id, resource kind, class and (memories) capacity."""
+
+    id: int
+    resource: Attribute
+    cls: NodeClass
+    capacity: int | None = None
+
+    @property
+    def name(self) -> str:
+        return kind_name(self.resource) or "?"
+
+
+class RoutingGraph:
+    """Nodes and directed edges between device resources, queried by resource kind."""
+
+    def __init__(self) -> None:
+        self.graph: nx.MultiDiGraph = nx.MultiDiGraph()
+        self.nodes: list[RouteNode] = []
+
+    # -- construction -----------------------------------------------------
+    @classmethod
+    def from_device(cls, device: DeviceOp) -> RoutingGraph:
+        routing = cls()
+        if device.block is not None:
+            _Builder(routing).visit(device.block)
+        return routing
+
+    def add_node(self, resource: Attribute, cls: NodeClass, capacity: int | None = None) -> int:
+        node = RouteNode(len(self.nodes), resource, cls, capacity)
+        self.nodes.append(node)
+        self.graph.add_node(node.id, resource=node.name, cls=cls.value, capacity=capacity)
+        return node.id
+
+    def add_edge(self, src: int, dst: int, cost: int = 1) -> None:
+        self.graph.add_edge(src, dst, cost=cost, seq=self.graph.number_of_edges())
+
+    # -- queries ----------------------------------------------------------
+    def node_for(self, kind: str | Attribute) -> RouteNode | None:
+        """The lowest-numbered node of that resource kind."""
+        for node in self.nodes:
+            if (node.resource == kind) if isinstance(kind, Attribute) else (node.name == kind):
+                return node
+        return None
+
+    def edges(self) -> list[tuple[int, int]]:
+        """Edges in insertion order (parallel edges kept)."""
+        edges = sorted(self.graph.edges(data="seq"), key=lambda e: e[2])
+        return [(u, v) for u, v, _ in edges]
+
+    def shortest_path(self, src: int, dst: int) -> list[int] | None:
+        """Breadth-first path from node `src` to node `dst`, None when unreachable."""
+        if src == dst:
+            return [src]
+        parents: dict[int, int] = {}
+        for parent, child in nx.bfs_edges(self.graph, src):
+            parents[child] = parent
+            if child == dst:
+                break
+        if dst not in parents:
+            return None
+        path = [dst]
+        while path[-1] != src:
+            path.append(parents[path[-1]])
+        return path[::-1]
+
+    def route(self, src_kind: str | Attribute, dst_kind: str | Attribute) -> list[RouteNode] | None:
+        """Nodes from the `src_kind` node to the `dst_kind` node; None if a kind or path is missing."""
+        src, dst = self.node_for(src_kind), self.node_for(dst_kind)
+        if src is None or dst is None:
+            return None
+        path = self.shortest_path(src.id, dst.id)
+        return None if path is None else [self.nodes[i] for i in path]
+
+    def route_through(self, kinds: list[str | Attribute]) -> list[RouteNode] | None:
+        """Concatenated routes between consecutive kinds, junctions not repeated."""
+        if not kinds:
+            return []
+        full: list[RouteNode] = []
+        for src, dst in zip(kinds, kinds[1:]):
+            segment = self.route(src, dst)
+            if segment is None:
+                return None
+            full.extend(segment if not full else segment[1:])
+        if len(kinds) == 1:
+            node = self.node_for(kinds[0])
+            return None if node is None else [node]
+        return full
+
+    # -- output -----------------------------------------------------------
+    def to_dot(self, name: str = "device") -> str:
+        """Graphviz DOT text: one box per node (id, kind, class, capacity), edges in order."""
+        lines = [f'digraph "{name}" {{', "  rankdir=LR;"]
+        for node in self.nodes:
+            shape = {"Memory": "cylinder", "LoadStoreUnit": "box", "Compute": "box3d"}[node.cls.value]
+            label = f"{node.id}: {node.name}\\n{node.cls.value}"
+            if node.capacity is not None:
+                label += f" {node.capacity} B"
+            lines.append(f'  n{node.id} [label="{label}", shape={shape}];')
+        for src, dst in self.edges():
+            lines.append(f"  n{src} -> n{dst};")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+
+class _Builder:
+    """One pass over the device body, mapping SSA values to node ids (arch.md §6.1)."""
+
+    def __init__(self, routing: RoutingGraph):
+        self.routing = routing
+        self.values: dict[SSAValue, int] = {}
+        self.group_kinds: list[Attribute] = []
+
+    def visit(self, block: Block) -> None:
+        for op in block.ops:
+            if isinstance(op, MemoryOp):
+                self.values[op.result] = self.routing.add_node(op.kind_attr, NodeClass.MEMORY, op.size_bytes)
+            elif isinstance(op, ExecUnitOp):
+                features = read_features(op)
+                cls = NodeClass.LOAD_STORE_UNIT if features.load or features.store else NodeClass.COMPUTE
+                self.values[op.result] = self.routing.add_node(op.kind_attr or StringAttr("exec_unit"), cls)
+            elif isinstance(op, GroupOp):
+                self.visit_group(op)
+            elif isinstance(op, DatapathOp):
+                src, dst = self.values.get(op.src), self.values.get(op.dst)
+                if src is not None and dst is not None and src != dst:  # switch ports are not routed
+                    self.routing.add_edge(src, dst)
+
+    def visit_group(self, group: GroupOp) -> None:
+        kind = group.kind_attr
+        if kind is not None and kind in self.group_kinds:
+            for result in group.results:  # a later copy of a kinded group: one node per result
+                self.values[result] = self.routing.add_node(kind, NodeClass.COMPUTE)
+            return
+        if kind is not None:
+            self.group_kinds.append(kind)
+        for operand, arg in zip(group.operands, group.body.block.args):
+            if operand in self.values:
+                self.values[arg] = self.values[operand]
+        self.visit(group.body.block)
+        terminator = group.yield_op
+        if isinstance(terminator, YieldOp):
+            for result, value in zip(group.results, terminator.operands):
+                if value in self.values:
+                    self.values[result] = self.values[value]
