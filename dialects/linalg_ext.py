@@ -1,0 +1,679 @@
+"""`linalg` as KTIR writes it and `mlir-opt` prints it.
+
+xDSL's linalg ops, with the textual syntax corrected where it differs from MLIR (named ops
+take their attribute dictionary before `ins`; `broadcast`/`transpose`/`reduce` print
+`ins(%x : T)` with spaces; `reduce` has MLIR's short form `{ arith.addf }`; `generic`
+keeps every attribute and prints them sorted), plus the named elementwise ops KTIR inputs
+use that xDSL lacks (`linalg.div`, ...) and `linalg.batch_matmul`.
+
+Passes that build linalg ops should use the classes exported here, not xDSL's: an op built
+from xDSL's own class prints with xDSL's syntax.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from xdsl.builder import ImplicitBuilder
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    ArrayAttr,
+    DenseArrayBase,
+    FloatAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+    i64,
+)
+from xdsl.dialects.linalg import Linalg as _XDSL_LINALG
+from xdsl.dialects.linalg import ops as _x
+from xdsl.dialects.linalg.abstract_ops import NamedOperation
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+
+from dfsched.compat import ElementwiseOperation
+
+# ===========================================================================
+# Shared pieces of MLIR's structured-op syntax
+# ===========================================================================
+
+
+def _parse_operand_group(parser: Parser, keyword: str) -> list[SSAValue]:
+    """`keyword(%a, %b : T1, T2)` if present."""
+    if not parser.parse_optional_keyword(keyword):
+        return []
+    pos = parser.pos
+    parser.parse_punctuation("(")
+    if parser.parse_optional_punctuation(")"):
+        return []
+    names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    if len(names) != len(types):
+        parser.raise_error(f"expected {len(names)} types in '{keyword}(...)', but got {len(types)}", pos)
+    return parser.resolve_operands(names, types, pos)
+
+
+def _print_operand_group(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
+    if not values:
+        return
+    printer.print_string(f" {keyword}(")
+    printer.print_list(values, printer.print_operand)
+    printer.print_string(" : ")
+    printer.print_list([v.type for v in values], printer.print_attribute)
+    printer.print_string(")")
+
+
+def _parse_arrow_types(parser: Parser) -> list[Attribute]:
+    """`-> T` or `-> (T1, T2)`, if present."""
+    if not parser.parse_optional_punctuation("->"):
+        return []
+    if parser.parse_optional_punctuation("("):
+        if parser.parse_optional_punctuation(")"):
+            return []
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation(")")
+        return types
+    return [parser.parse_type()]
+
+
+def _print_arrow_types(printer: Printer, types: Sequence[Attribute]) -> None:
+    if not types:
+        return
+    printer.print_string(" -> ")
+    if len(types) == 1:
+        printer.print_attribute(types[0])
+    else:
+        with printer.in_parens():
+            printer.print_list(types, printer.print_attribute)
+
+
+def _sorted_attrs(op: IRDLOperation, elided: Sequence[str]) -> dict[str, Attribute]:
+    skip = {"operandSegmentSizes", *elided}
+    merged = {**op.properties, **op.attributes}
+    return {k: merged[k] for k in sorted(merged) if k not in skip}
+
+
+def _split(op_class: type[IRDLOperation], parsed: Mapping[str, Attribute]) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    known = op_class.get_irdl_definition().properties
+    return ({k: v for k, v in parsed.items() if k in known}, {k: v for k, v in parsed.items() if k not in known})
+
+
+def _parse_dense_i64_list(parser: Parser, name: str) -> DenseArrayBase:
+    """`name = [1, 0]` (MLIR's printDenseI64ArrayAttr)."""
+    parser.parse_keyword(name)
+    parser.parse_punctuation("=")
+    values = parser.parse_comma_separated_list(
+        parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+    )
+    return DenseArrayBase.from_list(i64, values)
+
+
+def _print_dense_i64_list(printer: Printer, name: str, values: DenseArrayBase) -> None:
+    printer.print_string(f" {name} = [")
+    printer.print_list(values.get_values(), lambda v: printer.print_string(str(v)))
+    printer.print_string("]")
+
+
+# ===========================================================================
+# Named ops: `linalg.add {attrs} ins(...) outs(...) -> T`
+# ===========================================================================
+
+
+class NamedOpSyntax:
+    """mlir-opt's syntax of linalg named ops (mixed into each named op class).
+
+    The attribute dictionary comes before `ins` (MLIR also accepts one after `outs`, and
+    xDSL's `attrs = {...}` is read too); matmul-like ops print `indexing_maps = [...]`
+    first when they are not the default ones.
+    """
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        start = parser.pos
+        maps = None
+        if parser.parse_optional_keyword("indexing_maps"):
+            parser.parse_punctuation("=")
+            maps_pos = parser.pos
+            maps = parser.parse_attribute()
+            if not isinstance(maps, ArrayAttr) or not all(isinstance(m, AffineMapAttr) for m in maps.data):
+                parser.raise_error("expected indexing_maps to be an array of affine maps", maps_pos)
+        parsed = dict(parser.parse_optional_attr_dict())
+        ins = _parse_operand_group(parser, "ins")
+        outs = _parse_operand_group(parser, "outs")
+        if parser.parse_optional_keyword("attrs"):
+            parser.parse_punctuation("=")
+            parsed |= parser.expect(parser.parse_optional_attr_dict, "expected an attribute dictionary")
+        else:
+            parsed |= parser.parse_optional_attr_dict()
+        result_types = _parse_arrow_types(parser)
+        props, attrs = _split(cls, parsed)  # type: ignore[arg-type]
+        if maps is not None:
+            props["indexing_maps"] = maps
+        if not outs:
+            parser.raise_error(f"'{cls.name}' op expects at least one 'outs' operand", start)  # type: ignore[attr-defined]
+        try:
+            body = cls.get_hidden_region(ins, outs)  # type: ignore[attr-defined]
+        except (AssertionError, IndexError, ValueError, TypeError):
+            parser.raise_error(
+                f"'{cls.name}' op cannot build its body: operands must be tensors or memrefs of "  # type: ignore[attr-defined]
+                "float or integer elements, or such scalars",
+                start,
+            )
+        return cls.build(  # type: ignore[attr-defined]
+            operands=(ins, outs),
+            result_types=(result_types,),
+            properties=props,
+            attributes=attrs,
+            regions=(body,),
+        )
+
+    def print(self, printer: Printer) -> None:
+        op: IRDLOperation = self  # type: ignore[assignment]
+        elided = ["linalg.memoized_indexing_maps", "indexing_maps"]
+        maps = op.properties.get("indexing_maps")
+        if isinstance(maps, ArrayAttr) and hasattr(op, "get_default_indexing_maps_attr"):
+            if maps != op.get_default_indexing_maps_attr():  # type: ignore[attr-defined]
+                printer.print_string(" indexing_maps = ")
+                printer.print_attribute(maps)
+        printer.print_op_attributes(_sorted_attrs(op, elided))
+        _print_operand_group(printer, "ins", op.inputs)  # type: ignore[attr-defined]
+        _print_operand_group(printer, "outs", op.outputs)  # type: ignore[attr-defined]
+        _print_arrow_types(printer, op.result_types)
+
+
+class AddOp(NamedOpSyntax, _x.AddOp):
+    pass
+
+
+class SubOp(NamedOpSyntax, _x.SubOp):
+    pass
+
+
+class MulOp(NamedOpSyntax, _x.MulOp):
+    pass
+
+
+class ExpOp(NamedOpSyntax, _x.ExpOp):
+    pass
+
+
+class LogOp(NamedOpSyntax, _x.LogOp):
+    pass
+
+
+class SqrtOp(NamedOpSyntax, _x.SqrtOp):
+    pass
+
+
+class SelectOp(NamedOpSyntax, _x.SelectOp):
+    pass
+
+
+class FillOp(NamedOpSyntax, _x.FillOp):
+    pass
+
+
+class CopyOp(NamedOpSyntax, _x.CopyOp):
+    pass
+
+
+class MaxOp(NamedOpSyntax, _x.MaxOp):
+    pass
+
+
+class MinOp(NamedOpSyntax, _x.MinOp):
+    pass
+
+
+_MATMUL_MAPS = ArrayAttr(
+    [
+        AffineMapAttr(AffineMap.from_callable(lambda i, _, k: (i, k))),
+        AffineMapAttr(AffineMap.from_callable(lambda _, j, k: (k, j))),
+        AffineMapAttr(AffineMap.from_callable(lambda i, j, _: (i, j))),
+    ]
+)
+
+
+class MatmulOp(NamedOpSyntax, _x.MatmulOp):
+    @staticmethod
+    def get_default_indexing_maps_attr() -> ArrayAttr:
+        return _MATMUL_MAPS
+
+
+# ===========================================================================
+# Named elementwise ops xDSL does not have
+# ===========================================================================
+
+BodyBuilder = Callable[[Sequence[BlockArgument], Attribute], SSAValue]
+
+
+def _float_or_int(float_op, int_op) -> BodyBuilder:
+    def build(args: Sequence[BlockArgument], element_type: Attribute) -> SSAValue:
+        op = float_op if isinstance(element_type, AnyFloat) or int_op is None else int_op
+        return op(args[0], args[1]).result
+
+    return build
+
+
+def _unary(float_op, int_op=None) -> BodyBuilder:
+    def build(args: Sequence[BlockArgument], element_type: Attribute) -> SSAValue:
+        if isinstance(element_type, IntegerType) and int_op is not None:
+            return int_op(args[0]).result
+        return float_op(args[0]).result
+
+    return build
+
+
+def _reciprocal(args: Sequence[BlockArgument], element_type: Attribute) -> SSAValue:
+    one = arith.ConstantOp(FloatAttr(1.0, element_type))  # type: ignore[arg-type]
+    return arith.DivfOp(one.result, args[0]).result
+
+
+def _square(args: Sequence[BlockArgument], element_type: Attribute) -> SSAValue:
+    if isinstance(element_type, IntegerType):
+        return arith.MuliOp(args[0], args[0]).result
+    return arith.MulfOp(args[0], args[0]).result
+
+
+def _named_elementwise(class_name: str, op_name: str, doc: str, body: BodyBuilder) -> type[IRDLOperation]:
+    """A named elementwise op whose hidden body is `body(args, element type)`."""
+
+    def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue] = (), res: Sequence[Attribute] | None = None, attributes: Mapping[str, Attribute] | None = None):
+        result_types = [o.type for o in outputs if isinstance(o.type, TensorType)] if res is None else list(res)
+        ElementwiseOperation.__init__(
+            self,
+            ins=inputs,
+            outs=outputs,
+            result_types=result_types,
+            attributes=attributes,
+            hidden_region=type(self).get_hidden_region(inputs, outputs),
+        )
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        arg_types = cls.body_arg_types((*inputs, *outputs))
+        block = Block(arg_types=arg_types)
+        with ImplicitBuilder(block):
+            _x.YieldOp(body(block.args, arg_types[-1]))
+        return Region(block)
+
+    namespace = {
+        "__module__": __name__,
+        "__doc__": doc,
+        "__init__": __init__,
+        "name": op_name,
+        "get_hidden_region": get_hidden_region,
+    }
+    return irdl_op_definition(type(class_name, (NamedOpSyntax, ElementwiseOperation), namespace))
+
+
+DivOp = _named_elementwise(
+    "DivOp", "linalg.div", "Elementwise a / b (signed for integers).",
+    _float_or_int(arith.DivfOp, arith.DivSIOp),
+)
+DivUnsignedOp = _named_elementwise(
+    "DivUnsignedOp", "linalg.div_unsigned", "Elementwise unsigned integer a / b.",
+    _float_or_int(arith.DivUIOp, arith.DivUIOp),
+)
+PowFOp = _named_elementwise("PowFOp", "linalg.powf", "Elementwise a ** b.", _float_or_int(math.PowFOp, None))
+AbsOp = _named_elementwise("AbsOp", "linalg.abs", "Elementwise |x|.", _unary(math.AbsFOp, math.AbsIOp))
+CeilOp = _named_elementwise("CeilOp", "linalg.ceil", "Elementwise ceil(x).", _unary(math.CeilOp))
+FloorOp = _named_elementwise("FloorOp", "linalg.floor", "Elementwise floor(x).", _unary(math.FloorOp))
+RoundOp = _named_elementwise("RoundOp", "linalg.round", "Elementwise round(x).", _unary(math.RoundOp))
+NegFOp = _named_elementwise("NegFOp", "linalg.negf", "Elementwise -x.", _unary(arith.NegfOp))
+ReciprocalOp = _named_elementwise("ReciprocalOp", "linalg.reciprocal", "Elementwise 1 / x.", _reciprocal)
+RsqrtOp = _named_elementwise("RsqrtOp", "linalg.rsqrt", "Elementwise 1 / sqrt(x).", _unary(math.RsqrtOp))
+SquareOp = _named_elementwise("SquareOp", "linalg.square", "Elementwise x * x.", _square)
+TanhOp = _named_elementwise("TanhOp", "linalg.tanh", "Elementwise tanh(x).", _unary(math.TanhOp))
+ErfOp = _named_elementwise("ErfOp", "linalg.erf", "Elementwise erf(x).", _unary(math.ErfOp))
+
+
+_BATCH_MATMUL_MAPS = ArrayAttr(
+    [
+        AffineMapAttr(AffineMap.from_callable(lambda b, i, _, k: (b, i, k))),
+        AffineMapAttr(AffineMap.from_callable(lambda b, _, j, k: (b, k, j))),
+        AffineMapAttr(AffineMap.from_callable(lambda b, i, j, _: (b, i, j))),
+    ]
+)
+
+
+@irdl_op_definition
+class BatchMatmulOp(NamedOpSyntax, NamedOperation):
+    """`linalg.batch_matmul ins(%a, %b : T1, T2) outs(%c : T3) -> T3`: a matmul per batch."""
+
+    name = "linalg.batch_matmul"
+
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr], default_value=_BATCH_MATMUL_MAPS)
+
+    def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue] = (), res: Sequence[Attribute] | None = None, attributes: Mapping[str, Attribute] | None = None):
+        result_types = [o.type for o in outputs if isinstance(o.type, TensorType)] if res is None else list(res)
+        super().__init__(
+            ins=inputs,
+            outs=outputs,
+            result_types=result_types,
+            properties={"indexing_maps": _BATCH_MATMUL_MAPS},
+            attributes=attributes,
+            hidden_region=self.get_hidden_region(inputs, outputs),
+        )
+
+    @staticmethod
+    def get_default_indexing_maps_attr() -> ArrayAttr:
+        return _BATCH_MATMUL_MAPS
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        return _x.MatmulOp.get_hidden_region(inputs, outputs)
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return tuple(m.data for m in self.indexing_maps.data)
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        return self.indexing_maps
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        p, r = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
+        return ArrayAttr([p, p, p, r])
+
+
+# ===========================================================================
+# linalg.generic
+# ===========================================================================
+
+_GENERIC_TRAIT_ATTRS = ("doc", "indexing_maps", "iterator_types", "library_call")
+
+
+class GenericOp(_x.GenericOp):
+    """`linalg.generic {indexing_maps = [...], iterator_types = [...]} ins(...) outs(...)
+    attrs = {...} { ^bb0(...): ... } -> T`, printed and parsed as MLIR does."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GenericOp:
+        start = parser.pos
+        head = parser.parse_optional_attr_dict()
+        end = parser.pos
+
+        def fail(message: str):
+            parser.raise_error(f"'linalg.generic' op {message}", start, end)
+
+        maps = head.pop("indexing_maps", None)
+        if maps is None:
+            fail("requires attribute 'indexing_maps'")
+        if not isinstance(maps, ArrayAttr) or not all(isinstance(m, AffineMapAttr) for m in maps.data):
+            fail("expected indexing_maps to be an array of affine maps")
+        iterators = head.pop("iterator_types", None)
+        if iterators is None:
+            fail("requires attribute 'iterator_types'")
+        if not isinstance(iterators, ArrayAttr):
+            fail("expected iterator_types to be an array")
+        iterator_types: list[IteratorTypeAttr] = []
+        for it in iterators.data:
+            if isinstance(it, IteratorTypeAttr):
+                iterator_types.append(it)
+            elif isinstance(it, StringAttr) and it.data in {t.value for t in IteratorType}:
+                iterator_types.append(IteratorTypeAttr(IteratorType(it.data)))
+            else:
+                fail(f"unknown iterator type {it}")
+        doc = head.pop("doc", None)
+        library_call = head.pop("library_call", None)
+        for name, value in (("doc", doc), ("library_call", library_call)):
+            if value is not None and not isinstance(value, StringAttr):
+                fail(f"expected '{name}' to be a string")
+
+        ins = _parse_operand_group(parser, "ins")
+        outs = _parse_operand_group(parser, "outs")
+        if parser.parse_optional_keyword("attrs"):
+            parser.parse_punctuation("=")
+            head |= parser.expect(parser.parse_optional_attr_dict, "expected an attribute dictionary")
+        body = parser.parse_optional_region()
+        if body is None:
+            parser.raise_error("'linalg.generic' op expected a region")
+        result_types = _parse_arrow_types(parser)
+        op = cls(ins, outs, body, maps, iterator_types, result_types, doc, library_call)  # type: ignore[arg-type]
+        op.attributes.update(head)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        head: dict[str, Attribute] = {}
+        if self.doc is not None:
+            head["doc"] = self.doc
+        head["indexing_maps"] = self.indexing_maps
+        head["iterator_types"] = ArrayAttr(
+            [StringAttr(t.data.value) if isinstance(t, IteratorTypeAttr) else t for t in self.iterator_types.data]
+        )
+        if self.library_call is not None:
+            head["library_call"] = self.library_call
+        printer.print_string(" ")
+        printer.print_attr_dict(head)
+        _print_operand_group(printer, "ins", self.inputs)
+        _print_operand_group(printer, "outs", self.outputs)
+        extra = _sorted_attrs(self, _GENERIC_TRAIT_ATTRS)
+        if extra:
+            printer.print_string(" attrs = ")
+            printer.print_op_attributes(extra)
+        printer.print_string(" ")
+        printer.print_region(self.body)
+        _print_arrow_types(printer, self.result_types)
+
+
+# ===========================================================================
+# broadcast, transpose, reduce
+# ===========================================================================
+
+
+def _single(parser: Parser, values: list[SSAValue], keyword: str, op_name: str, start) -> SSAValue:
+    if len(values) != 1:
+        parser.raise_error(f"'{op_name}' op expects exactly one '{keyword}' operand", start)
+    return values[0]
+
+
+class BroadcastOp(_x.BroadcastOp):
+    """`linalg.broadcast ins(%x : T) outs(%y : U) dimensions = [0]`."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BroadcastOp:
+        start = parser.pos
+        attrs = dict(parser.parse_optional_attr_dict())
+        source = _single(parser, _parse_operand_group(parser, "ins"), "ins", cls.name, start)
+        init = _single(parser, _parse_operand_group(parser, "outs"), "outs", cls.name, start)
+        dims = _parse_dense_i64_list(parser, "dimensions")
+        attrs |= parser.parse_optional_attr_dict()
+        try:
+            op = cls(source, init, dims)
+        except (AssertionError, ValueError, TypeError):
+            parser.raise_error(f"'{cls.name}' op expects tensors or memrefs of float or integer elements", start)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_operand_group(printer, "ins", [self.input])
+        _print_operand_group(printer, "outs", [self.init])
+        _print_dense_i64_list(printer, "dimensions", self.dimensions)
+        printer.print_op_attributes(_sorted_attrs(self, ("dimensions",)))
+
+
+class TransposeOp(_x.TransposeOp):
+    """`linalg.transpose ins(%x : T) outs(%y : U) permutation = [1, 0]`."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TransposeOp:
+        start = parser.pos
+        attrs = dict(parser.parse_optional_attr_dict())
+        source = _single(parser, _parse_operand_group(parser, "ins"), "ins", cls.name, start)
+        init = _single(parser, _parse_operand_group(parser, "outs"), "outs", cls.name, start)
+        permutation = _parse_dense_i64_list(parser, "permutation")
+        attrs |= parser.parse_optional_attr_dict()
+        try:
+            op = cls(source, init, permutation)
+        except (AssertionError, ValueError, TypeError):
+            parser.raise_error(f"'{cls.name}' op expects tensors or memrefs of float or integer elements", start)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_operand_group(printer, "ins", self.inputs)
+        _print_operand_group(printer, "outs", self.outputs)
+        _print_dense_i64_list(printer, "permutation", self.permutation)
+        printer.print_op_attributes(_sorted_attrs(self, ("permutation",)))
+
+
+class ReduceOp(_x.ReduceOp):
+    """`linalg.reduce ins(%x : T) outs(%acc : U) dimensions = [1] (%in: f16, %init: f16) {...}`,
+    or MLIR's short form `linalg.reduce { arith.addf } ins(...) outs(...) dimensions = [1]`
+    whose body is `%r = arith.addf %init, %in; linalg.yield %r`."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReduceOp:
+        start = parser.pos
+        payload_name = None
+        payload_attrs: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation("{"):
+            payload_name = parser.parse_identifier("expected the name of the reduction's payload op")
+            payload_attrs = parser.parse_optional_attr_dict()
+            parser.parse_punctuation("}")
+        attrs = dict(parser.parse_optional_attr_dict())
+        source = _single(parser, _parse_operand_group(parser, "ins"), "ins", cls.name, start)
+        init = _single(parser, _parse_operand_group(parser, "outs"), "outs", cls.name, start)
+        dims = _parse_dense_i64_list(parser, "dimensions")
+        attrs |= parser.parse_optional_attr_dict()
+        element_types = [getattr(v.type, "element_type", None) for v in (source, init)]
+        if any(t is None for t in element_types):
+            parser.raise_error(f"'{cls.name}' op expects tensor or memref operands", start)
+        if payload_name is not None:
+            region = _payload_region(parser, payload_name, payload_attrs, element_types, start)  # type: ignore[arg-type]
+        else:
+            args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
+            region = parser.parse_region(args)
+        op = cls(source, init, dims, region)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        payload = _short_form_payload(self.region)
+        if payload is not None:
+            printer.print_string(f" {{ {payload.name}")
+            shown = {**payload.properties, **payload.attributes}
+            shown = {k: shown[k] for k in sorted(shown) if not _is_default_fastmath(shown[k])}
+            printer.print_op_attributes(shown)
+            printer.print_string(" }")
+        _print_operand_group(printer, "ins", [self.input])
+        _print_operand_group(printer, "outs", [self.init])
+        _print_dense_i64_list(printer, "dimensions", self.dimensions)
+        printer.print_op_attributes(_sorted_attrs(self, ("dimensions",)))
+        if payload is None:
+            block = self.region.blocks.first
+            with printer.indented():
+                printer.print_string("\n(")
+                printer.print_list(block.args if block else (), printer.print_block_argument)
+                printer.print_string(") ")
+                printer.print_region(self.region, print_entry_block_args=False)
+
+
+def _is_default_fastmath(attr: Attribute) -> bool:
+    return isinstance(attr, arith.FastMathFlagsAttr) and not attr.data
+
+
+def _short_form_payload(region: Region):
+    """The single payload op of a reduce body in MLIR's short form, or None."""
+    block = region.blocks.first
+    if block is None or len(region.blocks) != 1:
+        return None
+    ops = list(block.ops)
+    if len(ops) != 2 or not isinstance(ops[1], _x.YieldOp):
+        return None
+    payload, yield_op = ops
+    args = list(block.args)
+    if not payload.operands or len(payload.operands) != len(args) or len(payload.results) != 1:
+        return None
+    # MLIR's order: the accumulator first, then the inputs.
+    if list(payload.operands) != [args[-1], *args[:-1]]:
+        return None
+    if list(yield_op.operands) != list(payload.results):
+        return None
+    return payload
+
+
+def _payload_region(parser: Parser, name: str, attrs: Mapping[str, Attribute], element_types: Sequence[Attribute], start) -> Region:
+    op_class = parser.ctx.get_optional_op(name)
+    if op_class is None:
+        parser.raise_error(f"unknown payload op '{name}' in linalg.reduce short form", start)
+    block = Block(arg_types=list(element_types))
+    definition = getattr(op_class, "get_irdl_definition", None)
+    props: dict[str, Attribute] = {}
+    others = dict(attrs)
+    if definition is not None:
+        prop_defs = definition().properties
+        for key, prop in prop_defs.items():
+            if key in others:
+                props[key] = others.pop(key)
+            elif getattr(prop, "default_value", None) is not None:
+                props[key] = prop.default_value
+    payload = op_class.create(
+        operands=[block.args[-1], *block.args[:-1]],
+        result_types=[element_types[-1]],
+        properties=props,
+        attributes=others,
+    )
+    block.add_op(payload)
+    block.add_op(_x.YieldOp(payload.results[0]))
+    return Region(block)
+
+
+# ===========================================================================
+# The dialect
+# ===========================================================================
+
+_REPLACED = {
+    base.name: ours
+    for base, ours in [
+        (_x.AddOp, AddOp),
+        (_x.SubOp, SubOp),
+        (_x.MulOp, MulOp),
+        (_x.ExpOp, ExpOp),
+        (_x.LogOp, LogOp),
+        (_x.SqrtOp, SqrtOp),
+        (_x.SelectOp, SelectOp),
+        (_x.FillOp, FillOp),
+        (_x.CopyOp, CopyOp),
+        (_x.MaxOp, MaxOp),
+        (_x.MinOp, MinOp),
+        (_x.MatmulOp, MatmulOp),
+        (_x.GenericOp, GenericOp),
+        (_x.BroadcastOp, BroadcastOp),
+        (_x.TransposeOp, TransposeOp),
+        (_x.ReduceOp, ReduceOp),
+    ]
+}
+
+YieldOp = _x.YieldOp
+IndexOp = _x.IndexOp
+
+ADDED_OPS = (
+    DivOp,
+    DivUnsignedOp,
+    PowFOp,
+    AbsOp,
+    CeilOp,
+    FloorOp,
+    RoundOp,
+    NegFOp,
+    ReciprocalOp,
+    RsqrtOp,
+    SquareOp,
+    TanhOp,
+    ErfOp,
+    BatchMatmulOp,
+)
+
+LINALG = Dialect(
+    "linalg",
+    [*(_REPLACED.get(op.name, op) for op in _XDSL_LINALG.operations), *ADDED_OPS],
+    list(_XDSL_LINALG.attributes),
+)
