@@ -13,4 +13,6 @@ PASSES: dict[str, tuple[str, str]] = {
     "dce": ("xdsl.transforms.dead_code_elimination", "DeadCodeElimination"),
     "canonicalize": ("xdsl.transforms.canonicalize", "CanonicalizePass"),
     "licm": ("xdsl.transforms.loop_invariant_code_motion", "LoopInvariantCodeMotionPass"),
+    "ktir-legality-check": ("dfsched.passes.frontend.ktir_legality_check", "KtirLegalityCheck"),
+    "compute-group-extraction": ("dfsched.passes.frontend.compute_group_extraction", "ComputeGroupExtraction"),
 }

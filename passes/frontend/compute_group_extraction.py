@@ -1,0 +1,398 @@
+"""`compute-group-extraction`: split a KTIR kernel into programs and an orchestrator.
+
+`passes-scheduling.md` §3. A *compute group* is what one `ktdp.store` needs: walking back
+from the store through its compute reaches the `ktdp.load`s it depends on, and every store
+that shares a load with it joins the same group. In each block the group covers the ops
+from its first load to its last store; groups never span control flow.
+
+Each group becomes a program, `module @local_schedule_N { func.func @local_schedule_N }`,
+holding a copy of everything the group needs (memory views, constants, the compute tile
+id, address arithmetic) plus the kernel's `grid`. The kernel itself moves into an unnamed
+orchestrator module that keeps the control flow and calls the programs where the groups
+were (`func.call @local_schedule_N(ivs...)`, declared `private` in the orchestrator);
+block arguments the group reads (loop induction variables, kernel arguments) become the
+program's parameters. Devices stay at the top level. Blocks are visited nested-first, so
+programs inside loops are numbered before the groups around them.
+
+Where upstream only asserts (a load feeding a store from another block, interleaved
+groups, a store of data computed from no load, a value used both by a store and by more
+compute), this pass reports a located error and leaves the IR untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from dfsched.diagnostics import error
+from dfsched.passes.frontend.utils import (
+    blocks_post_order,
+    dialect_of,
+    enclosing_op,
+    erase_dead_ops,
+    op_name,
+    values_used_by,
+)
+
+PROGRAM_PREFIX = "local_schedule"
+LOAD = "ktdp.load"
+STORE = "ktdp.store"
+DEVICE = "ktdf_arch.device"
+COMPUTE_DIALECTS = frozenset({"linalg", "math", "arith"})
+
+
+@dataclass(frozen=True)
+class ComputeGroupExtraction(ModulePass):
+    """Extract every load→compute→store group into its own program module."""
+
+    name = "compute-group-extraction"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        groups = find_compute_groups(op)
+        if not groups:
+            return
+        for group in groups:
+            check_extractable(group)
+        orchestrator = move_kernel_into_orchestrator(op)
+        for group in groups:
+            extract_program(op, orchestrator, group)
+        erase_dead_ops(op)
+
+
+@dataclass
+class ComputeGroup:
+    """The ops of one block from `first_load` through `last_store`."""
+
+    first_load: Operation
+    last_store: Operation
+    ops: list[Operation] = field(default_factory=list)
+
+    def __post_init__(self):
+        block = self.first_load.parent_block()
+        assert block is not None
+        collecting = False
+        for op in block.ops:
+            collecting = collecting or op is self.first_load
+            if collecting:
+                self.ops.append(op)
+            if op is self.last_store:
+                break
+
+
+# ---------------------------------------------------------------------------
+# 1. Access-tile classes: a store and the loads its data comes from
+# ---------------------------------------------------------------------------
+
+
+class TileClasses:
+    """Union-find over access-tile values."""
+
+    def __init__(self):
+        self._parent: dict[SSAValue, SSAValue] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._parent)
+
+    def __contains__(self, value: SSAValue) -> bool:
+        return value in self._parent
+
+    def add(self, value: SSAValue) -> None:
+        self._parent.setdefault(value, value)
+
+    def leader(self, value: SSAValue) -> SSAValue:
+        root = value
+        while self._parent[root] is not root:
+            root = self._parent[root]
+        while self._parent[value] is not root:  # path compression
+            self._parent[value], value = root, self._parent[value]
+        return root
+
+    def union(self, a: SSAValue, b: SSAValue) -> None:
+        self.add(a)
+        self.add(b)
+        ra, rb = self.leader(a), self.leader(b)
+        if ra is not rb:
+            self._parent[rb] = ra
+
+
+def access_tile_classes(block: Block) -> TileClasses:
+    classes = TileClasses()
+    for op in block.ops:
+        if op_name(op) == STORE:
+            classes.add(access_tile(op))
+            union_loads_feeding(op, classes)
+        elif dialect_of(op) in COMPUTE_DIALECTS:
+            check_compute_uses(op)
+    return classes
+
+
+def union_loads_feeding(store: Operation, classes: TileClasses) -> None:
+    """Walk back from `store` through operand definitions; union every load reached."""
+    block = store.parent_block()
+    worklist, visited = [store], set()
+    while worklist:
+        op = worklist.pop()
+        if op in visited:
+            continue
+        visited.add(op)
+        if op_name(op) == LOAD:
+            if op.parent_block() is not block:
+                raise error(store, "the data of this ktdp.store comes from a ktdp.load in another block; "
+                            "a compute group cannot span control flow", notes=[(op, "the load is here")])
+            classes.union(access_tile(store), access_tile(op))
+            continue
+        for value in values_used_by(op):
+            if isinstance(value.owner, Operation):
+                worklist.append(value.owner)
+
+
+def check_compute_uses(op: Operation) -> None:
+    stored = [u.operation for r in op.results for u in r.uses if op_name(u.operation) == STORE]
+    computed = [u.operation for r in op.results for u in r.uses if dialect_of(u.operation) in COMPUTE_DIALECTS]
+    if stored and computed:
+        raise error(op, "this result is both stored and used by further compute; V1 compute groups "
+                    "need a stored value to be final", notes=[(stored[0], "stored here"),
+                                                              (computed[0], "used here")])
+
+
+# ---------------------------------------------------------------------------
+# 2. Group discovery, block by block (nested blocks first)
+# ---------------------------------------------------------------------------
+
+
+def find_compute_groups(module: ModuleOp) -> list[ComputeGroup]:
+    groups: list[ComputeGroup] = []
+    for block in blocks_post_order(module):
+        classes = access_tile_classes(block)
+        if classes:
+            groups.extend(groups_in_block(block, classes))
+    return groups
+
+
+def groups_in_block(block: Block, classes: TileClasses) -> list[ComputeGroup]:
+    """Scan the block in order; a change of class or a complete group before a region op
+    (a loop, ...) closes the current group."""
+    groups: list[ComputeGroup] = []
+    closed: dict[SSAValue, Operation] = {}  # class leader -> first load of its group
+    current: SSAValue | None = None
+    first_load: Operation | None = None
+    last_store: Operation | None = None
+    last_was_load = False
+
+    def close() -> None:
+        if first_load is not None and last_store is not None:
+            groups.append(ComputeGroup(first_load, last_store))
+
+    for op in block.ops:
+        if op.regions:
+            if current is not None and first_load is not None and last_store is not None:
+                close()
+                closed[current] = first_load
+                current, first_load, last_store, last_was_load = None, None, None, False
+            continue
+        name = op_name(op)
+        if name == LOAD:
+            tile = access_tile(op)
+            if tile not in classes:
+                raise error(op, "this ktdp.load feeds no ktdp.store in its block; V1 needs every load "
+                            "of a block that stores to belong to a compute group")
+            leader = classes.leader(tile)
+            if leader in closed:
+                raise error(op, "this ktdp.load belongs to a compute group that already ended earlier "
+                            "in the block; a compute group must be contiguous",
+                            notes=[(closed[leader], "the group started here")])
+            if current is not None and leader is not current:
+                if last_was_load:
+                    raise error(op, "the loads of two compute groups are interleaved; V1 needs each "
+                                "group's loads, compute and stores to be contiguous",
+                                notes=[(first_load, "the other group starts here")])
+                close()
+                closed[current] = first_load
+                current, first_load, last_store = leader, None, None
+            elif current is None:
+                current = leader
+            if first_load is None:
+                first_load = op
+            last_was_load = True
+        elif name == STORE:
+            leader = classes.leader(access_tile(op))
+            if current is None:
+                raise error(op, "this ktdp.store writes data computed from no ktdp.load; "
+                            "V1 compute groups start with a load")
+            if leader is not current:
+                raise error(op, "this ktdp.store belongs to a different compute group than the loads "
+                            "before it; V1 needs each group to be contiguous",
+                            notes=[(first_load, "the current group starts here")])
+            last_store = op
+            last_was_load = False
+    close()
+    return groups
+
+
+def check_extractable(group: ComputeGroup) -> None:
+    """What upstream assumes of a group before moving it: check all before changing anything."""
+    if enclosing_op(group.first_load, "func.func") is None:
+        raise error(group.first_load, "compute group is not inside a func.func")
+    inside = set(group.ops)
+    for op in group.ops:
+        if op.regions and dialect_of(op) != "linalg" and any(
+            op_name(n) in (LOAD, STORE, "func.call") for n in op.walk() if n is not op
+        ):
+            raise error(op, "control flow inside a compute group: the group's loads come before "
+                        "this op and its stores after it", notes=[(group.first_load, "first load"),
+                                                                  (group.last_store, "last store")])
+        for result in op.results:
+            for use in result.uses:
+                user = use.operation
+                if user not in inside and not any(a in inside for a in ancestors(user)):
+                    raise error(op, "this value is computed inside a compute group but also used "
+                                "after it", notes=[(user, "used here")])
+
+
+def ancestors(op: Operation) -> list[Operation]:
+    out, parent = [], op.parent_op()
+    while parent is not None:
+        out.append(parent)
+        parent = parent.parent_op()
+    return out
+
+
+# ---------------------------------------------------------------------------
+# 3. The orchestrator and the programs
+# ---------------------------------------------------------------------------
+
+
+def move_kernel_into_orchestrator(module: ModuleOp) -> ModuleOp:
+    """Move every top-level op except devices into a new unnamed module at the start."""
+    top = module.body.block
+    orchestrator = ModuleOp([])
+    orchestrator.location = module.location
+    for op in list(top.ops):
+        if op_name(op) == DEVICE:
+            continue
+        op.detach()
+        orchestrator.body.block.add_op(op)
+    if top.first_op is None:
+        top.add_op(orchestrator)
+    else:
+        top.insert_op_before(orchestrator, top.first_op)
+    return orchestrator
+
+
+def extract_program(module: ModuleOp, orchestrator: ModuleOp, group: ComputeGroup) -> None:
+    kernel = enclosing_op(group.first_load, "func.func")
+    assert kernel is not None
+    params = block_arguments_used(group.ops)
+    signature = FunctionType.from_lists([p.type for p in params], [])
+    name = unique_program_name(module, orchestrator)
+
+    # The program: module @name { func.func @name(params) attributes {grid} { ... } }
+    body = Block(arg_types=signature.inputs)
+    program_func = func.FuncOp(name, signature, Region(body))
+    program_func.location = group.last_store.location
+    if "grid" in kernel.attributes:
+        program_func.attributes["grid"] = kernel.attributes["grid"]
+    program = ModuleOp([program_func], sym_name=StringAttr(name))
+    program.location = group.last_store.location
+    module.body.block.add_op(program)
+
+    declaration = func.FuncOp(name, signature, Region(), "private")
+    declaration.location = group.last_store.location
+    orchestrator.body.block.add_op(declaration)
+
+    copy_group_into(body, group.ops, params)
+    body.add_op(func.ReturnOp())
+
+    call = func.CallOp(name, params, [])
+    call.location = group.first_load.location
+    Rewriter.insert_op(call, InsertPoint.before(group.ops[0]))
+    for op in reversed(group.ops):
+        op.parent_block().erase_op(op)
+
+
+def block_arguments_used(ops: list[Operation]) -> list[BlockArgument]:
+    """Block arguments reached through the def-chains of `ops`, in first-reach order."""
+    found: list[BlockArgument] = []
+    seen_args: set[SSAValue] = set()
+    visited: set[Operation] = set()
+    stack: list[SSAValue] = []
+    for op in ops:
+        stack.extend(reversed(values_used_by(op)))
+        while stack:
+            value = stack.pop()
+            if isinstance(value, BlockArgument):
+                if value not in seen_args:
+                    seen_args.add(value)
+                    found.append(value)
+                continue
+            owner = value.owner
+            if owner in visited:
+                continue
+            visited.add(owner)
+            stack.extend(reversed(values_used_by(owner)))
+    return found
+
+
+def copy_group_into(body: Block, ops: list[Operation], params: list[BlockArgument]) -> None:
+    """Clone into `body` each op's dependencies (operands first), then the group's ops."""
+    mapping: dict[SSAValue, SSAValue] = dict(zip(params, body.args))
+    for op in ops:
+        for value in values_used_by(op):
+            materialize(value, mapping, body)
+    for op in ops:
+        if op.results and any(r in mapping for r in op.results):
+            continue  # already copied as a dependency of a later op
+        body.add_op(op.clone(mapping))
+
+
+def materialize(value: SSAValue, mapping: dict[SSAValue, SSAValue], body: Block) -> None:
+    """Copy the def-chain of `value` into `body`, operands before users (post-order DFS)."""
+    if value in mapping:
+        return
+    # Iterative post-order: (op, next operand index)
+    root = value.owner
+    assert isinstance(root, Operation), "block arguments are mapped to program parameters"
+    stack: list[tuple[Operation, list[SSAValue], int]] = [(root, values_used_by(root), 0)]
+    on_stack = {root}
+    while stack:
+        op, operands, index = stack[-1]
+        if index < len(operands):
+            stack[-1] = (op, operands, index + 1)
+            operand = operands[index]
+            if operand in mapping:
+                continue
+            owner = operand.owner
+            assert isinstance(owner, Operation), "block arguments are mapped to program parameters"
+            if owner in on_stack:
+                continue
+            on_stack.add(owner)
+            stack.append((owner, values_used_by(owner), 0))
+            continue
+        stack.pop()
+        if not any(r in mapping for r in op.results):
+            body.add_op(op.clone(mapping))
+
+
+def unique_program_name(module: ModuleOp, orchestrator: ModuleOp) -> str:
+    """`local_schedule_N` with the smallest N free at the top level and in the orchestrator."""
+    taken = {symbol_name(op) for block in (module.body.block, orchestrator.body.block) for op in block.ops}
+    n = 0
+    while f"{PROGRAM_PREFIX}_{n}" in taken:
+        n += 1
+    return f"{PROGRAM_PREFIX}_{n}"
+
+
+def symbol_name(op: Operation) -> str | None:
+    attr = op.properties.get("sym_name") or op.attributes.get("sym_name")
+    return attr.data if isinstance(attr, StringAttr) else None
+
+
+def access_tile(op: Operation) -> SSAValue:
+    tile = getattr(op, "access_tile", None)
+    return tile if tile is not None else op.operands[-1]

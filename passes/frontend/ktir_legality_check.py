@@ -1,0 +1,177 @@
+"""`ktir-legality-check`: accept the V1 KTIR language, reject the rest with a located error.
+
+The first frontend pass (`passes-scheduling.md` §2, `ktir-dialects.md` §4.1). It walks the
+module in pre-order and stops at the first construct V1 cannot schedule:
+
+* `scf.for` with loop-carried values (`iter_args`) and any `scf.while`;
+* `ktdp.construct_distributed_memory_view` and `ktdp.construct_indirect_access_tile`;
+* linalg compute other than `add`, `mul`, `sub`, `reduce` and `generic` (whose body may only
+  hold `arith.addf/mulf/subf`, `linalg.yield` and `spyreop` intrinsics).
+
+One step past upstream: a `linalg.fill` of a scalar `arith.constant` whose result only
+initialises reductions (the `outs` of a `linalg.reduce`, or of a `linalg.generic` with a
+reduction iterator) is accepted, because the Triton frontend initialises every reduction
+that way. Later passes must handle it.
+
+The pass never changes the IR.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from dfsched.diagnostics import error
+from dfsched.passes.frontend.utils import op_name
+
+ITER_ARGS = "V1 does not support scf.for with loop-carried arguments (iter_args)"
+WHILE = "V1 does not support scf.while loops"
+DISTRIBUTED_VIEW = "V1 does not support ktdp.construct_distributed_memory_view"
+INDIRECT_TILE = "V1 does not support ktdp.construct_indirect_access_tile"
+GENERIC_BODY = "V1 only supports add/mul/sub compute ops; found unsupported compute op"
+NAMED_LINALG = "V1 only supports add/mul/sub/reduce compute ops; found unsupported compute op"
+
+# linalg ops the walk accepts and descends into.
+ACCEPTED_LINALG = frozenset({"linalg.add", "linalg.mul", "linalg.sub", "linalg.reduce", "linalg.yield"})
+# What a linalg.generic body may contain besides spyreop intrinsics.
+ACCEPTED_GENERIC_BODY = frozenset({"arith.addf", "arith.mulf", "arith.subf", "linalg.yield"})
+
+
+@dataclass(frozen=True)
+class KtirLegalityCheck(ModulePass):
+    """Reject KTIR constructs V1 cannot lower (fail fast, one diagnostic, IR unchanged)."""
+
+    name = "ktir-legality-check"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_region_ops(op)
+
+
+def check_region_ops(op: Operation) -> None:
+    """Pre-order walk of everything nested in `op`; raise on the first illegal op."""
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                if check_op(inner):
+                    check_region_ops(inner)
+
+
+def check_op(op: Operation) -> bool:
+    """Raise if `op` itself is illegal; return whether the walk should descend into it."""
+    name = op_name(op)
+    if name == "scf.for":
+        if loop_carried_values(op):
+            raise error(op, ITER_ARGS)
+        return True
+    if name == "scf.while":
+        raise error(op, WHILE)
+    if name == "ktdp.construct_distributed_memory_view":
+        raise error(op, DISTRIBUTED_VIEW)
+    if name == "ktdp.construct_indirect_access_tile":
+        raise error(op, INDIRECT_TILE)
+    if name.startswith("linalg."):
+        return check_linalg(op, name)
+    return True
+
+
+def check_linalg(op: Operation, name: str) -> bool:
+    if name == "linalg.generic":
+        check_generic_body(op)
+        return False  # the body was inspected as a whole
+    if name in ACCEPTED_LINALG:
+        return True
+    if name == "linalg.fill":
+        reason = why_not_reduction_init(op)
+        if reason is None:
+            return True
+        raise error(op, NAMED_LINALG, notes=[(op, reason)])
+    raise error(op, NAMED_LINALG)
+
+
+def check_generic_body(generic: Operation) -> None:
+    for region in generic.regions:
+        for inner in region.walk():
+            if inner is generic:
+                continue
+            name = op_name(inner)
+            if name not in ACCEPTED_GENERIC_BODY and not name.startswith("spyreop."):
+                raise error(inner, GENERIC_BODY)
+
+
+# ---------------------------------------------------------------------------
+# linalg.fill as the init of a reduction
+# ---------------------------------------------------------------------------
+
+
+def why_not_reduction_init(fill: Operation) -> str | None:
+    """None when `fill` writes a scalar constant into tensors that only seed reductions."""
+    value = fill.operands[0] if fill.operands else None
+    if value is None or not is_scalar_constant(value):
+        return "linalg.fill is accepted only to initialise a reduction with a scalar constant"
+    if not fill.results or all(not r.uses for r in fill.results):
+        return "this linalg.fill initialises no reduction"
+    for result in fill.results:
+        for use in result.uses:
+            if not is_reduction_init(use.operation, use.index):
+                return (f"the result of this linalg.fill is used by '{op_name(use.operation)}', "
+                        "not as the init of a reduction")
+    return None
+
+
+def is_scalar_constant(value: SSAValue) -> bool:
+    owner = value.owner
+    return (isinstance(owner, Operation) and op_name(owner) == "arith.constant"
+            and not is_shaped(value.type))
+
+
+def is_shaped(ty: Attribute) -> bool:
+    from xdsl.dialects.builtin import ShapedType
+
+    return isinstance(ty, ShapedType)
+
+
+def is_reduction_init(user: Operation, operand_index: int) -> bool:
+    """Whether operand `operand_index` of `user` is the accumulator of a reduction."""
+    name = op_name(user)
+    if name == "linalg.reduce":
+        return operand_index in init_operand_indices(user)
+    if name == "linalg.generic":
+        if not any(str(getattr(it, "data", it)).endswith("reduction") for it in iterator_types(user)):
+            return False
+        outputs = list(getattr(user, "outputs", ()))
+        first_output = len(user.operands) - len(outputs)
+        return operand_index >= first_output
+    return False
+
+
+def init_operand_indices(reduce: Operation) -> range:
+    """linalg.reduce has N inputs followed by N inits."""
+    inits = getattr(reduce, "inits", None)
+    if inits is None:
+        inits = getattr(reduce, "init", None)
+    if inits is None:
+        count = len(reduce.operands) // 2
+    else:
+        count = 1 if isinstance(inits, SSAValue) else len(inits)
+    return range(len(reduce.operands) - count, len(reduce.operands))
+
+
+def iterator_types(generic: Operation) -> list[Attribute]:
+    attr = generic.properties.get("iterator_types") or generic.attributes.get("iterator_types")
+    return list(getattr(attr, "data", ()) or ())
+
+
+# ---------------------------------------------------------------------------
+# small helpers
+# ---------------------------------------------------------------------------
+
+
+def loop_carried_values(for_op: Operation) -> int:
+    iter_args = getattr(for_op, "iter_args", None)
+    if iter_args is not None:
+        return len(iter_args)
+    return max(0, len(for_op.operands) - 3)
