@@ -323,8 +323,99 @@ def _min_constraint(op: Operation, name: str, minimum: int) -> None:
 # ---------------------------------------------------------------------------
 
 
+def _is_const(expr: AffineExpr) -> bool:
+    return isinstance(expr, AffineConstantExpr)
+
+
+def _is_binop(expr: AffineExpr, kind: AffineBinaryOpKind) -> bool:
+    return isinstance(expr, AffineBinaryOpExpr) and expr.kind == kind
+
+
+def _is_symbolic(expr: AffineExpr) -> bool:
+    """No dims inside: only symbols and constants (MLIR's `isSymbolicOrConstant`)."""
+    if isinstance(expr, AffineDimExpr):
+        return False
+    if isinstance(expr, AffineBinaryOpExpr):
+        return _is_symbolic(expr.lhs) and _is_symbolic(expr.rhs)
+    return True
+
+
+def _raw(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    return AffineBinaryOpExpr(kind, lhs, rhs)
+
+
+def _const(value: int) -> AffineExpr:
+    return AffineExpr.constant(value)
+
+
+def _mlir_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """`lhs + rhs` built as MLIR builds it (xDSL's operators simplify differently)."""
+    if _is_const(lhs) and _is_const(rhs):
+        return _const(lhs.value + rhs.value)
+    if _is_const(lhs) or (_is_symbolic(lhs) and not _is_symbolic(rhs)):
+        return _mlir_add(rhs, lhs)
+    if _is_const(rhs) and rhs.value == 0:
+        return lhs
+    if _is_binop(lhs, AffineBinaryOpKind.Add) and _is_const(rhs) and _is_const(lhs.rhs):
+        return _mlir_add(lhs.lhs, _const(lhs.rhs.value + rhs.value))
+
+    def scaled(expr: AffineExpr) -> tuple[AffineExpr, int]:
+        if _is_binop(expr, AffineBinaryOpKind.Mul) and _is_const(expr.rhs):
+            return expr.lhs, expr.rhs.value
+        return expr, 1
+
+    (first, c1), (second, c2) = scaled(lhs), scaled(rhs)
+    if first == second:
+        return _raw(AffineBinaryOpKind.Mul, first, _const(c1 + c2))
+    if _is_binop(lhs, AffineBinaryOpKind.Add) and _is_const(lhs.rhs):
+        return _mlir_add(_mlir_add(lhs.lhs, rhs), lhs.rhs)
+    return _raw(AffineBinaryOpKind.Add, lhs, rhs)
+
+
+def _mlir_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
+    """`lhs * rhs` as MLIR builds it (no distribution over `+`); None if not affine."""
+    if _is_const(lhs) and _is_const(rhs):
+        return _const(lhs.value * rhs.value)
+    if not _is_symbolic(lhs) and not _is_symbolic(rhs):
+        return None
+    if _is_symbolic(lhs) and (not _is_symbolic(rhs) or _is_const(lhs)):
+        return _mlir_mul(rhs, lhs)
+    if _is_const(rhs):
+        if rhs.value == 1:
+            return lhs
+        if rhs.value == 0:
+            return rhs
+    if _is_binop(lhs, AffineBinaryOpKind.Mul) and _is_const(lhs.rhs):
+        if _is_const(rhs):
+            return _mlir_mul(lhs.lhs, _const(lhs.rhs.value * rhs.value))
+        return _mlir_mul(_mlir_mul(lhs.lhs, rhs), lhs.rhs)
+    return _raw(AffineBinaryOpKind.Mul, lhs, rhs)
+
+
+def _mlir_div_or_mod(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
+    """`floordiv`/`ceildiv`/`mod` with MLIR's basic folds; None if the divisor is not affine."""
+    if not _is_symbolic(rhs):
+        return None
+    if _is_const(rhs) and rhs.value >= 1:
+        c = rhs.value
+        if _is_const(lhs):
+            value = {AffineBinaryOpKind.FloorDiv: lhs.value // c, AffineBinaryOpKind.CeilDiv: -(-lhs.value // c),
+                     AffineBinaryOpKind.Mod: lhs.value % c}[kind]
+            return _const(value)
+        if c == 1:
+            return _const(0) if kind == AffineBinaryOpKind.Mod else lhs
+        if _is_binop(lhs, AffineBinaryOpKind.Mul) and _is_const(lhs.rhs) and lhs.rhs.value % c == 0:
+            if kind == AffineBinaryOpKind.Mod:
+                return _const(0)
+            return _mlir_mul(lhs.lhs, _const(lhs.rhs.value // c))
+    return _raw(kind, lhs, rhs)
+
+
 class _SubscriptParser:
     """Parses the expressions between `[` and `]`; SSA names become dims in order of first use."""
+
+    _HIGH = {"floordiv": AffineBinaryOpKind.FloorDiv, "ceildiv": AffineBinaryOpKind.CeilDiv,
+             "mod": AffineBinaryOpKind.Mod}
 
     def __init__(self, parser: Parser):
         self.parser = parser
@@ -337,47 +428,45 @@ class _SubscriptParser:
         lhs = self._term()
         while True:
             if self.parser.parse_optional_punctuation("+") is not None:
-                lhs = lhs + self._term()
+                lhs = _mlir_add(lhs, self._term())
             elif self.parser.parse_optional_punctuation("-") is not None:
-                lhs = lhs - self._term()
+                lhs = _mlir_add(lhs, self._negate(self._term()))
             else:
                 return lhs
+
+    def _negate(self, expr: AffineExpr) -> AffineExpr:
+        negated = _mlir_mul(expr, _const(-1))
+        assert negated is not None
+        return negated
 
     def _term(self) -> AffineExpr:
         lhs = self._unary()
         while True:
             start = self.parser.pos
             if self.parser.parse_optional_punctuation("*") is not None:
-                kind = "*"
+                result = _mlir_mul(lhs, self._unary())
+                problem = "at least one of the multiply operands has to be either a constant or symbolic"
             else:
-                kind = self.parser.parse_optional_keyword_in(("floordiv", "ceildiv", "mod"))
-                if kind is None:
+                word = self.parser.parse_optional_keyword_in(tuple(self._HIGH))
+                if word is None:
                     return lhs
-            rhs = self._unary()
-            try:
-                if kind == "*":
-                    lhs = lhs * rhs
-                elif kind == "floordiv":
-                    lhs = lhs // rhs
-                elif kind == "ceildiv":
-                    lhs = lhs.ceil_div(rhs)
-                else:
-                    lhs = lhs % rhs
-            except NotImplementedError:
-                self.parser.raise_error(
-                    f"non-affine expression: the right operand of '{kind}' must be a constant", start)
+                result = _mlir_div_or_mod(self._HIGH[word], lhs, self._unary())
+                problem = f"right operand of {word} has to be either a constant or symbolic"
+            if result is None:
+                self.parser.raise_error(f"non-affine expression: {problem}", start, self.parser.pos)
+            lhs = result
 
     def _unary(self) -> AffineExpr:
         parser = self.parser
         if parser.parse_optional_punctuation("-") is not None:
-            return -self._unary()
+            return self._negate(self._unary())
         if parser.parse_optional_punctuation("(") is not None:
             expr = self.expression()
             parser.parse_punctuation(")")
             return expr
         value = parser.parse_optional_integer(allow_boolean=False, allow_negative=False)
         if value is not None:
-            return AffineExpr.constant(value)
+            return _const(value)
         if parser.parse_optional_keyword("symbol") is not None:
             parser.parse_punctuation("(")
             operand = parser.parse_unresolved_operand()
