@@ -1,0 +1,150 @@
+"""Shared pieces of the KTIR interpreter: run state, value conventions, impl registration.
+
+Python values the interpreter gives SSA values:
+
+| MLIR type                         | Python value                                              |
+|-----------------------------------|-----------------------------------------------------------|
+| `index`, `iN` (N > 1) scalar      | `int` (two's-complement, sign-extended from N bits)        |
+| `i1` scalar                       | `bool`                                                     |
+| float scalar (`f16`, `f32`, ...)  | numpy scalar of the type's dtype (`np.float16(1.5)`)       |
+| `tensor<...>`                     | `np.ndarray` (dtype from `dtypes.element_type`)            |
+| memref from `construct_memory_view` | `memory.StridedView` / `memory.DistributedView`          |
+| `!ktdp.access_tile<...>`          | `memory.AccessTile`                                        |
+| `!ktdp.runtime_arg<T, ...>`       | the argument's value                                       |
+
+Inside a `linalg.generic` body run "vectorised", scalar-typed SSA values hold numpy arrays
+over the iteration space instead; every scalar op implementation accepts both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ShapedType
+from xdsl.interpreter import InterpreterFunctions, impl, impl_terminator, register_impls
+from xdsl.ir import Attribute, Operation
+from xdsl.traits import IsTerminator
+
+from dfsched.interp.dtypes import element_type
+from dfsched.interp.memory import Memory
+
+
+class NeedsScalar(Exception):
+    """Raised by an op that cannot run on arrays; the linalg engine retries point by point."""
+
+
+@dataclass
+class Options:
+    """How a kernel runs.
+
+    unit: address unit of memories and view offsets ("element" or "byte", see memory.py).
+    check_races: fail when two compute tiles touch one memory slot and one of them writes.
+    out_of_bounds: "error" (default) fails on an access outside a view's sizes or
+        coordinate set; "mask" makes such loads read 0 and such stores do nothing.
+    slice_width: lanes per slice for `spyreop.slice_reduction` (undocumented upstream).
+    layernorm_eps: epsilon of `spyreop.layernormscale` (None: intrinsics.LAYERNORM_EPS).
+    max_ops: give up (located error) after interpreting this many ops (None: no limit).
+    """
+
+    unit: str = "element"
+    check_races: bool = True
+    out_of_bounds: str = "error"
+    slice_width: int | None = None
+    layernorm_eps: float | None = None
+    max_ops: int | None = 20_000_000
+
+
+@dataclass
+class State:
+    """What the ops of one run share (hung on the interpreter as `interpreter.state`)."""
+
+    options: Options
+    grid: tuple[int, ...] = (1,)
+    tile_coords: tuple[int, ...] = (0,)
+    tile_index: int = 0
+    global_memory: Memory | None = None
+    scratchpads: dict[int, Memory] = field(default_factory=dict)
+    probe: bool = False  # layout dry run: memories store nothing
+    views: list[Any] = field(default_factory=list)  # dry run: ViewRecord-like tuples
+    index_stack: list[list[Any]] = field(default_factory=list)  # linalg.index values
+    ops_run: int = 0
+
+    @property
+    def num_tiles(self) -> int:
+        return int(np.prod(self.grid, dtype=np.int64))
+
+    def scratchpad(self, tile: int) -> Memory:
+        mem = self.scratchpads.get(tile)
+        if mem is None:
+            mem = Memory(
+                f"the scratchpad of compute tile {tile}",
+                self.options.unit,
+                None,
+                probe=self.probe,
+                track_races=self.options.check_races and not self.probe,
+            )
+            self.scratchpads[tile] = mem
+        return mem
+
+
+# ---------------------------------------------------------------------------------------
+# value conventions
+# ---------------------------------------------------------------------------------------
+
+
+def is_array(value: Any) -> bool:
+    return isinstance(value, np.ndarray) and value.ndim > 0
+
+
+def to_python(value: Any, t: Attribute) -> Any:
+    """Give a computed value the conventional representation of type `t`.
+
+    Arrays with dimensions stay arrays (a tensor, or a vectorised body value); 0-d
+    values of scalar types become `int`/`bool`/numpy scalars.
+    """
+    if isinstance(t, ShapedType):
+        et = element_type(t)
+        arr = np.asarray(value)
+        return arr if arr.dtype == et.dtype else arr.astype(et.dtype)
+    et = element_type(t)
+    arr = np.asarray(value)
+    if arr.ndim > 0:
+        return arr if arr.dtype == et.dtype else et.cast(arr)
+    if et.kind in ("int", "uint", "index"):
+        return int(arr)
+    if et.kind == "bool":
+        return bool(arr)
+    return et.dtype.type(et.cast(arr)[()])
+
+
+def operand_values(op: Operation, args: tuple[Any, ...]) -> dict[Any, Any]:
+    """SSA value -> Python value for the operands of `op` (for ops with variadic groups)."""
+    return {operand: value for operand, value in zip(op.operands, args)}
+
+
+# ---------------------------------------------------------------------------------------
+# registering implementations by op name
+# ---------------------------------------------------------------------------------------
+
+ImplFn = Callable[[Any, Any, Operation, tuple[Any, ...]], Any]
+
+
+def functions_for(
+    cls_name: str, table: dict[str, ImplFn], classes: Iterable[type[Operation]], base: type = InterpreterFunctions
+) -> type[InterpreterFunctions]:
+    """An `InterpreterFunctions` subclass implementing every class whose `.name` is in `table`.
+
+    Several classes may share a name (xDSL's own op and a dfsched subclass of it): each gets
+    the implementation. Terminators are registered with `impl_terminator`.
+    """
+    namespace: dict[str, Any] = {}
+    for i, cls in enumerate(classes):
+        fn = table.get(cls.name)
+        if fn is None:
+            continue
+        wrap = impl_terminator if cls.has_trait(IsTerminator) else impl
+        namespace[f"_impl_{i}_{cls.__name__}"] = wrap(cls)(fn)
+    return register_impls(type(cls_name, (base,), namespace))

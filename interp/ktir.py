@@ -1,0 +1,636 @@
+"""The KTIR reference interpreter: runs a kernel over its whole grid, in numpy.
+
+It is the oracle every later pass is checked against: a pass that preserves meaning
+leaves `run_kernel`'s outputs unchanged (up to the rounding a reordered f16 computation
+brings).
+
+API
+---
+
+    from dfsched.interp.ktir import load_module, make_inputs, run_kernel
+
+    module = load_module("examples/add.mlir")     # parse (all dfsched dialects) and verify
+    inputs = make_inputs(module, seed=0)          # random inputs for every buffer + scalars
+    outputs = run_kernel(module, inputs)          # every buffer after the run
+
+* `make_inputs(module, seed=0, *, kernel=None, scalars=None, low=-1.0, high=1.0, **options)
+  -> dict[str, np.ndarray]`: one seeded random array per buffer the kernel's views cover
+  (floats uniform in [low, high), integers in [0, 8)), plus one 0-d array per scalar
+  kernel argument (`scalars` overrides; default 0, a `!ktdp.runtime_arg`'s upper bound or
+  granularity when it has one).
+* `run_kernel(module, inputs, *, kernel=None, **options) -> dict[str, np.ndarray]`: the
+  contents of every buffer after all compute tiles ran. Missing buffers start as zeros.
+* `run(module, inputs, ...) -> KernelResult`: the same, plus the layout, the memories
+  (scratchpads included) and per-tile return values.
+* `kernel_layout(module, *, kernel=None, scalars=None, **options) -> Layout`: where
+  every buffer lives.
+* `call_function(module, name, *args, **options) -> tuple`: run one `func.func` on
+  Python values (tensor arguments as numpy arrays): for testing op semantics.
+
+Keys: a buffer whose views are based at a kernel argument is keyed by that argument's
+name (`%A` -> "A", unnamed -> "arg<i>"); a buffer at a constant address by
+``"@<address>"`` (`"@1024"`). Scalar arguments are keyed by their names too.
+
+`options` (see `base.Options`): `unit` ("element" | "byte"), `check_races` (True),
+`out_of_bounds` ("error" | "mask"), `slice_width`, `layernorm_eps`, `max_ops`.
+
+Execution model
+---------------
+* The kernel is the `func.func` with a `grid` attribute (or the only function, or the one
+  named by `kernel=`). Its grid (`grid = [d0, d1, ...]`, default [1]) is walked in
+  row-major order; each point is one compute tile, and `ktdp.get_compute_tile_id`
+  returns its coordinates (one result per grid dimension). Tiles run one after the other
+  on a shared global memory; with `check_races` an access whose result would depend on
+  that order (see memory.py) is a located error.
+* Memory is element-addressed by default: address = index of an element slot, a view's
+  element at coordinate c lives at `offset + sum(c * strides)`; `unit="byte"` makes
+  addresses bytes (strides still count elements). Each tile has a scratchpad for
+  `ct_local` views; every memory reads as 0 until written.
+* Where buffers go: a dry run of the whole grid on memories that store nothing records
+  every view; kernel arguments that reach a view's offset by additions are *address
+  arguments* and get placeholder bases 2**40 * (i + 1) during the dry run, which tells
+  each view's argument and the extent each argument's buffer needs. Constant-address
+  buffers stay where the kernel puts them; argument buffers are placed after the last of
+  them, in argument order, 64-unit aligned and never overlapping. A buffer is handed in and
+  out with the shape of a dense row-major view that covers it exactly, else flat.
+* Values: see base.py. f16 arithmetic is numpy float16 (each operation correctly
+  rounded); reductions accumulate sequentially in the output type, as linalg specifies
+  (linalg_impl.py); `tensor.empty` reads as zeros, so a reduction into it starts at 0.
+* Errors in the kernel (an unsupported op, an access outside a view, a race, a division
+  by zero, ...) raise `DiagnosticError` located at the op; misuse of the Python API
+  (an unknown input key, a wrongly sized array) raises `ValueError`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    ModuleOp,
+    ShapedType,
+    TensorType,
+)
+from xdsl.interpreter import Interpreter, OpImplResult
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from dfsched.diagnostics import DiagnosticError, error
+from dfsched.interp.base import NeedsScalar, Options, State, to_python
+from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
+from dfsched.interp.memory import Memory, MemoryAccessError, RaceError
+
+__all__ = [
+    "Buffer",
+    "KernelResult",
+    "Layout",
+    "Options",
+    "call_function",
+    "kernel_layout",
+    "load_module",
+    "make_inputs",
+    "parse_module",
+    "run",
+    "run_kernel",
+]
+
+PROBE_SHIFT = 40  # dry-run base of address argument i: (i + 1) << PROBE_SHIFT
+ALIGN = 64  # argument buffers start at multiples of this many address units
+
+
+# ---------------------------------------------------------------------------------------
+# parsing
+# ---------------------------------------------------------------------------------------
+
+
+def parse_module(text: str, name: str = "<text>", verify: bool = True) -> ModuleOp:
+    """Parse KTIR text with every dfsched dialect (ops remember their file:line:col)."""
+    from dfsched.compat import LocatingParser, verify_module
+    from dfsched.dialects import make_context
+
+    module = LocatingParser(make_context(), text, name).parse_module()
+    if verify:
+        verify_module(module)
+    return module
+
+
+def load_module(path: str | Path, verify: bool = True) -> ModuleOp:
+    path = Path(path)
+    return parse_module(path.read_text(), str(path), verify)
+
+
+# ---------------------------------------------------------------------------------------
+# the interpreter
+# ---------------------------------------------------------------------------------------
+
+# dialects whose ops the interpreter implements; the classes come from both xDSL and the
+# dfsched registry, so modules parsed with either context run
+_DIALECTS = ("builtin", "func", "arith", "math", "scf", "tensor", "linalg", "ktdp", "spyreop")
+_XDSL = {
+    "builtin": ("xdsl.dialects.builtin", "Builtin"),
+    "func": ("xdsl.dialects.func", "Func"),
+    "arith": ("xdsl.dialects.arith", "Arith"),
+    "math": ("xdsl.dialects.math", "Math"),
+    "scf": ("xdsl.dialects.scf", "Scf"),
+    "tensor": ("xdsl.dialects.tensor", "Tensor"),
+    "linalg": ("xdsl.dialects.linalg", "Linalg"),
+}
+
+_FUNCTION_SETS: list[Any] | None = None
+
+
+def _op_classes() -> list[type[Operation]]:
+    from dfsched.dialects import DIALECTS
+
+    seen: dict[int, type[Operation]] = {}
+    sources = []
+    for name in _DIALECTS:
+        for entry in (_XDSL.get(name), DIALECTS.get(name)):
+            if entry is not None and entry not in sources:
+                sources.append(entry)
+    for module_name, attr in sources:
+        try:
+            dialect = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError):
+            continue
+        for cls in dialect.operations:
+            seen.setdefault(id(cls), cls)
+    return list(seen.values())
+
+
+def _function_sets() -> list[Any]:
+    global _FUNCTION_SETS
+    if _FUNCTION_SETS is None:
+        from dfsched.interp.ktdp_impl import ktdp_functions
+        from dfsched.interp.linalg_impl import linalg_functions
+        from dfsched.interp.spyreop_impl import spyreop_functions
+        from dfsched.interp.std_impl import std_functions
+
+        classes = _op_classes()
+        _FUNCTION_SETS = [
+            *std_functions(classes),
+            *linalg_functions(classes),
+            *ktdp_functions(classes),
+            *spyreop_functions(classes),
+        ]
+    return _FUNCTION_SETS
+
+
+def _op_name(op: Operation) -> str:
+    if op.name == "builtin.unregistered":
+        return op.op_name.data  # type: ignore[attr-defined]
+    return op.name
+
+
+class KtirInterpreter(Interpreter):
+    """xDSL's interpreter with our implementations, run state and located errors."""
+
+    def __init__(self, module: ModuleOp, state: State):
+        super().__init__(module, index_bitwidth=64)
+        self.state = state
+        for functions in _function_sets():
+            self.register_implementations(functions, override=True)
+
+    def _run_op(self, op: Operation, inputs: tuple[Any, ...]) -> OpImplResult:
+        state = self.state
+        state.ops_run += 1
+        if state.options.max_ops is not None and state.ops_run > state.options.max_ops:
+            raise error(op, f"gave up after interpreting {state.options.max_ops} ops (max_ops)")
+        # xDSL's dispatch table, used directly: its own `run` re-raises with the whole module
+        # printed into the exception, which a fallback (NeedsScalar) cannot afford
+        entry = self._impls._impl_dict.get(type(op))  # noqa: SLF001
+        if entry is None:
+            raise error(op, f"the KTIR interpreter does not support '{_op_name(op)}'")
+        functions, implementation = entry
+        try:
+            result = implementation(functions, self, op, inputs)
+        except DiagnosticError:
+            raise
+        except NeedsScalar:
+            if state.index_stack:
+                raise
+            raise error(op, f"'{op.name}' op needs scalar operands here") from None
+        except (MemoryAccessError, RaceError, ValueError, IndexError, UnsupportedType, ZeroDivisionError) as exc:
+            raise error(op, f"'{op.name}' op {exc}") from exc
+        except Exception as exc:  # a bug of ours: keep the location, chain the traceback
+            raise error(op, f"'{op.name}' op: internal interpreter error: {type(exc).__name__}: {exc}") from exc
+        if len(result.values) != len(op.results):
+            raise error(op, f"'{op.name}' op: interpreter produced {len(result.values)} results for {len(op.results)}")
+        return result
+
+
+# ---------------------------------------------------------------------------------------
+# kernels
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class KernelInfo:
+    func: func.FuncOp
+    name: str
+    grid: tuple[int, ...]
+    arg_names: list[str]
+    address_args: set[int]
+
+    @property
+    def args(self) -> tuple[BlockArgument, ...]:
+        return tuple(self.func.body.blocks.first.args) if self.func.body.blocks else ()
+
+
+def _functions(module: ModuleOp) -> list[func.FuncOp]:
+    return [op for op in module.body.block.ops if isinstance(op, func.FuncOp) and op.body.blocks]
+
+
+def find_kernel(module: ModuleOp, name: str | None = None) -> func.FuncOp:
+    funcs = _functions(module)
+    if name is not None:
+        for f in funcs:
+            if f.sym_name.data == name:
+                return f
+        raise ValueError(f"no function @{name} in the module")
+    with_grid = [f for f in funcs if "grid" in f.attributes]
+    if len(with_grid) == 1:
+        return with_grid[0]
+    if len(funcs) == 1:
+        return funcs[0]
+    names = ", ".join("@" + f.sym_name.data for f in (with_grid or funcs)) or "none"
+    raise ValueError(f"cannot tell which function is the kernel ({names}); pass kernel=<name>")
+
+
+def grid_of(f: func.FuncOp) -> tuple[int, ...]:
+    attr = f.attributes.get("grid")
+    if attr is None:
+        return (1,)
+    if isinstance(attr, DenseArrayBase):
+        dims = [int(v) for v in attr.get_values()]
+    elif isinstance(attr, ArrayAttr):
+        dims = []
+        for a in attr.data:
+            if isinstance(a, IntegerAttr):
+                dims.append(int(a.value.data))
+            elif isinstance(a, IntAttr):
+                dims.append(a.data)
+            else:
+                raise error(f, f"grid size must be an integer attribute, got {a}")
+    else:
+        raise error(f, f"grid must be an array of integers, got {attr}")
+    if not dims:
+        raise error(f, "Grid must have at least one dimension")
+    for d in dims:
+        if d <= 0:
+            raise error(f, f"Grid size must be positive (got {d})")
+    return tuple(dims)
+
+
+_ADDITIVE = ("arith.addi", "arith.subi", "arith.index_cast", "arith.index_castui", "arith.select", "spyreop.addi64toi64", "spyreop.addi32toi32")
+
+
+def _address_args(f: func.FuncOp) -> set[int]:
+    """Arguments that reach a memory view's offset through additions (and casts)."""
+    args = list(f.body.blocks.first.args)
+    found: set[int] = set()
+    seen: set[int] = set()
+    work: list[SSAValue] = [
+        op.operands[0] for op in f.walk() if op.name == "ktdp.construct_memory_view"
+    ]
+    while work:
+        v = work.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if isinstance(v, BlockArgument):
+            if v.owner is f.body.blocks.first and isinstance(v.type, IndexType):
+                found.add(args.index(v))
+            continue
+        owner = v.owner
+        if isinstance(owner, Operation) and owner.name in _ADDITIVE:
+            operands = list(owner.operands)
+            if owner.name == "arith.select":
+                operands = operands[1:]
+            work.extend(operands)
+    return found
+
+
+def kernel_info(module: ModuleOp, kernel: str | None = None) -> KernelInfo:
+    f = find_kernel(module, kernel)
+    block = f.body.blocks.first
+    names = [a.name_hint or f"arg{i}" for i, a in enumerate(block.args)] if block else []
+    return KernelInfo(f, f.sym_name.data, grid_of(f), names, _address_args(f))
+
+
+# ---------------------------------------------------------------------------------------
+# layout
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Buffer:
+    """A region of memory the kernel's views cover (see the module docstring for keys)."""
+
+    key: str
+    space: str  # "global" | "ct_local"
+    address: int
+    length: int  # address units
+    shape: tuple[int, ...]
+    element: ElementType
+    arg_index: int | None = None
+
+    @property
+    def end(self) -> int:
+        return self.address + self.length
+
+
+@dataclass
+class Layout:
+    unit: str
+    buffers: list[Buffer] = field(default_factory=list)
+    scalars: dict[str, Any] = field(default_factory=dict)
+    global_size: int = 0
+
+    def by_key(self) -> dict[str, Buffer]:
+        return {b.key: b for b in self.buffers}
+
+    def global_buffers(self) -> list[Buffer]:
+        return [b for b in self.buffers if b.space == "global"]
+
+    def arg_address(self, index: int) -> int | None:
+        for b in self.buffers:
+            if b.arg_index == index:
+                return b.address
+        return None
+
+
+def _default_scalar(t) -> Any:
+    if getattr(t, "name", "") == "ktdp.runtime_arg":
+        for fieldname in ("upperbound", "granularity"):
+            value = getattr(getattr(t, fieldname, None), "data", None)
+            if value is not None:
+                return int(value)
+        t = t.underlying_type
+    if isinstance(t, TensorType):
+        shape = t.get_shape()
+        if any(d < 0 for d in shape):
+            raise ValueError(f"a tensor argument of dynamic type {t} needs an input")
+        return element_type(t).zeros(shape)
+    return to_python(0, t)
+
+
+def _scalar_type(t):
+    return t.underlying_type if getattr(t, "name", "") == "ktdp.runtime_arg" else t
+
+
+def _scalar_values(info: KernelInfo, given: dict[str, Any] | None) -> dict[str, Any]:
+    given = dict(given or {})
+    out: dict[str, Any] = {}
+    for i, (name, arg) in enumerate(zip(info.arg_names, info.args)):
+        if i in info.address_args:
+            continue
+        t = arg.type
+        if name in given:
+            value = given.pop(name)
+            out[name] = np.asarray(value) if isinstance(t, ShapedType) else to_python(np.asarray(value), _scalar_type(t))
+        else:
+            out[name] = _default_scalar(t)
+    return out
+
+
+def _new_state(info: KernelInfo, options: Options, probe: bool) -> State:
+    state = State(options=options, grid=info.grid, probe=probe)
+    return state
+
+
+def _run_grid(module: ModuleOp, info: KernelInfo, state: State, arg_values: list[Any]) -> dict[tuple[int, ...], tuple]:
+    interpreter = KtirInterpreter(module, state)
+    returns: dict[tuple[int, ...], tuple] = {}
+    with np.errstate(all="ignore"):
+        for index, coords in enumerate(np.ndindex(*info.grid)):
+            state.tile_index = index
+            state.tile_coords = tuple(int(c) for c in coords)
+            returns[state.tile_coords] = tuple(interpreter.call_op(info.func, tuple(arg_values)))
+    return returns
+
+
+def _argument_values(info: KernelInfo, scalars: dict[str, Any], bases: dict[int, int]) -> list[Any]:
+    values = []
+    for i, name in enumerate(info.arg_names):
+        if i in info.address_args:
+            values.append(bases.get(i, 0))
+        else:
+            values.append(scalars[name])
+    return values
+
+
+def _compute_layout(module: ModuleOp, info: KernelInfo, options: Options, scalars: dict[str, Any]) -> Layout:
+    state = _new_state(info, options, probe=True)
+    state.global_memory = Memory("global memory", options.unit, None, probe=True)
+    probe_bases = {i: (i + 1) << PROBE_SHIFT for i in info.address_args}
+    _run_grid(module, info, state, _argument_values(info, scalars, probe_bases))
+
+    def step(et: ElementType) -> int:
+        return 1 if options.unit == "element" else et.itemsize
+
+    records = []  # (op, view, arg, first, last)
+    for op, view in state.views:
+        extent = view.extent()
+        if extent is None:
+            continue
+        first, last = extent
+        arg = (view.offset >> PROBE_SHIFT) - 1 if view.offset >= (1 << PROBE_SHIFT) else None
+        if arg is not None and arg not in probe_bases:
+            raise error(op, f"view offset {view.offset} is out of range")
+        records.append((op, view, arg, first, last))
+
+    layout = Layout(options.unit, scalars=scalars)
+    # constant-address buffers (global memory only: scratchpads are not inputs)
+    const = [r for r in records if r[2] is None and r[1].space == "global"]
+    per_op: dict[int, list[list[int]]] = {}
+    for op, _, _, first, last in const:
+        per_op.setdefault(id(op), []).append([first, last])
+    intervals: list[list[int]] = []
+    for ivs in per_op.values():
+        intervals.extend(_union(ivs, touching=True))
+    for first, last in _union(intervals, touching=False):
+        members = [r for r in const if r[3] >= first and r[4] <= last]
+        layout.buffers.append(_make_buffer(f"@{first}", "global", first, last - first + 1, members, first, step, None))
+    # argument buffers
+    next_global = _align(max((b.end for b in layout.buffers), default=0))
+    next_local = 0
+    for i in sorted(info.address_args):
+        members = [r for r in records if r[2] == i]
+        if not members:
+            continue
+        base = probe_bases[i]
+        lo = min(r[3] for r in members) - base
+        if lo < 0:
+            op = min(members, key=lambda r: r[3])[0]
+            raise error(op, f"view reaches {-lo} address unit(s) before the base address of argument %{info.arg_names[i]}")
+        length = max(r[4] for r in members) - base + 1
+        space = "global" if any(r[1].space == "global" for r in members) else "ct_local"
+        if space == "global":
+            address, next_global = next_global, _align(next_global + length)
+        else:
+            address, next_local = next_local, _align(next_local + length)
+        layout.buffers.append(_make_buffer(info.arg_names[i], space, address, length, members, base, step, i))
+    layout.global_size = max((b.end for b in layout.global_buffers()), default=0)
+    return layout
+
+
+def _make_buffer(key, space, address, length, members, start, step, arg_index) -> Buffer:
+    """A buffer of `length` units; `start` is its first address as the dry run saw it."""
+    et = members[0][1].et
+    shape: tuple[int, ...] = ()
+    for _, view, _, first, last in members:
+        if (
+            view.et == et
+            and view.offset == start
+            and first == start
+            and last - first + 1 == length
+            and view.is_dense_row_major()
+        ):
+            shape = view.sizes
+            break
+    if not shape:
+        shape = (max(1, length // step(et)),)
+    return Buffer(key, space, address, length, tuple(shape), et, arg_index)
+
+
+def _union(intervals: list[list[int]], touching: bool) -> list[list[int]]:
+    out: list[list[int]] = []
+    for lo, hi in sorted(intervals):
+        if out and lo <= out[-1][1] + (1 if touching else 0):
+            out[-1][1] = max(out[-1][1], hi)
+        else:
+            out.append([lo, hi])
+    return out
+
+
+def _align(n: int) -> int:
+    return -(-n // ALIGN) * ALIGN
+
+
+def _options(opts: dict[str, Any]) -> Options:
+    options = Options()
+    unknown = set(opts) - set(Options.__dataclass_fields__)
+    if unknown:
+        raise ValueError(f"unknown option(s): {', '.join(sorted(unknown))}")
+    options = replace(options, **opts)
+    if options.unit not in ("element", "byte"):
+        raise ValueError(f"unit must be 'element' or 'byte', not {options.unit!r}")
+    if options.out_of_bounds not in ("error", "mask"):
+        raise ValueError(f"out_of_bounds must be 'error' or 'mask', not {options.out_of_bounds!r}")
+    return options
+
+
+def kernel_layout(module: ModuleOp, *, kernel: str | None = None, scalars: dict[str, Any] | None = None, **opts) -> Layout:
+    """Where each buffer of the kernel lives (from a dry run)."""
+    info = kernel_info(module, kernel)
+    options = _options(opts)
+    return _compute_layout(module, info, options, _scalar_values(info, scalars))
+
+
+def make_inputs(
+    module: ModuleOp,
+    seed: int = 0,
+    *,
+    kernel: str | None = None,
+    scalars: dict[str, Any] | None = None,
+    low: float = -1.0,
+    high: float = 1.0,
+    **opts,
+) -> dict[str, np.ndarray]:
+    """Seeded random contents for every global buffer, plus the scalar arguments."""
+    info = kernel_info(module, kernel)
+    options = _options(opts)
+    scalar_values = _scalar_values(info, scalars)
+    layout = _compute_layout(module, info, options, scalar_values)
+    rng = np.random.default_rng(seed)
+    out: dict[str, np.ndarray] = {}
+    for b in layout.global_buffers():
+        et = b.element
+        if et.is_fused:
+            data = rng.uniform(low, high, b.shape) + 1j * rng.uniform(low, high, b.shape)
+        elif et.is_float:
+            data = rng.uniform(low, high, b.shape)
+        elif et.kind == "bool":
+            data = rng.integers(0, 2, b.shape)
+        else:
+            data = rng.integers(0, 8, b.shape)
+        out[b.key] = np.asarray(et.cast(data))
+    for name, value in scalar_values.items():
+        out[name] = np.asarray(value)
+    return out
+
+
+@dataclass
+class KernelResult:
+    outputs: dict[str, np.ndarray]
+    layout: Layout
+    global_memory: Memory
+    scratchpads: dict[int, Memory]
+    returns: dict[tuple[int, ...], tuple]
+    ops_run: int
+
+
+def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str | None = None, **opts) -> KernelResult:
+    """Run the kernel over its grid on `inputs`; see the module docstring."""
+    info = kernel_info(module, kernel)
+    options = _options(opts)
+    inputs = dict(inputs or {})
+    scalar_names = {n for i, n in enumerate(info.arg_names) if i not in info.address_args}
+    scalar_values = _scalar_values(info, {k: v for k, v in inputs.items() if k in scalar_names})
+    layout = _compute_layout(module, info, options, scalar_values)
+    buffers = layout.by_key()
+    unknown = set(inputs) - set(buffers) - scalar_names
+    if unknown:
+        raise ValueError(
+            f"input(s) {', '.join(sorted(unknown))} are neither buffers nor scalar arguments of "
+            f"@{info.name} (buffers: {', '.join(buffers) or 'none'}; scalars: {', '.join(sorted(scalar_names)) or 'none'})"
+        )
+    state = _new_state(info, options, probe=False)
+    memory = Memory("global memory", options.unit, layout.global_size, track_races=options.check_races)
+    state.global_memory = memory
+    for b in layout.global_buffers():
+        if b.key not in inputs:
+            continue
+        data = np.asarray(inputs[b.key])
+        count = int(np.prod(b.shape, dtype=np.int64))
+        if data.size != count:
+            raise ValueError(f"input '{b.key}' has {data.size} elements but its buffer holds {count} ({list(b.shape)})")
+        memory.place(b.address, b.element.cast(data).reshape(-1), b.element)
+    bases = {b.arg_index: b.address for b in layout.buffers if b.arg_index is not None}
+    returns = _run_grid(module, info, state, _argument_values(info, scalar_values, bases))
+    outputs = {b.key: memory.fetch(b.address, b.shape, b.element) for b in layout.global_buffers()}
+    return KernelResult(outputs, layout, memory, state.scratchpads, returns, state.ops_run)
+
+
+def run_kernel(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str | None = None, **opts) -> dict[str, np.ndarray]:
+    """Every buffer of the kernel after running it on `inputs` (see the module docstring)."""
+    return run(module, inputs, kernel=kernel, **opts).outputs
+
+
+def call_function(module: ModuleOp, name: str, *args: Any, grid: tuple[int, ...] = (1,), tile: tuple[int, ...] | None = None, **opts) -> tuple:
+    """Run `func.func @name` once on Python values (as one tile of `grid`)."""
+    f = find_kernel(module, name)
+    options = _options(opts)
+    state = State(options=options, grid=tuple(grid))
+    state.global_memory = Memory("global memory", options.unit, None, track_races=False)
+    state.tile_coords = tuple(tile) if tile is not None else (0,) * len(grid)
+    state.tile_index = int(np.ravel_multi_index(state.tile_coords, grid)) if grid else 0
+    block = f.body.blocks.first
+    values = []
+    for arg, value in zip(block.args if block else (), args):
+        values.append(np.asarray(value) if isinstance(arg.type, ShapedType) else to_python(np.asarray(value), _scalar_type(arg.type)))
+    if len(values) != len(block.args if block else ()):
+        raise ValueError(f"@{name} takes {len(block.args)} argument(s), got {len(args)}")
+    interpreter = KtirInterpreter(module, state)
+    with np.errstate(all="ignore"):
+        return tuple(interpreter.call_op(f, tuple(values)))
+

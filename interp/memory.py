@@ -1,0 +1,375 @@
+"""The interpreter's memory model: flat memories, strided views over them, access tiles.
+
+Memories
+--------
+A `Memory` is flat and addressed in one of two units, chosen per run:
+
+* ``"element"`` (the default, and what KTIR kernels assume): address *a* names one
+  element slot, whatever the element type. A view at `offset` with `strides` puts
+  coordinate `c` at address ``offset + sum(c[k] * strides[k])``. Each slot is a 64-bit
+  cell holding the bits of one element (`dtypes.ElementType.to_bits`), so a slot written
+  through one element type reads back through another as a bit cast of its low bits.
+* ``"byte"``: address *a* names one byte; the element at coordinate `c` starts at byte
+  ``offset + sum(c[k] * strides[k]) * itemsize`` (strides still count elements, offsets
+  are byte addresses: the convention of the lowering passes' address assignment).
+
+There is one global memory (HBM/DDR, `#ktdp.memory_space<global>`, shared by all
+compute tiles) and one scratchpad per compute tile (`#ktdp.memory_space<ct_local>`:
+the executing tile's; `ct_local, ct_id = N`: tile N's, N the row-major tile index).
+Memory that was never written reads as zero.
+
+Race detection: with `track_races`, every slot remembers which tile wrote it and which
+tiles read it. A tile that reads a slot another tile wrote, or writes a slot another tile
+read or wrote, makes the result depend on the order tiles run in; the memory raises
+`RaceError` (the interpreter turns it into a located error on the load/store).
+
+Views and tiles
+---------------
+`StridedView` (from `ktdp.construct_memory_view`) maps *global* coordinates to
+addresses: its `coordinate_set` says which global coordinates it holds; the local
+coordinate is the global one minus the set's lower corner (so a plain view whose set
+starts at 0 is indexed directly). `DistributedView` (from
+`ktdp.construct_distributed_memory_view`) sends each coordinate to the first part whose
+coordinate set contains it. `AccessTile` is an array of coordinates (shape = tile shape
++ (rank,)) over a view or a tensor, with an optional mask of points that exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.ir.affine import AffineSet
+
+from dfsched.interp.dtypes import ElementType
+
+UNITS = ("element", "byte")
+
+
+class MemoryAccessError(Exception):
+    """An access outside a memory, a view's sizes or its coordinate set."""
+
+
+class RaceError(Exception):
+    """Two compute tiles touch the same memory slot and one of them writes it."""
+
+    def __init__(self, memory: str, address: int, tile: int, other: int, what: str):
+        super().__init__(
+            f"{what} of {memory} address {address} by compute tile {tile} races with compute tile "
+            f"{other}: the result depends on the order the tiles run in"
+        )
+        self.memory, self.address, self.tile, self.other = memory, address, tile, other
+
+
+NO_TILE = -1
+MANY_TILES = -2
+
+
+class Memory:
+    """One flat memory (see the module docstring for the address units).
+
+    `size` bounds the addresses (None: grows on demand, for scratchpads). A `probe`
+    memory stores nothing and reads zeros: the interpreter's layout dry run uses it.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        unit: str = "element",
+        size: int | None = None,
+        *,
+        probe: bool = False,
+        track_races: bool = False,
+    ):
+        if unit not in UNITS:
+            raise ValueError(f"address unit must be one of {UNITS}, not {unit!r}")
+        self.name = name
+        self.unit = unit
+        self.limit = size
+        self.probe = probe
+        self.track_races = track_races
+        self._cell = np.uint64 if unit == "element" else np.uint8
+        self.cells = np.zeros(0 if size is None or probe else size, dtype=self._cell)
+        self.writer = np.zeros(0, dtype=np.int32)
+        self.reader = np.zeros(0, dtype=np.int32)
+        if track_races and not probe:
+            self._grow_tracking(len(self.cells))
+
+    # -- capacity --------------------------------------------------------------------------
+
+    def _grow_tracking(self, n: int) -> None:
+        if len(self.writer) < n:
+            self.writer = np.concatenate([self.writer, np.full(n - len(self.writer), NO_TILE, np.int32)])
+            self.reader = np.concatenate([self.reader, np.full(n - len(self.reader), NO_TILE, np.int32)])
+
+    def _ensure(self, slots: np.ndarray) -> None:
+        if slots.size == 0:
+            return
+        lo, hi = int(slots.min()), int(slots.max())
+        if lo < 0:
+            raise MemoryAccessError(f"address {lo} is below the start of {self.name}")
+        if self.limit is not None and hi >= self.limit:
+            raise MemoryAccessError(f"address {hi} is past the end of {self.name} (size {self.limit})")
+        if hi >= len(self.cells):
+            new = max(hi + 1, 2 * len(self.cells), 1024)
+            if self.limit is not None:
+                new = min(new, self.limit)
+            self.cells = np.concatenate([self.cells, np.zeros(new - len(self.cells), self._cell)])
+        if self.track_races:
+            self._grow_tracking(len(self.cells))
+
+    def _slots(self, addresses: np.ndarray, et: ElementType) -> np.ndarray:
+        """Memory slots of each element: shape = addresses.shape (+ (itemsize,) in byte mode)."""
+        addresses = np.asarray(addresses, dtype=np.int64)
+        if self.unit == "element":
+            return addresses
+        return addresses[..., None] + np.arange(et.itemsize, dtype=np.int64)
+
+    # -- races ------------------------------------------------------------------------------
+
+    def _check_read(self, slots: np.ndarray, tile: int) -> None:
+        flat = slots.reshape(-1)
+        w = self.writer[flat]
+        bad = (w != NO_TILE) & (w != tile)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise RaceError(self.name, int(flat[i]), tile, int(w[i]), "read")
+        r = self.reader[flat]
+        self.reader[flat] = np.where((r == NO_TILE) | (r == tile), tile, MANY_TILES)
+
+    def _check_write(self, slots: np.ndarray, tile: int) -> None:
+        flat = slots.reshape(-1)
+        w = self.writer[flat]
+        r = self.reader[flat]
+        bad_w = (w != NO_TILE) & (w != tile)
+        bad_r = (r != NO_TILE) & (r != tile)
+        if bad_w.any():
+            i = int(np.argmax(bad_w))
+            raise RaceError(self.name, int(flat[i]), tile, int(w[i]), "write")
+        if bad_r.any():
+            i = int(np.argmax(bad_r))
+            other = int(r[i])
+            raise RaceError(self.name, int(flat[i]), tile, other, "write")
+        self.writer[flat] = tile
+
+    # -- access -----------------------------------------------------------------------------
+
+    def read(self, addresses, et: ElementType, tile: int | None = None) -> np.ndarray:
+        """The elements (of type `et`) at `addresses` (any shape)."""
+        addresses = np.asarray(addresses, dtype=np.int64)
+        if self.probe:
+            return et.zeros(addresses.shape)
+        slots = self._slots(addresses, et)
+        self._ensure(slots)
+        if self.track_races and tile is not None:
+            self._check_read(slots, tile)
+        raw = self.cells[slots]
+        if self.unit == "byte":
+            raw = np.ascontiguousarray(raw).view(_UINT_BYTES[et.itemsize]).reshape(addresses.shape)
+        return et.from_bits(raw)
+
+    def write(self, addresses, values, et: ElementType, tile: int | None = None) -> None:
+        addresses = np.asarray(addresses, dtype=np.int64)
+        if self.probe:
+            return
+        bits = np.broadcast_to(et.to_bits(values), addresses.shape)
+        slots = self._slots(addresses, et)
+        self._ensure(slots)
+        if self.track_races and tile is not None:
+            self._check_write(slots, tile)
+        if self.unit == "element":
+            self.cells[slots] = bits.astype(np.uint64)
+        else:
+            raw = np.ascontiguousarray(bits.astype(_UINT_BYTES[et.itemsize])).view(np.uint8)
+            self.cells[slots] = raw.reshape(slots.shape)
+
+    def place(self, address: int, array: np.ndarray, et: ElementType) -> None:
+        """Store `array` contiguously (row-major) from `address` (no race bookkeeping)."""
+        flat = np.asarray(array).reshape(-1)
+        self.write(self.contiguous(address, flat.size, et), flat, et)
+
+    def fetch(self, address: int, shape: tuple[int, ...], et: ElementType) -> np.ndarray:
+        """Read a row-major array of `shape` stored contiguously from `address`."""
+        n = int(np.prod(shape, dtype=np.int64))
+        if self.probe:
+            return et.zeros(shape)
+        slots = self._slots(self.contiguous(address, n, et), et)
+        self._ensure(slots)
+        raw = self.cells[slots]
+        if self.unit == "byte":
+            raw = np.ascontiguousarray(raw).view(_UINT_BYTES[et.itemsize]).reshape(n)
+        return et.from_bits(raw).reshape(shape)
+
+    def contiguous(self, address: int, count: int, et: ElementType) -> np.ndarray:
+        step = 1 if self.unit == "element" else et.itemsize
+        return address + step * np.arange(count, dtype=np.int64)
+
+    def element_step(self, et: ElementType) -> int:
+        """Address distance between consecutive elements of a dense array of `et`."""
+        return 1 if self.unit == "element" else et.itemsize
+
+
+_UINT_BYTES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+# ---------------------------------------------------------------------------------------
+# views
+# ---------------------------------------------------------------------------------------
+
+
+def eval_set(s: AffineSet, coords: np.ndarray, symbols: tuple[int, ...]) -> np.ndarray:
+    """Membership of each point (last axis = dims) in the integer set `s`."""
+    dims = [coords[..., k] for k in range(coords.shape[-1])]
+    ok = np.ones(coords.shape[:-1], dtype=bool)
+    for c in s.constraints:
+        v = np.asarray(c.lhs.eval(dims, list(symbols))) - np.asarray(c.rhs.eval(dims, list(symbols)))
+        if c.kind.value == ">=":
+            ok &= v >= 0
+        elif c.kind.value == "<=":
+            ok &= v <= 0
+        else:
+            ok &= v == 0
+    return ok
+
+
+@dataclass
+class StridedView:
+    """A memref value built by `ktdp.construct_memory_view`."""
+
+    memory: Memory
+    space: str  # "global" | "ct_local"
+    offset: int
+    sizes: tuple[int, ...]
+    strides: tuple[int, ...]
+    et: ElementType
+    coordinate_set: AffineSet | None = None
+    set_symbols: tuple[int, ...] = ()
+    lower: tuple[int, ...] = ()  # lower corner of coordinate_set
+    tile_owner: int | None = None  # the tile whose scratchpad this is (ct_local)
+
+    @property
+    def rank(self) -> int:
+        return len(self.sizes)
+
+    def contains(self, coords: np.ndarray) -> np.ndarray:
+        """Which global coordinates this view holds (its coordinate set, else its sizes)."""
+        if self.coordinate_set is not None:
+            return eval_set(self.coordinate_set, coords, self.set_symbols)
+        local = coords - np.asarray(self.lower or (0,) * self.rank, dtype=np.int64)
+        return np.all((local >= 0) & (local < np.asarray(self.sizes, dtype=np.int64)), axis=-1)
+
+    def addresses(self, coords: np.ndarray) -> np.ndarray:
+        """Addresses of global coordinates `coords` (last axis = rank), bounds-checked."""
+        coords = np.asarray(coords, dtype=np.int64)
+        local = coords - np.asarray(self.lower or (0,) * self.rank, dtype=np.int64)
+        sizes = np.asarray(self.sizes, dtype=np.int64)
+        outside = np.any((local < 0) | (local >= sizes), axis=-1)
+        if outside.any():
+            i = np.unravel_index(int(np.argmax(outside)), outside.shape)
+            raise MemoryAccessError(
+                f"coordinate {tuple(int(x) for x in coords[i])} is outside the view's sizes "
+                f"{list(self.sizes)}" + (f" (local coordinate {tuple(int(x) for x in local[i])})" if self.lower and any(self.lower) else "")
+            )
+        linear = (local * np.asarray(self.strides, dtype=np.int64)).sum(axis=-1)
+        return self.offset + linear * self.memory.element_step(self.et)
+
+    def extent(self) -> tuple[int, int] | None:
+        """[first, last] address this view can touch (None if empty)."""
+        if any(s <= 0 for s in self.sizes):
+            return None
+        lo = hi = 0
+        for size, stride in zip(self.sizes, self.strides):
+            span = (size - 1) * stride
+            lo += min(0, span)
+            hi += max(0, span)
+        step = self.memory.element_step(self.et)
+        return self.offset + lo * step, self.offset + hi * step + (step - 1)
+
+    def is_dense_row_major(self) -> bool:
+        expect = 1
+        for size, stride in reversed(list(zip(self.sizes, self.strides))):
+            if size != 1 and stride != expect:
+                return False
+            expect *= size
+        return True
+
+    # -- element access -------------------------------------------------------------------
+
+    def read(self, coords: np.ndarray, tile: int | None, check_set: bool = True) -> np.ndarray:
+        if check_set:
+            self._check_set(coords)
+        return self.memory.read(self.addresses(coords), self.et, tile)
+
+    def write(self, coords: np.ndarray, values: Any, tile: int | None, check_set: bool = True) -> None:
+        if check_set:
+            self._check_set(coords)
+        self.memory.write(self.addresses(coords), values, self.et, tile)
+
+    def _check_set(self, coords: np.ndarray) -> None:
+        if self.coordinate_set is None or coords.size == 0:
+            return
+        inside = eval_set(self.coordinate_set, coords, self.set_symbols)
+        if not inside.all():
+            i = np.unravel_index(int(np.argmax(~inside)), inside.shape)
+            raise MemoryAccessError(
+                f"coordinate {tuple(int(x) for x in coords[i])} is outside the view's coordinate_set"
+            )
+
+
+@dataclass
+class DistributedView:
+    """A memref value built by `ktdp.construct_distributed_memory_view`."""
+
+    parts: list[StridedView]
+    et: ElementType
+    rank: int
+
+    def _route(self, coords: np.ndarray) -> np.ndarray:
+        """Index of the part holding each coordinate (first match)."""
+        owner = np.full(coords.shape[:-1], -1, dtype=np.int64)
+        for i, part in enumerate(self.parts):
+            hit = (owner < 0) & part.contains(coords)
+            owner[hit] = i
+        if (owner < 0).any():
+            i = np.unravel_index(int(np.argmax(owner < 0)), owner.shape)
+            raise MemoryAccessError(
+                f"coordinate {tuple(int(x) for x in coords[i])} is in no part of the distributed view"
+            )
+        return owner
+
+    def read(self, coords: np.ndarray, tile: int | None, check_set: bool = True) -> np.ndarray:
+        coords = np.asarray(coords, dtype=np.int64)
+        owner = self._route(coords)
+        out = self.et.zeros(coords.shape[:-1])
+        for i, part in enumerate(self.parts):
+            sel = owner == i
+            if sel.any():
+                out[sel] = self.et.cast(part.read(coords[sel], tile, check_set=False))
+        return out
+
+    def write(self, coords: np.ndarray, values: Any, tile: int | None, check_set: bool = True) -> None:
+        coords = np.asarray(coords, dtype=np.int64)
+        owner = self._route(coords)
+        values = np.broadcast_to(np.asarray(values), coords.shape[:-1])
+        for i, part in enumerate(self.parts):
+            sel = owner == i
+            if sel.any():
+                part.write(coords[sel], values[sel], tile, check_set=False)
+
+
+@dataclass
+class AccessTile:
+    """Coordinates into `base` (a view or a tensor): `coords.shape = tile shape + (rank,)`.
+
+    `mask` (tile shape, or None for all) marks the points that exist: a load gives zero
+    where the mask is False and a store leaves those places alone.
+    """
+
+    base: Any  # StridedView | DistributedView | np.ndarray
+    coords: np.ndarray
+    mask: np.ndarray | None = None
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.coords.shape[:-1]
