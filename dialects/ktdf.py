@@ -222,7 +222,9 @@ def _resolve(parser: Parser, operand: UnresolvedOperand, type_: Attribute) -> SS
             where.col,
         )
         owner = value.owner if isinstance(value, OpResult) else value.owner.parent_op()
-        diag.notes = [Diagnostic("note", "prior use here", *location_of(owner))]
+        note = Diagnostic("note", "prior use here", *location_of(owner))
+        # An enclosing op still being parsed has no location yet: better no note than a wrong one.
+        diag.notes = [note] if note.line is not None else []
         raise DiagnosticError(diag)
     return parser.resolve_operand(operand, type_)
 

@@ -172,8 +172,6 @@ func.func @bad_size_entry(%a: memref<64xf16>, %s: !ktdf.fifo.slot<"L1LU" -> "SFU
 
 // -----
 
-// A block argument's prior use is its definition, on the function line.
-// expected-note @below {{prior use here}}
 func.func @subscript_of_wrong_type(%a: memref<64xf16>, %s: !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, %f: f32) {
   // expected-error @+1 {{use of value '%f' expects different type than prior uses: 'index' vs 'f32'}}
   ktdf.data_transfer from %a[%f] size [64] to %s size [64] : memref<64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
