@@ -1,17 +1,1176 @@
 """How dfsched prints IR: as `mlir-opt` does, wherever a FileCheck line would notice.
 
-`print_module` is the one entry point the tools use.
+`print_module` is the one entry point the tools use. `MLIRPrinter` is an xDSL `Printer` whose overrides
+apply to every dialect's custom `print`, since those only use the Printer API. What it changes:
+
+- SSA names are MLIR's: `%0`, `%1`, ... numbered region by region (a nested region continues after the
+  values of the region holding it, sibling regions reuse numbers), `%argN` for entry-block arguments,
+  `%0:2` / `%0#1` result groups, and the names ops choose (`%c0`, `%c1_i32`, `%cst`, `%true`, `%alloc`,
+  ...) with `_N` suffixes on clashes. Names from the input are ignored, as `mlir-opt` ignores them.
+- Op names drop the dialect an enclosing op declares as default (`return` inside `func.func`, `module`).
+- Attribute dictionaries are sorted; `operandSegmentSizes` is never printed in custom form; integer and
+  float attributes carry their type except where MLIR elides it (`i64`/`f64` inside arrays).
+- Affine maps and sets are printed in MLIR's expression syntax and hoisted into `#map`, `#set`, ...
+  aliases found by one extra, output-free print pass (MLIR's own method), ordered as MLIR orders them.
+- Floats, blocks (`^bb1:  // pred: ^bb0`) and empty regions print as MLIR prints them.
+
+Ops of other dialects can take part in naming the way MLIR's `OpAsmOpInterface` does, by defining any of:
+    def get_asm_result_names(self, set_name): ...            # set_name(result_value, "name")
+    def get_asm_block_argument_names(self, region, set_name): ...  # set_name(block_arg, "name")
+    def get_asm_block_names(self, set_name): ...             # set_name(block, "name")
+    @classmethod
+    def get_default_dialect(cls) -> str: ...                 # ops in its regions drop "<dialect>."
+A dialect can give attributes or types aliases (MLIR's `OpAsmDialectInterface::getAlias`) with
+`register_alias_hook(fn)`, where `fn(attr)` returns an alias name or None.
 """
 
 from __future__ import annotations
 
-from typing import IO
+import bisect
+import math
+import struct
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal, localcontext
+from io import StringIO
+from typing import IO, Any
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    AffineSetAttr,
+    ArrayAttr,
+    BFloat16Type,
+    DictionaryAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    LocationAttr,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    Signedness,
+    UnrankedMemRefType,
+    UnregisteredOp,
+)
+from xdsl.ir import (
+    Attribute,
+    Block,
+    BlockArgument,
+    Operation,
+    OpResult,
+    Region,
+    SSAValue,
+    TypeAttribute,
+)
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSet,
+    AffineSymExpr,
+)
 from xdsl.printer import Printer
+from xdsl.traits import IsTerminator
+
+# ---------------------------------------------------------------------------
+# Entry points
+# ---------------------------------------------------------------------------
 
 
 def print_module(module: ModuleOp, stream: IO[str], generic: bool = False, debuginfo: bool = False) -> None:
-    printer = Printer(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
-    printer.print_op(module)
-    stream.write("\n")
+    """Print `module` (or any top-level op) exactly as `mlir-opt` would, aliases included."""
+    printer = MLIRPrinter(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
+    printer.print_top_level(module)
+
+
+def module_to_string(op: Operation, generic: bool = False, debuginfo: bool = False) -> str:
+    stream = StringIO()
+    print_module(op, stream, generic=generic, debuginfo=debuginfo)  # type: ignore[arg-type]
+    return stream.getvalue()
+
+
+def op_to_string(op: Operation, generic: bool = False) -> str:
+    """One op as MLIR's `op->print()` shows it: names from the whole IR, attributes inline."""
+    stream = StringIO()
+    MLIRPrinter(stream=stream, print_generic_format=generic).print_op(op)
+    return stream.getvalue()
+
+
+_ALIAS_HOOKS: list[Callable[[Attribute], str | None]] = []
+
+
+def register_alias_hook(hook: Callable[[Attribute], str | None]) -> None:
+    """Give some attributes/types an alias name (`#name = ...` / `!name = ...`), like MLIR's getAlias."""
+    if hook not in _ALIAS_HOOKS:
+        _ALIAS_HOOKS.append(hook)
+
+
+# ---------------------------------------------------------------------------
+# Affine expressions, maps and sets in MLIR's syntax
+# ---------------------------------------------------------------------------
+
+_SPELLING = {
+    AffineBinaryOpKind.Add: " + ",
+    AffineBinaryOpKind.Mul: " * ",
+    AffineBinaryOpKind.FloorDiv: " floordiv ",
+    AffineBinaryOpKind.CeilDiv: " ceildiv ",
+    AffineBinaryOpKind.Mod: " mod ",
+}
+
+
+def format_affine_expr(expr: AffineExpr, name: Callable[[int, bool], str] | None = None) -> str:
+    """`expr` as MLIR prints it (as stored: no simplification here). `name(pos, is_symbol)` names ids."""
+    out: list[str] = []
+    _fmt_expr(expr, False, name, out)
+    return "".join(out)
+
+
+def _fmt_expr(e: AffineExpr, strong: bool, name, out: list[str]) -> None:
+    if isinstance(e, AffineDimExpr):
+        out.append(name(e.position, False) if name else f"d{e.position}")
+        return
+    if isinstance(e, AffineSymExpr):
+        out.append(name(e.position, True) if name else f"s{e.position}")
+        return
+    if isinstance(e, AffineConstantExpr):
+        out.append(str(e.value))
+        return
+    assert isinstance(e, AffineBinaryOpExpr)
+    lhs, rhs, kind = e.lhs, e.rhs, e.kind
+    if strong:
+        out.append("(")
+    if kind != AffineBinaryOpKind.Add:
+        if kind == AffineBinaryOpKind.Mul and isinstance(rhs, AffineConstantExpr) and rhs.value == -1:
+            out.append("-")
+            _fmt_expr(lhs, True, name, out)
+        else:
+            _fmt_expr(lhs, True, name, out)
+            out.append(_SPELLING[kind])
+            _fmt_expr(rhs, True, name, out)
+    elif (
+        isinstance(rhs, AffineBinaryOpExpr)
+        and rhs.kind == AffineBinaryOpKind.Mul
+        and isinstance(rhs.rhs, AffineConstantExpr)
+        and rhs.rhs.value <= -1
+    ):
+        # `a + b * -c` prints as a subtraction.
+        _fmt_expr(lhs, False, name, out)
+        out.append(" - ")
+        if rhs.rhs.value == -1:
+            inner_is_add = isinstance(rhs.lhs, AffineBinaryOpExpr) and rhs.lhs.kind == AffineBinaryOpKind.Add
+            _fmt_expr(rhs.lhs, inner_is_add, name, out)
+        else:
+            _fmt_expr(rhs.lhs, True, name, out)
+            out.append(f" * {-rhs.rhs.value}")
+    elif isinstance(rhs, AffineConstantExpr) and rhs.value < 0:
+        _fmt_expr(lhs, False, name, out)
+        out.append(f" - {-rhs.value}")
+    else:
+        _fmt_expr(lhs, False, name, out)
+        out.append(" + ")
+        _fmt_expr(rhs, False, name, out)
+    if strong:
+        out.append(")")
+
+
+def _space(num_dims: int, num_symbols: int) -> str:
+    text = "(" + ", ".join(f"d{i}" for i in range(num_dims)) + ")"
+    if num_symbols:
+        text += "[" + ", ".join(f"s{i}" for i in range(num_symbols)) + "]"
+    return text
+
+
+def format_affine_map(m: AffineMap) -> str:
+    """`(d0)[s0] -> (d0 + s0)`: the body of `affine_map<...>`, with MLIR's canonical expressions."""
+    from dfsched.dialects.affine_ext import canonical_map
+
+    m = canonical_map(m)
+    return _space(m.num_dims, m.num_symbols) + " -> (" + ", ".join(format_affine_expr(r) for r in m.results) + ")"
+
+
+def format_affine_set(s: AffineSet) -> str:
+    """`(d0) : (d0 - 10 >= 0)`: the body of `affine_set<...>` as MLIR prints it."""
+    from dfsched.dialects.affine_ext import canonical_constraints
+
+    parts = [format_affine_expr(e) + (" == 0" if eq else " >= 0") for e, eq in canonical_constraints(s)]
+    return _space(s.num_dims, s.num_symbols) + " : (" + ", ".join(parts) + ")"
+
+
+def print_affine_map_of_ssa_ids(printer: Printer, affine_map: AffineMap, operands: Sequence[SSAValue]) -> None:
+    """MLIR's `[%i + 3, symbol(%n)]` subscript: dims print as their operand, symbols as `symbol(%x)`."""
+    from dfsched.dialects.affine_ext import canonical_map
+
+    affine_map = canonical_map(affine_map)
+    num_dims = affine_map.num_dims
+
+    def name(pos: int, is_symbol: bool) -> str:
+        value = operands[num_dims + pos if is_symbol else pos]
+        text = value_name(printer, value)
+        return f"symbol({text})" if is_symbol else text
+
+    printer.print_string("[" + ", ".join(format_affine_expr(r, name) for r in affine_map.results) + "]")
+
+
+def value_name(printer: Printer, value: SSAValue) -> str:
+    """The `%name` `printer` prints for `value`, without printing it."""
+    if isinstance(printer, MLIRPrinter):
+        return printer.value_text(value)
+    return _fallback_value_name(printer, value)
+
+
+def _fallback_value_name(printer: Printer, value: SSAValue) -> str:
+    stream = StringIO()
+    saved = printer.stream
+    printer.stream = stream
+    try:
+        printer.print_ssa_value(value)
+    finally:
+        printer.stream = saved
+    return stream.getvalue()
+
+
+# ---------------------------------------------------------------------------
+# Floats, as MLIR's printFloatValue (APFloat::toString) writes them
+# ---------------------------------------------------------------------------
+
+# Significand precision (bits, implicit bit included) of the float types.
+_PRECISION = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53, "f80": 64, "f128": 113, "tf32": 11}
+
+
+def _type_key(t: Attribute) -> str:
+    if isinstance(t, Float16Type):
+        return "f16"
+    if isinstance(t, BFloat16Type):
+        return "bf16"
+    if isinstance(t, Float32Type):
+        return "f32"
+    if isinstance(t, Float64Type):
+        return "f64"
+    return getattr(t, "name", "f64")
+
+
+def _round_to(value: float, key: str) -> float:
+    """`value` rounded to the nearest value of the float type (as the parser would store it)."""
+    try:
+        if key == "f16":
+            return struct.unpack("<e", struct.pack("<e", value))[0]
+        if key == "f32":
+            return struct.unpack("<f", struct.pack("<f", value))[0]
+        if key == "bf16":
+            bits = struct.unpack("<I", struct.pack("<f", value))[0]
+            bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+            return struct.unpack("<f", struct.pack("<I", bits))[0]
+    except (OverflowError, struct.error):
+        return math.copysign(math.inf, value)
+    return value
+
+
+def _bits_hex(value: float, key: str) -> str:
+    if key == "f16":
+        bits = struct.unpack("<H", struct.pack("<e", value))[0]
+    elif key == "f32":
+        bits = struct.unpack("<I", struct.pack("<f", value))[0]
+    elif key == "bf16":
+        bits = struct.unpack("<I", struct.pack("<f", value))[0] >> 16
+    else:
+        bits = struct.unpack("<Q", struct.pack("<d", value))[0]
+    return f"0x{bits:X}"
+
+
+def _apfloat_string(value: float, precision: int, max_padding: int, truncate_zero: bool) -> str:
+    """LLVM's `APFloat::toString` for a finite value."""
+    sign = "-" if math.copysign(1.0, value) < 0 else ""
+    if value == 0:
+        if max_padding:
+            return sign + "0"
+        return sign + ("0.0E+0" if truncate_zero else "0.0" + "0" * max(precision - 1, 0) + "e+00")
+    with localcontext() as ctx:
+        ctx.prec = 1000
+        exact = Decimal(abs(value))
+        digits_tuple = exact.as_tuple()
+        digits = "".join(map(str, digits_tuple.digits)).rstrip("0")
+        exp = digits_tuple.exponent + (len(digits_tuple.digits) - len(digits))
+        if len(digits) > precision:  # round half up on the first dropped digit
+            q = Decimal(digits[:precision] + "." + digits[precision:]).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+            exp += len(digits) - precision
+            digits = str(q)
+            if len(digits) > precision:  # carried into a new digit
+                exp += len(digits) - precision
+                digits = digits[:precision]
+            stripped = digits.rstrip("0")
+            exp += len(digits) - len(stripped)
+            digits = stripped
+    n = len(digits)
+    if not max_padding:
+        scientific = True
+    elif exp >= 0:
+        scientific = exp > max_padding or n + exp > precision
+    else:
+        msd = exp + n - 1
+        scientific = msd < 0 and -msd > max_padding
+    if scientific:
+        exp10 = exp + n - 1
+        mant = digits[0] + "." + (digits[1:] if (n > 1 or not truncate_zero) else "0")
+        if not truncate_zero and precision > n - 1:
+            mant += "0" * (precision - n + 1)
+        e_digits = str(abs(exp10))
+        if not truncate_zero and len(e_digits) < 2:
+            e_digits = "0" + e_digits
+        return f"{sign}{mant}{'E' if truncate_zero else 'e'}{'+' if exp10 >= 0 else '-'}{e_digits}"
+    if exp >= 0:
+        return sign + digits + "0" * exp
+    whole = exp + n
+    if whole > 0:
+        return sign + digits[:whole] + "." + digits[whole:]
+    return sign + "0." + "0" * (-whole) + digits
+
+
+def format_float(value: float, type: Attribute) -> str:
+    """A float literal as MLIR prints it: `1.000000e+00`, `3.14159274`, `0x7C00`."""
+    key = _type_key(type)
+    value = _round_to(value, key)
+    if math.isnan(value) or math.isinf(value):
+        return _bits_hex(value, key)
+    text = _apfloat_string(value, 6, 0, False)
+    if _round_to(float(text), key) == value:
+        return text
+    default_digits = 2 + _PRECISION.get(key, 53) * 59 // 196
+    text = _apfloat_string(value, default_digits, 3, True)
+    if "." in text:
+        return text
+    return _bits_hex(value, key)
+
+
+# ---------------------------------------------------------------------------
+# SSA value and block names (MLIR's SSANameState)
+# ---------------------------------------------------------------------------
+
+
+def _sanitize(name: str, allowed: str = "$._-", allow_trailing_digit: bool = True) -> str:
+    def clean() -> str:
+        out = []
+        for ch in name:
+            if (ch.isascii() and ch.isalnum()) or ch in allowed:
+                out.append(ch)
+            elif ch == " ":
+                out.append("_")
+            else:
+                out.extend(f"{b:X}" for b in ch.encode("utf-8"))
+        return "".join(out)
+
+    if name[:1].isdigit():
+        return "_" + clean()
+    if not allow_trailing_digit and name[-1:].isdigit():
+        return clean() + "_"
+    return clean()
+
+
+def _constant_name(op: Operation, set_name) -> None:
+    value = op.properties.get("value")
+    if value is None:
+        value = op.attributes.get("value")
+    result = op.results[0]
+    if isinstance(value, IntegerAttr):
+        t = value.type
+        if isinstance(t, IntegerType) and t.width.data == 1:
+            set_name(result, "true" if value.value.data else "false")
+            return
+        if isinstance(t, IntegerType):
+            set_name(result, f"c{_signed(value.value.data, t)}_{_int_type_text(t)}")
+        else:
+            set_name(result, f"c{value.value.data}")
+        return
+    set_name(result, "cst")
+
+
+def _signed(v: int, t: IntegerType) -> int:
+    """MLIR prints an APInt as signed: wrap into the type's signed range."""
+    w = t.width.data
+    if w <= 0:
+        return v
+    v &= (1 << w) - 1
+    return v - (1 << w) if v >= 1 << (w - 1) else v
+
+
+def _int_type_text(t: IntegerType) -> str:
+    prefix = {Signedness.SIGNED: "si", Signedness.UNSIGNED: "ui"}.get(t.signedness.data, "i")
+    return f"{prefix}{t.width.data}"
+
+
+def _named(name: str):
+    return lambda op, set_name: set_name(op.results[0], name) if op.results else None
+
+
+def _strided_metadata_names(op: Operation, set_name) -> None:
+    res = op.results
+    set_name(res[0], "base_buffer")
+    set_name(res[1], "offset")
+    rank = (len(res) - 2) // 2
+    if rank:
+        set_name(res[2], "sizes")
+        set_name(res[2 + rank], "strides")
+
+
+# getAsmResultNames of upstream ops (by op name, so replacements of xDSL's classes keep them).
+_UPSTREAM_RESULT_NAMES: dict[str, Callable[[Operation, Any], None]] = {
+    "arith.constant": _constant_name,
+    "memref.alloc": _named("alloc"),
+    "memref.alloca": _named("alloca"),
+    "memref.cast": _named("cast"),
+    "memref.dim": _named("dim"),
+    "memref.extract_aligned_pointer_as_index": _named("intptr"),
+    "memref.extract_strided_metadata": _strided_metadata_names,
+    "memref.memory_space_cast": _named("memspacecast"),
+    "memref.reinterpret_cast": _named("reinterpret_cast"),
+    "memref.reshape": _named("reshape"),
+    "memref.collapse_shape": _named("collapse_shape"),
+    "memref.expand_shape": _named("expand_shape"),
+    "memref.subview": _named("subview"),
+    "memref.transpose": _named("transpose"),
+    "memref.view": _named("view"),
+    "memref.assume_alignment": _named("assume_align"),
+    "tensor.bitcast": _named("bitcast"),
+    "tensor.cast": _named("cast"),
+    "tensor.collapse_shape": _named("collapsed"),
+    "tensor.concat": _named("concat"),
+    "tensor.dim": _named("dim"),
+    "tensor.expand_shape": _named("expanded"),
+    "tensor.extract": _named("extracted"),
+    "tensor.extract_slice": _named("extracted_slice"),
+    "tensor.from_elements": _named("from_elements"),
+    "tensor.generate": _named("generated"),
+    "tensor.insert": _named("inserted"),
+    "tensor.insert_slice": _named("inserted_slice"),
+    "tensor.pad": _named("padded"),
+    "tensor.rank": _named("rank"),
+    "tensor.reshape": _named("reshape"),
+    "tensor.splat": _named("splat"),
+    "linalg.map": _named("mapped"),
+    "linalg.reduce": _named("reduced"),
+    "linalg.transpose": _named("transposed"),
+    "linalg.broadcast": _named("broadcasted"),
+}
+
+
+def _linalg_block_arg_names(init_name: str):
+    def namer(op: Operation, region: Region, set_name) -> None:
+        block = region.blocks.first
+        if block is None:
+            return
+        n_in = len(getattr(op, "inputs", ()))
+        for i, arg in enumerate(block.args):
+            set_name(arg, "in" if i < n_in else init_name)
+
+    return namer
+
+
+_UPSTREAM_BLOCK_ARG_NAMES: dict[str, Callable[[Operation, Region, Any], None]] = {
+    "linalg.generic": _linalg_block_arg_names("out"),
+    "linalg.map": _linalg_block_arg_names("init"),
+    "linalg.reduce": _linalg_block_arg_names("init"),
+}
+
+# getDefaultDialect of upstream ops.
+_UPSTREAM_DEFAULT_DIALECT = {
+    "builtin.module": "builtin",
+    "func.func": "func",
+    "pdl.pattern": "pdl",
+    "pdl.rewrite": "pdl",
+    "pdl_interp.func": "pdl_interp",
+}
+
+
+def default_dialect(op: Operation) -> str:
+    hook = getattr(type(op), "get_default_dialect", None)
+    if hook is not None:
+        return hook() or ""
+    return _UPSTREAM_DEFAULT_DIALECT.get(op.name, "")
+
+
+class _Scope:
+    """One level of MLIR's scoped table of names in use."""
+
+    __slots__ = ("names", "parent")
+
+    def __init__(self, parent: _Scope | None):
+        self.names: set[str] = set()
+        self.parent = parent
+
+    def __contains__(self, name: str) -> bool:
+        scope: _Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return True
+            scope = scope.parent
+        return False
+
+
+class NameTable:
+    """SSA value and block names of one printed IR tree, computed as MLIR's SSANameState does."""
+
+    def __init__(self, root: Operation, generic: bool = False):
+        self.generic = generic
+        self.names: dict[SSAValue, str] = {}
+        self.groups: dict[Operation, list[int]] = {}
+        self.blocks: dict[Block, tuple[int, str]] = {}
+        self._next_value = self._next_arg = self._next_conflict = 0
+        self._scope = _Scope(None)
+        self._number(root)
+
+    # -- numbering ---------------------------------------------------------
+    def _number(self, root: Operation) -> None:
+        top = self._scope
+        stack = [(region, 0, 0, 0, top) for region in reversed(root.regions)]
+        self._number_op(root)
+        while stack:
+            region, self._next_value, self._next_arg, self._next_conflict, parent = stack.pop()
+            self._scope = _Scope(parent)
+            self._number_region(region)
+            nested = [(r, self._next_value, self._next_arg, self._next_conflict, self._scope)
+                      for op in _region_ops(region) for r in op.regions]
+            stack.extend(reversed(nested))
+
+    def _number_region(self, region: Region) -> None:
+        parent = region.parent
+        if parent is not None and not self.generic:
+            hook = getattr(type(parent), "get_asm_block_argument_names", None)
+            if hook is not None:
+                hook(parent, region, self._set_arg_name)
+            elif parent.name in _UPSTREAM_BLOCK_ARG_NAMES:
+                _UPSTREAM_BLOCK_ARG_NAMES[parent.name](parent, region, self._set_arg_name)
+        for index, block in enumerate(region.blocks):
+            ordering, name = self.blocks.get(block, (index, f"bb{index}"))
+            self.blocks[block] = (index, name)
+            self._number_block(block, index == 0)
+
+    def _number_block(self, block: Block, is_entry: bool) -> None:
+        for arg in block.args:
+            if arg in self.names:
+                continue
+            if is_entry:
+                self._set_name(arg, f"arg{self._next_arg}")
+                self._next_arg += 1
+            else:
+                self._set_name(arg, "")
+        for op in block.ops:
+            self._number_op(op)
+
+    def _number_op(self, op: Operation) -> None:
+        groups = [0]
+        if not self.generic and not isinstance(op, UnregisteredOp):
+
+            def set_result_name(value: SSAValue, name: str) -> None:
+                if value in self.names or not isinstance(value, OpResult) or value.op is not op:
+                    return
+                self._set_name(value, name)
+                if value.index:
+                    groups.append(value.index)
+
+            def set_block_name(block: Block, name: str) -> None:
+                self.blocks[block] = (-1, _sanitize(name))
+
+            cls = type(op)
+            if hasattr(cls, "get_asm_block_names"):
+                op.get_asm_block_names(set_block_name)  # type: ignore[attr-defined]
+            if hasattr(cls, "get_asm_result_names"):
+                op.get_asm_result_names(set_result_name)  # type: ignore[attr-defined]
+            elif op.name in _UPSTREAM_RESULT_NAMES and op.results:
+                _UPSTREAM_RESULT_NAMES[op.name](op, set_result_name)
+        if not op.results:
+            return
+        first = op.results[0]
+        if first not in self.names:
+            self.names[first] = str(self._next_value)
+            self._next_value += 1
+        if len(groups) > 1:
+            self.groups[op] = sorted(set(groups))
+
+    def _set_arg_name(self, value: SSAValue, name: str) -> None:
+        if value not in self.names:
+            self._set_name(value, name)
+
+    def _set_name(self, value: SSAValue, name: str) -> None:
+        if not name:
+            self.names[value] = str(self._next_value)
+            self._next_value += 1
+            return
+        name = _sanitize(name)
+        if name in self._scope:
+            base = name + "_"
+            while True:
+                candidate = f"{base}{self._next_conflict}"
+                self._next_conflict += 1
+                if candidate not in self._scope:
+                    name = candidate
+                    break
+        self._scope.names.add(name)
+        self.names[value] = name
+
+    # -- lookup ------------------------------------------------------------
+    def value_text(self, value: SSAValue) -> str:
+        suffix = ""
+        head = value
+        if isinstance(value, OpResult) and len(value.op.results) > 1:
+            op, index = value.op, value.index
+            groups = self.groups.get(op)
+            if groups is None:
+                head, suffix = op.results[0], f"#{index}"
+            else:
+                g = bisect.bisect_right(groups, index) - 1
+                start = groups[g]
+                end = groups[g + 1] if g + 1 < len(groups) else len(op.results)
+                head = op.results[start]
+                if end - start != 1:
+                    suffix = f"#{index - start}"
+        name = self.names.get(head)
+        if name is None:
+            return "<<UNKNOWN SSA VALUE>>"
+        return f"%{name}{suffix}"
+
+    def result_list_text(self, op: Operation) -> str:
+        n = len(op.results)
+        starts = self.groups.get(op, [0])
+        parts = []
+        for i, start in enumerate(starts):
+            end = starts[i + 1] if i + 1 < len(starts) else n
+            name = self.names.get(op.results[start])
+            text = f"%{name}" if name is not None else "<<UNKNOWN SSA VALUE>>"
+            parts.append(text + (f":{end - start}" if end - start > 1 else ""))
+        return ", ".join(parts)
+
+
+def _region_ops(region: Region) -> Iterable[Operation]:
+    for block in region.blocks:
+        yield from block.ops
+
+
+def _topmost(op: Operation) -> Operation:
+    while (parent := op.parent_op()) is not None:
+        op = parent
+    return op
+
+
+# ---------------------------------------------------------------------------
+# Aliases (MLIR's AliasInitializer)
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class _AliasInfo:
+    order: int
+    attr: Attribute
+    name: str | None
+    is_type: bool
+    can_defer: bool
+    depth: int = 0
+    children: list[_AliasInfo] = field(default_factory=list)
+
+
+def _builtin_alias(attr: Attribute) -> str | None:
+    if isinstance(attr, AffineMapAttr):
+        return "map"
+    if isinstance(attr, AffineSetAttr):
+        return "set"
+    if isinstance(attr, LocationAttr):
+        return "loc"
+    return None
+
+
+def _alias_name(attr: Attribute) -> str | None:
+    name = _builtin_alias(attr)
+    for hook in _ALIAS_HOOKS:
+        try:
+            proposed = hook(attr)
+        except Exception:  # a dialect hook must never break printing
+            proposed = None
+        if proposed:
+            name = proposed
+    if not name:
+        return None
+    return _sanitize(name, "$_-", allow_trailing_digit=False)
+
+
+_SEGMENT_SIZES = ("operandSegmentSizes", "resultSegmentSizes")
+
+
+# ---------------------------------------------------------------------------
+# The printer
+# ---------------------------------------------------------------------------
+
+
+@dataclass(eq=False, repr=False)
+class MLIRPrinter(Printer):
+    """xDSL's Printer, printing as `mlir-opt` does (see the module docstring)."""
+
+    names: NameTable | None = field(default=None)
+    aliases: dict[Any, str] = field(default_factory=dict)
+    collecting: bool = field(default=False)
+
+    _dialect_stack: list[str] = field(default_factory=lambda: ["builtin"], init=False)
+    _visited: dict[Any, _AliasInfo] = field(default_factory=dict, init=False)
+    _children: list[_AliasInfo] | None = field(default=None, init=False)
+    _can_defer: bool = field(default=False, init=False)
+    _key_cache: dict[int, tuple[Attribute, Any]] = field(default_factory=dict, init=False)
+
+    # -- top level -----------------------------------------------------------
+    def print_top_level(self, op: Operation) -> None:
+        """Aliases, the op, a newline, then the deferred (location) aliases: MLIR's file layout."""
+        self.names = NameTable(op, self.print_generic_format)
+        collector = MLIRPrinter(
+            stream=None, print_generic_format=self.print_generic_format, print_debuginfo=self.print_debuginfo,
+            names=self.names, collecting=True,
+        )
+        collector.print_op(op)
+        ordered = collector._alias_order()
+        self.aliases = {key: text for key, text, _, _ in ordered}
+        for _, text, info, deferred in ordered:
+            if not deferred:
+                self._print_alias_definition(text, info)
+        self.print_op(op)
+        self.print_string("\n")
+        for _, text, info, deferred in ordered:
+            if deferred:
+                self._print_alias_definition(text, info)
+
+    def _print_alias_definition(self, text: str, info: _AliasInfo) -> None:
+        self.print_string(f"{text} = ", indent=0)
+        self._print_attribute_impl(info.attr)
+        self.print_string("\n", indent=0)
+
+    def _alias_order(self) -> list[tuple[Any, str, _AliasInfo, bool]]:
+        infos = sorted(self._visited.items(), key=lambda kv: (kv[1].depth, not kv[1].is_type, kv[1].name or ""))
+        counts: dict[str, int] = {}
+        out = []
+        for key, info in infos:
+            if info.name is None:
+                continue
+            index = counts.get(info.name, 0)
+            counts[info.name] = index + 1
+            text = ("!" if info.is_type else "#") + info.name + (str(index) if index else "")
+            out.append((key, text, info, info.can_defer))
+        return out
+
+    # -- output primitives ----------------------------------------------------
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        if self.collecting:
+            return
+        super().print_string(text, indent=indent)
+
+    def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
+        if self.collecting:
+            return
+        super()._print_new_line(indent, print_message)
+
+    # -- SSA values and blocks -----------------------------------------------
+    def _ensure_names(self, op: Operation) -> NameTable:
+        if self.names is None:
+            self.names = NameTable(_topmost(op), self.print_generic_format)
+        return self.names
+
+    def value_text(self, value: SSAValue) -> str:
+        if self.names is None:
+            owner = value.op if isinstance(value, OpResult) else value.block.parent_op()
+            if owner is None:
+                return "<<UNKNOWN SSA VALUE>>"
+            self._ensure_names(owner)
+        assert self.names is not None
+        return self.names.value_text(value)
+
+    def print_ssa_value(self, value: SSAValue) -> str:
+        text = self.value_text(value)
+        self.print_string(text)
+        return text[1:]
+
+    def print_operand(self, operand: SSAValue) -> None:
+        self.print_ssa_value(operand)
+
+    def _print_results(self, op: Operation) -> None:
+        if not op.results:
+            return
+        self.print_string(self._ensure_names(op).result_list_text(op) + " = ")
+
+    def _get_block_name(self, block: Block) -> str:
+        if self.names is not None and block in self.names.blocks:
+            return self.names.blocks[block][1]
+        return super()._get_block_name(block)
+
+    def print_block_name(self, block: Block) -> str:
+        name = self._get_block_name(block)
+        self.print_string(f"^{name}")
+        return name
+
+    def enter_scope(self) -> None:  # MLIR numbers by region, not by isolated op
+        pass
+
+    def exit_scope(self) -> None:
+        pass
+
+    # -- operations ----------------------------------------------------------
+    def _op_name(self, op: Operation) -> str:
+        name = op.name
+        dd = self._dialect_stack[-1]
+        if dd and name.startswith(dd + ".") and name.count(".") == 1:
+            return name[len(dd) + 1:]
+        return name
+
+    def print_op(self, op: Operation) -> None:
+        self._ensure_names(op)
+        if self.collecting:
+            self._collect_op(op)
+            return
+        begin = self._current_column
+        self._print_results(op)
+        custom = not self.print_generic_format and not isinstance(op, UnregisteredOp) and (
+            type(op).print is not Operation.print
+        )
+        if custom:
+            self.print_string(self._op_name(op))
+        else:
+            name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+            self.print_string_literal(name)
+        end = self._current_column
+        for message in self.diagnostic.op_messages.get(op, ()):
+            self._add_message_on_next_line(message, begin, end)
+        if custom:
+            op.print(self)
+        else:
+            self.print_generic_op(op)
+        if self.print_debuginfo:
+            self.print_string(" ")
+            self.print_location(op.location, allow_alias=True)
+
+    def print_generic_op(self, op: Operation) -> None:
+        """`"name"(%a)[^bb1] <{props}> ({...}) {attrs} : (types) -> types`."""
+        self.print_string("(")
+        self.print_list(op.operands, self.print_operand)
+        self.print_string(")")
+        if op.successors:
+            self.print_string("[")
+            self.print_list(op.successors, self.print_block_name)
+            self.print_string("]")
+        if op.properties:
+            self.print_string(" <")
+            self.print_attr_dict(op.properties)
+            self.print_string(">")
+        if op.regions:
+            self.print_string(" (")
+            self.print_list(op.regions, lambda r: self.print_region(r, True, True, True))
+            self.print_string(")")
+        attrs = {k: v for k, v in op.attributes.items() if not (isinstance(op, UnregisteredOp) and k == "op_name__")}
+        if attrs:
+            self.print_string(" ")
+            self.print_attr_dict(attrs)
+        self.print_string(" : ")
+        self.print_function_type(op.operand_types, op.result_types)
+
+    def print_op_with_default_format(self, op: Operation) -> None:
+        self.print_generic_op(op)
+
+    def print_operation_type(self, op: Operation) -> None:
+        self.print_function_type(op.operand_types, op.result_types)
+
+    def print_op_attributes(
+        self,
+        attributes: Mapping[str, Attribute],
+        *,
+        reserved_attr_names: Iterable[str] = (),
+        print_keyword: bool = False,
+    ) -> bool:
+        reserved = set(reserved_attr_names) | set(_SEGMENT_SIZES)
+        attrs = {k: v for k, v in attributes.items() if k not in reserved}
+        if not attrs:
+            return False
+        if print_keyword:
+            self.print_string(" attributes")
+        self.print_string(" ")
+        self.print_attr_dict(attrs)
+        return True
+
+    def _print_op_properties(self, properties: dict[str, Attribute]) -> None:
+        if properties:
+            self.print_string(" <")
+            self.print_attr_dict(properties)
+            self.print_string(">")
+
+    def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
+        self.print_string("{")
+        self.print_list(sorted(attr_dict.items(), key=lambda kv: kv[0]), self._print_attr_string)
+        self.print_string("}")
+
+    # -- regions and blocks ----------------------------------------------------
+    def print_region(
+        self,
+        region: Region,
+        print_entry_block_args: bool = True,
+        print_empty_block: bool = False,
+        print_block_terminators: bool = True,
+    ) -> None:
+        """MLIR's printRegion (note: an empty entry block prints no label unless asked)."""
+        self.print_string("{")
+        entry = region.blocks.first
+        if entry is not None:
+            parent = region.parent
+            self._dialect_stack.append(default_dialect(parent) if parent is not None else "")
+            try:
+                header = (print_empty_block and not entry.ops) or (print_entry_block_args and bool(entry.args))
+                self.print_block(entry, header, print_block_terminators)
+                for block in list(region.blocks)[1:]:
+                    self.print_block(block)
+            finally:
+                self._dialect_stack.pop()
+        self._print_new_line()
+        self.print_string("}")
+
+    def print_block(self, block: Block, print_block_args: bool = True, print_block_terminator: bool = True) -> None:
+        if print_block_args:
+            self._print_new_line()
+            self.print_block_name(block)
+            if block.args:
+                self.print_string("(")
+                self.print_list(block.args, self._print_block_label_arg)
+                self.print_string(")")
+            self.print_string(":")
+            if not self.collecting:
+                self._print_predecessors(block)
+        last = block.last_op
+        skip = last if (not print_block_terminator and last is not None
+                        and last.has_trait(IsTerminator, value_if_unregistered=False)) else None
+        with self.indented():
+            for op in block.ops:
+                if op is skip:
+                    continue
+                self._print_new_line()
+                self.print_op(op)
+
+    def _print_block_label_arg(self, arg: BlockArgument) -> None:
+        self.print_ssa_value(arg)
+        self.print_string(": ")
+        self.print_attribute(arg.type)
+        if self.print_debuginfo:
+            self.print_string(" ")
+            self.print_location(arg.location, allow_alias=False, deferrable=False)
+
+    def _print_predecessors(self, block: Block) -> None:
+        if block.parent is None:
+            self.print_string("  // block is not in a region!")
+            return
+        preds = list(block.predecessors())
+        if not preds:
+            if block.parent.blocks.first is not block:
+                self.print_string("  // no predecessors")
+            return
+        if len(preds) == 1:
+            self.print_string("  // pred: ")
+            self.print_block_name(preds[0])
+            return
+        info = [self.names.blocks.get(p, (-1, "INVALIDBLOCK")) if self.names else (-1, "?") for p in preds]
+        info.sort(key=lambda t: t[0])
+        self.print_string(f"  // {len(preds)} preds: " + ", ".join("^" + n for _, n in info))
+
+    def print_block_argument(self, arg: BlockArgument, print_type: bool = True) -> None:
+        self.print_ssa_value(arg)
+        if print_type:
+            self.print_string(": ")
+            self.print_attribute(arg.type)
+            if self.print_debuginfo:
+                self.print_string(" ")
+                self.print_location(arg.location, allow_alias=False, deferrable=False)
+
+    # -- attributes ------------------------------------------------------------
+    def _key(self, attr: Attribute) -> Any:
+        """Identity of an attribute for aliasing: equal attributes (MLIR uniques them) share a key."""
+        cached = self._key_cache.get(id(attr))
+        if cached is not None and cached[0] is attr:
+            return cached[1]
+        if isinstance(attr, AffineMapAttr):
+            key: Any = ("map", format_affine_map(attr.data))
+        elif isinstance(attr, AffineSetAttr):
+            key = ("set", format_affine_set(attr.data))
+        else:
+            try:
+                hash(attr)
+                key = attr
+            except TypeError:
+                key = (type(attr), _plain_text(attr))
+        self._key_cache[id(attr)] = (attr, key)
+        return key
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        self._print_attribute(attribute, "never")
+
+    def print_attribute_without_type(self, attribute: Attribute) -> None:
+        self._print_attribute(attribute, "must")
+
+    def _print_attribute(self, attribute: Attribute, elide: str) -> None:
+        if self.collecting:
+            self._visit(attribute, elide)
+            return
+        if self.aliases:
+            alias = self.aliases.get(self._key(attribute))
+            if alias is not None:
+                self.print_string(alias)
+                return
+        self._print_attribute_impl(attribute, elide)
+
+    def _print_attribute_impl(self, attr: Attribute, elide: str = "never") -> None:
+        if isinstance(attr, AffineMapAttr):
+            self.print_string(f"affine_map<{format_affine_map(attr.data)}>")
+        elif isinstance(attr, AffineSetAttr):
+            self.print_string(f"affine_set<{format_affine_set(attr.data)}>")
+        elif isinstance(attr, IntegerAttr) and isinstance(attr.type, IntegerType | IndexType):
+            t = attr.type
+            v = attr.value.data
+            if isinstance(t, IntegerType) and t.width.data == 1 and t.signedness.data == Signedness.SIGNLESS:
+                self.print_string("true" if v else "false")
+                return
+            if isinstance(t, IntegerType) and t.signedness.data != Signedness.UNSIGNED:
+                v = _signed(v, t)
+            self.print_string(str(v))
+            if elide == "must" or (elide == "may" and t == IntegerType(64)):
+                return
+            self.print_string(" : ")
+            self.print_attribute(t)
+        elif isinstance(attr, FloatAttr):
+            self.print_string(format_float(attr.value.data, attr.type))
+            if elide == "must" or (elide == "may" and isinstance(attr.type, Float64Type)):
+                return
+            self.print_string(" : ")
+            self.print_attribute(attr.type)
+        elif isinstance(attr, ArrayAttr):
+            self.print_string("[")
+            self.print_list(attr.data, lambda a: self._print_attribute(a, "may"))
+            self.print_string("]")
+        elif isinstance(attr, DictionaryAttr):
+            self.print_attr_dict(attr.data)
+        elif isinstance(attr, MemRefType):
+            self._print_memref_type(attr)
+        elif isinstance(attr, UnrankedMemRefType):
+            self.print_string("memref<*x")
+            self.print_attribute(attr.element_type)
+            if not isinstance(attr.memory_space, NoneAttr):
+                self.print_string(", ")
+                self._print_attribute(attr.memory_space, "may")
+            self.print_string(">")
+        elif isinstance(attr, LocationAttr):
+            self.print_location(attr, allow_alias=False)
+        elif elide == "must" and hasattr(attr, "print_without_type"):
+            attr.print_without_type(self)  # type: ignore[attr-defined]
+        else:
+            super().print_attribute(attr)
+
+    def _print_memref_type(self, t: MemRefType) -> None:
+        self.print_string("memref<")
+        for dim in t.get_shape():
+            self.print_string("?x" if dim == DYNAMIC_INDEX else f"{dim}x")
+        self.print_attribute(t.element_type)
+        layout = t.layout
+        if not isinstance(layout, NoneAttr) and not _is_identity_layout(layout):
+            self.print_string(", ")
+            self._print_attribute(layout, "may")
+        if not isinstance(t.memory_space, NoneAttr):
+            self.print_string(", ")
+            self._print_attribute(t.memory_space, "may")
+        self.print_string(">")
+
+    def print_float(self, value: float, type) -> None:
+        self.print_string(format_float(value, type))
+
+    def print_location(self, loc: Attribute, allow_alias: bool = True, deferrable: bool = True) -> None:
+        """`loc(...)`; op locations may use a (deferred) `#loc` alias, as MLIR prints them."""
+        if self.collecting:
+            saved = self._can_defer
+            self._can_defer = deferrable
+            try:
+                self._visit(loc, "never")
+            finally:
+                self._can_defer = saved
+            return
+        if allow_alias and self.aliases:
+            alias = self.aliases.get(self._key(loc))
+            if alias is not None:
+                self.print_string(f"loc({alias})")
+                return
+        was = self.printing_location
+        self.printing_location = False
+        try:
+            super().print_attribute(loc)
+        finally:
+            self.printing_location = was
+
+    # -- alias collection (the output-free first pass) ------------------------
+    def _visit(self, attr: Attribute, elide: str = "never") -> _AliasInfo:
+        key = self._key(attr)
+        info = self._visited.get(key)
+        if info is not None:
+            if not self._can_defer:
+                _mark_non_deferrable(info)
+        else:
+            info = _AliasInfo(len(self._visited), attr, _alias_name(attr), isinstance(attr, TypeAttribute),
+                              self._can_defer)
+            self._visited[key] = info
+            if info.name is not None:
+                info.depth = 1
+            saved = self._children
+            self._children = []
+            try:
+                self._print_attribute_impl(attr, elide)
+            except Exception:
+                pass  # an attribute the printer cannot walk simply has no nested aliases
+            children, self._children = self._children, saved
+            info.children = children
+            deepest = max((c.depth for c in children), default=0)
+            if deepest:
+                info.depth = deepest + 1
+        if self._children is not None:
+            self._children.append(info)
+        return info
+
+    def _collect_op(self, op: Operation) -> None:
+        if self.print_debuginfo:
+            self.print_location(op.location, deferrable=True)
+        if not self.print_generic_format and not isinstance(op, UnregisteredOp) and (
+            type(op).print is not Operation.print
+        ):
+            op.print(self)
+            return
+        # MLIR's generic alias walk: regions first, then types, then attributes.
+        for region in op.regions:
+            self.print_region(region, True, True, True)
+        for t in (*op.operand_types, *op.result_types):
+            self.print_attribute(t)
+        merged = {**op.attributes, **op.properties}
+        for name in sorted(merged):
+            if not (isinstance(op, UnregisteredOp) and name == "op_name__"):
+                self.print_attribute(merged[name])
+
+
+def _mark_non_deferrable(info: _AliasInfo) -> None:
+    if not info.can_defer:
+        return
+    info.can_defer = False
+    for child in info.children:
+        _mark_non_deferrable(child)
+
+
+def _is_identity_layout(layout: Attribute) -> bool:
+    if isinstance(layout, AffineMapAttr):
+        m = layout.data
+        return m.num_symbols == 0 and len(m.results) == m.num_dims and all(
+            isinstance(r, AffineDimExpr) and r.position == i for i, r in enumerate(m.results)
+        )
+    return False
+
+
+def _plain_text(attr: Attribute) -> str:
+    stream = StringIO()
+    MLIRPrinter(stream=stream).print_attribute(attr)
+    return stream.getvalue()
+

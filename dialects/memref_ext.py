@@ -1,0 +1,210 @@
+"""The memref dialect with MLIR's custom syntax for the ops xDSL 0.74 prints only generically.
+
+`memref.cast`, `memref.memory_space_cast`, `memref.copy` and `memref.global` get their `mlir-opt`
+spelling (parse and print; the generic form still parses). Each is a subclass of xDSL's op that only
+replaces the syntax, so passes matching xDSL's classes still match them. Every other op is xDSL's own.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import memref as xmemref
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+    SymbolNameConstraint,
+    TensorType,
+    UnitAttr,
+    UnrankedMemRefType,
+)
+from xdsl.ir import Attribute, Dialect
+from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_prop_def, prop_def, traits_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import SymbolOpInterface
+from xdsl.utils.exceptions import VerifyException
+
+
+def _parse_memref_type(parser: Parser) -> Attribute:
+    pos = parser.pos
+    t = parser.parse_type()
+    if not isinstance(t, MemRefType | UnrankedMemRefType):
+        parser.raise_error("expected a memref type", pos, parser.pos)
+    return t
+
+
+class _CastSyntax:
+    """`%src attr-dict : type($src) to type($result)`, MLIR's format for the memref casts."""
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        source = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source_type = _parse_memref_type(parser)
+        parser.parse_keyword("to")
+        dest_type = _parse_memref_type(parser)
+        op = cls.build(operands=[parser.resolve_operand(source, source_type)], result_types=[dest_type])
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.dest.type)
+
+
+class CastOp(_CastSyntax, xmemref.CastOp):
+    """`memref.cast %m : memref<4xf32> to memref<?xf32>`."""
+
+
+class MemorySpaceCastOp(_CastSyntax, xmemref.MemorySpaceCastOp):
+    """`memref.memory_space_cast %m : memref<4xf32> to memref<4xf32, 1>`."""
+
+    def verify_(self) -> None:
+        type(self).get_irdl_definition().verify(self)
+        src, dst = self.source.type, self.dest.type
+        if isinstance(src, MemRefType) and isinstance(dst, MemRefType):
+            if src.get_shape() != dst.get_shape():
+                raise VerifyException("Expected source and destination to have the same shape.")
+        if getattr(src, "element_type", None) != getattr(dst, "element_type", None):
+            raise VerifyException("Expected source and destination to have the same element type.")
+
+
+class CopyOp(xmemref.CopyOp):
+    """`memref.copy %a, %b : memref<4xf32> to memref<4xf32, 1>`."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CopyOp:
+        source = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        target = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source_type = _parse_memref_type(parser)
+        parser.parse_keyword("to")
+        target_type = _parse_memref_type(parser)
+        op = cls(parser.resolve_operand(source, source_type), parser.resolve_operand(target, target_type))
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string(", ")
+        printer.print_operand(self.destination)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.destination.type)
+
+
+@irdl_op_definition
+class GlobalOp(IRDLOperation):
+    """`memref.global "private" constant @x : memref<4xf32> = dense<0.0> {alignment = 64 : i64}`.
+
+    Unlike xDSL's op, visibility and initial value are optional (a public external global has neither).
+    """
+
+    name = "memref.global"
+
+    sym_name = prop_def(SymbolNameConstraint())
+    sym_visibility = opt_prop_def(StringAttr)
+    type = prop_def(MemRefType)
+    initial_value = opt_prop_def(UnitAttr | DenseIntOrFPElementsAttr)
+    constant = opt_prop_def(UnitAttr)
+    alignment = opt_prop_def(IntegerAttr)
+
+    traits = traits_def(SymbolOpInterface())
+
+    def verify_(self) -> None:
+        if self.alignment is not None:
+            value = self.alignment.value.data
+            if value <= 0 or value & (value - 1):
+                raise VerifyException(f"alignment attribute value {value} is not a power of 2")
+        init = self.initial_value
+        if isinstance(init, DenseIntOrFPElementsAttr):
+            shape = tuple(self.type.get_shape())
+            if tuple(init.get_shape() or ()) != shape or init.get_element_type() != self.type.element_type:
+                raise VerifyException(
+                    "initial value expected to be of type "
+                    f"tensor<{'x'.join(map(str, shape))}{'x' if shape else ''}{self.type.element_type}>"
+                )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GlobalOp:
+        props: dict[str, Attribute] = {}
+        if (visibility := parser.parse_optional_str_literal()) is not None:
+            props["sym_visibility"] = StringAttr(visibility)
+        if parser.parse_optional_keyword("constant") is not None:
+            props["constant"] = UnitAttr()
+        props["sym_name"] = parser.parse_symbol_name()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        memref_type = parser.parse_type()
+        if not isinstance(memref_type, MemRefType):
+            parser.raise_error("type should be static shaped memref", pos, parser.pos)
+        props["type"] = memref_type
+        if parser.parse_optional_punctuation("=") is not None:
+            if parser.parse_optional_keyword("uninitialized") is not None:
+                props["initial_value"] = UnitAttr()
+            else:
+                props["initial_value"] = _parse_initial_value(parser, memref_type)
+        attrs = parser.parse_optional_attr_dict()
+        if "alignment" in attrs:
+            props["alignment"] = attrs.pop("alignment")
+        op = cls.build(properties=props)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.sym_visibility is not None:
+            printer.print_string(" ")
+            printer.print_string_literal(self.sym_visibility.data)
+        if self.constant is not None:
+            printer.print_string(" constant")
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        printer.print_string(" : ")
+        printer.print_attribute(self.type)
+        init = self.initial_value
+        if init is not None:
+            printer.print_string(" = ")
+            if isinstance(init, UnitAttr):
+                printer.print_string("uninitialized")
+            elif hasattr(printer, "print_attribute_without_type"):
+                printer.print_attribute_without_type(init)  # type: ignore[attr-defined]
+            else:
+                init.print_without_type(printer)
+        attrs = dict(self.attributes)
+        if self.alignment is not None:
+            attrs["alignment"] = self.alignment
+        printer.print_op_attributes(attrs)
+
+
+def _parse_initial_value(parser: Parser, memref_type: MemRefType) -> Attribute:
+    """`dense<1.0>`: typed by the global's memref type, as MLIR's custom directive does."""
+    pos = parser.pos
+    if parser.parse_optional_keyword("dense") is None:
+        parser.raise_error("expected a dense elements initial value", pos, parser.pos)
+    tensor_type = TensorType(memref_type.element_type, memref_type.get_shape())
+    return parser.parse_dense_int_or_fp_elements_attr(tensor_type)
+
+
+def _ops() -> list[type]:
+    replaced = {
+        xmemref.CastOp: CastOp,
+        xmemref.MemorySpaceCastOp: MemorySpaceCastOp,
+        xmemref.CopyOp: CopyOp,
+        xmemref.GlobalOp: GlobalOp,
+    }
+    return [replaced.get(op, op) for op in xmemref.MemRef.operations]
+
+
+MEMREF = Dialect("memref", _ops(), list(xmemref.MemRef.attributes))
