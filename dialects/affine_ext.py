@@ -589,7 +589,7 @@ def _ensure_yield(region: Region) -> None:
     block = region.blocks.first
     assert block is not None
     if not isinstance(block.last_op, xaffine.YieldOp):
-        block.add_op(xaffine.YieldOp())
+        block.add_op(xaffine.YieldOp.get())
 
 
 class LoadOp(xaffine.LoadOp):
