@@ -489,7 +489,7 @@ class KtirScfFunctions(ScfFunctions):
     def run_if(self, interpreter: Interpreter, op: scf.IfOp, args: PythonValues):
         if is_array(args[0]):
             raise NeedsScalar()
-        return super().run_if(interpreter, op, (bool(args[0]),))
+        return super().run_if(interpreter, op, (bool(args[0]),)).values  # the parent's is @impl-wrapped
 
     @impl(scf.ForOp)
     def run_for(self, interpreter: Interpreter, op: scf.ForOp, args: PythonValues) -> PythonValues:
@@ -498,7 +498,7 @@ class KtirScfFunctions(ScfFunctions):
         lb, ub, step = (int(a) for a in args[:3])
         if step <= 0:
             raise ValueError(f"scf.for step must be positive, got {step}")
-        return super().run_for(interpreter, op, (lb, ub, step, *args[3:]))
+        return super().run_for(interpreter, op, (lb, ub, step, *args[3:])).values
 
     @impl(scf.WhileOp)
     def run_while(self, interpreter: Interpreter, op: scf.WhileOp, args: PythonValues) -> PythonValues:
@@ -519,7 +519,7 @@ class KtirScfFunctions(ScfFunctions):
     def run_index_switch(self, interpreter: Interpreter, op: scf.IndexSwitchOp, args: PythonValues):
         if is_array(args[0]):
             raise NeedsScalar()
-        return super().run_index_switch(interpreter, op, (int(args[0]),))
+        return super().run_index_switch(interpreter, op, (int(args[0]),)).values
 
 
 @register_impls

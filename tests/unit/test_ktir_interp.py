@@ -1,0 +1,811 @@
+"""The KTIR reference interpreter against numpy expressions written independently.
+
+Small hand-written kernels cover the memory model (views, strides, access-tile sets and
+orders, scratchpads, races, address units), control flow, linalg (vectorised bodies,
+sequential reductions, named ops), arith/math semantics and located errors; the kernels
+in `examples/` are checked against what each one says it computes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dfsched.diagnostics import DiagnosticError
+from dfsched.interp.ktir import (
+    call_function,
+    kernel_layout,
+    load_module,
+    make_inputs,
+    parse_module,
+    run,
+    run_kernel,
+)
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+GLOBAL = "#ktdp.memory_space<global>"
+
+
+def box(*extents: int) -> str:
+    """`affine_set` of the box [0, e0) x [0, e1) x ..."""
+    dims = ", ".join(f"d{i}" for i in range(len(extents)))
+    cons = ", ".join(f"d{i} >= 0, -d{i} + {e - 1} >= 0" for i, e in enumerate(extents))
+    return f"affine_set<({dims}) : ({cons})>"
+
+
+def ident(rank: int) -> str:
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    return f"affine_map<({dims}) -> ({dims})>"
+
+
+def view(name: str, base: str, sizes, strides, elt: str = "f16", space: str = GLOBAL, cset: str | None = None) -> str:
+    shape = "x".join(str(s) for s in sizes)
+    cset = cset or box(*sizes)
+    return (
+        f"%{name} = ktdp.construct_memory_view %{base}, sizes: {list(sizes)}, strides: {list(strides)} "
+        f"{{coordinate_set = {cset}, memory_space = {space}}} : memref<{shape}x{elt}>"
+    )
+
+
+def tile(name: str, v: str, vshape, idx, tshape, elt: str = "f16", tset: str | None = None, order: str | None = None) -> str:
+    vs = "x".join(str(s) for s in vshape)
+    ts = "x".join(str(s) for s in tshape)
+    tset = tset or box(*tshape)
+    order = order or ident(len(tshape))
+    return (
+        f"%{name} = ktdp.construct_access_tile %{v}[{', '.join(idx)}] "
+        f"{{access_tile_order = {order}, access_tile_set = {tset}}} : memref<{vs}x{elt}> -> !ktdp.access_tile<{ts}xindex>"
+    )
+
+
+def kernel(args: str, body: str, grid=(1,), name: str = "k") -> str:
+    g = ", ".join(str(d) for d in grid)
+    return f"func.func @{name}({args}) attributes {{grid = [{g}]}} {{\n{body}\n  return\n}}\n"
+
+
+def f16_seq_sum(x: np.ndarray, axis: int, init=0.0) -> np.ndarray:
+    """Sum along `axis` one element at a time, rounding to f16 after every addition."""
+    x = np.moveaxis(np.asarray(x, np.float16), axis, -1)
+    acc = np.full(x.shape[:-1], init, dtype=np.float16)
+    for k in range(x.shape[-1]):
+        acc = (acc.astype(np.float32) + x[..., k].astype(np.float32)).astype(np.float16)
+    return acc
+
+
+# ---------------------------------------------------------------------------------------
+# elementwise kernels over a grid
+# ---------------------------------------------------------------------------------------
+
+ADD_ARGS = kernel(
+    "%A: index, %B: index, %C: index",
+    "\n".join(
+        [
+            "%c0 = arith.constant 0 : index",
+            "%c2 = arith.constant 2 : index",
+            "%id = ktdp.get_compute_tile_id : index",
+            "%row = arith.muli %id, %c2 : index",
+            view("va", "A", (8, 16), (16, 1)),
+            view("vb", "B", (8, 16), (16, 1)),
+            view("vc", "C", (8, 16), (16, 1)),
+            tile("ta", "va", (8, 16), ["%row", "%c0"], (2, 16)),
+            tile("tb", "vb", (8, 16), ["%row", "%c0"], (2, 16)),
+            tile("tc", "vc", (8, 16), ["%row", "%c0"], (2, 16)),
+            "%a = ktdp.load %ta : <2x16xindex> -> tensor<2x16xf16>",
+            "%b = ktdp.load %tb : <2x16xindex> -> tensor<2x16xf16>",
+            "%e = tensor.empty() : tensor<2x16xf16>",
+            "%s = linalg.add ins(%a, %b : tensor<2x16xf16>, tensor<2x16xf16>) outs(%e : tensor<2x16xf16>) -> tensor<2x16xf16>",
+            "ktdp.store %s, %tc : tensor<2x16xf16>, <2x16xindex>",
+        ]
+    ),
+    grid=(4,),
+    name="add",
+)
+
+
+def test_add_over_grid_with_argument_buffers():
+    m = parse_module(ADD_ARGS)
+    inputs = make_inputs(m, seed=3)
+    assert set(inputs) == {"A", "B", "C"}
+    assert inputs["A"].shape == (8, 16) and inputs["A"].dtype == np.float16
+    out = run_kernel(m, inputs)
+    np.testing.assert_array_equal(out["C"], inputs["A"] + inputs["B"])
+    np.testing.assert_array_equal(out["A"], inputs["A"])  # inputs untouched
+
+
+def test_layout_places_argument_buffers_apart_and_aligned():
+    layout = kernel_layout(parse_module(ADD_ARGS))
+    bufs = layout.by_key()
+    assert [b.key for b in layout.buffers] == ["A", "B", "C"]
+    spans = sorted((b.address, b.end) for b in bufs.values())
+    assert all(e1 <= s2 for (_, e1), (s2, _) in zip(spans, spans[1:]))
+    assert all(b.address % 64 == 0 for b in bufs.values())
+    assert bufs["A"].length == 128
+
+
+def test_make_inputs_is_seeded():
+    m = parse_module(ADD_ARGS)
+    a, b, c = make_inputs(m, 1), make_inputs(m, 1), make_inputs(m, 2)
+    np.testing.assert_array_equal(a["A"], b["A"])
+    assert not np.array_equal(a["A"], c["A"])
+
+
+def test_byte_addressing_gives_the_same_result():
+    m = parse_module(ADD_ARGS)
+    inputs = make_inputs(m, seed=5)
+    out = run_kernel(m, inputs, unit="byte")
+    np.testing.assert_array_equal(out["C"], inputs["A"] + inputs["B"])
+    layout = kernel_layout(m, unit="byte")
+    assert layout.by_key()["A"].length == 8 * 16 * 2
+
+
+CONST_ADDR = kernel(
+    "",
+    "\n".join(
+        [
+            "%c0 = arith.constant 0 : index",
+            "%a0 = arith.constant 1000 : index",
+            "%b0 = arith.constant 1024 : index",
+            "%id = ktdp.get_compute_tile_id : index",
+            view("va", "a0", (4, 6), (6, 1), elt="f32"),
+            view("vb", "b0", (4, 6), (6, 1), elt="f32"),
+            tile("ta", "va", (4, 6), ["%id", "%c0"], (1, 6), elt="f32"),
+            tile("tb", "vb", (4, 6), ["%id", "%c0"], (1, 6), elt="f32"),
+            "%a = ktdp.load %ta : <1x6xindex> -> tensor<1x6xf32>",
+            "%e = tensor.empty() : tensor<1x6xf32>",
+            "%x = linalg.exp ins(%a : tensor<1x6xf32>) outs(%e : tensor<1x6xf32>) -> tensor<1x6xf32>",
+            "ktdp.store %x, %tb : tensor<1x6xf32>, <1x6xindex>",
+        ]
+    ),
+    grid=(4,),
+)
+
+
+def test_constant_addresses_are_kept_and_keyed_by_address():
+    m = parse_module(CONST_ADDR)
+    layout = kernel_layout(m)
+    assert {b.key: b.address for b in layout.buffers} == {"@1000": 1000, "@1024": 1024}
+    inputs = make_inputs(m, seed=0)
+    out = run_kernel(m, inputs)
+    np.testing.assert_allclose(out["@1024"], np.exp(inputs["@1000"].astype(np.float64)).astype(np.float32), rtol=1e-6)
+
+
+def test_unknown_input_key_is_an_api_error():
+    m = parse_module(ADD_ARGS)
+    with pytest.raises(ValueError, match="neither buffers nor scalar"):
+        run_kernel(m, {"Z": np.zeros(3)})
+    with pytest.raises(ValueError, match="elements"):
+        run_kernel(m, {"A": np.zeros(3)})
+
+
+# ---------------------------------------------------------------------------------------
+# access tiles: sets and orders
+# ---------------------------------------------------------------------------------------
+
+
+def copy_kernel(src_tile: str, dst_tile: str, tshape, src_view=(6, 4), dst_view=(6, 4), dst_strides=None) -> str:
+    ts = "x".join(str(s) for s in tshape)
+    return kernel(
+        "%X: index, %Y: index",
+        "\n".join(
+            [
+                "%c0 = arith.constant 0 : index",
+                "%c1 = arith.constant 1 : index",
+                view("vx", "X", src_view, (src_view[1], 1)),
+                view("vy", "Y", dst_view, dst_strides or (dst_view[1], 1)),
+                src_tile,
+                dst_tile,
+                f"%d = ktdp.load %tx : <{ts}xindex> -> tensor<{ts}xf16>",
+                f"ktdp.store %d, %ty : tensor<{ts}xf16>, <{ts}xindex>",
+            ]
+        ),
+    )
+
+
+def test_transposed_access_tile_order():
+    order = "affine_map<(d0, d1) -> (d1, d0)>"
+    src = tile("tx", "vx", (6, 4), ["%c0", "%c0"], (4, 6), tset=box(6, 4), order=order)
+    dst = tile("ty", "vy", (4, 6), ["%c0", "%c0"], (4, 6))
+    m = parse_module(copy_kernel(src, dst, (4, 6), dst_view=(4, 6)))
+    inputs = make_inputs(m, seed=1)
+    out = run_kernel(m, inputs)
+    np.testing.assert_array_equal(out["Y"], inputs["X"].T)
+
+
+def test_access_tile_anchor_and_set_offsets():
+    # rows 1..3, columns 2..3 of X, anchored at (1, 0) with a set starting at column 2
+    tset = "affine_set<(d0, d1) : (d0 >= 0, -d0 + 2 >= 0, d1 - 2 >= 0, -d1 + 3 >= 0)>"
+    src = tile("tx", "vx", (6, 4), ["%c1", "%c0"], (3, 2), tset=tset)
+    dst = tile("ty", "vy", (3, 2), ["%c0", "%c0"], (3, 2))
+    m = parse_module(copy_kernel(src, dst, (3, 2), dst_view=(3, 2)))
+    inputs = make_inputs(m, seed=2)
+    out = run_kernel(m, inputs)
+    np.testing.assert_array_equal(out["Y"], inputs["X"][1:4, 2:4])
+
+
+def test_triangular_set_gives_a_masked_tile():
+    tri = "affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, d0 - d1 >= 0)>"
+    src = tile("tx", "vx", (4, 4), ["%c0", "%c0"], (4, 4), tset=tri)
+    dst = tile("ty", "vy", (4, 4), ["%c0", "%c0"], (4, 4), tset=tri)
+    m = parse_module(copy_kernel(src, dst, (4, 4), src_view=(4, 4), dst_view=(4, 4)))
+    inputs = make_inputs(m, seed=4)
+    inputs["Y"] = np.full((4, 4), 7, np.float16)
+    out = run_kernel(m, inputs)
+    expect = np.where(np.tri(4, dtype=bool), inputs["X"], np.float16(7))
+    np.testing.assert_array_equal(out["Y"], expect)
+
+
+def test_strided_set_packs_its_points_in_order():
+    # every other column of a 2x8 view, packed into a 2x4 tile
+    evens = "affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 7 >= 0, d1 mod 2 == 0)>"
+    src = tile("tx", "vx", (2, 8), ["%c0", "%c0"], (2, 4), tset=evens)
+    dst = tile("ty", "vy", (2, 4), ["%c0", "%c0"], (2, 4))
+    m = parse_module(copy_kernel(src, dst, (2, 4), src_view=(2, 8), dst_view=(2, 4)))
+    inputs = make_inputs(m, seed=6)
+    out = run_kernel(m, inputs)
+    np.testing.assert_array_equal(out["Y"], inputs["X"][:, ::2])
+
+
+def test_strided_view_column_major():
+    # Y is viewed column-major: element (i, j) at i + 6 * j
+    src = tile("tx", "vx", (6, 4), ["%c0", "%c0"], (6, 4))
+    dst = tile("ty", "vy", (6, 4), ["%c0", "%c0"], (6, 4))
+    m = parse_module(copy_kernel(src, dst, (6, 4), dst_strides=(1, 6)))
+    inputs = make_inputs(m, seed=7)
+    out = run_kernel(m, inputs)
+    # Y's buffer is 24 flat slots holding X in column-major order
+    np.testing.assert_array_equal(out["Y"].reshape(-1), inputs["X"].T.reshape(-1))
+
+
+def test_symbolic_tile_set_and_dynamic_view_size():
+    k = kernel(
+        "%X: index, %Y: index, %n: index",
+        "\n".join(
+            [
+                "%c0 = arith.constant 0 : index",
+                "%vx = ktdp.construct_memory_view %X, sizes: [%n], strides: [1] {coordinate_set = affine_set<(d0)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<?xf32>",
+                "%vy = ktdp.construct_memory_view %Y, sizes: [%n], strides: [1] {coordinate_set = affine_set<(d0)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<?xf32>",
+                "%tx = ktdp.construct_access_tile %vx[%c0] symbols(%n) {access_tile_order = affine_map<(d0) -> (d0)>, access_tile_set = affine_set<(d0)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0)>} : memref<?xf32> -> !ktdp.access_tile<?xindex>",
+                "%ty = ktdp.construct_access_tile %vy[%c0] symbols(%n) {access_tile_order = affine_map<(d0) -> (d0)>, access_tile_set = affine_set<(d0)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0)>} : memref<?xf32> -> !ktdp.access_tile<?xindex>",
+                "%d = ktdp.load %tx : <?xindex> -> tensor<?xf32>",
+                "%r = math.sqrt %d : tensor<?xf32>",
+                "ktdp.store %r, %ty : tensor<?xf32>, <?xindex>",
+            ]
+        ),
+    )
+    m = parse_module(k)
+    inputs = make_inputs(m, seed=0, scalars={"n": 10}, low=0.0, high=4.0)
+    assert inputs["X"].shape == (10,) and int(inputs["n"]) == 10
+    out = run_kernel(m, inputs)
+    np.testing.assert_allclose(out["Y"], np.sqrt(inputs["X"].astype(np.float64)).astype(np.float32), rtol=1e-7)
+
+
+# ---------------------------------------------------------------------------------------
+# control flow
+# ---------------------------------------------------------------------------------------
+
+
+def test_scf_for_loop_over_rows_with_tiles_per_iteration():
+    body = "\n".join(
+        [
+            "%c0 = arith.constant 0 : index",
+            "%c1 = arith.constant 1 : index",
+            "%c3 = arith.constant 3 : index",
+            "%id = ktdp.get_compute_tile_id : index",
+            "%r0 = arith.muli %id, %c3 : index",
+            view("va", "A", (6, 8), (8, 1)),
+            view("vc", "C", (6, 8), (8, 1)),
+            "scf.for %i = %c0 to %c3 step %c1 {",
+            "  %r = arith.addi %r0, %i : index",
+            "  " + tile("ta", "va", (6, 8), ["%r", "%c0"], (1, 8)),
+            "  " + tile("tc", "vc", (6, 8), ["%r", "%c0"], (1, 8)),
+            "  %a = ktdp.load %ta : <1x8xindex> -> tensor<1x8xf16>",
+            "  %e = tensor.empty() : tensor<1x8xf16>",
+            "  %s = linalg.mul ins(%a, %a : tensor<1x8xf16>, tensor<1x8xf16>) outs(%e : tensor<1x8xf16>) -> tensor<1x8xf16>",
+            "  ktdp.store %s, %tc : tensor<1x8xf16>, <1x8xindex>",
+            "}",
+        ]
+    )
+    m = parse_module(kernel("%A: index, %C: index", body, grid=(2,)))
+    inputs = make_inputs(m, seed=8)
+    out = run_kernel(m, inputs)
+    np.testing.assert_array_equal(out["C"], inputs["A"] * inputs["A"])
+
+
+def test_scf_for_iter_args_accumulate_in_f16():
+    body = "\n".join(
+        [
+            "%c0 = arith.constant 0 : index",
+            "%c1 = arith.constant 1 : index",
+            "%c5 = arith.constant 5 : index",
+            view("va", "A", (5, 8), (8, 1)),
+            view("vc", "C", (1, 8), (8, 1)),
+            "%z = arith.constant dense<0.0> : tensor<1x8xf16>",
+            "%acc = scf.for %i = %c0 to %c5 step %c1 iter_args(%x = %z) -> (tensor<1x8xf16>) {",
+            "  " + tile("ta", "va", (5, 8), ["%i", "%c0"], (1, 8)),
+            "  %a = ktdp.load %ta : <1x8xindex> -> tensor<1x8xf16>",
+            "  %s = arith.addf %x, %a : tensor<1x8xf16>",
+            "  scf.yield %s : tensor<1x8xf16>",
+            "}",
+            tile("tc", "vc", (1, 8), ["%c0", "%c0"], (1, 8)),
+            "ktdp.store %acc, %tc : tensor<1x8xf16>, <1x8xindex>",
+        ]
+    )
+    m = parse_module(kernel("%A: index, %C: index", body))
+    inputs = make_inputs(m, seed=9)
+    out = run_kernel(m, inputs)
+    np.testing.assert_array_equal(out["C"][0], f16_seq_sum(inputs["A"], axis=0))
+
+
+def test_scf_if_and_while_on_scalars():
+    src = """
+    func.func @f(%n: index) -> index {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c10 = arith.constant 10 : index
+      %r:2 = scf.while (%i = %c0, %s = %c0) : (index, index) -> (index, index) {
+        %go = arith.cmpi slt, %i, %n : index
+        scf.condition(%go) %i, %s : index, index
+      } do {
+      ^bb0(%i2: index, %s2: index):
+        %big = arith.cmpi sge, %i2, %c10 : index
+        %t = scf.if %big -> (index) {
+          scf.yield %c1 : index
+        } else {
+          scf.yield %i2 : index
+        }
+        %s3 = arith.addi %s2, %t : index
+        %i3 = arith.addi %i2, %c1 : index
+        scf.yield %i3, %s3 : index, index
+      }
+      return %r#1 : index
+    }
+    """
+    m = parse_module(src)
+    assert call_function(m, "f", 15) == (sum(range(10)) + 5,)
+
+
+# ---------------------------------------------------------------------------------------
+# linalg: reductions, generic bodies, named ops
+# ---------------------------------------------------------------------------------------
+
+ROW_SUM_REDUCE = """
+func.func @rs(%x: tensor<4x33xf16>) -> (tensor<4xf16>, tensor<4xf16>) {
+  %e = tensor.empty() : tensor<4xf16>
+  %r = linalg.reduce ins(%x : tensor<4x33xf16>) outs(%e : tensor<4xf16>) dimensions = [1]
+    (%in: f16, %acc: f16) {
+      %s = arith.addf %in, %acc : f16
+      linalg.yield %s : f16
+    }
+  %c = arith.constant 2.5 : f16
+  %e2 = tensor.empty() : tensor<4xf16>
+  %f = linalg.fill ins(%c : f16) outs(%e2 : tensor<4xf16>) -> tensor<4xf16>
+  %r2 = linalg.reduce ins(%x : tensor<4x33xf16>) outs(%f : tensor<4xf16>) dimensions = [1]
+    (%in: f16, %acc: f16) {
+      %s = arith.addf %in, %acc : f16
+      linalg.yield %s : f16
+    }
+  return %r, %r2 : tensor<4xf16>, tensor<4xf16>
+}
+"""
+
+
+def test_reduce_with_empty_and_fill_init_accumulates_sequentially():
+    m = parse_module(ROW_SUM_REDUCE)
+    x = (np.random.default_rng(0).uniform(0, 30, (4, 33))).astype(np.float16)
+    r, r2 = call_function(m, "rs", x)
+    np.testing.assert_array_equal(r, f16_seq_sum(x, axis=1))
+    np.testing.assert_array_equal(r2, f16_seq_sum(x, axis=1, init=2.5))
+    # sequential f16 accumulation differs from a float64 sum rounded once
+    assert not np.array_equal(r, x.astype(np.float64).sum(axis=1).astype(np.float16))
+
+
+GENERIC_REDUCTIONS = """
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @g(%x: tensor<3x5xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %ninf = arith.constant -3.0e38 : f32
+  %e = tensor.empty() : tensor<3xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+  %m = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x5xf32>) outs(%f : tensor<3xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %r = arith.maximumf %in, %acc : f32
+      linalg.yield %r : f32
+  } -> tensor<3xf32>
+  %e2 = tensor.empty() : tensor<3xf32>
+  %w = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x5xf32>) outs(%e2 : tensor<3xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %j = linalg.index 1 : index
+      %ji = arith.index_cast %j : index to i32
+      %jf = arith.sitofp %ji : i32 to f32
+      %p = arith.mulf %in, %jf : f32
+      %r = arith.addf %p, %acc : f32
+      linalg.yield %r : f32
+  } -> tensor<3xf32>
+  return %m, %w : tensor<3xf32>, tensor<3xf32>
+}
+"""
+
+
+def test_generic_reductions_with_index():
+    m = parse_module(GENERIC_REDUCTIONS)
+    x = np.random.default_rng(1).normal(size=(3, 5)).astype(np.float32)
+    mx, w = call_function(m, "g", x)
+    np.testing.assert_array_equal(mx, x.max(axis=1))
+    expect = np.zeros(3, np.float32)
+    for j in range(5):
+        expect = (expect + x[:, j] * np.float32(j)).astype(np.float32)
+    np.testing.assert_array_equal(w, expect)
+
+
+RELU_WITH_IF = """
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @relu(%x: tensor<4x6xf16>, %b: tensor<6xf16>) -> tensor<4x6xf16> {
+  %e = tensor.empty() : tensor<4x6xf16>
+  %r = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b : tensor<4x6xf16>, tensor<6xf16>) outs(%e : tensor<4x6xf16>) {
+    ^bb0(%in: f16, %bias: f16, %out: f16):
+      %z = arith.constant 0.0 : f16
+      %v = arith.addf %in, %bias : f16
+      %pos = arith.cmpf ogt, %v, %z : f16
+      %y = scf.if %pos -> (f16) {
+        scf.yield %v : f16
+      } else {
+        scf.yield %z : f16
+      }
+      linalg.yield %y : f16
+  } -> tensor<4x6xf16>
+  return %r : tensor<4x6xf16>
+}
+"""
+
+
+def test_generic_body_with_scf_if_falls_back_to_elements_and_broadcasts():
+    m = parse_module(RELU_WITH_IF)
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(4, 6)).astype(np.float16)
+    b = rng.normal(size=6).astype(np.float16)
+    (r,) = call_function(m, "relu", x, b)
+    np.testing.assert_array_equal(r, np.maximum(x + b[None, :], np.float16(0)))
+
+
+NAMED = """
+func.func @named(%a: tensor<3x4xf16>, %b: tensor<3x4xf16>, %m: tensor<4x5xf16>) -> (tensor<3x4xf16>, tensor<3x4xf16>, tensor<3x4xf16>, tensor<3x4xf16>, tensor<4x3xf16>, tensor<3x5xf16>, tensor<3x5xf32>, tensor<2x3x4xf16>) {
+  %e = tensor.empty() : tensor<3x4xf16>
+  %sub = linalg.sub ins(%a, %b : tensor<3x4xf16>, tensor<3x4xf16>) outs(%e : tensor<3x4xf16>) -> tensor<3x4xf16>
+  %div = linalg.div ins(%a, %b : tensor<3x4xf16>, tensor<3x4xf16>) outs(%e : tensor<3x4xf16>) -> tensor<3x4xf16>
+  %max = linalg.max ins(%a, %b : tensor<3x4xf16>, tensor<3x4xf16>) outs(%e : tensor<3x4xf16>) -> tensor<3x4xf16>
+  %cp = linalg.copy ins(%a : tensor<3x4xf16>) outs(%e : tensor<3x4xf16>) -> tensor<3x4xf16>
+  %et = tensor.empty() : tensor<4x3xf16>
+  %tr = linalg.transpose ins(%a : tensor<3x4xf16>) outs(%et : tensor<4x3xf16>) permutation = [1, 0]
+  %z16 = arith.constant 0.0 : f16
+  %e5 = tensor.empty() : tensor<3x5xf16>
+  %f5 = linalg.fill ins(%z16 : f16) outs(%e5 : tensor<3x5xf16>) -> tensor<3x5xf16>
+  %mm = linalg.matmul ins(%a, %m : tensor<3x4xf16>, tensor<4x5xf16>) outs(%f5 : tensor<3x5xf16>) -> tensor<3x5xf16>
+  %z32 = arith.constant 0.0 : f32
+  %e32 = tensor.empty() : tensor<3x5xf32>
+  %f32 = linalg.fill ins(%z32 : f32) outs(%e32 : tensor<3x5xf32>) -> tensor<3x5xf32>
+  %mm32 = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %m : tensor<3x4xf16>, tensor<4x5xf16>) outs(%f32 : tensor<3x5xf32>) {
+    ^bb0(%x: f16, %y: f16, %acc: f32):
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      linalg.yield %s : f32
+  } -> tensor<3x5xf32>
+  %eb = tensor.empty() : tensor<2x3x4xf16>
+  %bc = linalg.broadcast ins(%a : tensor<3x4xf16>) outs(%eb : tensor<2x3x4xf16>) dimensions = [0]
+  return %sub, %div, %max, %cp, %tr, %mm, %mm32, %bc : tensor<3x4xf16>, tensor<3x4xf16>, tensor<3x4xf16>, tensor<3x4xf16>, tensor<4x3xf16>, tensor<3x5xf16>, tensor<3x5xf32>, tensor<2x3x4xf16>
+}
+"""
+
+
+def test_named_linalg_ops():
+    m = parse_module(NAMED)
+    rng = np.random.default_rng(3)
+    a = rng.uniform(1, 2, (3, 4)).astype(np.float16)
+    b = rng.uniform(1, 2, (3, 4)).astype(np.float16)
+    mm = rng.uniform(-1, 1, (4, 5)).astype(np.float16)
+    sub, div, mx, cp, tr, mat, mat32, bc = call_function(m, "named", a, b, mm)
+    np.testing.assert_array_equal(sub, a - b)
+    np.testing.assert_array_equal(div, a / b)
+    np.testing.assert_array_equal(mx, np.maximum(a, b))
+    np.testing.assert_array_equal(cp, a)
+    np.testing.assert_array_equal(tr, a.T)
+    np.testing.assert_array_equal(bc, np.broadcast_to(a, (2, 3, 4)))
+    # matmul: C[i, j] += A[i, k] * B[k, j] for k in order, rounding to the output type each step
+    acc16 = np.zeros((3, 5), np.float16)
+    acc32 = np.zeros((3, 5), np.float32)
+    for k in range(4):
+        acc16 = (acc16 + (a[:, k : k + 1] * mm[k : k + 1, :]).astype(np.float16)).astype(np.float16)
+        acc32 = acc32 + a[:, k : k + 1].astype(np.float32) * mm[k : k + 1, :].astype(np.float32)
+    np.testing.assert_array_equal(mat, acc16)
+    np.testing.assert_array_equal(mat32, acc32)
+
+
+# ---------------------------------------------------------------------------------------
+# arith / math semantics
+# ---------------------------------------------------------------------------------------
+
+INT_OPS = """
+func.func @ints(%a: i32, %b: i32) -> (i32, i32, i32, i32, i32, i32, i32, i1, i1, i8, i64, i32) {
+  %d = arith.divsi %a, %b : i32
+  %r = arith.remsi %a, %b : i32
+  %fd = arith.floordivsi %a, %b : i32
+  %cd = arith.ceildivsi %a, %b : i32
+  %du = arith.divui %a, %b : i32
+  %sh = arith.shrsi %a, %b : i32
+  %shu = arith.shrui %a, %b : i32
+  %slt = arith.cmpi slt, %a, %b : i32
+  %ult = arith.cmpi ult, %a, %b : i32
+  %t = arith.trunci %a : i32 to i8
+  %x = arith.extsi %a : i32 to i64
+  %m = arith.muli %a, %a : i32
+  return %d, %r, %fd, %cd, %du, %sh, %shu, %slt, %ult, %t, %x, %m : i32, i32, i32, i32, i32, i32, i32, i1, i1, i8, i64, i32
+}
+"""
+
+
+def test_integer_semantics():
+    m = parse_module(INT_OPS)
+    d, r, fd, cd, du, sh, shu, slt, ult, t, x, mul = call_function(m, "ints", -7, 2)
+    assert (d, r, fd, cd) == (-3, -1, -4, -3)
+    assert du == (2**32 - 7) // 2  # -7 read as unsigned 32-bit, halved (fits a positive i32)
+    assert sh == -2 and shu == (2**32 - 7) >> 2
+    assert slt is True and ult is False
+    assert t == -7 and x == -7 and mul == 49
+    (_, _, _, _, _, _, _, _, _, t2, _, m2) = call_function(m, "ints", 70000, 3)
+    assert t2 == ((70000 + 128) % 256) - 128 and m2 == ((70000 * 70000 + 2**31) % 2**32) - 2**31
+
+
+FLOAT_OPS = """
+func.func @floats(%a: f16, %b: f16) -> (i1, i1, i1, f16, f32, f16, i32) {
+  %olt = arith.cmpf olt, %a, %b : f16
+  %ult = arith.cmpf ult, %a, %b : f16
+  %une = arith.cmpf une, %a, %b : f16
+  %mx = arith.maximumf %a, %b : f16
+  %ext = arith.extf %a : f16 to f32
+  %tanh = math.tanh %a : f16
+  %i = arith.fptosi %a : f16 to i32
+  return %olt, %ult, %une, %mx, %ext, %tanh, %i : i1, i1, i1, f16, f32, f16, i32
+}
+"""
+
+
+def test_float_comparisons_and_casts():
+    m = parse_module(FLOAT_OPS)
+    olt, ult, une, mx, ext, tanh, i = call_function(m, "floats", np.float16(-2.75), np.float16(1.0))
+    assert (olt, ult, une) == (True, True, True)
+    assert mx == np.float16(1.0) and mx.dtype == np.float16
+    assert ext == np.float32(-2.75) and tanh == np.float16(np.tanh(-2.75)) and i == -2
+    olt, ult, une, mx, *_ = call_function(m, "floats", np.float16(np.nan), np.float16(1.0))
+    assert (olt, ult, une) == (False, True, True) and np.isnan(mx)
+
+
+def test_f16_elementwise_rounds_every_operation():
+    src = """
+    func.func @fma(%a: tensor<8xf16>, %b: tensor<8xf16>, %c: tensor<8xf16>) -> tensor<8xf16> {
+      %p = arith.mulf %a, %b : tensor<8xf16>
+      %s = arith.addf %p, %c : tensor<8xf16>
+      return %s : tensor<8xf16>
+    }
+    """
+    rng = np.random.default_rng(4)
+    a, b, c = (rng.uniform(-10, 10, 8).astype(np.float16) for _ in range(3))
+    (r,) = call_function(parse_module(src), "fma", a, b, c)
+    np.testing.assert_array_equal(r, (a * b) + c)
+    assert r.dtype == np.float16
+
+
+# ---------------------------------------------------------------------------------------
+# scratchpads, 2-D grids, races, errors
+# ---------------------------------------------------------------------------------------
+
+LOCAL = "#ktdp.memory_space<ct_local>"
+
+
+def test_scratchpad_round_trip_and_2d_grid():
+    body = "\n".join(
+        [
+            "%c0 = arith.constant 0 : index",
+            "%c2 = arith.constant 2 : index",
+            "%id:2 = ktdp.get_compute_tile_id : index, index",
+            "%r = arith.muli %id#0, %c2 : index",
+            "%col = arith.muli %id#1, %c2 : index",
+            view("va", "A", (4, 6), (6, 1)),
+            view("vc", "C", (4, 6), (6, 1)),
+            view("vl", "c0", (2, 2), (2, 1), space=LOCAL),
+            tile("ta", "va", (4, 6), ["%r", "%col"], (2, 2)),
+            tile("tl", "vl", (2, 2), ["%c0", "%c0"], (2, 2)),
+            tile("tc", "vc", (4, 6), ["%r", "%col"], (2, 2)),
+            "%a = ktdp.load %ta : <2x2xindex> -> tensor<2x2xf16>",
+            "%n = arith.negf %a : tensor<2x2xf16>",
+            "ktdp.store %n, %tl : tensor<2x2xf16>, <2x2xindex>",
+            "%back = ktdp.load %tl : <2x2xindex> -> tensor<2x2xf16>",
+            "ktdp.store %back, %tc : tensor<2x2xf16>, <2x2xindex>",
+        ]
+    )
+    m = parse_module(kernel("%A: index, %C: index", body, grid=(2, 3)))
+    inputs = make_inputs(m, seed=10)
+    result = run(m, inputs)
+    np.testing.assert_array_equal(result.outputs["C"], -inputs["A"])
+    assert sorted(result.scratchpads) == list(range(6))
+    # tile (1, 2) is tile 5 row-major; its scratchpad holds -A[2:4, 4:6]
+    np.testing.assert_array_equal(
+        result.scratchpads[5].fetch(0, (2, 2), result.layout.buffers[0].element), -inputs["A"][2:4, 4:6]
+    )
+
+
+def test_tile_id_rank_must_match_grid():
+    body = "%id = ktdp.get_compute_tile_id : index"
+    m = parse_module(kernel("", body, grid=(2, 2)))
+    with pytest.raises(DiagnosticError, match="grid"):
+        run_kernel(m, {})
+
+
+def test_overlapping_stores_from_two_tiles_are_a_race():
+    body = "\n".join(
+        [
+            "%c0 = arith.constant 0 : index",
+            view("vc", "C", (2, 4), (4, 1)),
+            tile("tc", "vc", (2, 4), ["%c0", "%c0"], (1, 4)),
+            "%z = arith.constant dense<1.0> : tensor<1x4xf16>",
+            "ktdp.store %z, %tc : tensor<1x4xf16>, <1x4xindex>",
+        ]
+    )
+    m = parse_module(kernel("%C: index", body, grid=(2,)), name="race.mlir")
+    with pytest.raises(DiagnosticError) as exc:
+        run_kernel(m, {})
+    diag = exc.value.diagnostic
+    assert "race" in diag.message and diag.file == "race.mlir" and diag.line is not None
+    run_kernel(m, {}, check_races=False)  # the same kernel runs when races are not checked
+
+
+def test_access_outside_a_view_is_a_located_error_or_masked():
+    body = "\n".join(
+        [
+            "%c0 = arith.constant 0 : index",
+            "%c3 = arith.constant 3 : index",
+            view("va", "A", (4, 4), (4, 1)),
+            view("vc", "C", (2, 4), (4, 1)),
+            tile("ta", "va", (4, 4), ["%c3", "%c0"], (2, 4)),
+            tile("tc", "vc", (2, 4), ["%c0", "%c0"], (2, 4)),
+            "%a = ktdp.load %ta : <2x4xindex> -> tensor<2x4xf16>",
+            "ktdp.store %a, %tc : tensor<2x4xf16>, <2x4xindex>",
+        ]
+    )
+    text = kernel("%A: index, %C: index", body)
+    m = parse_module(text, name="oob.mlir")
+    inputs = make_inputs(m, seed=11)
+    with pytest.raises(DiagnosticError) as exc:
+        run_kernel(m, inputs)
+    diag = exc.value.diagnostic
+    assert "outside" in diag.message
+    load_line = next(i for i, line in enumerate(text.splitlines(), 1) if "ktdp.load" in line)
+    assert (diag.file, diag.line) == ("oob.mlir", load_line)
+    out = run_kernel(m, inputs, out_of_bounds="mask")
+    np.testing.assert_array_equal(out["C"][0], inputs["A"][3])
+    np.testing.assert_array_equal(out["C"][1], np.zeros(4, np.float16))
+
+
+def test_unsupported_op_is_a_located_error():
+    text = """
+    func.func @k() attributes {grid = [1]} {
+      %c = arith.constant 1 : i32
+      %x = math.ctlz %c : i32
+      return
+    }
+    """
+    m = parse_module(text, name="unsup.mlir")
+    with pytest.raises(DiagnosticError) as exc:
+        run_kernel(m, {})
+    assert "does not support 'math.ctlz'" in exc.value.diagnostic.message
+    assert exc.value.diagnostic.line == 4
+
+
+def test_unregistered_op_is_a_located_error():
+    from dfsched.compat import LocatingParser
+    from dfsched.dialects import make_context
+
+    text = 'func.func @k() attributes {grid = [1]} {\n  "foo.bar"() : () -> ()\n  return\n}\n'
+    m = LocatingParser(make_context(allow_unregistered=True), text, "u.mlir").parse_module()
+    with pytest.raises(DiagnosticError) as exc:
+        run_kernel(m, {})
+    assert "'foo.bar'" in exc.value.diagnostic.message and exc.value.diagnostic.line == 2
+
+
+def test_division_by_zero_is_a_located_error():
+    src = "func.func @d(%a: index) -> index {\n  %z = arith.constant 0 : index\n  %q = arith.divsi %a, %z : index\n  return %q : index\n}\n"
+    with pytest.raises(DiagnosticError, match="division by zero"):
+        call_function(parse_module(src), "d", 3)
+
+
+# ---------------------------------------------------------------------------------------
+# distributed and indirect access
+# ---------------------------------------------------------------------------------------
+
+
+def test_distributed_view_routes_coordinates_to_parts():
+    left = "affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 2 >= 0)>"
+    right = "affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 - 3 >= 0, -d1 + 5 >= 0)>"
+    body = "\n".join(
+        [
+            "%c0 = arith.constant 0 : index",
+            view("v0", "P", (4, 3), (3, 1), cset=left),
+            view("v1", "Q", (4, 3), (3, 1), cset=right),
+            "%d = ktdp.construct_distributed_memory_view (%v0, %v1 : memref<4x3xf16>, memref<4x3xf16>) : memref<4x6xf16>",
+            view("vy", "Y", (4, 6), (6, 1)),
+            tile("td", "d", (4, 6), ["%c0", "%c0"], (4, 6)),
+            tile("ty", "vy", (4, 6), ["%c0", "%c0"], (4, 6)),
+            "%x = ktdp.load %td : <4x6xindex> -> tensor<4x6xf16>",
+            "ktdp.store %x, %ty : tensor<4x6xf16>, <4x6xindex>",
+        ]
+    )
+    m = parse_module(kernel("%P: index, %Q: index, %Y: index", body))
+    inputs = make_inputs(m, seed=12)
+    out = run_kernel(m, inputs)
+    np.testing.assert_array_equal(out["Y"], np.concatenate([inputs["P"], inputs["Q"]], axis=1))
+
+
+def test_indirect_access_tile_gathers_rows():
+    body = "\n".join(
+        [
+            "%c0 = arith.constant 0 : index",
+            view("vx", "X", (8, 4), (4, 1)),
+            view("vi", "I", (3,), (1,), elt="i32"),
+            view("vy", "Y", (3, 4), (4, 1)),
+            "%t = ktdp.construct_indirect_access_tile intermediate_variables(%m, %k) %vx[ind(%vi[%m]), (%k)] "
+            "{variables_space_order = affine_map<(d0, d1) -> (d0, d1)>, variables_space_set = "
+            + box(3, 4)
+            + "} : memref<8x4xf16>, memref<3xi32> -> !ktdp.access_tile<3x4xindex>",
+            tile("ty", "vy", (3, 4), ["%c0", "%c0"], (3, 4)),
+            "%x = ktdp.load %t : <3x4xindex> -> tensor<3x4xf16>",
+            "ktdp.store %x, %ty : tensor<3x4xf16>, <3x4xindex>",
+        ]
+    )
+    m = parse_module(kernel("%X: index, %I: index, %Y: index", body))
+    inputs = make_inputs(m, seed=13)
+    inputs["I"] = np.array([5, 0, 7], np.int32)
+    out = run_kernel(m, inputs)
+    np.testing.assert_array_equal(out["Y"], inputs["X"][[5, 0, 7]])
+
+
+# ---------------------------------------------------------------------------------------
+# the example kernels
+# ---------------------------------------------------------------------------------------
+
+
+def _expect_add(i):
+    return {"C": i["A"] + i["B"]}
+
+
+EXAMPLE_CHECKS = {}
+
+
+def _example(name):
+    def register(fn):
+        EXAMPLE_CHECKS[name] = fn
+        return fn
+
+    return register
+
+
+def _example_paths():
+    return sorted(EXAMPLES.glob("*.mlir")) if EXAMPLES.is_dir() else []
+
+
+@pytest.mark.parametrize("path", _example_paths(), ids=lambda p: p.name)
+def test_every_example_runs(path):
+    m = load_module(path)
+    inputs = make_inputs(m, seed=0)
+    result = run(m, inputs)
+    assert result.ops_run > 0
+    check = EXAMPLE_CHECKS.get(path.name)
+    if check is not None:
+        check(inputs, result.outputs, result)
