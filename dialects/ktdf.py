@@ -309,14 +309,25 @@ def _index_constant(value: int) -> arith.ConstantOp:
     return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
-def _min_constraint(op: Operation, name: str, minimum: int) -> None:
-    """MLIR's `ConfinedAttr<I64Attr, [IntMinValue<N>]>` check and message."""
+def _check_attr(op: Operation, name: str, *, index: bool = False, minimum: int | None = None) -> None:
+    """MLIR's `I64Attr` / `IndexAttr` / `ConfinedAttr<I64Attr, [IntMinValue<N>]>` checks and messages.
+
+    The properties are declared as any IntegerAttr so that a wrong type is reported here,
+    naming the attribute, rather than by the generic constraint.
+    """
     attr = op.properties.get(name)
-    if isinstance(attr, IntegerAttr) and attr.value.data < minimum:
-        raise VerifyException(
-            f"attribute '{name}' failed to satisfy constraint: 64-bit signless integer attribute "
-            f"whose minimum value is {minimum}"
-        )
+    if attr is None:
+        return
+    if index:
+        what, ok = "index attribute", isinstance(attr, IntegerAttr) and isinstance(attr.type, IndexType)
+    else:
+        what = "64-bit signless integer attribute"
+        ok = isinstance(attr, IntegerAttr) and attr.type == i64
+        if minimum is not None:
+            what += f" whose minimum value is {minimum}"
+            ok = ok and attr.value.data >= minimum
+    if not ok:
+        raise VerifyException(f"attribute '{name}' failed to satisfy constraint: {what}")
 
 
 # ---------------------------------------------------------------------------
@@ -713,7 +724,7 @@ class PipelineOp(IRDLOperation):
 
     name = "ktdf.pipeline"
 
-    modulo = opt_prop_def(IntegerAttr[I64])
+    modulo = opt_prop_def(IntegerAttr)
     body = region_def("single_block")
 
     traits = traits_def(NoTerminator())
@@ -755,7 +766,7 @@ class PipelineOp(IRDLOperation):
         _print_attr_dict(printer, self, ["modulo"])
 
     def verify_(self) -> None:
-        _min_constraint(self, "modulo", 1)
+        _check_attr(self, "modulo", minimum=1)
         first_private: Operation | None = None
         for op in self.body.block.ops:
             if isinstance(op, PrivateOp):
@@ -1353,7 +1364,6 @@ class DataTransferOp(IRDLOperation):
 # Ops: tiling placeholders
 # ===========================================================================
 
-_INDEX_ATTR = IntegerAttr[IndexType]
 
 
 @irdl_op_definition
@@ -1365,8 +1375,8 @@ class TilingReserveSizeOp(IRDLOperation):
 
     name = "ktdf.tiling.reserve_size"
 
-    min_value = prop_def(_INDEX_ATTR)
-    divisibility = prop_def(_INDEX_ATTR)
+    min_value = prop_def(IntegerAttr)
+    divisibility = prop_def(IntegerAttr)
     result = result_def(IndexType)
 
     traits = traits_def(UniqueValue())
@@ -1391,6 +1401,10 @@ class TilingReserveSizeOp(IRDLOperation):
         _print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        _check_attr(self, "min_value", index=True)
+        _check_attr(self, "divisibility", index=True)
 
 
 def _parse_bracket_pairs(parser: Parser) -> tuple[list[SSAValue], list[SSAValue]]:
@@ -1527,7 +1541,7 @@ class BufferPhaseOp(IRDLOperation):
     name = "ktdf.buffer_phase"
 
     ivs = var_operand_def(IndexType)
-    num_phases = prop_def(IntegerAttr[I64])
+    num_phases = prop_def(IntegerAttr)
     result = result_def(IndexType)
 
     traits = traits_def(Pure(), BufferPhaseCanonicalization())
@@ -1558,7 +1572,7 @@ class BufferPhaseOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
-        _min_constraint(self, "num_phases", 2)
+        _check_attr(self, "num_phases", minimum=2)
         if not self.ivs:
             raise VerifyException("requires at least one induction variable operand")
 
@@ -1658,7 +1672,7 @@ class ParallelOp(IRDLOperation):
     lower_bounds = var_operand_def(IndexType)
     upper_bounds = var_operand_def(IndexType)
     steps = var_operand_def(IndexType)
-    num_instances = prop_def(IntegerAttr[I64])
+    num_instances = prop_def(IntegerAttr)
     body = region_def("single_block")
 
     # The terminator is checked by our verifier, with upstream's message.
@@ -1728,6 +1742,7 @@ class ParallelOp(IRDLOperation):
         _print_attr_dict(printer, self, ["num_instances"])
 
     def verify_(self) -> None:
+        _check_attr(self, "num_instances")
         loops = len(self.lower_bounds)
         if loops < 1:
             raise VerifyException("expected at least one induction variable")
