@@ -402,12 +402,13 @@ class DeviceModel:
         return self.instances([kind]) if kind else 1
 
     @cached_property
-    def _local_memory(self) -> dict[str, str | None]:
+    def local_memories(self) -> dict[str, str | None]:
+        """exec kind → its group-local memory kind, None where ambiguous (arch.md §6.3)."""
         return views.group_local_memory(self.device)
 
     def local_memory(self, kind: str, at: Operation | None = None) -> str:
         """The one memory kind private to the groups holding exec unit `kind`."""
-        memory = self._local_memory.get(kind)
+        memory = self.local_memories.get(kind)
         if memory is None:
             raise self.fail(f"no unambiguous local memory found for exec_unit kind '{kind}' in device description", at)
         return memory

@@ -154,8 +154,9 @@ def parse_short_type(parser: Parser) -> Attribute:
         return SHORT_TYPES[word]()
     if (ty := parser.parse_optional_type()) is not None:
         return ty
+    pos = parser.pos
     if (word := parser.parse_optional_identifier()) is not None:
-        parser.raise_error(f"expected 'ktdf_arch' type mnemonic, got '{word}'")
+        parser.raise_error(f"expected 'ktdf_arch' type mnemonic, got '{word}'", pos)
     parser.raise_error("expected 'ktdf_arch' type mnemonic")
 
 
@@ -433,16 +434,38 @@ def _parse_id_and_dict(
         if "id" in props and props["id"] != ident:
             parser.raise_error("resource id given twice with different values", pos)
         props["id"] = ident
-    return props, attrs
+    return dict(sorted(props.items())), attrs
 
 
 def _print_resource_dict(printer: Printer, op: Operation, elided: Iterable[str] = ("id",)) -> None:
-    """The merged, name-sorted dictionary of inherent and discardable attributes."""
+    """The merged, name-sorted dictionary of inherent and discardable attributes.
+
+    It is printed as one dictionary attribute, as upstream does, so that a dictionary with
+    a string `kind` can print as its alias (`memory #DDR`).
+    """
     skip = set(elided)
     merged = {k: v for k, v in op.properties.items() if k not in skip}
     merged.update({k: v for k, v in op.attributes.items() if k not in skip})
     if merged:
-        printer.print_op_attributes(dict(sorted(merged.items())))
+        printer.print_string(" ")
+        printer.print_attribute(DictionaryAttr(dict(sorted(merged.items()))))
+
+
+def kind_alias(attr: Attribute) -> str | None:
+    """Alias name of a dictionary with a string `kind` (`#DDR = {kind = "DDR", ...}`), as upstream."""
+    if isinstance(attr, DictionaryAttr):
+        kind = attr.data.get("kind")
+        if isinstance(kind, StringAttr) and kind.data:
+            return kind.data
+    return None
+
+
+def _register_alias_hook() -> None:
+    try:
+        from dfsched.printing import register_alias_hook
+    except ImportError:  # printing without dfsched's MLIR-style printer: no aliases
+        return
+    register_alias_hook(kind_alias)
 
 
 def _print_id(printer: Printer, op: Operation) -> None:
@@ -489,24 +512,32 @@ def parse_isolated_region(parser: Parser, arguments: Sequence[Parser.Argument] |
 
 
 def shadow_region_args(printer: Printer, region: Region, values: Sequence[SSAValue]) -> None:
-    """Print `region`'s entry arguments under the names of `values` (MLIR's shadowing).
+    """Print `region`'s entry arguments under the names of `values` (MLIR's shadowRegionArgs).
 
-    Uses the printer's own `shadow_region_args` when it has one (the MLIR-style printer),
-    otherwise pre-assigns the names in xDSL's printer.
+    The group header never prints its block arguments, so they must print exactly as the
+    shared operands do. Uses the printer's own `shadow_region_args` when it has one;
+    otherwise writes the names into the printer's name table.
     """
+    if not region.blocks:
+        return
     hook = getattr(printer, "shadow_region_args", None)
     if hook is not None:
         hook(region, values)
         return
-    if not region.blocks:
+    args = list(region.blocks.first.args)
+    table = getattr(printer, "names", None)  # dfsched.printing.MLIRPrinter's NameTable
+    if table is not None and hasattr(table, "value_text") and hasattr(table, "names"):
+        for arg, value in zip(args, values):
+            text = table.value_text(value)
+            if not text.startswith("<<"):
+                table.names[arg] = text[1:]
         return
-    names = printer._ssa_values  # noqa: SLF001  (xDSL 0.74 has no public API for this)
-    for arg, value in zip(region.blocks.first.args, values):
+    names = printer._ssa_values  # noqa: SLF001  (plain xDSL printer: no public API for this)
+    for arg, value in zip(args, values):
         name = names.get(value)
-        if name is None:
-            continue
-        names[arg] = name
-        printer.ssa_names[name] = max(printer.ssa_names.get(name, 0), 1)
+        if name is not None:
+            names[arg] = name
+            printer.ssa_names[name] = max(printer.ssa_names.get(name, 0), 1)
 
 
 # ---------------------------------------------------------------------------
@@ -606,6 +637,11 @@ class NodeOp(ResourceOp):
     """A resource with endpoints: memory, exec_unit, switch."""
 
     ASM_RESULT_NAME: ClassVar[str] = ""
+
+    def get_asm_result_names(self, set_name) -> None:
+        """Results print as `%memory`, `%exec_unit`, `%switch:N` (MLIR's getAsmResultNames)."""
+        if self.results and self.ASM_RESULT_NAME:
+            set_name(self.results[0], self.ASM_RESULT_NAME)
 
 
 @irdl_op_definition
@@ -802,7 +838,6 @@ class GroupOp(ResourceOp):
     """
 
     name = "ktdf_arch.group"
-    DEFAULT_DIALECT: ClassVar[str] = DIALECT_NAME
     ASM_RESULT_NAME: ClassVar[str] = "exec_unit"
 
     shared_memory = var_operand_def(MemoryType)
@@ -810,6 +845,15 @@ class GroupOp(ResourceOp):
     body = region_def("single_block")
 
     traits = lazy_traits_def(lambda: (IsolatedFromAbove(),))
+
+    @classmethod
+    def get_default_dialect(cls) -> str:
+        """Ops in a group body print without the `ktdf_arch.` prefix."""
+        return DIALECT_NAME
+
+    def get_asm_result_names(self, set_name) -> None:
+        if self.results:
+            set_name(self.results[0], self.ASM_RESULT_NAME)
 
     def __init__(
         self,
@@ -1054,7 +1098,6 @@ class DeviceOp(IRDLOperation):
     """
 
     name = "ktdf_arch.device"
-    DEFAULT_DIALECT: ClassVar[str] = DIALECT_NAME
 
     sym_name = prop_def(SymbolNameConstraint())
     import_path = opt_prop_def(AnyAttr())
@@ -1062,6 +1105,11 @@ class DeviceOp(IRDLOperation):
     body = region_def()
 
     traits = traits_def(SymbolOpInterface(), IsolatedFromAbove(), NoTerminator())
+
+    @classmethod
+    def get_default_dialect(cls) -> str:
+        """Ops in a device body print without the `ktdf_arch.` prefix."""
+        return DIALECT_NAME
 
     def __init__(
         self,
@@ -1122,6 +1170,7 @@ class DeviceOp(IRDLOperation):
             parser.parse_punctuation(")")
             props["import_path"] = path
             region = Region()
+        props = dict(sorted(props.items()))  # generic form lists properties by name, as MLIR
         return cls.create(regions=[region], properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
@@ -1193,6 +1242,8 @@ class DeviceOp(IRDLOperation):
                 if isinstance(op, GroupOp):
                     stack.append(iter(op.body.block.ops))
 
+
+_register_alias_hook()
 
 KTDF_ARCH = Dialect(
     DIALECT_NAME,
