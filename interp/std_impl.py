@@ -14,24 +14,9 @@ import math
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import arith, builtin, func, math as mathd, scf, tensor
-from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
-    FloatAttr,
-    IntegerAttr,
-    ShapedType,
-    TensorType,
-)
-from xdsl.interpreter import (
-    Interpreter,
-    InterpreterFunctions,
-    PythonValues,
-    ReturnedValues,
-    TerminatorValue,
-    impl,
-    impl_terminator,
-    register_impls,
-)
+from xdsl.dialects import arith, scf, tensor
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, ShapedType
+from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 
@@ -72,7 +57,10 @@ def _unsigned(x, width: int) -> np.ndarray:
 
 
 def _int_out(op, value, width: int):
-    wrapped = _signed(np.asarray(value).astype(np.int64) if np.asarray(value).dtype != np.uint64 else np.asarray(value).view(np.int64), width)
+    """Wrap an int64/uint64 result to `width` bits and give it the result's representation."""
+    arr = np.asarray(value)
+    bits = arr.view(np.int64) if arr.dtype == np.uint64 else arr.astype(np.int64)
+    wrapped = _signed(bits, width)
     if width == 1:
         wrapped = wrapped != 0
     return _result(op, wrapped)
@@ -696,5 +684,3 @@ def std_functions(classes) -> list[InterpreterFunctions]:
     named = functions_for("StdFunctions", TABLE, classes)
     return [KtirScfFunctions(), KtirFuncFunctions(), named()]
 
-
-__all__ = ["std_functions", "constant_value", "TABLE", "NeedsScalar", "ReturnedValues", "TerminatorValue", "impl_terminator", "builtin", "func", "TensorType", "mathd"]
