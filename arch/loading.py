@@ -83,6 +83,7 @@ def load_device(spec: str, name: str | None = None) -> DeviceModel:
     device = _pick_device(module, name, str(path))
     if device.is_import:
         device = resolve_device(device)
+        return DeviceModel(device, location_of(device)[0])
     return DeviceModel(device, str(path))
 
 
@@ -128,9 +129,8 @@ def import_path_for(decl: DeviceOp) -> Path:
     if path.is_absolute():
         return path
     file = location_of(decl)[0]
-    if file is None or file in STDIN_NAMES:
-        return Path.cwd() / path
-    return Path(file).resolve().parent / path
+    base = Path.cwd() if file is None or file in STDIN_NAMES else Path(os.path.abspath(file)).parent
+    return Path(os.path.normpath(base / path))
 
 
 def resolve_device(decl: DeviceOp) -> DeviceOp:

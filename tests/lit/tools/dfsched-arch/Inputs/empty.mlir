@@ -1,0 +1,2 @@
+// A file without any device.
+func.func private @nothing()

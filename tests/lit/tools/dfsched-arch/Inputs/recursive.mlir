@@ -1,0 +1,2 @@
+// This declaration imports itself.
+ktdf_arch.device @again import("recursive.mlir")
