@@ -76,6 +76,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntAttr,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     ShapedType,
     TensorType,
@@ -290,7 +291,22 @@ def grid_of(f: func.FuncOp) -> tuple[int, ...]:
     return tuple(dims)
 
 
-_ADDITIVE = ("arith.addi", "arith.subi", "arith.index_cast", "arith.index_castui", "arith.select", "spyreop.addi64toi64", "spyreop.addi32toi32")
+_ADDITIVE = (
+    "arith.addi",
+    "arith.subi",
+    "arith.index_cast",
+    "arith.index_castui",
+    "arith.select",
+    "spyreop.addi64toi64",
+    "ktdp.runtime_arg_extract",
+)
+
+
+def _can_hold_address(t) -> bool:
+    """Argument types a placeholder base (2**40 and up) passes through unchanged."""
+    if getattr(t, "name", "") == "ktdp.runtime_arg":
+        t = t.underlying_type
+    return isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width.data == 64)
 
 
 def _address_args(f: func.FuncOp) -> set[int]:
@@ -307,7 +323,7 @@ def _address_args(f: func.FuncOp) -> set[int]:
             continue
         seen.add(id(v))
         if isinstance(v, BlockArgument):
-            if v.owner is f.body.blocks.first and isinstance(v.type, IndexType):
+            if v.owner is f.body.blocks.first and _can_hold_address(v.type):
                 found.add(args.index(v))
             continue
         owner = v.owner
@@ -315,6 +331,8 @@ def _address_args(f: func.FuncOp) -> set[int]:
             operands = list(owner.operands)
             if owner.name == "arith.select":
                 operands = operands[1:]
+            if owner.name == "ktdp.runtime_arg_extract" and owner.kind.value.data != 0:
+                continue  # granularity / upperbound: not the argument's value
             work.extend(operands)
     return found
 

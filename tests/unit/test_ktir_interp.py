@@ -809,3 +809,84 @@ def test_every_example_runs(path):
     check = EXAMPLE_CHECKS.get(path.name)
     if check is not None:
         check(inputs, result.outputs, result)
+
+
+# ---------------------------------------------------------------------------------------
+# kernel arguments: per-tile offsets, scalars, runtime args, calls
+# ---------------------------------------------------------------------------------------
+
+
+def test_per_tile_views_at_argument_plus_offset_form_one_buffer():
+    # each tile views only its own 2x8 rows, at %A + 16 * id (no view covers the whole buffer)
+    body = "\n".join(
+        [
+            "%c0 = arith.constant 0 : index",
+            "%c16 = arith.constant 16 : index",
+            "%id = ktdp.get_compute_tile_id : index",
+            "%off = arith.muli %id, %c16 : index",
+            "%a0 = arith.addi %A, %off : index",
+            "%c0b = arith.addi %off, %C : index",
+            view("va", "a0", (2, 8), (8, 1)),
+            view("vc", "c0b", (2, 8), (8, 1)),
+            tile("ta", "va", (2, 8), ["%c0", "%c0"], (2, 8)),
+            tile("tc", "vc", (2, 8), ["%c0", "%c0"], (2, 8)),
+            "%a = ktdp.load %ta : <2x8xindex> -> tensor<2x8xf16>",
+            "%e = tensor.empty() : tensor<2x8xf16>",
+            "%s = linalg.sqrt ins(%a : tensor<2x8xf16>) outs(%e : tensor<2x8xf16>) -> tensor<2x8xf16>",
+            "ktdp.store %s, %tc : tensor<2x8xf16>, <2x8xindex>",
+        ]
+    )
+    m = parse_module(kernel("%A: index, %C: index", body, grid=(3,)))
+    layout = kernel_layout(m)
+    assert [(b.key, b.length, b.shape) for b in layout.buffers] == [("A", 48, (48,)), ("C", 48, (48,))]
+    inputs = make_inputs(m, seed=14, low=0.0, high=9.0)
+    out = run_kernel(m, inputs)
+    np.testing.assert_array_equal(out["C"], np.sqrt(inputs["A"]))
+
+
+def test_scalar_and_runtime_arguments():
+    body = "\n".join(
+        [
+            "%c0 = arith.constant 0 : index",
+            "%c1 = arith.constant 1 : index",
+            "%rows = ktdp.runtime_arg_extract value from %r : <index, upperbound=4> -> index",
+            "%ub = ktdp.runtime_arg_extract upperbound from %r : <index, upperbound=4> -> index",
+            "%base = ktdp.runtime_arg_extract value from %X : <index> -> index",
+            view("vx", "base", (4, 4), (4, 1)),
+            view("vy", "Y", (4, 4), (4, 1)),
+            "scf.for %i = %c0 to %rows step %c1 {",
+            "  " + tile("tx", "vx", (4, 4), ["%i", "%c0"], (1, 4)),
+            "  " + tile("ty", "vy", (4, 4), ["%i", "%c0"], (1, 4)),
+            "  %x = ktdp.load %tx : <1x4xindex> -> tensor<1x4xf16>",
+            "  %k = arith.index_cast %ub : index to i32",
+            "  %kf = arith.sitofp %k : i32 to f16",
+            "  %ks = tensor.splat %kf : tensor<1x4xf16>",
+            "  %y = arith.mulf %x, %ks : tensor<1x4xf16>",
+            "  ktdp.store %y, %ty : tensor<1x4xf16>, <1x4xindex>",
+            "}",
+        ]
+    )
+    m = parse_module(kernel("%X: !ktdp.runtime_arg<index>, %Y: index, %r: !ktdp.runtime_arg<index, upperbound=4>", body))
+    inputs = make_inputs(m, seed=15)
+    assert set(inputs) == {"X", "Y", "r"} and int(inputs["r"]) == 4  # default: the upper bound
+    inputs["r"] = np.array(2)
+    out = run_kernel(m, inputs)
+    np.testing.assert_array_equal(out["Y"][:2], inputs["X"][:2] * np.float16(4))
+    np.testing.assert_array_equal(out["Y"][2:], inputs["Y"][2:])
+
+
+def test_kernel_calls_a_helper_function():
+    src = """
+    func.func private @twice(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %y = arith.addf %x, %x : tensor<4xf32>
+      return %y : tensor<4xf32>
+    }
+    func.func @k(%x: tensor<4xf32>) -> tensor<4xf32> attributes {grid = [1]} {
+      %y = func.call @twice(%x) : (tensor<4xf32>) -> tensor<4xf32>
+      return %y : tensor<4xf32>
+    }
+    """
+    m = parse_module(src)
+    x = np.arange(4, dtype=np.float32)
+    result = run(m, {"x": x})
+    np.testing.assert_array_equal(result.returns[(0,)][0], 2 * x)
