@@ -1026,7 +1026,7 @@ class ConstructAccessTileOp(IRDLOperation):
         result_type = parse_ktdp_type(parser, AccessTileType)
 
         def fail(message: str):
-            parser.raise_error(f"'{cls.name}' {message}", start)
+            parser.raise_error(f"'{cls.name}' op {message}", start)
 
         tile_set = props.get("access_tile_set")
         if tile_set is None:
@@ -1191,7 +1191,7 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
         start = parser.pos
 
         def fail(message: str, at=None):
-            parser.raise_error(f"'{cls.name}' {message}", start if at is None else at)
+            parser.raise_error(f"'{cls.name}' op {message}", start if at is None else at)
 
         if not parser.parse_optional_keyword("intermediate_variables"):
             fail("error parsing intermediate_variables: expected 'intermediate_variables(...)'", parser.pos)
