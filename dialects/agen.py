@@ -191,7 +191,7 @@ class VectorLoadOp(IRDLOperation):
     load_order = prop_def(AffineMapAttr)
     result = result_def(VectorLike)
 
-    irdl_options = (AttrSizedOperandSegments(),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, result_type: Attribute, mem_ref: SSAValue, affine_map: AffineMap,
                  map_operands: Sequence[SSAValue], load_set: AffineSetAttr, load_order: AffineMapAttr,
@@ -321,7 +321,7 @@ class CompositeLoadAndStoreOp(IRDLOperation):
     body = region_def("single_block")
 
     traits = traits_def(_IMPLICIT_YIELD)
-    irdl_options = (AttrSizedOperandSegments(),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     @property
     def load_induction_var(self) -> SSAValue:
@@ -407,7 +407,7 @@ class CompositeLoadOp(IRDLOperation):
     body = region_def("single_block")
 
     traits = traits_def(_IMPLICIT_YIELD)
-    irdl_options = (AttrSizedOperandSegments(),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> CompositeLoadOp:
@@ -471,7 +471,7 @@ class CompositeStoreOp(IRDLOperation):
     body = region_def()
 
     traits = traits_def(_IMPLICIT_YIELD)
-    irdl_options = (AttrSizedOperandSegments(),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> CompositeStoreOp:
@@ -599,7 +599,7 @@ class CompositeIndirectLoadAndStoreOp(IRDLOperation):
     body = region_def("single_block")
 
     traits = traits_def(_IMPLICIT_YIELD)
-    irdl_options = (AttrSizedOperandSegments(),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> CompositeIndirectLoadAndStoreOp:
@@ -722,7 +722,7 @@ class CompositeIndirectLoadOp(_IndirectPairOp):
     body = region_def("single_block")
 
     traits = traits_def(_IMPLICIT_YIELD)
-    irdl_options = (AttrSizedOperandSegments(),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> CompositeIndirectLoadOp:
@@ -788,7 +788,7 @@ class CompositeIndirectStoreOp(_IndirectPairOp):
     body = region_def("single_block")
 
     traits = traits_def(_IMPLICIT_YIELD)
-    irdl_options = (AttrSizedOperandSegments(),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> CompositeIndirectStoreOp:
@@ -846,7 +846,7 @@ class IndirectVectorLoadOp(_IndirectPairOp):
     load_order = prop_def(AffineMapAttr)
     result = result_def(VectorLike)
 
-    irdl_options = (AttrSizedOperandSegments(),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> IndirectVectorLoadOp:
@@ -897,7 +897,7 @@ class IndirectVectorStoreOp(_IndirectPairOp):
     store_set = prop_def(AffineSetAttr)
     store_order = prop_def(AffineMapAttr)
 
-    irdl_options = (AttrSizedOperandSegments(),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> IndirectVectorStoreOp:

@@ -74,7 +74,7 @@ class DefImmutableMappingOp(IRDLOperation):
     result = result_def(IndexType)
 
     traits = traits_def(Pure(), IsolatedFromAbove())
-    irdl_options = (AttrSizedOperandSegments(),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, keys: Sequence[SSAValue], values: Sequence[SSAValue], result_type: Attribute = _INDEX):
         super().__init__(operands=[keys, values], result_types=[result_type])

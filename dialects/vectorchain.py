@@ -518,7 +518,7 @@ class ShuffleOp(IRDLOperation):
     output = result_def(VectorLike)
 
     traits = traits_def(Pure(), IsolatedFromAbove())
-    irdl_options = (AttrSizedOperandSegments(),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, input: SSAValue, indices: Sequence[int], repetition: int, result_type: Attribute,
                  variable: Sequence[SSAValue] = (), pad: Sequence[SSAValue] = (), mask: SSAValue | None = None):
