@@ -41,8 +41,7 @@ from xdsl.ir import (
     SSAValue,
     TypeAttribute,
 )
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
-from xdsl.ir.affine import AffineExpr, AffineMap, AffineSymExpr
+from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
     AnyAttr,
     AttrSizedOperandSegments,
@@ -81,6 +80,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from dfsched.diagnostics import Diagnostic, DiagnosticError, location_of
+from dfsched.dialects.affine_subscripts import parse_optional_subscripts, print_subscripts
 
 KDYNAMIC = -(2**63)
 """MLIR's `ShapedType::kDynamic`: the placeholder for a dynamic fifo count or size entry."""
@@ -330,276 +330,15 @@ def _check_attr(op: Operation, name: str, *, index: bool = False, minimum: int |
         raise VerifyException(f"attribute '{name}' failed to satisfy constraint: {what}")
 
 
-# ---------------------------------------------------------------------------
-# Affine "map of SSA ids" subscripts: `%m[%i + 3, %j * 2, symbol(%s), 0]`
-# (to be replaced by the shared `dialects/affine_subscripts.py` once it exists)
-# ---------------------------------------------------------------------------
+# Affine "map of SSA ids" subscripts (`%m[%i + 3, %j * 2, 0]`) are read and written by the
+# shared `dfsched.dialects.affine_subscripts`, with MLIR's construction rules.
 
 
-def _is_const(expr: AffineExpr) -> bool:
-    return isinstance(expr, AffineConstantExpr)
-
-
-def _is_binop(expr: AffineExpr, kind: AffineBinaryOpKind) -> bool:
-    return isinstance(expr, AffineBinaryOpExpr) and expr.kind == kind
-
-
-def _is_symbolic(expr: AffineExpr) -> bool:
-    """No dims inside: only symbols and constants (MLIR's `isSymbolicOrConstant`)."""
-    if isinstance(expr, AffineDimExpr):
-        return False
-    if isinstance(expr, AffineBinaryOpExpr):
-        return _is_symbolic(expr.lhs) and _is_symbolic(expr.rhs)
-    return True
-
-
-def _raw(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
-    return AffineBinaryOpExpr(kind, lhs, rhs)
-
-
-def _const(value: int) -> AffineExpr:
-    return AffineExpr.constant(value)
-
-
-def _mlir_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
-    """`lhs + rhs` built as MLIR builds it (xDSL's operators simplify differently)."""
-    if _is_const(lhs) and _is_const(rhs):
-        return _const(lhs.value + rhs.value)
-    if _is_const(lhs) or (_is_symbolic(lhs) and not _is_symbolic(rhs)):
-        return _mlir_add(rhs, lhs)
-    if _is_const(rhs) and rhs.value == 0:
-        return lhs
-    if _is_binop(lhs, AffineBinaryOpKind.Add) and _is_const(rhs) and _is_const(lhs.rhs):
-        return _mlir_add(lhs.lhs, _const(lhs.rhs.value + rhs.value))
-
-    def scaled(expr: AffineExpr) -> tuple[AffineExpr, int]:
-        if _is_binop(expr, AffineBinaryOpKind.Mul) and _is_const(expr.rhs):
-            return expr.lhs, expr.rhs.value
-        return expr, 1
-
-    (first, c1), (second, c2) = scaled(lhs), scaled(rhs)
-    if first == second:
-        return _raw(AffineBinaryOpKind.Mul, first, _const(c1 + c2))
-    if _is_binop(lhs, AffineBinaryOpKind.Add) and _is_const(lhs.rhs):
-        return _mlir_add(_mlir_add(lhs.lhs, rhs), lhs.rhs)
-    return _raw(AffineBinaryOpKind.Add, lhs, rhs)
-
-
-def _mlir_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
-    """`lhs * rhs` as MLIR builds it (no distribution over `+`); None if not affine."""
-    if _is_const(lhs) and _is_const(rhs):
-        return _const(lhs.value * rhs.value)
-    if not _is_symbolic(lhs) and not _is_symbolic(rhs):
+def _parse_optional_subscripts(parser: Parser) -> tuple[AffineMap, list[SSAValue]] | None:
+    sub = parse_optional_subscripts(parser)
+    if sub is None:
         return None
-    if _is_symbolic(lhs) and (not _is_symbolic(rhs) or _is_const(lhs)):
-        return _mlir_mul(rhs, lhs)
-    if _is_const(rhs):
-        if rhs.value == 1:
-            return lhs
-        if rhs.value == 0:
-            return rhs
-    if _is_binop(lhs, AffineBinaryOpKind.Mul) and _is_const(lhs.rhs):
-        if _is_const(rhs):
-            return _mlir_mul(lhs.lhs, _const(lhs.rhs.value * rhs.value))
-        return _mlir_mul(_mlir_mul(lhs.lhs, rhs), lhs.rhs)
-    return _raw(AffineBinaryOpKind.Mul, lhs, rhs)
-
-
-def _mlir_div_or_mod(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
-    """`floordiv`/`ceildiv`/`mod` with MLIR's basic folds; None if the divisor is not affine."""
-    if not _is_symbolic(rhs):
-        return None
-    if _is_const(rhs) and rhs.value >= 1:
-        c = rhs.value
-        if _is_const(lhs):
-            value = {AffineBinaryOpKind.FloorDiv: lhs.value // c, AffineBinaryOpKind.CeilDiv: -(-lhs.value // c),
-                     AffineBinaryOpKind.Mod: lhs.value % c}[kind]
-            return _const(value)
-        if c == 1:
-            return _const(0) if kind == AffineBinaryOpKind.Mod else lhs
-        if _is_binop(lhs, AffineBinaryOpKind.Mul) and _is_const(lhs.rhs) and lhs.rhs.value % c == 0:
-            if kind == AffineBinaryOpKind.Mod:
-                return _const(0)
-            return _mlir_mul(lhs.lhs, _const(lhs.rhs.value // c))
-    return _raw(kind, lhs, rhs)
-
-
-class _SubscriptParser:
-    """Parses the expressions between `[` and `]`; SSA names become dims in order of first use."""
-
-    _HIGH = {"floordiv": AffineBinaryOpKind.FloorDiv, "ceildiv": AffineBinaryOpKind.CeilDiv,
-             "mod": AffineBinaryOpKind.Mod}
-
-    def __init__(self, parser: Parser):
-        self.parser = parser
-        self.dims: dict[tuple[str, int], int] = {}
-        self.dim_operands: list[UnresolvedOperand] = []
-        self.syms: dict[tuple[str, int], int] = {}
-        self.sym_operands: list[UnresolvedOperand] = []
-
-    def expression(self) -> AffineExpr:
-        lhs = self._term()
-        while True:
-            if self.parser.parse_optional_punctuation("+") is not None:
-                lhs = _mlir_add(lhs, self._term())
-            elif self.parser.parse_optional_punctuation("-") is not None:
-                lhs = _mlir_add(lhs, self._negate(self._term()))
-            else:
-                return lhs
-
-    def _negate(self, expr: AffineExpr) -> AffineExpr:
-        negated = _mlir_mul(expr, _const(-1))
-        assert negated is not None
-        return negated
-
-    def _term(self) -> AffineExpr:
-        lhs = self._unary()
-        while True:
-            start = self.parser.pos
-            if self.parser.parse_optional_punctuation("*") is not None:
-                result = _mlir_mul(lhs, self._unary())
-                problem = "at least one of the multiply operands has to be either a constant or symbolic"
-            else:
-                word = self.parser.parse_optional_keyword_in(tuple(self._HIGH))
-                if word is None:
-                    return lhs
-                result = _mlir_div_or_mod(self._HIGH[word], lhs, self._unary())
-                problem = f"right operand of {word} has to be either a constant or symbolic"
-            if result is None:
-                self.parser.raise_error(f"non-affine expression: {problem}", start, self.parser.pos)
-            lhs = result
-
-    def _unary(self) -> AffineExpr:
-        parser = self.parser
-        if parser.parse_optional_punctuation("-") is not None:
-            return self._negate(self._unary())
-        if parser.parse_optional_punctuation("(") is not None:
-            expr = self.expression()
-            parser.parse_punctuation(")")
-            return expr
-        value = parser.parse_optional_integer(allow_boolean=False, allow_negative=False)
-        if value is not None:
-            return _const(value)
-        if parser.parse_optional_keyword("symbol") is not None:
-            parser.parse_punctuation("(")
-            operand = parser.parse_unresolved_operand()
-            parser.parse_punctuation(")")
-            return AffineExpr.symbol(self._position(operand, self.syms, self.sym_operands))
-        operand = parser.parse_optional_unresolved_operand()
-        if operand is None:
-            parser.raise_error("expected an affine subscript: an SSA value, an integer, 'symbol(...)' or '('")
-        return AffineExpr.dimension(self._position(operand, self.dims, self.dim_operands))
-
-    @staticmethod
-    def _position(operand: UnresolvedOperand, seen: dict, operands: list) -> int:
-        key = (operand.operand_name, operand.index)
-        if key not in seen:
-            seen[key] = len(operands)
-            operands.append(operand)
-        return seen[key]
-
-
-def parse_affine_subscripts(parser: Parser) -> tuple[AffineMap, list[SSAValue]]:
-    """Parse `[e0, e1, ...]` (possibly empty) into a map and its operands (dims, then symbols)."""
-    parsed = parse_optional_affine_subscripts(parser)
-    if parsed is None:
-        parser.raise_error("expected '[' starting affine subscripts")
-    return parsed
-
-
-def parse_optional_affine_subscripts(parser: Parser) -> tuple[AffineMap, list[SSAValue]] | None:
-    """Like `parse_affine_subscripts`, or None when the next token is not `[`."""
-    if parser.parse_optional_punctuation("[") is None:
-        return None
-    sub = _SubscriptParser(parser)
-    results: list[AffineExpr] = []
-    if parser.parse_optional_punctuation("]") is None:
-        results.append(sub.expression())
-        while parser.parse_optional_punctuation(",") is not None:
-            results.append(sub.expression())
-        parser.parse_punctuation("]")
-    amap = AffineMap(len(sub.dim_operands), len(sub.sym_operands), tuple(results))
-    operands = _resolve_all(parser, [*sub.dim_operands, *sub.sym_operands], IndexType())
-    return amap, operands
-
-
-def print_affine_subscripts(printer: Printer, amap: AffineMap, operands: Sequence[SSAValue]) -> None:
-    """Print `[e0, e1, ...]` with each dim/symbol replaced by its operand (MLIR's format)."""
-
-    def name(position: int, is_symbol: bool) -> None:
-        index = amap.num_dims + position if is_symbol else position
-        if index >= len(operands):  # malformed (generic-form) IR: show the map's own name
-            printer.print_string(f"{'s' if is_symbol else 'd'}{position}")
-            return
-        if is_symbol:
-            printer.print_string("symbol(")
-        printer.print_operand(operands[index])
-        if is_symbol:
-            printer.print_string(")")
-
-    printer.print_string("[")
-    for i, expr in enumerate(amap.results):
-        if i:
-            printer.print_string(", ")
-        _print_affine_expr(printer, expr, False, name)
-    printer.print_string("]")
-
-
-_BINOP_SPELLING = {
-    AffineBinaryOpKind.Mul: " * ",
-    AffineBinaryOpKind.FloorDiv: " floordiv ",
-    AffineBinaryOpKind.CeilDiv: " ceildiv ",
-    AffineBinaryOpKind.Mod: " mod ",
-}
-
-
-def _print_affine_expr(printer: Printer, expr: AffineExpr, strong: bool, name) -> None:
-    """MLIR's affine expression printer: `- 3` for `+ -3`, `-x` for `x * -1`, minimal parens."""
-    out = printer.print_string
-    if isinstance(expr, AffineDimExpr):
-        name(expr.position, False)
-        return
-    if isinstance(expr, AffineSymExpr):
-        name(expr.position, True)
-        return
-    if isinstance(expr, AffineConstantExpr):
-        out(str(expr.value))
-        return
-    assert isinstance(expr, AffineBinaryOpExpr)
-    lhs, rhs = expr.lhs, expr.rhs
-    if strong:
-        out("(")
-    if expr.kind != AffineBinaryOpKind.Add:
-        if expr.kind == AffineBinaryOpKind.Mul and isinstance(rhs, AffineConstantExpr) and rhs.value == -1:
-            out("-")
-            _print_affine_expr(printer, lhs, True, name)
-        else:
-            _print_affine_expr(printer, lhs, True, name)
-            out(_BINOP_SPELLING[expr.kind])
-            _print_affine_expr(printer, rhs, True, name)
-    elif (
-        isinstance(rhs, AffineBinaryOpExpr)
-        and rhs.kind == AffineBinaryOpKind.Mul
-        and isinstance(rhs.rhs, AffineConstantExpr)
-        and rhs.rhs.value <= -1
-    ):
-        _print_affine_expr(printer, lhs, False, name)
-        out(" - ")
-        if rhs.rhs.value == -1:
-            nested_add = isinstance(rhs.lhs, AffineBinaryOpExpr) and rhs.lhs.kind == AffineBinaryOpKind.Add
-            _print_affine_expr(printer, rhs.lhs, nested_add, name)
-        else:
-            _print_affine_expr(printer, rhs.lhs, True, name)
-            out(f" * {-rhs.rhs.value}")
-    elif isinstance(rhs, AffineConstantExpr) and rhs.value < 0:
-        _print_affine_expr(printer, lhs, False, name)
-        out(f" - {-rhs.value}")
-    else:
-        _print_affine_expr(printer, lhs, False, name)
-        out(" + ")
-        _print_affine_expr(printer, rhs, False, name)
-    if strong:
-        out(")")
+    return sub.map, _resolve_all(parser, sub.operands, IndexType())
 
 
 # ---------------------------------------------------------------------------
@@ -1260,7 +999,7 @@ class DataTransferOp(IRDLOperation):
     @classmethod
     def _parse_side(cls, parser: Parser):
         operand = parser.parse_unresolved_operand()
-        amap, indices = parse_optional_affine_subscripts(parser) or (None, [])
+        amap, indices = _parse_optional_subscripts(parser) or (None, [])
         static, sizes = None, []
         if parser.parse_optional_keyword("size") is not None:
             static, sizes = _parse_size_list(parser)
@@ -1294,7 +1033,7 @@ class DataTransferOp(IRDLOperation):
         printer.print_operand(value)
         if isinstance(value.type, MemRefType):
             amap = amap.data if isinstance(amap, AffineMapAttr) else AffineMap(0, 0, ())
-            print_affine_subscripts(printer, amap, indices)
+            print_subscripts(printer, amap, indices)
         if isinstance(static, DenseArrayBase):
             printer.print_string(" size ")
             _print_size_list(printer, static.get_values(), sizes)
@@ -1809,7 +1548,7 @@ class OpaqueOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> OpaqueOp:
-        template = parser.parse_str_literal("template name")
+        template = parser.parse_str_literal(" for the template name")
         inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["template_name"])
         result_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
@@ -1835,6 +1574,11 @@ class OpaqueOp(IRDLOperation):
             _print_types(printer, [r.type for r in self.res])
         self._print_group(printer, "ins", self.inputs)
         self._print_group(printer, "outs", self.outputs)
+
+    def get_asm_result_names(self, set_name) -> None:
+        """Results are named after the template (`%ADD = ktdf.opaque "ADD" ...`), as upstream does."""
+        for result in self.res:
+            set_name(result, self.template_name.data)
 
     def verify_(self) -> None:
         tensor_outputs = [o for o in self.outputs if isinstance(o.type, TensorType)]

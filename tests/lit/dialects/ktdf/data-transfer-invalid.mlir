@@ -157,7 +157,7 @@ func.func @non_affine_divisor(%a: memref<64xf16>, %s: !ktdf.fifo.slot<"L1LU" -> 
 // -----
 
 func.func @bad_subscript(%a: memref<64xf16>, %s: !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>) {
-  // expected-error @+1 {{expected an affine subscript}}
+  // expected-error @+1 {{expected affine expression}}
   ktdf.data_transfer from %a[#foo] size [64] to %s size [64] : memref<64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
   return
 }
