@@ -256,14 +256,14 @@ def find_kernel(module: ModuleOp, name: str | None = None) -> func.FuncOp:
         for f in funcs:
             if f.sym_name.data == name:
                 return f
-        raise ValueError(f"no function @{name} in the module")
+        raise error(module, f"no function @{name} in the module")
     with_grid = [f for f in funcs if "grid" in f.attributes]
     if len(with_grid) == 1:
         return with_grid[0]
     if len(funcs) == 1:
         return funcs[0]
     names = ", ".join("@" + f.sym_name.data for f in (with_grid or funcs)) or "none"
-    raise ValueError(f"cannot tell which function is the kernel ({names}); pass kernel=<name>")
+    raise error(module, f"cannot tell which function is the kernel (candidates: {names}); name it")
 
 
 def grid_of(f: func.FuncOp) -> tuple[int, ...]:

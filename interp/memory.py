@@ -69,9 +69,13 @@ MANY_TILES = -2
 class Memory:
     """One flat memory (see the module docstring for the address units).
 
-    `size` bounds the addresses (None: grows on demand, for scratchpads). A `probe`
+    Storage is paged (4096 slots a page, allocated on first write), so kernels may use
+    sparse, large addresses. `size` bounds the addresses (None: unbounded). A `probe`
     memory stores nothing and reads zeros: the interpreter's layout dry run uses it.
     """
+
+    PAGE_BITS = 12
+    PAGE = 1 << PAGE_BITS
 
     def __init__(
         self,
@@ -90,34 +94,41 @@ class Memory:
         self.probe = probe
         self.track_races = track_races
         self._cell = np.uint64 if unit == "element" else np.uint8
-        self.cells = np.zeros(0 if size is None or probe else size, dtype=self._cell)
-        self.writer = np.zeros(0, dtype=np.int32)
-        self.reader = np.zeros(0, dtype=np.int32)
-        if track_races and not probe:
-            self._grow_tracking(len(self.cells))
+        # page number -> (cells, writer tile, reader tile)
+        self.pages: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
-    # -- capacity --------------------------------------------------------------------------
+    # -- pages --------------------------------------------------------------------------------
 
-    def _grow_tracking(self, n: int) -> None:
-        if len(self.writer) < n:
-            self.writer = np.concatenate([self.writer, np.full(n - len(self.writer), NO_TILE, np.int32)])
-            self.reader = np.concatenate([self.reader, np.full(n - len(self.reader), NO_TILE, np.int32)])
+    def _page(self, number: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        page = self.pages.get(number)
+        if page is None:
+            page = (
+                np.zeros(self.PAGE, dtype=self._cell),
+                np.full(self.PAGE, NO_TILE, dtype=np.int32),
+                np.full(self.PAGE, NO_TILE, dtype=np.int32),
+            )
+            self.pages[number] = page
+        return page
 
-    def _ensure(self, slots: np.ndarray) -> None:
-        if slots.size == 0:
+    def _by_page(self, flat: np.ndarray):
+        """(page, selection, in-page offsets) for each page `flat` slots fall in."""
+        numbers = flat >> self.PAGE_BITS
+        offsets = flat & (self.PAGE - 1)
+        if flat.size and numbers.min() == numbers.max():
+            yield int(numbers[0]), slice(None), offsets
             return
-        lo, hi = int(slots.min()), int(slots.max())
+        for number in np.unique(numbers):
+            sel = numbers == number
+            yield int(number), sel, offsets[sel]
+
+    def _check_range(self, flat: np.ndarray) -> None:
+        if flat.size == 0:
+            return
+        lo, hi = int(flat.min()), int(flat.max())
         if lo < 0:
             raise MemoryAccessError(f"address {lo} is below the start of {self.name}")
         if self.limit is not None and hi >= self.limit:
             raise MemoryAccessError(f"address {hi} is past the end of {self.name} (size {self.limit})")
-        if hi >= len(self.cells):
-            new = max(hi + 1, 2 * len(self.cells), 1024)
-            if self.limit is not None:
-                new = min(new, self.limit)
-            self.cells = np.concatenate([self.cells, np.zeros(new - len(self.cells), self._cell)])
-        if self.track_races:
-            self._grow_tracking(len(self.cells))
 
     def _slots(self, addresses: np.ndarray, et: ElementType) -> np.ndarray:
         """Memory slots of each element: shape = addresses.shape (+ (itemsize,) in byte mode)."""
@@ -126,32 +137,51 @@ class Memory:
             return addresses
         return addresses[..., None] + np.arange(et.itemsize, dtype=np.int64)
 
+    def _load_slots(self, slots: np.ndarray, tile: int | None) -> np.ndarray:
+        flat = slots.reshape(-1)
+        self._check_range(flat)
+        out = np.zeros(flat.shape, dtype=self._cell)
+        for number, sel, offsets in self._by_page(flat):
+            page = self.pages.get(number)
+            if self.track_races and tile is not None:
+                page = page or self._page(number)
+                self._check_read(page, number, offsets, tile)
+            if page is not None:
+                out[sel] = page[0][offsets]
+        return out.reshape(slots.shape)
+
+    def _store_slots(self, slots: np.ndarray, raw: np.ndarray, tile: int | None) -> None:
+        flat = slots.reshape(-1)
+        values = raw.reshape(-1)
+        self._check_range(flat)
+        for number, sel, offsets in self._by_page(flat):
+            page = self._page(number)
+            if self.track_races and tile is not None:
+                self._check_write(page, number, offsets, tile)
+            page[0][offsets] = values[sel]
+
     # -- races ------------------------------------------------------------------------------
 
-    def _check_read(self, slots: np.ndarray, tile: int) -> None:
-        flat = slots.reshape(-1)
-        w = self.writer[flat]
+    def _check_read(self, page, number: int, offsets: np.ndarray, tile: int) -> None:
+        _, writer, reader = page
+        w = writer[offsets]
         bad = (w != NO_TILE) & (w != tile)
         if bad.any():
             i = int(np.argmax(bad))
-            raise RaceError(self.name, int(flat[i]), tile, int(w[i]), "read")
-        r = self.reader[flat]
-        self.reader[flat] = np.where((r == NO_TILE) | (r == tile), tile, MANY_TILES)
+            raise RaceError(self.name, (number << self.PAGE_BITS) + int(offsets[i]), tile, int(w[i]), "read")
+        r = reader[offsets]
+        reader[offsets] = np.where((r == NO_TILE) | (r == tile), tile, MANY_TILES)
 
-    def _check_write(self, slots: np.ndarray, tile: int) -> None:
-        flat = slots.reshape(-1)
-        w = self.writer[flat]
-        r = self.reader[flat]
-        bad_w = (w != NO_TILE) & (w != tile)
-        bad_r = (r != NO_TILE) & (r != tile)
-        if bad_w.any():
-            i = int(np.argmax(bad_w))
-            raise RaceError(self.name, int(flat[i]), tile, int(w[i]), "write")
-        if bad_r.any():
-            i = int(np.argmax(bad_r))
-            other = int(r[i])
-            raise RaceError(self.name, int(flat[i]), tile, other, "write")
-        self.writer[flat] = tile
+    def _check_write(self, page, number: int, offsets: np.ndarray, tile: int) -> None:
+        _, writer, reader = page
+        w = writer[offsets]
+        r = reader[offsets]
+        for seen, what in ((w, "write"), (r, "write")):
+            bad = (seen != NO_TILE) & (seen != tile)
+            if bad.any():
+                i = int(np.argmax(bad))
+                raise RaceError(self.name, (number << self.PAGE_BITS) + int(offsets[i]), tile, int(seen[i]), what)
+        writer[offsets] = tile
 
     # -- access -----------------------------------------------------------------------------
 
@@ -160,11 +190,7 @@ class Memory:
         addresses = np.asarray(addresses, dtype=np.int64)
         if self.probe:
             return et.zeros(addresses.shape)
-        slots = self._slots(addresses, et)
-        self._ensure(slots)
-        if self.track_races and tile is not None:
-            self._check_read(slots, tile)
-        raw = self.cells[slots]
+        raw = self._load_slots(self._slots(addresses, et), tile)
         if self.unit == "byte":
             raw = np.ascontiguousarray(raw).view(_UINT_BYTES[et.itemsize]).reshape(addresses.shape)
         return et.from_bits(raw)
@@ -175,14 +201,11 @@ class Memory:
             return
         bits = np.broadcast_to(et.to_bits(values), addresses.shape)
         slots = self._slots(addresses, et)
-        self._ensure(slots)
-        if self.track_races and tile is not None:
-            self._check_write(slots, tile)
         if self.unit == "element":
-            self.cells[slots] = bits.astype(np.uint64)
+            raw = bits.astype(np.uint64)
         else:
             raw = np.ascontiguousarray(bits.astype(_UINT_BYTES[et.itemsize])).view(np.uint8)
-            self.cells[slots] = raw.reshape(slots.shape)
+        self._store_slots(slots, raw, tile)
 
     def place(self, address: int, array: np.ndarray, et: ElementType) -> None:
         """Store `array` contiguously (row-major) from `address` (no race bookkeeping)."""
@@ -192,14 +215,7 @@ class Memory:
     def fetch(self, address: int, shape: tuple[int, ...], et: ElementType) -> np.ndarray:
         """Read a row-major array of `shape` stored contiguously from `address`."""
         n = int(np.prod(shape, dtype=np.int64))
-        if self.probe:
-            return et.zeros(shape)
-        slots = self._slots(self.contiguous(address, n, et), et)
-        self._ensure(slots)
-        raw = self.cells[slots]
-        if self.unit == "byte":
-            raw = np.ascontiguousarray(raw).view(_UINT_BYTES[et.itemsize]).reshape(n)
-        return et.from_bits(raw).reshape(shape)
+        return self.read(self.contiguous(address, n, et), et).reshape(shape)
 
     def contiguous(self, address: int, count: int, et: ElementType) -> np.ndarray:
         step = 1 if self.unit == "element" else et.itemsize
