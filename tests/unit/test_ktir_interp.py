@@ -890,3 +890,43 @@ def test_kernel_calls_a_helper_function():
     x = np.arange(4, dtype=np.float32)
     result = run(m, {"x": x})
     np.testing.assert_array_equal(result.returns[(0,)][0], 2 * x)
+
+
+def test_tensor_based_tiles_dense_constants_and_vectorised_body_ops():
+    text = """
+    #id = affine_map<(d0, d1) -> (d0, d1)>
+    func.func @m(%t: tensor<3x4xf32>) -> (tensor<4x3xf32>, tensor<2x3xi32>, tensor<3x4xf32>, tensor<3x4xf32>) {
+      %c0 = arith.constant 0 : index
+      %tile = ktdp.construct_access_tile %t[%c0, %c0] {access_tile_order = affine_map<(d0, d1) -> (d1, d0)>, access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 2 >= 0, d1 >= 0, -d1 + 3 >= 0)>} : tensor<3x4xf32> -> !ktdp.access_tile<4x3xindex>
+      %x = ktdp.load %tile : <4x3xindex> -> tensor<4x3xf32>
+      %d = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+      %e = tensor.empty() : tensor<3x4xf32>
+      %g = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<3x4xf32>) {
+      ^bb0(%out: f32):
+        %i = linalg.index 0 : index
+        %j = linalg.index 1 : index
+        %c3 = arith.constant 3 : index
+        %jj = arith.subi %c3, %j : index
+        %v = tensor.extract %t[%i, %jj] : tensor<3x4xf32>
+        linalg.yield %v : f32
+      } -> tensor<3x4xf32>
+      %h = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%t : tensor<3x4xf32>) outs(%e : tensor<3x4xf32>) {
+      ^bb0(%in: f32, %out: f32):
+        %c0i = arith.constant 0 : index
+        %c1i = arith.constant 1 : index
+        %c3i = arith.constant 3 : index
+        %r = scf.for %k = %c0i to %c3i step %c1i iter_args(%a = %in) -> (f32) {
+          %a2 = arith.mulf %a, %in : f32
+          scf.yield %a2 : f32
+        }
+        linalg.yield %r : f32
+      } -> tensor<3x4xf32>
+      return %x, %d, %g, %h : tensor<4x3xf32>, tensor<2x3xi32>, tensor<3x4xf32>, tensor<3x4xf32>
+    }
+    """
+    t = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x, d, g, h = call_function(parse_module(text), "m", t)
+    np.testing.assert_array_equal(x, t.T)
+    np.testing.assert_array_equal(d, np.array([[1, 2, 3], [4, 5, 6]], np.int32))
+    np.testing.assert_array_equal(g, t[:, ::-1])
+    np.testing.assert_array_equal(h, t**4)
