@@ -1,0 +1,141 @@
+"""The routing graph: nodes, edges and breadth-first routes as upstream builds them (arch.md §6.1)."""
+
+import pytest
+
+from dfsched.arch.loading import load_device
+from dfsched.arch.model import DeviceModel
+from dfsched.arch.routing import NodeClass, RoutingGraph
+from dfsched.compat import LocatingParser
+from dfsched.dialects import make_context
+
+
+def model_of_text(text: str) -> DeviceModel:
+    module = LocatingParser(make_context(), text, "inline.mlir").parse_module()
+    return DeviceModel.from_module(module)
+
+
+def test_sample_nodes_and_edges():
+    graph = load_device("sample").routing
+    assert [(n.id, n.name, n.cls, n.capacity) for n in graph.nodes] == [
+        (0, "DDR", NodeClass.MEMORY, 1073741824),
+        (1, "L1", NodeClass.MEMORY, 1048576),
+        (2, "MNILU", NodeClass.LOAD_STORE_UNIT, None),
+        (3, "MNISU", NodeClass.LOAD_STORE_UNIT, None),
+        (4, "SFU_REG", NodeClass.MEMORY, 2048),
+        (5, "SFU", NodeClass.COMPUTE, None),
+        (6, "L1LU", NodeClass.LOAD_STORE_UNIT, None),
+        (7, "L1SU", NodeClass.LOAD_STORE_UNIT, None),
+        (8, "SFU_Block", NodeClass.COMPUTE, None),  # the second SFU_Block, collapsed
+        (9, "L1LU", NodeClass.LOAD_STORE_UNIT, None),  # unkinded sub-cores are duplicated
+        (10, "L1SU", NodeClass.LOAD_STORE_UNIT, None),
+    ]
+    assert graph.edges() == [
+        (0, 2), (2, 1), (1, 3), (3, 0), (1, 6), (6, 5), (5, 7), (7, 1), (1, 9), (9, 8), (8, 10), (10, 1)
+    ]
+    assert graph.node_for("L1LU").id == 6  # the lowest id of a kind
+    assert graph.shortest_path(0, 5) == [0, 2, 1, 6, 5]
+    assert graph.shortest_path(5, 0) == [5, 7, 1, 3, 0]
+    assert graph.shortest_path(4, 0) is None
+
+
+TIE = """
+ktdf_arch.device @tie {{
+  %src = memory {{kind = "SRC"}}
+  %dst = memory {{kind = "DST"}}
+  %a = exec_unit {{kind = "A"}}
+  %b = exec_unit {{kind = "B"}}
+  {first}
+  {second}
+  datapath %a to %dst : exec_unit, memory
+  datapath %b to %dst : exec_unit, memory
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    "first, second, via",
+    [
+        ("datapath %src to %a : memory, exec_unit", "datapath %src to %b : memory, exec_unit", "A"),
+        ("datapath %src to %b : memory, exec_unit", "datapath %src to %a : memory, exec_unit", "B"),
+    ],
+)
+def test_ties_break_by_edge_insertion_order(first, second, via):
+    model = model_of_text(TIE.format(first=first, second=second))
+    assert model.route("SRC", "DST") == ["SRC", via, "DST"]
+
+
+def test_shortest_wins_over_insertion_order():
+    model = model_of_text(
+        """
+        ktdf_arch.device @short {
+          %s = memory {kind = "S"}
+          %t = memory {kind = "T"}
+          %x = exec_unit {kind = "X"}
+          %y = exec_unit {kind = "Y"}
+          %z = exec_unit {kind = "Z"}
+          datapath %s to %x : memory, exec_unit
+          datapath %x to %y : exec_unit, exec_unit
+          datapath %y to %t : exec_unit, memory
+          datapath %s to %z : memory, exec_unit
+          datapath %z to %t : exec_unit, memory
+        }
+        """
+    )
+    assert model.route("S", "T") == ["S", "Z", "T"]
+
+
+def test_kinded_groups_collapse_and_unkinded_groups_repeat():
+    model = model_of_text(
+        """
+        ktdf_arch.device @groups {
+          %m = memory {kind = "M"}
+          %a = group {kind = "pod"} share(%m) {
+            %u = exec_unit {kind = "U"}
+            datapath %m to %u : memory, exec_unit
+            yield %u
+          } -> exec_unit
+          %b = group {kind = "pod"} share(%m) {
+            %u = exec_unit {kind = "U"}
+            datapath %m to %u : memory, exec_unit
+            yield %u
+          } -> exec_unit
+          group share(%m) {
+            %w = exec_unit
+          }
+          group share(%m) {
+            %w = exec_unit
+          }
+          datapath %b to %m : exec_unit, memory
+        }
+        """
+    )
+    graph = model.routing
+    assert [(n.id, n.name) for n in graph.nodes] == [(0, "M"), (1, "U"), (2, "pod"), (3, "exec_unit"), (4, "exec_unit")]
+    assert graph.edges() == [(0, 1), (2, 0)]
+    assert model.route("M", "U") == ["M", "U"]
+
+
+def test_switch_ports_are_not_routed():
+    graph = model_of_text(
+        """
+        ktdf_arch.device @switched {
+          %e = exec_unit {kind = "E"}
+          %p:2 = switch [2]
+          datapath %e to %p#0 : exec_unit, port
+        }
+        """
+    ).routing
+    assert graph.edges() == []
+
+
+def test_dot_output_lists_every_node_and_edge():
+    text = load_device("quad_corelet").routing.to_dot("quad")
+    assert text.startswith('digraph "quad" {')
+    assert '[label="0: GMEM\\nMemory 4294967296 B", shape=cylinder];' in text
+    assert text.count(" -> ") == len(load_device("quad_corelet").routing.edges())
+
+
+def test_routing_graph_is_built_once_per_model():
+    model = load_device("sample")
+    assert model.routing is model.routing
+    assert isinstance(model.routing, RoutingGraph)
