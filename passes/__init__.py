@@ -15,5 +15,6 @@ PASSES: dict[str, tuple[str, str]] = {
     "licm": ("xdsl.transforms.loop_invariant_code_motion", "LoopInvariantCodeMotionPass"),
     "ktir-legality-check": ("dfsched.passes.frontend.ktir_legality_check", "KtirLegalityCheck"),
     "compute-group-extraction": ("dfsched.passes.frontend.compute_group_extraction", "ComputeGroupExtraction"),
+    "construct-three-stage-pipeline": ("dfsched.passes.frontend.construct_three_stage_pipeline", "ConstructThreeStagePipeline"),
     "ensure-device-declaration": ("dfsched.passes.frontend.ensure_device_declaration", "EnsureDeviceDeclaration"),
 }

@@ -1,0 +1,175 @@
+"""Producer-consumer fusion of `linalg.generic` ops on tensors (C3SP step 2).
+
+Upstream runs MLIR's `fuseElementwiseOps` over a worklist of the function's generics:
+pop a consumer from the back, take the first DPS input produced by a generic that can be
+fused into it, build the fused op, replace the consumer, erase the producer and push the
+fused op back. This module does the same:
+
+* a producer can be fused into operand `i` of a consumer when it is all-parallel, has one
+  result whose indexing map is a permutation, its body does not read its init, the
+  consumer's map for operand `i` has one result per producer loop, and (for a consumer
+  with reduction loops) every loop stays bounded by some operand after fusion;
+* the fused op's inputs are the consumer's inputs before `i`, the producer's inputs, then
+  the consumer's inputs after `i`; producer maps are moved into the consumer's loop space
+  through the inverse of the producer's result map;
+* the fused body is the producer's body followed by the consumer's, the consumer's use
+  of operand `i` replaced by the producer's yielded value;
+* every init of the fused op that is not a `tensor.empty` is replaced by a fresh one;
+* a producer whose result has other users stays for them (MLIR would keep it as an extra
+  result of the fused op; the program then cannot become a single generic and C3SP says so).
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects import linalg, tensor
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from dfsched.passes.frontend.linalg_generalize import indexing_maps, iterator_names, make_generic
+
+
+def fuse_elementwise_generics(func: Operation, ctx: Context | None) -> None:
+    """Fuse producer-consumer chains of generics in `func`, upstream's worklist order."""
+    worklist: list[linalg.GenericOp] = [op for op in func.walk() if isinstance(op, linalg.GenericOp)]
+    while worklist:
+        consumer = worklist.pop()
+        for index, value in enumerate(consumer.inputs):
+            producer = value.owner
+            if not isinstance(producer, linalg.GenericOp) or not can_fuse(producer, consumer, index):
+                continue
+            fused = fuse(producer, consumer, index, ctx)
+            Rewriter.insert_op(fused, InsertPoint.before(consumer))
+            _fresh_empty_inits(fused)
+            Rewriter.replace_op(consumer, [], list(fused.results))
+            if all(not r.uses for r in producer.results):
+                Rewriter.erase_op(producer)
+                if producer in worklist:
+                    worklist.remove(producer)
+            worklist.append(fused)
+            break
+
+
+def can_fuse(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int) -> bool:
+    """MLIR's `areElementwiseOpsFusable` for input `index` of `consumer` (plus: the
+    producer must not read its init, which MLIR's fused body could not express)."""
+    if len(producer.results) != 1 or len(producer.outputs) != 1:
+        return False
+    if not all(isinstance(v.type, TensorType) for v in (*producer.operands, *consumer.operands)):
+        return False
+    if any(it != "parallel" for it in iterator_names(producer)):
+        return False
+    producer_maps = indexing_maps(producer)
+    consumer_maps = indexing_maps(consumer)
+    num_loops = producer_maps[0].num_dims if producer_maps else 0
+    if len(consumer_maps[index].results) != num_loops:
+        return False
+    result_map = producer_maps[len(producer.inputs)]
+    if not _is_permutation(result_map):
+        return False
+    body = producer.body.blocks[0]
+    if any(arg.uses for arg in body.args[len(producer.inputs):]):
+        return False
+    if any(isinstance(op, linalg.IndexOp) for op in producer.body.walk()):
+        return False
+    if any(it != "parallel" for it in iterator_names(consumer)):
+        covered: set[int] = set()
+        fused_maps = _fused_input_maps(producer, consumer, index)
+        for pos, amap in enumerate(consumer_maps[: len(consumer.inputs)]):
+            if pos != index:
+                covered |= _dims_of(amap)
+        for amap in fused_maps:
+            covered |= _dims_of(amap)
+        if covered != set(range(consumer_maps[0].num_dims)):
+            return False
+    return True
+
+
+def fuse(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int, ctx: Context | None) -> linalg.GenericOp:
+    """The generic computing `consumer` with `producer` inlined into its input `index`."""
+    consumer_maps = indexing_maps(consumer)
+    n_in = len(consumer.inputs)
+    inputs: list[SSAValue] = [*consumer.inputs[:index], *producer.inputs, *consumer.inputs[index + 1:]]
+    maps: list[AffineMap] = [
+        *consumer_maps[:index],
+        *_fused_input_maps(producer, consumer, index),
+        *consumer_maps[index + 1: n_in],
+        *consumer_maps[n_in:],
+    ]
+    outputs = list(consumer.outputs)
+
+    producer_block = producer.body.blocks[0]
+    consumer_block = consumer.body.blocks[0]
+    block = Block()
+    mapping: dict[SSAValue, SSAValue] = {}
+
+    def add_arg(old: SSAValue) -> None:
+        mapping[old] = block.insert_arg(old.type, len(block.args))
+
+    for arg in consumer_block.args[:index]:
+        add_arg(arg)
+    for arg in producer_block.args[: len(producer.inputs)]:
+        add_arg(arg)
+    for arg in consumer_block.args[index + 1: n_in]:
+        add_arg(arg)
+    for arg in consumer_block.args[n_in:]:
+        add_arg(arg)
+
+    yielded = producer_block.last_op
+    for op in producer_block.ops:
+        if op is yielded:
+            break
+        block.add_op(op.clone(value_mapper=mapping))
+    assert isinstance(yielded, linalg.YieldOp)
+    produced = yielded.operands[0]
+    mapping[consumer_block.args[index]] = mapping.get(produced, produced)
+    for op in consumer_block.ops:
+        block.add_op(op.clone(value_mapper=mapping))
+
+    fused = make_generic(
+        ctx, inputs, outputs, Region(block), maps, list(consumer.iterator_types.data),
+        [r.type for r in consumer.results],
+    )
+    fused.location = consumer.location
+    for name, value in consumer.attributes.items():
+        fused.attributes.setdefault(name, value)
+    return fused
+
+
+def _fused_input_maps(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int) -> list[AffineMap]:
+    """Maps of the producer's inputs in the consumer's loop space."""
+    producer_maps = indexing_maps(producer)
+    result_map = producer_maps[len(producer.inputs)]
+    inverse = result_map.inverse_permutation()
+    assert inverse is not None
+    consumer_map = indexing_maps(consumer)[index]
+    return [m.compose(inverse).compose(consumer_map) for m in producer_maps[: len(producer.inputs)]]
+
+
+def _fresh_empty_inits(fused: linalg.GenericOp) -> None:
+    """Upstream: every init that is not a `tensor.empty` becomes a fresh `tensor.empty`."""
+    n_in = len(fused.inputs)
+    for i, value in enumerate(list(fused.outputs)):
+        if isinstance(value.owner, tensor.EmptyOp) or not isinstance(value.type, TensorType):
+            continue
+        empty = tensor.EmptyOp([], value.type)
+        Rewriter.insert_op(empty, InsertPoint.before(fused))
+        operands = list(fused.operands)
+        operands[n_in + i] = empty.tensor
+        fused.operands = operands
+
+
+def _is_permutation(amap: AffineMap) -> bool:
+    if amap.num_symbols or len(amap.results) != amap.num_dims:
+        return False
+    dims = [r.position for r in amap.results if isinstance(r, AffineDimExpr)]
+    return sorted(dims) == list(range(amap.num_dims))
+
+
+def _dims_of(amap: AffineMap) -> set[int]:
+    return set(amap.used_dims())
+
+
+__all__ = ["can_fuse", "fuse", "fuse_elementwise_generics"]
