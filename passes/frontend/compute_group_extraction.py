@@ -176,8 +176,8 @@ def find_compute_groups(module: ModuleOp) -> list[ComputeGroup]:
 
 
 def groups_in_block(block: Block, classes: TileClasses) -> list[ComputeGroup]:
-    """Scan the block in order; a change of class or a complete group before a region op
-    (a loop, ...) closes the current group."""
+    """Scan the block in order; a change of class, or control flow (a loop, ...) after a
+    complete group, closes the current group."""
     groups: list[ComputeGroup] = []
     closed: dict[SSAValue, Operation] = {}  # class leader -> first load of its group
     current: SSAValue | None = None
@@ -190,7 +190,7 @@ def groups_in_block(block: Block, classes: TileClasses) -> list[ComputeGroup]:
             groups.append(ComputeGroup(first_load, last_store))
 
     for op in block.ops:
-        if op.regions:
+        if is_control_flow(op):
             if current is not None and first_load is not None and last_store is not None:
                 close()
                 closed[current] = first_load
@@ -205,7 +205,8 @@ def groups_in_block(block: Block, classes: TileClasses) -> list[ComputeGroup]:
             leader = classes.leader(tile)
             if leader in closed:
                 raise error(op, "this ktdp.load belongs to a compute group that already ended earlier "
-                            "in the block; a compute group must be contiguous",
+                            "in the block; a compute group must be contiguous (groups are told apart by "
+                            "their access-tile values: give each group its own access tiles)",
                             notes=[(closed[leader], "the group started here")])
             if current is not None and leader is not current:
                 if last_was_load:
@@ -235,13 +236,22 @@ def groups_in_block(block: Block, classes: TileClasses) -> list[ComputeGroup]:
     return groups
 
 
+def is_control_flow(op: Operation) -> bool:
+    """An op with regions other than a compute op's payload (`linalg.add`'s hidden body).
+
+    Upstream closes a group at *any* op with regions, linalg compute included, and then
+    asserts when the group's next store arrives; dfsched lets compute ops inside a group.
+    """
+    return bool(op.regions) and dialect_of(op) not in COMPUTE_DIALECTS | {"spyreop"}
+
+
 def check_extractable(group: ComputeGroup) -> None:
     """What upstream assumes of a group before moving it: check all before changing anything."""
     if enclosing_op(group.first_load, "func.func") is None:
         raise error(group.first_load, "compute group is not inside a func.func")
     inside = set(group.ops)
     for op in group.ops:
-        if op.regions and dialect_of(op) != "linalg" and any(
+        if is_control_flow(op) and any(
             op_name(n) in (LOAD, STORE, "func.call") for n in op.walk() if n is not op
         ):
             raise error(op, "control flow inside a compute group: the group's loads come before "
@@ -340,43 +350,77 @@ def block_arguments_used(ops: list[Operation]) -> list[BlockArgument]:
 
 
 def copy_group_into(body: Block, ops: list[Operation], params: list[BlockArgument]) -> None:
-    """Clone into `body` each op's dependencies (operands first), then the group's ops."""
-    mapping: dict[SSAValue, SSAValue] = dict(zip(params, body.args))
+    """Clone into `body` the group's dependencies and ops, each after what it needs.
+
+    Upstream's order: for each op of the group, its operands' def-chains (operands first,
+    post-order DFS; group ops reached this way are cloned early), then the group ops not
+    yet cloned, in order. One addition keeps the program's meaning: memory effects keep
+    their order, so a load is never cloned before a store that preceded it in the group
+    (nor a store before an earlier load or store). Upstream never meets this case because
+    it cannot put a compute op between two stores of a group.
+    """
+    copier = GroupCopier(body, ops, dict(zip(params, body.args)))
     for op in ops:
         for value in values_used_by(op):
-            materialize(value, mapping, body)
+            if isinstance(value.owner, Operation):
+                copier.copy(value.owner)
     for op in ops:
-        if op.results and any(r in mapping for r in op.results):
-            continue  # already copied as a dependency of a later op
-        body.add_op(op.clone(mapping))
+        copier.copy(op)
 
 
-def materialize(value: SSAValue, mapping: dict[SSAValue, SSAValue], body: Block) -> None:
-    """Copy the def-chain of `value` into `body`, operands before users (post-order DFS)."""
-    if value in mapping:
-        return
-    # Iterative post-order: (op, next operand index)
-    root = value.owner
-    assert isinstance(root, Operation), "block arguments are mapped to program parameters"
-    stack: list[tuple[Operation, list[SSAValue], int]] = [(root, values_used_by(root), 0)]
-    on_stack = {root}
-    while stack:
-        op, operands, index = stack[-1]
-        if index < len(operands):
-            stack[-1] = (op, operands, index + 1)
-            operand = operands[index]
-            if operand in mapping:
+class GroupCopier:
+    """Clones ops into a program body, dependencies first, each op at most once."""
+
+    def __init__(self, body: Block, group_ops: list[Operation], mapping: dict[SSAValue, SSAValue]):
+        self.body = body
+        self.mapping = mapping
+        self.copied: set[Operation] = set()
+        self.position = {op: i for i, op in enumerate(group_ops)}
+        self.group_ops = group_ops
+        self.roles = {op: memory_role(op) for op in group_ops}
+
+    def dependencies(self, op: Operation) -> list[Operation]:
+        deps = [v.owner for v in values_used_by(op) if isinstance(v.owner, Operation)]
+        role = self.roles.get(op)
+        if role is not None:
+            earlier = self.group_ops[: self.position[op]]
+            deps += [e for e in earlier if self.roles[e] == "write" or (role == "write" and self.roles[e])]
+        return deps
+
+    def copy(self, root: Operation) -> None:
+        """Post-order DFS from `root` (iterative: def-chains can be long)."""
+        if root in self.copied:
+            return
+        stack = [(root, self.dependencies(root), 0)]
+        on_stack = {root}
+        while stack:
+            op, deps, index = stack[-1]
+            if index < len(deps):
+                stack[-1] = (op, deps, index + 1)
+                dep = deps[index]
+                if dep not in self.copied and dep not in on_stack:
+                    on_stack.add(dep)
+                    stack.append((dep, self.dependencies(dep), 0))
                 continue
-            owner = operand.owner
-            assert isinstance(owner, Operation), "block arguments are mapped to program parameters"
-            if owner in on_stack:
-                continue
-            on_stack.add(owner)
-            stack.append((owner, values_used_by(owner), 0))
-            continue
-        stack.pop()
-        if not any(r in mapping for r in op.results):
-            body.add_op(op.clone(mapping))
+            stack.pop()
+            self.body.add_op(op.clone(self.mapping))
+            self.copied.add(op)
+
+
+def memory_role(op: Operation) -> str | None:
+    """None for ops without memory effects, "read" for loads, "write" for the rest."""
+    from xdsl.traits import MemoryEffectKind, get_effects
+
+    from dfsched.passes.frontend.utils import is_linalg_on_tensors
+
+    if is_linalg_on_tensors(op):
+        return None
+    effects = get_effects(op)
+    if effects is not None and not effects:
+        return None
+    if effects is not None and all(e.kind == MemoryEffectKind.READ for e in effects):
+        return "read"
+    return "write"
 
 
 def unique_program_name(module: ModuleOp, orchestrator: ModuleOp) -> str:
