@@ -687,10 +687,11 @@ class ConstantOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> ConstantOp:
         parsed = parser.parse_optional_attr_dict()
+        start = parser.pos
         value = parser.parse_attribute()
         t = getattr(value, "type", None)
         if not isinstance(t, Attribute):
-            parser.raise_error("expected a typed constant value such as `1.5 : f16`")
+            parser.raise_error("expected a typed constant value such as `1.5 : f16`", start, parser.pos)
         return cls.build(
             operands=[[]], result_types=[[t]], properties={"value": value}, attributes=parsed
         )
