@@ -6,7 +6,7 @@
 // RUN: dfsched-opt %s -cse -canonicalize | filecheck %s --check-prefix=EFFECTS
 
 // ktdf.opaque: a target intrinsic with destination-passing style; `ins`/`outs` go on
-// their own lines, indented two spaces past the op.
+// their own lines, indented two spaces past the op; results are named after the template.
 
 // CHECK-LABEL: func.func @on_tensors
 // CHECK-SAME:    (%[[X:[^:]*]]: tensor<64xf16>, %[[EPS:[^:]*]]: f32)
@@ -37,7 +37,6 @@ func.func @on_memrefs(%a: memref<64xf16, "L1">, %b: memref<64xf16, "L1">) {
   return
 }
 
-// Results are named after the template, as in upstream.
 // Memory effects follow linalg: on tensors the op is pure (CSE merges twins, an unused
 // one is dead); on memrefs it reads and writes, so it stays.
 // EFFECTS-LABEL: func.func @effects
