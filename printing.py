@@ -71,11 +71,11 @@ from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
     AffineConstantExpr,
+    AffineConstraintKind,
     AffineDimExpr,
     AffineExpr,
     AffineMap,
     AffineSet,
-    AffineSymExpr,
 )
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator
@@ -117,68 +117,56 @@ def register_alias_hook(hook: Callable[[Attribute], str | None]) -> None:
 # Affine expressions, maps and sets in MLIR's syntax
 # ---------------------------------------------------------------------------
 
-_SPELLING = {
-    AffineBinaryOpKind.Add: " + ",
-    AffineBinaryOpKind.Mul: " * ",
-    AffineBinaryOpKind.FloorDiv: " floordiv ",
-    AffineBinaryOpKind.CeilDiv: " ceildiv ",
-    AffineBinaryOpKind.Mod: " mod ",
-}
-
-
 def format_affine_expr(expr: AffineExpr, name: Callable[[int, bool], str] | None = None) -> str:
     """`expr` as MLIR prints it (as stored: no simplification here). `name(pos, is_symbol)` names ids."""
-    out: list[str] = []
-    _fmt_expr(expr, False, name, out)
-    return "".join(out)
+    from dfsched.dialects.affine_subscripts import format_affine_expr as fmt
+
+    if name is None:
+        return fmt(expr)
+    return fmt(expr, lambda i: name(i, False), lambda i: name(i, True))
 
 
-def _fmt_expr(e: AffineExpr, strong: bool, name, out: list[str]) -> None:
-    if isinstance(e, AffineDimExpr):
-        out.append(name(e.position, False) if name else f"d{e.position}")
-        return
-    if isinstance(e, AffineSymExpr):
-        out.append(name(e.position, True) if name else f"s{e.position}")
-        return
-    if isinstance(e, AffineConstantExpr):
-        out.append(str(e.value))
-        return
-    assert isinstance(e, AffineBinaryOpExpr)
-    lhs, rhs, kind = e.lhs, e.rhs, e.kind
-    if strong:
-        out.append("(")
-    if kind != AffineBinaryOpKind.Add:
-        if kind == AffineBinaryOpKind.Mul and isinstance(rhs, AffineConstantExpr) and rhs.value == -1:
-            out.append("-")
-            _fmt_expr(lhs, True, name, out)
+def rebuild_affine_expr(e: AffineExpr) -> AffineExpr:
+    """`e` rebuilt bottom-up with MLIR's operators: the form MLIR would hold (xDSL builds differently)."""
+    from dfsched.dialects import affine_subscripts as a
+
+    if isinstance(e, AffineBinaryOpExpr):
+        build = {
+            AffineBinaryOpKind.Add: a.affine_add, AffineBinaryOpKind.Mul: a.affine_mul,
+            AffineBinaryOpKind.FloorDiv: a.affine_floordiv, AffineBinaryOpKind.CeilDiv: a.affine_ceildiv,
+            AffineBinaryOpKind.Mod: a.affine_mod,
+        }[e.kind]
+        return build(rebuild_affine_expr(e.lhs), rebuild_affine_expr(e.rhs))
+    return e
+
+
+def canonical_map(m: AffineMap) -> AffineMap:
+    return AffineMap(m.num_dims, m.num_symbols, tuple(rebuild_affine_expr(r) for r in m.results))
+
+
+def _negate_distributing(e: AffineExpr) -> AffineExpr:
+    """`-e` pushed through sums: undoes xDSL's `lhs - rhs <= 0` form of a `<=` constraint."""
+    from dfsched.dialects.affine_subscripts import affine_add, affine_neg
+
+    if isinstance(e, AffineBinaryOpExpr) and e.kind == AffineBinaryOpKind.Add:
+        return affine_add(_negate_distributing(e.lhs), _negate_distributing(e.rhs))
+    return affine_neg(e)
+
+
+def canonical_constraints(s: AffineSet) -> list[tuple[AffineExpr, bool]]:
+    """The set's constraints as MLIR holds them: `(expr, is_equality)` for `expr >= 0` / `expr == 0`."""
+    from dfsched.dialects.affine_subscripts import affine_sub
+
+    out: list[tuple[AffineExpr, bool]] = []
+    for c in s.constraints:
+        lhs, rhs = rebuild_affine_expr(c.lhs), rebuild_affine_expr(c.rhs)
+        rhs_zero = isinstance(rhs, AffineConstantExpr) and rhs.value == 0
+        if c.kind == AffineConstraintKind.le:
+            expr = _negate_distributing(lhs) if rhs_zero else affine_sub(rhs, lhs)
         else:
-            _fmt_expr(lhs, True, name, out)
-            out.append(_SPELLING[kind])
-            _fmt_expr(rhs, True, name, out)
-    elif (
-        isinstance(rhs, AffineBinaryOpExpr)
-        and rhs.kind == AffineBinaryOpKind.Mul
-        and isinstance(rhs.rhs, AffineConstantExpr)
-        and rhs.rhs.value <= -1
-    ):
-        # `a + b * -c` prints as a subtraction.
-        _fmt_expr(lhs, False, name, out)
-        out.append(" - ")
-        if rhs.rhs.value == -1:
-            inner_is_add = isinstance(rhs.lhs, AffineBinaryOpExpr) and rhs.lhs.kind == AffineBinaryOpKind.Add
-            _fmt_expr(rhs.lhs, inner_is_add, name, out)
-        else:
-            _fmt_expr(rhs.lhs, True, name, out)
-            out.append(f" * {-rhs.rhs.value}")
-    elif isinstance(rhs, AffineConstantExpr) and rhs.value < 0:
-        _fmt_expr(lhs, False, name, out)
-        out.append(f" - {-rhs.value}")
-    else:
-        _fmt_expr(lhs, False, name, out)
-        out.append(" + ")
-        _fmt_expr(rhs, False, name, out)
-    if strong:
-        out.append(")")
+            expr = lhs if rhs_zero else affine_sub(lhs, rhs)
+        out.append((expr, c.kind == AffineConstraintKind.eq))
+    return out
 
 
 def _space(num_dims: int, num_symbols: int) -> str:
@@ -190,33 +178,23 @@ def _space(num_dims: int, num_symbols: int) -> str:
 
 def format_affine_map(m: AffineMap) -> str:
     """`(d0)[s0] -> (d0 + s0)`: the body of `affine_map<...>`, with MLIR's canonical expressions."""
-    from dfsched.dialects.affine_ext import canonical_map
-
     m = canonical_map(m)
     return _space(m.num_dims, m.num_symbols) + " -> (" + ", ".join(format_affine_expr(r) for r in m.results) + ")"
 
 
 def format_affine_set(s: AffineSet) -> str:
     """`(d0) : (d0 - 10 >= 0)`: the body of `affine_set<...>` as MLIR prints it."""
-    from dfsched.dialects.affine_ext import canonical_constraints
-
     parts = [format_affine_expr(e) + (" == 0" if eq else " >= 0") for e, eq in canonical_constraints(s)]
+    if not parts:  # MLIR's parser turns an empty constraint list into the trivial `0 == 0`
+        parts = ["0 == 0"]
     return _space(s.num_dims, s.num_symbols) + " : (" + ", ".join(parts) + ")"
 
 
 def print_affine_map_of_ssa_ids(printer: Printer, affine_map: AffineMap, operands: Sequence[SSAValue]) -> None:
     """MLIR's `[%i + 3, symbol(%n)]` subscript: dims print as their operand, symbols as `symbol(%x)`."""
-    from dfsched.dialects.affine_ext import canonical_map
+    from dfsched.dialects.affine_subscripts import print_subscripts
 
-    affine_map = canonical_map(affine_map)
-    num_dims = affine_map.num_dims
-
-    def name(pos: int, is_symbol: bool) -> str:
-        value = operands[num_dims + pos if is_symbol else pos]
-        text = value_name(printer, value)
-        return f"symbol({text})" if is_symbol else text
-
-    printer.print_string("[" + ", ".join(format_affine_expr(r, name) for r in affine_map.results) + "]")
+    print_subscripts(printer, canonical_map(affine_map), operands)
 
 
 def value_name(printer: Printer, value: SSAValue) -> str:
@@ -698,6 +676,61 @@ def _alias_name(attr: Attribute) -> str | None:
     return _sanitize(name, "$_-", allow_trailing_digit=False)
 
 
+class _Caches:
+    """Per-print memo tables shared by the alias pass and the output pass."""
+
+    def __init__(self) -> None:
+        self._maps: dict[int, tuple[AffineMap, str]] = {}
+        self._sets: dict[int, tuple[AffineSet, str]] = {}
+        self._keys: dict[int, tuple[Attribute, Any]] = {}
+
+    def map_text(self, m: AffineMap) -> str:
+        hit = self._maps.get(id(m))
+        if hit is None or hit[0] is not m:
+            hit = self._maps[id(m)] = (m, format_affine_map(m))
+        return hit[1]
+
+    def set_text(self, s: AffineSet) -> str:
+        hit = self._sets.get(id(s))
+        if hit is None or hit[0] is not s:
+            hit = self._sets[id(s)] = (s, format_affine_set(s))
+        return hit[1]
+
+    def key(self, attr: Attribute) -> Any:
+        hit = self._keys.get(id(attr))
+        if hit is not None and hit[0] is attr:
+            return hit[1]
+        if isinstance(attr, AffineMapAttr):
+            key: Any = ("map", self.map_text(attr.data))
+        elif isinstance(attr, AffineSetAttr):
+            key = ("set", self.set_text(attr.data))
+        else:
+            try:
+                hash(attr)
+                key = attr
+            except TypeError:
+                key = (type(attr), _plain_text(attr))
+        self._keys[id(attr)] = (attr, key)
+        return key
+
+
+_KINDS: dict[type, str] = {}
+_KIND_CLASSES: tuple[tuple[type, str], ...] = (
+    (AffineMapAttr, "map"), (AffineSetAttr, "set"), (IntegerAttr, "int"), (FloatAttr, "float"),
+    (ArrayAttr, "array"), (DictionaryAttr, "dict"), (MemRefType, "memref"), (UnrankedMemRefType, "unranked_memref"),
+)
+_I64 = IntegerType(64)
+
+
+def _attr_kind(cls: type) -> str:
+    """Which of the printer's own cases handles attributes of class `cls` ("" for xDSL's printing)."""
+    kind = _KINDS.get(cls)
+    if kind is None:
+        kind = next((k for base, k in _KIND_CLASSES if issubclass(cls, base)), "")
+        _KINDS[cls] = kind
+    return kind
+
+
 _SEGMENT_SIZES = ("operandSegmentSizes", "resultSegmentSizes")
 
 
@@ -714,23 +747,27 @@ class MLIRPrinter(Printer):
     aliases: dict[Any, str] = field(default_factory=dict)
     collecting: bool = field(default=False)
 
+    caches: _Caches = field(default_factory=lambda: _Caches())
+
     _dialect_stack: list[str] = field(default_factory=lambda: ["builtin"], init=False)
+    _aliased_types: set[type] = field(default_factory=set, init=False)
     _visited: dict[Any, _AliasInfo] = field(default_factory=dict, init=False)
+    _visited_ids: dict[int, _AliasInfo] = field(default_factory=dict, init=False)
     _children: list[_AliasInfo] | None = field(default=None, init=False)
     _can_defer: bool = field(default=False, init=False)
-    _key_cache: dict[int, tuple[Attribute, Any]] = field(default_factory=dict, init=False)
 
     # -- top level -----------------------------------------------------------
     def print_top_level(self, op: Operation) -> None:
         """Aliases, the op, a newline, then the deferred (location) aliases: MLIR's file layout."""
         self.names = NameTable(op, self.print_generic_format)
-        collector = MLIRPrinter(
+        collector = _AliasCollector(
             stream=None, print_generic_format=self.print_generic_format, print_debuginfo=self.print_debuginfo,
-            names=self.names, collecting=True,
+            names=self.names, collecting=True, caches=self.caches,
         )
         collector.print_op(op)
         ordered = collector._alias_order()
         self.aliases = {key: text for key, text, _, _ in ordered}
+        self._aliased_types = {type(info.attr) for _, _, info, _ in ordered}
         for _, text, info, deferred in ordered:
             if not deferred:
                 self._print_alias_definition(text, info)
@@ -750,24 +787,12 @@ class MLIRPrinter(Printer):
         counts: dict[str, int] = {}
         out = []
         for key, info in infos:
-            if info.name is None:
-                continue
+            assert info.name is not None
             index = counts.get(info.name, 0)
             counts[info.name] = index + 1
             text = ("!" if info.is_type else "#") + info.name + (str(index) if index else "")
             out.append((key, text, info, info.can_defer))
         return out
-
-    # -- output primitives ----------------------------------------------------
-    def print_string(self, text: str, *, indent: int | None = None) -> None:
-        if self.collecting:
-            return
-        super().print_string(text, indent=indent)
-
-    def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
-        if self.collecting:
-            return
-        super()._print_new_line(indent, print_message)
 
     # -- SSA values and blocks -----------------------------------------------
     def _ensure_names(self, op: Operation) -> NameTable:
@@ -987,21 +1012,7 @@ class MLIRPrinter(Printer):
     # -- attributes ------------------------------------------------------------
     def _key(self, attr: Attribute) -> Any:
         """Identity of an attribute for aliasing: equal attributes (MLIR uniques them) share a key."""
-        cached = self._key_cache.get(id(attr))
-        if cached is not None and cached[0] is attr:
-            return cached[1]
-        if isinstance(attr, AffineMapAttr):
-            key: Any = ("map", format_affine_map(attr.data))
-        elif isinstance(attr, AffineSetAttr):
-            key = ("set", format_affine_set(attr.data))
-        else:
-            try:
-                hash(attr)
-                key = attr
-            except TypeError:
-                key = (type(attr), _plain_text(attr))
-        self._key_cache[id(attr)] = (attr, key)
-        return key
+        return self.caches.key(attr)
 
     def print_attribute(self, attribute: Attribute) -> None:
         self._print_attribute(attribute, "never")
@@ -1013,7 +1024,7 @@ class MLIRPrinter(Printer):
         if self.collecting:
             self._visit(attribute, elide)
             return
-        if self.aliases:
+        if type(attribute) in self._aliased_types:
             alias = self.aliases.get(self._key(attribute))
             if alias is not None:
                 self.print_string(alias)
@@ -1021,50 +1032,56 @@ class MLIRPrinter(Printer):
         self._print_attribute_impl(attribute, elide)
 
     def _print_attribute_impl(self, attr: Attribute, elide: str = "never") -> None:
-        if isinstance(attr, AffineMapAttr):
-            self.print_string(f"affine_map<{format_affine_map(attr.data)}>")
-        elif isinstance(attr, AffineSetAttr):
-            self.print_string(f"affine_set<{format_affine_set(attr.data)}>")
-        elif isinstance(attr, IntegerAttr) and isinstance(attr.type, IntegerType | IndexType):
-            t = attr.type
-            v = attr.value.data
-            if isinstance(t, IntegerType) and t.width.data == 1 and t.signedness.data == Signedness.SIGNLESS:
-                self.print_string("true" if v else "false")
-                return
-            if isinstance(t, IntegerType) and t.signedness.data != Signedness.UNSIGNED:
-                v = _signed(v, t)
-            self.print_string(str(v))
-            if elide == "must" or (elide == "may" and t == IntegerType(64)):
+        """The attribute itself (never its own alias); nested attributes may print as aliases."""
+        kind = _attr_kind(type(attr))
+        if kind == "map":
+            self.print_string(f"affine_map<{self.caches.map_text(attr.data)}>")  # type: ignore[attr-defined]
+        elif kind == "set":
+            self.print_string(f"affine_set<{self.caches.set_text(attr.data)}>")  # type: ignore[attr-defined]
+        elif kind == "int":
+            self._print_integer_attr(attr, elide)  # type: ignore[arg-type]
+        elif kind == "float":
+            self.print_string(format_float(attr.value.data, attr.type))  # type: ignore[attr-defined]
+            if elide == "must" or (elide == "may" and isinstance(attr.type, Float64Type)):  # type: ignore[attr-defined]
                 return
             self.print_string(" : ")
-            self.print_attribute(t)
-        elif isinstance(attr, FloatAttr):
-            self.print_string(format_float(attr.value.data, attr.type))
-            if elide == "must" or (elide == "may" and isinstance(attr.type, Float64Type)):
-                return
-            self.print_string(" : ")
-            self.print_attribute(attr.type)
-        elif isinstance(attr, ArrayAttr):
+            self.print_attribute(attr.type)  # type: ignore[attr-defined]
+        elif kind == "array":
             self.print_string("[")
-            self.print_list(attr.data, lambda a: self._print_attribute(a, "may"))
+            self.print_list(attr.data, lambda a: self._print_attribute(a, "may"))  # type: ignore[attr-defined]
             self.print_string("]")
-        elif isinstance(attr, DictionaryAttr):
-            self.print_attr_dict(attr.data)
-        elif isinstance(attr, MemRefType):
-            self._print_memref_type(attr)
-        elif isinstance(attr, UnrankedMemRefType):
+        elif kind == "dict":
+            self.print_attr_dict(attr.data)  # type: ignore[attr-defined]
+        elif kind == "memref":
+            self._print_memref_type(attr)  # type: ignore[arg-type]
+        elif kind == "unranked_memref":
             self.print_string("memref<*x")
-            self.print_attribute(attr.element_type)
-            if not isinstance(attr.memory_space, NoneAttr):
+            self.print_attribute(attr.element_type)  # type: ignore[attr-defined]
+            if not isinstance(attr.memory_space, NoneAttr):  # type: ignore[attr-defined]
                 self.print_string(", ")
-                self._print_attribute(attr.memory_space, "may")
+                self._print_attribute(attr.memory_space, "may")  # type: ignore[attr-defined]
             self.print_string(">")
-        elif isinstance(attr, LocationAttr):
-            self.print_location(attr, allow_alias=False)
         elif elide == "must" and hasattr(attr, "print_without_type"):
             attr.print_without_type(self)  # type: ignore[attr-defined]
-        else:
+        else:  # everything else (locations included) prints as xDSL prints it
             super().print_attribute(attr)
+
+    def _print_integer_attr(self, attr: IntegerAttr, elide: str) -> None:
+        t = attr.type
+        v = attr.value.data
+        if not isinstance(t, IntegerType | IndexType):
+            super().print_attribute(attr)
+            return
+        if isinstance(t, IntegerType) and t.width.data == 1 and t.signedness.data == Signedness.SIGNLESS:
+            self.print_string("true" if v else "false")
+            return
+        if isinstance(t, IntegerType) and t.signedness.data != Signedness.UNSIGNED:
+            v = _signed(v, t)
+        self.print_string(str(v))
+        if elide == "must" or (elide == "may" and t == _I64):
+            return
+        self.print_string(" : ")
+        self.print_attribute(t)
 
     def _print_memref_type(self, t: MemRefType) -> None:
         self.print_string("memref<")
@@ -1093,7 +1110,7 @@ class MLIRPrinter(Printer):
             finally:
                 self._can_defer = saved
             return
-        if allow_alias and self.aliases:
+        if allow_alias and type(loc) in self._aliased_types:
             alias = self.aliases.get(self._key(loc))
             if alias is not None:
                 self.print_string(f"loc({alias})")
@@ -1107,30 +1124,36 @@ class MLIRPrinter(Printer):
 
     # -- alias collection (the output-free first pass) ------------------------
     def _visit(self, attr: Attribute, elide: str = "never") -> _AliasInfo:
-        key = self._key(attr)
-        info = self._visited.get(key)
-        if info is not None:
-            if not self._can_defer:
-                _mark_non_deferrable(info)
-        else:
-            info = _AliasInfo(len(self._visited), attr, _alias_name(attr), isinstance(attr, TypeAttribute),
-                              self._can_defer)
-            self._visited[key] = info
-            if info.name is not None:
-                info.depth = 1
-            saved = self._children
-            self._children = []
-            try:
-                self._print_attribute_impl(attr, elide)
-            except Exception:
-                pass  # an attribute the printer cannot walk simply has no nested aliases
-            children, self._children = self._children, saved
-            info.children = children
-            deepest = max((c.depth for c in children), default=0)
-            if deepest:
-                info.depth = deepest + 1
+        """MLIR's AliasInitializer::visit: record `attr` (and what it prints) on first sight."""
+        info = self._visited_ids.get(id(attr))
+        if info is None:
+            name = _alias_name(attr)
+            if name is not None:
+                info = self._visited.get(self._key(attr))
+            if info is None:
+                info = self._new_alias_info(attr, name, elide)
+            self._visited_ids[id(attr)] = info
+        elif not self._can_defer:
+            _mark_non_deferrable(info)
         if self._children is not None:
             self._children.append(info)
+        return info
+
+    def _new_alias_info(self, attr: Attribute, name: str | None, elide: str) -> _AliasInfo:
+        info = _AliasInfo(len(self._visited), attr, name, isinstance(attr, TypeAttribute), self._can_defer)
+        if name is not None:
+            self._visited[self._key(attr)] = info
+            info.depth = 1
+        saved, self._children = self._children, []
+        try:
+            self._print_attribute_impl(attr, elide)
+        except Exception:
+            pass  # an attribute the printer cannot walk simply has no nested aliases
+        children, self._children = self._children, saved
+        info.children = children
+        deepest = max((c.depth for c in children), default=0)
+        if deepest:
+            info.depth = deepest + 1
         return info
 
     def _collect_op(self, op: Operation) -> None:
@@ -1150,6 +1173,17 @@ class MLIRPrinter(Printer):
         for name in sorted(merged):
             if not (isinstance(op, UnregisteredOp) and name == "op_name__"):
                 self.print_attribute(merged[name])
+
+
+@dataclass(eq=False, repr=False)
+class _AliasCollector(MLIRPrinter):
+    """The output-free first pass: prints nothing, records the attributes that would be printed."""
+
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        pass
+
+    def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
+        pass
 
 
 def _mark_non_deferrable(info: _AliasInfo) -> None:
