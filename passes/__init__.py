@@ -16,5 +16,6 @@ PASSES: dict[str, tuple[str, str]] = {
     "ktir-legality-check": ("dfsched.passes.frontend.ktir_legality_check", "KtirLegalityCheck"),
     "compute-group-extraction": ("dfsched.passes.frontend.compute_group_extraction", "ComputeGroupExtraction"),
     "construct-three-stage-pipeline": ("dfsched.passes.frontend.construct_three_stage_pipeline", "ConstructThreeStagePipeline"),
+    "ktdfarch-apply-patterns": ("dfsched.passes.frontend.ktdfarch_apply_patterns", "KtdfarchApplyPatterns"),
     "ensure-device-declaration": ("dfsched.passes.frontend.ensure_device_declaration", "EnsureDeviceDeclaration"),
 }
