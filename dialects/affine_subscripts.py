@@ -123,6 +123,10 @@ def affine_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     l_factor, l_base = (lmul.rhs.value, lmul.lhs) if lmul and isinstance(lmul.rhs, AffineConstantExpr) else (1, lhs)
     r_factor, r_base = (rmul.rhs.value, rmul.lhs) if rmul and isinstance(rmul.rhs, AffineConstantExpr) else (1, rhs)
     if l_base == r_base:
+        # MLIR builds `e * 0` here without folding, which re-parses as `0`; fold it now so
+        # printing stays a fixpoint.
+        if l_factor + r_factor == 0:
+            return _const(0)
         return AffineBinaryOpExpr(Mul, l_base, _const(l_factor + r_factor))
     # e + (e floordiv c) * -c  ->  e mod c
     if rmul is not None and (q := _binary(rmul.lhs, FloorDiv)) is not None:
