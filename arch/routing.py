@@ -105,21 +105,6 @@ class RoutingGraph:
         path = self.shortest_path(src.id, dst.id)
         return None if path is None else [self.nodes[i] for i in path]
 
-    def route_through(self, kinds: list[str | Attribute]) -> list[RouteNode] | None:
-        """Concatenated routes between consecutive kinds, junctions not repeated."""
-        if not kinds:
-            return []
-        full: list[RouteNode] = []
-        for src, dst in zip(kinds, kinds[1:]):
-            segment = self.route(src, dst)
-            if segment is None:
-                return None
-            full.extend(segment if not full else segment[1:])
-        if len(kinds) == 1:
-            node = self.node_for(kinds[0])
-            return None if node is None else [node]
-        return full
-
     # -- output -----------------------------------------------------------
     def to_dot(self, name: str = "device") -> str:
         """Graphviz DOT text: one box per node (id, kind, class, capacity), edges in order."""

@@ -8,7 +8,7 @@ pipeline's units can be replicated over. `DeviceModel` caches and exposes them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 from xdsl.dialects.builtin import StringAttr
@@ -290,14 +290,3 @@ def outermost_group(op: Operation) -> GroupOp | None:
     while group is not None:
         outer, group = group, enclosing_group(group)
     return outer
-
-
-@dataclass
-class KindTable:
-    """Kinds of a device with their exemplar resources (ResourceKinds view)."""
-
-    exemplars: dict[str | None, ResourceOp] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, device: DeviceOp) -> KindTable:
-        return cls(exemplars(device))

@@ -416,7 +416,7 @@ def parse_attr_dict_or_alias(parser: Parser) -> dict[str, Attribute]:
 
 
 def _split_inherent(
-    parser: Parser, entries: dict[str, Attribute], inherent: Iterable[str]
+    entries: dict[str, Attribute], inherent: Iterable[str]
 ) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
     props = {k: v for k, v in entries.items() if k in inherent}
     attrs = {k: v for k, v in entries.items() if k not in inherent}
@@ -429,7 +429,7 @@ def _parse_id_and_dict(
     """`[@id] [dict-or-alias]` → (properties, discardable attributes)."""
     ident = parser.parse_optional_symbol_name() if allow_id else None
     pos = parser.pos
-    props, attrs = _split_inherent(parser, parse_attr_dict_or_alias(parser), inherent)
+    props, attrs = _split_inherent(parse_attr_dict_or_alias(parser), inherent)
     if ident is not None:
         if "id" in props and props["id"] != ident:
             parser.raise_error("resource id given twice with different values", pos)
@@ -1226,21 +1226,6 @@ class DeviceOp(IRDLOperation):
 
         if self.block is not None:
             visit(self.block)
-
-    def resources(self) -> Iterable[ResourceOp]:
-        """Every resource of the device, nested ones included, in textual order."""
-        if self.block is None:
-            return
-        stack = [iter(self.block.ops)]
-        while stack:
-            op = next(stack[-1], None)
-            if op is None:
-                stack.pop()
-                continue
-            if isinstance(op, ResourceOp):
-                yield op
-                if isinstance(op, GroupOp):
-                    stack.append(iter(op.body.block.ops))
 
 
 _register_alias_hook()
