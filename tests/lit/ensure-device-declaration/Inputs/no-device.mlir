@@ -1,0 +1,4 @@
+// Valid MLIR without any device.
+func.func @nothing_here() {
+  return
+}
