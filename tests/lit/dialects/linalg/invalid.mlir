@@ -1,0 +1,139 @@
+// RUN: dfsched-opt %s -split-input-file -verify-diagnostics
+
+func.func @named_without_outs(%a: tensor<4xf16>) {
+  // expected-error @+1 {{'linalg.div' op expects at least one 'outs' operand}}
+  %0 = linalg.div ins(%a, %a : tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @named_type_count(%a: tensor<4xf16>) {
+  // expected-error @+1 {{expected 2 types in 'ins(...)', but got 1}}
+  %0 = linalg.add ins(%a, %a : tensor<4xf16>) outs(%a : tensor<4xf16>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @named_index_elements(%a: tensor<4xindex>) {
+  // expected-error @+1 {{'linalg.sub' op cannot build its body: operands must be tensors or memrefs of float or integer elements, or such scalars}}
+  %0 = linalg.sub ins(%a, %a : tensor<4xindex>, tensor<4xindex>) outs(%a : tensor<4xindex>) -> tensor<4xindex>
+  return
+}
+
+// -----
+
+func.func @matmul_maps(%a: tensor<4x4xf16>) {
+  // expected-error @+1 {{expected indexing_maps to be an array of affine maps}}
+  %0 = linalg.matmul indexing_maps = ["ij"] ins(%a, %a : tensor<4x4xf16>, tensor<4x4xf16>) outs(%a : tensor<4x4xf16>) -> tensor<4x4xf16>
+  return
+}
+
+// -----
+
+func.func @generic_without_maps(%a: tensor<4xf16>) {
+  // expected-error @+1 {{'linalg.generic' op requires attribute 'indexing_maps'}}
+  %0 = linalg.generic {iterator_types = ["parallel"]} outs(%a : tensor<4xf16>) {
+  ^bb0(%o: f16):
+    linalg.yield %o : f16
+  } -> tensor<4xf16>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+func.func @generic_without_iterators(%a: tensor<4xf16>) {
+  // expected-error @+1 {{'linalg.generic' op requires attribute 'iterator_types'}}
+  %0 = linalg.generic {indexing_maps = [#id]} outs(%a : tensor<4xf16>) {
+  ^bb0(%o: f16):
+    linalg.yield %o : f16
+  } -> tensor<4xf16>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+func.func @generic_unknown_iterator(%a: tensor<4xf16>) {
+  // expected-error @+1 {{'linalg.generic' op unknown iterator type "diagonal"}}
+  %0 = linalg.generic {indexing_maps = [#id], iterator_types = ["diagonal"]} outs(%a : tensor<4xf16>) {
+  ^bb0(%o: f16):
+    linalg.yield %o : f16
+  } -> tensor<4xf16>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+func.func @generic_doc_not_string(%a: tensor<4xf16>) {
+  // expected-error @+1 {{'linalg.generic' op expected 'doc' to be a string}}
+  %0 = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"], doc = 3 : i64} outs(%a : tensor<4xf16>) {
+  ^bb0(%o: f16):
+    linalg.yield %o : f16
+  } -> tensor<4xf16>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+func.func @generic_maps_not_maps(%a: tensor<4xf16>) {
+  // expected-error @+1 {{'linalg.generic' op expected indexing_maps to be an array of affine maps}}
+  %0 = linalg.generic {indexing_maps = #id, iterator_types = ["parallel"]} outs(%a : tensor<4xf16>) {
+  ^bb0(%o: f16):
+    linalg.yield %o : f16
+  } -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @broadcast_two_inputs(%a: tensor<4xf16>, %e: tensor<2x4xf16>) {
+  // expected-error @+1 {{'linalg.broadcast' op expects exactly one 'ins' operand}}
+  %0 = linalg.broadcast ins(%a, %a : tensor<4xf16>, tensor<4xf16>) outs(%e : tensor<2x4xf16>) dimensions = [0]
+  return
+}
+
+// -----
+
+func.func @broadcast_dims(%a: tensor<4xf16>, %e: tensor<2x4xf16>) {
+  // expected-error @+1 {{Input rank plus added dimensions (3) does not match output rank (2)}}
+  %0 = linalg.broadcast ins(%a : tensor<4xf16>) outs(%e : tensor<2x4xf16>) dimensions = [0, 1]
+  return
+}
+
+// -----
+
+func.func @transpose_without_permutation(%a: tensor<4x8xf16>, %e: tensor<8x4xf16>) {
+  // The keyword is looked for at the next token.
+  // expected-error @+2 {{Expected 'permutation'}}
+  %0 = linalg.transpose ins(%a : tensor<4x8xf16>) outs(%e : tensor<8x4xf16>)
+  return
+}
+
+// -----
+
+func.func @reduce_unknown_payload(%a: tensor<4x8xf16>, %e: tensor<4xf16>) {
+  // expected-error @+1 {{unknown payload op 'arith.average' in linalg.reduce short form}}
+  %0 = linalg.reduce { arith.average } ins(%a : tensor<4x8xf16>) outs(%e : tensor<4xf16>) dimensions = [1]
+  return
+}
+
+// -----
+
+func.func @reduce_scalar_input(%a: f16, %e: tensor<4xf16>) {
+  // expected-error @+1 {{'linalg.reduce' op expects tensor or memref operands}}
+  %0 = linalg.reduce { arith.addf } ins(%a : f16) outs(%e : tensor<4xf16>) dimensions = [1]
+  return
+}
+
+// -----
+
+func.func @reduce_rank(%a: tensor<4x8xf16>, %e: tensor<4x8xf16>) {
+  // expected-error @+1 {{Output rank must equal input rank minus number of dimensions being reduced over}}
+  %0 = linalg.reduce { arith.addf } ins(%a : tensor<4x8xf16>) outs(%e : tensor<4x8xf16>) dimensions = [1]
+  return
+}
