@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolNameConstraint,
     TensorType,
+    UnitAttr,
     UnregisteredAttr,
     i1,
 )
@@ -389,8 +390,6 @@ def _parse_dict_entries(parser: Parser) -> dict[str, Attribute]:
         if name in entries:
             parser.raise_error(f"duplicate key '{name}' in dictionary attribute", name_pos)
         if parser.parse_optional_punctuation("=") is None:
-            from xdsl.dialects.builtin import UnitAttr
-
             entries[name] = UnitAttr()
         elif parser.parse_optional_keyword("sparse") is not None:
             entries[name] = _parse_sparse_body(parser)

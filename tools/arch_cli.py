@@ -42,6 +42,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"dfsched-arch: error: {exc}", file=sys.stderr)
         return 1
+    except Exception as exc:  # a bug, but still no traceback for the user
+        print(f"dfsched-arch: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
 
 
 def _argument_parser() -> argparse.ArgumentParser:
