@@ -26,6 +26,9 @@ API
   every buffer lives.
 * `call_function(module, name, *args, **options) -> tuple`: run one `func.func` on
   Python values (tensor arguments as numpy arrays): for testing op semantics.
+* `compare_outputs(expected, actual, *, rtol=0.0, atol=0.0, keys=None) -> list[str]`:
+  the differences between two runs' outputs (NaN equals NaN), one line per buffer that
+  differs; empty when they agree. For translation validation.
 
 Keys: a buffer whose views are based at a kernel argument is keyed by that argument's
 name (`%A` -> "A", unnamed -> "arg<i>"); a buffer at a constant address by
@@ -95,6 +98,7 @@ __all__ = [
     "Layout",
     "Options",
     "call_function",
+    "compare_outputs",
     "kernel_layout",
     "load_module",
     "make_inputs",
@@ -653,3 +657,36 @@ def call_function(module: ModuleOp, name: str, *args: Any, grid: tuple[int, ...]
     with np.errstate(all="ignore"):
         return tuple(interpreter.call_op(f, tuple(values)))
 
+
+def compare_outputs(
+    expected: dict[str, np.ndarray],
+    actual: dict[str, np.ndarray],
+    *,
+    rtol: float = 0.0,
+    atol: float = 0.0,
+    keys: list[str] | None = None,
+) -> list[str]:
+    """Where two runs' outputs differ (see the module docstring); [] if nowhere."""
+    problems: list[str] = []
+    for key in keys if keys is not None else sorted(set(expected) | set(actual)):
+        if key not in expected or key not in actual:
+            problems.append(f"{key}: only in {'expected' if key in expected else 'actual'} outputs")
+            continue
+        a, b = np.asarray(expected[key]), np.asarray(actual[key])
+        if a.shape != b.shape:
+            problems.append(f"{key}: shape {list(a.shape)} != {list(b.shape)}")
+            continue
+        if np.iscomplexobj(a) or np.iscomplexobj(b) or a.dtype.kind == "f" or b.dtype.kind == "f":
+            x = a.astype(np.complex128 if np.iscomplexobj(a) else np.float64)
+            y = b.astype(np.complex128 if np.iscomplexobj(b) else np.float64)
+            same = np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=True)
+        else:
+            same = a == b
+        if not same.all():
+            bad = np.argwhere(~same)
+            first = tuple(int(i) for i in bad[0])
+            problems.append(
+                f"{key}: {len(bad)} of {same.size} elements differ, first at {list(first)}: "
+                f"expected {a[first]!r}, got {b[first]!r}"
+            )
+    return problems

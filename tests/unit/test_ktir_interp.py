@@ -930,3 +930,15 @@ def test_tensor_based_tiles_dense_constants_and_vectorised_body_ops():
     np.testing.assert_array_equal(d, np.array([[1, 2, 3], [4, 5, 6]], np.int32))
     np.testing.assert_array_equal(g, t[:, ::-1])
     np.testing.assert_array_equal(h, t**4)
+
+
+def test_compare_outputs_reports_differences():
+    from dfsched.interp.ktir import compare_outputs
+
+    a = {"C": np.array([1.0, np.nan, 3.0], np.float16), "@0": np.array([1, 2], np.int32)}
+    assert compare_outputs(a, {k: v.copy() for k, v in a.items()}) == []
+    b = {"C": np.array([1.0, np.nan, 3.5], np.float16), "@0": np.array([1, 2], np.int32)}
+    (line,) = compare_outputs(a, b)
+    assert line.startswith("C: 1 of 3 elements differ, first at [2]")
+    assert compare_outputs(a, b, rtol=0.2) == []
+    assert compare_outputs(a, {"C": a["C"]}) == ["@0: only in expected outputs"]
