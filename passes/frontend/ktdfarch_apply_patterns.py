@@ -171,6 +171,14 @@ class DevicePattern(RewritePattern):
         for constraint in self.constraints:
             if not _check_constraint(matcher, constraint, self.source):
                 return
+        # Constant attributes and types of the match section may be used by the rewrite.
+        for pdl_op in self.pattern.body.block.ops:
+            if isinstance(pdl_op, pdl.AttributeOp | pdl.TypeOp) and pdl_op.results[0] not in matcher.matching_context:
+                try:
+                    matcher.matching_context[pdl_op.results[0]] = matcher.get_constant_or_matched_value(
+                        pdl_op.results[0])
+                except InterpretationError:
+                    pass
         interpreter: Interpreter = self.interpreter_pattern.interpreter
         functions: PDLRewriteFunctions = self.interpreter_pattern.functions
         interpreter.push_scope("rewrite")
