@@ -712,8 +712,20 @@ class PrivateOp(IRDLOperation):
                 raise VerifyException(f"yield operand type {value.type} must match result type {result.type}")
 
 
+class _IgnoresUniqueId:
+    """Upstream stores a hidden `unique_id` property on this op; we accept it and drop it.
+
+    (Our ops get their identity from the `UniqueValue` effect instead.)
+    """
+
+    @classmethod
+    def create(cls, *, properties: Mapping[str, Attribute] = {}, **kwargs):
+        kept = {k: v for k, v in properties.items() if k != "unique_id"}
+        return super().create(properties=kept, **kwargs)
+
+
 @irdl_op_definition
-class CreateTokenOp(IRDLOperation):
+class CreateTokenOp(_IgnoresUniqueId, IRDLOperation):
     """A fresh token: `%t = ktdf.create_token [attr-dict] : !ktdf.token`. Never merged by CSE."""
 
     name = "ktdf.create_token"
@@ -1106,7 +1118,7 @@ class DataTransferOp(IRDLOperation):
 
 
 @irdl_op_definition
-class TilingReserveSizeOp(IRDLOperation):
+class TilingReserveSizeOp(_IgnoresUniqueId, IRDLOperation):
     """A tile size chosen later by `tile-size-selection`; never merged by CSE.
 
     `%ts = ktdf.tiling.reserve_size {divisibility = D : index, min_value = M : index} : index`

@@ -57,3 +57,15 @@ func.func @unused() {
   %x = ktdf.tiling.reserve_size {min_value = 4 : index, divisibility = 2 : index} : index
   return
 }
+
+// Upstream's hidden `unique_id` property, if present in generic input, is accepted and
+// dropped: identity comes from the op itself, so two such ops still stay apart.
+// CHECK-LABEL: func.func @generic_unique_ids
+// CHECK-NEXT:    %[[A:.*]] = ktdf.create_token : !ktdf.token
+// CHECK-NEXT:    %[[B:.*]] = ktdf.create_token : !ktdf.token
+// CHECK-NEXT:    return %[[A]], %[[B]]
+func.func @generic_unique_ids() -> (!ktdf.token, !ktdf.token) {
+  %a = "ktdf.create_token"() <{unique_id = 1 : index}> : () -> !ktdf.token
+  %b = "ktdf.create_token"() <{unique_id = 1 : index}> : () -> !ktdf.token
+  return %a, %b : !ktdf.token, !ktdf.token
+}
