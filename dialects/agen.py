@@ -44,7 +44,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator, Pure, SingleBlockImplicitTerminator, ensure_terminator
+from xdsl.traits import IsTerminator, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -58,6 +58,7 @@ from dfsched.dialects.dataflow import (
     CustomVectorType,
     GetLogicalMemoryViewOp,
     VectorLike,
+    ensure_implicit_terminator,
     located_format_errors,
     newline,
     print_attr_dict,
@@ -167,8 +168,7 @@ def _check_region_arg(op: Operation, region: Region) -> None:
 
 
 def _finish(op: Operation) -> Operation:
-    ensure_terminator(op, _IMPLICIT_YIELD)
-    return op
+    return ensure_implicit_terminator(op, YieldOp)
 
 
 # ---------------------------------------------------------------------------

@@ -50,7 +50,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, SingleBlockImplicitTerminator, ensure_terminator
+from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -273,6 +273,24 @@ def located_format_errors(op_type: type[IRDLOperation]) -> type[IRDLOperation]:
     return op_type
 
 
+def ensure_implicit_terminator(op: Operation, terminator: type[Operation]) -> Operation:
+    """MLIR's `ensureTerminator`: append `terminator()` to a region whose block does not end in a terminator.
+
+    Unlike xDSL's `ensure_terminator`, a block ending in the wrong terminator is left alone so the
+    op verifier reports it (as MLIR does), instead of failing inside the parser.
+    """
+    from xdsl.ir import Block
+
+    for region in op.regions:
+        if not region.blocks:
+            region.add_block(Block())
+        block = region.blocks.last
+        last = block.last_op
+        if last is None or not last.has_trait(IsTerminator):
+            block.add_op(terminator.create())
+    return op
+
+
 def newline(printer: Printer) -> None:
     """MLIR's `printNewline()`: a line break at the current indentation."""
     printer.print_string("\n")
@@ -369,7 +387,7 @@ class ProgramUnitOp(IRDLOperation):
                  attributes: Mapping[str, Attribute] | None = None):
         props = {"precision": StringAttr(precision)} if precision else {}
         super().__init__(operands=[units], regions=[body], properties=props, attributes=dict(attributes or {}))
-        ensure_terminator(self, SingleBlockImplicitTerminator(ReturnOp))
+        ensure_implicit_terminator(self, ReturnOp)
 
     @property
     def iter_arg(self) -> SSAValue | None:
@@ -396,8 +414,7 @@ class ProgramUnitOp(IRDLOperation):
         props, others = split_attr_dict(cls, attrs)
         op = cls.create(operands=[parser.resolve_operand(u, _INDEX) for u in units],
                         properties=props, attributes=others, regions=[body])
-        ensure_terminator(op, SingleBlockImplicitTerminator(ReturnOp))
-        return op
+        return ensure_implicit_terminator(op, ReturnOp)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

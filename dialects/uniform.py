@@ -28,12 +28,13 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, SingleBlockImplicitTerminator, ensure_terminator
+from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.dialects.dataflow import (
     CreateGroupOp,
     GetUnitOp,
+    ensure_implicit_terminator,
     located_format_errors,
     newline,
     parse_operand_list,
@@ -283,8 +284,7 @@ class UniformizeRegionsOp(_UnitListRegionsOp):
         props["list_sizes"] = ArrayAttr([IntegerAttr(s, i32) for s in sizes])
         op = cls.create(operands=units, result_types=result_types, properties=props, attributes=others,
                         regions=regions)
-        ensure_terminator(op, SingleBlockImplicitTerminator(YieldOp))
-        return op
+        return ensure_implicit_terminator(op, YieldOp)
 
     def print(self, printer: Printer) -> None:
         types = [r.type for r in self.results]
@@ -324,8 +324,7 @@ class EqualizePatternOp(_UnitListRegionsOp):
         parser.parse_optional_punctuation("}")
         op = cls.create(operands=units, regions=regions,
                         properties={"list_sizes": ArrayAttr([IntegerAttr(s, i32) for s in sizes])})
-        ensure_terminator(op, SingleBlockImplicitTerminator(YieldOp))
-        return op
+        return ensure_implicit_terminator(op, YieldOp)
 
     def print(self, printer: Printer) -> None:
         self._print_unit_regions(printer)
