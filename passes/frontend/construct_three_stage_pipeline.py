@@ -490,10 +490,7 @@ class ProgramPipeline:
             return value
         if list(value.type.get_shape()) == list(tile_type.get_shape()) and all(o == 0 for o in offsets):
             return value
-        dynamic = [o for o in offsets if isinstance(o, SSAValue)]
-        static = [memref.DYNAMIC_INDEX if isinstance(o, SSAValue) else o for o in offsets]
-        extract = tensor.ExtractSliceOp(
-            value, dynamic, [], [], static, list(tile_type.get_shape()), [1] * len(static), tile_type)
+        extract = tensor.ExtractSliceOp(value, offsets, list(tile_type.get_shape()), [1] * len(offsets), tile_type)
         block.add_op(extract)
         return extract.result
 

@@ -111,6 +111,7 @@ def generalize_named_ops(func: Operation, ctx: Context | None) -> None:
         generic = generic_form(op, ctx)
         if generic is None:
             raise error(op, "Failed to generalize linalg operation")
+        generic.location = op.location
         Rewriter.replace_op(op, generic)
 
 
