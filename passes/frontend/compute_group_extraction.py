@@ -16,7 +16,11 @@ programs inside loops are numbered before the groups around them.
 
 Where upstream only asserts (a load feeding a store from another block, interleaved
 groups, a store of data computed from no load, a value used both by a store and by more
-compute), this pass reports a located error and leaves the IR untouched.
+compute), this pass reports a located error and leaves the IR untouched. Two places
+differ from upstream on purpose, both where upstream would assert or miscompile: a
+linalg op's payload region is not control flow (upstream ends a group at any op with a
+region, so a compute op between two stores of a group broke it), and the program keeps
+the order of the group's memory effects (a load never moves above an earlier store).
 """
 
 from __future__ import annotations
@@ -28,8 +32,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
 
+from dfsched.compat import InsertPoint, Rewriter
 from dfsched.diagnostics import error
 from dfsched.passes.frontend.utils import (
     blocks_post_order,

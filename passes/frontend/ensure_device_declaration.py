@@ -31,7 +31,6 @@ from xdsl.passes import ModulePass
 
 from dfsched.diagnostics import Diagnostic, DiagnosticError, error, make_diagnostic
 
-DEVICE = "ktdf_arch.device"
 NO_DEVICE = ("no 'ktdf_arch.device' is present in the module and no device file name is provided "
              "to ensure-device-declaration pass")
 
@@ -61,7 +60,9 @@ class EnsureDeviceDeclaration(ModulePass):
 
 
 def top_level_devices(module: ModuleOp) -> list[Operation]:
-    return [op for op in module.body.block.ops if op.name == DEVICE]
+    from dfsched.arch.loading import devices_in
+
+    return list(devices_in(module))
 
 
 def check_single_device(devices: list[Operation]) -> None:
