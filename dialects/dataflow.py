@@ -267,7 +267,7 @@ def located_format_errors(op_type: type[IRDLOperation]) -> type[IRDLOperation]:
         try:
             return format_parse(cls, parser)
         except VerifyException as exc:
-            parser.raise_error(f"'{cls.name}' op type constraint not satisfied: {exc}", start, parser.pos)
+            parser.raise_error(f"'{cls.name}' op constraint not satisfied: {exc}", start, parser.pos)
 
     op_type.parse = classmethod(parse)  # type: ignore[method-assign]
     return op_type

@@ -65,7 +65,7 @@ func.func @program_without_body(%u: index) {
 // -----
 
 func.func @send_scalar(%u: index, %x: f16) {
-  // expected-error @+1 {{'dataflow.send' op type constraint not satisfied}}
+  // expected-error @+1 {{'dataflow.send' op constraint not satisfied}}
   dataflow.send %u, %x : f16
   return
 }
@@ -81,7 +81,7 @@ func.func @unknown_direction(%u: index, %v: vector<4xf16>) {
 // -----
 
 func.func @view_of_vector(%u: index, %a: index) {
-  // expected-error @+1 {{'dataflow.get_logical_memory_view' op type constraint not satisfied}}
+  // expected-error @+1 {{'dataflow.get_logical_memory_view' op constraint not satisfied}}
   %v = dataflow.get_logical_memory_view %u, %a {layout_map = affine_map<(d0) -> (d0)>} : index, index, vector<4xf16>
   return
 }

@@ -74,7 +74,7 @@ func.func @key_not_loop_variable(%k: index) {
 // -----
 
 func.func @query_map_non_index(%m: index, %k: index) {
-  // expected-error @+1 {{'symbol.query_map' op type constraint not satisfied}}
+  // expected-error @+1 {{'symbol.query_map' op constraint not satisfied}}
   %x = symbol.query_map(map:%m, key:%k) : f32
   return
 }

@@ -156,7 +156,7 @@ func.func @binary_unknown_operator(%a: vector<4xf16>) {
 // -----
 
 func.func @binary_scalar(%x: f16) {
-  // expected-error @+1 {{'vectorchain.binary' op type constraint not satisfied}}
+  // expected-error @+1 {{'vectorchain.binary' op constraint not satisfied}}
   %r = vectorchain.binary %x, %x {binary_op = #vectorchain<binary_operator add>, op_specific_map = affine_map<(d0) -> (d0)>} : f16, f16, f16
   return
 }
