@@ -22,7 +22,6 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntAttr,
     IntegerAttr,
-    IntegerType,
     MemRefType,
     ShapedType,
     StringAttr,
@@ -346,23 +345,20 @@ def _parse_optional_subscripts(parser: Parser) -> tuple[AffineMap, list[SSAValue
 # ---------------------------------------------------------------------------
 
 
-def _parse_size_list(parser: Parser) -> tuple[list[int], list[SSAValue]]:
-    static: list[int] = []
-    dynamic: list[UnresolvedOperand] = []
+def _parse_size_list(parser: Parser) -> list[int | SSAValue]:
+    """`[1, %n, 64]`: integer literals and index values, in order."""
 
-    def entry() -> None:
+    def entry() -> int | UnresolvedOperand:
         operand = parser.parse_optional_unresolved_operand()
         if operand is not None:
-            static.append(KDYNAMIC)
-            dynamic.append(operand)
-            return
+            return operand
         value = parser.parse_optional_integer(allow_boolean=False)
         if value is None:
             parser.raise_error("expected an integer or an SSA value in the size list")
-        static.append(value)
+        return value
 
-    parser.parse_comma_separated_list(parser.Delimiter.SQUARE, entry)
-    return static, _resolve_all(parser, dynamic, IndexType())
+    entries = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, entry)
+    return [e if isinstance(e, int) else _resolve(parser, e, IndexType()) for e in entries]
 
 
 def _print_size_list(printer: Printer, static: Sequence[int], dynamic: Sequence[SSAValue]) -> None:
@@ -741,10 +737,9 @@ class CreateTokenOp(_IgnoresUniqueId, IRDLOperation):
     def parse(cls, parser: Parser) -> CreateTokenOp:
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        # The stripped form of `!ktdf.token` is empty, so the full form is the one in use.
-        if parser.parse_optional_type() is None:
-            pass
-        return cls(attrs)
+        # `!ktdf.token` stripped (as MLIR allows for this single-type format) is empty.
+        result_type = parser.parse_optional_type() or TokenType()
+        return cls.create(result_types=[result_type], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         _print_attr_dict(printer, self)
@@ -1012,32 +1007,22 @@ class DataTransferOp(IRDLOperation):
     def _parse_side(cls, parser: Parser):
         operand = parser.parse_unresolved_operand()
         amap, indices = _parse_optional_subscripts(parser) or (None, [])
-        static, sizes = None, []
-        if parser.parse_optional_keyword("size") is not None:
-            static, sizes = _parse_size_list(parser)
-        return operand, amap, indices, static, sizes
+        sizes = _parse_size_list(parser) if parser.parse_optional_keyword("size") is not None else None
+        return operand, amap, indices, sizes
 
     @classmethod
     def parse(cls, parser: Parser) -> DataTransferOp:
         parser.parse_keyword("from")
-        src, src_map, src_idx, src_static, src_sizes = cls._parse_side(parser)
+        src, src_map, src_indices, src_sizes = cls._parse_side(parser)
         parser.parse_keyword("to")
-        dst, dst_map, dst_idx, dst_static, dst_sizes = cls._parse_side(parser)
+        dst, dst_map, dst_indices, dst_sizes = cls._parse_side(parser)
         inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), cls._SIDE_PROPS)
         parser.parse_punctuation(":")
         src_type = parser.parse_type()
         parser.parse_punctuation(",")
         dst_type = parser.parse_type()
-        source = _resolve(parser, src, src_type)
-        destination = _resolve(parser, dst, dst_type)
-        op = cls(source, destination, src_map, src_idx, None, dst_map, dst_idx, None, attrs)
-        op.operands = [source, *src_idx, *src_sizes, destination, *dst_idx, *dst_sizes]
-        op.properties[SEGMENTS] = DenseArrayBase.from_list(
-            IntegerType(32), [1, len(src_idx), len(src_sizes), 1, len(dst_idx), len(dst_sizes)])
-        if src_static is not None:
-            op.properties["static_source_sizes"] = _i64_array(src_static)
-        if dst_static is not None:
-            op.properties["static_dest_sizes"] = _i64_array(dst_static)
+        op = cls(_resolve(parser, src, src_type), _resolve(parser, dst, dst_type), src_map, src_indices,
+                 src_sizes, dst_map, dst_indices, dst_sizes, attrs)
         op.properties.update(inherent)
         return op
 

@@ -197,3 +197,11 @@ func.func @private_without_yield() {
   }
   return
 }
+
+// -----
+
+func.func @token_of_other_type() {
+  // expected-error @+1 {{index should be of base attribute ktdf.token}}
+  %t = ktdf.create_token : index
+  return
+}
