@@ -189,7 +189,7 @@ class LoopTypeAttr(EnumAttribute[LoopType]):
 
 
 # ===========================================================================
-# Shared parse/print helpers
+# Shared parse/print helpers (the public ones are also used by ktdf_lowering)
 # ===========================================================================
 
 
@@ -228,11 +228,11 @@ def _resolve(parser: Parser, operand: UnresolvedOperand, type_: Attribute) -> SS
     return parser.resolve_operand(operand, type_)
 
 
-def _resolve_all(parser: Parser, operands: Sequence[UnresolvedOperand], type_: Attribute) -> list[SSAValue]:
+def resolve_all(parser: Parser, operands: Sequence[UnresolvedOperand], type_: Attribute) -> list[SSAValue]:
     return [_resolve(parser, o, type_) for o in operands]
 
 
-def _parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
+def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
     """A possibly empty comma-separated list of SSA uses, without delimiters."""
     first = parser.parse_optional_unresolved_operand()
     if first is None:
@@ -262,7 +262,7 @@ def _split_inherent(attrs: Mapping[str, Attribute], names: Iterable[str]) -> tup
     return props, rest
 
 
-def _print_attr_dict(printer: Printer, op: Operation, elided: Iterable[str] = (), keyword: bool = False) -> None:
+def print_attr_dict(printer: Printer, op: Operation, elided: Iterable[str] = (), keyword: bool = False) -> None:
     """Print inherent and discardable attributes as one dictionary sorted by name (MLIR)."""
     hidden = {SEGMENTS, *elided}
     merged = {**op.properties, **op.attributes}
@@ -278,14 +278,14 @@ def _print_types(printer: Printer, types: Sequence[Attribute]) -> None:
     printer.print_list(types, printer.print_attribute)
 
 
-def _ensure_block(region: Region) -> Region:
+def ensure_block(region: Region) -> Region:
     """`{}` parses to a region without blocks; single-block ops want one empty block."""
     if not region.blocks:
         region.add_block(Block())
     return region
 
 
-def _print_body(printer: Printer, region: Region, terminators: bool = True) -> None:
+def print_body(printer: Printer, region: Region, terminators: bool = True) -> None:
     printer.print_region(region, print_entry_block_args=False, print_empty_block=False,
                          print_block_terminators=terminators)
 
@@ -337,7 +337,7 @@ def _parse_optional_subscripts(parser: Parser) -> tuple[AffineMap, list[SSAValue
     sub = parse_optional_subscripts(parser)
     if sub is None:
         return None
-    return sub.map, _resolve_all(parser, sub.operands, IndexType())
+    return sub.map, resolve_all(parser, sub.operands, IndexType())
 
 
 # ---------------------------------------------------------------------------
@@ -467,7 +467,7 @@ class PipelineOp(IRDLOperation):
     def __init__(self, body: Region | None = None, modulo: int | None = None,
                  attributes: Mapping[str, Attribute] | None = None):
         props = {"modulo": IntegerAttr(modulo, i64)} if modulo is not None else {}
-        super().__init__(regions=[_ensure_block(body or Region())], properties=props,
+        super().__init__(regions=[ensure_block(body or Region())], properties=props,
                          attributes=dict(attributes or {}))
 
     @property
@@ -487,7 +487,7 @@ class PipelineOp(IRDLOperation):
             parser.parse_punctuation(":")
             props["modulo"] = IntegerAttr(parser.parse_integer(allow_boolean=False), i64)
             parser.parse_punctuation(")")
-        body = _ensure_block(parser.parse_region())
+        body = ensure_block(parser.parse_region())
         inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["modulo"])
         op = cls(body, attributes=attrs)
         op.properties.update({**inherent, **props})
@@ -497,8 +497,8 @@ class PipelineOp(IRDLOperation):
         if self.modulo is not None:
             printer.print_string(f" modulo(size : {self.modulo.value.data})")
         printer.print_string(" ")
-        _print_body(printer, self.body)
-        _print_attr_dict(printer, self, ["modulo"])
+        print_body(printer, self.body)
+        print_attr_dict(printer, self, ["modulo"])
 
     def verify_(self) -> None:
         _check_attr(self, "modulo", minimum=1)
@@ -559,7 +559,7 @@ class StageOp(IRDLOperation):
                 applicable_units = ArrayAttr([StringAttr(u) for u in applicable_units])
             props["applicable_units"] = applicable_units
         super().__init__(operands=[list(depends_in), list(depends_out)], properties=props,
-                         regions=[_ensure_block(body or Region())], attributes=dict(attributes or {}))
+                         regions=[ensure_block(body or Region())], attributes=dict(attributes or {}))
 
     @property
     def unit_kinds(self) -> list[str]:
@@ -574,7 +574,7 @@ class StageOp(IRDLOperation):
         if parser.parse_optional_keyword("none") is not None:
             tokens = []
         else:
-            tokens = _resolve_all(parser, _parse_operand_list(parser), TokenType())
+            tokens = resolve_all(parser, parse_operand_list(parser), TokenType())
             if not tokens:
                 parser.raise_error(f"expected SSA tokens or 'none' in {keyword}(...)")
         parser.parse_punctuation(")")
@@ -584,7 +584,7 @@ class StageOp(IRDLOperation):
     def parse(cls, parser: Parser) -> StageOp:
         depends_in = cls._parse_tokens(parser, "depends_in")
         depends_out = cls._parse_tokens(parser, "depends_out")
-        body = _ensure_block(parser.parse_region())
+        body = ensure_block(parser.parse_region())
         inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["applicable_units"])
         op = cls(depends_in, depends_out, body, attributes=attrs)
         op.properties.update(inherent)
@@ -599,8 +599,8 @@ class StageOp(IRDLOperation):
                 printer.print_string("none")
             printer.print_string(")")
         printer.print_string(" ")
-        _print_body(printer, self.body)
-        _print_attr_dict(printer, self)
+        print_body(printer, self.body)
+        print_attr_dict(printer, self)
 
     def verify_(self) -> None:
         for keyword, tokens in (("depends_in", self.depends_in), ("depends_out", self.depends_out)):
@@ -627,7 +627,7 @@ class PrivateYieldOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> PrivateYieldOp:
         attrs = parser.parse_optional_attr_dict()
-        operands = _parse_operand_list(parser)
+        operands = parse_operand_list(parser)
         values: list[SSAValue] = []
         if operands:
             parser.parse_punctuation(":")
@@ -638,7 +638,7 @@ class PrivateYieldOp(IRDLOperation):
         return cls(values, attrs)
 
     def print(self, printer: Printer) -> None:
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         if self.values:
             printer.print_string(" ")
             _print_operands(printer, self.values)
@@ -662,7 +662,7 @@ class PrivateOp(IRDLOperation):
 
     def __init__(self, result_types: Sequence[Attribute] = (), body: Region | None = None,
                  attributes: Mapping[str, Attribute] | None = None):
-        body = _ensure_block(body or Region())
+        body = ensure_block(body or Region())
         block = body.block
         if block.last_op is None or not block.last_op.has_trait(IsTerminator, value_if_unregistered=False):
             block.add_op(PrivateYieldOp())
@@ -692,8 +692,8 @@ class PrivateOp(IRDLOperation):
         printer.print_string(" ")
         terminator = self.yield_op
         elide = terminator is not None and not terminator.values and not terminator.attributes
-        _print_body(printer, self.body, terminators=not elide)
-        _print_attr_dict(printer, self, keyword=True)
+        print_body(printer, self.body, terminators=not elide)
+        print_attr_dict(printer, self, keyword=True)
 
     def verify_(self) -> None:
         terminator = self.yield_op
@@ -742,7 +742,7 @@ class CreateTokenOp(_IgnoresUniqueId, IRDLOperation):
         return cls.create(result_types=[result_type], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
 
@@ -774,7 +774,7 @@ class FifoAllocateOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> FifoAllocateOp:
         parser.parse_punctuation("(")
-        sizes = _resolve_all(parser, _parse_operand_list(parser), IndexType())
+        sizes = resolve_all(parser, parse_operand_list(parser), IndexType())
         parser.parse_punctuation(")")
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation("->")
@@ -785,7 +785,7 @@ class FifoAllocateOp(IRDLOperation):
         printer.print_string("(")
         _print_operands(printer, self.dynamic_sizes)
         printer.print_string(")")
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" -> ")
         _print_types(printer, [s.type for s in self.slots])
 
@@ -848,7 +848,7 @@ class ReadFromFifoOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.fifo_slot)
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         print_slot_type(printer, self.fifo_slot.type)
         printer.print_string(" -> ")
@@ -890,7 +890,7 @@ class WriteToFifoOp(IRDLOperation):
         printer.print_operand(self.data)
         printer.print_string(", ")
         printer.print_operand(self.fifo_slot)
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.data.type)
         printer.print_string(", ")
@@ -1042,7 +1042,7 @@ class DataTransferOp(IRDLOperation):
         printer.print_string(" to ")
         self._print_side(printer, self.destination, self.dest_map, self.dest_indices,
                          self.static_dest_sizes, self.dest_sizes)
-        _print_attr_dict(printer, self, self._SIDE_PROPS)
+        print_attr_dict(printer, self, self._SIDE_PROPS)
         printer.print_string(" : ")
         printer.print_attribute(self.source.type)
         printer.print_string(", ")
@@ -1134,7 +1134,7 @@ class TilingReserveSizeOp(_IgnoresUniqueId, IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
 
@@ -1153,7 +1153,7 @@ def _parse_bracket_pairs(parser: Parser) -> tuple[list[SSAValue], list[SSAValue]
         second.append(parser.parse_unresolved_operand())
         parser.parse_punctuation("]")
         parser.parse_optional_punctuation(",")
-    return _resolve_all(parser, first, IndexType()), _resolve_all(parser, second, IndexType())
+    return resolve_all(parser, first, IndexType()), resolve_all(parser, second, IndexType())
 
 
 def _print_bracket_pairs(printer: Printer, first: Sequence[SSAValue], second: Sequence[SSAValue]) -> None:
@@ -1207,7 +1207,7 @@ class TilingDeriveSizeOp(IRDLOperation):
             printer.print_string(", ")
         printer.print_string("total_size = ")
         printer.print_operand(self.total_size)
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
 
@@ -1251,7 +1251,7 @@ class TilingLinearizeIndexOp(IRDLOperation):
         if self.ivs:
             printer.print_string(" ")
             _print_bracket_pairs(printer, self.ivs, self.strides)
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
 
@@ -1292,7 +1292,7 @@ class BufferPhaseOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> BufferPhaseOp:
         parser.parse_punctuation("(")
-        ivs = _resolve_all(parser, _parse_operand_list(parser), IndexType())
+        ivs = resolve_all(parser, parse_operand_list(parser), IndexType())
         parser.parse_punctuation(")")
         inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["num_phases"])
         parser.parse_punctuation(":")
@@ -1303,7 +1303,7 @@ class BufferPhaseOp(IRDLOperation):
         printer.print_string("(")
         _print_operands(printer, self.ivs)
         printer.print_string(")")
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
 
@@ -1339,12 +1339,12 @@ class SelectMemrefOp(IRDLOperation):
     def parse(cls, parser: Parser) -> SelectMemrefOp:
         phase = _resolve(parser, parser.parse_unresolved_operand(), IndexType())
         parser.parse_punctuation("[")
-        candidates = _parse_operand_list(parser)
+        candidates = parse_operand_list(parser)
         parser.parse_punctuation("]")
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         result_type = parser.parse_type()
-        return cls(phase, _resolve_all(parser, candidates, result_type), result_type, attrs)
+        return cls(phase, resolve_all(parser, candidates, result_type), result_type, attrs)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -1352,7 +1352,7 @@ class SelectMemrefOp(IRDLOperation):
         printer.print_string("[")
         _print_operands(printer, self.candidates)
         printer.print_string("]")
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
 
@@ -1392,7 +1392,7 @@ class ParallelYieldOp(IRDLOperation):
         return cls(parser.parse_optional_attr_dict())
 
     def print(self, printer: Printer) -> None:
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
 
 
 @irdl_op_definition
@@ -1447,7 +1447,7 @@ class ParallelOp(IRDLOperation):
             operands = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
             if len(operands) != loops:
                 parser.raise_error(f"expected {loops} operands", start, parser.pos)
-            return _resolve_all(parser, operands, IndexType())
+            return resolve_all(parser, operands, IndexType())
 
         lbs = bounds()
         parser.parse_keyword("to")
@@ -1474,8 +1474,8 @@ class ParallelOp(IRDLOperation):
         printer.print_string(") step (")
         _print_operands(printer, self.steps)
         printer.print_string(f") distribute(num_instances = {self.num_instances.value.data}) ")
-        _print_body(printer, self.body)
-        _print_attr_dict(printer, self, ["num_instances"])
+        print_body(printer, self.body)
+        print_attr_dict(printer, self, ["num_instances"])
 
     def verify_(self) -> None:
         _check_attr(self, "num_instances")
@@ -1532,7 +1532,7 @@ class OpaqueOp(IRDLOperation):
     def _parse_group(cls, parser: Parser, keyword: str) -> list[SSAValue]:
         parser.parse_keyword(keyword)
         parser.parse_punctuation("(")
-        operands = _parse_operand_list(parser)
+        operands = parse_operand_list(parser)
         values: list[SSAValue] = []
         if operands:
             parser.parse_punctuation(":")
@@ -1565,7 +1565,7 @@ class OpaqueOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_string_literal(self.template_name.data)
-        _print_attr_dict(printer, self, ["template_name"])
+        print_attr_dict(printer, self, ["template_name"])
         if self.res:
             printer.print_string(" -> ")
             _print_types(printer, [r.type for r in self.res])

@@ -16,11 +16,11 @@ from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.dialects.ktdf import _ensure_block, _parse_operand_list, _print_attr_dict, _print_body, _resolve_all
+from dfsched.dialects.ktdf import ensure_block, parse_operand_list, print_attr_dict, print_body, resolve_all
 
 
 def _parse_units(parser: Parser) -> list[SSAValue]:
-    return _resolve_all(parser, _parse_operand_list(parser), IndexType())
+    return resolve_all(parser, parse_operand_list(parser), IndexType())
 
 
 def _print_units(printer: Printer, units: Sequence[SSAValue]) -> None:
@@ -44,7 +44,7 @@ class ExecuteOnOp(IRDLOperation):
 
     def __init__(self, units: Sequence[SSAValue] = (), body: Region | None = None,
                  attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(operands=[list(units)], regions=[_ensure_block(body or Region())],
+        super().__init__(operands=[list(units)], regions=[ensure_block(body or Region())],
                          attributes=dict(attributes or {}))
 
     @classmethod
@@ -56,8 +56,8 @@ class ExecuteOnOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         _print_units(printer, self.units)
         printer.print_string(" ")
-        _print_body(printer, self.body)
-        _print_attr_dict(printer, self)
+        print_body(printer, self.body)
+        print_attr_dict(printer, self)
 
     def verify_(self) -> None:
         if self.body.blocks and self.body.block.args:
@@ -85,7 +85,7 @@ class SignalOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         _print_units(printer, self.units)
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
 
 
 KTDF_LOWERING = Dialect("ktdf_lowering", [ExecuteOnOp, SignalOp], [])
