@@ -52,12 +52,40 @@ from dfsched.dialects.affine_subscripts import (
 # MLIR affine-expression semantics (the builders live in affine_subscripts, shared with agen/ktdf)
 # ---------------------------------------------------------------------------
 
-add, sub, mul, neg = affine_add, affine_sub, affine_mul, affine_neg
-floordiv, ceildiv, mod = affine_floordiv, affine_ceildiv, affine_mod
-
-
 def const(value: int) -> AffineExpr:
     return AffineConstantExpr(value)
+
+
+def _e(x: AffineExpr | int) -> AffineExpr:
+    return AffineConstantExpr(x) if isinstance(x, int) else x
+
+
+def add(lhs: AffineExpr | int, rhs: AffineExpr | int) -> AffineExpr:
+    return affine_add(_e(lhs), _e(rhs))
+
+
+def sub(lhs: AffineExpr | int, rhs: AffineExpr | int) -> AffineExpr:
+    return affine_sub(_e(lhs), _e(rhs))
+
+
+def mul(lhs: AffineExpr | int, rhs: AffineExpr | int) -> AffineExpr:
+    return affine_mul(_e(lhs), _e(rhs))
+
+
+def floordiv(lhs: AffineExpr | int, rhs: AffineExpr | int) -> AffineExpr:
+    return affine_floordiv(_e(lhs), _e(rhs))
+
+
+def ceildiv(lhs: AffineExpr | int, rhs: AffineExpr | int) -> AffineExpr:
+    return affine_ceildiv(_e(lhs), _e(rhs))
+
+
+def mod(lhs: AffineExpr | int, rhs: AffineExpr | int) -> AffineExpr:
+    return affine_mod(_e(lhs), _e(rhs))
+
+
+def neg(e: AffineExpr | int) -> AffineExpr:
+    return affine_neg(_e(e))
 
 
 def is_symbolic_or_constant(e: AffineExpr) -> bool:
