@@ -343,6 +343,22 @@ class GetUnitOp(IRDLOperation):
                          properties={"name": StringAttr(name), "type": StringAttr(type)},
                          attributes=dict(attributes or {}))
 
+    @property
+    def unit(self) -> SSAValue:
+        """The handle of the first program time step (upstream `getUnit`)."""
+        return self.results[0]
+
+    @property
+    def core(self) -> int | None:
+        attr = self.attributes.get("core")
+        return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+    @property
+    def corelet(self) -> int | None:
+        """The corelet the unit belongs to, or None when the unit has no `corelet` (memory units)."""
+        attr = self.attributes.get("corelet")
+        return attr.value.data if isinstance(attr, IntegerAttr) else None
+
     def verify_(self) -> None:
         if not self.results:
             raise VerifyException("expects at least one result (one unit handle per program time step)")

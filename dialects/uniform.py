@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, i32
-from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -170,6 +170,35 @@ class QueryMapOp(IRDLOperation):
         result_type = parser.parse_type()
         return cls(parser.resolve_operand(map_, _INDEX), parser.resolve_operand(key, _INDEX), result_type)
 
+    def possible_keys(self) -> tuple[SSAValue, ...]:
+        """The values `key` can take at run time (upstream `getAllQueriedValues`' key set).
+
+        A program_unit `iter_arg` ranges over the program's units; a uniform region argument
+        over its unit list (a single `create_group` stands for its members); any other key is
+        unknown (empty).
+        """
+        from dfsched.dialects.dataflow import ProgramUnitOp
+
+        if not isinstance(self.key.owner, Block):
+            return ()
+        parent = self.key.owner.parent_op()
+        if isinstance(parent, ProgramUnitOp):
+            return tuple(parent.units)
+        if isinstance(parent, _UnitListRegionsOp):
+            unit_list = parent.unit_list_of(self.key)
+            if len(unit_list) == 1 and isinstance(unit_list[0].owner, CreateGroupOp):
+                return tuple(unit_list[0].owner.unit_ids)
+            return unit_list
+        return ()
+
+    def queried_values(self) -> list[SSAValue]:
+        """Every value this query can return: the map's values for `possible_keys()`."""
+        table = self.map.owner
+        if not isinstance(table, DefImmutableMappingOp):
+            return []
+        found = (table.lookup(k) for k in self.possible_keys())
+        return [v for v in found if v is not None]
+
     def print(self, printer: Printer) -> None:
         printer.print_string("(map:")
         printer.print_operand(self.map)
@@ -195,6 +224,14 @@ class _UnitListRegionsOp(IRDLOperation):
         sizes = [a.value.data for a in self.list_sizes.data]
         start = sum(sizes[:index])
         return tuple(self.units[start:start + sizes[index]])
+
+    def unit_list_of(self, region_arg: SSAValue) -> tuple[SSAValue, ...]:
+        """The unit list of the region whose argument is `region_arg` (empty if none)."""
+        for i, region in enumerate(self.regions):
+            block = region.blocks.first
+            if block is not None and block.args and block.args[0] is region_arg:
+                return self.unit_list(i)
+        return ()
 
     @classmethod
     def _parse_unit_regions(cls, parser: Parser) -> tuple[list[SSAValue], list[int], list[Region]]:
