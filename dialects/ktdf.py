@@ -514,23 +514,27 @@ class PipelineOp(IRDLOperation):
                             [(op, f"found '{_op_name(op)}' op")])
 
 
-def _token_origin_error(token: SSAValue) -> bool:
-    """True unless `token` comes from `ktdf.create_token`, possibly through `ktdf.private`."""
+def _is_valid_token_source(token: SSAValue) -> bool:
+    """True if `token` comes from `ktdf.create_token`, directly or through `ktdf.private` yields.
+
+    Block arguments and private regions without a yield are reported as invalid sources
+    (upstream would dereference a null defining op there).
+    """
     seen: set[SSAValue] = set()
     while token not in seen:
         seen.add(token)
         if not isinstance(token, OpResult):
-            return True  # a block argument has no defining op: not a valid token source
+            return False
         owner = token.owner
         if isinstance(owner, CreateTokenOp):
-            return False
-        if not isinstance(owner, PrivateOp):
             return True
+        if not isinstance(owner, PrivateOp):
+            return False
         yield_op = owner.yield_op
         if yield_op is None or token.index >= len(yield_op.operands):
-            return True
+            return False
         token = yield_op.operands[token.index]
-    return True
+    return False
 
 
 @irdl_op_definition
@@ -604,7 +608,7 @@ class StageOp(IRDLOperation):
 
     def verify_(self) -> None:
         for keyword, tokens in (("depends_in", self.depends_in), ("depends_out", self.depends_out)):
-            if any(_token_origin_error(t) for t in tokens):
+            if not all(_is_valid_token_source(t) for t in tokens):
                 raise VerifyException(
                     f"{keyword} operand must originate from ktdf.create_token or ktdf.private "
                     "operation yielding a token created by ktdf.create_token"
