@@ -88,14 +88,24 @@ def can_fuse(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int)
 
 
 def fuse(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int, ctx: Context | None) -> linalg.GenericOp:
-    """The generic computing `consumer` with `producer` inlined into its input `index`."""
+    """The generic computing `consumer` with `producer` inlined into its input `index`.
+
+    Later inputs that read the same producer result through the same map share the one
+    inlined copy (upstream cannot fuse such a consumer at all: it erases a producer that
+    still has a use)."""
     consumer_maps = indexing_maps(consumer)
     n_in = len(consumer.inputs)
-    inputs: list[SSAValue] = [*consumer.inputs[:index], *producer.inputs, *consumer.inputs[index + 1:]]
+    value = consumer.inputs[index]
+    fused_positions = {j for j in range(index, n_in)
+                       if consumer.inputs[j] is value and consumer_maps[j] == consumer_maps[index]}
+    kept_after = [j for j in range(index + 1, n_in) if j not in fused_positions]
+    inputs: list[SSAValue] = [
+        *consumer.inputs[:index], *producer.inputs, *(consumer.inputs[j] for j in kept_after)
+    ]
     maps: list[AffineMap] = [
         *consumer_maps[:index],
         *_fused_input_maps(producer, consumer, index),
-        *consumer_maps[index + 1: n_in],
+        *(consumer_maps[j] for j in kept_after),
         *consumer_maps[n_in:],
     ]
     outputs = list(consumer.outputs)
@@ -112,8 +122,8 @@ def fuse(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int, ctx
         add_arg(arg)
     for arg in producer_block.args[: len(producer.inputs)]:
         add_arg(arg)
-    for arg in consumer_block.args[index + 1: n_in]:
-        add_arg(arg)
+    for j in kept_after:
+        add_arg(consumer_block.args[j])
     for arg in consumer_block.args[n_in:]:
         add_arg(arg)
 
@@ -124,7 +134,8 @@ def fuse(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int, ctx
         block.add_op(op.clone(value_mapper=mapping))
     assert isinstance(yielded, linalg.YieldOp)
     produced = yielded.operands[0]
-    mapping[consumer_block.args[index]] = mapping.get(produced, produced)
+    for j in fused_positions:
+        mapping[consumer_block.args[j]] = mapping.get(produced, produced)
     for op in consumer_block.ops:
         block.add_op(op.clone(value_mapper=mapping))
 
@@ -133,8 +144,8 @@ def fuse(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int, ctx
         [r.type for r in consumer.results],
     )
     fused.location = consumer.location
-    for name, value in consumer.attributes.items():
-        fused.attributes.setdefault(name, value)
+    for name, attr in consumer.attributes.items():
+        fused.attributes.setdefault(name, attr)
     return fused
 
 
