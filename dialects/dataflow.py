@@ -286,7 +286,8 @@ def ensure_implicit_terminator(op: Operation, terminator: type[Operation]) -> Op
             region.add_block(Block())
         block = region.blocks.last
         last = block.last_op
-        if last is None or not last.has_trait(IsTerminator):
+        # As in MLIR (`hasTrait`, not `mightHaveTrait`): an unregistered last op is not a terminator.
+        if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
             block.add_op(terminator.create())
     return op
 
