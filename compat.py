@@ -94,6 +94,7 @@ def verify_module(root: Operation) -> None:
             for op in block.ops:
                 verify_module(op)
     try:
+        _verify_dialect_attributes(root)
         root.verify(verify_nested_ops=False)
     except DiagnosticError:
         raise
@@ -102,6 +103,25 @@ def verify_module(root: Operation) -> None:
         if message.startswith("Operation does not verify: "):
             message = message[len("Operation does not verify: ") :]
         raise error(root, f"'{root.name}' op {message}") from exc
+
+
+def _verify_dialect_attributes(op: Operation) -> None:
+    """MLIR's `verifyOperationAttribute`: a dialect checks its discardable attributes on any op.
+
+    A dialect module opts in by defining `verify_operation_attribute(op, name, value)`.
+    """
+    import importlib
+
+    from dfsched.dialects import DIALECTS
+
+    for name, value in op.attributes.items():
+        dialect = name.split(".", 1)[0]
+        if "." not in name or dialect not in DIALECTS:
+            continue
+        module = importlib.import_module(DIALECTS[dialect][0])
+        hook = getattr(module, "verify_operation_attribute", None)
+        if hook is not None:
+            hook(op, name, value)
 
 
 def new_context(allow_unregistered: bool = False) -> Context:

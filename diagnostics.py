@@ -87,7 +87,7 @@ class SourceManager:
 # ---------------------------------------------------------------------------
 
 _EXPECTED = re.compile(
-    r"expected-(error|warning|note|remark)(-re)?\s*(@(?:above|below|[+-]\d+|\d+))?\s*(\*)?\s*\{\{(.*)\}\}"
+    r"expected-(error|warning|note|remark)(-re)?\s*(@(?:above|below|unknown|[+-]\d+|\d+))?\s*(\*)?\s*\{\{(.*)\}\}"
 )
 
 
@@ -96,12 +96,16 @@ class Expectation:
     severity: str
     pattern: str
     is_regex: bool
-    line: int  # absolute line the diagnostic must be reported at (0: any line)
+    line: int  # absolute line the diagnostic must be reported at (0: any line, -1: no location)
     comment_line: int
     seen: bool = False
 
     def matches(self, diag: Diagnostic) -> bool:
-        if diag.severity != self.severity or (self.line and diag.line != self.line):
+        if diag.severity != self.severity:
+            return False
+        if self.line == -1 and diag.line is not None:
+            return False
+        if self.line > 0 and diag.line != self.line:
             return False
         if self.is_regex:
             return _mlir_regex(self.pattern).search(diag.message) is not None
@@ -136,6 +140,8 @@ def parse_expectations(text: str, first_line: int = 1) -> list[Expectation]:
             exp = Expectation(severity, msg, bool(regex), lineno, lineno)
             if where == "@above":
                 exp.line = _previous_code_line(lines, idx, first_line)
+            elif where == "@unknown":
+                exp.line = -1
             elif where == "@below":
                 pending_below.append(exp)
             elif where and where[1] in "+-":

@@ -6,7 +6,12 @@ A pass joins `KTIR_TO_DFIR` when it lands, at its upstream position
 
 from __future__ import annotations
 
-KTIR_TO_DFIR: list[str] = []
+KTIR_TO_DFIR: list[str] = [
+    # frontend (passes-scheduling.md §1, preceded by the device declaration)
+    "ensure-device-declaration",
+    "ktir-legality-check",
+    "compute-group-extraction",
+]
 
 NAMED_PIPELINES: dict[str, list[str]] = {
     "ktir-to-dfir": KTIR_TO_DFIR,

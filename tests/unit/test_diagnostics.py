@@ -44,3 +44,12 @@ def test_matching_reports_missing_and_unexpected():
         "f.mlir:7:1: error: unexpected error: surprise",
         "f.mlir:6: error: expected error \"minus two\" was not produced",
     ]
+
+
+def test_unknown_location_expectation():
+    [exp] = parse_expectations("// expected-error@unknown {{no device}}\n")
+    assert exp.line == -1
+    assert check_expectations([exp], [Diagnostic("error", "no device here")], "f.mlir") == []
+    [exp] = parse_expectations("// expected-error@unknown {{no device}}\n")
+    located = Diagnostic("error", "no device here", "f.mlir", 3, 1)
+    assert len(check_expectations([exp], [located], "f.mlir")) == 2
