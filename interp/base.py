@@ -40,7 +40,8 @@ class NeedsScalar(Exception):
 class Options:
     """How a kernel runs.
 
-    unit: address unit of memories and view offsets ("element" or "byte", see memory.py).
+    unit: address unit of memories and view offsets: "byte" (default) or "element"
+        (see memory.py).
     check_races: fail when two compute tiles touch one memory slot and one of them writes.
     out_of_bounds: "error" (default) fails on an access outside a view's sizes or
         coordinate set; "mask" makes such loads read 0 and such stores do nothing.
@@ -49,7 +50,7 @@ class Options:
     max_ops: give up (located error) after interpreting this many ops (None: no limit).
     """
 
-    unit: str = "element"
+    unit: str = "byte"
     check_races: bool = True
     out_of_bounds: str = "error"
     slice_width: int | None = None

@@ -34,7 +34,7 @@ Keys: a buffer whose views are based at a kernel argument is keyed by that argum
 name (`%A` -> "A", unnamed -> "arg<i>"); a buffer at a constant address by
 ``"@<address>"`` (`"@1024"`). Scalar arguments are keyed by their names too.
 
-`options` (see `base.Options`): `unit` ("element" | "byte"), `check_races` (True),
+`options` (see `base.Options`): `unit` ("byte" | "element"), `check_races` (True),
 `out_of_bounds` ("error" | "mask"), `slice_width`, `layernorm_eps`, `max_ops`.
 
 Execution model
@@ -45,10 +45,12 @@ Execution model
   returns its coordinates (one result per grid dimension). Tiles run one after the other
   on a shared global memory; with `check_races` an access whose result would depend on
   that order (see memory.py) is a located error.
-* Memory is element-addressed by default: address = index of an element slot, a view's
-  element at coordinate c lives at `offset + sum(c * strides)`; `unit="byte"` makes
-  addresses bytes (strides still count elements). Each tile has a scratchpad for
-  `ct_local` views; every memory reads as 0 until written.
+* Memory is byte-addressed by default: a view's offset (a constant, or a kernel argument's
+  value) is a byte address and the element at coordinate c starts at byte
+  `offset + sum(c * strides) * itemsize` (strides count elements), the unit dfsched's
+  examples and lowering passes use; `unit="element"` makes an address name one element
+  slot instead (`offset + sum(c * strides)`), as some upstream KTIR assumes. Each tile has
+  a scratchpad for `ct_local` views; every memory reads as 0 until written.
 * Where buffers go: a dry run of the whole grid on memories that store nothing records
   every view; kernel arguments that reach a view's offset by additions are *address
   arguments* and get placeholder bases 2**40 * (i + 1) during the dry run, which tells

@@ -4,14 +4,18 @@ Memories
 --------
 A `Memory` is flat and addressed in one of two units, chosen per run:
 
-* ``"element"`` (the default, and what KTIR kernels assume): address *a* names one
-  element slot, whatever the element type. A view at `offset` with `strides` puts
-  coordinate `c` at address ``offset + sum(c[k] * strides[k])``. Each slot is a 64-bit
-  cell holding the bits of one element (`dtypes.ElementType.to_bits`), so a slot written
-  through one element type reads back through another as a bit cast of its low bits.
-* ``"byte"``: address *a* names one byte; the element at coordinate `c` starts at byte
-  ``offset + sum(c[k] * strides[k]) * itemsize`` (strides still count elements, offsets
-  are byte addresses: the convention of the lowering passes' address assignment).
+* ``"byte"`` (the interpreter's default): address *a* names one byte; the element at
+  coordinate `c` of a view starts at byte ``offset + sum(c[k] * strides[k]) * itemsize``:
+  the view's offset is a byte address and its strides count elements. This is the unit
+  dfsched's examples and its lowering passes (address assignment) use.
+* ``"element"``: address *a* names one element slot, whatever the element type; a view
+  puts coordinate `c` at address ``offset + sum(c[k] * strides[k])``. Each slot is a
+  64-bit cell holding the bits of one element (`dtypes.ElementType.to_bits`). This is the
+  unit some upstream KTIR assumes (its add example puts 96x64 f16 matrices 6144 apart).
+
+Elements are stored as their bits (`dtypes.ElementType.to_bits`, little-endian in byte
+mode), so memory written through one element type reads back through another as a bit
+cast (a fused pair read through an `f16` view gives its first value).
 
 There is one global memory (HBM/DDR, `#ktdp.memory_space<global>`, shared by all
 compute tiles) and one scratchpad per compute tile (`#ktdp.memory_space<ct_local>`:
@@ -80,7 +84,7 @@ class Memory:
     def __init__(
         self,
         name: str,
-        unit: str = "element",
+        unit: str = "byte",
         size: int | None = None,
         *,
         probe: bool = False,

@@ -122,7 +122,8 @@ def test_layout_places_argument_buffers_apart_and_aligned():
     spans = sorted((b.address, b.end) for b in bufs.values())
     assert all(e1 <= s2 for (_, e1), (s2, _) in zip(spans, spans[1:]))
     assert all(b.address % 64 == 0 for b in bufs.values())
-    assert bufs["A"].length == 128
+    assert bufs["A"].length == 8 * 16 * 2  # bytes, by default
+    assert kernel_layout(parse_module(ADD_ARGS), unit="element").by_key()["A"].length == 8 * 16
 
 
 def test_make_inputs_is_seeded():
@@ -132,13 +133,11 @@ def test_make_inputs_is_seeded():
     assert not np.array_equal(a["A"], c["A"])
 
 
-def test_byte_addressing_gives_the_same_result():
+def test_element_addressing_gives_the_same_result():
     m = parse_module(ADD_ARGS)
-    inputs = make_inputs(m, seed=5)
-    out = run_kernel(m, inputs, unit="byte")
+    inputs = make_inputs(m, seed=5, unit="element")
+    out = run_kernel(m, inputs, unit="element")
     np.testing.assert_array_equal(out["C"], inputs["A"] + inputs["B"])
-    layout = kernel_layout(m, unit="byte")
-    assert layout.by_key()["A"].length == 8 * 16 * 2
 
 
 CONST_ADDR = kernel(
@@ -147,7 +146,7 @@ CONST_ADDR = kernel(
         [
             "%c0 = arith.constant 0 : index",
             "%a0 = arith.constant 1000 : index",
-            "%b0 = arith.constant 1024 : index",
+            "%b0 = arith.constant 2048 : index",
             "%id = ktdp.get_compute_tile_id : index",
             view("va", "a0", (4, 6), (6, 1), elt="f32"),
             view("vb", "b0", (4, 6), (6, 1), elt="f32"),
@@ -166,10 +165,17 @@ CONST_ADDR = kernel(
 def test_constant_addresses_are_kept_and_keyed_by_address():
     m = parse_module(CONST_ADDR)
     layout = kernel_layout(m)
-    assert {b.key: b.address for b in layout.buffers} == {"@1000": 1000, "@1024": 1024}
+    assert {b.key: (b.address, b.length) for b in layout.buffers} == {"@1000": (1000, 96), "@2048": (2048, 96)}
     inputs = make_inputs(m, seed=0)
     out = run_kernel(m, inputs)
-    np.testing.assert_allclose(out["@1024"], np.exp(inputs["@1000"].astype(np.float64)).astype(np.float32), rtol=1e-6)
+    np.testing.assert_allclose(out["@2048"], np.exp(inputs["@1000"].astype(np.float64)).astype(np.float32), rtol=1e-6)
+
+
+def test_buffers_that_overlap_in_the_address_unit_merge():
+    # 1000 + 24 f32 elements overlaps 1024 when addresses are bytes, not when they are elements
+    m = parse_module(CONST_ADDR.replace("constant 2048 : index", "constant 1024 : index"))
+    assert [(b.key, b.length) for b in kernel_layout(m).buffers] == [("@1000", 120)]
+    assert [b.key for b in kernel_layout(m, unit="element").buffers] == ["@1000", "@1024"]
 
 
 def test_unknown_input_key_is_an_api_error():
@@ -781,19 +787,31 @@ def test_indirect_access_tile_gathers_rows():
 # ---------------------------------------------------------------------------------------
 
 
-def _expect_add(i):
-    return {"C": i["A"] + i["B"]}
+# What each example says it computes, as numpy expressions over the buffers (keyed by
+# their byte addresses). Every example must have an entry: a new example without one fails.
 
 
-EXAMPLE_CHECKS = {}
+def _sigmoid_f16(x):
+    return (1.0 / (1.0 + np.exp(-x.astype(np.float64)))).astype(np.float16)
 
 
-def _example(name):
-    def register(fn):
-        EXAMPLE_CHECKS[name] = fn
-        return fn
+def _loop_nest(i):
+    a, b = i["@0"], i["@4096"]
+    x, z = i["@8192"].copy(), i["@16384"].copy()
+    x[:, :64] = a[:, :64] + b[:, :64]
+    z[:, 64:] = a[:, 64:] - b[:, 64:]
+    return {"@8192": x, "@12288": a * b, "@16384": z}
 
-    return register
+
+EXAMPLE_EXPECTATIONS = {
+    "add.mlir": lambda i: {"@24576": i["@0"] + i["@12288"]},
+    "add_2tile.mlir": lambda i: {"@8192": i["@0"] + i["@4096"]},
+    "fused_chain.mlir": lambda i: {"@12288": (i["@0"] + i["@4096"]) * i["@8192"]},
+    "intrinsic.mlir": lambda i: {"@8192": _sigmoid_f16(i["@0"]) * i["@4096"]},
+    "loop_nest.mlir": _loop_nest,
+    "row_bias.mlir": lambda i: {"@16384": i["@0"] + i["@12288"][None, :]},
+    "row_sum.mlir": lambda i: {"@12288": f16_seq_sum(i["@0"], axis=1)},
+}
 
 
 def _example_paths():
@@ -801,14 +819,18 @@ def _example_paths():
 
 
 @pytest.mark.parametrize("path", _example_paths(), ids=lambda p: p.name)
-def test_every_example_runs(path):
+def test_example_kernel_computes_what_it_says(path):
+    assert path.name in EXAMPLE_EXPECTATIONS, f"no numpy expectation for examples/{path.name}"
     m = load_module(path)
     inputs = make_inputs(m, seed=0)
-    result = run(m, inputs)
-    assert result.ops_run > 0
-    check = EXAMPLE_CHECKS.get(path.name)
-    if check is not None:
-        check(inputs, result.outputs, result)
+    outputs = run_kernel(m, inputs)
+    expected = EXAMPLE_EXPECTATIONS[path.name](inputs)
+    for key, value in expected.items():
+        assert outputs[key].dtype == value.dtype, key
+        np.testing.assert_array_equal(outputs[key], value, err_msg=key)
+    # every other buffer is an input the kernel leaves alone
+    for key in set(outputs) - set(expected):
+        np.testing.assert_array_equal(outputs[key], inputs[key], err_msg=key)
 
 
 # ---------------------------------------------------------------------------------------
@@ -816,12 +838,13 @@ def test_every_example_runs(path):
 # ---------------------------------------------------------------------------------------
 
 
-def test_per_tile_views_at_argument_plus_offset_form_one_buffer():
-    # each tile views only its own 2x8 rows, at %A + 16 * id (no view covers the whole buffer)
+@pytest.mark.parametrize("unit,step", [("byte", 2), ("element", 1)])
+def test_per_tile_views_at_argument_plus_offset_form_one_buffer(unit, step):
+    # each tile views only its own 2x8 rows, at %A + 16 elements * id (no view covers the whole buffer)
     body = "\n".join(
         [
             "%c0 = arith.constant 0 : index",
-            "%c16 = arith.constant 16 : index",
+            f"%c16 = arith.constant {16 * step} : index",
             "%id = ktdp.get_compute_tile_id : index",
             "%off = arith.muli %id, %c16 : index",
             "%a0 = arith.addi %A, %off : index",
@@ -837,10 +860,10 @@ def test_per_tile_views_at_argument_plus_offset_form_one_buffer():
         ]
     )
     m = parse_module(kernel("%A: index, %C: index", body, grid=(3,)))
-    layout = kernel_layout(m)
-    assert [(b.key, b.length, b.shape) for b in layout.buffers] == [("A", 48, (48,)), ("C", 48, (48,))]
-    inputs = make_inputs(m, seed=14, low=0.0, high=9.0)
-    out = run_kernel(m, inputs)
+    layout = kernel_layout(m, unit=unit)
+    assert [(b.key, b.length, b.shape) for b in layout.buffers] == [("A", 48 * step, (48,)), ("C", 48 * step, (48,))]
+    inputs = make_inputs(m, seed=14, low=0.0, high=9.0, unit=unit)
+    out = run_kernel(m, inputs, unit=unit)
     np.testing.assert_array_equal(out["C"], np.sqrt(inputs["A"]))
 
 
