@@ -430,10 +430,14 @@ def parse_subscripts(parser: Parser, *, brackets: bool = True) -> Subscripts:
 
 
 def parse_optional_subscripts(parser: Parser) -> Subscripts | None:
-    """Parse `[expr, ...]` if the next token is `[`."""
-    if parser._current_token.text != "[":  # noqa: SLF001 (peek without consuming)
+    """Parse `[expr, ...]` (possibly `[]`) if the next token is `[`, else return None."""
+    if parser.parse_optional_punctuation("[") is None:
         return None
-    return parse_subscripts(parser)
+    if parser.parse_optional_punctuation("]") is not None:
+        return Subscripts(AffineMap(0, 0, ()))
+    parsed = parse_subscripts(parser, brackets=False)
+    parser.parse_punctuation("]", " to close the affine subscript")
+    return parsed
 
 
 # ---------------------------------------------------------------------------

@@ -340,3 +340,13 @@ class TestQueriedValues:
         (q,) = [op for op in ops if isinstance(op, QueryMapOp)]
         assert q.possible_keys() == (a, b)
         assert q.queried_values() == [b, a]
+
+
+def test_optional_subscripts_forms():
+    ctx = make_context()
+    empty = sub.parse_optional_subscripts(LocatingParser(ctx, "[]", "x"))
+    assert empty is not None and empty.map == AffineMap(0, 0, ()) and empty.operands == []
+    two = sub.parse_optional_subscripts(LocatingParser(ctx, "[%a, 4]", "x"))
+    assert two is not None and sub.format_subscripts(two.map, ["%a"]) == "[%a, 4]"
+    with pytest.raises(ParseError, match="to close the affine subscript"):
+        sub.parse_optional_subscripts(LocatingParser(ctx, "[%a, 4", "x"))
