@@ -20,6 +20,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, im
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 
+from dfsched.diagnostics import DiagnosticError
 from dfsched.interp.base import NeedsScalar, functions_for, is_array, operand_values, to_python
 from dfsched.interp.dtypes import element_type, int_width
 
@@ -476,8 +477,27 @@ class KtirScfFunctions(ScfFunctions):
     @impl(scf.IfOp)
     def run_if(self, interpreter: Interpreter, op: scf.IfOp, args: PythonValues):
         if is_array(args[0]):
-            raise NeedsScalar()
+            return self._if_on_arrays(interpreter, op, np.asarray(args[0]))
         return super().run_if(interpreter, op, (bool(args[0]),)).values  # the parent's is @impl-wrapped
+
+    @staticmethod
+    def _if_on_arrays(interpreter: Interpreter, op: scf.IfOp, cond: np.ndarray) -> PythonValues:
+        """A per-element condition in a vectorised linalg body: run both branches, select.
+
+        Only for an `scf.if` with results (its branches then only compute values); if a
+        branch cannot run on the whole array (an integer division by zero where the other
+        branch is taken, say), the body falls back to element-by-element execution.
+        """
+        if not op.results or not op.false_region.blocks:
+            raise NeedsScalar()
+        try:
+            on_true = interpreter.run_ssacfg_region(op.true_region, (), "if.then")
+            on_false = interpreter.run_ssacfg_region(op.false_region, (), "if.else")
+        except DiagnosticError:
+            raise NeedsScalar() from None
+        return tuple(
+            to_python(np.where(cond, a, b), r.type) for a, b, r in zip(on_true, on_false, op.results)
+        )
 
     @impl(scf.ForOp)
     def run_for(self, interpreter: Interpreter, op: scf.ForOp, args: PythonValues) -> PythonValues:

@@ -471,13 +471,43 @@ func.func @relu(%x: tensor<4x6xf16>, %b: tensor<6xf16>) -> tensor<4x6xf16> {
 """
 
 
-def test_generic_body_with_scf_if_falls_back_to_elements_and_broadcasts():
+def test_generic_body_with_scf_if_on_elements_and_a_broadcast_operand():
     m = parse_module(RELU_WITH_IF)
     rng = np.random.default_rng(2)
     x = rng.normal(size=(4, 6)).astype(np.float16)
     b = rng.normal(size=6).astype(np.float16)
     (r,) = call_function(m, "relu", x, b)
     np.testing.assert_array_equal(r, np.maximum(x + b[None, :], np.float16(0)))
+
+
+GUARDED_DIVISION = """
+#id = affine_map<(d0) -> (d0)>
+func.func @safe_div(%x: tensor<6xi32>) -> tensor<6xi32> {
+  %e = tensor.empty() : tensor<6xi32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<6xi32>) outs(%e : tensor<6xi32>) {
+    ^bb0(%in: i32, %out: i32):
+      %z = arith.constant 0 : i32
+      %c100 = arith.constant 100 : i32
+      %nz = arith.cmpi ne, %in, %z : i32
+      %q = scf.if %nz -> (i32) {
+        %d = arith.divsi %c100, %in : i32
+        scf.yield %d : i32
+      } else {
+        scf.yield %z : i32
+      }
+      linalg.yield %q : i32
+  } -> tensor<6xi32>
+  return %r : tensor<6xi32>
+}
+"""
+
+
+def test_generic_body_that_cannot_run_on_arrays_runs_element_by_element():
+    # running both branches over the whole array would divide by zero: the body falls back
+    x = np.array([5, 0, -7, 3, 0, 100], np.int32)
+    (r,) = call_function(parse_module(GUARDED_DIVISION), "safe_div", x)
+    np.testing.assert_array_equal(r, np.array([20, 0, -14, 33, 0, 1], np.int32))
 
 
 NAMED = """
