@@ -407,6 +407,19 @@ def _default_scalar(t) -> Any:
     return to_python(0, t)
 
 
+def _argument(value: Any, t, name: str) -> Any:
+    """A Python value for an argument of type `t` (tensors: numpy arrays of its shape)."""
+    if isinstance(t, TensorType):
+        arr = np.asarray(value)
+        shape = t.get_shape()
+        if len(shape) != arr.ndim or any(d >= 0 and d != n for d, n in zip(shape, arr.shape)):
+            raise ValueError(f"argument '{name}' has shape {list(arr.shape)} but its type is {t}")
+        return element_type(t).cast(arr)
+    if isinstance(t, ShapedType):
+        raise ValueError(f"argument '{name}' of type {t}: only tensor and scalar arguments can be passed")
+    return to_python(np.asarray(value), _scalar_type(t))
+
+
 def _scalar_type(t):
     return t.underlying_type if getattr(t, "name", "") == "ktdp.runtime_arg" else t
 
@@ -419,8 +432,7 @@ def _scalar_values(info: KernelInfo, given: dict[str, Any] | None) -> dict[str, 
             continue
         t = arg.type
         if name in given:
-            value = given.pop(name)
-            out[name] = np.asarray(value) if isinstance(t, ShapedType) else to_python(np.asarray(value), _scalar_type(t))
+            out[name] = _argument(given.pop(name), t, name)
         else:
             out[name] = _default_scalar(t)
     return out
@@ -650,11 +662,10 @@ def call_function(module: ModuleOp, name: str, *args: Any, grid: tuple[int, ...]
     state.tile_coords = tuple(tile) if tile is not None else (0,) * len(grid)
     state.tile_index = int(np.ravel_multi_index(state.tile_coords, grid)) if grid else 0
     block = f.body.blocks.first
-    values = []
-    for arg, value in zip(block.args if block else (), args):
-        values.append(np.asarray(value) if isinstance(arg.type, ShapedType) else to_python(np.asarray(value), _scalar_type(arg.type)))
-    if len(values) != len(block.args if block else ()):
-        raise ValueError(f"@{name} takes {len(block.args)} argument(s), got {len(args)}")
+    params = list(block.args) if block else []
+    if len(args) != len(params):
+        raise ValueError(f"@{name} takes {len(params)} argument(s), got {len(args)}")
+    values = [_argument(v, p.type, p.name_hint or f"arg{i}") for i, (v, p) in enumerate(zip(args, params))]
     interpreter = KtirInterpreter(module, state)
     with np.errstate(all="ignore"):
         return tuple(interpreter.call_op(f, tuple(values)))

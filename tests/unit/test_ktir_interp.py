@@ -995,3 +995,11 @@ def test_compare_outputs_reports_differences():
     assert line.startswith("C: 1 of 3 elements differ, first at [2]")
     assert compare_outputs(a, b, rtol=0.2) == []
     assert compare_outputs(a, {"C": a["C"]}) == ["@0: only in expected outputs"]
+
+
+def test_call_function_checks_its_arguments():
+    m = parse_module(GUARDED_DIVISION)
+    with pytest.raises(ValueError, match="shape"):
+        call_function(m, "safe_div", np.zeros(3, np.int32))
+    with pytest.raises(ValueError, match="takes 1 argument"):
+        call_function(m, "safe_div")
