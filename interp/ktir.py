@@ -62,8 +62,13 @@ Execution model
   rounded); reductions accumulate sequentially in the output type, as linalg specifies
   (linalg_impl.py); `tensor.empty` reads as zeros, so a reduction into it starts at 0.
 * Errors in the kernel (an unsupported op, an access outside a view, a race, a division
-  by zero, ...) raise `DiagnosticError` located at the op; misuse of the Python API
-  (an unknown input key, a wrongly sized array) raises `ValueError`.
+  by zero, no kernel to run, ...) raise `DiagnosticError` located at the op; misuse of
+  the Python API (an unknown input key, a wrongly sized array) raises `ValueError`;
+  `parse_module`/`load_module` let xDSL's `ParseError` through
+  (`compat.parse_error_diagnostic` turns it into a located diagnostic).
+* Not supported (located error): the inter-tile ops (`inter_tile_produce/consume/
+  reduce`: tiles run one after the other, so a tile cannot wait for another's partials),
+  linalg on memrefs, `scf.parallel`, `tensor.pad`, a few integer math ops (`ctlz`, ...).
 """
 
 from __future__ import annotations
