@@ -100,10 +100,9 @@ class ConstructThreeStagePipeline(ModulePass):
 
 
 def compute_unit(model: DeviceModel, at: Operation) -> ExecUnit:
-    if model.compute_kind is None:
-        model.compute_unit(at)  # two compute kinds: the model's error, with both named
+    if not any(unit.compute for unit in model.units.values()):
         raise model.fail(f"{PASS}: no compute resource kind found in device description", at)
-    return model.compute_unit(at)
+    return model.compute_unit(at)  # two compute kinds: the model's error names both
 
 
 # ---------------------------------------------------------------------------
@@ -190,6 +189,10 @@ class ProgramPipeline:
         for use in generic.results[0].uses:
             if not isinstance(use.operation, ktdp.StoreOp):
                 raise error(use.operation, "the result of the program's compute op may only be stored")
+        init = generic.outputs[0]
+        if _reads_init(generic) and not isinstance(init.owner, tensor.EmptyOp):
+            raise error(generic, "the compute op accumulates into an init that is not a tensor.empty; "
+                                 "the scheduler starts accumulators at zero")
         n_in = len(generic.inputs)
         for load in self.loads:
             positions = [u.index for u in load.result.uses if u.operation is generic]
@@ -209,10 +212,6 @@ class ProgramPipeline:
             if culprit is not None:
                 raise error(culprit, f"operand {position} of the program's compute op is computed from a "
                                      f"ktdp.load by '{culprit.name}'; only loads may feed the compute op")
-        init = generic.outputs[0]
-        if _reads_init(generic) and not isinstance(init.owner, tensor.EmptyOp):
-            raise error(generic, "the compute op accumulates into an init that is not a tensor.empty; "
-                                 "the scheduler starts accumulators at zero")
         for op in [*self.loads, *self.stores]:
             self.tiles[op] = self._access_tile(op, op.access_tile)
 
@@ -334,7 +333,8 @@ class ProgramPipeline:
         incoming, outgoing = self.compute.incoming, self.compute.outgoing
         if len(incoming) != 1 or len(outgoing) != 1:
             raise self.model.fail(f"{PASS}: compute resource has no incoming or outgoing link in device "
-                                  "description", generic)
+                                  f"description (exec_unit '{self.compute.kind}' has {len(incoming)} incoming and "
+                                  f"{len(outgoing)} outgoing links; exactly one of each is needed)", generic)
         link_in, link_out = incoming[0], outgoing[0]
         if not link_in.ordered or not link_out.ordered:
             raise self.model.fail(f"{PASS}: compute unit link does not use an ordered queue; only ordered "

@@ -90,9 +90,16 @@ def operand_tile_shape(amap: AffineMap, tile_sizes: Sequence[int], ranges: Seque
         elif isinstance(expr, AffineConstantExpr) and expr.value == 0:
             shape.append(1)
         else:
-            raise error(at, f"unsupported affine expression '{expr}' in an operand indexing map; "
+            raise error(at, f"unsupported affine expression '{_expr_text(expr)}' in an operand indexing map; "
                             "only loop indices and the constant 0 can be tiled")
     return shape
+
+
+def _expr_text(expr) -> str:
+    """An affine expression as mlir-opt spells it (the project printer's formatting)."""
+    from dfsched.printing import format_affine_expr
+
+    return format_affine_expr(expr)
 
 
 def index_constant(value: int) -> arith.ConstantOp:
