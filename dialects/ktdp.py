@@ -921,7 +921,7 @@ class ConstructDistributedMemoryViewOp(IRDLOperation):
         return cls.build(operands=[operands], result_types=[result_type], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" (")
+        printer.print_string("(")  # MLIR prints no space before a format's leading `(`
         if self.memrefs:
             printer.print_list(self.memrefs, printer.print_operand)
             printer.print_string(" : ")

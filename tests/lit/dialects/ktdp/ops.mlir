@@ -33,8 +33,8 @@ func.func @tile_ids() attributes {grid = [4, 8]} {
 // CHECK: %[[V:.*]] = ktdp.construct_memory_view %[[A]], sizes: [96, 64], strides: [64, 1] {coordinate_set = {{.*}}, memory_space = #ktdp.memory_space<global>} : memref<96x64xf16>
 // CHECK: ktdp.construct_memory_view %[[A]], sizes: [%[[N]], 64], strides: [64, %[[S]]] {coordinate_set = {{.*}}, memory_space = #ktdp.memory_space<ct_local, ct_id = 3>} : memref<?x64xf16>
 // CHECK: ktdp.construct_memory_view %[[A]], sizes: [96, 64], strides: [64, 1] {coordinate_set = {{.*}}, memory_space = #ktdp.memory_space<global>, origin = "input"} : memref<96x64xf16, #ktdp.memory_space<global>>
-// CHECK: ktdp.construct_distributed_memory_view (%[[V]], %[[V]] : memref<96x64xf16>, memref<96x64xf16>) : memref<96x64xf16>
-// CHECK: ktdp.construct_distributed_memory_view () {empty} : memref<96x64xf16>
+// CHECK: ktdp.construct_distributed_memory_view(%[[V]], %[[V]] : memref<96x64xf16>, memref<96x64xf16>) : memref<96x64xf16>
+// CHECK: ktdp.construct_distributed_memory_view() {empty} : memref<96x64xf16>
 // GENERIC-LABEL: sym_name = "memory_views"
 // GENERIC: "ktdp.construct_memory_view"(%{{[^,]*}}) <{
 // GENERIC-SAME: static_sizes = array<i64: 96, 64>, static_strides = array<i64: 64, 1>
@@ -52,7 +52,7 @@ func.func @memory_views(%n: index, %s: index) {
     origin = "input", coordinate_set = #view2d, memory_space = #ktdp.memory_space<global>
   } : memref<96x64xf16, #ktdp.memory_space<global>>
   %d = ktdp.construct_distributed_memory_view (%v, %v : memref<96x64xf16>, memref<96x64xf16>) : memref<96x64xf16>
-  %e = ktdp.construct_distributed_memory_view () {empty} : memref<96x64xf16>
+  %e = ktdp.construct_distributed_memory_view() {empty} : memref<96x64xf16>
   return
 }
 
