@@ -117,6 +117,7 @@ def register_alias_hook(hook: Callable[[Attribute], str | None]) -> None:
 # Affine expressions, maps and sets in MLIR's syntax
 # ---------------------------------------------------------------------------
 
+
 def format_affine_expr(expr: AffineExpr, name: Callable[[int, bool], str] | None = None) -> str:
     """`expr` as MLIR prints it (as stored: no simplification here). `name(pos, is_symbol)` names ids."""
     from dfsched.dialects.affine_subscripts import format_affine_expr as fmt
@@ -195,24 +196,6 @@ def print_affine_map_of_ssa_ids(printer: Printer, affine_map: AffineMap, operand
     from dfsched.dialects.affine_subscripts import print_subscripts
 
     print_subscripts(printer, canonical_map(affine_map), operands)
-
-
-def value_name(printer: Printer, value: SSAValue) -> str:
-    """The `%name` `printer` prints for `value`, without printing it."""
-    if isinstance(printer, MLIRPrinter):
-        return printer.value_text(value)
-    return _fallback_value_name(printer, value)
-
-
-def _fallback_value_name(printer: Printer, value: SSAValue) -> str:
-    stream = StringIO()
-    saved = printer.stream
-    printer.stream = stream
-    try:
-        printer.print_ssa_value(value)
-    finally:
-        printer.stream = saved
-    return stream.getvalue()
 
 
 # ---------------------------------------------------------------------------
