@@ -232,6 +232,12 @@ def _check_supported(pattern: pdl.PatternOp) -> None:
         if not isinstance(op, SUPPORTED_PDL):
             raise error(op, f"'{op.name}' is not supported in device patterns (xDSL's PDL interpreter cannot "
                             "run it)")
+        if isinstance(op, pdl.ApplyNativeConstraintOp) and op.constraint_name.data not in NATIVE_CONSTRAINTS:
+            raise error(op, f"PDL native constraint '{op.constraint_name.data}' is not registered (known: "
+                            f"{', '.join(sorted(NATIVE_CONSTRAINTS))})")
+        if isinstance(op, pdl.ApplyNativeRewriteOp) and op.constraint_name.data not in NATIVE_REWRITES:
+            raise error(op, f"PDL native rewrite '{op.constraint_name.data}' is not registered (known: "
+                            f"{', '.join(sorted(NATIVE_REWRITES))})")
         if isinstance(op, pdl.OperationOp) and op.opName is None and op.parent_op() is not pattern:
             raise error(op, "an operation created by a device pattern needs a name")
 
