@@ -36,7 +36,16 @@ class LocatingParser(Parser):
         self._op_name_starts: list[int] = []
 
     def parse_operation(self) -> Operation:
-        op = super().parse_operation()
+        depth = len(self._op_name_starts)
+        fallback = self._current_token.span.start
+        try:
+            op = super().parse_operation()
+        except VerifyException as exc:
+            # Declarative formats verify while parsing (e.g. a wrong operand type): report it
+            # as a parse error located at the op.
+            start = self._op_name_starts[depth] if len(self._op_name_starts) > depth else fallback
+            del self._op_name_starts[depth:]
+            self.raise_error(str(exc).strip().splitlines()[0], start, start + 1)
         start = self._op_name_starts.pop()
         if not isinstance(op.location, FileLineColLoc):
             line, col = self.line_col(start)
