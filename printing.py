@@ -800,6 +800,20 @@ class MLIRPrinter(Printer):
     def print_operand(self, operand: SSAValue) -> None:
         self.print_ssa_value(operand)
 
+    def shadow_region_args(self, region: Region, values: Sequence[SSAValue | None]) -> None:
+        """MLIR's `shadowRegionArgs`: the entry block's arguments print as `values` print.
+
+        For ops whose custom syntax never shows their region arguments (they stand for operands).
+        """
+        block, table = region.blocks.first, self.names
+        if block is None or table is None:  # names exist whenever an op is being printed
+            return
+        for arg, value in zip(block.args, values):
+            if value is not None:
+                text = table.value_text(value)
+                if not text.startswith("<<"):
+                    table.names[arg] = text[1:]
+
     def _print_results(self, op: Operation) -> None:
         if not op.results:
             return
