@@ -5,7 +5,6 @@ from io import StringIO
 import pytest
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    AffineSetAttr,
     FloatAttr,
     IndexType,
     MemRefType,
