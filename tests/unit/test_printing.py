@@ -15,8 +15,11 @@ from xdsl.dialects.builtin import (
     Float64Type,
     ModuleOp,
     StringAttr,
+    i32,
 )
+from xdsl.ir import Block, Region
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineSymExpr
+from xdsl.irdl import IRDLOperation, irdl_op_definition, region_def, var_operand_def, var_result_def
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 
@@ -277,3 +280,71 @@ def test_sanitized_result_names():
     assert printing._sanitize("a b") == "a_b"
     assert printing._sanitize("x#y") == "x23y"
     assert printing._sanitize("L1", "$_-", allow_trailing_digit=False) == "L1_"
+
+
+# ---------------------------------------------------------------------------
+# The OpAsmOpInterface-style hooks other dialects implement
+# ---------------------------------------------------------------------------
+
+@irdl_op_definition
+class HookedOp(IRDLOperation):
+    """Names its results and block arguments, and makes `tst` the default dialect of its region."""
+
+    name = "tst.hooked"
+    args = var_operand_def()
+    res = var_result_def()
+    body = region_def()
+
+    def get_asm_result_names(self, set_name) -> None:
+        for r in self.results:
+            set_name(r, "val")
+
+    def get_asm_block_argument_names(self, region, set_name) -> None:
+        for a in region.blocks.first.args:
+            set_name(a, "x")
+
+    @classmethod
+    def get_default_dialect(cls) -> str:
+        return "tst"
+
+    def print(self, printer) -> None:
+        printer.print_string(" ")
+        printer.print_region(self.body)
+
+
+@irdl_op_definition
+class InnerOp(IRDLOperation):
+    name = "tst.inner"
+    args = var_operand_def()
+
+    def print(self, printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.args, printer.print_operand)
+
+
+def test_op_hooks_name_values_and_strip_the_default_dialect():
+    body = Block(arg_types=[i32, i32])
+    body.add_op(InnerOp.create(operands=list(body.args)))
+    hooked = HookedOp.create(result_types=[i32, i32, i32], regions=[Region(body)])
+    module = ModuleOp([hooked, InnerOp.create(operands=[hooked.results[2]])])
+    assert printing.module_to_string(module) == (
+        "module {\n"
+        "  %val, %val_0, %val_1 = tst.hooked {\n"
+        "  ^bb0(%x: i32, %x_2: i32):\n"
+        "    inner %x, %x_2\n"
+        "  }\n"
+        "  tst.inner %val_1\n"
+        "}\n"
+    )
+
+
+def test_shadow_region_args_prints_arguments_as_the_given_values():
+    body = Block(arg_types=[i32])
+    body.add_op(InnerOp.create(operands=[body.args[0]]))
+    producer = HookedOp.create(result_types=[i32, i32], regions=[Region(Block())])
+    consumer = HookedOp.create(operands=[producer.results[1]], regions=[Region(body)])
+    module = ModuleOp([producer, consumer])
+    printer = printing.MLIRPrinter(stream=None)
+    printer.names = printing.NameTable(module)
+    printer.shadow_region_args(consumer.body, [producer.results[1]])
+    assert printer.value_text(body.args[0]) == "%val_0"
