@@ -35,9 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, linalg, memref, tensor
+from xdsl.dialects import arith, func, memref, tensor
 from xdsl.dialects.builtin import (
-    IndexType,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -45,6 +44,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSymExpr
@@ -121,7 +121,7 @@ class ProgramPipeline:
 
     loads: list[ktdp.LoadOp] = field(default_factory=list)
     stores: list[ktdp.StoreOp] = field(default_factory=list)
-    generic: linalg.GenericOp | None = None
+    generic: GenericOp | None = None
     tile_sizes: list[int] = field(default_factory=list)
     loop_ranges: list[int] = field(default_factory=list)
     loops: list[Operation] = field(default_factory=list)
@@ -171,7 +171,7 @@ class ProgramPipeline:
                                     "a pure copy cannot be scheduled")
             return False
         generic = computes[0]
-        if not isinstance(generic, linalg.GenericOp):
+        if not isinstance(generic, GenericOp):
             raise error(generic, "Failed to generalize linalg operation")
         self.generic = generic
         return True
@@ -523,7 +523,7 @@ def _inside_linalg(op: Operation) -> bool:
     return False
 
 
-def _reads_init(generic: linalg.GenericOp) -> bool:
+def _reads_init(generic: GenericOp) -> bool:
     body = generic.body.blocks[0]
     return any(arg.uses for arg in body.args[len(generic.inputs):])
 

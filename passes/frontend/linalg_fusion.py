@@ -22,8 +22,9 @@ fused op back. This module does the same:
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import linalg, tensor
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp, IndexOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -33,12 +34,12 @@ from dfsched.passes.frontend.linalg_generalize import indexing_maps, iterator_na
 
 def fuse_elementwise_generics(func: Operation, ctx: Context | None) -> None:
     """Fuse producer-consumer chains of generics in `func`, upstream's worklist order."""
-    worklist: list[linalg.GenericOp] = [op for op in func.walk() if isinstance(op, linalg.GenericOp)]
+    worklist: list[GenericOp] = [op for op in func.walk() if isinstance(op, GenericOp)]
     while worklist:
         consumer = worklist.pop()
         for index, value in enumerate(consumer.inputs):
             producer = value.owner
-            if not isinstance(producer, linalg.GenericOp) or not can_fuse(producer, consumer, index):
+            if not isinstance(producer, GenericOp) or not can_fuse(producer, consumer, index):
                 continue
             fused = fuse(producer, consumer, index, ctx)
             Rewriter.insert_op(fused, InsertPoint.before(consumer))
@@ -52,7 +53,7 @@ def fuse_elementwise_generics(func: Operation, ctx: Context | None) -> None:
             break
 
 
-def can_fuse(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int) -> bool:
+def can_fuse(producer: GenericOp, consumer: GenericOp, index: int) -> bool:
     """MLIR's `areElementwiseOpsFusable` for input `index` of `consumer` (plus: the
     producer must not read its init, which MLIR's fused body could not express)."""
     if len(producer.results) != 1 or len(producer.outputs) != 1:
@@ -72,7 +73,7 @@ def can_fuse(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int)
     body = producer.body.blocks[0]
     if any(arg.uses for arg in body.args[len(producer.inputs):]):
         return False
-    if any(isinstance(op, linalg.IndexOp) for op in producer.body.walk()):
+    if any(isinstance(op, IndexOp) for op in producer.body.walk()):
         return False
     if any(it != "parallel" for it in iterator_names(consumer)):
         covered: set[int] = set()
@@ -87,7 +88,7 @@ def can_fuse(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int)
     return True
 
 
-def fuse(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int, ctx: Context | None) -> linalg.GenericOp:
+def fuse(producer: GenericOp, consumer: GenericOp, index: int, ctx: Context | None) -> GenericOp:
     """The generic computing `consumer` with `producer` inlined into its input `index`.
 
     Later inputs that read the same producer result through the same map share the one
@@ -132,7 +133,7 @@ def fuse(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int, ctx
         if op is yielded:
             break
         block.add_op(op.clone(value_mapper=mapping))
-    assert isinstance(yielded, linalg.YieldOp)
+    assert isinstance(yielded, YieldOp)
     produced = yielded.operands[0]
     for j in fused_positions:
         mapping[consumer_block.args[j]] = mapping.get(produced, produced)
@@ -149,7 +150,7 @@ def fuse(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int, ctx
     return fused
 
 
-def _fused_input_maps(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int) -> list[AffineMap]:
+def _fused_input_maps(producer: GenericOp, consumer: GenericOp, index: int) -> list[AffineMap]:
     """Maps of the producer's inputs in the consumer's loop space."""
     producer_maps = indexing_maps(producer)
     result_map = producer_maps[len(producer.inputs)]
@@ -159,7 +160,7 @@ def _fused_input_maps(producer: linalg.GenericOp, consumer: linalg.GenericOp, in
     return [m.compose(inverse).compose(consumer_map) for m in producer_maps[: len(producer.inputs)]]
 
 
-def _fresh_empty_inits(fused: linalg.GenericOp) -> None:
+def _fresh_empty_inits(fused: GenericOp) -> None:
     """Upstream: every init that is not a `tensor.empty` becomes a fresh `tensor.empty`."""
     n_in = len(fused.inputs)
     for i, value in enumerate(list(fused.outputs)):

@@ -21,16 +21,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.context import Context
-from xdsl.dialects import linalg, tensor
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
-    ArrayAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
     MemRefType,
     TensorType,
 )
+from xdsl.dialects.linalg.ops import GenericOp, ReduceOp, BroadcastOp, YieldOp
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
@@ -66,8 +67,8 @@ def make_generic(
     maps: Sequence[AffineMap],
     iterators: Sequence[Attribute],
     result_types: Sequence[Attribute],
-) -> linalg.GenericOp:
-    cls = op_class(ctx, "linalg.generic", linalg.GenericOp)
+) -> GenericOp:
+    cls = op_class(ctx, "linalg.generic", GenericOp)
     return cls(  # type: ignore[call-arg]
         list(inputs),
         list(outputs),
@@ -79,10 +80,10 @@ def make_generic(
 
 
 def _iterator_attr(value: Attribute | str) -> Attribute:
-    if isinstance(value, linalg.IteratorTypeAttr):
+    if isinstance(value, IteratorTypeAttr):
         return value
     text = value if isinstance(value, str) else getattr(value, "data", str(value))
-    return linalg.IteratorTypeAttr(linalg.IteratorType(str(text)))
+    return IteratorTypeAttr(IteratorType(str(text)))
 
 
 def iterator_names(op: Operation) -> list[str]:
@@ -106,7 +107,7 @@ def is_linalg_compute(op: Operation) -> bool:
 
 def generalize_named_ops(func: Operation, ctx: Context | None) -> None:
     """Replace every linalg op that is not already a generic by its generic form."""
-    named = [op for op in func.walk() if is_linalg_compute(op) and not isinstance(op, linalg.GenericOp)]
+    named = [op for op in func.walk() if is_linalg_compute(op) and not isinstance(op, GenericOp)]
     for op in named:
         generic = generic_form(op, ctx)
         if generic is None:
@@ -115,11 +116,11 @@ def generalize_named_ops(func: Operation, ctx: Context | None) -> None:
         Rewriter.replace_op(op, generic)
 
 
-def generic_form(op: Operation, ctx: Context | None) -> linalg.GenericOp | None:
+def generic_form(op: Operation, ctx: Context | None) -> GenericOp | None:
     """The `linalg.generic` equivalent of a named linalg op (None when there is none)."""
-    if isinstance(op, linalg.ReduceOp):
+    if isinstance(op, ReduceOp):
         return _reduce_to_generic(op, ctx)
-    if isinstance(op, linalg.BroadcastOp):
+    if isinstance(op, BroadcastOp):
         return _broadcast_to_generic(op, ctx)
     get_maps = getattr(op, "get_indexing_maps", None)
     get_iterators = getattr(op, "get_iterator_types", None)
@@ -137,7 +138,7 @@ def generic_form(op: Operation, ctx: Context | None) -> linalg.GenericOp | None:
     return make_generic(ctx, inputs, outputs, body.clone(), maps, iterators, [r.type for r in op.results])
 
 
-def _reduce_to_generic(op: linalg.ReduceOp, ctx: Context | None) -> linalg.GenericOp | None:
+def _reduce_to_generic(op: ReduceOp, ctx: Context | None) -> GenericOp | None:
     source, init = op.input, op.init
     if not isinstance(source.type, TensorType) or not isinstance(init.type, TensorType):
         return None
@@ -149,7 +150,7 @@ def _reduce_to_generic(op: linalg.ReduceOp, ctx: Context | None) -> linalg.Gener
     return make_generic(ctx, [source], [init], op.region.clone(), maps, iterators, [r.type for r in op.results])
 
 
-def _broadcast_to_generic(op: linalg.BroadcastOp, ctx: Context | None) -> linalg.GenericOp | None:
+def _broadcast_to_generic(op: BroadcastOp, ctx: Context | None) -> GenericOp | None:
     source, init = op.input, op.init
     if not isinstance(init.type, TensorType):
         return None
@@ -208,7 +209,7 @@ class ElementwiseToGeneric(RewritePattern):
             attributes=dict(op.attributes),
         )
         block.add_op(scalar)
-        block.add_op(linalg.YieldOp(*scalar.results))
+        block.add_op(YieldOp(*scalar.results))
         maps = [AffineMap.identity(rank)] * (len(op.operands) + len(outputs))
         generic = make_generic(
             self.ctx, list(op.operands), outputs, Region(block), maps, ["parallel"] * rank,
@@ -247,7 +248,7 @@ def drop_fill_inits(func: Operation) -> None:
 
 
 def _dps_inputs_outputs(op: Operation) -> tuple[list[SSAValue], list[SSAValue]] | None:
-    if isinstance(op, linalg.ReduceOp | linalg.BroadcastOp):
+    if isinstance(op, ReduceOp | BroadcastOp):
         return [op.input], [op.init]
     if hasattr(op, "inputs") and hasattr(op, "outputs") and is_linalg_compute(op):
         return list(op.inputs), list(op.outputs)  # type: ignore[attr-defined]
@@ -261,7 +262,7 @@ def _is_init_use(user: Operation, operand_index: int) -> bool:
 
 def _reads_init(user: Operation, operand_index: int) -> bool:
     """Whether the linalg op `user` reads the init at operand `operand_index`."""
-    if isinstance(user, linalg.ReduceOp):
+    if isinstance(user, ReduceOp):
         return True
     iterators = getattr(user, "get_iterator_types", None)
     if iterators is not None:
