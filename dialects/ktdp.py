@@ -348,12 +348,19 @@ def print_affine_map_of_ssa_ids(
 ) -> None:
     """The results of `amap`, comma-separated, with dimension i spelled as operands[i]."""
 
+    def operand(i: int, fallback: str) -> None:
+        # Invalid IR (printed before it is verified) may lack the operand: never crash.
+        if i < len(operands):
+            printer.print_operand(operands[i])
+        else:
+            printer.print_string(fallback)
+
     def dim(i: int) -> None:
-        printer.print_operand(operands[i])
+        operand(i, f"d{i}")
 
     def sym(i: int) -> None:
         printer.print_string("symbol(")
-        printer.print_operand(operands[amap.num_dims + i])
+        operand(amap.num_dims + i, f"s{i}")
         printer.print_string(")")
 
     printer.print_list(amap.results, lambda e: print_affine_expr(printer, e, dim, sym))
@@ -1305,7 +1312,11 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
                 printer.print_string(", ")
             if is_indirect:
                 printer.print_string("ind(")
-                printer.print_operand(next(indirect))
+                index_view = next(indirect, None)
+                if index_view is None:
+                    printer.print_string("<<missing index view>>")
+                else:
+                    printer.print_operand(index_view)
                 printer.print_string("[")
                 print_affine_map_of_ssa_ids(printer, amap, variables)
                 printer.print_string("])")
