@@ -567,9 +567,14 @@ class StageOp(IRDLOperation):
 
     @property
     def unit_kinds(self) -> list[str]:
-        """The `applicable_units` as plain strings (empty when absent)."""
-        units = self.applicable_units
-        return [u.data for u in units.data if isinstance(u, StringAttr)] if units is not None else []
+        """The `applicable_units` as plain strings (empty when absent).
+
+        Also found when a pass stored them as a discardable attribute (they print the same).
+        """
+        units = self.applicable_units or self.attributes.get("applicable_units")
+        if not isinstance(units, ArrayAttr):
+            return []
+        return [u.data for u in units.data if isinstance(u, StringAttr)]
 
     @classmethod
     def _parse_tokens(cls, parser: Parser, keyword: str) -> list[SSAValue]:
