@@ -155,8 +155,10 @@ class ProgramPipeline:
                 self.loads.append(op)
             elif isinstance(op, ktdp.StoreOp):
                 self.stores.append(op)
-            elif is_linalg_compute(op) and not _inside_linalg(op):
+            elif is_linalg_compute(op) and not _inside_linalg(op) and not _inside_stage(op):
                 computes.append(op)
+        if not self.loads and not self.stores:
+            return False  # not a program: an orchestrator, or already scheduled
         if len(computes) > 1:
             raise error(
                 computes[1],
@@ -165,11 +167,9 @@ class ProgramPipeline:
                 [(computes[0], "first compute op")],
             )
         if not computes:
-            if self.stores or self.loads:
-                anchor = self.stores[0] if self.stores else self.loads[0]
-                raise error(anchor, "program has no compute op between its loads and stores; "
-                                    "a pure copy cannot be scheduled")
-            return False
+            anchor = self.stores[0] if self.stores else self.loads[0]
+            raise error(anchor, "program has no compute op between its loads and stores; "
+                                "a pure copy cannot be scheduled")
         generic = computes[0]
         if not isinstance(generic, GenericOp):
             raise error(generic, "Failed to generalize linalg operation")
@@ -518,6 +518,15 @@ def _inside_linalg(op: Operation) -> bool:
     parent = op.parent_op()
     while parent is not None:
         if is_linalg_compute(parent):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def _inside_stage(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, ktdf.StageOp):
             return True
         parent = parent.parent_op()
     return False
