@@ -42,6 +42,21 @@
 // CHECK:           } {loop_type = #ktdf.loop_type<parallel_loop>}
 // CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
 
+// A full reduction has no parallel loop left: no loop nest, the pipeline sits in the
+// function body (upstream builds no pipeline here and loses the data movement).
+// CHECK-LABEL: func.func @total(
+// CHECK-NOT:     scf.for
+// CHECK:         %[[IN:.*]] = memref.reinterpret_cast {{.*}} to memref<64xf16, strided<[1], offset: ?>, "DDR">
+// CHECK:         %[[OUT:.*]] = memref.reinterpret_cast {{.*}} to memref<1xf16, strided<[1], offset: ?>, "DDR">
+// CHECK-NEXT:    ktdf.pipeline {
+// CHECK-NEXT:      %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 1xf16>,
+// CHECK:             ktdf.data_transfer from %[[IN]][0] size [64] to %[[P]]#0 size [64]
+// CHECK:             iterator_types = ["reduction"]
+// CHECK:             ktdf.data_transfer from %[[P]]#1 size [1] to %[[OUT]][0] size [1]
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
+
 module {
   module @local_schedule_0 {
     func.func @row_sums(%r: index) {
@@ -82,6 +97,26 @@ module {
         linalg.yield %a : f16
       } -> tensor<2x32xf16>
       ktdp.store %sum, %ts : tensor<2x32xf16>, !ktdp.access_tile<2x32xindex>
+      return
+    }
+  }
+  module @local_schedule_2 {
+    func.func @total() {
+      %c0 = arith.constant 0 : index
+      %s_addr = arith.constant 512 : index
+      %x = ktdp.construct_memory_view %c0, sizes: [64], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+      %s = ktdp.construct_memory_view %s_addr, sizes: [1], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<1xf16>
+      %tx = ktdp.construct_access_tile %x[%c0] {access_tile_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>, access_tile_order = affine_map<(d0) -> (d0)>} : memref<64xf16> -> !ktdp.access_tile<64xindex>
+      %ts = ktdp.construct_access_tile %s[%c0] {access_tile_set = affine_set<(d0) : (d0 >= 0, -d0 >= 0)>, access_tile_order = affine_map<(d0) -> (d0)>} : memref<1xf16> -> !ktdp.access_tile<1xindex>
+      %vx = ktdp.load %tx : !ktdp.access_tile<64xindex> -> tensor<64xf16>
+      %init = tensor.empty() : tensor<1xf16>
+      %sum = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (0)>], iterator_types = ["reduction"]}
+          ins(%vx : tensor<64xf16>) outs(%init : tensor<1xf16>) {
+      ^bb0(%v: f16, %acc: f16):
+        %a = arith.addf %v, %acc : f16
+        linalg.yield %a : f16
+      } -> tensor<1xf16>
+      ktdp.store %sum, %ts : tensor<1xf16>, !ktdp.access_tile<1xindex>
       return
     }
   }
