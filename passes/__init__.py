@@ -18,4 +18,5 @@ PASSES: dict[str, tuple[str, str]] = {
     "construct-three-stage-pipeline": ("dfsched.passes.frontend.construct_three_stage_pipeline", "ConstructThreeStagePipeline"),
     "ktdfarch-apply-patterns": ("dfsched.passes.frontend.ktdfarch_apply_patterns", "KtdfarchApplyPatterns"),
     "ensure-device-declaration": ("dfsched.passes.frontend.ensure_device_declaration", "EnsureDeviceDeclaration"),
+    "path-expansion": ("dfsched.passes.scheduling.path_expansion", "PathExpansion"),
 }
