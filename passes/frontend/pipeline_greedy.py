@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from xdsl.context import Context
 from xdsl.dialects import arith
+from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import Rewriter
@@ -131,6 +132,8 @@ class _Driver:
                 self.changed = True
                 self.erased.update(removed)
                 for new in inserted:
+                    if not isinstance(new.location, FileLineColLoc):
+                        new.location = op.location  # diagnostics on new ops point at what they replace
                     for nested in new.walk():
                         self._push(nested)
                 if op.parent is not None and op not in removed:
