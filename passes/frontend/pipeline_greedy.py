@@ -80,7 +80,12 @@ class _Driver:
             if constant_value(op) is not None and self._insert_known_constant(op):
                 continue
             self._push(op)
+        budget = 1000 + 100 * len(self.worklist)  # rewrites before we call it a loop
         while self.worklist:
+            budget -= 1
+            if budget < 0:
+                raise error(self.root, "greedy pattern application did not converge (a pattern keeps matching "
+                                       "what it produced)")
             op = self.worklist.pop()
             self.queued.discard(op)
             if op in self.erased or op.parent is None:

@@ -95,3 +95,28 @@ module {
     return
   }
 }
+
+// -----
+
+// A pattern that matches what it produced never converges: an error, not a hang.
+module {
+  ktdf_arch.device @dev {
+    %m = memory {kind = "M", size = 64}
+    patterns ["g"] {
+      pdl.pattern : benefit(1) {
+        %t = type
+        %x = operand : %t
+        %op = operation "math.exp" (%x : !pdl.value) -> (%t : !pdl.type)
+        rewrite %op {
+          %unit = attribute = "again"
+          apply_native_rewrite "ktdf_arch.map_to" (%op, %unit : !pdl.operation, !pdl.attribute)
+        }
+      }
+    }
+  }
+  // expected-error @below {{greedy pattern application did not converge (a pattern keeps matching what it produced)}}
+  func.func @f(%a: f16) -> f16 {
+    %e = math.exp %a : f16
+    return %e : f16
+  }
+}
