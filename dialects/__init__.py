@@ -56,6 +56,7 @@ def _register_own_dialects() -> None:
         "vectorchain": ("dfsched.dialects.vectorchain", "VECTORCHAIN"),
         "uniform": ("dfsched.dialects.uniform", "UNIFORM"),
         "symbol": ("dfsched.dialects.symbol", "SYMBOL"),
+        "scf": ("dfsched.dialects.scf_ext", "SCF"),
     }
     import importlib.util
 

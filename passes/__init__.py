@@ -11,8 +11,11 @@ PASSES: dict[str, tuple[str, str]] = {
     # xDSL's generic passes that the pipeline relies on
     "cse": ("xdsl.transforms.common_subexpression_elimination", "CommonSubexpressionElimination"),
     "dce": ("xdsl.transforms.dead_code_elimination", "DeadCodeElimination"),
-    "canonicalize": ("xdsl.transforms.canonicalize", "CanonicalizePass"),
+    "canonicalize": ("dfsched.passes.cleanup.canonicalize", "CanonicalizePass"),
     "licm": ("xdsl.transforms.loop_invariant_code_motion", "LoopInvariantCodeMotionPass"),
+    "loop-invariant-code-motion": ("dfsched.passes.cleanup.loop_invariant_code_motion", "LoopInvariantCodeMotion"),
+    "normalize-scf-for-loops": ("dfsched.passes.scheduling.normalize_scf_for_loops", "NormalizeSCFForLoops"),
+    "affine-min-canonicalization": ("dfsched.passes.scheduling.affine_min_canonicalization", "AffineMinCanonicalization"),
     "ktir-legality-check": ("dfsched.passes.frontend.ktir_legality_check", "KtirLegalityCheck"),
     "compute-group-extraction": ("dfsched.passes.frontend.compute_group_extraction", "ComputeGroupExtraction"),
     "construct-three-stage-pipeline": ("dfsched.passes.frontend.construct_three_stage_pipeline", "ConstructThreeStagePipeline"),

@@ -1,0 +1,104 @@
+"""The scf dialect as `mlir-opt` reads it.
+
+xDSL 0.74 reads the result types of `scf.for ... iter_args(...) -> (T)` and `scf.if %c -> (T)`
+only in parentheses. MLIR reads them with `parseOptionalArrowTypeList`, which also takes a single
+type without parentheses (`-> tensor<4xf16>`), and an empty `()`; it prints them in
+parentheses, as xDSL does. `ForOp` and `IfOp` here are subclasses of xDSL's ops that only
+replace the parser, so passes matching xDSL's classes still match them. Every other scf op is
+xDSL's own (`scf.parallel` keeps xDSL's generic-only syntax: no upstream test spells it).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import scf as xscf
+from xdsl.dialects.builtin import IndexType, i1
+from xdsl.dialects.utils import parse_assignment
+from xdsl.ir import Attribute, Dialect
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
+
+
+def parse_arrow_type_list(parser: Parser) -> list[Attribute]:
+    """After `->`: `(T, U)`, `()` or one type without parentheses (MLIR's function result types)."""
+    if parser.parse_optional_punctuation("(") is not None:
+        if parser.parse_optional_punctuation(")") is not None:
+            return []
+        types = [parser.parse_type()]
+        while parser.parse_optional_punctuation(",") is not None:
+            types.append(parser.parse_type())
+        parser.parse_punctuation(")")
+        return types
+    return [parser.parse_type()]
+
+
+class ForOp(xscf.ForOp):
+    """`scf.for %i = %lb to %ub step %s [iter_args(%a = %x) -> T|(T, ...)] [: type] { ... }`."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ForOp:
+        unresolved_indvar = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation("=")
+        lb = parser.parse_unresolved_operand()
+        parser.parse_keyword("to")
+        ub = parser.parse_unresolved_operand()
+        parser.parse_keyword("step")
+        step = parser.parse_unresolved_operand()
+
+        pos = parser.pos
+        unresolved_iter_args: list[Parser.UnresolvedArgument] = []
+        iter_arg_operands: list[UnresolvedOperand] = []
+        iter_arg_types: list[Attribute] = []
+        if parser.parse_optional_keyword("iter_args"):
+            for iter_arg, operand in parser.parse_comma_separated_list(
+                Parser.Delimiter.PAREN, lambda: parse_assignment(parser)
+            ):
+                unresolved_iter_args.append(iter_arg)
+                iter_arg_operands.append(operand)
+            parser.parse_punctuation("->")
+            iter_arg_types = parse_arrow_type_list(parser)
+            if len(iter_arg_types) != len(unresolved_iter_args):
+                parser.raise_error(
+                    f"expected {len(unresolved_iter_args)} result types for the iter_args, "
+                    f"got {len(iter_arg_types)}", pos, parser.pos)
+
+        init_values = parser.resolve_operands(iter_arg_operands, iter_arg_types, pos)
+        iter_args = [arg.resolve(t) for arg, t in zip(unresolved_iter_args, iter_arg_types)]
+        indvar_type = parser.parse_type() if parser.parse_optional_punctuation(":") else IndexType()
+        resolved_lb = parser.resolve_operand(lb, indvar_type)
+        resolved_ub = parser.resolve_operand(ub, indvar_type)
+        resolved_step = parser.resolve_operand(step, indvar_type)
+        indvar = unresolved_indvar.resolve(indvar_type)
+        body = parser.parse_region((indvar, *iter_args))
+        attrs = parser.parse_optional_attr_dict()
+
+        for_op = cls(resolved_lb, resolved_ub, resolved_step, init_values, body)
+        for_op.attributes |= attrs
+        if not iter_args:
+            for trait in for_op.get_traits_of_type(SingleBlockImplicitTerminator):
+                ensure_terminator(for_op, trait)
+        return for_op
+
+
+class IfOp(xscf.IfOp):
+    """`scf.if %c [-> T|(T, ...)] { ... } [else { ... }]`."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IfOp:
+        cond = parser.parse_operand(i1)
+        return_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            return_types = parse_arrow_type_list(parser)
+        then_region = cls.parse_region_with_yield(parser)
+        else_region = cls.parse_region_with_yield(parser) if parser.parse_optional_keyword("else") else None
+        attr_dict = parser.parse_optional_attr_dict()
+        return cls(cond, return_types, then_region, else_region, attr_dict)
+
+
+def _ops() -> list[type]:
+    replaced = {xscf.ForOp: ForOp, xscf.IfOp: IfOp}
+    return [replaced.get(op, op) for op in xscf.Scf.operations]
+
+
+SCF = Dialect("scf", _ops(), list(xscf.Scf.attributes))
+
+__all__ = ["SCF", "ForOp", "IfOp", "parse_arrow_type_list"]

@@ -1,0 +1,689 @@
+"""MLIR's affine-map machinery that the cleanup and scheduling passes share.
+
+xDSL 0.74 composes maps without simplifying and never folds `affine.apply`/`affine.min`; this
+module follows MLIR (`AffineOps.cpp`, `AffineExpr.cpp`, `AffineMap.cpp`) instead, building every
+expression with MLIR's operators from `dfsched.dialects.affine_subscripts` so that what is
+printed is what `mlir-opt` prints:
+
+* `replace_dims_and_symbols`, `shift_dims`, `shift_symbols`: rebuild expressions (an unchanged
+  sub-expression is kept as it is, as MLIR does);
+* `simplify_expr` / `simplify_map`: MLIR's `simplifyAffineExpr` for pure affine expressions
+  (flatten to a linear form with local variables for div/mod, then rebuild);
+* `constant_fold_expr` / `partial_constant_fold`: `AffineExprConstantFolder` and
+  `AffineMap::partialConstantFold`;
+* `is_valid_symbol` / `is_valid_dim`: the affine scoping rules (func.func and builtin.module
+  are affine scopes);
+* `canonicalize_map_and_operands`, `compose_map_and_operands`, `fully_compose_map_and_operands`,
+  `make_composed_folded_apply`: the composition helpers of `AffineOps.cpp`.
+
+Semi-affine expressions (a product of two non-constants, a division by a symbol) are left as
+built: MLIR's `simplifySemiAffine` is not reproduced.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from xdsl.dialects import affine as xaffine
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
+from xdsl.traits import ConstantLike, IsolatedFromAbove
+
+from dfsched.dialects.affine_subscripts import (
+    affine_add,
+    affine_ceildiv,
+    affine_floordiv,
+    affine_mod,
+    affine_mul,
+)
+
+Add, Mul, Mod = AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul, AffineBinaryOpKind.Mod
+FloorDiv, CeilDiv = AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv
+
+AFFINE_SCOPE_OPS = frozenset({"func.func", "builtin.module"})
+
+_BUILD = {Add: affine_add, Mul: affine_mul, FloorDiv: affine_floordiv, CeilDiv: affine_ceildiv, Mod: affine_mod}
+
+
+def const(value: int) -> AffineExpr:
+    return AffineConstantExpr(value)
+
+
+def binary(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """MLIR's `getBinaryOpExpr`: the simplifying operator of `kind`."""
+    return _BUILD[kind](lhs, rhs)
+
+
+# ---------------------------------------------------------------------------
+# Constants
+# ---------------------------------------------------------------------------
+
+
+def constant_attr(value: SSAValue):
+    """The attribute of a constant-like op's result (MLIR's `m_Constant`), else None."""
+    if not isinstance(value, OpResult):
+        return None
+    op = value.op
+    if isinstance(op, arith.ConstantOp):
+        return op.value
+    if op.has_trait(ConstantLike, value_if_unregistered=False):
+        return ConstantLike.get_constant_value(value)
+    return None
+
+
+def constant_int(value: SSAValue) -> int | None:
+    """The integer an index/integer constant defines (MLIR's `getConstantIntValue`), else None."""
+    attr = constant_attr(value)
+    if isinstance(attr, IntegerAttr) and isinstance(attr.type, IndexType | IntegerType):
+        return attr.value.data
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Expression rebuilding
+# ---------------------------------------------------------------------------
+
+
+def replace_dims_and_symbols(expr: AffineExpr, dims: Sequence[AffineExpr], syms: Sequence[AffineExpr]) -> AffineExpr:
+    """MLIR's `AffineExpr::replaceDimsAndSymbols` (positions past the lists are kept)."""
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position] if expr.position < len(dims) else expr
+    if isinstance(expr, AffineSymExpr):
+        return syms[expr.position] if expr.position < len(syms) else expr
+    if isinstance(expr, AffineBinaryOpExpr):
+        lhs = replace_dims_and_symbols(expr.lhs, dims, syms)
+        rhs = replace_dims_and_symbols(expr.rhs, dims, syms)
+        if lhs == expr.lhs and rhs == expr.rhs:
+            return expr
+        return binary(expr.kind, lhs, rhs)
+    return expr
+
+
+def replace_expr(expr: AffineExpr, mapping: dict[AffineExpr, AffineExpr]) -> AffineExpr:
+    """MLIR's `AffineExpr::replace(map)`."""
+    if expr in mapping:
+        return mapping[expr]
+    if isinstance(expr, AffineBinaryOpExpr):
+        lhs, rhs = replace_expr(expr.lhs, mapping), replace_expr(expr.rhs, mapping)
+        if lhs == expr.lhs and rhs == expr.rhs:
+            return expr
+        return binary(expr.kind, lhs, rhs)
+    return expr
+
+
+def map_replace_dims_and_symbols(amap: AffineMap, dims: Sequence[AffineExpr], syms: Sequence[AffineExpr],
+                                 num_dims: int, num_syms: int) -> AffineMap:
+    return AffineMap(num_dims, num_syms, tuple(replace_dims_and_symbols(e, dims, syms) for e in amap.results))
+
+
+def shift_dims(amap: AffineMap, shift: int) -> AffineMap:
+    dims = [AffineDimExpr(i + shift) for i in range(amap.num_dims)]
+    return AffineMap(amap.num_dims + shift, amap.num_symbols,
+                     tuple(replace_dims_and_symbols(e, dims, []) for e in amap.results))
+
+
+def shift_symbols(amap: AffineMap, shift: int) -> AffineMap:
+    syms = [AffineSymExpr(i + shift) for i in range(amap.num_symbols)]
+    return AffineMap(amap.num_dims, amap.num_symbols + shift,
+                     tuple(replace_dims_and_symbols(e, [], syms) for e in amap.results))
+
+
+def uses_dim(expr: AffineExpr, pos: int) -> bool:
+    return any(isinstance(e, AffineDimExpr) and e.position == pos for e in expr.dfs())
+
+
+def uses_symbol(expr: AffineExpr, pos: int) -> bool:
+    return any(isinstance(e, AffineSymExpr) and e.position == pos for e in expr.dfs())
+
+
+# ---------------------------------------------------------------------------
+# Simplification (SimpleAffineExprFlattener + getAffineExprFromFlatForm)
+# ---------------------------------------------------------------------------
+
+
+def is_pure_affine(expr: AffineExpr) -> bool:
+    if isinstance(expr, AffineBinaryOpExpr):
+        if expr.kind == Add:
+            return is_pure_affine(expr.lhs) and is_pure_affine(expr.rhs)
+        if expr.kind == Mul:
+            return (is_pure_affine(expr.lhs) and is_pure_affine(expr.rhs)
+                    and (isinstance(expr.lhs, AffineConstantExpr) or isinstance(expr.rhs, AffineConstantExpr)))
+        return is_pure_affine(expr.lhs) and isinstance(expr.rhs, AffineConstantExpr)
+    return True
+
+
+class _Flattener:
+    """Flattens a pure affine expression into coefficients [dims, symbols, locals, constant]."""
+
+    def __init__(self, num_dims: int, num_syms: int):
+        self.num_dims = num_dims
+        self.num_syms = num_syms
+        self.locals: list[AffineExpr] = []
+        self.stack: list[list[int]] = []
+
+    @property
+    def width(self) -> int:
+        return self.num_dims + self.num_syms + len(self.locals) + 1
+
+    def _add_local(self, expr: AffineExpr) -> None:
+        insert_at = self.num_dims + self.num_syms + len(self.locals)
+        for row in self.stack:
+            row.insert(insert_at, 0)
+        self.locals.append(expr)
+
+    def _find_local(self, expr: AffineExpr) -> int:
+        for i, e in enumerate(self.locals):
+            if e == expr:
+                return i
+        return -1
+
+    def _rebuild(self, row: Sequence[int]) -> AffineExpr:
+        return flat_to_expr(row, self.num_dims, self.num_syms, self.locals)
+
+    def walk(self, expr: AffineExpr) -> bool:
+        if isinstance(expr, AffineBinaryOpExpr):
+            if not self.walk(expr.lhs) or not self.walk(expr.rhs):
+                return False
+            return self._visit_binary(expr)
+        row = [0] * self.width
+        if isinstance(expr, AffineDimExpr):
+            row[expr.position] = 1
+        elif isinstance(expr, AffineSymExpr):
+            row[self.num_dims + expr.position] = 1
+        elif isinstance(expr, AffineConstantExpr):
+            row[-1] = expr.value
+        else:
+            return False
+        self.stack.append(row)
+        return True
+
+    def _visit_binary(self, expr: AffineBinaryOpExpr) -> bool:
+        rhs = self.stack.pop()
+        lhs = self.stack[-1]
+        if expr.kind == Add:
+            for i in range(len(lhs)):
+                lhs[i] += rhs[i]
+            return True
+        if expr.kind == Mul:
+            if isinstance(expr.rhs, AffineConstantExpr):
+                factor = rhs[-1]
+                for i in range(len(lhs)):
+                    lhs[i] *= factor
+                return True
+            if isinstance(expr.lhs, AffineConstantExpr):
+                factor = lhs[-1]
+                self.stack[-1] = [v * factor for v in rhs]
+                return True
+            return False
+        if not isinstance(expr.rhs, AffineConstantExpr):
+            return False
+        divisor = rhs[-1]
+        if divisor <= 0:
+            return False
+        if expr.kind == Mod:
+            return self._visit_mod(lhs, divisor)
+        return self._visit_div(lhs, divisor, ceil=expr.kind == CeilDiv)
+
+    def _visit_mod(self, lhs: list[int], divisor: int) -> bool:
+        if all(v % divisor == 0 for v in lhs):
+            lhs[:] = [0] * len(lhs)
+            return True
+        gcd = divisor
+        for v in lhs:
+            gcd = math.gcd(gcd, abs(v))
+        dividend = [v // gcd for v in lhs] if gcd != 1 else list(lhs)
+        floor_divisor = divisor // gcd
+        div_expr = affine_floordiv(self._rebuild(dividend), const(floor_divisor))
+        loc = self._find_local(div_expr)
+        if loc == -1:
+            self._add_local(div_expr)
+            lhs[self.num_dims + self.num_syms + len(self.locals) - 1] = -divisor
+        else:
+            lhs[self.num_dims + self.num_syms + loc] -= divisor
+        return True
+
+    def _visit_div(self, lhs: list[int], divisor: int, ceil: bool) -> bool:
+        gcd = divisor
+        for v in lhs:
+            gcd = math.gcd(gcd, abs(v))
+        if gcd != 1:
+            lhs[:] = [v // gcd for v in lhs]
+        divisor //= gcd
+        if divisor == 1:
+            return True
+        a = self._rebuild(lhs)
+        div_expr = affine_ceildiv(a, const(divisor)) if ceil else affine_floordiv(a, const(divisor))
+        loc = self._find_local(div_expr)
+        if loc == -1:
+            self._add_local(div_expr)
+        lhs[:] = [0] * self.width
+        start = self.num_dims + self.num_syms
+        lhs[start + (len(self.locals) - 1 if loc == -1 else loc)] = 1
+        return True
+
+
+def flat_to_expr(row: Sequence[int], num_dims: int, num_syms: int, locals_: Sequence[AffineExpr]) -> AffineExpr:
+    """MLIR's `getAffineExprFromFlatForm`."""
+    expr: AffineExpr = const(0)
+    for j in range(num_dims + num_syms):
+        if row[j] == 0:
+            continue
+        ident = AffineDimExpr(j) if j < num_dims else AffineSymExpr(j - num_dims)
+        expr = affine_add(expr, affine_mul(ident, const(row[j])))
+    for j in range(num_dims + num_syms, len(row) - 1):
+        if row[j] == 0:
+            continue
+        expr = affine_add(expr, affine_mul(locals_[j - num_dims - num_syms], const(row[j])))
+    if row[-1] != 0:
+        expr = affine_add(expr, const(row[-1]))
+    return expr
+
+
+def simplify_expr(expr: AffineExpr, num_dims: int, num_syms: int) -> AffineExpr:
+    """MLIR's `simplifyAffineExpr` (pure affine expressions; others are returned as they are)."""
+    if not is_pure_affine(expr):
+        return expr
+    flattener = _Flattener(num_dims, num_syms)
+    if not flattener.walk(expr):
+        return expr
+    return flat_to_expr(flattener.stack[-1], num_dims, num_syms, flattener.locals)
+
+
+def simplify_map(amap: AffineMap) -> AffineMap:
+    return AffineMap(amap.num_dims, amap.num_symbols,
+                     tuple(simplify_expr(e, amap.num_dims, amap.num_symbols) for e in amap.results))
+
+
+# ---------------------------------------------------------------------------
+# Constant folding
+# ---------------------------------------------------------------------------
+
+
+def _floordiv(a: int, b: int) -> int:
+    return a // b
+
+
+def _ceildiv(a: int, b: int) -> int:
+    return -((-a) // b)
+
+
+def constant_fold_expr(expr: AffineExpr, dims: Sequence[int | None], syms: Sequence[int | None]) -> int | None:
+    """The value of `expr` when every dim and symbol it uses is known; None otherwise (or poison)."""
+    if isinstance(expr, AffineConstantExpr):
+        return expr.value
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position] if expr.position < len(dims) else None
+    if isinstance(expr, AffineSymExpr):
+        return syms[expr.position] if expr.position < len(syms) else None
+    if isinstance(expr, AffineBinaryOpExpr):
+        lhs = constant_fold_expr(expr.lhs, dims, syms)
+        rhs = constant_fold_expr(expr.rhs, dims, syms)
+        if lhs is None or rhs is None:
+            return None
+        match expr.kind:
+            case AffineBinaryOpKind.Add:
+                return lhs + rhs
+            case AffineBinaryOpKind.Mul:
+                return lhs * rhs
+            case AffineBinaryOpKind.FloorDiv:
+                return None if rhs == 0 else _floordiv(lhs, rhs)
+            case AffineBinaryOpKind.CeilDiv:
+                return None if rhs == 0 else _ceildiv(lhs, rhs)
+            case AffineBinaryOpKind.Mod:
+                return None if rhs < 1 else lhs % rhs
+    return None
+
+
+def operand_constants(amap: AffineMap, operands: Sequence[SSAValue]) -> tuple[list[int | None], list[int | None]]:
+    values = [constant_int(v) for v in operands]
+    return values[: amap.num_dims], values[amap.num_dims:]
+
+
+def partial_constant_fold(amap: AffineMap, operands: Sequence[SSAValue]) -> tuple[AffineMap, list[int] | None]:
+    """MLIR's `AffineMap::partialConstantFold`: constant results replaced, the others kept.
+
+    Returns the new map and, when every result folded, their values.
+    """
+    dims, syms = operand_constants(amap, operands)
+    exprs: list[AffineExpr] = []
+    results: list[int] | None = []
+    for e in amap.results:
+        folded = constant_fold_expr(e, dims, syms)
+        if folded is not None:
+            exprs.append(const(folded))
+            if results is not None:
+                results.append(folded)
+        else:
+            exprs.append(e)
+            results = None
+    return AffineMap(amap.num_dims, amap.num_symbols, tuple(exprs)), results
+
+
+# ---------------------------------------------------------------------------
+# Affine scopes, valid dims and symbols
+# ---------------------------------------------------------------------------
+
+
+def is_affine_scope(op: Operation | None) -> bool:
+    return op is not None and op.name in AFFINE_SCOPE_OPS
+
+
+def affine_scope(op: Operation) -> Region | None:
+    """The region of the nearest affine-scope ancestor holding `op` (MLIR's `getAffineScope`)."""
+    current = op
+    while (parent := current.parent_op()) is not None:
+        if is_affine_scope(parent):
+            return current.parent_region()
+        current = parent
+    return None
+
+
+def _parent_region_of_value(value: SSAValue) -> Region | None:
+    if isinstance(value, BlockArgument):
+        return value.block.parent
+    if isinstance(value, OpResult):
+        return value.op.parent_region()
+    return None
+
+
+def is_top_level_value(value: SSAValue, region: Region | None = None) -> bool:
+    if region is not None:
+        return _parent_region_of_value(value) is region
+    if isinstance(value, BlockArgument):
+        return is_affine_scope(value.block.parent_op())
+    if isinstance(value, OpResult):
+        return is_affine_scope(value.op.parent_op())
+    return False
+
+
+def _is_index(value: SSAValue) -> bool:
+    return isinstance(value.type, IndexType)
+
+
+def is_valid_symbol(value: SSAValue, region: Region | None = None, *, _scoped: bool = False) -> bool:
+    """MLIR's `affine::isValidSymbol` (with or without an explicit scope region)."""
+    if value is None or not _is_index(value):
+        return False
+    if not _scoped:
+        if is_top_level_value(value):
+            return True
+        if isinstance(value, OpResult):
+            return is_valid_symbol(value, affine_scope(value.op), _scoped=True)
+        return False
+    if region is not None and is_top_level_value(value, region):
+        return True
+    if isinstance(value, BlockArgument):
+        region_op = region.parent_op() if region is not None else None
+        if region_op is not None and not region_op.has_trait(IsolatedFromAbove, value_if_unregistered=True):
+            parent_region = region_op.parent_region()
+            if parent_region is not None:
+                return is_valid_symbol(value, parent_region, _scoped=True)
+        return False
+    assert isinstance(value, OpResult)
+    op = value.op
+    if constant_attr(value) is not None:
+        return True
+    from dfsched.passes.cleanup.effects import is_pure
+
+    if is_pure(op) and all(is_valid_symbol(v, region, _scoped=True) for v in op.operands):
+        return True
+    if op.name == "memref.dim" or op.name == "tensor.dim":
+        source = op.operands[0]
+        return is_top_level_value(source, region) if region is not None else is_top_level_value(source)
+    return False
+
+
+def _is_affine_induction_var(value: SSAValue) -> bool:
+    if not isinstance(value, BlockArgument):
+        return False
+    owner = value.block.parent_op()
+    return owner is not None and owner.name in ("affine.for", "affine.parallel") and value.index == 0
+
+
+def is_valid_dim(value: SSAValue, region: Region | None = None, *, _scoped: bool = False) -> bool:
+    """MLIR's `affine::isValidDim`."""
+    if value is None or not _is_index(value):
+        return False
+    if not _scoped:
+        if isinstance(value, OpResult):
+            return is_valid_dim(value, affine_scope(value.op), _scoped=True)
+        if _is_affine_induction_var(value):
+            return True
+        return isinstance(value, BlockArgument) and is_affine_scope(value.block.parent_op())
+    if is_valid_symbol(value, region, _scoped=True):
+        return True
+    if not isinstance(value, OpResult):
+        return _is_affine_induction_var(value)
+    op = value.op
+    if isinstance(op, xaffine.ApplyOp):
+        return all(is_valid_dim(v, region, _scoped=True) for v in op.operands)
+    if op.name in ("memref.dim", "tensor.dim"):
+        return is_top_level_value(op.operands[0])
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Canonicalization and composition
+# ---------------------------------------------------------------------------
+
+
+def _canonicalize_promoted_symbols(amap: AffineMap, operands: list[SSAValue]) -> tuple[AffineMap, list[SSAValue]]:
+    """Dims whose operand is a valid symbol become symbols."""
+    result: list[SSAValue] = []
+    remapped_syms: list[SSAValue] = []
+    dim_remap: list[AffineExpr] = []
+    next_dim = next_sym = 0
+    old_syms = amap.num_symbols
+    for i in range(amap.num_dims):
+        if is_valid_symbol(operands[i]):
+            dim_remap.append(AffineSymExpr(old_syms + next_sym))
+            next_sym += 1
+            remapped_syms.append(operands[i])
+        else:
+            dim_remap.append(AffineDimExpr(next_dim))
+            next_dim += 1
+            result.append(operands[i])
+    result.extend(operands[amap.num_dims:])
+    result.extend(remapped_syms)
+    return map_replace_dims_and_symbols(amap, dim_remap, [], next_dim, old_syms + next_sym), result
+
+
+def _legalize_demoted_dims(amap: AffineMap, operands: list[SSAValue]) -> tuple[AffineMap, list[SSAValue]]:
+    """Symbols whose operand is a valid dim but not a valid symbol become dims."""
+    old_dims = amap.num_dims
+    result = list(operands[:old_dims])
+    remapped_dims: list[SSAValue] = []
+    sym_operands: list[SSAValue] = []
+    sym_remap: list[AffineExpr] = []
+    next_dim = next_sym = 0
+    for i in range(old_dims, len(operands)):
+        v = operands[i]
+        if v is not None and is_valid_dim(v) and not is_valid_symbol(v):
+            sym_remap.append(AffineDimExpr(old_dims + next_dim))
+            next_dim += 1
+            remapped_dims.append(v)
+        else:
+            sym_remap.append(AffineSymExpr(next_sym))
+            next_sym += 1
+            sym_operands.append(v)
+    result.extend(remapped_dims)
+    result.extend(sym_operands)
+    return map_replace_dims_and_symbols(amap, [], sym_remap, old_dims + next_dim, next_sym), result
+
+
+def canonicalize_map_and_operands(amap: AffineMap, operands: Sequence[SSAValue]) -> tuple[AffineMap, list[SSAValue]]:
+    """MLIR's `canonicalizeMapAndOperands`: promote/demote, fold constant symbols, dedupe, drop unused."""
+    operands = list(operands)
+    if not operands:
+        return amap, operands
+    amap, operands = _canonicalize_promoted_symbols(amap, operands)
+    amap, operands = _legalize_demoted_dims(amap, operands)
+    used_dims = [False] * amap.num_dims
+    used_syms = [False] * amap.num_symbols
+    for e in amap.results:
+        for sub in e.dfs():
+            if isinstance(sub, AffineDimExpr):
+                used_dims[sub.position] = True
+            elif isinstance(sub, AffineSymExpr):
+                used_syms[sub.position] = True
+    result: list[SSAValue] = []
+    seen_dims: dict[SSAValue, AffineExpr] = {}
+    dim_remap: list[AffineExpr] = [const(0)] * amap.num_dims
+    next_dim = 0
+    for i in range(amap.num_dims):
+        if not used_dims[i]:
+            continue
+        v = operands[i]
+        if v in seen_dims:
+            dim_remap[i] = seen_dims[v]
+        else:
+            dim_remap[i] = AffineDimExpr(next_dim)
+            next_dim += 1
+            result.append(v)
+            seen_dims[v] = dim_remap[i]
+    seen_syms: dict[SSAValue, AffineExpr] = {}
+    sym_remap: list[AffineExpr] = [const(0)] * amap.num_symbols
+    sym_operands: list[SSAValue] = []
+    next_sym = 0
+    for i in range(amap.num_symbols):
+        if not used_syms[i]:
+            continue
+        v = operands[amap.num_dims + i]
+        value = constant_int(v)
+        if value is not None:
+            sym_remap[i] = const(value)
+            continue
+        if v in seen_syms:
+            sym_remap[i] = seen_syms[v]
+        else:
+            sym_remap[i] = AffineSymExpr(next_sym)
+            next_sym += 1
+            sym_operands.append(v)
+            seen_syms[v] = sym_remap[i]
+    new_map = map_replace_dims_and_symbols(amap, dim_remap, sym_remap, next_dim, next_sym)
+    return new_map, result + sym_operands
+
+
+def _apply_of(value: SSAValue | None) -> xaffine.ApplyOp | None:
+    if isinstance(value, OpResult) and isinstance(value.op, xaffine.ApplyOp):
+        return value.op
+    return None
+
+
+def _replace_dim_or_sym(amap: AffineMap, pos: int, dims: list[SSAValue | None], syms: list[SSAValue | None]
+                        ) -> AffineMap | None:
+    is_dim = pos < len(dims)
+    index = pos if is_dim else pos - len(dims)
+    container = dims if is_dim else syms
+    apply = _apply_of(container[index])
+    if apply is None:
+        return None
+    container[index] = None
+    compose_map, compose_operands = canonicalize_map_and_operands(apply.map.data, list(apply.mapOperands))
+    replacement = shift_symbols(shift_dims(compose_map, len(dims)), len(syms)).results[0]
+    compose_dims = compose_operands[: compose_map.num_dims]
+    compose_syms = compose_operands[compose_map.num_dims:]
+    to_replace = AffineDimExpr(index) if is_dim else AffineSymExpr(index)
+    dims.extend(compose_dims)
+    syms.extend(compose_syms)
+    results = tuple(replace_expr(e, {to_replace: replacement}) for e in amap.results)
+    return AffineMap(len(dims), len(syms), results)
+
+
+def compose_map_and_operands(amap: AffineMap, operands: Sequence[SSAValue]) -> tuple[AffineMap, list[SSAValue]]:
+    """MLIR's (static) `composeAffineMapAndOperands`: pull in every `affine.apply` feeding the map."""
+    if not amap.results:
+        amap, ops = canonicalize_map_and_operands(amap, operands)
+        return simplify_map(amap), ops
+    dims: list[SSAValue | None] = list(operands[: amap.num_dims])
+    syms: list[SSAValue | None] = list(operands[amap.num_dims:])
+    while True:
+        changed = False
+        pos = 0
+        while pos != len(dims) + len(syms):
+            new_map = _replace_dim_or_sym(amap, pos, dims, syms)
+            if new_map is not None:
+                amap = new_map
+                changed = True
+                break
+            pos += 1
+        if not changed:
+            break
+    new_operands: list[SSAValue] = []
+    dim_repl: list[AffineExpr] = []
+    sym_repl: list[AffineExpr] = []
+    n_dims = n_syms = 0
+    for v in dims:
+        if v is None:
+            dim_repl.append(const(0))
+            continue
+        dim_repl.append(AffineDimExpr(n_dims))
+        n_dims += 1
+        new_operands.append(v)
+    for v in syms:
+        if v is None:
+            sym_repl.append(const(0))
+            continue
+        sym_repl.append(AffineSymExpr(n_syms))
+        n_syms += 1
+        new_operands.append(v)
+    amap = map_replace_dims_and_symbols(amap, dim_repl, sym_repl, n_dims, n_syms)
+    amap, new_operands = canonicalize_map_and_operands(amap, new_operands)
+    return simplify_map(amap), new_operands
+
+
+def fully_compose_map_and_operands(amap: AffineMap, operands: Sequence[SSAValue]) -> tuple[AffineMap, list[SSAValue]]:
+    """MLIR's `fullyComposeAffineMapAndOperands` (a no-op when no operand is an `affine.apply`)."""
+    operands = list(operands)
+    while any(_apply_of(v) is not None for v in operands):
+        amap, operands = compose_map_and_operands(amap, operands)
+    return amap, operands
+
+
+def fold_apply(amap: AffineMap, operands: Sequence[SSAValue]) -> SSAValue | int | None:
+    """`AffineApplyOp::fold`: a lone dim/symbol is its operand, an all-constant map its value."""
+    expr = amap.results[0]
+    if isinstance(expr, AffineDimExpr):
+        return operands[expr.position]
+    if isinstance(expr, AffineSymExpr):
+        return operands[amap.num_dims + expr.position]
+    dims, syms = operand_constants(amap, operands)
+    return constant_fold_expr(expr, dims, syms)
+
+
+def make_composed_folded_apply(amap: AffineMap, operands: Sequence[SSAValue]
+                               ) -> tuple[AffineMap, list[SSAValue], int | SSAValue | None]:
+    """MLIR's `makeComposedFoldedAffineApply` without building the op.
+
+    Returns the composed map and operands, and what the apply folds to (an int, an existing
+    value, or None when an `affine.apply` of the composed map must be built).
+    """
+    amap, operands = compose_map_and_operands(amap, operands)
+    return amap, operands, fold_apply(amap, operands)
+
+
+def demote_symbols_to_dims(amap: AffineMap, operands: Sequence[SSAValue]) -> tuple[AffineMap, list[SSAValue]]:
+    """Turn every symbol into a trailing dim (for ops whose maps take dims only)."""
+    if amap.num_symbols == 0:
+        return amap, list(operands)
+    syms = [AffineDimExpr(amap.num_dims + i) for i in range(amap.num_symbols)]
+    return (map_replace_dims_and_symbols(amap, [], syms, amap.num_dims + amap.num_symbols, 0), list(operands))
+
+
+def block_of(value: SSAValue) -> Block | None:
+    if isinstance(value, BlockArgument):
+        return value.block
+    if isinstance(value, OpResult):
+        return value.op.parent_block()
+    return None

@@ -1,0 +1,54 @@
+"""`canonicalize`: MLIR's canonicalizer, as the scheduling pipeline relies on it.
+
+It runs MLIR's greedy driver (`dfsched.passes.cleanup.greedy`, top-down, at most 10 iterations,
+folding and region simplification on) over the whole module with every op's canonicalization
+patterns: those xDSL and the project's dialects declare through `HasCanonicalizationPatternsTrait`
+(the ktdf folders and cleanups among them) plus the ones MLIR has and xDSL lacks
+(`dfsched.passes.cleanup.patterns`). What the pipeline depends on:
+
+* single-iteration `scf.for` inlined (induction variable := lower bound), zero-trip loops erased;
+* constants folded, uniqued and hoisted to the front of the entry block of their function (or of
+  whichever isolated-from-above op holds them);
+* ops without effects whose results are unused erased (unused `memref.alloc`,
+  `ktdf.create_token` and `ktdf.fifo.allocate` included);
+* `affine.apply` folded and composed, `affine.min` of constants folded;
+* `memref.alloc(%c...)` made static, followed by a `memref.cast` to the old type;
+* `ktdf.tiling.derive_size`, `ktdf.buffer_phase` and `ktdf.select_memref` folded.
+
+Non-constant ops are never merged (that is `cse`), so `ktdf.create_token` and
+`ktdf.tiling.reserve_size` keep their identity.
+
+Options (as MLIR's): `top-down` (default true), `max-iterations` (default 10),
+`region-simplify` (default true). Like MLIR's, the pass does not fail when the rewrites have not
+converged within `max-iterations`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from dfsched.passes.cleanup.greedy import GreedyConfig, apply_patterns_greedily
+from dfsched.passes.cleanup.patterns import canonicalization_patterns, fold
+
+
+def canonicalize(root, *, top_down: bool = True, max_iterations: int = 10, region_simplify: bool = True) -> bool:
+    """Canonicalize everything nested in `root`; True when the rewrites converged."""
+    config = GreedyConfig(top_down=top_down, max_iterations=max_iterations, region_simplify=region_simplify)
+    return apply_patterns_greedily(root, canonicalization_patterns, fold, config)
+
+
+@dataclass(frozen=True)
+class CanonicalizePass(ModulePass):
+    name = "canonicalize"
+
+    top_down: bool = True
+    max_iterations: int = 10
+    region_simplify: bool = True
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        canonicalize(op, top_down=self.top_down, max_iterations=self.max_iterations,
+                     region_simplify=self.region_simplify)

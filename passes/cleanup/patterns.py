@@ -1,0 +1,332 @@
+"""The rewrite patterns and folders of dfsched's `canonicalize` (MLIR's, where xDSL has none).
+
+What MLIR's canonicalizer does at the points of the pipeline where it runs, and xDSL 0.74
+does not, or does differently:
+
+* `scf.for` (`SimplifyTrivialLoops`, replacing xDSL's patterns of the same op): a loop that runs
+  zero times is replaced by its init values; a loop that runs once is replaced by its body with
+  the induction variable set to the lower bound; a loop of more iterations whose body is only a
+  yield of values defined outside it is replaced by those values. (xDSL's own patterns also move
+  constants in front of the loop, which MLIR does not do: constants go to the entry block.)
+* `affine.apply`: folded (a lone dim/symbol is its operand, constants fold) and simplified
+  (composed with the `affine.apply` ops feeding it, constant operands folded into the map,
+  operands deduplicated): `SimplifyAffineOp<AffineApplyOp>`.
+* `affine.min`: folded (all-constant results give the smallest; a map whose results are partly
+  constant is updated in place), composed and simplified, deduplicated, and turned into an
+  `affine.apply` when it has one result.
+* `memref.alloc`/`memref.alloca` with constant dynamic sizes become static allocations followed
+  by a `memref.cast` back to the original type (`SimplifyAllocConst`).
+
+Every other op contributes the patterns its `HasCanonicalizationPatternsTrait` declares
+(xDSL's arith/memref/scf.if patterns, the ktdf folders and cleanups) and the folds of xDSL's
+`HasFolderInterface`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import affine as xaffine
+from xdsl.dialects import memref as xmemref
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, MemRefType
+from xdsl.interfaces import HasFolderInterface
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineMap, AffineSymExpr
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import HasCanonicalizationPatternsTrait
+
+from dfsched.passes.cleanup import affine_utils as au
+from dfsched.passes.cleanup.greedy import IN_PLACE
+
+# ---------------------------------------------------------------------------
+# Building affine ops with the project's (MLIR) syntax
+# ---------------------------------------------------------------------------
+
+
+def new_apply(amap: AffineMap, operands: Sequence[SSAValue]) -> xaffine.ApplyOp:
+    from dfsched.dialects.affine_ext import ApplyOp
+
+    return ApplyOp(list(operands), AffineMapAttr(amap))
+
+
+def new_min(amap: AffineMap, operands: Sequence[SSAValue]) -> xaffine.MinOp:
+    from dfsched.dialects.affine_ext import MinOp
+
+    return MinOp(list(operands), AffineMapAttr(amap))
+
+
+def new_memref_cast(value: SSAValue, result_type: Attribute) -> Operation:
+    from dfsched.dialects.memref_ext import CastOp
+
+    return CastOp.build(operands=[value], result_types=[result_type])
+
+
+# ---------------------------------------------------------------------------
+# scf.for
+# ---------------------------------------------------------------------------
+
+
+def inline_block_before(rewriter: PatternRewriter, block, anchor: Operation, args: Sequence[SSAValue]) -> None:
+    """MLIR's `inlineBlockBefore`, with its notifications (uses of the arguments, moved ops)."""
+    for arg, value in zip(block.args, args, strict=True):
+        rewriter.replace_all_uses_with(arg, value)
+    moved = list(block.ops)
+    rewriter.inline_block(block, InsertPoint.before(anchor))
+    for op in moved:
+        rewriter.handle_operation_insertion(op)
+
+
+def replace_op_with_region(rewriter: PatternRewriter, op: Operation, args: Sequence[SSAValue]) -> None:
+    """Replace `op` by the body of its single-block region, its results by the terminator's operands."""
+    block = op.regions[0].blocks[0]
+    terminator = block.last_op
+    assert terminator is not None
+    results = list(terminator.operands)
+    inline_block_before(rewriter, block, op, args)
+    rewriter.replace(op, [], results)
+    rewriter.erase(terminator)
+
+
+def _const_diff(lb: SSAValue, ub: SSAValue) -> int | None:
+    """ub - lb when both are constants, or when ub is `arith.addi` of lb and a constant."""
+    lo, hi = au.constant_int(lb), au.constant_int(ub)
+    if lo is not None and hi is not None:
+        return hi - lo
+    owner = ub.owner
+    if isinstance(owner, Operation) and owner.name == "arith.addi":
+        a, b = owner.operands
+        if a is lb and (c := au.constant_int(b)) is not None:
+            return c
+        if b is lb and (c := au.constant_int(a)) is not None:
+            return c
+    return None
+
+
+class SimplifyTrivialLoops(RewritePattern):
+    """Zero-trip loops vanish, one-trip loops are inlined, empty loops forward their inits."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
+        if op.lb is op.ub:
+            rewriter.replace(op, [], list(op.iter_args))
+            return
+        diff = _const_diff(op.lb, op.ub)
+        if diff is None:
+            return
+        if diff <= 0:
+            rewriter.replace(op, [], list(op.iter_args))
+            return
+        step = au.constant_int(op.step)
+        if step is None:
+            return
+        if step >= diff:
+            replace_op_with_region(rewriter, op, [op.lb, *op.iter_args])
+            return
+        block = op.body.block
+        if block.first_op is not block.last_op:
+            return
+        terminator = block.last_op
+        if terminator is None:
+            return
+        yielded = list(terminator.operands)
+        if any(_defined_in(v, op) for v in yielded):
+            return
+        rewriter.replace(op, [], yielded)
+
+
+def _defined_in(value: SSAValue, op: Operation) -> bool:
+    owner = value.owner
+    if isinstance(owner, Operation):
+        return op.is_ancestor(owner)
+    parent = owner.parent_op()
+    return parent is not None and op.is_ancestor(parent)
+
+
+# ---------------------------------------------------------------------------
+# affine.apply / affine.min
+# ---------------------------------------------------------------------------
+
+
+def fold_affine_apply(op: xaffine.ApplyOp):
+    folded = au.fold_apply(op.map.data, list(op.mapOperands))
+    if folded is None:
+        return None
+    return [folded] if isinstance(folded, SSAValue) else [_index_attr(folded)]
+
+
+def fold_affine_min(op: xaffine.MinOp):
+    """`AffineMinOp::fold`: constant results fold, the smallest wins when all do."""
+    operands = list(op.operands)
+    amap = op.map.data
+    folded_map, results = au.partial_constant_fold(amap, operands)
+    if folded_map.num_symbols == 1 and folded_map.num_dims == 0 and folded_map.results == (AffineSymExpr(0),):
+        return [operands[0]]
+    if results is None:
+        if folded_map == amap:
+            return None
+        op.properties["map"] = AffineMapAttr(folded_map)
+        return IN_PLACE
+    if not results:
+        return None
+    return [_index_attr(min(results))]
+
+
+def _index_attr(value: int):
+    from xdsl.dialects.builtin import IndexType, IntegerAttr
+
+    return IntegerAttr(value, IndexType())
+
+
+class SimplifyAffineApply(RewritePattern):
+    """Compose with feeding `affine.apply` ops, fold constant operands, dedupe (SimplifyAffineOp)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xaffine.ApplyOp, rewriter: PatternRewriter) -> None:
+        old_map, old_operands = op.map.data, list(op.mapOperands)
+        amap, operands = au.compose_map_and_operands(old_map, old_operands)
+        amap, operands = au.canonicalize_map_and_operands(amap, operands)
+        if amap == old_map and _same_values(operands, old_operands):
+            return
+        rewriter.replace(op, new_apply(amap, operands))
+
+
+class SimplifyAffineMin(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xaffine.MinOp, rewriter: PatternRewriter) -> None:
+        old_map, old_operands = op.map.data, list(op.operands)
+        amap, operands = au.compose_map_and_operands(old_map, old_operands)
+        amap, operands = au.canonicalize_map_and_operands(amap, operands)
+        if amap == old_map and _same_values(operands, old_operands):
+            return
+        rewriter.replace(op, new_min(amap, operands))
+
+
+class SingleResultAffineMinToApply(RewritePattern):
+    """`affine.min` of a one-result map is that result (CanonicalizeSingleResultAffineMinMaxOp)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xaffine.MinOp, rewriter: PatternRewriter) -> None:
+        if len(op.map.data.results) != 1:
+            return
+        rewriter.replace(op, new_apply(op.map.data, list(op.operands)))
+
+
+class DeduplicateAffineMinExpressions(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xaffine.MinOp, rewriter: PatternRewriter) -> None:
+        amap = op.map.data
+        unique = tuple(dict.fromkeys(amap.results))
+        if len(unique) == len(amap.results):
+            return
+        rewriter.replace(op, new_min(AffineMap(amap.num_dims, amap.num_symbols, unique), list(op.operands)))
+
+
+def _same_values(a: Sequence[SSAValue], b: Sequence[SSAValue]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
+# ---------------------------------------------------------------------------
+# memref.alloc
+# ---------------------------------------------------------------------------
+
+
+class StaticAllocConstSizes(RewritePattern):
+    """Constant dynamic sizes become static dims; a `memref.cast` restores the original type."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xmemref.AllocOp | xmemref.AllocaOp, rewriter: PatternRewriter) -> None:
+        sizes = list(op.dynamic_sizes)
+        constants = [au.constant_int(v) for v in sizes]
+        if not any(c is not None and c >= 0 for c in constants):
+            return
+        old_type = op.memref.type
+        assert isinstance(old_type, MemRefType)
+        shape: list[int] = []
+        kept: list[SSAValue] = []
+        dynamic = iter(zip(sizes, constants))
+        for dim in old_type.get_shape():
+            if dim >= 0:
+                shape.append(dim)
+                continue
+            value, constant = next(dynamic)
+            if constant is not None and constant >= 0:
+                shape.append(constant)
+            else:
+                shape.append(DYNAMIC_INDEX)
+                kept.append(value)
+        new_type = MemRefType(old_type.element_type, shape, old_type.layout, old_type.memory_space)
+        new_alloc = type(op).build(
+            operands=[kept, list(op.symbol_operands)],
+            result_types=[new_type],
+            properties={k: v for k, v in op.properties.items() if k != "operandSegmentSizes"},
+            attributes=dict(op.attributes),
+        )
+        cast = new_memref_cast(new_alloc.results[0], old_type)
+        rewriter.replace(op, [new_alloc, cast])
+
+
+# ---------------------------------------------------------------------------
+# Tables
+# ---------------------------------------------------------------------------
+
+_OVERRIDES: dict[str, tuple[RewritePattern, ...]] = {
+    # MLIR's patterns instead of xDSL's (which also move constants in front of loops).
+    "scf.for": (SimplifyTrivialLoops(),),
+}
+
+_EXTRA: dict[str, tuple[RewritePattern, ...]] = {
+    "affine.apply": (SimplifyAffineApply(),),
+    "affine.min": (SingleResultAffineMinToApply(), DeduplicateAffineMinExpressions(), SimplifyAffineMin()),
+    "memref.alloc": (StaticAllocConstSizes(),),
+    "memref.alloca": (StaticAllocConstSizes(),),
+}
+
+_cache: dict[type[Operation], tuple[RewritePattern, ...]] = {}
+
+
+def canonicalization_patterns(op: Operation) -> tuple[RewritePattern, ...]:
+    """Every canonicalization pattern rooted at `op`'s kind, in a stable order."""
+    kind = type(op)
+    found = _cache.get(kind)
+    if found is not None:
+        return found
+    if op.name in _OVERRIDES:
+        found = _OVERRIDES[op.name]
+    else:
+        own: list[RewritePattern] = []
+        if op.name != "builtin.unregistered":
+            for trait in op.get_traits_of_type(HasCanonicalizationPatternsTrait):
+                own.extend(trait.get_patterns(kind))
+        found = tuple(own) + _EXTRA.get(op.name, ())
+    _cache[kind] = found
+    return found
+
+
+# ktdf ops whose MLIR definition has a folder (dfsched implements them as patterns on the ops).
+FOLDER_LIKE_PATTERN_OPS = frozenset({"ktdf.tiling.derive_size", "ktdf.buffer_phase", "ktdf.select_memref"})
+
+
+def folder_patterns(op: Operation) -> tuple[RewritePattern, ...]:
+    """The patterns that stand for MLIR fold hooks (run by every greedy driver, not only canonicalize)."""
+    if op.name in FOLDER_LIKE_PATTERN_OPS:
+        return canonicalization_patterns(op)
+    return ()
+
+
+def fold(op: Operation):
+    """MLIR's `Operation::fold` for the ops dfsched knows how to fold (see greedy.FoldFor)."""
+    if isinstance(op, xaffine.ApplyOp):
+        return fold_affine_apply(op)
+    if isinstance(op, xaffine.MinOp):
+        return fold_affine_min(op)
+    if isinstance(op, HasFolderInterface):
+        try:
+            folded = op.fold()
+        except (ValueError, TypeError, ZeroDivisionError, AssertionError):
+            return None
+        if folded is None or len(folded) != len(op.results):
+            return None
+        return list(folded)
+    return None
