@@ -22,4 +22,5 @@ PASSES: dict[str, tuple[str, str]] = {
     "ktdfarch-apply-patterns": ("dfsched.passes.frontend.ktdfarch_apply_patterns", "KtdfarchApplyPatterns"),
     "ensure-device-declaration": ("dfsched.passes.frontend.ensure_device_declaration", "EnsureDeviceDeclaration"),
     "path-expansion": ("dfsched.passes.scheduling.path_expansion", "PathExpansion"),
+    "scalar-broadcast-legalization": ("dfsched.passes.scheduling.scalar_broadcast_legalization", "ScalarBroadcastLegalization"),
 }

@@ -426,6 +426,52 @@ def cleanup_private(private: ktdf.PrivateOp) -> ktdf.PrivateOp:
     return new_private
 
 
+def retype_private_results(private: ktdf.PrivateOp, new_types: dict[int, Attribute]) -> ktdf.PrivateOp:
+    """Give results of `private` new types (e.g. a wider buffer, a bigger FIFO slot).
+
+    Each changed result must be yielded straight from a `memref.alloc` without dynamic
+    sizes, or from a `ktdf.fifo.allocate` (its other slots keep their types); that op is
+    rebuilt with the new type, then the private itself, and every use follows.
+    Returns the new private (the old one is erased).
+    """
+    from xdsl.dialects import memref
+
+    terminator = private.yield_op
+    assert terminator is not None
+    rebuilt: dict[Operation, Operation] = {}
+    for index, new_type in new_types.items():
+        value = terminator.values[index]
+        assert isinstance(value, OpResult)
+        owner = rebuilt.get(value.owner, value.owner)
+        if isinstance(owner, memref.AllocOp):
+            new_owner: Operation = memref.AllocOp([], [], new_type, owner.alignment)
+        elif isinstance(owner, ktdf.FifoAllocateOp):
+            types = [s.type for s in owner.slots]
+            types[value.index] = new_type
+            new_owner = ktdf.FifoAllocateOp(types, list(owner.dynamic_sizes), owner.attributes)
+        else:
+            raise ValueError(f"cannot retype a private result defined by {owner.name}")
+        new_owner.location = owner.location
+        block = owner.parent
+        assert block is not None
+        block.insert_op_before(new_owner, owner)
+        for old, new in zip(owner.results, new_owner.results):
+            old.replace_all_uses_with(new)
+        block.erase_op(owner)
+        rebuilt[value.owner] = new_owner
+    types = [new_types.get(i, r.type) for i, r in enumerate(private.res)]
+    region = private.detach_region(private.body)
+    new_private = ktdf.PrivateOp(types, region, private.attributes)
+    new_private.location = private.location
+    parent = private.parent
+    assert parent is not None
+    parent.insert_op_before(new_private, private)
+    for old, new in zip(private.res, new_private.res):
+        old.replace_all_uses_with(new)
+    parent.erase_op(private)
+    return new_private
+
+
 def private_result_source(value: SSAValue) -> SSAValue | None:
     """For a `ktdf.private` result, the value its yield returns at that position."""
     if isinstance(value, OpResult) and isinstance(value.owner, ktdf.PrivateOp):
