@@ -251,7 +251,8 @@ class ProgramPipeline:
         anchor = self.loops[0] if self.loops else self.generic
         assert anchor is not None
         for view in [op for op in self.function.walk() if isinstance(op, ktdp.ConstructMemoryViewOp)]:
-            _hoist_before(view, anchor)
+            if not _used_before(view, anchor, ignore=ktdp.ConstructAccessTileOp):
+                _hoist_before(view, anchor)
         for tile in tiles:
             _hoist_before(tile, anchor)
         for tile in tiles:
@@ -572,6 +573,21 @@ def _hoist_before(op: Operation, anchor: Operation) -> None:
             _hoist_before(owner, anchor)
     op.detach()
     block.insert_op_before(op, anchor)  # type: ignore[union-attr]
+
+
+def _used_before(op: Operation, anchor: Operation, ignore: type[Operation]) -> bool:
+    """Whether a user of `op` (other than an `ignore` op) sits between `op` and `anchor`:
+    moving `op` down to `anchor` would then break dominance."""
+    block = anchor.parent_block()
+    if op.parent_block() is not block or not _comes_before(op, anchor):
+        return False
+    for result in op.results:
+        for use in result.uses:
+            user = block.find_ancestor_op_in_block(use.operation) if block is not None else None
+            if user is not None and not isinstance(use.operation, ignore) and _comes_before(user, anchor) \
+                    and user is not anchor:
+                return True
+    return False
 
 
 def _comes_before(op: Operation, anchor: Operation) -> bool:
