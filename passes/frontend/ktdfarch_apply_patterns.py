@@ -86,13 +86,13 @@ class KtdfarchApplyPatterns(ModulePass):
                 apply_device_patterns(function, ctx, self.groups, self.device)
 
 
-def apply_device_patterns(function: func.FuncOp, ctx: Context, groups: Sequence[str], device: str | None) -> bool:
-    """Run the device's enabled patterns on `function`; True if it changed."""
+def apply_device_patterns(function: func.FuncOp, ctx: Context, groups: Sequence[str], device: str | None) -> None:
+    """Run the device's enabled patterns on `function` (nothing without a device)."""
     definition = device_for(function, device)
     if definition is None:
-        return False
+        return
     patterns = device_patterns(definition, ctx, groups)
-    return apply_patterns_greedily(function, ctx, patterns)
+    apply_patterns_greedily(function, ctx, patterns)
 
 
 def device_for(op: Operation, device: str | None) -> DeviceOp | None:
