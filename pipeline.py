@@ -1,7 +1,8 @@
 """THE pass order: the `-ktir-to-dfir` pipeline and other named pipelines, nothing else.
 
 A pass joins `KTIR_TO_DFIR` when it lands, at its upstream position
-(`passes-scheduling.md` §1, preceded by `ensure-device-declaration`).
+(`passes-scheduling.md` §1, preceded by `ensure-device-declaration`). Entries are pass
+pipeline texts in MLIR syntax, so a pass can be anchored on nested ops.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ KTIR_TO_DFIR: list[str] = [
     "ensure-device-declaration",
     "ktir-legality-check",
     "compute-group-extraction",
+    "construct-three-stage-pipeline",
+    "builtin.module(builtin.module(func.func(ktdfarch-apply-patterns{groups=pre_scheduling})))",
 ]
 
 NAMED_PIPELINES: dict[str, list[str]] = {

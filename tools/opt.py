@@ -67,7 +67,7 @@ def _split_pass_flags(argv: list[str]) -> tuple[list[str], list[PassRequest]]:
         if arg.startswith("--"):
             name, _, value = arg[2:].partition("=")
             if name in pipeline.NAMED_PIPELINES:
-                requests.extend(PassRequest(p) for q in pipeline.NAMED_PIPELINES[name] for p in [q])
+                requests.extend(parse_pipeline(",".join(pipeline.NAMED_PIPELINES[name])))
                 continue
             if name in passes.PASSES:
                 requests.append(PassRequest(name, parse_options(value)))
@@ -322,16 +322,39 @@ def _anchored_targets(module: ModuleOp, anchor: tuple[str, ...]) -> list[Operati
 
 
 def _pipeline_text(requests: list[PassRequest]) -> str:
-    return "Pass Manager with {} passes:\nbuiltin.module({})".format(
-        len(requests), ",".join(_anchored_spelling(r) for r in requests)
+    """The pipeline as mlir-opt's `--dump-pass-pipeline` prints it, one pass per line."""
+    entries: list[tuple[int, str]] = []  # (depth, text) of each line, commas added below
+    open_anchor: tuple[str, ...] = ()
+    for request in requests:
+        common = 0
+        while common < min(len(open_anchor), len(request.anchor)) and open_anchor[common] == request.anchor[common]:
+            common += 1
+        for depth in range(len(open_anchor), common, -1):
+            entries.append((depth, ")"))
+        for depth in range(common, len(request.anchor)):
+            entries.append((depth + 1, f"{request.anchor[depth]}("))
+        open_anchor = request.anchor
+        entries.append((len(request.anchor) + 1, _option_spelling(request)))
+    for depth in range(len(open_anchor), 0, -1):
+        entries.append((depth, ")"))
+    lines = ["builtin.module("]
+    for i, (depth, text) in enumerate(entries):
+        nxt = entries[i + 1][1] if i + 1 < len(entries) else ")"
+        comma = "," if not text.endswith("(") and nxt != ")" else ""
+        lines.append("  " * depth + text + comma)
+    lines.append(")")
+    return f"Pass Manager with {len(requests)} passes:\n" + "\n".join(lines)
+
+
+def _option_spelling(request: PassRequest) -> str:
+    """MLIR prints string-valued options inside braces: `groups={pre_scheduling}`."""
+    if not request.options:
+        return request.name
+    opts = " ".join(
+        f"{k}={v}" if isinstance(_scalar(v), (int, float, bool)) else f"{k}={{{v}}}"
+        for k, v in request.options.items()
     )
-
-
-def _anchored_spelling(r: PassRequest) -> str:
-    text = r.spelling()
-    for op_name in reversed(r.anchor):
-        text = f"{op_name}({text})"
-    return text
+    return f"{request.name}{{{opts}}}"
 
 
 def _read_input(path: str) -> tuple[str, str]:

@@ -61,7 +61,7 @@ def parse_pipeline(text: str) -> list[PassRequest]:
         raise PipelineSyntaxError(f"invalid pass pipeline '{text}': {_first_line(exc)}") from None
     result: list[PassRequest] = []
     for element in tree.children:
-        _collect(element, (), result)
+        _collect(element, (), result, top=True)
     return result
 
 
@@ -70,11 +70,12 @@ def parse_options(text: str) -> dict[str, str]:
     return parse_pipeline(f"p{{{text}}}")[0].options if text.strip() else {}
 
 
-def _collect(element: Tree, anchor: tuple[str, ...], out: list[PassRequest]) -> None:
+def _collect(element: Tree, anchor: tuple[str, ...], out: list[PassRequest], top: bool = False) -> None:
+    """Flatten one pipeline element; the outermost `builtin.module(...)` is the root itself."""
     node = element.children[0]
     if node.data == "anchored":
         op_name = str(node.children[0])
-        inner = anchor if op_name == "builtin.module" and not anchor else anchor + (op_name,)
+        inner = anchor if op_name == "builtin.module" and top else anchor + (op_name,)
         for child in node.children[1:]:
             if child is not None:
                 _collect(child, inner, out)

@@ -1,0 +1,17 @@
+// The -ktir-to-dfir pipeline, as far as it has landed, in upstream order.
+// RUN: dfsched-opt -ktir-to-dfir --dump-pass-pipeline %s -verify-diagnostics 2>&1 | filecheck %s
+
+// CHECK:      builtin.module(
+// CHECK-NEXT:   ensure-device-declaration,
+// CHECK-NEXT:   ktir-legality-check,
+// CHECK-NEXT:   compute-group-extraction,
+// CHECK-NEXT:   construct-three-stage-pipeline,
+// CHECK-NEXT:   builtin.module(
+// CHECK-NEXT:     func.func(
+// CHECK-NEXT:       ktdfarch-apply-patterns{groups={pre_scheduling}}
+// CHECK-NEXT:     )
+// CHECK-NEXT:   )
+
+// expected-error @below {{no 'ktdf_arch.device' is present in the module}}
+module {
+}
