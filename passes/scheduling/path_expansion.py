@@ -439,8 +439,8 @@ class Planner:
         if hint is not None and graph.has_edge(src.id, hint.id) and graph.has_edge(hint.id, dst.id):
             nodes = [src, hint, dst]
         else:
-            ids = self.routing.shortest_path(src.id, dst.id)
-            if ids is None or len(ids) < 2:
+            ids = self.shortest_route(src, dst)
+            if ids is None:
                 raise error(move.origin, f"{PLAN_FAILED}: no route from '{src.name}' to '{dst.name}' in "
                                          f"{self.model.describe()}")
             nodes = [self.routing.nodes[i] for i in ids]
@@ -449,6 +449,17 @@ class Planner:
             kept = move.hops[0] if not isinstance(move.transfer.source.type, ktdf.FifoSlotType) else move.hops[-1]
             kept.kept = True
         self.plan_resources(move)
+
+    def shortest_route(self, src: RouteNode, dst: RouteNode) -> list[int] | None:
+        """Breadth-first route (upstream's ties); from a kind to itself, the shortest round trip."""
+        if src.id != dst.id:
+            return self.routing.shortest_path(src.id, dst.id)
+        best: list[int] | None = None
+        for succ in self.routing.graph.successors(src.id):
+            tail = self.routing.shortest_path(succ, dst.id)
+            if tail is not None and (best is None or len(tail) + 1 < len(best)):
+                best = [src.id, *tail]
+        return best
 
     def unit_hint(self, move: Move) -> RouteNode | None:
         """The unit the input already chose: the stage's tag, else the FIFO slot's unit side."""
@@ -727,13 +738,11 @@ class Materializer:
             kept = next(h for h in move.hops if h.kept)
             self.rewrites[t] = lambda hop=kept: self.kept_transfer(hop)
         if move.reader is not None and move.dst_slot is not None:
-            reader, spec = move.reader, move.dst_slot
-            self.rewrites[reader] = lambda: ktdf.ReadFromFifoOp(self.slot(spec), reader.result.type,
-                                                                reader.attributes)
+            self.rewrites[move.reader] = lambda r=move.reader, spec=move.dst_slot: ktdf.ReadFromFifoOp(
+                self.slot(spec), r.result.type, r.attributes)
         if move.writer is not None and move.src_slot is not None:
-            writer, spec = move.writer, move.src_slot
-            self.rewrites[writer] = lambda: ktdf.WriteToFifoOp(self.mapped(writer.data), self.slot(spec),
-                                                               writer.attributes)
+            self.rewrites[move.writer] = lambda w=move.writer, spec=move.src_slot: ktdf.WriteToFifoOp(
+                self.mapped(w.data), self.slot(spec), w.attributes)
 
     def kept_transfer(self, hop: Hop) -> ktdf.DataTransferOp:
         if len(hop.move.hops) > 1:
