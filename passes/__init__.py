@@ -22,5 +22,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "ktdfarch-apply-patterns": ("dfsched.passes.frontend.ktdfarch_apply_patterns", "KtdfarchApplyPatterns"),
     "ensure-device-declaration": ("dfsched.passes.frontend.ensure_device_declaration", "EnsureDeviceDeclaration"),
     "path-expansion": ("dfsched.passes.scheduling.path_expansion", "PathExpansion"),
+    "tile-scf-for-loops": ("dfsched.passes.scheduling.tile_scf_for_loops", "TileSCFForLoops"),
+    "strip-mine-scf-for-loops": ("dfsched.passes.scheduling.strip_mine_scf_for_loops", "StripMineSCFForLoops"),
     "scalar-broadcast-legalization": ("dfsched.passes.scheduling.scalar_broadcast_legalization", "ScalarBroadcastLegalization"),
 }
