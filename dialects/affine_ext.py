@@ -45,8 +45,8 @@ from dfsched.dialects.affine_subscripts import (
     affine_neg,
     affine_sub,
     parse_subscripts,
-    print_subscripts,
 )
+from dfsched.printing import print_affine_map_of_ssa_ids
 
 # ---------------------------------------------------------------------------
 # MLIR affine-expression semantics (the builders live in affine_subscripts, shared with agen/ktdf)
@@ -377,7 +377,7 @@ class LoadOp(xaffine.LoadOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.memref)
-        print_subscripts(printer, self.map, tuple(self.indices))
+        print_affine_map_of_ssa_ids(printer, self.map.data, tuple(self.indices))
         printer.print_op_attributes(self.attributes, reserved_attr_names=("map",))
         printer.print_string(" : ")
         printer.print_attribute(self.memref.type)
@@ -405,7 +405,7 @@ class StoreOp(xaffine.StoreOp):
         printer.print_operand(self.value)
         printer.print_string(", ")
         printer.print_operand(self.memref)
-        print_subscripts(printer, self.map, tuple(self.indices))
+        print_affine_map_of_ssa_ids(printer, self.map.data, tuple(self.indices))
         printer.print_op_attributes(self.attributes, reserved_attr_names=("map",))
         printer.print_string(" : ")
         printer.print_attribute(self.memref.type)
