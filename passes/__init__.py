@@ -25,4 +25,5 @@ PASSES: dict[str, tuple[str, str]] = {
     "tile-scf-for-loops": ("dfsched.passes.scheduling.tile_scf_for_loops", "TileSCFForLoops"),
     "strip-mine-scf-for-loops": ("dfsched.passes.scheduling.strip_mine_scf_for_loops", "StripMineSCFForLoops"),
     "scalar-broadcast-legalization": ("dfsched.passes.scheduling.scalar_broadcast_legalization", "ScalarBroadcastLegalization"),
+    "stage-coarsening": ("dfsched.passes.scheduling.stage_coarsening", "StageCoarsening"),
 }
