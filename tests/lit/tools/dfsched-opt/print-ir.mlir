@@ -18,4 +18,7 @@ func.func @f(%a: i32) -> i32 {
 // BEFORE: arith.addi
 // BEFORE: arith.addi
 
-// PIPE: builtin.module(cse,canonicalize)
+// PIPE:      builtin.module(
+// PIPE-NEXT:   cse,
+// PIPE-NEXT:   canonicalize
+// PIPE-NEXT: )
