@@ -28,8 +28,13 @@ from xdsl.traits import (
 )
 from xdsl.traits import is_speculatable as _xdsl_is_speculatable
 
-# Ops that are Pure in MLIR but carry no trait in xDSL 0.74.
-PURE_BY_NAME = frozenset({"affine.min"})
+# Ops that are Pure in MLIR but carry no (or a partial) trait in xDSL 0.74.
+PURE_BY_NAME = frozenset({"affine.min", "arith.remui"})
+
+# MLIR's conditionally speculatable divisions: speculatable when the divisor is a constant other
+# than 0 (unsigned) or other than 0 and -1 (signed). xDSL marks ceildivsi Pure and ceildivui never
+# speculatable.
+_DIVISIONS = {"arith.divui": (0,), "arith.ceildivui": (0,), "arith.divsi": (0, -1), "arith.ceildivsi": (0, -1)}
 
 
 def _is_linalg(op: Operation) -> bool:
@@ -129,6 +134,11 @@ def is_speculatable(op: Operation) -> bool:
         return False
     if op.name in PURE_BY_NAME:
         return True
+    if op.name in _DIVISIONS:
+        from dfsched.passes.cleanup.affine_utils import constant_int
+
+        divisor = constant_int(op.operands[1])
+        return divisor is not None and divisor not in _DIVISIONS[op.name]
     if _linalg_on_tensors(op):
         return True
     return _xdsl_is_speculatable(op)
