@@ -24,6 +24,11 @@ PASSES: dict[str, tuple[str, str]] = {
     "path-expansion": ("dfsched.passes.scheduling.path_expansion", "PathExpansion"),
     "tile-scf-for-loops": ("dfsched.passes.scheduling.tile_scf_for_loops", "TileSCFForLoops"),
     "strip-mine-scf-for-loops": ("dfsched.passes.scheduling.strip_mine_scf_for_loops", "StripMineSCFForLoops"),
+    "tile-size-selection": ("dfsched.passes.scheduling.tile_size_selection", "TileSizeSelection"),
+    "subsume-linearize-index": ("dfsched.passes.scheduling.subsume_linearize_index", "SubsumeLinearizeIndex"),
     "scalar-broadcast-legalization": ("dfsched.passes.scheduling.scalar_broadcast_legalization", "ScalarBroadcastLegalization"),
     "stage-coarsening": ("dfsched.passes.scheduling.stage_coarsening", "StageCoarsening"),
+    "normalize-grid-to-1d": ("dfsched.passes.lowering.normalize_grid_to_1d", "NormalizeGridTo1D"),
+    "address-assignment": ("dfsched.passes.lowering.address_assignment", "AddressAssignment"),
+    "ktdf-to-ktdflowering": ("dfsched.passes.lowering.ktdf_to_ktdflowering", "KTDFToKTDFLowering"),
 }

@@ -1,0 +1,544 @@
+"""`tile-size-selection`: give every `ktdf.tiling.reserve_size` a concrete size
+(spec passes-scheduling.md §18, with the scratchpad budget upstream leaves as a TODO).
+
+**Which placeholders.** A placeholder is resolved through the loops it tiles: each
+`arith.ceildivui %total, %placeholder` with a constant `%total` whose result is the upper bound
+of an `scf.for` (or of a `ktdf.parallel`, which `parallelize-loops-across-instances` may have
+made of that loop) associates that loop and its total with the placeholder. A placeholder with
+no associated loop is left in the IR, as upstream does.
+
+**Candidates.** Sizes `c >= max(1, min_value)` that are multiples of `divisibility` (when it is
+above 1) and divide every associated total, largest first. None at all is an error naming the
+constraints.
+
+**The rule: the largest tile that fits.** Larger tiles mean fewer and larger DMA transfers, so
+the pass takes the largest candidate whose data fits the device's scratchpad (upstream only
+tries 2 and then 1, a placeholder for this rule). What must fit, per program (the enclosing
+`func.func`) and per scratchpad memory the device declares with a size (a memory of depth 1 in
+the memory tree, found through the buffer's memory space and the device's
+`mem_space_mapping`):
+
+* every `memref.alloc`/`memref.alloca` of the program in that memory, all counted as live at
+  once: `address-assignment` gives each allocation its own address range and never reuses one,
+  so their sum is what has to fit;
+* a buffer's bytes are the product of its dimensions times its element size (`ceil(bits/8)`).
+  A dynamic dimension counts with its largest value, computed from its size operand with the
+  chosen sizes in place (constants, the placeholders, loop induction variables over their
+  bounds, `arith` integer ops, `affine.apply/min/max`, `ktdf.tiling.derive_size` (at most its
+  last tile size and its total) and `ktdf.tiling.linearize_index`);
+* copies: a buffer allocated inside `ktdf.parallel ... distribute(num_instances = N)` exists
+  once per instance (N times); a buffer allocated inside a `ktdf.pipeline modulo(size : M)`
+  exists once per rolling resource set (M times), except a buffer that is itself one of the
+  copies a `ktdf.select_memref` picks from (double buffering already allocated each copy).
+
+When a program has several placeholders, they are chosen one at a time, the innermost tiled
+dimension first (reverse IR order: tiling emits a nest's placeholders outermost first): a tile
+spanning whole rows of the innermost dimension is one contiguous block, which moves in a single
+transfer. Each takes the largest candidate that fits while the ones already chosen keep their
+size and the ones still open take their smallest candidate. If a size fits at all, this finds
+one.
+
+**Diagnostics** (on the placeholder unless said otherwise): no candidate satisfies the
+constraints; no candidate fits (the sizes tried, the bytes needed with the smallest, and the
+capacity); a scratchpad buffer whose size cannot be bounded (on the buffer); buffers in memory
+spaces but no device to read capacities from (`--device` supplies one).
+
+**Output.** Each resolved placeholder becomes `arith.constant <size> : index` in its place;
+`canonicalize` then folds the bounds, `derive_size`s and dynamic allocations.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import affine, arith, func, memref, scf
+from xdsl.dialects.builtin import (
+    FixedBitwidthType,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+)
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
+from xdsl.ir.affine import AffineExpr, AffineSymExpr
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+from xdsl.traits import IsolatedFromAbove
+
+from dfsched.arch.model import SCRATCHPAD, DeviceModel, Memory
+from dfsched.diagnostics import DiagnosticError, error
+from dfsched.dialects import ktdf
+from dfsched.dialects.affine_ext import MaxOp as AffineMaxOp
+from dfsched.passes.scheduling.tiling_utils import constant_index_value, insert_before
+
+PASS = "tile-size-selection"
+
+Interval = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class TileSizeSelection(ModulePass):
+    name = "tile-size-selection"
+
+    device: str | None = None
+    """Architecture file (or shipped short name) used when the module declares no device."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        placeholders = [r for r in op.walk() if isinstance(r, ktdf.TilingReserveSizeOp)]
+        for program, members in group_by_program(placeholders):
+            tiles = [Placeholder.of(r) for r in members]
+            tiles = [t for t in tiles if t.loops]  # the others stay, as upstream
+            if not tiles:
+                continue
+            budget = ScratchpadBudget.of(program, tiles[0].op, self.device)
+            choose_sizes(tiles, budget)
+            for tile in tiles:
+                replace_with_constant(tile)
+
+
+# ---------------------------------------------------------------------------
+# Placeholders, their loops and candidate sizes
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Placeholder:
+    op: ktdf.TilingReserveSizeOp
+    loops: list[tuple[Operation, int]]  # (tiled loop, total size)
+    candidates: list[int] = field(default_factory=list)  # largest first
+    size: int | None = None
+
+    @classmethod
+    def of(cls, op: ktdf.TilingReserveSizeOp) -> Placeholder:
+        tile = cls(op, associated_loops(op.results[0]))
+        if tile.loops:
+            tile.candidates = candidate_sizes(tile)
+        return tile
+
+    @property
+    def min_value(self) -> int:
+        return self.op.min_value.value.data
+
+    @property
+    def divisibility(self) -> int:
+        return self.op.divisibility.value.data
+
+    @property
+    def totals(self) -> list[int]:
+        return [total for _, total in self.loops]
+
+
+def associated_loops(size: SSAValue) -> list[tuple[Operation, int]]:
+    """Loops bounded by `ceildivui(constant total, size)`, with the total, in use order."""
+    found: list[tuple[Operation, int]] = []
+    for use in list(size.uses):
+        ceildiv = use.operation
+        if not isinstance(ceildiv, arith.CeilDivUIOp) or use.index != 1:
+            continue  # upstream: a placeholder used as the dividend stays unresolved here
+        total = constant_index_value(ceildiv.lhs)
+        if total is None:
+            continue
+        trips = ceildiv.results[0]
+        for bound_use in list(trips.uses):
+            loop = bound_use.operation
+            if isinstance(loop, scf.ForOp) and loop.ub is trips:
+                found.append((loop, total))
+            elif isinstance(loop, ktdf.ParallelOp) and any(ub is trips for ub in loop.upper_bounds):
+                found.append((loop, total))
+    return found
+
+
+def candidate_sizes(tile: Placeholder) -> list[int]:
+    """Sizes satisfying the placeholder's constraints, largest first (error when none does)."""
+    lowest = max(1, tile.min_value)
+    common = abs(math.gcd(*tile.totals))
+    if common == 0:  # loops without iterations: any size is right, take the smallest allowed
+        step = max(1, tile.divisibility)
+        return [-(-lowest // step) * step]
+    divisors = sorted(common_divisors(common), reverse=True)
+    sizes = [c for c in divisors if c >= lowest and (tile.divisibility <= 1 or c % tile.divisibility == 0)]
+    if not sizes:
+        totals = ", ".join(str(t) for t in tile.totals)
+        raise error(tile.op, f"{PASS}: no tile size satisfies the constraints min_value = {tile.min_value}, "
+                             f"divisibility = {tile.divisibility} and divides the tiled loop totals ({totals})")
+    return sizes
+
+
+def common_divisors(n: int) -> set[int]:
+    """Every positive divisor of `n` > 0."""
+    found: set[int] = set()
+    for d in range(1, math.isqrt(n) + 1):
+        if n % d == 0:
+            found.update((d, n // d))
+    return found
+
+
+def group_by_program(ops: Sequence[Operation]) -> list[tuple[Operation, list[Operation]]]:
+    """Placeholders grouped by the program holding them, in IR order."""
+    groups: dict[Operation, list[Operation]] = {}
+    for op in ops:
+        groups.setdefault(program_of(op), []).append(op)
+    return list(groups.items())
+
+
+def program_of(op: Operation) -> Operation:
+    """The enclosing `func.func`, else the nearest isolated op (the module at worst)."""
+    parent = op.parent_op()
+    fallback: Operation | None = None
+    while parent is not None:
+        if isinstance(parent, func.FuncOp):
+            return parent
+        if fallback is None and parent.has_trait(IsolatedFromAbove):
+            fallback = parent
+        parent = parent.parent_op()
+    assert fallback is not None
+    return fallback
+
+
+def replace_with_constant(tile: Placeholder) -> None:
+    assert tile.size is not None
+    constant = insert_before(arith.ConstantOp(IntegerAttr(tile.size, IndexType())), tile.op)
+    tile.op.results[0].replace_all_uses_with(constant.results[0])
+    Rewriter.erase_op(tile.op)
+
+
+# ---------------------------------------------------------------------------
+# The choice
+# ---------------------------------------------------------------------------
+
+
+def choose_sizes(tiles: list[Placeholder], budget: ScratchpadBudget) -> None:
+    """Innermost dimension first, each the largest candidate that fits (module docstring)."""
+    env: dict[Operation, int] = {t.op: t.candidates[-1] for t in tiles}
+    budget.check_bounded(env)
+    for tile in reversed(tiles):
+        for size in tile.candidates:
+            env[tile.op] = size
+            if budget.fits(env):
+                tile.size = size
+                break
+        else:
+            env[tile.op] = tile.candidates[-1]
+            raise budget.no_fit(tile, env)
+
+
+# ---------------------------------------------------------------------------
+# What must fit
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Buffer:
+    op: Operation
+    memory: Memory
+    copies: int
+    dims: list[int | SSAValue]
+    element_bytes: int
+
+    def bytes(self, env: dict[Operation, int]) -> int | None:
+        total = self.element_bytes * self.copies
+        for position, dim in enumerate(self.dims):
+            if isinstance(dim, int):
+                total *= dim
+                continue
+            bound = value_bounds(dim, env)
+            if bound is None:
+                return None
+            total *= max(0, bound[1])
+        return total
+
+
+@dataclass
+class ScratchpadBudget:
+    buffers: list[Buffer]
+
+    @classmethod
+    def of(cls, program: Operation, at: Operation, device: str | None) -> ScratchpadBudget:
+        allocations = [op for op in program.walk() if isinstance(op, memref.AllocOp | memref.AllocaOp)]
+        placed = [op for op in allocations if not isinstance(memory_space(op), NoneAttr)]
+        if not placed:
+            return cls([])
+        from dfsched.arch.loading import device_model_for
+
+        model = device_model_for(at, device=device)
+        if model is None:
+            space = memory_space(placed[0])
+            raise error(at, f"{PASS}: buffers are allocated in memory space {space} but no device declares "
+                            "its capacity (declare a ktdf_arch.device or pass --device)")
+        buffers = []
+        for op in placed:
+            memory = scratchpad_of(model, memory_space(op))
+            if memory is not None:
+                buffers.append(make_buffer(op, memory, program))
+        return cls(buffers)
+
+    def check_bounded(self, env: dict[Operation, int]) -> None:
+        for buffer in self.buffers:
+            if buffer.bytes(env) is None:
+                raise error(buffer.op, f"{PASS}: cannot bound the size of this scratchpad buffer in "
+                                       f"\"{buffer.memory.kind}\" (a dynamic dimension has no known upper bound)")
+
+    def usage(self, env: dict[Operation, int]) -> dict[str, int]:
+        used: dict[str, int] = {}
+        for buffer in self.buffers:
+            used[buffer.memory.kind] = used.get(buffer.memory.kind, 0) + (buffer.bytes(env) or 0)
+        return used
+
+    def capacities(self) -> dict[str, int]:
+        return {b.memory.kind: b.memory.size for b in self.buffers if b.memory.size is not None}
+
+    def fits(self, env: dict[Operation, int]) -> bool:
+        used = self.usage(env)
+        return all(used.get(kind, 0) <= size for kind, size in self.capacities().items())
+
+    def no_fit(self, tile: Placeholder, env: dict[Operation, int]) -> DiagnosticError:
+        used, capacities = self.usage(env), self.capacities()
+        kind = next(k for k, size in capacities.items() if used.get(k, 0) > size)
+        tried = ", ".join(str(c) for c in tile.candidates)
+        return error(tile.op, f"{PASS}: no tile size fits the scratchpad: tried {tried}; with {tile.candidates[-1]} "
+                              f"the program's buffers need {used[kind]} bytes of \"{kind}\", which holds "
+                              f"{capacities[kind]} bytes")
+
+
+def memory_space(op: Operation) -> Attribute:
+    type_ = op.results[0].type
+    assert isinstance(type_, MemRefType)
+    return type_.memory_space
+
+
+def scratchpad_of(model: DeviceModel, space: Attribute) -> Memory | None:
+    """The device's scratchpad memory `space` names, if it is one and declares a size."""
+    try:
+        memory = model.memory_for_space(space)
+    except DiagnosticError:
+        return None  # a space the device does not know is for other passes to report
+    if memory.level != SCRATCHPAD or memory.size is None:
+        return None
+    return memory
+
+
+def make_buffer(op: Operation, memory: Memory, program: Operation) -> Buffer:
+    type_ = op.results[0].type
+    assert isinstance(type_, MemRefType)
+    element = type_.element_type
+    if isinstance(element, IndexType):
+        element_bytes = 8
+    elif isinstance(element, FixedBitwidthType):
+        element_bytes = max(1, math.ceil(element.bitwidth / 8))
+    else:
+        raise error(op, f"{PASS}: cannot size scratchpad buffers of element type {element}")
+    dynamic = iter(op.dynamic_sizes)
+    dims: list[int | SSAValue] = [next(dynamic) if d < 0 else d for d in type_.get_shape()]
+    return Buffer(op, memory, copies_of(op, program), dims, element_bytes)
+
+
+def copies_of(op: Operation, program: Operation) -> int:
+    """Parallel instances times rolling resource sets of the pipelines around `op`."""
+    copies = 1
+    is_selected = feeds_select_memref(op.results[0])
+    parent = op.parent_op()
+    while parent is not None and parent is not program:
+        if isinstance(parent, ktdf.ParallelOp):
+            copies *= max(1, parent.num_instances.value.data)
+        elif isinstance(parent, ktdf.PipelineOp) and parent.modulo is not None and not is_selected:
+            copies *= max(1, parent.modulo.value.data)
+        parent = parent.parent_op()
+    return copies
+
+
+def feeds_select_memref(value: SSAValue) -> bool:
+    """True when `value` (or the private result it is yielded as) is a select_memref candidate."""
+    for use in value.uses:
+        user = use.operation
+        if isinstance(user, ktdf.SelectMemrefOp) and use.index > 0:
+            return True
+        if isinstance(user, ktdf.PrivateYieldOp):
+            private = user.parent_op()
+            if isinstance(private, ktdf.PrivateOp) and feeds_select_memref(private.results[use.index]):
+                return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Value bounds: the smallest and largest value an index can take
+# ---------------------------------------------------------------------------
+
+
+def value_bounds(value: SSAValue, env: dict[Operation, int]) -> Interval | None:
+    """Closed bounds of `value` with the placeholders of `env` in place, or None if unknown."""
+    return _Bounds(env).of(value)
+
+
+class _Bounds:
+    def __init__(self, env: dict[Operation, int]):
+        self.env = env
+        self.memo: dict[SSAValue, Interval | None] = {}
+
+    def of(self, value: SSAValue) -> Interval | None:
+        if value in self.memo:
+            return self.memo[value]
+        self.memo[value] = None  # cycles (loop-carried values) are unknown
+        result = self._compute(value)
+        self.memo[value] = result
+        return result
+
+    def _compute(self, value: SSAValue) -> Interval | None:
+        if isinstance(value, BlockArgument):
+            return self._block_argument(value)
+        op = value.owner
+        if isinstance(op, ktdf.TilingReserveSizeOp):
+            size = self.env.get(op)
+            return None if size is None else (size, size)
+        if isinstance(op, arith.ConstantOp):
+            attr = op.value
+            return (attr.value.data, attr.value.data) if isinstance(attr, IntegerAttr) else None
+        if isinstance(op, ktdf.TilingDeriveSizeOp):
+            tile = self.of(op.tile_sizes[-1]) if op.tile_sizes else None
+            total = self.of(op.total_size)
+            his = [b[1] for b in (tile, total) if b is not None]
+            return (0, max(0, min(his))) if his else None
+        if isinstance(op, ktdf.TilingLinearizeIndexOp):
+            result: Interval | None = (0, 0)
+            for iv, stride in zip(op.ivs, op.strides):
+                result = _add(result, _mul(self.of(iv), self.of(stride)))
+            return result
+        if isinstance(op, arith.IndexCastOp | arith.IndexCastUIOp):
+            return self.of(op.operands[0])
+        if isinstance(op, arith.SelectOp):
+            a, b = self.of(op.lhs), self.of(op.rhs)
+            return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+        binary = _ARITH.get(type(op))
+        if binary is not None:
+            return binary(self.of(op.operands[0]), self.of(op.operands[1]))
+        if isinstance(op, affine.ApplyOp | affine.MinOp | AffineMaxOp):
+            return self._affine(op)
+        return None
+
+    def _block_argument(self, arg: BlockArgument) -> Interval | None:
+        owner = arg.block.parent_op()
+        if isinstance(owner, scf.ForOp) and arg.index == 0:
+            return _loop_range(self.of(owner.lb), self.of(owner.ub))
+        if isinstance(owner, ktdf.ParallelOp):
+            ivs = owner.induction_vars
+            if arg.index < len(ivs):
+                return _loop_range(self.of(owner.lower_bounds[arg.index]), self.of(owner.upper_bounds[arg.index]))
+            return (0, max(0, owner.num_instances.value.data - 1))
+        return None
+
+    def _affine(self, op: Operation) -> Interval | None:
+        amap = op.map.data
+        operands = [self.of(v) for v in op.operands]
+        dims, syms = operands[: amap.num_dims], operands[amap.num_dims:]
+        results = [_affine_expr(expr, dims, syms) for expr in amap.results]
+        if any(r is None for r in results) or not results:
+            return None
+        if isinstance(op, affine.MinOp):
+            return (min(r[0] for r in results), min(r[1] for r in results))
+        if isinstance(op, AffineMaxOp):
+            return (max(r[0] for r in results), max(r[1] for r in results))
+        return results[0]
+
+
+def _loop_range(lb: Interval | None, ub: Interval | None) -> Interval | None:
+    if lb is None or ub is None:
+        return None
+    return (lb[0], max(lb[0], ub[1] - 1))
+
+
+def _corners(a: Interval | None, b: Interval | None, f: Callable[[int, int], int]) -> Interval | None:
+    if a is None or b is None:
+        return None
+    values = [f(x, y) for x in a for y in b]
+    return (min(values), max(values))
+
+
+def _add(a: Interval | None, b: Interval | None) -> Interval | None:
+    return None if a is None or b is None else (a[0] + b[0], a[1] + b[1])
+
+
+def _sub(a: Interval | None, b: Interval | None) -> Interval | None:
+    return None if a is None or b is None else (a[0] - b[1], a[1] - b[0])
+
+
+def _mul(a: Interval | None, b: Interval | None) -> Interval | None:
+    return _corners(a, b, lambda x, y: x * y)
+
+
+def _positive(b: Interval | None) -> bool:
+    return b is not None and b[0] > 0
+
+
+def _floordiv(a: Interval | None, b: Interval | None) -> Interval | None:
+    return _corners(a, b, lambda x, y: x // y) if _positive(b) else None
+
+
+def _ceildiv(a: Interval | None, b: Interval | None) -> Interval | None:
+    return _corners(a, b, lambda x, y: -((-x) // y)) if _positive(b) else None
+
+
+def _truncdiv(a: Interval | None, b: Interval | None) -> Interval | None:
+    return _corners(a, b, lambda x, y: int(x / y) if abs(x) < 2**52 else x // y) if _positive(b) else None
+
+
+def _rem(a: Interval | None, b: Interval | None) -> Interval | None:
+    if a is None or not _positive(b) or a[0] < 0:
+        return None
+    assert b is not None
+    return (0, min(a[1], b[1] - 1))
+
+
+def _min(a: Interval | None, b: Interval | None) -> Interval | None:
+    return None if a is None or b is None else (min(a[0], b[0]), min(a[1], b[1]))
+
+
+def _max(a: Interval | None, b: Interval | None) -> Interval | None:
+    return None if a is None or b is None else (max(a[0], b[0]), max(a[1], b[1]))
+
+
+_ARITH: dict[type, Callable[[Interval | None, Interval | None], Interval | None]] = {
+    arith.AddiOp: _add,
+    arith.SubiOp: _sub,
+    arith.MuliOp: _mul,
+    arith.CeilDivUIOp: _ceildiv,
+    arith.CeilDivSIOp: _ceildiv,
+    arith.FloorDivSIOp: _floordiv,
+    arith.DivUIOp: _floordiv,
+    arith.DivSIOp: _truncdiv,
+    arith.RemUIOp: _rem,
+    arith.RemSIOp: _rem,
+    arith.MinSIOp: _min,
+    arith.MinUIOp: _min,
+    arith.MaxSIOp: _max,
+    arith.MaxUIOp: _max,
+}
+
+
+def _affine_expr(expr: AffineExpr, dims: list[Interval | None], syms: list[Interval | None]) -> Interval | None:
+    if isinstance(expr, AffineConstantExpr):
+        return (expr.value, expr.value)
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position] if expr.position < len(dims) else None
+    if isinstance(expr, AffineSymExpr):
+        return syms[expr.position] if expr.position < len(syms) else None
+    if isinstance(expr, AffineBinaryOpExpr):
+        lhs, rhs = _affine_expr(expr.lhs, dims, syms), _affine_expr(expr.rhs, dims, syms)
+        kind = expr.kind
+        if kind == AffineBinaryOpKind.Add:
+            return _add(lhs, rhs)
+        if kind == AffineBinaryOpKind.Mul:
+            return _mul(lhs, rhs)
+        if kind == AffineBinaryOpKind.FloorDiv:
+            return _floordiv(lhs, rhs)
+        if kind == AffineBinaryOpKind.CeilDiv:
+            return _ceildiv(lhs, rhs)
+        if kind == AffineBinaryOpKind.Mod:
+            if not _positive(rhs):
+                return None
+            assert rhs is not None
+            return (0, rhs[1] - 1)
+    return None
