@@ -274,7 +274,15 @@ class Planner:
         for move in self.moves:
             self.route(move)
         groups = self.place(lanes)
-        return PipelinePlan(self, groups)
+        plan = PipelinePlan(self, groups)
+        for stage in self.transfer_stages:
+            if plan.whole(stage):
+                continue
+            for t in self.transfers[stage]:
+                if t.parent is not stage.body.block:
+                    raise self.fail(t, "the transfers of this stage go to different units, and this one is "
+                                       "nested in another op of the stage")
+        return plan
 
     def classify(self, stage: ktdf.StageOp) -> None:
         units = stage.unit_kinds
@@ -320,8 +328,7 @@ class Planner:
                                 "is unknown")
         memory = self.model.memory_for_space(space, at)
         node = self.routing.node_for(memory.kind)
-        if node is None:
-            raise self.fail(at, f"memory '{memory.kind}' is not in the routing graph of {self.model.describe()}")
+        assert node is not None  # every memory kind has a routing node
         return Place(node, value=value)
 
     def compute_place(self, stage: ktdf.StageOp) -> Place:
@@ -476,8 +483,7 @@ class Planner:
     def split_route(self, move: Move, nodes: list[RouteNode]) -> list[Hop]:
         names = " -> ".join(n.name for n in nodes)
         stops = [i for i, n in enumerate(nodes) if n.cls is not NodeClass.LOAD_STORE_UNIT]
-        if stops[0] != 0 or stops[-1] != len(nodes) - 1:
-            raise self.fail(move.origin, f"route {names} does not start and end in a memory or compute unit")
+        assert stops[0] == 0 and stops[-1] == len(nodes) - 1  # places are memories or compute units
         hops: list[Hop] = []
         for a, b in zip(stops, stops[1:]):
             src, dst = nodes[a], nodes[b]
@@ -799,9 +805,6 @@ class Materializer:
                     for op in stage.body.block.ops:
                         self.emit(op, block)
                 continue
-            if t.parent is not stage.body.block:
-                raise error(t, f"{PLAN_FAILED}: the transfers of this stage go to different units, and this "
-                               "one is nested in another op of the stage")
             for op in _slice(t, stage.body.block):
                 if op not in emitted_ops:
                     emitted_ops.add(op)

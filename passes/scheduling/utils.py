@@ -183,12 +183,14 @@ class PipelineTree:
                 self._link_stages(node)
 
     def _new_node(self, op: Operation) -> TreeNode:
-        kind = {
-            scf.ForOp: NodeKind.LOOP,
-            ktdf.PipelineOp: NodeKind.PIPELINE,
-            ktdf.StageOp: NodeKind.STAGE,
-            ktdf.PrivateOp: NodeKind.PRIVATE,
-        }[type(op)]
+        if isinstance(op, scf.ForOp):
+            kind = NodeKind.LOOP
+        elif isinstance(op, ktdf.PipelineOp):
+            kind = NodeKind.PIPELINE
+        elif isinstance(op, ktdf.StageOp):
+            kind = NodeKind.STAGE
+        else:
+            kind = NodeKind.PRIVATE
         node = TreeNode(kind, op)
         if kind is NodeKind.STAGE:
             node.stage_id = self._next_stage_id
