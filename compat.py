@@ -85,6 +85,17 @@ class LocatingParser(Parser):
             self.raise_error(f"unregistered operation '{name}'", start, end)
         return op_type
 
+    def parse_affine_map(self):
+        # MLIR's rules for affine expressions (semi-affine `d0 * s0`, no distribution of `*`).
+        from dfsched.dialects.affine_ext import MLIRAffineParser
+
+        return MLIRAffineParser(self._parser_state).parse_affine_map()
+
+    def parse_affine_set(self):
+        from dfsched.dialects.affine_ext import MLIRAffineParser
+
+        return MLIRAffineParser(self._parser_state).parse_affine_set()
+
     def line_col(self, offset: int) -> tuple[int, int]:
         import bisect
 
