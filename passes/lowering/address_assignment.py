@@ -1,0 +1,189 @@
+"""`address-assignment`: every buffer gets an address in its memory.
+
+`passes-lowering.md` §1, `arch.md` §6.4.
+
+**Address unit (Decision 8): the byte.** An address is the offset, in bytes, of the buffer's
+first byte from the start of its memory; a buffer of `memref<1x64xf16, "L1">` takes 128
+bytes, and the next buffer in L1 starts 128 further. Capacities are the device's memory
+`size`s, also in bytes. This is the unit of the whole backend and of dfsched's examples
+(`interp/memory.py`); a pass that needs another unit (elements, or a unit's words)
+converts explicitly where it needs it.
+
+**Where numbering restarts.** A memory that every core shares (depth 0 of the memory tree,
+such as DDR) has one numbering for the whole module: buffers of different programs never
+overlap there, which is how one program hands a result to the next. Every other memory (a
+core's scratchpad such as L1, or registers below it) is private to the program running on
+the core, so each program (the `func.func` holding the allocation) numbers it from 0
+again. All cores of a program share its numbering (each core's L1 holds the same layout).
+
+Algorithm:
+1. collect the `memref.alloc`s whose type has a memory space, in textual order;
+2. find the device ("MemoryTrackerAnalysis: No ktdf_arch::DeviceOp found in module...");
+3. plan every allocation before changing anything: its memory (the space is resolved
+   through the device's `mem_space_mapping`, so `#ktdp.memory_space<ct_local>` and the
+   kind it maps to share one numbering), its size (`elements × ceil(bitwidth / 8)`, a
+   dynamic dimension bounded by a constant upper bound of its size operand) and the next
+   free address of its numbering (bump pointer from 0, alignment 1). A failure is a
+   located error on the allocation ("Failed to allocate <space> memory: ..."), with a note
+   counting the failed allocations, and the module is left as it was;
+4. materialise each address at its allocation: `%a = arith.constant <addr> : index`,
+   `%m = builtin.unrealized_conversion_cast %a : index to <memref type>`; the allocation's
+   uses take `%m`, its `memref.dealloc`s and the allocation itself are erased.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp, NoneAttr, UnrealizedConversionCastOp
+from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from dfsched.arch.model import GLOBAL, DeviceModel, Memory
+from dfsched.diagnostics import DiagnosticError, error
+from dfsched.dialects.ktdf_arch import attribute_text
+from dfsched.passes.lowering.utils import Inserter, constant_upper_bound, device_model, function_parent, index_constant
+
+NO_DEVICE = ("MemoryTrackerAnalysis: No ktdf_arch::DeviceOp found in module. This could happen if the device "
+             "spec file is empty or contains multiple devices")
+ALIGNMENT = 1
+
+
+@dataclass(frozen=True)
+class AddressAssignment(ModulePass):
+    """Replace every memory-space `memref.alloc` by a byte address in its memory."""
+
+    name = "address-assignment"
+
+    device: str | None = None  # dfsched-opt --device
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        allocations = collect_allocations(op)
+        model = device_model(op, self.device, NO_DEVICE)
+        plan = plan_addresses(op, allocations, MemoryTracker(model))
+        for alloc, address in plan:
+            materialize_address(alloc, address)
+
+
+def collect_allocations(module: ModuleOp) -> list[memref.AllocOp]:
+    """`memref.alloc`s with a memory space, in textual order (step 1)."""
+    out = []
+    for op in module.walk():
+        if isinstance(op, memref.AllocOp):
+            memory_space = op.memref.type.memory_space
+            if memory_space is not None and not isinstance(memory_space, NoneAttr):
+                out.append(op)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# The memory tracker (arch.md §6.4)
+# ---------------------------------------------------------------------------
+
+
+class AllocationError(Exception):
+    """Why one allocation cannot get an address (the text after "Failed to allocate ...: ")."""
+
+
+@dataclass
+class MemoryTracker:
+    """Bump pointers per memory: one per shared (global) memory, one per program otherwise."""
+
+    model: DeviceModel
+    next_address: dict[tuple[object, str], int] = field(default_factory=dict)
+
+    def memory(self, space: Attribute, at: Operation) -> Memory:
+        try:
+            memory = self.model.memory_for_space(space, at)
+        except DiagnosticError:
+            memory = None
+        if memory is None or memory.size is None:
+            raise AllocationError(f"Memory resource {attribute_text(space)} does not have capacity information")
+        return memory
+
+    def allocate(self, space: Attribute, size: int, program: Operation | None, at: Operation) -> int:
+        memory = self.memory(space, at)
+        key = (None if memory.level == GLOBAL else program, memory.kind)
+        current = self.next_address.get(key, 0)
+        address = -(-current // ALIGNMENT) * ALIGNMENT
+        capacity = memory.size
+        assert capacity is not None
+        if address + size > capacity:
+            raise AllocationError(
+                f"Allocation of {size} bytes (aligned to {ALIGNMENT}) exceeds {attribute_text(memory.kind_attr)} "
+                f"capacity ({capacity} bytes available, {current} bytes already allocated)")
+        self.next_address[key] = address + size
+        return address
+
+
+def plan_addresses(module: ModuleOp, allocations: list[memref.AllocOp],
+                   tracker: MemoryTracker) -> list[tuple[memref.AllocOp, int]]:
+    """The address of every allocation, or a located error before anything is rewritten (step 3)."""
+    plan: list[tuple[memref.AllocOp, int]] = []
+    failures: list[tuple[memref.AllocOp, str]] = []
+    for alloc in allocations:
+        space = alloc.memref.type.memory_space
+        try:
+            size = allocation_size(alloc)
+            address = tracker.allocate(space, size, program_of(alloc), alloc)
+        except AllocationError as exc:
+            failures.append((alloc, f"Failed to allocate {attribute_text(space)} memory: {exc}"))
+            continue
+        plan.append((alloc, address))
+    if failures:
+        alloc, message = failures[0]
+        raise error(alloc, message, [(module, f"AddressAssignment: failed to assign addresses for "
+                                              f"{len(failures)} allocation(s)")])
+    return plan
+
+
+def program_of(alloc: Operation) -> Operation | None:
+    """The program an allocation belongs to: its function (None outside any function)."""
+    return function_parent(alloc)
+
+
+def allocation_size(alloc: memref.AllocOp) -> int:
+    """Bytes of the allocation: elements × ceil(bitwidth / 8)."""
+    memref_type = alloc.memref.type
+    assert isinstance(memref_type, MemRefType)
+    elements = 1
+    dynamic = iter(alloc.dynamic_sizes)
+    for dim, extent in enumerate(memref_type.get_shape()):
+        if extent < 0:
+            bound = constant_upper_bound(next(dynamic))
+            if bound is None or bound < 0:
+                raise AllocationError(f"the size of dynamic dimension {dim} has no constant upper bound")
+            extent = bound
+        elements *= extent
+    return elements * element_bytes(memref_type.element_type)
+
+
+def element_bytes(element_type: Attribute) -> int:
+    if isinstance(element_type, IndexType):
+        return 8
+    bits = getattr(element_type, "bitwidth", None)
+    if not isinstance(bits, int):
+        raise AllocationError(f"element type {attribute_text(element_type)} has no bit width")
+    return (bits + 7) // 8
+
+
+# ---------------------------------------------------------------------------
+# Rewriting (step 4)
+# ---------------------------------------------------------------------------
+
+
+def materialize_address(alloc: memref.AllocOp, address: int) -> None:
+    at = Inserter.before(alloc)
+    constant = at.add(index_constant(address))
+    cast = at.add(UnrealizedConversionCastOp.get([constant.result], [alloc.memref.type]))
+    deallocs = [use.operation for use in alloc.memref.uses if isinstance(use.operation, memref.DeallocOp)]
+    for dealloc in deallocs:
+        Rewriter.erase_op(dealloc)
+    alloc.memref.replace_all_uses_with(cast.results[0])
+    Rewriter.erase_op(alloc)
+
+
+__all__ = ["AddressAssignment", "MemoryTracker", "allocation_size"]

@@ -1,0 +1,522 @@
+"""`ktdf-to-ktdflowering`: scheduled pipelines become units, signals and `execute_on` regions.
+
+`passes-lowering.md` §3. For every function holding `ktdf.stage`s (every `func.func` of the
+module, nested modules included, in textual order):
+
+1. **Classify** the unit kinds (§3.1): each kind in a stage's `applicable_units` is
+   *parallel* for the nearest `ktdf.parallel` around the stage, or a candidate
+   *non-parallel* kind; a kind used in any parallel region is not non-parallel.
+2. **Grid** (§3.2): the function's 1-D `grid` is the number of cores G.
+3. **Check the units against the device** (dfsched): every kind must be an exec_unit kind
+   of the device, and a `ktdf.parallel` may not distribute over more instances than the
+   device has copies of its units (Decision 3: the corelet count is the parallel op's
+   `num_instances`, which parallelization took from the device: 2 on the sample device,
+   4 on `quad_corelet`, any N in general).
+4. **Analyse** before anything changes: the stages each stage runs on (§3.5, as unit
+   slots), the global DAG over leaf stages plus the cross-iteration back-edges (§3.6), and
+   the scratchpad conflicts on its edges (§3.7). Every diagnostic is raised here, so a
+   failing function is left untouched.
+5. **Materialise units** at the start of the entry block (§3.3): per non-parallel kind,
+   per core `dataflow.get_unit {core = c, corelet = 0, name = "C<c>-<kind>"}`; per parallel
+   op, kind and corelet k, per core `{..., corelet = k, name = "C<c>-<kind>-CL<k>"}`.
+6. **Uniform infrastructure** (§3.4): a new `ktdp.get_compute_tile_id`, then per unit list
+   G key constants, a `uniform.def_immutable_mapping` core → unit and a `uniform.query_map`
+   keyed by the tile id.
+7. **Signals** (§3.8): `ktdf_lowering.signal` after the anchor of every conflicting edge
+   (IR order of producer then consumer, Decision 5); guarded signals at the start of the
+   load stage and the end of the store stage of every conflicting back-edge.
+8. **Pipeline execution transform** (§3.9), outer pipelines first: each stage becomes a
+   `ktdf_lowering.execute_on` of its units, each pipeline one of the ordered union of its
+   stages' units holding the inlined `ktdf.private` contents, the stages' regions and the
+   signals. Finally `loop_type` is dropped from every `scf.for` of the function.
+
+Unit kinds are the device's exec_unit `kind` strings; `get_unit` types are them lower-cased.
+Conflicts are read from the device: the memory kinds the producer's unit writes
+(`DeviceModel.write_kinds`) against those the consumer's unit reads (`read_kinds`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import ArrayAttr, IndexType, ModuleOp, StringAttr
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from dfsched.arch.model import DeviceModel
+from dfsched.diagnostics import error
+from dfsched.dialects import ktdf
+from dfsched.dialects.ktdf_arch import attribute_text
+from dfsched.dialects.ktdf_lowering import ExecuteOnOp, SignalOp
+from dfsched.dialects.ktdp import GetComputeTileIdOp
+from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
+from dfsched.passes.lowering.utils import (
+    CircularDependency,
+    Inserter,
+    StageDAG,
+    analyze_stage_dependencies,
+    build_global_stage_dag,
+    device_model,
+    direct_stages,
+    index_constant,
+    make_unit,
+    one_d_grid_size,
+    op_positions,
+    parallel_parent,
+    pipelines_post_order,
+    region_writes_to,
+    stages_post_order,
+    static_trip_count,
+    topological_sort,
+    unit_name,
+    unit_type_tag,
+)
+
+
+@dataclass(frozen=True)
+class KTDFToKTDFLowering(ModulePass):
+    """Lower ktdf pipelines and stages to per-core units, signals and `execute_on` regions."""
+
+    name = "ktdf-to-ktdflowering"
+
+    device: str | None = None  # dfsched-opt --device
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        model = device_model(op, self.device)
+        for function in functions_of(op):
+            stages = stages_post_order(function)
+            if stages:
+                lower_function(function, stages, model)
+
+
+def functions_of(module: ModuleOp) -> list[func.FuncOp]:
+    """Every `func.func` of the module, nested modules included, in textual order."""
+    return [op for op in module.walk() if isinstance(op, func.FuncOp)]
+
+
+def lower_function(function: func.FuncOp, stages: list[ktdf.StageOp], model: DeviceModel) -> None:
+    components = classify_components(function, stages)
+    grid = one_d_grid_size(function)
+    check_units_against_device(components, model)
+    schedule = analyze_schedule(function, stages, components, model)
+    prelude = Inserter.at_start(function.body.block, function)
+    units = materialize_units(prelude, components, grid)
+    queries = build_uniform_infrastructure(prelude, units, grid)
+    insert_signals(schedule, queries)
+    transform_pipelines(function, schedule, queries)
+    drop_loop_types(function)
+
+
+# ---------------------------------------------------------------------------
+# Step 1: component classification (§3.1)
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Components:
+    """Unit kinds of a function: non-parallel ones, and those of each `ktdf.parallel` (IR order)."""
+
+    non_parallel: list[str] = field(default_factory=list)
+    parallel: dict[ktdf.ParallelOp, list[str]] = field(default_factory=dict)
+    stage_kinds: dict[ktdf.StageOp, list[str]] = field(default_factory=dict)
+    first_use: dict[str, ktdf.StageOp] = field(default_factory=dict)
+
+    def parallel_ops_with(self, kind: str) -> list[ktdf.ParallelOp]:
+        return [p for p, kinds in self.parallel.items() if kind in kinds]
+
+
+def classify_components(function: func.FuncOp, stages: list[ktdf.StageOp]) -> Components:
+    """Stages are in post-order; parallel ops end up in IR order (Decision 5)."""
+    components = Components()
+    candidates: list[str] = []
+    in_parallel: set[str] = set()
+    parallel_kinds: dict[ktdf.ParallelOp, list[str]] = {}
+    for stage in stages:
+        kinds = stage_unit_kinds(stage)
+        components.stage_kinds[stage] = kinds
+        parallel = parallel_parent(stage)
+        for kind in kinds:
+            components.first_use.setdefault(kind, stage)
+            if parallel is not None:
+                listed = parallel_kinds.setdefault(parallel, [])
+                if kind not in listed:
+                    listed.append(kind)
+                in_parallel.add(kind)
+            elif kind not in candidates:
+                candidates.append(kind)
+    components.non_parallel = [k for k in candidates if k not in in_parallel]
+    for parallel in [op for op in function.walk() if op in parallel_kinds]:
+        components.parallel[parallel] = parallel_kinds[parallel]
+    return components
+
+
+def stage_unit_kinds(stage: ktdf.StageOp) -> list[str]:
+    """The stage's `applicable_units` as kind strings, or a located error."""
+    units = stage.applicable_units or stage.attributes.get("applicable_units")
+    if units is None:
+        raise error(stage, "ktdf.stage is missing required 'applicable_units' attribute")
+    if not isinstance(units, ArrayAttr):
+        raise error(stage, "'applicable_units' must be an array of exec_unit kinds")
+    kinds: list[str] = []
+    for entry in units.data:
+        if not isinstance(entry, StringAttr):
+            raise error(stage, f"'applicable_units' entries must be strings naming exec_unit kinds "
+                               f"(got {attribute_text(entry)})")
+        kinds.append(entry.data)
+    if not kinds:
+        raise error(stage, "Stage has empty unit list")
+    return kinds
+
+
+# ---------------------------------------------------------------------------
+# Step 3: the units exist on the device
+# ---------------------------------------------------------------------------
+
+
+def check_units_against_device(components: Components, model: DeviceModel) -> None:
+    for kind, stage in components.first_use.items():
+        if kind not in model.units:
+            known = ", ".join(sorted(model.units))
+            raise error(stage, f"cannot resolve unit type '{kind}': device '{model.name}' has no exec_unit of "
+                               f"that kind (it has {known})")
+    for parallel, kinds in components.parallel.items():
+        wanted = parallel.num_instances.value.data
+        available = model.instances(kinds)
+        if wanted > available:
+            raise error(parallel, f"ktdf.parallel distributes over {wanted} instances but device "
+                                  f"'{model.name}' has {available} instance(s) of {', '.join(kinds)}")
+
+
+# ---------------------------------------------------------------------------
+# Step 4: analysis (§3.5-§3.7)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UnitSlot:
+    """One unit list a stage runs on: a kind, and for parallel kinds the parallel op and corelet."""
+
+    kind: str
+    parallel: ktdf.ParallelOp | None = None
+    corelet: int = 0
+
+
+@dataclass
+class BackEdge:
+    """A cross-iteration scratchpad dependency from a pipeline's store stage to its load stage."""
+
+    store: ktdf.StageOp
+    load: ktdf.StageOp
+    loops: list[scf.ForOp]
+
+
+@dataclass
+class Schedule:
+    """What the rewrite needs, computed before the IR changes."""
+
+    stage_slots: dict[ktdf.StageOp, list[UnitSlot]]
+    dag: StageDAG
+    back_edges: list[BackEdge]
+    conflicting_edges: list[tuple[ktdf.StageOp, ktdf.StageOp]]
+
+
+def analyze_schedule(function: func.FuncOp, stages: list[ktdf.StageOp], components: Components,
+                     model: DeviceModel) -> Schedule:
+    stage_slots = map_stages_to_units(stages, components)
+    dag, back_edges = build_stage_dag(function)
+    positions = op_positions(function)
+    conflicting = [edge for edge in dag.edges_in_ir_order(positions)
+                   if has_scratchpad_conflict(stage_slots[edge[0]], stage_slots[edge[1]], model)]
+    return Schedule(stage_slots, dag, back_edges, conflicting)
+
+
+def map_stages_to_units(stages: list[ktdf.StageOp], components: Components) -> dict[ktdf.StageOp, list[UnitSlot]]:
+    """The unit lists of every stage, in `applicable_units` order (§3.5)."""
+    mapping: dict[ktdf.StageOp, list[UnitSlot]] = {}
+    for stage in stages:
+        slots: list[UnitSlot] = []
+        parallel = parallel_parent(stage)
+        for kind in components.stage_kinds[stage]:
+            if parallel is not None:
+                slots.extend(_corelet_slots(kind, parallel))
+            elif kind in components.non_parallel:
+                slots.append(UnitSlot(kind))
+            else:  # a kind only used inside parallel regions: the first of them
+                slots.extend(_corelet_slots(kind, components.parallel_ops_with(kind)[0]))
+        mapping[stage] = slots
+    return mapping
+
+
+def _corelet_slots(kind: str, parallel: ktdf.ParallelOp) -> list[UnitSlot]:
+    return [UnitSlot(kind, parallel, k) for k in range(parallel.num_instances.value.data)]
+
+
+def build_stage_dag(function: func.FuncOp) -> tuple[StageDAG, list[BackEdge]]:
+    """The global DAG over leaf stages, with the back-edges of every pipeline added (§3.6)."""
+    try:
+        dag = build_global_stage_dag(function)
+    except CircularDependency as exc:
+        raise error(exc.stage, "Circular token dependency detected in pipeline",
+                    [(function, "failed to build global stage DAG")]) from None
+    back_edges: list[BackEdge] = []
+    for pipeline in pipelines_post_order(function):
+        for edge in pipeline_back_edges(pipeline):
+            dag.add_edge(edge.store, edge.load)
+            back_edges.append(edge)
+    return dag, back_edges
+
+
+def pipeline_back_edges(pipeline: ktdf.PipelineOp) -> list[BackEdge]:
+    """Store→load edges of a pipeline whose store stage writes a scratchpad its load stage reads
+    in the next iteration of a loop around the pipeline."""
+    stages = direct_stages(pipeline)
+    if len(stages) < 2:
+        return []
+    local = analyze_stage_dependencies(stages)
+    loads = [s for s in stages if not local.predecessors[s]]
+    stores = [s for s in stages if not local.successors[s]]
+    edges: list[BackEdge] = []
+    for load in loads:
+        for store in stores:
+            if load is store:
+                continue
+            deps = [t for t in transfers_in(load) if not _is_fifo(t.source) and region_writes_to(store, t.source)]
+            if not deps:
+                continue
+            store_transfers = [t for t in transfers_in(store) if not _is_fifo(t.destination)]
+            loops = dependent_loops(deps, store_transfers, pipeline)
+            if loops:
+                edges.append(BackEdge(store, load, loops))
+    return edges
+
+
+def transfers_in(stage: ktdf.StageOp) -> list[ktdf.DataTransferOp]:
+    return [op for op in stage.walk() if isinstance(op, ktdf.DataTransferOp)]
+
+
+def _is_fifo(value: SSAValue) -> bool:
+    return isinstance(value.type, ktdf.FifoSlotType)
+
+
+def dependent_loops(deps: list[ktdf.DataTransferOp], store_transfers: list[ktdf.DataTransferOp],
+                    pipeline: ktdf.PipelineOp) -> list[scf.ForOp]:
+    """The loops around `pipeline` (more than one iteration) whose induction variables reach the
+    scratchpad subscripts of the dependency, or the conditions and bounds around its transfers.
+
+    A LIFO worklist seeded with the load subscripts, the store subscripts, then the operands of
+    every op between each transfer and its stage; op results are followed to their operands.
+    """
+    ancestors = _loops_around(pipeline)
+    worklist: list[SSAValue] = []
+    for transfer in deps:
+        worklist.extend(transfer.source_indices)
+    for transfer in store_transfers:
+        worklist.extend(transfer.dest_indices)
+    for transfer in [*deps, *store_transfers]:
+        parent = transfer.parent_op()
+        while parent is not None and not isinstance(parent, ktdf.StageOp):
+            worklist.extend(parent.operands)
+            parent = parent.parent_op()
+    found: list[scf.ForOp] = []
+    visited: set[SSAValue] = set()
+    while worklist:
+        value = worklist.pop()
+        if value in visited:
+            continue
+        visited.add(value)
+        if isinstance(value, BlockArgument):
+            loop = value.block.parent_op()
+            if not isinstance(loop, scf.ForOp) or value.index != 0:
+                continue
+            trips = static_trip_count(loop)
+            if (trips is not None and trips <= 1) or loop not in ancestors or loop in found:
+                continue
+            found.append(loop)
+        elif isinstance(value, OpResult):
+            worklist.extend(value.op.operands)
+    return found
+
+
+def _loops_around(op: Operation) -> list[scf.ForOp]:
+    loops = []
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, scf.ForOp):
+            loops.append(parent)
+        parent = parent.parent_op()
+    return loops
+
+
+def has_scratchpad_conflict(producer: list[UnitSlot], consumer: list[UnitSlot], model: DeviceModel) -> bool:
+    """A producer unit writes a memory kind a consumer unit reads (§3.7)."""
+    for u in producer:
+        writes = model.write_kinds(u.kind)
+        for v in consumer:
+            if writes & model.read_kinds(v.kind):
+                return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Steps 5 and 6: units and their queries (§3.3, §3.4)
+# ---------------------------------------------------------------------------
+
+
+def materialize_units(at: Inserter, components: Components, grid: int) -> dict[UnitSlot, list[SSAValue]]:
+    """`dataflow.get_unit`s at the start of the entry block: unit list → one unit per core."""
+    units: dict[UnitSlot, list[SSAValue]] = {}
+    for kind in components.non_parallel:
+        tag = unit_type_tag(kind)
+        units[UnitSlot(kind)] = [at.add(make_unit(unit_name(tag, core), tag, core, 0)).results[0]
+                                 for core in range(grid)]
+    for parallel, kinds in components.parallel.items():
+        for kind in kinds:
+            tag = unit_type_tag(kind)
+            for corelet in range(parallel.num_instances.value.data):
+                units[UnitSlot(kind, parallel, corelet)] = [
+                    at.add(make_unit(unit_name(tag, core, corelet), tag, core, corelet)).results[0]
+                    for core in range(grid)]
+    return units
+
+
+def build_uniform_infrastructure(at: Inserter, units: dict[UnitSlot, list[SSAValue]],
+                                 grid: int) -> dict[UnitSlot, SSAValue]:
+    """Right after the units: a tile id, then per unit list core keys, a core → unit map and its
+    query keyed by the tile id (§3.4)."""
+    tile_id = at.add(GetComputeTileIdOp(1)).results[0]
+    queries: dict[UnitSlot, SSAValue] = {}
+    for slot, per_core in units.items():
+        keys = [at.add(index_constant(core)).result for core in range(grid)]
+        table = at.add(DefImmutableMappingOp(keys, per_core))
+        queries[slot] = at.add(QueryMapOp(table.result, tile_id, IndexType())).result
+    return queries
+
+
+# ---------------------------------------------------------------------------
+# Step 7: signals (§3.8)
+# ---------------------------------------------------------------------------
+
+
+def stage_units(schedule: Schedule, queries: dict[UnitSlot, SSAValue], stage: ktdf.StageOp) -> list[SSAValue]:
+    return [queries[slot] for slot in schedule.stage_slots[stage]]
+
+
+def insert_signals(schedule: Schedule, queries: dict[UnitSlot, SSAValue]) -> None:
+    back = {(e.store, e.load) for e in schedule.back_edges}
+    conflicting = set(schedule.conflicting_edges)
+    for producer, consumer in schedule.conflicting_edges:
+        if (producer, consumer) in back:
+            continue
+        units = stage_units(schedule, queries, producer) + stage_units(schedule, queries, consumer)
+        anchor = signal_anchor(producer, consumer)
+        Inserter.after(anchor, producer).add(SignalOp(units))
+    for edge in schedule.back_edges:
+        if (edge.store, edge.load) not in conflicting:
+            continue
+        units = stage_units(schedule, queries, edge.store) + stage_units(schedule, queries, edge.load)
+        insert_back_edge_signals(edge, units)
+
+
+def signal_anchor(producer: ktdf.StageOp, consumer: ktdf.StageOp) -> Operation:
+    """The stage around `producer` that is a direct child of the innermost pipeline enclosing both."""
+    consumer_pipelines = set()
+    parent = consumer.parent_op()
+    while parent is not None:
+        if isinstance(parent, ktdf.PipelineOp):
+            consumer_pipelines.add(parent)
+        parent = parent.parent_op()
+    anchor: Operation = producer
+    parent = producer.parent_op()
+    while parent is not None:
+        if isinstance(parent, ktdf.StageOp):
+            anchor = parent
+        if isinstance(parent, ktdf.PipelineOp) and parent in consumer_pipelines:
+            return anchor
+        parent = parent.parent_op()
+    return producer
+
+
+def insert_back_edge_signals(edge: BackEdge, units: list[SSAValue]) -> None:
+    """`if (iv != lb && ...) signal` at the load stage's start, `if (iv != ub - step && ...) signal`
+    at the store stage's end."""
+    at = Inserter.at_start(edge.load.body.block, edge.load)
+    conditions = [at.add(arith.CmpiOp(loop.body.block.args[0], loop.lb, "ne")).result for loop in edge.loops]
+    _guarded_signal(at, conditions, units)
+    at = Inserter.at_end(edge.store.body.block, edge.store)
+    conditions = []
+    for loop in edge.loops:
+        last = at.add(arith.SubiOp(loop.ub, loop.step)).result
+        conditions.append(at.add(arith.CmpiOp(loop.body.block.args[0], last, "ne")).result)
+    _guarded_signal(at, conditions, units)
+
+
+def _guarded_signal(at: Inserter, conditions: list[SSAValue], units: list[SSAValue]) -> None:
+    condition = conditions[0]
+    for other in conditions[1:]:
+        condition = at.add(arith.AndIOp(condition, other)).result
+    signal = SignalOp(units)
+    signal.location = at.location.location if at.location is not None else signal.location
+    at.add(scf.IfOp(condition, [], Region(Block([signal, scf.YieldOp()]))))
+
+
+# ---------------------------------------------------------------------------
+# Step 8: pipeline execution transform (§3.9)
+# ---------------------------------------------------------------------------
+
+
+def transform_pipelines(function: func.FuncOp, schedule: Schedule, queries: dict[UnitSlot, SSAValue]) -> None:
+    for pipeline in reversed(pipelines_post_order(function)):
+        stages = direct_stages(pipeline)
+        if not stages:
+            continue
+        order = topological_sort(stages, analyze_stage_dependencies(stages))
+        if order is None:
+            raise error(pipeline, "topological sort of stages failed")
+        for stage in order:
+            stage_to_execute_on(stage, stage_units(schedule, queries, stage))
+        pipeline_units: list[SSAValue] = []
+        for stage in order:
+            for unit in stage_units(schedule, queries, stage):
+                if unit not in pipeline_units:
+                    pipeline_units.append(unit)
+        pipeline_to_execute_on(pipeline, pipeline_units)
+        for stage in order:
+            Rewriter.erase_op(stage)
+
+
+def stage_to_execute_on(stage: ktdf.StageOp, units: list[SSAValue]) -> None:
+    """A `ktdf_lowering.execute_on` of the stage's units, just before it, takes the stage's body."""
+    execute_on = Inserter.before(stage).add(ExecuteOnOp(units))
+    _move_ops(stage.body.block, execute_on.body.block)
+
+
+def pipeline_to_execute_on(pipeline: ktdf.PipelineOp, units: list[SSAValue]) -> None:
+    """An `execute_on` of all units replaces the pipeline: inlined privates, then everything else."""
+    execute_on = Inserter.before(pipeline).add(ExecuteOnOp(units))
+    body = execute_on.body.block
+    for private in [op for op in pipeline.body.block.ops if isinstance(op, ktdf.PrivateOp)]:
+        terminator = private.yield_op
+        _move_ops(private.body.block, body, keep=terminator)
+        if terminator is not None:
+            for result, value in zip(private.res, terminator.values):
+                result.replace_all_uses_with(value)
+        Rewriter.erase_op(private)
+    _move_ops(pipeline.body.block, body)
+    Rewriter.erase_op(pipeline)
+
+
+def _move_ops(source: Block, destination: Block, keep: Operation | None = None) -> None:
+    for op in list(source.ops):
+        if op is keep:
+            continue
+        op.detach()
+        destination.add_op(op)
+
+
+def drop_loop_types(function: func.FuncOp) -> None:
+    for op in function.walk():
+        if isinstance(op, scf.ForOp):
+            op.attributes.pop("loop_type", None)
