@@ -16,8 +16,8 @@ printed is what `mlir-opt` prints:
 * `canonicalize_map_and_operands`, `compose_map_and_operands`, `fully_compose_map_and_operands`,
   `make_composed_folded_apply`: the composition helpers of `AffineOps.cpp`.
 
-Semi-affine expressions (a product of two non-constants, a division by a symbol) are left as
-built: MLIR's `simplifySemiAffine` is not reproduced.
+Semi-affine expressions (a product of two non-constants, a division by a symbol) follow MLIR's
+`simplifySemiAffine` and `getSemiAffineExprFromFlatForm`.
 """
 
 from __future__ import annotations
@@ -215,25 +215,30 @@ class _Flattener:
             for i in range(len(lhs)):
                 lhs[i] += rhs[i]
             return True
-        if expr.kind == Mul:
-            if isinstance(expr.rhs, AffineConstantExpr):
-                factor = rhs[-1]
-                for i in range(len(lhs)):
-                    lhs[i] *= factor
-                return True
-            if isinstance(expr.lhs, AffineConstantExpr):
-                factor = lhs[-1]
-                self.stack[-1] = [v * factor for v in rhs]
-                return True
-            return False
         if not isinstance(expr.rhs, AffineConstantExpr):
-            return False
+            # Semi-affine: the product/quotient/remainder of the rebuilt operands is a local.
+            a, b = self._rebuild(lhs), self._rebuild(rhs)
+            self._add_semi_affine_local(binary(expr.kind, a, b), lhs)
+            return True
+        if expr.kind == Mul:
+            factor = rhs[-1]
+            for i in range(len(lhs)):
+                lhs[i] *= factor
+            return True
         divisor = rhs[-1]
         if divisor <= 0:
             return False
         if expr.kind == Mod:
             return self._visit_mod(lhs, divisor)
         return self._visit_div(lhs, divisor, ceil=expr.kind == CeilDiv)
+
+    def _add_semi_affine_local(self, local: AffineExpr, row: list[int]) -> None:
+        loc = self._find_local(local)
+        if loc == -1:
+            self._add_local(local)
+        row[:] = [0] * self.width
+        start = self.num_dims + self.num_syms
+        row[start + (len(self.locals) - 1 if loc == -1 else loc)] = 1
 
     def _visit_mod(self, lhs: list[int], divisor: int) -> bool:
         if all(v % divisor == 0 for v in lhs):
@@ -250,7 +255,7 @@ class _Flattener:
             self._add_local(div_expr)
             lhs[self.num_dims + self.num_syms + len(self.locals) - 1] = -divisor
         else:
-            lhs[self.num_dims + self.num_syms + loc] -= divisor
+            lhs[self.num_dims + self.num_syms + loc] = -divisor
         return True
 
     def _visit_div(self, lhs: list[int], divisor: int, ceil: bool) -> bool:
@@ -290,14 +295,173 @@ def flat_to_expr(row: Sequence[int], num_dims: int, num_syms: int, locals_: Sequ
     return expr
 
 
-def simplify_expr(expr: AffineExpr, num_dims: int, num_syms: int) -> AffineExpr:
-    """MLIR's `simplifyAffineExpr` (pure affine expressions; others are returned as they are)."""
-    if not is_pure_affine(expr):
+def semi_flat_to_expr(row: Sequence[int], num_dims: int, num_syms: int,
+                      locals_: Sequence[AffineExpr]) -> AffineExpr:
+    """MLIR's `getSemiAffineExprFromFlatForm`: terms sorted by (dim or symbol position, kind)."""
+    entries: dict[tuple[int, int], tuple[int, AffineExpr]] = {}
+    top = max(num_dims, num_syms)
+    offset_sym = 0
+    offset_dim = -1
+    for j in range(num_dims, num_dims + num_syms):
+        if row[j] == 0:
+            continue
+        entries[(j - num_dims, top + offset_sym)] = (row[j], AffineSymExpr(j - num_dims))
+        offset_sym += 1
+    start = num_dims + num_syms
+    added = [False] * len(locals_)
+    for index, local in enumerate(locals_):
+        if row[start + index] == 0:
+            continue
+        if not isinstance(local, AffineBinaryOpExpr):
+            continue
+        lhs, rhs = local.lhs, local.rhs
+        if not (isinstance(lhs, AffineDimExpr | AffineSymExpr)
+                and isinstance(rhs, AffineDimExpr | AffineSymExpr | AffineConstantExpr)):
+            continue
+        coefficient = row[start + index]
+        if isinstance(rhs, AffineConstantExpr):
+            if isinstance(lhs, AffineDimExpr):
+                key = (lhs.position, offset_dim)
+                offset_dim -= 1
+            else:
+                key = (lhs.position, top + offset_sym)
+                offset_sym += 1
+        elif isinstance(lhs, AffineDimExpr):
+            key = (lhs.position, rhs.position)
+        else:
+            key = (lhs.position, top + offset_sym)
+            offset_sym += 1
+        entries[key] = (coefficient, local)
+        added[index] = True
+    for j in range(num_dims):
+        if row[j] == 0:
+            continue
+        entries[(j, offset_dim)] = (row[j], AffineDimExpr(j))
+        offset_dim -= 1
+    expr: AffineExpr = const(0)
+    for key in sorted(entries):
+        coefficient, term = entries[key]
+        expr = affine_add(expr, affine_mul(term, const(coefficient)))
+    for index, local in enumerate(locals_):
+        coefficient = row[start + index]
+        if coefficient == 0 or added[index]:
+            continue
+        expr = affine_add(expr, affine_mul(local, const(coefficient)))
+    if row[-1] != 0:
+        expr = affine_add(expr, const(row[-1]))
+    return expr
+
+
+def _is_divisible_by_symbol(expr: AffineExpr, pos: int, kind: AffineBinaryOpKind) -> bool:
+    if isinstance(expr, AffineConstantExpr):
+        return expr.value == 0
+    if isinstance(expr, AffineDimExpr):
+        return False
+    if isinstance(expr, AffineSymExpr):
+        return expr.position == pos
+    assert isinstance(expr, AffineBinaryOpExpr)
+    if expr.kind == Add:
+        return _is_divisible_by_symbol(expr.lhs, pos, kind) and _is_divisible_by_symbol(expr.rhs, pos, kind)
+    if expr.kind == Mod:
+        return _is_divisible_by_symbol(expr.lhs, pos, Mod) and _is_divisible_by_symbol(expr.rhs, pos, Mod)
+    if expr.kind == Mul:
+        return _is_divisible_by_symbol(expr.lhs, pos, kind) or _is_divisible_by_symbol(expr.rhs, pos, kind)
+    if kind != expr.kind:
+        return False
+    return _is_divisible_by_symbol(expr.lhs, pos, expr.kind)
+
+
+def _symbolic_divide(expr: AffineExpr, pos: int, kind: AffineBinaryOpKind) -> AffineExpr | None:
+    if isinstance(expr, AffineConstantExpr):
+        return const(0) if expr.value == 0 else None
+    if isinstance(expr, AffineDimExpr):
+        return None
+    if isinstance(expr, AffineSymExpr):
+        return const(1)
+    assert isinstance(expr, AffineBinaryOpExpr)
+    if expr.kind in (Add, Mod):
+        inner = kind if expr.kind == Add else expr.kind
+        lhs, rhs = _symbolic_divide(expr.lhs, pos, inner), _symbolic_divide(expr.rhs, pos, inner)
+        return None if lhs is None or rhs is None else binary(expr.kind, lhs, rhs)
+    if expr.kind == Mul:
+        if not _is_divisible_by_symbol(expr.lhs, pos, kind):
+            rhs = _symbolic_divide(expr.rhs, pos, kind)
+            return None if rhs is None else affine_mul(expr.lhs, rhs)
+        lhs = _symbolic_divide(expr.lhs, pos, kind)
+        return None if lhs is None else affine_mul(lhs, expr.rhs)
+    lhs = _symbolic_divide(expr.lhs, pos, expr.kind)
+    return None if lhs is None else binary(expr.kind, lhs, expr.rhs)
+
+
+def _summands(expr: AffineExpr) -> list[AffineExpr]:
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == Add:
+        return _summands(expr.lhs) + _summands(expr.rhs)
+    return [expr]
+
+
+def _negated(expr: AffineExpr) -> AffineExpr | None:
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == Mul:
+        if isinstance(expr.lhs, AffineConstantExpr) and expr.lhs.value == -1:
+            return expr.rhs
+        if isinstance(expr.rhs, AffineConstantExpr) and expr.rhs.value == -1:
+            return expr.lhs
+    return None
+
+
+def _is_mod_of_mod_subtraction(lhs: AffineExpr, rhs: AffineExpr, num_dims: int, num_syms: int) -> bool:
+    """`(x - x mod rhs) mod rhs` is 0."""
+    summands = _summands(lhs)
+    for i, current in enumerate(summands):
+        inner = _negated(current)
+        if not (isinstance(inner, AffineBinaryOpExpr) and inner.kind == Mod and inner.rhs == rhs):
+            continue
+        diff: AffineExpr = const(0)
+        for j, other in enumerate(summands):
+            if i != j:
+                diff = affine_add(diff, other)
+        diff = affine_add(diff, affine_mul(inner.lhs, const(-1)))
+        diff = simplify_expr(diff, num_dims, num_syms)
+        if isinstance(diff, AffineConstantExpr) and diff.value == 0:
+            return True
+    return False
+
+
+def simplify_semi_affine(expr: AffineExpr, num_dims: int, num_syms: int) -> AffineExpr:
+    """MLIR's `simplifySemiAffine`: divisions and remainders by a symbol that divides the lhs."""
+    if not isinstance(expr, AffineBinaryOpExpr):
         return expr
+    if expr.kind in (Add, Mul):
+        return binary(expr.kind, simplify_semi_affine(expr.lhs, num_dims, num_syms),
+                      simplify_semi_affine(expr.rhs, num_dims, num_syms))
+    s_lhs = simplify_semi_affine(expr.lhs, num_dims, num_syms)
+    s_rhs = simplify_semi_affine(expr.rhs, num_dims, num_syms)
+    if _is_mod_of_mod_subtraction(s_lhs, s_rhs, num_dims, num_syms):
+        return const(0)
+    if not isinstance(s_rhs, AffineSymExpr):
+        return binary(expr.kind, s_lhs, s_rhs)
+    if not _is_divisible_by_symbol(expr.lhs, s_rhs.position, expr.kind):
+        return binary(expr.kind, s_lhs, s_rhs)
+    if expr.kind == Mod:
+        return const(0)
+    divided = _symbolic_divide(s_lhs, s_rhs.position, expr.kind)
+    return divided if divided is not None else binary(expr.kind, s_lhs, s_rhs)
+
+
+def simplify_expr(expr: AffineExpr, num_dims: int, num_syms: int) -> AffineExpr:
+    """MLIR's `simplifyAffineExpr`: flatten to a sum of terms and rebuild it."""
+    pure = is_pure_affine(expr)
+    if not pure:
+        expr = simplify_semi_affine(expr, num_dims, num_syms)
+        pure = is_pure_affine(expr)
     flattener = _Flattener(num_dims, num_syms)
     if not flattener.walk(expr):
         return expr
-    return flat_to_expr(flattener.stack[-1], num_dims, num_syms, flattener.locals)
+    row = flattener.stack[-1]
+    if pure:
+        return flat_to_expr(row, num_dims, num_syms, flattener.locals)
+    if expr == flat_to_expr(row, num_dims, num_syms, flattener.locals):
+        return expr
+    return semi_flat_to_expr(row, num_dims, num_syms, flattener.locals)
 
 
 def simplify_map(amap: AffineMap) -> AffineMap:
