@@ -315,8 +315,32 @@ def folder_patterns(op: Operation) -> tuple[RewritePattern, ...]:
     return ()
 
 
+# MLIR's commutative arith ops (xDSL marks only some of them `Commutative`).
+COMMUTATIVE = frozenset({
+    "arith.addi", "arith.muli", "arith.andi", "arith.ori", "arith.xori", "arith.maxsi", "arith.maxui",
+    "arith.minsi", "arith.minui", "arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf",
+    "arith.maxnumf", "arith.minnumf", "arith.addui_extended", "arith.mulsi_extended", "arith.mului_extended",
+})
+
+
+def fold_commutative(op: Operation):
+    """MLIR's `foldCommutative` trait fold: constant operands move to the end, in place."""
+    if op.name not in COMMUTATIVE or len(op.operands) < 2:
+        return None
+    operands = list(op.operands)
+    is_const = [au.constant_attr(v) is not None for v in operands]
+    reordered = [v for v, c in zip(operands, is_const) if not c] + [v for v, c in zip(operands, is_const) if c]
+    if all(a is b for a, b in zip(reordered, operands)):
+        return None
+    op.operands = reordered
+    return IN_PLACE
+
+
 def fold(op: Operation):
-    """MLIR's `Operation::fold` for the ops dfsched knows how to fold (see greedy.FoldFor)."""
+    """MLIR's `Operation::fold` for the ops dfsched knows how to fold (see greedy.FoldFor).
+
+    The op's own folder first; when it fails, the commutative trait's operand reordering.
+    """
     if isinstance(op, xaffine.ApplyOp):
         return fold_affine_apply(op)
     if isinstance(op, xaffine.MinOp):
@@ -325,8 +349,8 @@ def fold(op: Operation):
         try:
             folded = op.fold()
         except (ValueError, TypeError, ZeroDivisionError, AssertionError):
-            return None
-        if folded is None or len(folded) != len(op.results):
-            return None
-        return list(folded)
-    return None
+            folded = None
+        if folded is not None and len(folded) == len(op.results):
+            if not all(v is r for v, r in zip(folded, op.results)):
+                return list(folded)
+    return fold_commutative(op)

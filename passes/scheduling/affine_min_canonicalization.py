@@ -15,8 +15,10 @@ when nothing else uses them, and the `affine.min` folder then replaces every map
 operands are all constant by that constant (with a constant step: `(-d0 + s0, 2)`), the operand
 list staying as it is. The driver also folds whatever else it visits, as MLIR's does.
 
-If the rewrites do not settle within the driver's iteration limit the pass fails with
-"affine-min canonicalization: pattern application failed" on the module.
+If the rewrites do not settle within the driver's iteration limit (MLIR's default, 10) the pass
+fails with "affine-min canonicalization: pattern application failed" on the module. The limit is
+the option `max-iterations` (not an upstream option: it only exists so that this failure can be
+exercised; with 1, any input the pass changes fails).
 """
 
 from __future__ import annotations
@@ -102,7 +104,9 @@ def _patterns_for(op: Operation):
 class AffineMinCanonicalization(ModulePass):
     name = "affine-min-canonicalization"
 
+    max_iterations: int = 10
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        config = GreedyConfig(top_down=False)
+        config = GreedyConfig(top_down=False, max_iterations=self.max_iterations)
         if not apply_patterns_greedily(op, _patterns_for, fold, config):
             raise error(op, FAILURE)
