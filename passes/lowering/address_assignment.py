@@ -37,7 +37,15 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import memref
-from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp, NoneAttr, UnrealizedConversionCastOp
+from xdsl.dialects.builtin import (
+    ComplexType,
+    IndexType,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    UnrealizedConversionCastOp,
+    VectorType,
+)
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -162,8 +170,17 @@ def allocation_size(alloc: memref.AllocOp) -> int:
 
 
 def element_bytes(element_type: Attribute) -> int:
+    """Bytes of one element: ceil(bitwidth / 8); index is 64-bit; vectors and complex numbers
+    hold several scalars."""
     if isinstance(element_type, IndexType):
         return 8
+    if isinstance(element_type, VectorType):
+        lanes = 1
+        for extent in element_type.get_shape():
+            lanes *= extent
+        return lanes * element_bytes(element_type.element_type)
+    if isinstance(element_type, ComplexType):
+        return 2 * element_bytes(element_type.element_type)
     bits = getattr(element_type, "bitwidth", None)
     if not isinstance(bits, int):
         raise AllocationError(f"element type {attribute_text(element_type)} has no bit width")
