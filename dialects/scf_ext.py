@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import IndexType, i1
 from xdsl.dialects.utils import parse_assignment
 from xdsl.ir import Attribute, Dialect
 from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
+from xdsl.traits import IsTerminator, SingleBlockImplicitTerminator, ensure_terminator
 
 
 def parse_arrow_type_list(parser: Parser) -> list[Attribute]:
@@ -88,10 +88,24 @@ class IfOp(xscf.IfOp):
         return_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
             return_types = parse_arrow_type_list(parser)
-        then_region = cls.parse_region_with_yield(parser)
-        else_region = cls.parse_region_with_yield(parser) if parser.parse_optional_keyword("else") else None
+        then_region = parser.parse_region()
+        else_region = parser.parse_region() if parser.parse_optional_keyword("else") else None
         attr_dict = parser.parse_optional_attr_dict()
-        return cls(cond, return_types, then_region, else_region, attr_dict)
+        if_op = cls(cond, return_types, then_region, else_region, attr_dict)
+        if not return_types:
+            for region in if_op.regions:
+                _ensure_yield(region)
+        return if_op
+
+
+def _ensure_yield(region) -> None:
+    """The implicit `scf.yield` of a non-empty region (an unregistered last op is not a terminator)."""
+    if not region.blocks:
+        return
+    block = region.blocks[-1]
+    last = block.last_op
+    if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
+        block.add_op(xscf.YieldOp())
 
 
 def _ops() -> list[type]:
