@@ -27,6 +27,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "tile-size-selection": ("dfsched.passes.scheduling.tile_size_selection", "TileSizeSelection"),
     "subsume-linearize-index": ("dfsched.passes.scheduling.subsume_linearize_index", "SubsumeLinearizeIndex"),
     "scalar-broadcast-legalization": ("dfsched.passes.scheduling.scalar_broadcast_legalization", "ScalarBroadcastLegalization"),
+    "ktdflowering-to-dfir": ("dfsched.passes.lowering.ktdflowering_to_dfir", "KtdfloweringToDfir"),
     "stage-coarsening": ("dfsched.passes.scheduling.stage_coarsening", "StageCoarsening"),
     "normalize-grid-to-1d": ("dfsched.passes.lowering.normalize_grid_to_1d", "NormalizeGridTo1D"),
     "address-assignment": ("dfsched.passes.lowering.address_assignment", "AddressAssignment"),

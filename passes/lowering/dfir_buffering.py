@@ -1,0 +1,2 @@
+def lower_double_buffering(func, model):
+    pass

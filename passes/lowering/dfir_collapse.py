@@ -1,0 +1,139 @@
+"""Query-map arithmetic collapse (passes-lowering.md §4.9).
+
+Integer arithmetic over per-unit constant lookups is folded into the lookup itself:
+
+* rule A: `op(query(m, k), c)` (or `op(c, query(m, k))`) with every value of `m` constant becomes
+  `query(m', k)` where `m'` holds `op(v, c)` (`op(c, v)`) for each value;
+* rule B: `op(query(a, k), query(b, k))` over the same key, both mappings constant, becomes one
+  query over the per-key results (keys of `a`; a key missing in `b` blocks the rule).
+
+`op` is one of `arith.addi/subi/muli/divui/remui` (unsigned division/remainder by 0 give 0).
+Run with MLIR's greedy driver (folding, dead-op removal, constant hoisting).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerType
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+
+from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
+from dfsched.passes.cleanup.greedy import apply_patterns_greedily
+from dfsched.passes.cleanup.patterns import fold, folder_patterns
+from dfsched.passes.lowering.dfir_utils import INDEX, constant_int, index_constant
+
+_MASK = (1 << 64) - 1
+_OPS = (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivUIOp, arith.RemUIOp)
+
+
+def _signed(value: int) -> int:
+    value &= _MASK
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def evaluate(op: Operation, lhs: int, rhs: int) -> int:
+    if isinstance(op, arith.AddiOp):
+        return _signed(lhs + rhs)
+    if isinstance(op, arith.SubiOp):
+        return _signed(lhs - rhs)
+    if isinstance(op, arith.MuliOp):
+        return _signed(lhs * rhs)
+    if rhs == 0:
+        return 0
+    if isinstance(op, arith.DivUIOp):
+        return _signed((lhs & _MASK) // (rhs & _MASK))
+    return _signed((lhs & _MASK) % (rhs & _MASK))
+
+
+def _constant_values(mapping: DefImmutableMappingOp) -> list[int] | None:
+    out = []
+    for value in mapping.values:
+        constant = constant_int(value)
+        if constant is None:
+            return None
+        out.append(constant)
+    return out
+
+
+def _mapping(value: SSAValue) -> tuple[QueryMapOp, DefImmutableMappingOp] | None:
+    query = value.owner
+    if not isinstance(query, QueryMapOp):
+        return None
+    mapping = query.map.owner
+    if not isinstance(mapping, DefImmutableMappingOp):
+        return None
+    return query, mapping
+
+
+def _folded_query(rewriter: PatternRewriter, op: Operation, keys, values: list[int], key: SSAValue) -> None:
+    constants = [index_constant(v) for v in values]
+    mapping = DefImmutableMappingOp(list(keys), [c.result for c in constants])
+    query = QueryMapOp(mapping.result, key, INDEX)
+    rewriter.replace(op, [*constants, mapping, query], [query.result])
+
+
+def _int_like(op: Operation) -> bool:
+    return isinstance(op.results[0].type, IndexType | IntegerType)
+
+
+class FoldConstantIntoQuery(RewritePattern):
+    """Rule A."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, _OPS) or not _int_like(op):
+            return
+        lhs, rhs = op.operands
+        found = _mapping(lhs)
+        if found is not None:
+            query_is_lhs, constant = True, constant_int(rhs)
+        else:
+            found = _mapping(rhs)
+            if found is None:
+                return
+            query_is_lhs, constant = False, constant_int(lhs)
+        if constant is None:
+            return
+        query, mapping = found
+        values = _constant_values(mapping)
+        if values is None:
+            return
+        folded = [evaluate(op, v, constant) if query_is_lhs else evaluate(op, constant, v) for v in values]
+        _folded_query(rewriter, op, mapping.keys, folded, query.key)
+
+
+class MergeQueriesSameKey(RewritePattern):
+    """Rule B."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, _OPS) or not _int_like(op):
+            return
+        a, b = _mapping(op.operands[0]), _mapping(op.operands[1])
+        if a is None or b is None or a[0].key is not b[0].key:
+            return
+        values_a = _constant_values(a[1])
+        if values_a is None:
+            return
+        folded = []
+        for key, value in zip(a[1].keys, values_a):
+            other = b[1].lookup(key)
+            if other is None:
+                return
+            constant = constant_int(other)
+            if constant is None:
+                return
+            folded.append(evaluate(op, value, constant))
+        _folded_query(rewriter, op, a[1].keys, folded, a[0].key)
+
+
+_PATTERNS = (FoldConstantIntoQuery(), MergeQueriesSameKey())
+
+
+def _patterns_for(op: Operation):
+    if isinstance(op, _OPS):
+        return _PATTERNS
+    return folder_patterns(op)
+
+
+def collapse_arith_over_query_maps(func: Operation) -> bool:
+    return apply_patterns_greedily(func, _patterns_for, fold)

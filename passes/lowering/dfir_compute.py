@@ -1,0 +1,326 @@
+"""Compute and FIFO lowerings (passes-lowering.md §4.11, except signals: `dfir_signals`).
+
+* `ktdf.read_from_fifo` → `dataflow.receive` from the unit of the slot's source kind;
+* `ktdf.write_to_fifo` → `dataflow.send` to the unit of the slot's destination kind (a memref
+  is first read whole with `agen.vector_load`);
+* `linalg.generic`: element-wise on tensors → one `vectorchain.binary` per body op; with
+  reduction dimensions → an `scf.for` per reduction dimension carrying the accumulator, reading
+  one parallel slice from the FIFO per step; on buffers → load the accumulator, compute, store;
+* `linalg.fill` with zero → `vectorchain.constant_bitstream` + `vectorchain.shuffle` (stored when
+  the output is a memref);
+* `memref.copy` of a buffer read from a FIFO → `agen.vector_store`;
+* `ktdf.tiling.derive_size` → the tile size, or `select(iv < ub - 1, tile, remainder)`.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    MemRefType,
+    TensorType,
+    VectorType,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint
+
+from dfsched.diagnostics import error
+from dfsched.dialects.dataflow import ReceiveOp, SendOp
+from dfsched.dialects.ktdf import ReadFromFifoOp, TilingDeriveSizeOp, WriteToFifoOp
+from dfsched.dialects.vectorchain import BinaryOp, BinaryOperator, BinaryOperatorAttr, ConstantBitstreamOp, ShuffleOp
+from dfsched.passes.lowering.dfir_utils import (
+    Builder,
+    constant_int,
+    emit_vector_load,
+    emit_vector_store,
+    enclosing_program_unit,
+    flattened_vector_type,
+    identity_map,
+    resolve_fifo_unit,
+)
+
+BINARY_OPS = {
+    "arith.mulf": BinaryOperator.mul,
+    "arith.addf": BinaryOperator.add,
+    "arith.subf": BinaryOperator.sub,
+    "arith.maximumf": BinaryOperator.max,
+    "arith.minimumf": BinaryOperator.min,
+    "arith.maxnumf": BinaryOperator.abs_max,
+}
+
+
+def _operator(name: str) -> BinaryOperatorAttr:
+    return BinaryOperatorAttr(BINARY_OPS[name])
+
+
+def binary(builder: Builder, vector_type, lhs: SSAValue, rhs: SSAValue, operator: str) -> SSAValue:
+    return builder.value(BinaryOp.build(
+        operands=[lhs, rhs, []], result_types=[vector_type],
+        properties={"binary_op": _operator(operator), "op_specific_map": AffineMapAttr(identity_map(1))}))
+
+
+# ---------------------------------------------------------------------------
+# FIFOs
+# ---------------------------------------------------------------------------
+
+
+class LowerReadFromFifo(RewritePattern):
+    def __init__(self, components, model):
+        self.components, self.model = components, model
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, ReadFromFifoOp):
+            return
+        vector = flattened_vector_type(self.model, op.result.type, op)
+        pu = enclosing_program_unit(op)
+        if pu is None:
+            raise error(op, "read_from_fifo must be inside a program_unit")
+        builder = Builder(InsertPoint.before(op), rewriter)
+        source = resolve_fifo_unit(builder, op.fifo_slot.type.src, self.components, pu, op)
+        received = builder.insert(ReceiveOp.build(operands=[source], result_types=[vector]))
+        rewriter.replace(op, [], [received.results[0]])
+
+
+class LowerWriteToFifo(RewritePattern):
+    def __init__(self, components, model):
+        self.components, self.model = components, model
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, WriteToFifoOp):
+            return
+        vector = flattened_vector_type(self.model, op.data.type, op)
+        pu = enclosing_program_unit(op)
+        if pu is None:
+            raise error(op, "write_to_fifo must be inside a program_unit")
+        builder = Builder(InsertPoint.before(op), rewriter)
+        dest = resolve_fifo_unit(builder, op.fifo_slot.type.dest, self.components, pu, op)
+        data = op.data
+        if isinstance(data.type, MemRefType):
+            data = emit_vector_load(builder, vector, data)
+        builder.insert(SendOp.build(operands=[dest, data]))
+        rewriter.erase(op)
+
+
+class LowerCopyFromFifo(RewritePattern):
+    """`memref.copy` of a FIFO read: store the received vector into the target."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name != "memref.copy" or not isinstance(op.operands[0].owner, ReadFromFifoOp):
+            return
+        emit_vector_store(Builder(InsertPoint.before(op), rewriter), op.operands[0], op.operands[1])
+        rewriter.erase(op)
+
+
+# ---------------------------------------------------------------------------
+# linalg
+# ---------------------------------------------------------------------------
+
+
+def _vector_constant(op: Operation, model, value: SSAValue, builder: Builder) -> SSAValue:
+    """A dense tensor constant input as the same constant of the flattened vector type."""
+    if not isinstance(value.type, TensorType):
+        return value
+    const = value.owner
+    if not isinstance(const, arith.ConstantOp) or not isinstance(const.value, DenseIntOrFPElementsAttr):
+        return value
+    vector = flattened_vector_type(model, value.type, op)
+    reshaped = DenseIntOrFPElementsAttr.from_list(vector, list(const.value.get_values()))
+    return builder.value(arith.ConstantOp(reshaped, vector))
+
+
+def _lower_body(op: Operation, model, builder: Builder, block: Block) -> SSAValue:
+    """Each body op becomes a `vectorchain.binary`; returns the yielded value."""
+    terminator = block.last_op
+    assert terminator is not None
+    for inner in list(block.ops):
+        if inner is terminator:
+            break
+        if inner.name not in BINARY_OPS:
+            raise error(inner, "unsupported operation type in linalg.generic body")
+        lhs, rhs = inner.operands
+        vector = flattened_vector_type(model, lhs.type, inner)
+        result = binary(builder, vector, lhs, rhs, inner.name)
+        inner.results[0].replace_by(result)
+    return terminator.operands[0]
+
+
+def _iterators(op: Operation) -> list[str]:
+    names = []
+    for attr in op.iterator_types.data:
+        data = attr.data
+        names.append(getattr(data, "value", str(data)))
+    return names
+
+
+class LowerLinalgGeneric(RewritePattern):
+    def __init__(self, model):
+        self.model = model
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name != "linalg.generic":
+            return
+        operands = [*op.inputs, *op.outputs]
+        if operands and all(isinstance(v.type, MemRefType) for v in operands) and not op.results:
+            return self._buffer(op, rewriter)
+        if not all(isinstance(v.type, TensorType) for v in op.outputs) or len(op.results) != 1:
+            return
+        if "reduction" in _iterators(op):
+            return self._reduction(op, rewriter)
+        block = op.body.block
+        terminator = block.last_op
+        if terminator is None or len(terminator.operands) != 1:
+            return
+        builder = Builder(InsertPoint.before(op), rewriter)
+        for arg, value in zip(block.args[: len(op.inputs)], op.inputs):
+            arg.replace_by(_vector_constant(op, self.model, value, builder))
+        result = _lower_body(op, self.model, builder, block)
+        rewriter.replace(op, [], [result])
+
+    def _buffer(self, op: Operation, rewriter: PatternRewriter) -> None:
+        block = op.body.block
+        terminator = block.last_op
+        if terminator is None or len(terminator.operands) != 1:
+            return
+        for arg, value in zip(block.args[: len(op.inputs)], op.inputs):
+            arg.replace_by(value)
+        out = op.outputs[0]
+        builder = Builder(InsertPoint.before(op), rewriter)
+        vector = flattened_vector_type(self.model, out.type, op)
+        block.args[-1].replace_by(emit_vector_load(builder, vector, out))
+        result = _lower_body(op, self.model, builder, block)
+        emit_vector_store(builder, result, out)
+        rewriter.erase(op)
+
+    def _reduction(self, op: Operation, rewriter: PatternRewriter) -> None:
+        block = op.body.block
+        body_ops = [o for o in block.ops if o is not block.last_op]
+        if len(body_ops) != 1:
+            raise error(op, "reduction linalg.generic body must have exactly one compute op")
+        if body_ops[0].name not in BINARY_OPS:
+            raise error(body_ops[0], "unsupported reduction body op in linalg.generic")
+        operator = body_ops[0].name
+        input_value = op.inputs[0]
+        input_type = input_value.type
+        if not isinstance(input_type, TensorType):
+            return
+        iterators = _iterators(op)
+        reduction_dims = [i for i, kind in enumerate(iterators) if kind == "reduction"]
+        output_type = op.outputs[0].type
+        vector = flattened_vector_type(self.model, output_type, op)
+        builder = Builder(InsertPoint.before(op), rewriter)
+        acc = _vector_constant(op, self.model, op.outputs[0], builder)
+        if acc.type != vector:
+            zero = _zero_attr(vector)
+            acc = builder.value(arith.ConstantOp(zero, vector))
+        read = input_value.owner
+        if not isinstance(read, ReadFromFifoOp):
+            raise error(op, "reduction linalg.generic input must be produced by ktdf.read_from_fifo")
+        shape = input_type.get_shape()
+        parallel_shape = [shape[i] for i, kind in enumerate(iterators) if kind != "reduction"]
+        parallel_type = TensorType(input_type.element_type, parallel_shape)
+        loops: list[scf.ForOp] = []
+        current = acc
+        for dim in reduction_dims:
+            lower = builder.constant(0)
+            upper = builder.constant(shape[dim])
+            step = builder.constant(1)
+            body = Block(arg_types=[lower.type, vector])
+            loop = builder.insert(scf.ForOp(lower, upper, step, [current], Region(body)))
+            assert isinstance(loop, scf.ForOp)
+            loops.append(loop)
+            builder = Builder(InsertPoint.at_end(body), rewriter)
+            current = body.args[1]
+        slice_read = builder.value(ReadFromFifoOp(read.fifo_slot, parallel_type))
+        result = binary(builder, vector, current, slice_read, operator)
+        for loop in reversed(loops):
+            Builder(InsertPoint.at_end(loop.body.block), rewriter).insert(scf.YieldOp(result))
+            result = loop.results[0]
+        rewriter.replace(op, [], [result])
+        rewriter.erase(read)
+
+
+def _zero_attr(vector: VectorType):
+    from xdsl.dialects.builtin import IndexType, IntegerType
+
+    if isinstance(vector.element_type, IntegerType | IndexType):
+        return DenseIntOrFPElementsAttr.from_list(vector, [0] * vector.element_count())
+    return DenseIntOrFPElementsAttr.from_list(vector, [0.0] * vector.element_count())
+
+
+class LowerLinalgFill(RewritePattern):
+    def __init__(self, model):
+        self.model = model
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name != "linalg.fill" or len(op.inputs) != 1:
+            return
+        const = op.inputs[0].owner
+        if not isinstance(const, arith.ConstantOp):
+            return
+        out = op.outputs[0]
+        vector = flattened_vector_type(self.model, out.type, op)
+        value = const.value
+        if isinstance(value, FloatAttr):
+            if value.value.data != 0.0:
+                raise error(op, "linalg.fill lowering only supports zero fill values")
+        elif isinstance(value, IntegerAttr):
+            if value.value.data != 0:
+                raise error(op, "linalg.fill lowering only supports zero fill values")
+        else:
+            raise error(op, "linalg.fill constant value must be integer or float")
+        builder = Builder(InsertPoint.before(op), rewriter)
+        seed = builder.value(ConstantBitstreamOp([0], VectorType(vector.element_type, [1])))
+        splat = builder.value(ShuffleOp(seed, [0], vector.element_count(), vector))
+        if op.results:
+            rewriter.replace(op, [], [splat])
+            return
+        emit_vector_store(builder, splat, out)
+        rewriter.erase(op)
+
+
+# ---------------------------------------------------------------------------
+# ktdf.tiling.derive_size
+# ---------------------------------------------------------------------------
+
+
+class LowerDeriveSize(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, TilingDeriveSizeOp) or len(op.ivs) != 1:
+            return
+        iv, tile_size, total = op.ivs[0], op.tile_sizes[0], op.total_size
+        owner = iv.owner
+        if not isinstance(owner, Block):
+            raise error(op, "IV must be a block argument")
+        loop = owner.parent_op()
+        if not isinstance(loop, scf.ForOp):
+            raise error(op, "IV must be from an scf.for loop")
+        tile, size = constant_int(tile_size), constant_int(total)
+        if tile is None or size is None:
+            raise error(op, "tile_size and total_size must be constants")
+        if tile == 0:
+            raise error(op, "tile_size must not be zero")
+        epilogue = size % tile
+        if epilogue == 0:
+            rewriter.replace(op, [], [tile_size])
+            return
+        builder = Builder(InsertPoint.before(op), rewriter)
+        one = builder.constant(1)
+        last = builder.value(arith.SubiOp(loop.ub, one))
+        not_last = builder.value(arith.CmpiOp(iv, last, "slt"))
+        remainder = builder.constant(epilogue)
+        selected = builder.value(arith.SelectOp(not_last, tile_size, remainder))
+        rewriter.replace(op, [], [selected])
+
+
+__all__ = [
+    "LowerReadFromFifo",
+    "LowerWriteToFifo",
+    "LowerCopyFromFifo",
+    "LowerLinalgGeneric",
+    "LowerLinalgFill",
+    "LowerDeriveSize",
+]

@@ -1,0 +1,451 @@
+"""Symbolic start addresses (passes-lowering.md §4.8).
+
+A tensor whose address is computed from one of the run's inputs (a kernel argument) has no
+value inside DataflowIR: its view reads a `symbol.create_symbol` instead, and the definition of
+that symbol (an expression over the input) is recorded by a `symbol.create_id` at function
+level, which `wrap-program-dfir` later moves beside the program.
+
+* `SymbolAllocator(top)`: numbers the run's inputs once per module (the kernels' `index`
+  arguments get -1, -2, ... by position, declared with `symbol.create_id` at each kernel's
+  entry) and hands out the ids of derived addresses (memoised per definition);
+* `take_address_apart(address, pu, symbols)`: None when no input is reached; otherwise the
+  input, the ops computing the address from it and its per-unit leaves (constant
+  `uniform.query_map`s), or a located error naming what cannot be written as a symbol;
+* `take_displacement_apart(offset, pu)`: the `reinterpret_cast` offset, common or per unit;
+* `emit_symbolic_start_address(...)`: the view's start operand (one symbol, or one per unit
+  gathered in a unit-keyed uniform map), definitions emitted at the function-level point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.rewriter import Rewriter
+
+from dfsched.diagnostics import error
+from dfsched.dialects.dataflow import ProgramUnitOp
+from dfsched.dialects.symbol import CreateIdOp, CreateSymbolOp
+from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
+from dfsched.passes.lowering.dfir_utils import INDEX, Builder, constant_int, iter_arg_of, uniform_map_query
+
+MAX_CALL_DEPTH = 8
+
+# Operators whose definition whatever resolves symbols can read back.
+READABLE = (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivSIOp, arith.RemSIOp, arith.MinSIOp,
+            arith.CeilDivSIOp)
+
+I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def _outermost_module(op: Operation) -> ModuleOp | None:
+    found = None
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, ModuleOp):
+            found = parent
+        parent = parent.parent_op()
+    return found
+
+
+def _callee_name(call: CallOp) -> str:
+    return call.callee.root_reference.data
+
+
+def _sole_call_to(top: Operation | None, func: FuncOp) -> CallOp | None:
+    """The one `func.call` naming `func` anywhere under `top` (None for none or several)."""
+    if top is None:
+        return None
+    name = func.sym_name.data
+    found: CallOp | None = None
+    for op in top.walk():
+        if isinstance(op, CallOp) and _callee_name(op) == name:
+            if found is not None:
+                return None
+            found = op
+    return found
+
+
+def _function_argument(value: SSAValue) -> BlockArgument | None:
+    """`value` as an argument of its function's entry block (not of an inner region)."""
+    if not isinstance(value, BlockArgument):
+        return None
+    block = value.block
+    func = block.parent_op()
+    if not isinstance(func, FuncOp) or func.body.blocks.first is not block:
+        return None
+    return value
+
+
+def _functions(top: Operation):
+    """Every `func.func` under `top` (modules are entered, functions are not)."""
+    for region in top.regions:
+        for block in region.blocks:
+            for op in block.ops:
+                if isinstance(op, FuncOp):
+                    yield op
+                elif isinstance(op, ModuleOp):
+                    yield from _functions(op)
+
+
+class SymbolAllocator:
+    """The run's symbol numbering (upstream `SymbolAllocator`)."""
+
+    def __init__(self, top: ModuleOp):
+        self.top = top
+        kernels = [f for f in _functions(top) if f.body.blocks.first is not None and _sole_call_to(top, f) is None]
+        next_input = -1
+        for kernel in kernels:
+            builder = Builder.at_start(kernel.body.blocks.first)
+            for arg in kernel.body.blocks.first.args:
+                if isinstance(arg.type, IndexType):
+                    builder.insert(CreateIdOp(arg, next_input))
+                next_input -= 1
+        self.next_derived = next_input
+        self.derived: dict[tuple, int] = {}
+
+    def derived_id(self, root: SSAValue, displacement: int, terms: Sequence[int], word_size: int) -> tuple[int, bool]:
+        key = (root, displacement, tuple(terms), word_size)
+        if key in self.derived:
+            return self.derived[key], False
+        ident = self.next_derived
+        self.next_derived -= 1
+        self.derived[key] = ident
+        return ident, True
+
+    def input_id(self, value: SSAValue) -> int | None:
+        """Which run input `value` is (following the calls that pass it along), or None."""
+        arg = _function_argument(value)
+        if arg is None:
+            return None
+        top = _outermost_module(arg.block.parent_op())
+        for _ in range(MAX_CALL_DEPTH + 1):
+            func = arg.block.parent_op()
+            assert isinstance(func, FuncOp)
+            call = _sole_call_to(top, func)
+            if call is None:
+                if not isinstance(arg.type, IndexType):
+                    return None
+                return -arg.index - 1
+            if arg.index >= len(call.arguments):
+                return None
+            outer = _function_argument(call.arguments[arg.index])
+            if outer is None:
+                return None
+            arg = outer
+        return None
+
+    def declare_inputs_in(self, func: FuncOp, builder: Builder) -> None:
+        for arg in func.body.blocks.first.args:
+            ident = self.input_id(arg)
+            if ident is not None:
+                builder.insert(CreateIdOp(arg, ident))
+
+
+# ---------------------------------------------------------------------------
+# Taking an address apart
+# ---------------------------------------------------------------------------
+
+
+def per_unit_constants(value: SSAValue) -> dict[SSAValue, int] | None:
+    """The constants of a `uniform.query_map` over an all-constant mapping, keyed by unit."""
+    query = value.owner
+    if not isinstance(query, QueryMapOp):
+        return None
+    mapping = query.map.owner
+    if not isinstance(mapping, DefImmutableMappingOp):
+        return None
+    out: dict[SSAValue, int] = {}
+    for key, mapped in zip(mapping.keys, mapping.values):
+        constant = constant_int(mapped)
+        if constant is None:
+            return None
+        out[key] = constant
+    return out
+
+
+@dataclass
+class SymbolicAddress:
+    input: int = 0
+    root: SSAValue | None = None
+    expression: list[Operation] = field(default_factory=list)  # operands first
+    per_unit_leaves: list[SSAValue] = field(default_factory=list)
+    per_unit_terms: list[tuple[SSAValue, list[int]]] = field(default_factory=list)
+
+
+def _site(value: SSAValue, pu: Operation) -> Operation:
+    return value.owner if isinstance(value.owner, Operation) else pu
+
+
+def take_address_apart(address: SSAValue, pu: ProgramUnitOp, symbols: SymbolAllocator) -> SymbolicAddress | None:
+    reached: set[SSAValue] = set()
+    pending = [address]
+    rooted = False
+    while pending:
+        value = pending.pop()
+        if value in reached:
+            continue
+        reached.add(value)
+        if symbols.input_id(value) is not None:
+            rooted = True
+            break
+        if isinstance(value.owner, Operation):
+            pending.extend(value.owner.operands)
+    if not rooted:
+        return None
+
+    taken = SymbolicAddress()
+    visited: set[SSAValue] = set()
+    worklist = [address]
+    ops: list[Operation] = []
+    tables: list[dict[SSAValue, int]] = []
+    while worklist:
+        value = worklist.pop()
+        if value in visited:
+            continue
+        visited.add(value)
+        ident = symbols.input_id(value)
+        if ident is not None:
+            if taken.root is not None and taken.root is not value:
+                raise error(_site(address, pu), "start address is computed from more than one run input, so no "
+                                                "single symbol stands for it")
+            taken.input, taken.root = ident, value
+            continue
+        if constant_int(value) is not None:
+            continue
+        table = per_unit_constants(value)
+        if table is not None:
+            taken.per_unit_leaves.append(value)
+            tables.append(table)
+            continue
+        op = value.owner
+        if not isinstance(op, Operation):
+            raise error(_site(address, pu), "start address is computed from a run input and from a value that "
+                                            "only exists while the program runs, so no symbol stands for it")
+        if not isinstance(op, READABLE):
+            raise error(op, "start address is computed from a run input by an operation whose definition "
+                            "cannot be written as a symbol expression")
+        ops.append(op)
+        worklist.extend(op.operands)
+    taken.expression = list(reversed(ops))
+    if taken.per_unit_leaves:
+        for unit in pu.units:
+            terms = []
+            for table in tables:
+                if unit not in table:
+                    raise error(pu, "a per-grid term of a symbolic start address says nothing for one of the "
+                                    "units the program runs on, so the address cannot be resolved there")
+                terms.append(table[unit])
+            taken.per_unit_terms.append((unit, terms))
+    return taken
+
+
+# ---------------------------------------------------------------------------
+# Displacements
+# ---------------------------------------------------------------------------
+
+
+def _evaluate(op_type: type, lhs: int, rhs: int) -> int | None:
+    if op_type is arith.AddiOp:
+        result = lhs + rhs
+    elif op_type is arith.SubiOp:
+        result = lhs - rhs
+    elif op_type is arith.MuliOp:
+        result = lhs * rhs
+    elif op_type is arith.MinSIOp:
+        return min(lhs, rhs)
+    elif rhs == 0:
+        return None
+    elif op_type is arith.DivSIOp:
+        quotient = abs(lhs) // abs(rhs)
+        return quotient if (lhs >= 0) == (rhs > 0) else -quotient
+    elif op_type is arith.RemSIOp:
+        remainder = abs(lhs) % abs(rhs)
+        return remainder if lhs >= 0 else -remainder
+    elif op_type is arith.CeilDivSIOp and lhs >= 0 and rhs > 0:
+        return (lhs + rhs - 1) // rhs
+    else:
+        return None
+    return result if I64_MIN <= result <= I64_MAX else None
+
+
+def evaluate_at_unit(value: SSAValue, unit: SSAValue) -> int | None:
+    constant = constant_int(value)
+    if constant is not None:
+        return constant
+    table = per_unit_constants(value)
+    if table is not None:
+        return table.get(unit)
+    op = value.owner
+    if not isinstance(op, READABLE) or len(op.operands) != 2:
+        return None
+    lhs = evaluate_at_unit(op.operands[0], unit)
+    rhs = evaluate_at_unit(op.operands[1], unit)
+    if lhs is None or rhs is None:
+        return None
+    return _evaluate(type(op), lhs, rhs)
+
+
+@dataclass
+class Displacement:
+    common: int = 0
+    per_unit: list[tuple[SSAValue, int]] = field(default_factory=list)
+
+    def varies(self) -> bool:
+        return bool(self.per_unit)
+
+    def at(self, unit: SSAValue) -> int:
+        for key, offset in self.per_unit:
+            if key is unit:
+                return offset
+        return self.common
+
+    def scale(self, factor: int) -> None:
+        self.common *= factor
+        self.per_unit = [(u, o * factor) for u, o in self.per_unit]
+
+
+def take_displacement_apart(offset: int | SSAValue, pu: ProgramUnitOp) -> Displacement:
+    if isinstance(offset, int):
+        return Displacement(offset)
+    constant = constant_int(offset)
+    if constant is not None:
+        return Displacement(constant)
+    per_unit: list[tuple[SSAValue, int]] = []
+    for unit in pu.units:
+        by = evaluate_at_unit(offset, unit)
+        if by is None:
+            site = offset.owner if isinstance(offset.owner, Operation) else pu
+            raise error(site, "the start address is computed from a run input and displaced by a value only "
+                              "known while the program runs, so no symbol stands for it")
+        per_unit.append((unit, by))
+    if all(o == per_unit[0][1] for _, o in per_unit):
+        return Displacement(per_unit[0][1])
+    return Displacement(0, per_unit)
+
+
+# ---------------------------------------------------------------------------
+# Emitting
+# ---------------------------------------------------------------------------
+
+
+def _fold(op: Operation, operands: list[SSAValue]) -> int | SSAValue | None:
+    """The folds MLIR's arith folders do on the readable operators (constants, identities)."""
+    if len(operands) != 2:
+        return None
+    lhs, rhs = operands
+    a, b = constant_int(lhs), constant_int(rhs)
+    if a is not None and b is not None:
+        return _evaluate(type(op), a, b)
+    if isinstance(op, arith.AddiOp):
+        if b == 0:
+            return lhs
+        if a == 0:
+            return rhs
+    if isinstance(op, arith.SubiOp) and b == 0:
+        return lhs
+    if isinstance(op, arith.MuliOp):
+        if b == 1:
+            return lhs
+        if a == 1:
+            return rhs
+        if a == 0 or b == 0:
+            return 0
+    if isinstance(op, arith.DivSIOp | arith.CeilDivSIOp) and b == 1:
+        return lhs
+    if isinstance(op, arith.RemSIOp) and b == 1:
+        return 0
+    return None
+
+
+def _declare_derived(taken: SymbolicAddress, terms: Sequence[int], displacement: int, word_size: int,
+                     symbols: SymbolAllocator, builder: Builder) -> int:
+    built: list[Operation] = []
+
+    def note(op: Operation) -> SSAValue:
+        builder.insert(op)
+        built.append(op)
+        return op.results[0]
+
+    def discard() -> None:
+        for op in reversed(built):
+            if all(not r.uses for r in op.results):
+                Rewriter.erase_op(op)
+
+    mapping: dict[SSAValue, SSAValue] = {}
+    for leaf, term in zip(taken.per_unit_leaves, terms):
+        mapping[leaf] = note(arith.ConstantOp(IntegerAttr(term, INDEX)))
+    result = taken.root
+    for op in taken.expression:
+        operands = [mapping.get(v, v) for v in op.operands]
+        folded = _fold(op, operands)
+        if isinstance(folded, SSAValue):
+            mapping[op.results[0]] = folded
+            result = folded
+            continue
+        if isinstance(folded, int):
+            value = note(arith.ConstantOp(IntegerAttr(folded, INDEX)))
+        else:
+            value = note(op.clone(value_mapper=dict(mapping)))
+        mapping[op.results[0]] = value
+        result = value
+    if displacement != 0:
+        by = note(arith.ConstantOp(IntegerAttr(displacement, INDEX)))
+        result = note(arith.AddiOp(result, by))
+    derived = result is not taken.root
+    if word_size == 1:
+        if not derived:
+            discard()
+            return taken.input
+        ident, fresh = symbols.derived_id(taken.root, displacement, terms, word_size)
+        if not fresh:
+            discard()
+            return ident
+        builder.insert(CreateIdOp(result, ident))
+        return ident
+    ident, fresh = symbols.derived_id(taken.root, displacement, terms, word_size)
+    if not fresh:
+        discard()
+        return ident
+    per_word = builder.constant(word_size)
+    in_words = builder.value(arith.DivSIOp(result, per_word))
+    builder.insert(CreateIdOp(in_words, ident))
+    return ident
+
+
+def emit_symbolic_start_address(taken: SymbolicAddress, displacement: Displacement, word_size: int,
+                                pu: ProgramUnitOp, symbols: SymbolAllocator, at_view: Builder,
+                                definitions: Builder) -> SSAValue:
+    if not taken.per_unit_terms and not displacement.varies():
+        ident = _declare_derived(taken, [], displacement.common, word_size, symbols, definitions)
+        return at_view.value(CreateSymbolOp(ident))
+    per_unit_terms = taken.per_unit_terms or [(unit, []) for unit in pu.units]
+    keys: list[SSAValue] = []
+    values: list[SSAValue] = []
+    for unit, terms in per_unit_terms:
+        ident = _declare_derived(taken, terms, displacement.at(unit), word_size, symbols, definitions)
+        keys.append(unit)
+        values.append(at_view.value(CreateSymbolOp(ident)))
+    return uniform_map_query(at_view, keys, values, iter_arg_of(pu))
+
+
+def element_size_bytes(element_type) -> int:
+    width = getattr(element_type, "bitwidth", None)
+    if width is None and isinstance(element_type, IntegerType):
+        width = element_type.width.data
+    if width is None:
+        width = 8
+    return max(1, (width + 7) // 8)
+
+
+__all__ = [
+    "SymbolAllocator",
+    "take_address_apart",
+    "take_displacement_apart",
+    "emit_symbolic_start_address",
+    "element_size_bytes",
+]

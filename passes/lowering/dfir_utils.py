@@ -1,0 +1,345 @@
+"""Shared vocabulary of the `ktdflowering-to-dfir` helpers (passes-lowering.md §0.3, §4).
+
+* unit values: `kind_of` (a `uniform.query_map` over a mapping of `dataflow.get_unit`s → the
+  upper-cased unit type), `get_unit_of`, `core_of`, `corelet_of`, `expand_units`;
+* building: `Builder` (inserts in order at a fixed point), index constants, identity maps,
+  `sizes_set` (the per-dimension integer set of a box), `uniform_map_query`;
+* agen helpers: `emit_vector_load` / `emit_vector_store` of a whole memref;
+* architecture facts: `vector_lanes`, `flattened_vector_type` (read through `DeviceModel`);
+* `grid_size(func)`: the 1-D grid of a function, with upstream's diagnostics.
+
+Unit kinds are compared as upper-case strings (`"MNILU"`), as upstream upper-cases the `type`
+of a `get_unit` to find its kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    ArrayAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+    TensorType,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir.affine import (
+    AffineConstantExpr,
+    AffineConstraintExpr,
+    AffineConstraintKind,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSet,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from dfsched.diagnostics import error
+from dfsched.dialects.affine_subscripts import affine_add, affine_mul, affine_neg
+from dfsched.dialects.dataflow import GetUnitOp, ProgramUnitOp
+from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
+
+PASS = "ktdflowering-to-dfir"
+INDEX = IndexType()
+
+
+# ---------------------------------------------------------------------------
+# Building IR
+# ---------------------------------------------------------------------------
+
+
+class Builder:
+    """Inserts ops at a fixed insertion point, each after the previous one.
+
+    With a `rewriter` (inside a rewrite pattern) the insertions notify the greedy driver.
+    """
+
+    def __init__(self, point: InsertPoint, rewriter=None):
+        self.point = point
+        self.rewriter = rewriter
+
+    @classmethod
+    def before(cls, op: Operation) -> Builder:
+        return cls(InsertPoint.before(op))
+
+    @classmethod
+    def after(cls, op: Operation) -> Builder:
+        return cls(InsertPoint.after(op))
+
+    @classmethod
+    def at_start(cls, block: Block) -> Builder:
+        return cls(InsertPoint.at_start(block))
+
+    @classmethod
+    def at_end(cls, block: Block) -> Builder:
+        return cls(InsertPoint.at_end(block))
+
+    def insert(self, op: Operation) -> Operation:
+        if self.rewriter is not None:
+            self.rewriter.insert(op, self.point)
+        else:
+            Rewriter.insert_op(op, self.point)
+        return op
+
+    def value(self, op: Operation) -> SSAValue:
+        return self.insert(op).results[0]
+
+    def constant(self, value: int) -> SSAValue:
+        return self.value(index_constant(value))
+
+
+def index_constant(value: int) -> arith.ConstantOp:
+    return arith.ConstantOp(IntegerAttr(value, INDEX))
+
+
+def constant_int(value: SSAValue) -> int | None:
+    """MLIR's `getConstantIntValue`: the integer an `arith.constant` (or constant-like op) holds."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp):
+        attr = owner.value
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+    return None
+
+
+def identity_map(rank: int) -> AffineMap:
+    return AffineMap.identity(rank)
+
+
+def linear_layout(strides: Sequence[int]) -> AffineMap:
+    """`(d0, ..., dn-1) -> (d0 * s0 + ... + dn-1 * sn-1)`, built as MLIR simplifies it."""
+    total: AffineExpr = AffineConstantExpr(0)
+    for i, stride in enumerate(strides):
+        total = affine_add(total, affine_mul(AffineDimExpr(i), AffineConstantExpr(stride)))
+    return AffineMap(len(strides), 0, (total,))
+
+
+def row_major_strides(shape: Sequence[int]) -> list[int]:
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    return strides
+
+
+def sizes_set(sizes: Sequence[int]) -> AffineSetAttr:
+    """One constraint per dimension: `di == 0` for a unit size, else `0 <= di <= size - 1`."""
+    constraints: list[AffineConstraintExpr] = []
+    zero = AffineConstantExpr(0)
+    for i, size in enumerate(sizes):
+        dim = AffineDimExpr(i)
+        if size == 1:
+            constraints.append(AffineConstraintExpr(AffineConstraintKind.eq, dim, zero, canonicalize=False))
+        else:
+            constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, dim, zero, canonicalize=False))
+            upper = affine_add(AffineConstantExpr(size - 1), affine_neg(dim))
+            constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, upper, zero, canonicalize=False))
+    return AffineSetAttr(AffineSet(len(sizes), 0, tuple(constraints)))
+
+
+def uniform_map_query(builder: Builder, keys: Sequence[SSAValue], values: Sequence[SSAValue],
+                      key: SSAValue) -> SSAValue:
+    """`def_immutable_mapping([k -> v]...)` then `query_map(map, key)`; returns the query."""
+    mapping = builder.value(DefImmutableMappingOp(list(keys), list(values)))
+    return builder.value(QueryMapOp(mapping, key, INDEX))
+
+
+# ---------------------------------------------------------------------------
+# Units
+# ---------------------------------------------------------------------------
+
+
+def get_unit_of(value: SSAValue) -> GetUnitOp | None:
+    owner = value.owner
+    return owner if isinstance(owner, GetUnitOp) else None
+
+
+def mapping_of(value: SSAValue) -> DefImmutableMappingOp | None:
+    """The mapping a `uniform.query_map` result reads, if `value` is one."""
+    query = value.owner
+    if not isinstance(query, QueryMapOp):
+        return None
+    mapping = query.map.owner
+    return mapping if isinstance(mapping, DefImmutableMappingOp) else None
+
+
+def kind_of(value: SSAValue) -> str | None:
+    """Upstream `getUnitResourceType`: the unit kind a query over `get_unit`s stands for."""
+    mapping = mapping_of(value)
+    if mapping is None or not mapping.values:
+        return None
+    unit = get_unit_of(mapping.values[0])
+    if unit is None:
+        return None
+    return unit.unit_type.data.upper()
+
+
+def unit_type(unit: GetUnitOp) -> str:
+    return unit.unit_type.data.upper()
+
+
+def core_of(unit: GetUnitOp) -> int | None:
+    return unit.core
+
+
+def corelet_of(unit: GetUnitOp) -> int:
+    """The `corelet` attribute, -1 when absent (upstream `getCoreletId`)."""
+    corelet = unit.corelet
+    return -1 if corelet is None else corelet
+
+
+def enclosing_program_unit(op: Operation) -> ProgramUnitOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, ProgramUnitOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def program_unit_kind(pu: ProgramUnitOp) -> str | None:
+    """The kind of the units a program unit runs on (from its first unit)."""
+    if not pu.units:
+        return None
+    unit = get_unit_of(pu.units[0])
+    return unit_type(unit) if unit is not None else None
+
+
+def iter_arg_of(pu: ProgramUnitOp, at: Operation | None = None) -> SSAValue:
+    arg = pu.iter_arg
+    if arg is None:
+        raise error(at or pu, "dataflow.program_unit has no iter_arg to key a uniform map with")
+    return arg
+
+
+def query_for_component(builder: Builder, pu: ProgramUnitOp, targets: Sequence[SSAValue],
+                        at: Operation) -> SSAValue:
+    """Upstream `createQueryMapForComponent`: each unit of `pu` → the first target on its core
+    (and on its corelet, when it has one), queried by the program unit's iter_arg."""
+    keys: list[SSAValue] = []
+    values: list[SSAValue] = []
+    for unit_value in pu.units:
+        unit = get_unit_of(unit_value)
+        if unit is None or unit.core is None:
+            raise error(at, "program_unit operand must be a dataflow.get_unit with a 'core' attribute")
+        core, corelet = unit.core, corelet_of(unit)
+        match = None
+        for target_value in targets:
+            target = get_unit_of(target_value)
+            if target is None or target.core is None:
+                raise error(at, "target unit must be a dataflow.get_unit with a 'core' attribute")
+            if target.core != core:
+                continue
+            if corelet >= 0 and corelet_of(target) != corelet:
+                continue
+            match = target_value
+            break
+        if match is None:
+            raise error(at, f"no unit of the peer kind runs on core {core}"
+                            + (f", corelet {corelet}" if corelet >= 0 else "")
+                            + f" for unit '{unit.unit_name.data}'")
+        keys.append(unit_value)
+        values.append(match)
+    if not keys:
+        raise error(at, "dataflow.program_unit has no units")
+    return uniform_map_query(builder, keys, values, iter_arg_of(pu, at))
+
+
+def resolve_fifo_unit(builder: Builder, endpoint: Attribute, components: dict[str, list[SSAValue]],
+                      pu: ProgramUnitOp, at: Operation) -> SSAValue:
+    """Upstream `resolveUnitFromFifoAttr`: the peer unit a FIFO endpoint kind names."""
+    if not isinstance(endpoint, StringAttr):
+        raise error(at, "unsupported FIFO endpoint attribute type")
+    kind = endpoint.data.upper()
+    targets = components.get(kind)
+    if targets is None:
+        raise error(at, f"no units found for FIFO component type: \"{kind}\"")
+    return query_for_component(builder, pu, targets, at)
+
+
+# ---------------------------------------------------------------------------
+# Functions
+# ---------------------------------------------------------------------------
+
+
+def grid_size(func: Operation) -> int:
+    """Upstream `extractGridSize`: the function's 1-D `grid` attribute."""
+    grid = func.attributes.get("grid")
+    if not isinstance(grid, ArrayAttr):
+        raise error(func, "Function missing 'grid' attribute")
+    if len(grid.data) != 1:
+        raise error(func, f"Only 1D grids supported in Phase 1 (got {len(grid.data)}D grid)")
+    size = grid.data[0]
+    if not isinstance(size, IntegerAttr):
+        raise error(func, "Grid size must be integer attribute")
+    value = size.value.data
+    if value <= 0:
+        raise error(func, f"Grid size must be positive (got {value})")
+    return value
+
+
+# ---------------------------------------------------------------------------
+# Vectors and the device
+# ---------------------------------------------------------------------------
+
+
+def vector_lanes(model, element_type: Attribute, at: Operation) -> int:
+    """SIMD lanes of the compute kind for `element_type` (Decision 7: none declared is an error)."""
+    kind = model.compute_kind
+    if kind is None:
+        raise error(at, "cannot determine the hardware vector width: the architecture declares no "
+                        "compute resource kind")
+    return model.simd_lanes(kind, element_type, at)
+
+
+def shape_and_element(type_: Attribute) -> tuple[list[int], Attribute] | None:
+    if isinstance(type_, TensorType | MemRefType):
+        return list(type_.get_shape()), type_.element_type
+    return None
+
+
+def flattened_vector_type(model, type_: Attribute, at: Operation) -> VectorType:
+    """A tensor/memref as one `vector<N x T>` that must fit the hardware vector width."""
+    if isinstance(type_, VectorType):
+        return type_
+    found = shape_and_element(type_)
+    if found is None:
+        raise error(at, f"cannot turn {type_} into a vector")
+    shape, element = found
+    total = 1
+    for dim in shape:
+        if dim < 0:
+            raise error(at, f"cannot turn {type_} into a vector: its shape is dynamic")
+        total *= dim
+    lanes = vector_lanes(model, element, at)
+    if total > lanes:
+        raise error(at, f"{type_} holds {total} elements, more than the hardware vector width of {lanes}")
+    return VectorType(element, [total])
+
+
+def emit_vector_load(builder: Builder, vector_type: Attribute, memref: SSAValue) -> SSAValue:
+    """`agen.vector_load` of a whole memref at zero indices, identity order."""
+    from dfsched.dialects.agen import VectorLoadOp
+
+    mtype = memref.type
+    assert isinstance(mtype, MemRefType)
+    rank = len(mtype.get_shape())
+    zero = builder.constant(0)
+    order = identity_map(rank)
+    return builder.value(VectorLoadOp(vector_type, memref, order, [zero] * rank, sizes_set(mtype.get_shape()),
+                                      AffineMapAttr(order)))
+
+
+def emit_vector_store(builder: Builder, value: SSAValue, memref: SSAValue) -> Operation:
+    from dfsched.dialects.agen import VectorStoreOp
+
+    mtype = memref.type
+    assert isinstance(mtype, MemRefType)
+    rank = len(mtype.get_shape())
+    zero = builder.constant(0)
+    order = identity_map(rank)
+    return builder.insert(VectorStoreOp(value, memref, order, [zero] * rank, sizes_set(mtype.get_shape()),
+                                        AffineMapAttr(order)))
