@@ -166,6 +166,9 @@ def legalize_operand(generic: linalg.GenericOp, index: int, read: ktdf.ReadFromF
     if not needs:
         return None
     check_splat(model, path[-1], _stage_unit(path[-1], index, generic), size, index, generic)
+    for transfer in path[:-1]:
+        check_widen(transfer)
+    check_grow(read, lanes)
     maps = [m.data for m in generic.indexing_maps.data]
     amap = maps[index]
     results = list(amap.results)
@@ -269,8 +272,8 @@ def element_bytes(element_type: Attribute) -> int | None:
 # ===========================================================================
 
 
-def widen_transfer(transfer: ktdf.DataTransferOp, lanes: int) -> None:
-    """Memory hop: the destination buffer and both sides' last size become `lanes` wide."""
+def check_widen(transfer: ktdf.DataTransferOp) -> None:
+    """A memory hop can be widened: its destination is a static buffer of the private."""
     destination = transfer.destination
     private = destination.owner if isinstance(destination, OpResult) else None
     if not isinstance(private, ktdf.PrivateOp):
@@ -287,6 +290,34 @@ def widen_transfer(transfer: ktdf.DataTransferOp, lanes: int) -> None:
             values = list(static.get_values())
             if values and values[-1] == ktdf.KDYNAMIC:
                 raise error(transfer, f"{PASS}: cannot widen this transfer: its last {side} size is dynamic")
+
+
+def check_grow(read: ktdf.ReadFromFifoOp, lanes: int) -> None:
+    """A FIFO slot that must grow for the widened read is a result of the pipeline's private."""
+    shape = list(read.result.type.get_shape()) if isinstance(read.result.type, TensorType | MemRefType) else []
+    if not shape or shape[-1] == lanes:
+        return
+    slot = read.fifo_slot
+    slot_type = slot.type
+    assert isinstance(slot_type, ktdf.FifoSlotType)
+    count = lanes
+    for d in shape[:-1]:
+        count *= d
+    if not slot_type.is_dynamic and slot_type.num_elements.data != count \
+            and not (isinstance(slot, OpResult) and isinstance(slot.owner, ktdf.PrivateOp)):
+        raise error(read, f"{PASS}: cannot grow the FIFO slot of this read: it is not a result of the pipeline's "
+                          "private")
+
+
+def widen_transfer(transfer: ktdf.DataTransferOp, lanes: int) -> None:
+    """Memory hop: the destination buffer and both sides' last size become `lanes` wide."""
+    destination = transfer.destination
+    private = destination.owner
+    assert isinstance(destination, OpResult) and isinstance(private, ktdf.PrivateOp)  # check_widen
+    for side in ("source", "dest"):
+        static = transfer.properties.get(f"static_{side}_sizes")
+        if isinstance(static, DenseArrayBase):
+            values = list(static.get_values())
             if values:
                 values[-1] = lanes
                 transfer.properties[f"static_{side}_sizes"] = DenseArrayBase.from_list(i64, values)
@@ -316,10 +347,8 @@ def widen_read(read: ktdf.ReadFromFifoOp, splat: ktdf.DataTransferOp, lanes: int
     slot_type = slot.type
     assert isinstance(slot_type, ktdf.FifoSlotType)
     if not slot_type.is_dynamic and slot_type.num_elements.data != count:
-        private = slot.owner if isinstance(slot, OpResult) else None
-        if not isinstance(private, ktdf.PrivateOp):
-            raise error(read, f"{PASS}: cannot grow the FIFO slot of this read: it is not a result of the "
-                              "pipeline's private")
+        private = slot.owner
+        assert isinstance(slot, OpResult) and isinstance(private, ktdf.PrivateOp)  # check_grow
         static = splat.properties.get("static_dest_sizes")
         if isinstance(static, DenseArrayBase) and old_last > 0:
             values = list(static.get_values())
