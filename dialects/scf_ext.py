@@ -13,7 +13,7 @@ from __future__ import annotations
 from xdsl.dialects import scf as xscf
 from xdsl.dialects.builtin import IndexType, i1
 from xdsl.dialects.utils import parse_assignment
-from xdsl.ir import Attribute, Dialect
+from xdsl.ir import Attribute, Block, Dialect
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.traits import IsTerminator, SingleBlockImplicitTerminator, ensure_terminator
 
@@ -93,15 +93,19 @@ class IfOp(xscf.IfOp):
         attr_dict = parser.parse_optional_attr_dict()
         if_op = cls(cond, return_types, then_region, else_region, attr_dict)
         if not return_types:
-            for region in if_op.regions:
-                _ensure_yield(region)
+            _ensure_yield(if_op.true_region)
+            if else_region is not None:
+                _ensure_yield(if_op.false_region)
         return if_op
 
 
 def _ensure_yield(region) -> None:
-    """The implicit `scf.yield` of a non-empty region (an unregistered last op is not a terminator)."""
+    """The implicit `scf.yield` of a parsed region; `{}` gets a block holding only the yield.
+
+    (An unregistered last op is not a terminator, as in MLIR.)
+    """
     if not region.blocks:
-        return
+        region.add_block(Block())
     block = region.blocks[-1]
     last = block.last_op
     if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):

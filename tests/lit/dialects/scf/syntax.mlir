@@ -34,12 +34,19 @@ func.func @single_result(%t: tensor<4xf16>, %c: i1) -> tensor<4xf16> {
 }
 
 // Several results, the parenthesized single result, an integer induction variable, an
-// empty result list and attributes after the region.
+// empty result list, empty regions (`{}` holds the implicit yield) and attributes after the
+// region.
 // CHECK-LABEL: func.func @other_forms
 // CHECK:         %{{.*}}:2 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, index) : i32 {
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f32) {
 // CHECK:         scf.if %{{.*}} {
 // CHECK-NEXT:      "test.op"() : () -> ()
+// CHECK-NEXT:    }
+// CHECK-NEXT:    scf.if %{{.*}} {
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      "test.op"() : () -> ()
+// CHECK-NEXT:    }
+// CHECK-NEXT:    scf.if %{{.*}} {
 // CHECK-NEXT:    }
 // CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
@@ -56,6 +63,11 @@ func.func @other_forms(%x: f32, %n: index, %lo: i32, %hi: i32, %c: i1) {
   scf.if %c -> () {
     "test.op"() : () -> ()
   }
+  scf.if %c {
+  } else {
+    "test.op"() : () -> ()
+  }
+  scf.if %c {}
   scf.for %i = %c0 to %n step %c1 {
   } {loop_type = #ktdf.loop_type<parallel_loop>}
   return
