@@ -29,6 +29,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "scalar-broadcast-legalization": ("dfsched.passes.scheduling.scalar_broadcast_legalization", "ScalarBroadcastLegalization"),
     "ktdflowering-to-dfir": ("dfsched.passes.lowering.ktdflowering_to_dfir", "KtdfloweringToDfir"),
     "stage-coarsening": ("dfsched.passes.scheduling.stage_coarsening", "StageCoarsening"),
+    "reduction-dim-chunking": ("dfsched.passes.scheduling.reduction_dim_chunking", "ReductionDimChunking"),
     "normalize-grid-to-1d": ("dfsched.passes.lowering.normalize_grid_to_1d", "NormalizeGridTo1D"),
     "address-assignment": ("dfsched.passes.lowering.address_assignment", "AddressAssignment"),
     "ktdf-to-ktdflowering": ("dfsched.passes.lowering.ktdf_to_ktdflowering", "KTDFToKTDFLowering"),
