@@ -91,7 +91,9 @@ from dfsched.passes.scheduling.utils import (
     extend_private,
     index_constant_at_function_entry,
     linear_stage_chain,
+    nearest_stage,
     pipelines_post_order,
+    stage_ops,
     zero_map,
 )
 
@@ -297,8 +299,8 @@ class Planner:
                                        f"{self.model.describe()}")
             if node.cls is NodeClass.MEMORY:
                 raise self.fail(stage, f"applicable unit '{units[0]}' is a memory, not an execution unit")
-        transfers = [op for op in _direct(stage) if isinstance(op, ktdf.DataTransferOp)]
-        fifo_ops = [op for op in _direct(stage) if isinstance(op, ktdf.ReadFromFifoOp | ktdf.WriteToFifoOp)]
+        transfers = [op for op in stage_ops(stage) if isinstance(op, ktdf.DataTransferOp)]
+        fifo_ops = [op for op in stage_ops(stage) if isinstance(op, ktdf.ReadFromFifoOp | ktdf.WriteToFifoOp)]
         if node is not None and node.cls is NodeClass.COMPUTE:
             if transfers:
                 raise self.fail(transfers[0], f"a stage on compute unit '{node.name}' moves data with "
@@ -344,7 +346,7 @@ class Planner:
             table[value] = op
 
         for stage in self.chain:
-            for op in _direct(stage):
+            for op in stage_ops(stage):
                 if isinstance(op, ktdf.DataTransferOp):
                     if isinstance(op.source.type, ktdf.FifoSlotType):
                         claim(slot_readers, op.source, op, "drained")
@@ -365,7 +367,7 @@ class Planner:
             for t in self.transfers[stage]:
                 self.moves.append(self.transfer_move(stage, t, slot_writers, slot_readers))
         for stage in self.compute_stages:
-            for op in _direct(stage):
+            for op in stage_ops(stage):
                 if isinstance(op, ktdf.WriteToFifoOp):
                     reader = slot_readers[op.fifo_slot]
                     if isinstance(reader, ktdf.ReadFromFifoOp):
@@ -578,17 +580,10 @@ class Planner:
         return groups
 
 
-def _direct(stage: ktdf.StageOp) -> list[Operation]:
-    """The ops of `stage` that are not inside a nested stage."""
-    return [op for op in stage.walk() if op is not stage and _stage_of(op) is stage]
-
-
 def _stage_of(op: Operation) -> ktdf.StageOp:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, ktdf.StageOp):
-        parent = parent.parent_op()
-    assert parent is not None
-    return parent
+    stage = nearest_stage(op)
+    assert stage is not None
+    return stage
 
 
 def _kind(attr: Attribute) -> str:

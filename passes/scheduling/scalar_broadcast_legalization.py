@@ -62,7 +62,12 @@ from dfsched.arch.model import DeviceModel
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import attribute_text
-from dfsched.passes.scheduling.utils import pipelines_post_order, retype_private_results
+from dfsched.passes.scheduling.utils import (
+    nearest_pipeline,
+    nearest_stage,
+    pipelines_post_order,
+    retype_private_results,
+)
 
 PASS = "scalar-broadcast-legalization"
 NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty or "
@@ -130,8 +135,8 @@ def collect_sites(pipeline: ktdf.PipelineOp, model: DeviceModel) -> list[Site]:
     for generic in pipeline.walk():
         if not isinstance(generic, linalg.GenericOp):
             continue
-        stage = _enclosing_stage(generic)
-        if stage is None or _enclosing_pipeline(stage) is not pipeline:
+        stage = nearest_stage(generic)
+        if stage is None or nearest_pipeline(stage) is not pipeline:
             continue
         units = stage.unit_kinds
         if len(units) != 1 or units[0] not in model.units or not model.units[units[0]].compute:
@@ -206,7 +211,7 @@ def load_path(read: ktdf.ReadFromFifoOp, pipeline: ktdf.PipelineOp, index: int,
 
 
 def _stage_unit(transfer: ktdf.DataTransferOp, index: int, generic: linalg.GenericOp) -> str:
-    stage = _enclosing_stage(transfer)
+    stage = nearest_stage(transfer)
     units = stage.unit_kinds if stage is not None else []
     if len(units) != 1:
         raise error(transfer, f"{PASS}: the stage moving broadcast operand {index} does not name the one unit "
@@ -364,17 +369,3 @@ def widen_read(read: ktdf.ReadFromFifoOp, splat: ktdf.DataTransferOp, lanes: int
     block.insert_op_before(new_read, read)
     read.result.replace_all_uses_with(new_read.result)
     block.erase_op(read)
-
-
-def _enclosing_stage(op: Operation) -> ktdf.StageOp | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, ktdf.StageOp):
-        parent = parent.parent_op()
-    return parent
-
-
-def _enclosing_pipeline(op: Operation) -> ktdf.PipelineOp | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, ktdf.PipelineOp):
-        parent = parent.parent_op()
-    return parent

@@ -329,8 +329,8 @@ def trip_count(loop: scf.ForOp, candidate: Candidate) -> int | SSAValue:
     if lb is not None and ub is not None and step is not None and step > 0:
         return max(0, (ub - lb + step - 1) // step)
     if lb != 0 or step != 1:
-        raise error(loop, f"{PASS}: cannot size the buffer dim of this loop: its trip count is not constant "
-                          "and it is not normalized (lower bound 0, step 1)")
+        raise error(loop, f"{PASS}: cannot size the buffer dim of this loop: its bounds are not constant and "
+                          "it is not normalized (lower bound 0, step 1)")
     size = loop.ub
     if isinstance(size, OpResult) and isinstance(size.owner, ktdf.TilingDeriveSizeOp):
         size = size.owner.tile_sizes[-1]

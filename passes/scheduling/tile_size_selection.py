@@ -407,7 +407,7 @@ class _Bounds:
             for iv, stride in zip(op.ivs, op.strides):
                 result = _add(result, _mul(self.of(iv), self.of(stride)))
             return result
-        if isinstance(op, arith.IndexCastOp | arith.IndexCastUIOp):
+        if isinstance(op, arith.IndexCastOp):
             return self.of(op.operands[0])
         if isinstance(op, arith.SelectOp):
             a, b = self.of(op.lhs), self.of(op.rhs)

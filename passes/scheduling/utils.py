@@ -14,8 +14,11 @@
 * **Affine subscripts**: `canonicalize_map_and_operands` (MLIR's
   `canonicalizeMapAndOperands`: duplicate operands merged, constant operands folded into
   the map, unused dims dropped).
-* Small IR helpers: `pipelines_post_order`, `constant_index`, `enclosing_function`,
-  `index_constant_at_function_entry`.
+* **Retyping**: `retype_private_results` (a wider buffer, a bigger FIFO slot: the defining
+  `memref.alloc` / `ktdf.fifo.allocate` and the private are rebuilt, every use follows).
+* Small IR helpers: `pipelines_post_order`, `stage_ops`, `nearest_stage`,
+  `nearest_pipeline`, `contains_pipeline`, `constant_index`, `enclosing_function`,
+  `index_constant_at_function_entry`, `zero_map`.
 
 Everything here keeps IR order (Decision 5): no result depends on hashing or pointers.
 """
@@ -62,18 +65,23 @@ def pipelines_post_order(root: Operation) -> list[ktdf.PipelineOp]:
     return out
 
 
-def direct_ops(stage: ktdf.StageOp, kind: type[Operation]) -> list[Operation]:
-    """Ops of type `kind` whose nearest enclosing stage is `stage` (not a nested pipeline's)."""
-    out: list[Operation] = []
-    for op in stage.walk():
-        if isinstance(op, kind) and nearest_stage(op) is stage:
-            out.append(op)
-    return out
+def stage_ops(stage: ktdf.StageOp) -> list[Operation]:
+    """The ops of `stage`, nested ones included, except those of stages nested in it."""
+    return [op for op in stage.walk() if op is not stage and nearest_stage(op) is stage]
 
 
 def nearest_stage(op: Operation) -> ktdf.StageOp | None:
+    """The closest `ktdf.stage` holding `op`."""
     parent = op.parent_op()
     while parent is not None and not isinstance(parent, ktdf.StageOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def nearest_pipeline(op: Operation) -> ktdf.PipelineOp | None:
+    """The closest `ktdf.pipeline` holding `op`."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, ktdf.PipelineOp):
         parent = parent.parent_op()
     return parent
 

@@ -145,3 +145,65 @@ module {
     return
   }
 }
+
+// -----
+
+// A stage whose transfers run on different units (an L1 view streamed into a FIFO by
+// L1LU, a DDR tile copied into L1 by MNILU) is split: each transfer goes to the stage of
+// its unit, with the ops it needs (the index computation) cloned along; the L1LU part
+// joins the original L1LU stage. The pipeline was otherwise complete.
+// CHECK-LABEL: func.func @split(
+// CHECK-SAME:      %[[X:[a-z0-9_]+]]: memref<256xf16, "L1">, %[[Y:[a-z0-9_]+]]: memref<256xf16, "DDR">
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %[[C64:.*]] {
+// CHECK:         %[[P:.*]]:7 = ktdf.private -> (memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token) {
+// CHECK:         ktdf.stage depends_in(none) depends_out(%[[P]]#4) {
+// CHECK-NEXT:      %[[J:.*]] = arith.addi %[[I]], %[[C64]] : index
+// CHECK-NEXT:      ktdf.data_transfer from %[[Y]][%[[J]]] size [64] to %[[P]]#0[0] size [64]
+// CHECK-NEXT:    } {applicable_units = ["MNILU"]}
+// CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#4) depends_out(%[[P]]#5) {
+// CHECK-NEXT:      ktdf.data_transfer from %[[X]][%[[I]]] size [64] to %[[P]]#1 size [64]
+// CHECK-NEXT:      ktdf.data_transfer from %[[P]]#0[0] size [64] to %[[P]]#2 size [64]
+// CHECK-NEXT:    } {applicable_units = ["L1LU"]}
+// CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#5) depends_out(%[[P]]#6) {
+// CHECK:         } {applicable_units = ["SFU"]}
+// CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#6) depends_out(none) {
+// CHECK:         } {applicable_units = ["L1SU"]}
+
+module {
+  func.func @split(%x: memref<256xf16, "L1">, %y: memref<256xf16, "DDR">, %z: memref<256xf16, "L1">) {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c256 = arith.constant 256 : index
+    scf.for %i = %c0 to %c256 step %c64 {
+      ktdf.pipeline {
+        %p:7 = ktdf.private -> (memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token) {
+          %buf = memref.alloc() : memref<64xf16, "L1">
+          %in:2 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
+          %out = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>
+          %t0 = ktdf.create_token : !ktdf.token
+          %t1 = ktdf.create_token : !ktdf.token
+          %t2 = ktdf.create_token : !ktdf.token
+          ktdf.private_yield %buf, %in#0, %in#1, %out, %t0, %t1, %t2 : memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token
+        }
+        ktdf.stage depends_in(none) depends_out(%p#4) {
+          %j = arith.addi %i, %c64 : index
+          ktdf.data_transfer from %x[%i] size [64] to %p#1 size [64] : memref<256xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
+          ktdf.data_transfer from %y[%j] size [64] to %p#0[0] size [64] : memref<256xf16, "DDR">, memref<64xf16, "L1">
+        }
+        ktdf.stage depends_in(%p#4) depends_out(%p#5) {
+          ktdf.data_transfer from %p#0[0] size [64] to %p#2 size [64] : memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
+        }
+        ktdf.stage depends_in(%p#5) depends_out(%p#6) {
+          %a = ktdf.read_from_fifo %p#1 : <"L1LU" -> "SFU", 64xf16> -> tensor<64xf16>
+          %b = ktdf.read_from_fifo %p#2 : <"L1LU" -> "SFU", 64xf16> -> tensor<64xf16>
+          %s = arith.addf %a, %b : tensor<64xf16>
+          ktdf.write_to_fifo %s, %p#3 : tensor<64xf16>, <"SFU" -> "L1SU", 64xf16>
+        } {applicable_units = ["SFU"]}
+        ktdf.stage depends_in(%p#6) depends_out(none) {
+          ktdf.data_transfer from %p#3 size [64] to %z[%i] size [64] : !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<256xf16, "L1">
+        }
+      }
+    }
+    return
+  }
+}
