@@ -120,7 +120,8 @@ class PathExpansion(ModulePass):
         plans: list[PipelinePlan] = []
         for pipeline in pipelines_post_order(op):
             model = device_model_for(pipeline, device=self.device)
-            assert model is not None
+            if model is None:  # two devices on the way up from this pipeline
+                raise error(pipeline, NO_DEVICE)
             plan = plan_pipeline(pipeline, model)
             if plan is not None:
                 plans.append(plan)

@@ -91,7 +91,8 @@ class ScalarBroadcastLegalization(ModulePass):
         sites: list[Site] = []
         for pipeline in pipelines_post_order(op):
             model = device_model_for(pipeline, device=self.device)
-            assert model is not None
+            if model is None:  # two devices on the way up from this pipeline
+                raise error(pipeline, NO_DEVICE)
             sites.extend(collect_sites(pipeline, model))
         done: set[Operation] = set()
         for site in sites:
