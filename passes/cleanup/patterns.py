@@ -267,6 +267,56 @@ class StaticAllocConstSizes(RewritePattern):
         rewriter.replace(op, [new_alloc, cast])
 
 
+def _can_fold_cast_into_consumer(cast: Operation) -> bool:
+    """MLIR's `memref::CastOp::canFoldIntoConsumerOp`: a cast that only forgets static facts."""
+    source, dest = cast.operands[0].type, cast.results[0].type
+    if not isinstance(source, MemRefType) or not isinstance(dest, MemRefType):
+        return False
+    if source.element_type != dest.element_type or source.memory_space != dest.memory_space:
+        return False
+    if len(source.get_shape()) != len(dest.get_shape()) or source.layout != dest.layout:
+        return False
+    return all(d < 0 or d == s for s, d in zip(source.get_shape(), dest.get_shape())) and \
+        any(d < 0 <= s for s, d in zip(source.get_shape(), dest.get_shape()))
+
+
+_CAST_FOLDING_USERS = frozenset({"memref.load", "memref.store", "memref.dealloc", "memref.copy"})
+
+
+def fold_memref_cast_operands(op: Operation):
+    """`foldMemRefCast`: a consumer reads through a cast that only made its type more dynamic."""
+    if op.name not in _CAST_FOLDING_USERS:
+        return None
+    changed = False
+    operands = list(op.operands)
+    for i, value in enumerate(operands):
+        owner = value.owner
+        if isinstance(owner, Operation) and owner.name == "memref.cast" and _can_fold_cast_into_consumer(owner):
+            operands[i] = owner.operands[0]
+            changed = True
+    if not changed:
+        return None
+    op.operands = operands
+    return IN_PLACE
+
+
+class SimplifyDeadAlloc(RewritePattern):
+    """An allocation only deallocated or stored into is erased with those users (MLIR's pattern)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xmemref.AllocOp | xmemref.AllocaOp, rewriter: PatternRewriter) -> None:
+        users = [use.operation for use in op.memref.uses]
+        for user in users:
+            if user.name == "memref.store":
+                if user.operands[0] is op.memref:
+                    return
+            elif user.name != "memref.dealloc":
+                return
+        for user in dict.fromkeys(users):
+            rewriter.erase(user)
+        rewriter.erase(op)
+
+
 # ---------------------------------------------------------------------------
 # Tables
 # ---------------------------------------------------------------------------
@@ -274,13 +324,14 @@ class StaticAllocConstSizes(RewritePattern):
 _OVERRIDES: dict[str, tuple[RewritePattern, ...]] = {
     # MLIR's patterns instead of xDSL's (which also move constants in front of loops).
     "scf.for": (SimplifyTrivialLoops(),),
+    # MLIR's SimplifyAllocConst and SimplifyDeadAlloc (xDSL's ElideUnusedAlloc is a special case).
+    "memref.alloc": (StaticAllocConstSizes(), SimplifyDeadAlloc()),
+    "memref.alloca": (StaticAllocConstSizes(), SimplifyDeadAlloc()),
 }
 
 _EXTRA: dict[str, tuple[RewritePattern, ...]] = {
     "affine.apply": (SimplifyAffineApply(),),
     "affine.min": (SingleResultAffineMinToApply(), DeduplicateAffineMinExpressions(), SimplifyAffineMin()),
-    "memref.alloc": (StaticAllocConstSizes(),),
-    "memref.alloca": (StaticAllocConstSizes(),),
 }
 
 _cache: dict[type[Operation], tuple[RewritePattern, ...]] = {}
@@ -341,11 +392,19 @@ def fold(op: Operation):
 
     The op's own folder first; when it fails, the commutative trait's operand reordering.
     """
+    from dfsched.passes.cleanup.arith_folds import fold_arith
+
     if isinstance(op, xaffine.ApplyOp):
         return fold_affine_apply(op)
     if isinstance(op, xaffine.MinOp):
         return fold_affine_min(op)
-    if isinstance(op, HasFolderInterface):
+    if op.name.startswith("arith."):
+        folded = fold_arith(op)
+        if folded is not None:
+            return folded
+    elif op.name.startswith("memref."):
+        return fold_memref_cast_operands(op)
+    if isinstance(op, HasFolderInterface) and not _covered_by_arith_folds(op):
         try:
             folded = op.fold()
         except (ValueError, TypeError, ZeroDivisionError, AssertionError):
@@ -354,3 +413,10 @@ def fold(op: Operation):
             if not all(v is r for v, r in zip(folded, op.results)):
                 return list(folded)
     return fold_commutative(op)
+
+
+def _covered_by_arith_folds(op: Operation) -> bool:
+    """Arith ops whose folds `arith_folds` implements (xDSL's folder is used for the others)."""
+    from dfsched.passes.cleanup.arith_folds import handles
+
+    return handles(op)
