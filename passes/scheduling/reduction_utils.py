@@ -202,6 +202,38 @@ def find_store_transfer(
     return None, write
 
 
+_KEEP = object()
+
+
+def rebuild_transfer(transfer: ktdf.DataTransferOp, *, source_map=_KEEP, source_indices=_KEEP, source_sizes=_KEEP,
+                     dest_map=_KEEP, dest_indices=_KEEP, dest_sizes=_KEEP) -> ktdf.DataTransferOp:
+    """Replace `transfer` by a copy with some sides changed (maps, indices, mixed sizes); attributes kept."""
+
+    def pick(given, current):
+        return current if given is _KEEP else given
+
+    def current_map(attr):
+        return attr.data if attr is not None else None
+
+    new = ktdf.DataTransferOp(
+        transfer.source,
+        transfer.destination,
+        pick(source_map, current_map(transfer.source_map)),
+        pick(source_indices, list(transfer.source_indices)),
+        pick(source_sizes, transfer.mixed_sizes("source")),
+        pick(dest_map, current_map(transfer.dest_map)),
+        pick(dest_indices, list(transfer.dest_indices)),
+        pick(dest_sizes, transfer.mixed_sizes("dest")),
+        dict(transfer.attributes),
+    )
+    new.location = transfer.location
+    block = transfer.parent
+    assert block is not None
+    block.insert_op_before(new, transfer)
+    block.erase_op(transfer)
+    return new
+
+
 # ---------------------------------------------------------------------------
 # The init of a reduction
 # ---------------------------------------------------------------------------

@@ -1,0 +1,359 @@
+"""`reduction-loop-exposure`: make a reduction's steps explicit loops (`passes-scheduling.md` §13).
+
+Before this pass the compute stage of a reduction reads its whole input (or one chunk of it)
+from one FIFO slot and reduces it with one `linalg.generic`. Afterwards every stage of the
+reduction's pipeline runs one `scf.for 0..R_i` per reduction dim (tagged `reduction_loop`),
+and the input FIFO slot carries one step of the reduction (its element count divided by
+`R = ∏ R_i`):
+
+* **compute**: the accumulator starts from the reduction's init (an empty tensor, a fill of
+  a constant, or the first-chunk/partial `scf.if` of `reduction-dim-chunking`) and is carried
+  through the loops' `iter_args`; each step reads a slice (1 in every reduction dim) and
+  runs the generic on it; the result is written to the output FIFO on the last step only;
+* **load**: the transfer into the input slot moves into the loops and reads one step, at
+  the loop IVs (added to an existing chunk offset); a partial-result transfer stays outside;
+* **store**: the transfer runs on the last step only;
+* **any other stage**: its body runs once per step.
+
+Steps, as the spec numbers them:
+
+1. the reduction dims and sizes, the pipeline, its private and the load stage;
+2. identify `fifo_in` (the slot the generic's input is read from);
+3. check the partial slot and the output write, then rewrite: shrink `fifo_in` in the
+   private and in every transfer touching it, build the loops in every stage.
+
+All checks run before the IR changes; where upstream only asserts, the pass reports a
+located error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.linalg import ops as xlinalg
+from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+
+from dfsched.diagnostics import error
+from dfsched.dialects import ktdf
+from dfsched.dialects.affine_subscripts import affine_add
+from dfsched.passes.scheduling.reduction_utils import (
+    Inserter,
+    all_equal,
+    check_reduction_operands,
+    compute_stages,
+    defining_slice,
+    find_load_stage,
+    find_store_stage,
+    if_then,
+    input_read,
+    is_exposed,
+    is_fifo,
+    is_inside,
+    nested_reduction_loops,
+    rebuild_transfer,
+    reduction_dims,
+    transfers,
+)
+from dfsched.passes.scheduling.utils import private_result_source, retype_private_results
+
+PASS = "reduction-loop-exposure"
+
+
+@dataclass(frozen=True)
+class ReductionLoopExposure(ModulePass):
+    """Turn each reduction into explicit reduction loops with a carried accumulator (§13)."""
+
+    name = "reduction-loop-exposure"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for stage, generic in compute_stages(op, PASS):
+            if is_exposed(generic):  # already explicit
+                continue
+            plan = analyse(stage, generic)
+            if plan is not None:
+                rewrite(plan)
+
+
+# ===========================================================================
+# 1.–3. Analysis (no IR changes)
+# ===========================================================================
+
+
+@dataclass
+class Plan:
+    pipeline: ktdf.PipelineOp
+    private: ktdf.PrivateOp
+    load: ktdf.StageOp
+    compute: ktdf.StageOp
+    store: ktdf.StageOp | None
+    generic: xlinalg.GenericOp
+    red_dims: list[int]
+    sizes: list[int]
+    fifo_in_index: int
+    fifo_in_type: ktdf.FifoSlotType
+    write: ktdf.WriteToFifoOp
+    slice_type: TensorType
+
+    @property
+    def steps(self) -> int:
+        total = 1
+        for size in self.sizes:
+            total *= size
+        return total
+
+
+def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp) -> Plan | None:
+    red_dims = reduction_dims(generic)
+    if not red_dims:
+        raise error(generic, f"{PASS}: reduction dim not found")
+    input_type = generic.inputs[0].type if generic.inputs else None
+    if not isinstance(input_type, TensorType):
+        check_reduction_operands(generic, PASS, generic)  # reports what is wrong
+    assert isinstance(input_type, TensorType)
+    shape = input_type.get_shape()
+    sizes = [shape[d] for d in red_dims]
+    if any(size < 0 for size in sizes):  # a dynamic reduction extent: left alone, as upstream
+        return None
+
+    pipeline = compute.parent_op()
+    if not isinstance(pipeline, ktdf.PipelineOp):
+        raise error(compute, f"{PASS}: compute stage has no parent pipeline")
+    private = pipeline.private
+    if private is None:
+        raise error(pipeline, f"{PASS}: no ktdf.private in pipeline")
+    load = find_load_stage(pipeline, compute)
+    if load is None:
+        raise error(pipeline, f"{PASS}: cannot find load stage upstream of compute stage")
+
+    fifo_in = find_fifo_in(pipeline, load, generic)
+    if not (isinstance(fifo_in, OpResult) and fifo_in.owner is private):
+        raise error(pipeline, f"{PASS}: fifo_in is not a ktdf.private result")
+    fifo_type = fifo_in.type
+    if not isinstance(fifo_type, ktdf.FifoSlotType):
+        raise error(pipeline, f"{PASS}: fifo_in is not a FifoSlotType")
+    steps = 1
+    for size in sizes:
+        steps *= size
+    if fifo_type.is_dynamic or fifo_type.num_elements.data % steps:
+        raise error(pipeline, f"{PASS}: input FIFO element count not divisible by reduction_size")
+    source = private_result_source(fifo_in)
+    if not (isinstance(source, OpResult) and isinstance(source.owner, ktdf.FifoAllocateOp)):
+        raise error(pipeline, f"{PASS}: fifo_in is not allocated by a ktdf.fifo.allocate in the private")
+    for transfer in transfers(pipeline):
+        for side, value in (("dest", transfer.destination), ("source", transfer.source)):
+            sizes_of_side = transfer.mixed_sizes(side)
+            if value is fifo_in and sizes_of_side and any(not isinstance(s, int) for s in sizes_of_side):
+                raise error(transfer, f"{PASS}: cannot shrink a dynamic transfer size of fifo_in")
+
+    partial = next((t for t in transfers(load) if is_fifo(t.destination) and t.destination is not fifo_in), None)
+    if partial is not None and guarding_if(partial, load) is None:
+        raise error(pipeline, f"{PASS}: found partial FIFO but no scf.if condition in load stage")
+    write = next((op for op in compute.walk() if isinstance(op, ktdf.WriteToFifoOp)), None)
+    if write is None:
+        raise error(pipeline, f"{PASS}: no write_to_fifo in compute stage")
+
+    # What the rewrite relies on (upstream assumes it).
+    if generic.parent_op() is not compute:
+        raise error(generic, f"{PASS}: the reduction linalg.generic must be directly in its ktdf.stage")
+    check_reduction_operands(generic, PASS, generic)
+
+    slice_shape = list(shape)
+    for dim in red_dims:
+        slice_shape[dim] = 1
+    return Plan(pipeline, private, load, compute, find_store_stage(pipeline, compute), generic, red_dims, sizes,
+                fifo_in.index, fifo_type, write, TensorType(input_type.element_type, slice_shape))
+
+
+def find_fifo_in(pipeline: ktdf.PipelineOp, load: ktdf.StageOp, generic: xlinalg.GenericOp) -> SSAValue:
+    """The destination of the load stage's FIFO-destination transfer that feeds the generic."""
+    candidates = [t for t in transfers(load) if is_fifo(t.destination)]
+    if not candidates:
+        raise error(pipeline, f"{PASS}: no FIFO-dest data_transfer in load stage")
+    if len(candidates) == 1:
+        return candidates[0].destination
+    read = input_read(generic)
+    if read is None:
+        raise error(pipeline, f"{PASS}: multiple FIFO-dest transfers in load stage and cannot identify which "
+                              "feeds linalg.generic ins()")
+    for transfer in candidates:
+        if transfer.destination is read.fifo_slot:
+            return transfer.destination
+    raise error(pipeline, f"{PASS}: none of the FIFO-dest transfers feeds linalg.generic ins()")
+
+
+def guarding_if(op: Operation, stage: ktdf.StageOp) -> scf.IfOp | None:
+    """The innermost `scf.if` around `op` inside `stage`."""
+    parent = op.parent_op()
+    while parent is not None and parent is not stage:
+        if isinstance(parent, scf.IfOp):
+            return parent
+        parent = parent.parent_op()
+    return None
+
+
+# ===========================================================================
+# The rewrite
+# ===========================================================================
+
+
+def rewrite(plan: Plan) -> None:
+    pipeline = plan.pipeline
+    location = pipeline.location
+
+    # Shrink fifo_in in the private, then in every transfer touching it.
+    shrunk = ktdf.FifoSlotType(plan.fifo_in_type.src, plan.fifo_in_type.dest,
+                               plan.fifo_in_type.num_elements.data // plan.steps, plan.fifo_in_type.element_type)
+    private = retype_private_results(plan.private, {plan.fifo_in_index: shrunk})
+    fifo_in = private.res[plan.fifo_in_index]
+    for transfer in transfers(pipeline):
+        if transfer.destination is fifo_in:
+            _divide_sizes(transfer, "dest", plan.steps)
+        if transfer.source is fifo_in:
+            _divide_sizes(transfer, "source", plan.steps)
+
+    # Shared constants, before the pipeline.
+    add = Inserter.before_op(pipeline, location)
+    start = add.index(0)
+    step = add.index(1)
+    lasts = [add.index(size - 1) for size in plan.sizes]
+
+    for stage in pipeline.stages:
+        if stage is plan.compute:
+            rewrite_compute(plan, fifo_in, start, step, lasts)
+        elif stage is plan.store:
+            wrap_stage(stage, plan.sizes, start, step, lasts, guard_transfer=True)
+        elif stage is plan.load:
+            rewrite_load(plan, fifo_in, start, step)
+        else:
+            wrap_stage(stage, plan.sizes, start, step, lasts, guard_transfer=False)
+
+
+def _divide_sizes(transfer: ktdf.DataTransferOp, side: str, steps: int) -> None:
+    sizes = transfer.mixed_sizes(side)
+    if sizes is not None:  # all static (checked)
+        rebuild_transfer(transfer, **{f"{side}_sizes": [s // steps for s in sizes]})  # type: ignore[operator]
+
+
+def rewrite_compute(plan: Plan, fifo_in: SSAValue, start: SSAValue, step: SSAValue, lasts: Sequence[SSAValue]) -> None:
+    """Seed before the loops, one generic per step on the carried accumulator, write on the last."""
+    generic = plan.generic
+    body = plan.compute.body.block
+    originals = list(body.ops)
+
+    # The ops computing the init (and whatever the generic's body uses from the stage)
+    # move to the top of the stage, in order: they run once, before the loops.
+    captured = [operand for inner in generic.body.walk() for operand in inner.operands
+                if isinstance(operand, OpResult) and not is_inside(operand.owner, generic)]
+    prelude = defining_slice(generic.outputs[0], body)
+    for value in captured:
+        prelude += [op for op in defining_slice(value, body) if op not in prelude]
+    prelude = [op for op in body.ops if op in prelude]
+    anchor = next(op for op in body.ops if op not in prelude)
+    for op in prelude:
+        op.detach()
+        body.insert_op_before(op, anchor)
+
+    add = Inserter.before_op(anchor, plan.pipeline.location)
+    loops = nested_reduction_loops(add, plan.sizes, start, step, generic.outputs[0])
+    inner = Inserter.before_op(loops.inner_terminator, plan.pipeline.location)
+    step_input = inner(ktdf.ReadFromFifoOp(fifo_in, plan.slice_type)).results[0]
+    carried = loops.innermost.body.block.args[1]
+    updated = inner(generic.clone(value_mapper={generic.inputs[0]: step_input, generic.outputs[0]: carried}))
+    is_last = all_equal(inner, loops.ivs, lasts)
+    inner(if_then(is_last, [ktdf.WriteToFifoOp(updated.results[0], plan.write.fifo_slot)]))
+    loops.inner_terminator.operands = [updated.results[0]]
+
+    for op in reversed(originals):
+        if op in prelude:
+            continue
+        if all(not r.uses for r in op.results):
+            body.erase_op(op)
+
+
+def rewrite_load(plan: Plan, fifo_in: SSAValue, start: SSAValue, step: SSAValue) -> None:
+    """The transfer into fifo_in moves into loops at the end of the stage; the rest stays put."""
+    body = plan.load.body.block
+    main = next((t for t in transfers(plan.load) if is_fifo(t.destination) and t.destination is fifo_in), None)
+    tensor_rank = len(plan.slice_type.get_shape())
+    if main is None:
+        loops = wrap_stage(plan.load, plan.sizes, start, step, (), guard_transfer=False)
+        for transfer in transfers(loops.innermost):
+            if is_fifo(transfer.destination):
+                patch_input_transfer(transfer, loops.ivs, plan.red_dims, tensor_rank)
+        return
+    loops = nested_reduction_loops(Inserter.at_end(body, plan.pipeline.location), plan.sizes, start, step)
+    main.detach()
+    inner_block = loops.innermost.body.block
+    inner_block.insert_op_before(main, loops.inner_terminator)
+    patch_input_transfer(main, loops.ivs, plan.red_dims, tensor_rank)
+
+
+def patch_input_transfer(transfer: ktdf.DataTransferOp, ivs: Sequence[SSAValue], red_dims: Sequence[int],
+                         tensor_rank: int) -> None:
+    """Read one step: size 1 and index `+ iv` along every reduction dim of the source memref.
+
+    Leading memref dims beyond the tensor's rank (the batch slot added by stage coarsening)
+    shift the reduction dims right. A constant-0 index becomes the IV; any other index (a
+    chunk offset) gets the IV added.
+    """
+    sizes = transfer.mixed_sizes("source")
+    if sizes is None:
+        return
+    offset = len(sizes) - tensor_rank
+    for dim in red_dims:
+        if 0 <= dim + offset < len(sizes):
+            sizes[dim + offset] = 1
+    map_attr = transfer.source_map
+    if map_attr is None:
+        rebuild_transfer(transfer, source_sizes=sizes)
+        return
+    amap = map_attr.data
+    results = list(amap.results)
+    indices = list(transfer.source_indices)
+    base = amap.num_dims
+    added = 0
+    for i, dim in enumerate(red_dims):
+        position = dim + offset
+        if not 0 <= position < len(results):
+            continue
+        new_dim = AffineDimExpr(base + added)
+        added += 1
+        existing = results[position]
+        if isinstance(existing, AffineConstantExpr) and existing.value == 0:
+            results[position] = new_dim
+        else:
+            results[position] = affine_add(existing, new_dim)
+        indices.append(ivs[i])
+    rebuild_transfer(transfer, source_map=AffineMap(base + added, amap.num_symbols, tuple(results)),
+                     source_indices=indices, source_sizes=sizes)
+
+
+def wrap_stage(stage: ktdf.StageOp, sizes: Sequence[int], start: SSAValue, step: SSAValue,
+               lasts: Sequence[SSAValue], guard_transfer: bool):
+    """Run the whole body of `stage` once per step; with `guard_transfer`, its first transfer only on the last."""
+    body = stage.body.block
+    originals = list(body.ops)
+    transfer = next(iter(transfers(stage)), None) if guard_transfer else None
+    location = stage.location
+    loops = nested_reduction_loops(Inserter.at_start(body, location), sizes, start, step)
+    inner_block = loops.innermost.body.block
+    for op in originals:
+        op.detach()
+        inner_block.insert_op_before(op, loops.inner_terminator)
+    if transfer is not None:
+        add = Inserter.before_op(transfer, location)
+        is_last = all_equal(add, loops.ivs, lasts)
+        guard = add(if_then(is_last))
+        transfer.detach()
+        then_block = guard.regions[0].block
+        then_block.insert_op_before(transfer, then_block.last_op)  # type: ignore[arg-type]
+    return loops
+
+
+__all__ = ["ReductionLoopExposure"]
