@@ -1,0 +1,252 @@
+"""`parallelize-loops-across-instances`: spread a corelet-local pipeline's loop over the
+device's identical corelets (`passes-scheduling.md` §17).
+
+A pipeline whose stages all run on units of one sub-core ("corelet") group can run on every
+copy of that group at once. The pass picks one `parallel_loop` around such a pipeline and
+turns it into
+
+    ktdf.parallel (%iv, %inst) = (%lb) to (%ub) step (%st) distribute(num_instances = N) {
+      <the loop body, the IV replaced by %iv>
+      ktdf.parallel_yield
+    }
+
+where N is the number of those groups the device declares: 2 on the sample device, 4 on
+`quad_corelet` (Decision 3: any number). Instance i runs the i-th contiguous chunk of
+`ceil(T/N)` iterations; the last chunk is shorter when N does not divide T.
+
+Steps, for every pipeline in pre-order (all candidates are found before any loop changes):
+
+1. **Units**: the ordered union of the immediate stages' `applicable_units` (a stage
+   without them is an error: upstream aborts there). None at all rejects the pipeline.
+2. **Enclosing group**: the innermost device group holding every unit, stepping over a
+   group that only re-exports its unit (the sample's `SFU_Block`).
+3. **Instances**: that group and its sibling groups of the same `kind`. Fewer than 2
+   rejects the pipeline (a unit the whole core shares, such as a DMA engine).
+4. **Scope**: the `scf.for` loops around the pipeline (§0.4); none rejects it.
+5. **Loop selection** among the scope's `parallel_loop`s, outermost first: a static trip
+   count T >= N that N divides (balanced); else a static T >= N (imbalanced: chunks of
+   `ceil(T/N)`, the last `T - (N-1)*ceil(T/N)`); else a dynamic trip count.
+6. **Rewrite**: `ktdf.parallel` with the loop's bounds and step, the body moved in, the IV
+   replaced, `ktdf.parallel_yield` appended, the loop erased. Other loops stay `scf.for`.
+
+Two loops are never selected, on top of upstream's rules, because the result could not be
+right: a loop carrying values (`iter_args`; `ktdf.parallel` has no results) and a loop whose
+IV feeds a `ktdf.buffer_phase` (its iterations alternate two double-buffer copies, which N
+instances running at once would share; the buffer-phase lowering also needs that loop to
+stay an `scf.for`). The pass then looks at the next loop in the order above.
+
+The rewrite is idempotent: a `ktdf.parallel` is not an `scf.for`.
+
+**Debug output.** When `--debug-only` names this pass, upstream's debug lines go to stderr,
+among them `balanced candidate at loc(...): trip=T, num_instances=N` and
+`imbalanced (fallback) at loc(...): trip=T, num_instances=N, chunks=c,l`. The driver is
+expected to put the names given to `--debug-only` in `dfsched.diagnostics.DEBUG_ONLY`; the
+environment variable `DFSCHED_DEBUG_ONLY` (comma separated names) does the same.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+from dfsched import diagnostics
+from dfsched.arch.model import DeviceModel
+from dfsched.arch.views import kind_name
+from dfsched.diagnostics import error, location_of
+from dfsched.dialects import ktdf
+from dfsched.dialects.ktdf_arch import GroupOp
+from dfsched.passes.scheduling.utils import constant_index, is_parallel_loop, pipeline_enclosing_scope
+
+PASS = "parallelize-loops-across-instances"
+NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty or "
+             "contains multiple devices")
+
+
+@dataclass(frozen=True)
+class ParallelizeLoopsAcrossInstances(ModulePass):
+    """Distribute a loop around each corelet-local pipeline over the corelets (§17)."""
+
+    name = "parallelize-loops-across-instances"
+
+    device: str | None = None
+    """Architecture file (or shipped short name) used when the module declares no device."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from dfsched.arch.loading import device_model_for
+
+        debug(f"========= {PASS} =========")
+        if device_model_for(op, device=self.device) is None:
+            raise error(op, NO_DEVICE)
+        candidates: list[Candidate] = []
+        for pipeline in [p for p in op.walk() if isinstance(p, ktdf.PipelineOp)]:
+            model = device_model_for(pipeline, device=self.device)
+            assert model is not None
+            candidate = find_candidate(pipeline, model)
+            if candidate is not None and all(c.loop is not candidate.loop for c in candidates):
+                candidates.append(candidate)
+        for candidate in candidates:
+            rewrite(candidate)
+
+
+@dataclass
+class Candidate:
+    pipeline: ktdf.PipelineOp
+    loop: scf.ForOp
+    trip_count: int | None
+    num_instances: int
+
+
+# ===========================================================================
+# Steps 1-5: finding the loop
+# ===========================================================================
+
+
+def find_candidate(pipeline: ktdf.PipelineOp, model: DeviceModel) -> Candidate | None:
+    units = pipeline_units(pipeline)
+    groups = instance_groups(units, model)
+    if not groups:
+        return None
+    debug(f" pipeline at {loc_text(pipeline)} is enclosed by {loc_text(groups[0])}")
+    num_instances = len(groups)
+    if num_instances < 2:
+        return None
+    debug(f" pipeline at {loc_text(pipeline)} has {num_instances} applicable groups ")
+
+    scope = pipeline_enclosing_scope(pipeline)
+    if not scope:
+        debug(f" skip pipeline at {loc_text(pipeline)}: no enclosing scf.for scope")
+        return None
+
+    loop = select_loop(scope, num_instances)
+    if loop is None:
+        debug(f"skip pipeline at {loc_text(pipeline)}: no parallel loop in scope satisfies requirements")
+        return None
+    trip = static_trip_count(loop)
+    if trip is None:
+        debug(f" dynamic candidate at {loc_text(loop)}: trip count is dynamic, num_instances={num_instances}")
+    elif trip % num_instances == 0:
+        debug(f" balanced candidate at {loc_text(loop)}: trip={trip}, num_instances={num_instances}")
+    else:
+        chunk = -(-trip // num_instances)
+        last = trip - (num_instances - 1) * chunk
+        debug(f" imbalanced (fallback) at {loc_text(loop)}: trip={trip}, num_instances={num_instances}, "
+              f"chunks={chunk},{last}")
+    return Candidate(pipeline, loop, trip, num_instances)
+
+
+def pipeline_units(pipeline: ktdf.PipelineOp) -> list[str]:
+    """Step 1: the ordered union of the immediate stages' `applicable_units`."""
+    units: list[str] = []
+    for stage in pipeline.stages:
+        attr = stage.applicable_units or stage.attributes.get("applicable_units")
+        if not isinstance(attr, ArrayAttr):
+            raise error(stage, "ktdf.stage is missing required `applicable_units` attribute "
+                               f"(needed by {PASS} to find the units the pipeline runs on)")
+        for unit in attr.data:
+            name = kind_name(unit)
+            if name is not None and name not in units:
+                units.append(name)
+    return units
+
+
+def instance_groups(units: list[str], model: DeviceModel) -> list[GroupOp]:
+    """Steps 2-3: the enclosing group of `units` and its same-kind siblings ([] if none)."""
+    if not units:
+        return []
+    return model.instance_groups(units)
+
+
+def select_loop(scope: list[scf.ForOp], num_instances: int) -> scf.ForOp | None:
+    """Step 5: balanced, then imbalanced, then dynamic; outermost first within each pass."""
+    loops = [loop for loop in reversed(scope) if is_parallel_loop(loop) and can_distribute(loop)]
+    trips = [(loop, static_trip_count(loop)) for loop in loops]
+    for loop, trip in trips:
+        if trip is not None and trip >= num_instances and trip % num_instances == 0:
+            return loop
+    for loop, trip in trips:
+        if trip is not None and trip >= num_instances:
+            return loop
+    for loop, trip in trips:
+        if trip is None:
+            return loop
+    return None
+
+
+def can_distribute(loop: scf.ForOp) -> bool:
+    """False for the loops this pass never turns into a `ktdf.parallel` (module docstring)."""
+    if loop.iter_args or loop.results:
+        debug(f" skip loop at {loc_text(loop)}: it carries values across iterations")
+        return False
+    iv = loop.body.block.args[0]
+    if any(isinstance(use.operation, ktdf.BufferPhaseOp) for use in iv.uses):
+        debug(f" skip loop at {loc_text(loop)}: its iterations alternate double-buffer copies")
+        return False
+    return True
+
+
+def static_trip_count(loop: scf.ForOp) -> int | None:
+    """The trip count when the bounds and step are constants (MLIR's `getStaticTripCount`)."""
+    lb, ub, step = (constant_index(v) for v in (loop.lb, loop.ub, loop.step))
+    if lb is None or ub is None or step is None or step <= 0:
+        return None
+    return max(0, -(-(ub - lb) // step))
+
+
+# ===========================================================================
+# Step 6: the rewrite
+# ===========================================================================
+
+
+def rewrite(candidate: Candidate) -> ktdf.ParallelOp:
+    loop = candidate.loop
+    parallel = ktdf.ParallelOp([loop.lb], [loop.ub], [loop.step], candidate.num_instances)
+    parallel.location = loop.location
+    body = parallel.body.block
+    old_body = loop.body.block
+    terminator = old_body.last_op
+    for op in list(old_body.ops):
+        if op is terminator:
+            continue
+        op.detach()
+        body.add_op(op)
+    old_body.args[0].replace_all_uses_with(body.args[0])
+    parallel_yield = ktdf.ParallelYieldOp()
+    parallel_yield.location = loop.location
+    body.add_op(parallel_yield)
+    block = loop.parent_block()
+    assert block is not None
+    block.insert_op_before(parallel, loop)
+    block.erase_op(loop)
+    return parallel
+
+
+# ===========================================================================
+# Debug output (`--debug-only=parallelize-loops-across-instances`)
+# ===========================================================================
+
+
+def debug_enabled() -> bool:
+    names = getattr(diagnostics, "DEBUG_ONLY", None) or os.environ.get("DFSCHED_DEBUG_ONLY", "")
+    if isinstance(names, str):
+        names = names.split(",")
+    return PASS in {str(n).strip() for n in names}
+
+
+def debug(message: str) -> None:
+    """One of upstream's `LDBG` lines on stderr: `[parallelize-loops-across-instances file:line 1] message`."""
+    if debug_enabled():
+        line = sys._getframe(1).f_lineno
+        print(f"[{PASS} parallelize_loops_across_instances.py:{line} 1] {message}", file=sys.stderr)
+
+
+def loc_text(op: Operation) -> str:
+    file, line, col = location_of(op)
+    return f'loc("{file}":{line}:{col})' if line is not None else "loc(unknown)"
+
