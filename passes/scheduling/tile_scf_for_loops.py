@@ -92,9 +92,10 @@ class TileSCFForLoops(ModulePass):
 
     # -- modes -------------------------------------------------------------
     def run_static(self, root: Operation) -> None:
-        for loop in outermost_loops(root):
-            loops = perfectly_nested_loops(loop)
+        nests = [(loop, perfectly_nested_loops(loop)) for loop in outermost_loops(root)]
+        for loop, loops in nests:  # every nest is checked before any is rewritten
             check_static_sizes(loop, loops, self.tile_sizes)
+        for loop, loops in nests:
             sizes = [index_constant_before(size, loop) for size in self.tile_sizes]
             self.apply_tiling(loop, loops, sizes)
 
