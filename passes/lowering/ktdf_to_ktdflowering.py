@@ -155,11 +155,11 @@ def classify_components(function: func.FuncOp, stages: list[ktdf.StageOp]) -> Co
 
 def stage_unit_kinds(stage: ktdf.StageOp) -> list[str]:
     """The stage's `applicable_units` as kind strings, or a located error."""
-    units = stage.applicable_units or stage.attributes.get("applicable_units")
+    units = stage.applicable_units
     if units is None:
-        raise error(stage, "ktdf.stage is missing required 'applicable_units' attribute")
+        units = stage.attributes.get("applicable_units")
     if not isinstance(units, ArrayAttr):
-        raise error(stage, "'applicable_units' must be an array of exec_unit kinds")
+        raise error(stage, "ktdf.stage is missing required 'applicable_units' attribute")
     kinds: list[str] = []
     for entry in units.data:
         if not isinstance(entry, StringAttr):
