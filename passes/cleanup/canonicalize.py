@@ -19,8 +19,9 @@ Non-constant ops are never merged (that is `cse`), so `ktdf.create_token` and
 `ktdf.tiling.reserve_size` keep their identity.
 
 Options (as MLIR's): `top-down` (default true), `max-iterations` (default 10),
-`region-simplify` (default true). Like MLIR's, the pass does not fail when the rewrites have not
-converged within `max-iterations`.
+`region-simplify` (`disabled`, `normal` (default) or `aggressive`; dfsched does not merge
+identical blocks, so `aggressive` is `normal`). Like MLIR's, the pass does not fail when the
+rewrites have not converged within `max-iterations`.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ from dfsched.passes.cleanup.greedy import GreedyConfig, apply_patterns_greedily
 from dfsched.passes.cleanup.patterns import canonicalization_patterns, fold
 
 
+REGION_SIMPLIFY_LEVELS = ("disabled", "normal", "aggressive")
+
+
 def canonicalize(root, *, top_down: bool = True, max_iterations: int = 10, region_simplify: bool = True) -> bool:
     """Canonicalize everything nested in `root`; True when the rewrites converged."""
     config = GreedyConfig(top_down=top_down, max_iterations=max_iterations, region_simplify=region_simplify)
@@ -47,8 +51,13 @@ class CanonicalizePass(ModulePass):
 
     top_down: bool = True
     max_iterations: int = 10
-    region_simplify: bool = True
+    region_simplify: str = "normal"
+
+    def __post_init__(self):
+        if self.region_simplify not in REGION_SIMPLIFY_LEVELS:
+            raise ValueError(f"region-simplify must be one of {', '.join(REGION_SIMPLIFY_LEVELS)}, "
+                             f"got '{self.region_simplify}'")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         canonicalize(op, top_down=self.top_down, max_iterations=self.max_iterations,
-                     region_simplify=self.region_simplify)
+                     region_simplify=self.region_simplify != "disabled")

@@ -231,6 +231,18 @@ class GreedyDriver:
             if len(other_users) <= 1:
                 self.add_to_worklist(owner)
 
+    def _in_scope(self, op: Operation) -> bool:
+        """Still attached under the driven region (not inside something erased)."""
+        current: Operation | None = op
+        while current is not None:
+            region = current.parent_region()
+            if region is self.region:
+                return True
+            if region is None:
+                return False
+            current = region.parent_op()
+        return False
+
     def rewriter_for(self, op: Operation) -> PatternRewriter:
         rewriter = PatternRewriter(op)
         rewriter.extend_from_listener(self.listener)
@@ -271,7 +283,7 @@ class GreedyDriver:
         changed = False
         while self.worklist:
             op = self.worklist.pop()
-            if op is None or op.parent is None:
+            if op is None or not self._in_scope(op):
                 continue
             if is_trivially_dead(op):
                 self.erase(op)
