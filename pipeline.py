@@ -14,6 +14,9 @@ KTIR_TO_DFIR: list[str] = [
     "compute-group-extraction",
     "construct-three-stage-pipeline",
     "builtin.module(builtin.module(func.func(ktdfarch-apply-patterns{groups=pre_scheduling})))",
+    # routing
+    "path-expansion",
+    "scalar-broadcast-legalization",
 ]
 
 NAMED_PIPELINES: dict[str, list[str]] = {

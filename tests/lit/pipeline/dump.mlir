@@ -10,7 +10,10 @@
 // CHECK-NEXT:     func.func(
 // CHECK-NEXT:       ktdfarch-apply-patterns{groups={pre_scheduling}}
 // CHECK-NEXT:     )
-// CHECK-NEXT:   )
+// CHECK-NEXT:   ),
+// CHECK-NEXT:   path-expansion,
+// CHECK-NEXT:   scalar-broadcast-legalization
+// CHECK-NEXT: )
 
 // expected-error @below {{no 'ktdf_arch.device' is present in the module}}
 module {
