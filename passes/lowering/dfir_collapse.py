@@ -19,7 +19,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
-from dfsched.passes.cleanup.greedy import apply_patterns_greedily
+from dfsched.passes.cleanup.greedy import GreedyConfig, apply_patterns_greedily
 from dfsched.passes.cleanup.patterns import fold, folder_patterns
 from dfsched.passes.lowering.dfir_utils import INDEX, constant_int, index_constant
 
@@ -136,4 +136,4 @@ def _patterns_for(op: Operation):
 
 
 def collapse_arith_over_query_maps(func: Operation) -> bool:
-    return apply_patterns_greedily(func, _patterns_for, fold)
+    return apply_patterns_greedily(func, _patterns_for, fold, GreedyConfig(top_down=False))

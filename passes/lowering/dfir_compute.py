@@ -144,7 +144,7 @@ def _lower_body(op: Operation, model, builder: Builder, block: Block) -> SSAValu
         lhs, rhs = inner.operands
         vector = flattened_vector_type(model, lhs.type, inner)
         result = binary(builder, vector, lhs, rhs, inner.name)
-        inner.results[0].replace_by(result)
+        inner.results[0].replace_all_uses_with(result)
     return terminator.operands[0]
 
 
@@ -176,7 +176,7 @@ class LowerLinalgGeneric(RewritePattern):
             return
         builder = Builder(InsertPoint.before(op), rewriter)
         for arg, value in zip(block.args[: len(op.inputs)], op.inputs):
-            arg.replace_by(_vector_constant(op, self.model, value, builder))
+            arg.replace_all_uses_with(_vector_constant(op, self.model, value, builder))
         result = _lower_body(op, self.model, builder, block)
         rewriter.replace(op, [], [result])
 
@@ -186,11 +186,11 @@ class LowerLinalgGeneric(RewritePattern):
         if terminator is None or len(terminator.operands) != 1:
             return
         for arg, value in zip(block.args[: len(op.inputs)], op.inputs):
-            arg.replace_by(value)
+            arg.replace_all_uses_with(value)
         out = op.outputs[0]
         builder = Builder(InsertPoint.before(op), rewriter)
         vector = flattened_vector_type(self.model, out.type, op)
-        block.args[-1].replace_by(emit_vector_load(builder, vector, out))
+        block.args[-1].replace_all_uses_with(emit_vector_load(builder, vector, out))
         result = _lower_body(op, self.model, builder, block)
         emit_vector_store(builder, result, out)
         rewriter.erase(op)

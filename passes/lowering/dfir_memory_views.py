@@ -246,7 +246,7 @@ def _replace_source_a(pu: ProgramUnitOp, resolved, model: DeviceModel, symbols, 
             chain = [first]
             # As upstream, only a reinterpret_cast *after* the first view-like op displaces the
             # start (a chain always begins with the cast into the memory space).
-            while len(cursor.uses) == 1:
+            while len(list(cursor.uses)) == 1:
                 user = next(iter(cursor.uses)).operation
                 if user.name not in VIEW_LIKE:
                     break
@@ -287,7 +287,7 @@ def _replace_source_a(pu: ProgramUnitOp, resolved, model: DeviceModel, symbols, 
             if unit is None:
                 raise error(cmv, "no resolved unit for memory space")
             view = builder.value(GetLogicalMemoryViewOp(unit, start, layout, plain))
-            cursor.replace_by(view)
+            cursor.replace_all_uses_with(view)
             for op in reversed(chain):
                 Rewriter.erase_op(op)
         Rewriter.erase_op(cmv)
@@ -306,7 +306,7 @@ def _retype_select(select: SelectMemrefOp, new_type: Attribute) -> SelectMemrefO
     new = SelectMemrefOp(select.phase, list(select.candidates), new_type)
     new.attributes.update(select.attributes)
     Rewriter.insert_op(new, _before(select))
-    select.result.replace_by(new.result)
+    select.result.replace_all_uses_with(new.result)
     Rewriter.erase_op(select)
     return new
 
@@ -343,7 +343,7 @@ def _replace_source_b(pu: ProgramUnitOp, resolved) -> dict[SSAValue, SSAValue]:
                 for inner in list(mc.results[0].uses):
                     if isinstance(inner.operation, SelectMemrefOp):
                         _retype_select(inner.operation, plain)
-                mc.results[0].replace_by(view)
+                mc.results[0].replace_all_uses_with(view)
                 Rewriter.erase_op(mc)
                 break
         replacements[result] = view

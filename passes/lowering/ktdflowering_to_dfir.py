@@ -30,7 +30,7 @@ from xdsl.passes import ModulePass
 
 from dfsched.diagnostics import error
 from dfsched.passes.cleanup.canonicalize import canonicalize
-from dfsched.passes.cleanup.greedy import apply_patterns_greedily, region_dce
+from dfsched.passes.cleanup.greedy import GreedyConfig, apply_patterns_greedily, region_dce
 from dfsched.passes.cleanup.patterns import fold, folder_patterns
 from dfsched.passes.lowering import (
     dfir_buffering,
@@ -43,6 +43,9 @@ from dfsched.passes.lowering import (
     dfir_transfers,
     dfir_units,
 )
+
+# `applyPatternsGreedily` with MLIR's default configuration walks bottom-up (post-order).
+BOTTOM_UP = GreedyConfig(top_down=False)
 
 NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty or "
              "contains multiple devices")
@@ -76,7 +79,7 @@ def operation_lowerings(func: FuncOp, components, model) -> None:
     def patterns_for(op: Operation):
         return (*folder_patterns(op), *table.get(op.name, ()))
 
-    if not apply_patterns_greedily(func, patterns_for, fold):
+    if not apply_patterns_greedily(func, patterns_for, fold, BOTTOM_UP):
         raise error(func, f"failed to run operation lowerings for @{func.sym_name.data}")
     dfir_buffering.lower_double_buffering(func, model)
     dfir_parallel.lower_parallel_ops(func)
@@ -107,4 +110,4 @@ class KtdfloweringToDfir(ModulePass):
             if not dfir_collapse.collapse_arith_over_query_maps(func):
                 raise error(func, "failed to collapse arith ops over query maps")
             operation_lowerings(func, components, model)
-            canonicalize(func)
+            canonicalize(func, top_down=False)
