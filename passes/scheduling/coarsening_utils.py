@@ -88,25 +88,6 @@ def stage_units(stage: ktdf.StageOp) -> ArrayAttr | None:
 # ---------------------------------------------------------------------------
 
 
-class CoarseningTree(PipelineTree):
-    """The shared `PipelineTree`, also for subclasses of the selected ops.
-
-    (The parser builds `dfsched.dialects.scf_ext.ForOp`, a subclass of xDSL's `scf.ForOp`,
-    which the shared tree's exact-type lookup does not know.)
-    """
-
-    def _new_node(self, op: Operation) -> TreeNode:
-        kind = next(k for cls, k in ((scf.ForOp, NodeKind.LOOP), (ktdf.PipelineOp, NodeKind.PIPELINE),
-                                     (ktdf.StageOp, NodeKind.STAGE), (ktdf.PrivateOp, NodeKind.PRIVATE))
-                    if isinstance(op, cls))
-        node = TreeNode(kind, op)
-        if kind is NodeKind.STAGE:
-            node.stage_id = self._next_stage_id
-            self._next_stage_id += 1
-        self._nodes[op] = node
-        return node
-
-
 def new_node(kind: NodeKind, template: Operation | None = None) -> TreeNode:
     """An unmaterialized node: built from `template` (or from nothing) when materialized."""
     return TreeNode(kind, None, template)
@@ -648,7 +629,6 @@ __all__ = [
     "ALLOWED_BETWEEN_LOOPS",
     "Expansion",
     "InsertAt",
-    "CoarseningTree",
     "Materializer",
     "append_child",
     "correct_dependencies",

@@ -45,7 +45,6 @@ from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects import ktdf
 from dfsched.passes.scheduling.coarsening_utils import (
     ALLOWED_BETWEEN_LOOPS,
-    CoarseningTree,
     Expansion,
     InsertAt,
     Materializer,
@@ -158,7 +157,7 @@ def enclosing_perfect_nest(pipeline: ktdf.PipelineOp, depth: int) -> list[scf.Fo
 
 
 def coarsen(candidate: Candidate, model: DeviceModel) -> None:
-    tree = CoarseningTree(candidate.parent)  # 2.
+    tree = PipelineTree(candidate.parent)  # 2.
     pipeline_node = tree.node_for(candidate.pipeline)
     assert pipeline_node is not None
     opaque_stage_bodies(pipeline_node)
