@@ -33,6 +33,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "parallelize-loops-across-instances": ("dfsched.passes.scheduling.parallelize_loops_across_instances", "ParallelizeLoopsAcrossInstances"),
     "reduction-dim-chunking": ("dfsched.passes.scheduling.reduction_dim_chunking", "ReductionDimChunking"),
     "reduction-loop-exposure": ("dfsched.passes.scheduling.reduction_loop_exposure", "ReductionLoopExposure"),
+    "map-reduction-partials": ("dfsched.passes.scheduling.map_reduction_partials", "MapReductionPartials"),
     "normalize-grid-to-1d": ("dfsched.passes.lowering.normalize_grid_to_1d", "NormalizeGridTo1D"),
     "address-assignment": ("dfsched.passes.lowering.address_assignment", "AddressAssignment"),
     "ktdf-to-ktdflowering": ("dfsched.passes.lowering.ktdf_to_ktdflowering", "KTDFToKTDFLowering"),

@@ -1,0 +1,270 @@
+"""`map-reduction-partials`: keep a reduction's partial result in the compute unit's memory (§14).
+
+After `reduction-loop-exposure` a reduction carries its accumulator as a tensor through the
+`iter_args` of its reduction loops. The hardware keeps that partial result in a buffer of
+the memory local to the compute unit (the device's group-local memory of the stage's unit,
+`SFU_REG` on the sample device) and reduces each step into it in place. This pass makes
+that explicit:
+
+* a `memref.alloc` of the result shape in that memory opens the compute stage;
+* the accumulator's initial value is written into it where it was computed: an empty
+  tensor becomes a zero `linalg.fill`, a fill of a constant becomes the same fill of the
+  buffer, a partial read from a FIFO becomes a memref read plus `memref.copy`, and an
+  `scf.if` choosing between them keeps its branches and loses its result;
+* the generic reduces a memref read of its FIFO slot into the buffer (no result);
+* every `write_to_fifo` of the result writes the buffer;
+* the loops lose the carried value.
+
+Steps: for each reduction generic still on tensors, (1) the memory kind, (2) the iter_arg
+chain up to the initial value, (3) the initial value lowered in place, (4) the buffer
+generic and the writes, (5) the loops rebuilt without the carried slot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, memref, scf, tensor
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
+from xdsl.dialects.linalg import ops as xlinalg
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.passes import ModulePass
+
+from dfsched.arch.model import DeviceModel
+from dfsched.diagnostics import error
+from dfsched.dialects import ktdf, linalg_ext, memref_ext, scf_ext
+from dfsched.passes.scheduling.reduction_utils import Inserter, enclosing_stage, is_inside, reduction_generics
+
+PASS = "map-reduction-partials"
+NO_DEVICE = "Unable to import the device specification."
+
+
+@dataclass(frozen=True)
+class MapReductionPartials(ModulePass):
+    """Lower each exposed reduction to an in-place reduction into a local buffer (§14)."""
+
+    name = "map-reduction-partials"
+
+    device: str | None = None
+    """Architecture file (or shipped short name) used when the module declares no device."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from dfsched.arch.loading import device_model_for
+
+        model = device_model_for(op, device=self.device)
+        if model is None:
+            raise error(op, NO_DEVICE)
+        candidates = [g for g in reduction_generics(op) if g.results]  # still on tensors
+        plans = [analyse(generic, model) for generic in candidates]
+        for plan in plans:
+            rewrite(plan)
+
+
+# ===========================================================================
+# Analysis (no IR changes)
+# ===========================================================================
+
+
+@dataclass
+class Plan:
+    generic: xlinalg.GenericOp
+    stage: ktdf.StageOp
+    memory: str
+    chain: list[tuple[scf.ForOp, int]]  # (loop, iter_arg slot), innermost first
+    init: SSAValue  # the value the outermost loop starts from
+
+
+def analyse(generic: xlinalg.GenericOp, model: DeviceModel) -> Plan:
+    stage = enclosing_stage(generic)
+    if stage is None:
+        raise error(generic, f"{PASS}: reduction linalg.generic is not inside a ktdf.stage")
+    units = stage.unit_kinds
+    if len(units) != 1:
+        raise error(stage, "expected exactly one applicable exec_unit on ktdf.stage")
+    memory = model.local_memory(units[0], at=stage)
+
+    if len(generic.outputs) != 1 or len(generic.results) != 1 or not isinstance(generic.outputs[0].type, TensorType):
+        raise error(generic, f"{PASS}: expected a reduction with one tensor init")
+    if len(generic.inputs) != 1:
+        raise error(generic, f"{PASS}: expected a reduction with exactly one input, got {len(generic.inputs)}")
+    read = generic.inputs[0].owner if isinstance(generic.inputs[0], OpResult) else None
+    if not isinstance(read, ktdf.ReadFromFifoOp) or not isinstance(read.result.type, TensorType):
+        raise error(generic, f"{PASS}: the reduction's input must be a tensor ktdf.read_from_fifo")
+
+    chain: list[tuple[scf.ForOp, int]] = []
+    current: SSAValue = generic.outputs[0]
+    while isinstance(current, BlockArgument):
+        loop = current.block.parent_op()
+        if not isinstance(loop, scf.ForOp) or current.index == 0:
+            break
+        chain.append((loop, current.index - 1))
+        current = loop.iter_args[current.index - 1]
+    if not chain:
+        raise error(generic, f"{PASS}: the reduction's accumulator is not an scf.for iter_arg "
+                             "(run reduction-loop-exposure first)")
+    check_initializer(current, generic)
+    return Plan(generic, stage, memory, chain, current)
+
+
+def check_initializer(value: SSAValue, at: Operation) -> None:
+    """The forms `lower_initializer` knows (scf.if recursively); a located error otherwise."""
+    owner = value.owner if isinstance(value, OpResult) else None
+    if isinstance(owner, tensor.EmptyOp | ktdf.ReadFromFifoOp):
+        return
+    if isinstance(owner, xlinalg.FillOp) and len(owner.outputs) == 1 and isinstance(owner.outputs[0], OpResult) \
+            and isinstance(owner.outputs[0].owner, tensor.EmptyOp):
+        return
+    if isinstance(owner, scf.IfOp) and len(owner.results) == 1 and owner.false_region.blocks:
+        for region in (owner.true_region, owner.false_region):
+            terminator = region.block.last_op
+            assert terminator is not None
+            check_initializer(terminator.operands[0], at)
+        return
+    raise error(owner or at, "lowerIterArgInitializer: unrecognised initializer form — expected tensor.empty, "
+                             "ktdf.read_from_fifo, linalg.fill, or scf.if")
+
+
+# ===========================================================================
+# The rewrite
+# ===========================================================================
+
+
+def rewrite(plan: Plan) -> None:
+    generic, stage = plan.generic, plan.stage
+    out_type = generic.outputs[0].type
+    assert isinstance(out_type, TensorType)
+    alloc_type = MemRefType(out_type.element_type, out_type.get_shape(), memory_space=StringAttr(plan.memory))
+    alloc = Inserter.at_start(stage.body.block, generic.location)(memref.AllocOp([], [], alloc_type)).results[0]
+
+    # The initial value is written into the buffer where it was computed.
+    init = plan.init
+    init.replace_all_uses_with(alloc)
+    lower_initializer(init, alloc, stage)
+
+    # The reduction runs in place on a memref read of its FIFO slot.
+    read = generic.inputs[0].owner
+    assert isinstance(read, ktdf.ReadFromFifoOp)
+    in_type = read.result.type
+    assert isinstance(in_type, TensorType)
+    add = Inserter.before_op(generic, generic.location)
+    buffer_read = add(ktdf.ReadFromFifoOp(read.fifo_slot, MemRefType(in_type.element_type, in_type.get_shape())))
+    body = generic.body.clone()
+    add(linalg_ext.GenericOp([buffer_read.results[0]], [alloc], body, generic.indexing_maps, generic.iterator_types))
+
+    result = generic.results[0]
+    for use in list(result.uses):
+        if isinstance(use.operation, ktdf.WriteToFifoOp):
+            use.operation.operands[use.index] = alloc
+    result.replace_all_uses_with(alloc)
+    block = generic.parent
+    assert block is not None
+    block.erase_op(generic)
+    if not read.result.uses:
+        read_block = read.parent
+        assert read_block is not None
+        read_block.erase_op(read)
+
+    # The loops no longer carry the accumulator.
+    for loop, index in plan.chain:  # innermost first
+        drop_carried_value(loop, index, alloc)
+
+
+def lower_initializer(value: SSAValue, alloc: SSAValue, stage: ktdf.StageOp) -> None:
+    """Write the initial value into `alloc` where it is computed; erase the tensor ops."""
+    owner = value.owner
+    assert isinstance(owner, Operation)
+    element = alloc.type.element_type  # type: ignore[attr-defined]
+    # Ops outside the stage (a shared empty tensor) stay; the write goes right after the alloc.
+    inside = is_inside(owner, stage)
+    at = Inserter.before_op(owner, owner.location) if inside else _after_alloc(alloc)
+
+    if isinstance(owner, tensor.EmptyOp):
+        zero = at(arith.ConstantOp(_zero(element)))
+        at(linalg_ext.FillOp([zero.results[0]], [alloc], res=()))
+        _erase_if_dead(owner)
+        return
+    if isinstance(owner, xlinalg.FillOp):
+        at(linalg_ext.FillOp([owner.inputs[0]], [alloc], res=()))
+        empty = owner.outputs[0].owner
+        _erase_if_dead(owner)
+        if isinstance(empty, Operation):
+            _erase_if_dead(empty)
+        return
+    if isinstance(owner, ktdf.ReadFromFifoOp):
+        tensor_type = owner.result.type
+        assert isinstance(tensor_type, TensorType)
+        new_read = at(ktdf.ReadFromFifoOp(owner.fifo_slot, MemRefType(tensor_type.element_type, tensor_type.get_shape())))
+        at(memref_ext.CopyOp(new_read.results[0], alloc))
+        _erase_if_dead(owner)
+        return
+    assert isinstance(owner, scf.IfOp)
+    for region in (owner.true_region, owner.false_region):
+        terminator = region.block.last_op
+        assert terminator is not None
+        branch_value = terminator.operands[0]
+        terminator.operands = []
+        lower_initializer(branch_value, alloc, stage)
+    then_region, else_region = owner.true_region, owner.false_region
+    then_region = owner.detach_region(then_region)
+    else_region = owner.detach_region(else_region)
+    new_if = scf_ext.IfOp(owner.cond, [], then_region, else_region, dict(owner.attributes))
+    new_if.location = owner.location
+    block = owner.parent
+    assert block is not None
+    block.insert_op_before(new_if, owner)
+    block.erase_op(owner)
+
+
+def _after_alloc(alloc: SSAValue) -> Inserter:
+    owner = alloc.owner
+    assert isinstance(owner, Operation) and owner.parent is not None
+    return Inserter(owner.parent, owner.next_op, owner.location)
+
+
+def _zero(element: Attribute) -> Attribute:
+    if isinstance(element, IntegerType):
+        return IntegerAttr(0, element)
+    assert isinstance(element, AnyFloat)
+    return FloatAttr(0.0, element)
+
+
+def _erase_if_dead(op: Operation) -> None:
+    if op.parent is not None and all(not r.uses for r in op.results):
+        op.parent.erase_op(op)
+
+
+def drop_carried_value(loop: scf.ForOp, index: int, alloc: SSAValue) -> None:
+    """Rebuild `loop` without carried slot `index`; uses of its iter_arg and result become `alloc`."""
+    body = loop.body.block
+    argument = body.args[index + 1]
+    argument.replace_all_uses_with(alloc)
+    loop.results[index].replace_all_uses_with(alloc)
+    terminator = body.last_op
+    assert terminator is not None
+    terminator.operands = [v for i, v in enumerate(terminator.operands) if i != index]
+    body.erase_arg(argument)
+    inits = [v for i, v in enumerate(loop.iter_args) if i != index]
+    region = loop.detach_region(loop.body)
+    new_loop = scf_ext.ForOp(loop.lb, loop.ub, loop.step, inits, region)
+    new_loop.attributes.update(loop.attributes)
+    new_loop.location = loop.location
+    parent = loop.parent
+    assert parent is not None
+    parent.insert_op_before(new_loop, loop)
+    kept = [r for i, r in enumerate(loop.results) if i != index]
+    for old, new in zip(kept, new_loop.results):
+        old.replace_all_uses_with(new)
+    parent.erase_op(loop)
+
+
+__all__ = ["MapReductionPartials"]
