@@ -14,8 +14,9 @@ module, nested modules included, in textual order):
    4 on `quad_corelet`, any N in general).
 4. **Analyse** before anything changes: the stages each stage runs on (§3.5, as unit
    slots), the global DAG over leaf stages plus the cross-iteration back-edges (§3.6), and
-   the scratchpad conflicts on its edges (§3.7). Every diagnostic is raised here, so a
-   failing function is left untouched.
+   the scratchpad conflicts on its edges (§3.7). Every diagnostic is raised in steps 1-4,
+   and every function is analysed before any is rewritten, so on an error the module is
+   left untouched.
 5. **Materialise units** at the start of the entry block (§3.3): per non-parallel kind,
    per core `dataflow.get_unit {core = c, corelet = 0, name = "C<c>-<kind>"}`; per parallel
    op, kind and corelet k, per core `{..., corelet = k, name = "C<c>-<kind>-CL<k>"}`.
@@ -86,10 +87,10 @@ class KTDFToKTDFLowering(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         model = device_model(op, self.device)
-        for function in functions_of(op):
-            stages = stages_post_order(function)
-            if stages:
-                lower_function(function, stages, model)
+        plans = [plan_function(function, stages, model)
+                 for function in functions_of(op) if (stages := stages_post_order(function))]
+        for plan in plans:
+            lower_function(plan)
 
 
 def functions_of(module: ModuleOp) -> list[func.FuncOp]:
@@ -97,17 +98,31 @@ def functions_of(module: ModuleOp) -> list[func.FuncOp]:
     return [op for op in module.walk() if isinstance(op, func.FuncOp)]
 
 
-def lower_function(function: func.FuncOp, stages: list[ktdf.StageOp], model: DeviceModel) -> None:
+@dataclass
+class FunctionPlan:
+    function: func.FuncOp
+    components: Components
+    grid: int
+    schedule: Schedule
+
+
+def plan_function(function: func.FuncOp, stages: list[ktdf.StageOp], model: DeviceModel) -> FunctionPlan:
+    """Steps 1-4 for one function; every function is planned before any is rewritten."""
     components = classify_components(function, stages)
     grid = one_d_grid_size(function)
     check_units_against_device(components, model)
     schedule = analyze_schedule(function, stages, components, model)
-    prelude = Inserter.at_start(function.body.block, function)
-    units = materialize_units(prelude, components, grid)
-    queries = build_uniform_infrastructure(prelude, units, grid)
-    insert_signals(schedule, queries)
-    transform_pipelines(function, schedule, queries)
-    drop_loop_types(function)
+    return FunctionPlan(function, components, grid, schedule)
+
+
+def lower_function(plan: FunctionPlan) -> None:
+    """Steps 5-8."""
+    prelude = Inserter.at_start(plan.function.body.block, plan.function)
+    units = materialize_units(prelude, plan.components, plan.grid)
+    queries = build_uniform_infrastructure(prelude, units, plan.grid)
+    insert_signals(plan.schedule, queries)
+    transform_pipelines(plan.function, plan.schedule, queries)
+    drop_loop_types(plan.function)
 
 
 # ---------------------------------------------------------------------------
@@ -458,7 +473,8 @@ def _guarded_signal(at: Inserter, conditions: list[SSAValue], units: list[SSAVal
     for other in conditions[1:]:
         condition = at.add(arith.AndIOp(condition, other)).result
     signal = SignalOp(units)
-    signal.location = at.location.location if at.location is not None else signal.location
+    if at.location is not None:
+        signal.location = at.location.location
     at.add(scf.IfOp(condition, [], Region(Block([signal, scf.YieldOp()]))))
 
 

@@ -15,8 +15,9 @@ Steps per function with an array `grid` (others are left alone):
 1. validate the grid: "Grid must have at least one dimension", "Grid size must be integer
    attribute", "Grid size must be positive (got N)"; a 1-D grid is already normal;
 2. validate every tile-id op: "get_compute_tile_id result count (n) does not match grid
-   rank (k)" (all of them before anything is rewritten, so a failing function is left
-   untouched; upstream rewrites the grid first);
+   rank (k)". Every function is validated before any is rewritten, so on an error the
+   module is left untouched (upstream rewrites the grid first and stops at the first bad
+   function);
 3. set the flat grid;
 4. rewrite each tile-id op.
 
@@ -46,11 +47,12 @@ class NormalizeGridTo1D(ModulePass):
     name = "normalize-grid-to-1d"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        plans = []
         for function in functions_with_grid(op):
             dims = validated_grid(function)
-            if len(dims) == 1:
-                continue
-            tile_ops = tile_id_ops(function, len(dims))
+            if len(dims) > 1:
+                plans.append((function, dims, tile_id_ops(function, len(dims))))
+        for function, dims, tile_ops in plans:
             set_flat_grid(function, dims)
             for tile_op in tile_ops:
                 delinearize_tile_id(tile_op, dims)
