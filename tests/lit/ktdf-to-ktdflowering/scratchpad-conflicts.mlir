@@ -159,3 +159,28 @@ func.func @store_then_load() attributes {grid = [1]} {
   }
   return
 }
+
+// -----
+
+// Two tokens between the same two stages are one dependency: one signal (upstream would
+// insert it twice).
+// CHECK-LABEL: func.func @two_tokens
+// CHECK:       ktdf_lowering.signal
+// CHECK-NOT:   ktdf_lowering.signal
+// CHECK:       return
+func.func @two_tokens() attributes {grid = [1]} {
+  ktdf.pipeline {
+    %t:2 = ktdf.private -> (!ktdf.token, !ktdf.token) {
+      %a = ktdf.create_token : !ktdf.token
+      %b = ktdf.create_token : !ktdf.token
+      ktdf.private_yield %a, %b : !ktdf.token, !ktdf.token
+    }
+    ktdf.stage depends_in(none) depends_out(%t#0, %t#1) {
+      "test.load"() : () -> ()
+    } {applicable_units = ["MNILU"]}
+    ktdf.stage depends_in(%t#0, %t#1) depends_out(none) {
+      "test.to_fifo"() : () -> ()
+    } {applicable_units = ["L1LU"]}
+  }
+  return
+}
