@@ -28,6 +28,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "subsume-linearize-index": ("dfsched.passes.scheduling.subsume_linearize_index", "SubsumeLinearizeIndex"),
     "scalar-broadcast-legalization": ("dfsched.passes.scheduling.scalar_broadcast_legalization", "ScalarBroadcastLegalization"),
     "ktdflowering-to-dfir": ("dfsched.passes.lowering.ktdflowering_to_dfir", "KtdfloweringToDfir"),
+    "wrap-program-dfir": ("dfsched.passes.lowering.wrap_program_dfir", "WrapProgramDfir"),
     "stage-coarsening": ("dfsched.passes.scheduling.stage_coarsening", "StageCoarsening"),
     "double-buffering": ("dfsched.passes.scheduling.double_buffering", "DoubleBuffering"),
     "parallelize-loops-across-instances": ("dfsched.passes.scheduling.parallelize_loops_across_instances", "ParallelizeLoopsAcrossInstances"),
