@@ -39,6 +39,7 @@ from xdsl.traits import HasCanonicalizationPatternsTrait
 
 from dfsched.passes.cleanup import affine_utils as au
 from dfsched.passes.cleanup.greedy import IN_PLACE
+from dfsched.passes.cleanup.scf_patterns import SCF_FOR_PATTERNS, SCF_IF_PATTERNS
 
 # ---------------------------------------------------------------------------
 # Building affine ops with the project's (MLIR) syntax
@@ -61,87 +62,6 @@ def new_memref_cast(value: SSAValue, result_type: Attribute) -> Operation:
     from dfsched.dialects.memref_ext import CastOp
 
     return CastOp.build(operands=[value], result_types=[result_type])
-
-
-# ---------------------------------------------------------------------------
-# scf.for
-# ---------------------------------------------------------------------------
-
-
-def inline_block_before(rewriter: PatternRewriter, block, anchor: Operation, args: Sequence[SSAValue]) -> None:
-    """MLIR's `inlineBlockBefore`, with its notifications (uses of the arguments, moved ops)."""
-    for arg, value in zip(block.args, args, strict=True):
-        rewriter.replace_all_uses_with(arg, value)
-    moved = list(block.ops)
-    rewriter.inline_block(block, InsertPoint.before(anchor))
-    for op in moved:
-        rewriter.handle_operation_insertion(op)
-
-
-def replace_op_with_region(rewriter: PatternRewriter, op: Operation, args: Sequence[SSAValue]) -> None:
-    """Replace `op` by the body of its single-block region, its results by the terminator's operands."""
-    block = op.regions[0].blocks[0]
-    terminator = block.last_op
-    assert terminator is not None
-    results = list(terminator.operands)
-    inline_block_before(rewriter, block, op, args)
-    rewriter.replace(op, [], results)
-    rewriter.erase(terminator)
-
-
-def _const_diff(lb: SSAValue, ub: SSAValue) -> int | None:
-    """ub - lb when both are constants, or when ub is `arith.addi` of lb and a constant."""
-    lo, hi = au.constant_int(lb), au.constant_int(ub)
-    if lo is not None and hi is not None:
-        return hi - lo
-    owner = ub.owner
-    if isinstance(owner, Operation) and owner.name == "arith.addi":
-        a, b = owner.operands
-        if a is lb and (c := au.constant_int(b)) is not None:
-            return c
-        if b is lb and (c := au.constant_int(a)) is not None:
-            return c
-    return None
-
-
-class SimplifyTrivialLoops(RewritePattern):
-    """Zero-trip loops vanish, one-trip loops are inlined, empty loops forward their inits."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
-        if op.lb is op.ub:
-            rewriter.replace(op, [], list(op.iter_args))
-            return
-        diff = _const_diff(op.lb, op.ub)
-        if diff is None:
-            return
-        if diff <= 0:
-            rewriter.replace(op, [], list(op.iter_args))
-            return
-        step = au.constant_int(op.step)
-        if step is None:
-            return
-        if step >= diff:
-            replace_op_with_region(rewriter, op, [op.lb, *op.iter_args])
-            return
-        block = op.body.block
-        if block.first_op is not block.last_op:
-            return
-        terminator = block.last_op
-        if terminator is None:
-            return
-        yielded = list(terminator.operands)
-        if any(_defined_in(v, op) for v in yielded):
-            return
-        rewriter.replace(op, [], yielded)
-
-
-def _defined_in(value: SSAValue, op: Operation) -> bool:
-    owner = value.owner
-    if isinstance(owner, Operation):
-        return op.is_ancestor(owner)
-    parent = owner.parent_op()
-    return parent is not None and op.is_ancestor(parent)
 
 
 # ---------------------------------------------------------------------------
@@ -323,13 +243,14 @@ class SimplifyDeadAlloc(RewritePattern):
 
 _OVERRIDES: dict[str, tuple[RewritePattern, ...]] = {
     # MLIR's patterns instead of xDSL's (which also move constants in front of loops).
-    "scf.for": (SimplifyTrivialLoops(),),
+    "scf.for": SCF_FOR_PATTERNS,
     # MLIR's SimplifyAllocConst and SimplifyDeadAlloc (xDSL's ElideUnusedAlloc is a special case).
     "memref.alloc": (StaticAllocConstSizes(), SimplifyDeadAlloc()),
     "memref.alloca": (StaticAllocConstSizes(), SimplifyDeadAlloc()),
 }
 
 _EXTRA: dict[str, tuple[RewritePattern, ...]] = {
+    "scf.if": SCF_IF_PATTERNS,
     "affine.apply": (SimplifyAffineApply(),),
     "affine.min": (SingleResultAffineMinToApply(), DeduplicateAffineMinExpressions(), SimplifyAffineMin()),
 }
