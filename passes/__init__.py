@@ -29,6 +29,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "scalar-broadcast-legalization": ("dfsched.passes.scheduling.scalar_broadcast_legalization", "ScalarBroadcastLegalization"),
     "ktdflowering-to-dfir": ("dfsched.passes.lowering.ktdflowering_to_dfir", "KtdfloweringToDfir"),
     "wrap-program-dfir": ("dfsched.passes.lowering.wrap_program_dfir", "WrapProgramDfir"),
+    "emit-split-dfir": ("dfsched.passes.lowering.emit_split_dfir", "EmitSplitDfir"),
     "stage-coarsening": ("dfsched.passes.scheduling.stage_coarsening", "StageCoarsening"),
     "double-buffering": ("dfsched.passes.scheduling.double_buffering", "DoubleBuffering"),
     "parallelize-loops-across-instances": ("dfsched.passes.scheduling.parallelize_loops_across_instances", "ParallelizeLoopsAcrossInstances"),
