@@ -43,8 +43,12 @@ constraints; no candidate fits (the sizes tried, the bytes needed with the small
 capacity); a scratchpad buffer whose size cannot be bounded (on the buffer); buffers in memory
 spaces but no device to read capacities from (`--device` supplies one).
 
-**Output.** Each resolved placeholder becomes `arith.constant <size> : index` in its place;
-`canonicalize` then folds the bounds, `derive_size`s and dynamic allocations.
+**Output.** Each resolved placeholder becomes `arith.constant <size> : index` in its place.
+When the size divides a tiled loop's total, every tile is full, so a `derive_size [%t : size],
+total_size = total` of that loop's index `%t` (0 .. ceildivui(total, size) by 1) is replaced by
+the size itself (upstream keeps it, and with it a loop-dependent bound the backend's
+`ktdf.parallel` lowering rejects). `canonicalize` then folds the bounds, the remaining
+`derive_size`s and the dynamic allocations.
 """
 
 from __future__ import annotations
@@ -203,8 +207,37 @@ def program_of(op: Operation) -> Operation:
 def replace_with_constant(tile: Placeholder) -> None:
     assert tile.size is not None
     constant = insert_before(arith.ConstantOp(IntegerAttr(tile.size, IndexType())), tile.op)
+    fold_full_tile_extents(tile, constant.results[0])
     tile.op.results[0].replace_all_uses_with(constant.results[0])
     Rewriter.erase_op(tile.op)
+
+
+def fold_full_tile_extents(tile: Placeholder, size: SSAValue) -> None:
+    """`derive_size [%t : placeholder], total_size = T` of a tile loop `%t` over T is the size
+    itself when the size divides T: every tile is full."""
+    ivs = {loop_ivs: total for loop, total in tile.loops for loop_ivs in tiled_ivs(loop, tile.op.results[0])}
+    for use in list(tile.op.results[0].uses):
+        derive = use.operation
+        if not isinstance(derive, ktdf.TilingDeriveSizeOp) or len(derive.ivs) != 1 or use.index != 1:
+            continue
+        total = ivs.get(derive.ivs[0])
+        if total is None or constant_index_value(derive.total_size) != total or total % tile.size:
+            continue
+        derive.results[0].replace_all_uses_with(size)
+        Rewriter.erase_op(derive)
+
+
+def tiled_ivs(loop: Operation, size: SSAValue) -> list[SSAValue]:
+    """The induction variables of `loop` that run over `ceildivui(total, size)` from 0 by 1."""
+    if isinstance(loop, scf.ForOp):
+        bounds = [(loop.lb, loop.ub, loop.step, loop.body.block.args[0])]
+    elif isinstance(loop, ktdf.ParallelOp):
+        bounds = list(zip(loop.lower_bounds, loop.upper_bounds, loop.steps, loop.induction_vars))
+    else:
+        return []
+    return [iv for lb, ub, step, iv in bounds
+            if constant_index_value(lb) == 0 and constant_index_value(step) == 1
+            and isinstance(ub.owner, arith.CeilDivUIOp) and ub.owner.rhs is size]
 
 
 # ---------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 // The tiling family in pipeline order on a 2-D parallel nest around a pipeline: tiling leaves
 // placeholders, selection makes them the largest sizes that fit (the whole loops: 32 rows and
-// 2 column blocks, the private's 1x64 L1 buffer is small), and the transfer subscripts absorb
-// the linearized indices.
+// 2 column blocks, the private's 1x64 L1 buffer is small; full tiles, so the point loops run
+// to the sizes), and the transfer subscripts absorb the linearized indices.
 
 // CHECK-LABEL: func.func @tiled_copy(
 // CHECK-SAME:      %[[A:[^:]*]]: memref<32x128xf16, "DDR">) {
@@ -13,10 +13,8 @@
 // CHECK-NOT:     ktdf.tiling.reserve_size
 // CHECK:         scf.for %[[TI:[^ ]*]] =
 // CHECK:           scf.for %[[TJ:[^ ]*]] =
-// CHECK-NEXT:        ktdf.tiling.derive_size [%[[TI]] : %[[ROWS]]]
-// CHECK-NEXT:        ktdf.tiling.derive_size [%[[TJ]] : %[[COLS]]]
-// CHECK-NEXT:        scf.for %[[PI:[^ ]*]] =
-// CHECK-NEXT:          scf.for %[[PJ:[^ ]*]] =
+// CHECK-NEXT:        scf.for %[[PI:[^ ]*]] = %{{.*}} to %[[ROWS]] step
+// CHECK-NEXT:          scf.for %[[PJ:[^ ]*]] = %{{.*}} to %[[COLS]] step
 // CHECK-NEXT:            ktdf.pipeline {
 // CHECK:                   ktdf.data_transfer from %[[A]][%[[TI]] * 32 + %[[PI]], %[[TJ]] * 128 + %[[PJ]] * 64] size [1, 64] to %{{.*}}[0, 0] size [1, 64]
 // CHECK-NOT:     ktdf.tiling.linearize_index

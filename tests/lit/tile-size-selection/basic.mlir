@@ -1,16 +1,21 @@
 // RUN: dfsched-opt %s --split-input-file --allow-unregistered-dialect --tile-size-selection | filecheck %s
 
 // Without scratchpad buffers nothing limits a tile: each placeholder becomes the largest size
-// that meets its constraints, as an arith.constant in its place (no device needed).
+// that meets its constraints, as an arith.constant in its place (no device needed). The size
+// divides the loop's total, so every tile is full: the tile's derive_size is the size itself.
+// A derive_size of another index, or with earlier pairs, stays.
 
 // CHECK-LABEL: func.func @whole_loop(
+// CHECK-SAME:      %[[K:[^:]*]]: index) {
 // CHECK:         %[[C12:.*]] = arith.constant 12 : index
 // CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 12 : index
 // CHECK-NEXT:    %[[N:.*]] = arith.ceildivui %[[C12]], %[[SIZE]] : index
 // CHECK-NEXT:    scf.for %[[T:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
-// CHECK-NEXT:      ktdf.tiling.derive_size [%[[T]] : %[[SIZE]]], total_size = %[[C12]] : index
+// CHECK-NEXT:      %[[OTHER:.*]] = ktdf.tiling.derive_size [%[[K]] : %[[SIZE]]], total_size = %[[C12]] : index
+// CHECK-NEXT:      %[[NESTED:.*]] = ktdf.tiling.derive_size [%[[K]] : %[[C12]]], [%[[T]] : %[[SIZE]]], total_size = %[[C12]] : index
+// CHECK-NEXT:      "test.use"(%[[SIZE]], %[[OTHER]], %[[NESTED]]) : (index, index, index) -> ()
 // CHECK-NOT:     ktdf.tiling.reserve_size
-func.func @whole_loop() {
+func.func @whole_loop(%k: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c12 = arith.constant 12 : index
@@ -18,7 +23,9 @@ func.func @whole_loop() {
   %n = arith.ceildivui %c12, %ts : index
   scf.for %t = %c0 to %n step %c1 {
     %s = ktdf.tiling.derive_size [%t : %ts], total_size = %c12 : index
-    "test.use"(%s) : (index) -> ()
+    %o = ktdf.tiling.derive_size [%k : %ts], total_size = %c12 : index
+    %a = ktdf.tiling.derive_size [%k : %c12], [%t : %ts], total_size = %c12 : index
+    "test.use"(%s, %o, %a) : (index, index, index) -> ()
   }
   return
 }

@@ -8,6 +8,8 @@
 // CHECK:         %[[C8192:.*]] = arith.constant 8192 : index
 // CHECK-NEXT:    %[[ROWS:.*]] = arith.constant 2048 : index
 // CHECK-NEXT:    arith.ceildivui %[[C8192]], %[[ROWS]] : index
+// CHECK-NOT:     ktdf.tiling.derive_size
+// CHECK:         memref.alloc(%[[ROWS]]) : memref<?x64xf16, "L1">
 func.func @add_rows(%A: memref<8192x64xf16, "DDR">, %B: memref<8192x64xf16, "DDR">, %C: memref<8192x64xf16, "DDR">) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
