@@ -15,8 +15,8 @@ inherits the loop's `loop_type` (MLIR's `tile` on one loop, `tiling_utils.strip_
   its own `ktdf.tiling.reserve_size` right before it, is strip-mined with it and, with
   `normalize-loops`, both loops are normalized.
 
-Loops carrying `iter_args` are not strip-mined (static mode reports them, dynamic mode skips
-them).
+Loops carrying `iter_args` or counting over integers rather than `index` are not strip-mined
+(static mode reports them, dynamic mode skips them).
 """
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ from dfsched.diagnostics import error
 from dfsched.passes.scheduling.tiling_utils import (
     LoopTilingAnalysis,
     Strategy,
-    has_iter_args,
     index_constant_before,
     loops_post_order,
     normalize_loops,
     propagate_loop_type,
     reserve_size_before,
     tile,
+    untileable_reason,
 )
 
 PASS = "strip-mine-scf-for-loops"
@@ -66,8 +66,9 @@ class StripMineSCFForLoops(ModulePass):
             raise error(root, f"Strip-mine size must be positive: {size}")
         loops = loops_post_order(root)
         for loop in loops:
-            if has_iter_args([loop]):
-                raise error(loop, f"{PASS}: loops with iter_args cannot be strip-mined")
+            reason = untileable_reason([loop])
+            if reason:
+                raise error(loop, f"{PASS}: {reason} cannot be strip-mined")
         for loop in loops:
             inner = strip_mine(loop, index_constant_before(size, loop))
             if self.normalize_loops:
@@ -76,7 +77,7 @@ class StripMineSCFForLoops(ModulePass):
     def run_dynamic(self, root: Operation) -> None:
         analysis = LoopTilingAnalysis.of(root)
         candidates = [loop for loop in loops_post_order(root)
-                      if analysis.is_candidate(loop, Strategy.STRIP_MINING) and not has_iter_args([loop])]
+                      if analysis.is_candidate(loop, Strategy.STRIP_MINING) and not untileable_reason([loop])]
         for loop in candidates:
             inner = strip_mine(loop, reserve_size_before(loop, analysis.metadata[loop]))
             if self.normalize_loops:

@@ -33,8 +33,8 @@ Tiling itself, per nest:
    `loop_type`; with `normalize-loops` (default) the original and the point loops are then
    normalized as `normalize-scf-for-loops` does.
 
-Loops that carry `iter_args` are never tiled: dynamic mode skips their nests, static mode
-reports them. Diagnostics (static mode, on the outermost loop of the nest): "Number of tile
+Loops that carry `iter_args` or count over integers rather than `index` are never tiled:
+dynamic mode skips their nests, static mode reports them. Diagnostics (static mode, on the outermost loop of the nest): "Number of tile
 sizes (n) does not match nest depth (d)", "Tile size at index k is non-positive: v".
 """
 
@@ -57,7 +57,6 @@ from dfsched.passes.scheduling.tiling_utils import (
     Strategy,
     body_ops,
     constant_index_value,
-    has_iter_args,
     index_constant_before,
     insert_before,
     move_ops_before,
@@ -68,6 +67,7 @@ from dfsched.passes.scheduling.tiling_utils import (
     propagate_loop_type,
     reserve_size_before,
     tile_perfectly_nested,
+    untileable_reason,
 )
 
 PASS = "tile-scf-for-loops"
@@ -104,7 +104,7 @@ class TileSCFForLoops(ModulePass):
         for nest in analysis.nests:
             if not all(analysis.is_candidate(loop, Strategy.TILING) for loop in nest.loops):
                 continue
-            if has_iter_args(perfectly_nested_loops(nest.outermost)):
+            if untileable_reason(perfectly_nested_loops(nest.outermost)):
                 continue
             self.tile_nest_dynamic(nest, analysis)
             analysis.invalidate(nest.loops)
@@ -131,8 +131,9 @@ def check_static_sizes(root: scf.ForOp, loops: list[scf.ForOp], sizes: tuple[int
     for index, size in enumerate(sizes):
         if size <= 0:
             raise error(root, f"Tile size at index {index} is non-positive: {size}")
-    if has_iter_args(loops):
-        raise error(root, f"{PASS}: loops with iter_args cannot be tiled")
+    reason = untileable_reason(loops)
+    if reason:
+        raise error(root, f"{PASS}: {reason} cannot be tiled")
 
 
 # ---------------------------------------------------------------------------

@@ -293,5 +293,12 @@ def normalize_loops(loops: Sequence[scf.ForOp]) -> None:
         normalize_loop(loop)
 
 
-def has_iter_args(loops: Sequence[scf.ForOp]) -> bool:
-    return any(loop.iter_args for loop in loops)
+def untileable_reason(loops: Sequence[scf.ForOp]) -> str | None:
+    """Why these loops cannot be tiled or strip-mined (None when they can): tile sizes are
+    `index` values and the new loops carry no values."""
+    for loop in loops:
+        if loop.iter_args:
+            return "loops with iter_args"
+        if not isinstance(loop.lb.type, IndexType):
+            return f"loops over {loop.lb.type}"
+    return None

@@ -29,3 +29,14 @@ func.func @carried(%n: index, %x: index) -> index {
   }
   return %r : index
 }
+
+// -----
+
+func.func @integer_loop(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @below {{strip-mine-scf-for-loops: loops over i32 cannot be strip-mined}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  }
+  return
+}

@@ -45,3 +45,16 @@ func.func @carried(%n: index, %x: index) -> index {
   }
   return %r : index
 }
+
+// -----
+
+func.func @integer_loops(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @below {{tile-scf-for-loops: loops over i32 cannot be tiled}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    scf.for %j = %c0 to %n step %c1 : i32 {
+    }
+  }
+  return
+}
