@@ -215,12 +215,12 @@ def replace_with_constant(tile: Placeholder) -> None:
 def fold_full_tile_extents(tile: Placeholder, size: SSAValue) -> None:
     """`derive_size [%t : placeholder], total_size = T` of a tile loop `%t` over T is the size
     itself when the size divides T: every tile is full."""
-    ivs = {loop_ivs: total for loop, total in tile.loops for loop_ivs in tiled_ivs(loop, tile.op.results[0])}
+    totals = {iv: total for loop, total in tile.loops for iv in tiled_ivs(loop, tile.op.results[0])}
     for use in list(tile.op.results[0].uses):
         derive = use.operation
         if not isinstance(derive, ktdf.TilingDeriveSizeOp) or len(derive.ivs) != 1 or use.index != 1:
             continue
-        total = ivs.get(derive.ivs[0])
+        total = totals.get(derive.ivs[0])
         if total is None or constant_index_value(derive.total_size) != total or total % tile.size:
             continue
         derive.results[0].replace_all_uses_with(size)
