@@ -36,6 +36,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "reduction-dim-chunking": ("dfsched.passes.scheduling.reduction_dim_chunking", "ReductionDimChunking"),
     "reduction-loop-exposure": ("dfsched.passes.scheduling.reduction_loop_exposure", "ReductionLoopExposure"),
     "map-reduction-partials": ("dfsched.passes.scheduling.map_reduction_partials", "MapReductionPartials"),
+    "broadcast-promotion": ("dfsched.passes.scheduling.broadcast_promotion", "BroadcastPromotion"),
     "normalize-grid-to-1d": ("dfsched.passes.lowering.normalize_grid_to_1d", "NormalizeGridTo1D"),
     "address-assignment": ("dfsched.passes.lowering.address_assignment", "AddressAssignment"),
     "ktdf-to-ktdflowering": ("dfsched.passes.lowering.ktdf_to_ktdflowering", "KTDFToKTDFLowering"),

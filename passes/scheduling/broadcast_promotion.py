@@ -1,0 +1,451 @@
+"""`broadcast-promotion`: load loop-invariant data once, before the loop (`passes-scheduling.md` §15).
+
+A pipeline inside a loop refetches every operand on every iteration. When a transfer reads
+the same data each time (an operand broadcast along that loop, a constant buffer), it moves
+into a **sibling pipeline** that runs once, right before the outermost loop it does not
+change across, and writes a fresh buffer allocated there; every later reader uses it:
+
+    scf.for %m {                                scf.for %m {
+      scf.for %n {                                %b = memref.alloc()
+        ktdf.pipeline {                           ktdf.pipeline { ktdf.stage depends_in(none)
+          S0: X[%m] -> %p#0       (no %n)    =>       depends_out(none) { X[%m] -> %b } }
+          S1: reads %p#0                          scf.for %n { ktdf.pipeline { S0: (empty)
+                                                                              S1: reads %b } }
+
+Algorithm (a fixed point, one hoist per round, as upstream):
+
+1. Pipelines are visited innermost first (post-order); the first one that has a candidate
+   hoists its best one and the round ends.
+2. **Candidates** of a pipeline: every memref-destination `ktdf.data_transfer` at any depth
+   of its stages, in order (FIFO destinations are skipped: upstream's condition (b)). The
+   pipeline's enclosing scope (§0.4) is walked innermost to outermost and the walk stops at
+   the first loop where one of these fails; the last loop that passed is the target:
+   (a) no index or dynamic size of either side depends (SSA-transitively) on the loop IV;
+   (c) nothing in the loop writes the source (a transfer into it, a `memref.store`, a linalg
+       init, a `ktdf.opaque` output, a `memref.copy` target; views of it included);
+   (d) nothing in the loop but this transfer writes the destination;
+   (e) the source is not defined inside the loop;
+   (f) every value the hoisted copy needs from outside the donor stage (index operands, the
+       conditions and bounds of the `scf.if`/`scf.for` around the transfer) is defined
+       outside the loop, and so are the destination allocation's dynamic sizes. Upstream
+       does not check this and would emit a use before its definition (a condition computed
+       from the IV, an index computed between the loops); here the hoist stops short.
+   The transfer with the outermost target wins; ties go to the first in order.
+3. **Hoist**: the destination's `memref.alloc` (through a private's yield) is cloned before
+   the target loop, followed by a new pipeline with one `depends_in(none) depends_out(none)`
+   stage carrying the donor's `applicable_units`. That stage gets the *slice* of the donor
+   stage that the transfer needs: the transfer, the ops computing its operands, and the
+   `scf.if`/`scf.for`/nested-pipeline skeleton around it (a surrounding `scf.for` whose
+   block arguments nothing kept uses is left out, its body spliced in). Readers of the old
+   destination move to the new buffer, and the original transfer is erased; the donor keeps
+   its other ops (an emptied `scf.if`, dead index arithmetic) for later cleanups.
+
+Where dfsched differs from upstream (no upstream test changes):
+* condition (f) above;
+* the slice is closed properly: a stage loop is kept when something kept uses its IV or
+  iteration arguments (upstream decides before it has seen every user and can drop it), and
+  the values yielded by a kept region's terminator are computed in the copy too;
+* readers of the old destination *inside the donor stage* move to the new buffer as well
+  (upstream leaves them reading a buffer nothing writes any more); only readers the new
+  allocation dominates move (a reader before the target loop keeps the old buffer).
+
+**Diagnostics.** A candidate whose destination does not come from a `memref.alloc` (a
+function argument, a view, ...) cannot get a fresh buffer: "broadcast promotion: destination
+does not trace back to a memref.alloc", on the transfer, with a note on the target loop.
+Everything is checked before the round's rewrite starts.
+
+**Arch facts.** None: the pass needs no device.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import memref, scf
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.traits import IsTerminator
+
+from dfsched.diagnostics import error
+from dfsched.dialects import ktdf
+from dfsched.passes.scheduling.utils import pipeline_enclosing_scope, pipelines_post_order
+
+NO_ALLOC = "broadcast promotion: destination does not trace back to a memref.alloc"
+
+# Ops whose result is a view of their (first) memref operand.
+_VIEW_OPS = frozenset(
+    {"memref.cast", "memref.view", "memref.subview", "memref.reinterpret_cast", "memref.memory_space_cast"}
+)
+
+
+@dataclass(frozen=True)
+class BroadcastPromotion(ModulePass):
+    """Hoist loop-invariant memref transfers into sibling pipelines before the loop (§15)."""
+
+    name = "broadcast-promotion"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        while (candidate := next_candidate(op)) is not None:
+            hoist(candidate)
+
+
+# ===========================================================================
+# Candidates
+# ===========================================================================
+
+
+@dataclass
+class Slice:
+    """The ops of a donor stage a transfer needs, and what they read from outside it."""
+
+    kept: set[Operation]
+    external: list[SSAValue]
+
+
+@dataclass
+class Candidate:
+    transfer: ktdf.DataTransferOp
+    donor: ktdf.StageOp
+    target: scf.ForOp
+    slice: Slice
+
+
+def next_candidate(module: Operation) -> Candidate | None:
+    """Step 1: the first pipeline (innermost first) with a candidate gives its best one."""
+    for pipeline in pipelines_post_order(module):
+        candidate = best_candidate(pipeline)
+        if candidate is not None:
+            return candidate
+    return None
+
+
+def best_candidate(pipeline: ktdf.PipelineOp) -> Candidate | None:
+    """Step 2: the transfer of `pipeline` with the outermost legal target (first on ties)."""
+    scope = pipeline_enclosing_scope(pipeline)
+    if not scope:
+        return None
+    best: Candidate | None = None
+    best_depth = -1
+    for stage in pipeline.stages:
+        for transfer in [t for t in stage.walk() if isinstance(t, ktdf.DataTransferOp)]:
+            if not isinstance(transfer.destination.type, MemRefType):
+                continue  # (b): FIFO destinations stay
+            slice_ = transfer_slice(transfer, stage)
+            depth = outermost_legal_depth(transfer, slice_, scope)
+            if depth > best_depth:
+                best_depth = depth
+                best = Candidate(transfer, stage, scope[depth], slice_)
+    return best
+
+
+def outermost_legal_depth(transfer: ktdf.DataTransferOp, slice_: Slice, scope: Sequence[scf.ForOp]) -> int:
+    """Index in `scope` (innermost first) of the last loop every condition holds for, or -1."""
+    alloc = underlying_alloc(transfer.destination)
+    alloc_sizes = list(alloc.operands) if alloc is not None else []
+    best = -1
+    for depth, loop in enumerate(scope):
+        iv = loop.body.block.args[0]
+        if not transfer_is_invariant(transfer, iv):  # (a)
+            break
+        if region_writes_to(loop.body, transfer.source):  # (c)
+            break
+        if region_writes_to(loop.body, transfer.destination, ignore=transfer):  # (d)
+            break
+        if defined_inside(transfer.source, loop):  # (e)
+            break
+        if any(defined_inside(v, loop) for v in [*slice_.external, *alloc_sizes]):  # (f)
+            break
+        best = depth
+    return best
+
+
+# -- (a) invariance ----------------------------------------------------------
+
+
+def transfer_is_invariant(transfer: ktdf.DataTransferOp, iv: SSAValue) -> bool:
+    """No index or dynamic size of either side depends on `iv` (the memrefs are not checked)."""
+    values = [*transfer.source_indices, *transfer.dest_indices, *transfer.source_sizes, *transfer.dest_sizes]
+    return not any(depends_on(v, iv) for v in values)
+
+
+def depends_on(value: SSAValue, iv: SSAValue) -> bool:
+    """True when `value` is `iv` or is computed (through op operands) from it."""
+    seen: set[SSAValue] = set()
+    worklist = [value]
+    while worklist:
+        current = worklist.pop()
+        if current is iv:
+            return True
+        if current in seen:
+            continue
+        seen.add(current)
+        if isinstance(current, OpResult):
+            worklist.extend(current.owner.operands)
+    return False
+
+
+# -- (c), (d) writers ----------------------------------------------------------
+
+
+def alias_set(memref_value: SSAValue) -> set[SSAValue]:
+    """`memref_value` and every view derived from it (cast, view, subview, reinterpret, space cast)."""
+    aliases: set[SSAValue] = set()
+    worklist = [memref_value]
+    while worklist:
+        value = worklist.pop()
+        if value in aliases:
+            continue
+        aliases.add(value)
+        for use in value.uses:
+            if _op_name(use.operation) in _VIEW_OPS:
+                worklist.extend(use.operation.results)
+    return aliases
+
+
+def written_memrefs(op: Operation) -> list[SSAValue]:
+    """The memrefs `op` writes to (the writers upstream knows, plus ktdf.opaque and memref.copy)."""
+    if isinstance(op, ktdf.DataTransferOp):
+        return [op.destination] if isinstance(op.destination.type, MemRefType) else []
+    if isinstance(op, memref.StoreOp):
+        return [op.memref]
+    name = _op_name(op)
+    if name.startswith("linalg."):
+        return [v for v in _linalg_inits(op) if isinstance(v.type, MemRefType)]
+    if isinstance(op, ktdf.OpaqueOp):
+        return [v for v in op.outputs if isinstance(v.type, MemRefType)]
+    if name == "memref.copy" and len(op.operands) == 2:
+        return [op.operands[1]]
+    return []
+
+
+def _linalg_inits(op: Operation) -> list[SSAValue]:
+    inits: list[SSAValue] = []
+    for field in ("outputs", "init", "inits"):
+        try:
+            value = getattr(op, field)
+        except Exception:  # not an operand of this op
+            continue
+        if isinstance(value, SSAValue):
+            inits.append(value)
+        elif isinstance(value, Iterable):
+            inits.extend(v for v in value if isinstance(v, SSAValue))
+    return inits
+
+
+def region_writes_to(region: Region, memref_value: SSAValue, ignore: Operation | None = None) -> bool:
+    aliases = alias_set(memref_value)
+    for block in region.blocks:
+        for top in block.ops:
+            for op in top.walk():
+                if op is not ignore and any(v in aliases for v in written_memrefs(op)):
+                    return True
+    return False
+
+
+# -- (e), (f) definitions --------------------------------------------------------
+
+
+def defined_inside(value: SSAValue, container: Operation) -> bool:
+    """True when `value` is a result of an op nested in `container` or an argument of one of its blocks."""
+    if isinstance(value, OpResult):
+        owner: Operation | None = value.owner
+    elif isinstance(value, BlockArgument):
+        owner = value.block.parent_op()
+    else:
+        return False
+    return owner is not None and container.is_ancestor(owner)
+
+
+def _op_name(op: Operation) -> str:
+    if op.name == "builtin.unregistered":
+        op_name = getattr(op, "op_name", None)
+        return op_name.data if op_name is not None else op.name
+    return op.name
+
+
+# ===========================================================================
+# The slice of the donor stage a transfer needs
+# ===========================================================================
+
+
+def transfer_slice(anchor: ktdf.DataTransferOp, stage: ktdf.StageOp) -> Slice:
+    """The ops of `stage` to copy with `anchor`, and the outside values they read.
+
+    Kept: the anchor; the ops in the stage computing a kept op's operands (the anchor's
+    destination excepted: the copy writes the new buffer); the ops yielded by the terminators
+    of kept ops' regions; every ancestor of a kept op up to the stage, except an `scf.for`
+    none of whose block arguments a kept op uses (its body is spliced in its place).
+    """
+    kept: set[Operation] = set()
+    skipped_loops: list[scf.ForOp] = []
+
+    def close(worklist: list[Operation | None]) -> None:
+        while worklist:
+            op = worklist.pop()
+            if op is None or op is stage or op in kept or not stage.is_ancestor(op):
+                continue
+            if isinstance(op, scf.ForOp) and not _block_args_used(op, kept):
+                if op not in skipped_loops:
+                    skipped_loops.append(op)
+                worklist.append(op.parent_op())
+                continue
+            kept.add(op)
+            operands = list(op.operands)
+            if op is anchor:
+                operands = [v for v in operands if v is not anchor.destination]
+            for region in op.regions:
+                for block in region.blocks:
+                    last = block.last_op
+                    if last is not None and last.has_trait(IsTerminator, value_if_unregistered=False):
+                        operands.extend(last.operands)
+            worklist.extend(v.owner for v in operands if isinstance(v, OpResult))
+            worklist.append(op.parent_op())
+
+    close([anchor])
+    changed = True
+    while changed:  # a loop skipped before all its users were kept
+        changed = False
+        for loop in skipped_loops:
+            if loop not in kept and _block_args_used(loop, kept):
+                close([loop])
+                changed = True
+
+    external: list[SSAValue] = []
+    for op in _in_ir_order(stage, kept):
+        operands = [v for v in op.operands if not (op is anchor and v is anchor.destination)]
+        for region in op.regions:
+            for block in region.blocks:
+                last = block.last_op
+                if last is not None and last.has_trait(IsTerminator, value_if_unregistered=False):
+                    operands.extend(last.operands)
+        for value in operands:
+            if not defined_inside(value, stage) and value not in external:
+                external.append(value)
+    return Slice(kept, external)
+
+
+def _block_args_used(loop: scf.ForOp, kept: set[Operation]) -> bool:
+    """True when a kept op, or an op nested in one, uses an argument of the loop's body."""
+    for arg in loop.body.block.args:
+        for use in arg.uses:
+            user: Operation | None = use.operation
+            while user is not None:
+                if user in kept:
+                    return True
+                user = user.parent_op()
+    return False
+
+
+def _in_ir_order(root: Operation, ops: set[Operation]) -> list[Operation]:
+    return [op for op in root.walk() if op in ops]
+
+
+def clone_slice(source: Block, dest: Block, slice_: Slice, mapping: dict[SSAValue, SSAValue],
+                clones: dict[Operation, Operation]) -> None:
+    """Copy the kept ops of `source` into `dest` in order, with their kept skeleton.
+
+    `mapping` maps original values to their copies (seeded by the caller), `clones` gets
+    every kept op's copy.
+    """
+    for op in source.ops:
+        if op in slice_.kept:
+            dest.add_op(_clone_kept(op, slice_, mapping, clones))
+        elif isinstance(op, scf.ForOp):
+            clone_slice(op.body.block, dest, slice_, mapping, clones)  # a skipped loop: splice its body
+        # other ops are not needed (every non-loop ancestor of a kept op is kept)
+
+
+def _clone_kept(op: Operation, slice_: Slice, mapping: dict[SSAValue, SSAValue],
+                clones: dict[Operation, Operation]) -> Operation:
+    new_op = op.clone_without_regions(mapping)
+    clones[op] = new_op
+    for region, new_region in zip(op.regions, new_op.regions):
+        for block in region.blocks:
+            new_block = Block(arg_types=[a.type for a in block.args])
+            for arg, new_arg in zip(block.args, new_block.args):
+                new_arg.name_hint = arg.name_hint
+                mapping[arg] = new_arg
+            new_region.add_block(new_block)
+            terminator = block.last_op
+            if terminator is not None and not terminator.has_trait(IsTerminator, value_if_unregistered=False):
+                terminator = None
+            clone_slice(block, new_block, slice_, mapping, clones)
+            if terminator is not None and terminator not in slice_.kept:
+                new_block.add_op(terminator.clone(mapping))
+    return new_op
+
+
+# ===========================================================================
+# Hoist
+# ===========================================================================
+
+
+def underlying_alloc(dest: SSAValue) -> memref.AllocOp | None:
+    """The `memref.alloc` defining `dest`, directly or through a `ktdf.private` yield."""
+    seen: set[SSAValue] = set()
+    while dest not in seen:
+        seen.add(dest)
+        if not isinstance(dest, OpResult):
+            return None
+        owner = dest.owner
+        if isinstance(owner, memref.AllocOp):
+            return owner
+        if not isinstance(owner, ktdf.PrivateOp):
+            return None
+        terminator = owner.yield_op
+        if terminator is None or dest.index >= len(terminator.values):
+            return None
+        dest = terminator.values[dest.index]
+    return None
+
+
+def hoist(candidate: Candidate) -> None:
+    """Step 3: fresh buffer and sibling pipeline before the target loop; readers follow."""
+    transfer, donor, target = candidate.transfer, candidate.donor, candidate.target
+    old_dest = transfer.destination
+    alloc = underlying_alloc(old_dest)
+    if alloc is None:
+        raise error(transfer, NO_ALLOC, [(target, "the transfer would be hoisted before this loop")])
+    block = target.parent
+    assert block is not None
+
+    new_alloc = alloc.clone()
+    block.insert_op_before(new_alloc, target)
+    new_dest = new_alloc.results[0]
+
+    units = donor.applicable_units or donor.attributes.get("applicable_units")
+    stage = ktdf.StageOp([], [], Region(Block()), applicable_units=units)
+    stage.location = target.location
+    pipeline = ktdf.PipelineOp(Region(Block([stage])))
+    pipeline.location = target.location
+    block.insert_op_before(pipeline, target)
+
+    mapping: dict[SSAValue, SSAValue] = {old_dest: new_dest}
+    clones: dict[Operation, Operation] = {}
+    clone_slice(donor.body.block, stage.body.block, candidate.slice, mapping, clones)
+    copy = clones[transfer]
+    dest_index = 1 + len(transfer.source_indices) + len(transfer.source_sizes)
+    if copy.operands[dest_index] is not new_dest:  # the buffer's own op was copied along
+        copy.operands = [new_dest if i == dest_index else v for i, v in enumerate(copy.operands)]
+
+    rewire_readers(old_dest, new_dest, new_alloc, transfer)
+    transfer.detach()
+    transfer.erase()
+
+
+def rewire_readers(old: SSAValue, new: SSAValue, new_alloc: Operation, transfer: Operation) -> None:
+    """Uses of `old` the new allocation dominates (the erased transfer aside) read `new`."""
+    block = new_alloc.parent
+    assert block is not None
+    position = block.get_operation_index(new_alloc)
+
+    def dominated(use_op: Operation) -> bool:
+        current: Operation | None = use_op
+        while current is not None and current.parent is not block:
+            current = current.parent_op()
+        return current is not None and block.get_operation_index(current) > position
+
+    old.replace_uses_with_if(new, lambda use: use.operation is not transfer and dominated(use.operation))
