@@ -54,6 +54,7 @@ from dfsched.passes.scheduling.reduction_utils import (
     init_form,
     is_exposed,
     is_inside,
+    loop_extent,
     reduction_dims,
 )
 
@@ -127,11 +128,9 @@ class ReductionDimChunking(ModulePass):
         input_type = generic.inputs[0].type if generic.inputs else None
         if not isinstance(input_type, TensorType):
             check_reduction_operands(generic, PASS, pipeline)  # reports what is wrong
-        assert isinstance(input_type, TensorType)
-        shape = input_type.get_shape()
         chunk_sizes = []
         for dim, n in zip(red_dims, self.num_chunks):
-            size = shape[dim]
+            size = loop_extent(generic, dim)
             if size < 0 or n == 0 or size % n:  # dynamic, or not divisible: leave it (as upstream)
                 return None
             chunk_sizes.append(size // n)
@@ -182,12 +181,13 @@ def analyze_reduction_chunks(generic: xlinalg.GenericOp, threshold: int) -> tupl
     else:
         return None
     total = width // 8
-    shape = input_type.get_shape()
-    for size in shape:
+    for size in input_type.get_shape():
         if size < 0:
             return None
         total *= size
-    sizes = [shape[d] for d in red_dims]
+    sizes = [loop_extent(generic, d) for d in red_dims]
+    if any(size < 0 for size in sizes):
+        return None
     upper = 1
     for size in sizes:
         upper *= size

@@ -55,6 +55,7 @@ from dfsched.passes.scheduling.reduction_utils import (
     is_exposed,
     is_fifo,
     is_inside,
+    loop_extent,
     nested_reduction_loops,
     rebuild_transfer,
     reduction_dims,
@@ -117,7 +118,7 @@ def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp) -> Plan | None:
         check_reduction_operands(generic, PASS, generic)  # reports what is wrong
     assert isinstance(input_type, TensorType)
     shape = input_type.get_shape()
-    sizes = [shape[d] for d in red_dims]
+    sizes = [loop_extent(generic, d) for d in red_dims]
     if any(size < 0 for size in sizes):  # a dynamic reduction extent: left alone, as upstream
         return None
 

@@ -114,6 +114,21 @@ def input_shape(generic: xlinalg.GenericOp) -> tuple[int, ...] | None:
     return tuple(type_.get_shape())
 
 
+def loop_extent(generic: xlinalg.GenericOp, dim: int) -> int:
+    """The extent of iteration dim `dim`, read from input 0 through its indexing map (-1 if unknown).
+
+    With the identity map (what the passes rewrite) this is the input's size at `dim`.
+    """
+    shape = input_shape(generic)
+    maps = generic.indexing_maps.data
+    if shape is None or not maps or not isinstance(maps[0], AffineMapAttr):
+        return -1
+    for position, result in enumerate(maps[0].data.results):
+        if isinstance(result, AffineDimExpr) and result.position == dim and position < len(shape):
+            return shape[position]
+    return -1
+
+
 def check_reduction_operands(generic: xlinalg.GenericOp, pass_name: str, at: Operation) -> None:
     """One tensor input indexed by the identity map, one tensor init (what the passes rewrite).
 
