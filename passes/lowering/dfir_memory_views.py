@@ -192,27 +192,6 @@ def _resolve_units(pu: ProgramUnitOp, needed: list[Attribute], memory_units, mod
 # ---------------------------------------------------------------------------
 
 
-def _word_size(pu: ProgramUnitOp, space: Attribute, model: DeviceModel) -> int:
-    """Bytes per addressed word when the units of `pu` reach `space` (load, else store feature)."""
-    found: int | None = None
-    for unit_value in pu.units:
-        unit = get_unit_of(unit_value)
-        if unit is None:
-            raise error(pu, "program_unit operand is not a dataflow.get_unit")
-        kind = unit.unit_type.data.upper()
-        exec_unit = model.units.get(kind)
-        size = 1
-        if exec_unit is not None and exec_unit.load is not None:
-            size = exec_unit.load.word_size(space)
-        elif exec_unit is not None and exec_unit.store is not None:
-            size = exec_unit.store.word_size(space)
-        if found is not None and found != size:
-            raise error(pu, f"the units of one program unit address {attribute_text(space)} in different word "
-                            f"sizes ({found} and {size}), so one address would need two symbols")
-        found = size
-    return found if found is not None else 1
-
-
 def _reinterpret_offset(rc: Operation) -> int | SSAValue:
     """`getConstifiedMixedOffset`: the static offset, or the dynamic one (folded if constant)."""
     static = rc.properties["static_offsets"].get_values()
@@ -240,6 +219,7 @@ def _replace_source_a(pu: ProgramUnitOp, resolved, model: DeviceModel, symbols, 
         if not users:
             raise error(cmv, "construct_memory_view: no ViewLikeOpInterface users found")
         offset_value = cmv.operands[0]
+        element_bytes = sym.element_size_bytes(src_type.element_type)
         for first in users:
             rc: Operation | None = None
             cursor = first.results[0]
@@ -268,18 +248,19 @@ def _replace_source_a(pu: ProgramUnitOp, resolved, model: DeviceModel, symbols, 
             space = memory_space(cursor.type)
             if taken is not None:
                 displacement = sym.take_displacement_apart(offset, pu)
-                displacement.scale(sym.element_size_bytes(src_type.element_type))
+                displacement.scale(element_bytes)
                 if space is None:
                     raise error(cmv, "construct_memory_view: no memory space found in chain")
-                word_size = _word_size(pu, space, model)
-                start = sym.emit_symbolic_start_address(taken, displacement, word_size, pu, symbols, builder,
-                                                        definitions)
+                start = sym.emit_symbolic_start_address(taken, displacement, pu, symbols, builder, definitions)
             else:
+                # Decision 8: the base is a byte address, the offset counts elements.
                 start = offset_value
                 if isinstance(offset, int):
                     if offset != 0:
-                        start = builder.value(_addi(start, builder.constant(offset)))
+                        start = builder.value(_addi(start, builder.constant(offset * element_bytes)))
                 else:
+                    if element_bytes != 1:
+                        offset = builder.value(_muli(offset, builder.constant(element_bytes)))
                     start = builder.value(_addi(start, offset))
             if space is None:
                 raise error(cmv, "construct_memory_view: no memory space found in chain")
@@ -297,6 +278,12 @@ def _addi(lhs: SSAValue, rhs: SSAValue) -> Operation:
     from xdsl.dialects import arith
 
     return arith.AddiOp(lhs, rhs)
+
+
+def _muli(lhs: SSAValue, rhs: SSAValue) -> Operation:
+    from xdsl.dialects import arith
+
+    return arith.MuliOp(lhs, rhs)
 
 
 def _retype_select(select: SelectMemrefOp, new_type: Attribute) -> SelectMemrefOp:

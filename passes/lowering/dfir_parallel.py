@@ -12,7 +12,9 @@ instances differ) around the same body. `%iv` may only address memory views thro
 `agen.vector_load`/`agen.vector_store`: with `%iv = lb + s * (first_k + %j)`, each access keeps
 `%j` in its subscripts (scaled by `s` when `s != 1`) and its view starts `c * (lb + s * first_k)`
 elements further for unit k, `c` being the element distance one step of `%iv` covers in that
-view. With lb = 0, s = 1 and N dividing T this is upstream's lowering exactly.
+view; the start address moves by that many elements' bytes (Decision 8: view start addresses
+are byte addresses). With lb = 0, s = 1 and N dividing T this is upstream's lowering, but for
+the unit of the offset (upstream adds the element count to the start address).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from dfsched.dialects.affine_subscripts import (
 from dfsched.dialects.agen import VectorLoadOp, VectorStoreOp
 from dfsched.dialects.dataflow import GetLogicalMemoryViewOp
 from dfsched.dialects.ktdf import ParallelOp
+from dfsched.passes.lowering.dfir_symbols import element_size_bytes
 from dfsched.passes.lowering.dfir_transfers import linear_coefficients
 from dfsched.passes.lowering.dfir_utils import (
     Builder,
@@ -204,7 +207,9 @@ def _lower_one(op: ParallelOp) -> None:
             access.operands = [fresh.data if v is memref else v for v in access.operands]
             view = fresh
         at_view = Builder.before(view)
-        offsets = [at_view.constant(coefficient * (lower + step * first(k))) for _, k in units]
+        # Decision 8: the coefficient counts elements, a view's start address is in bytes.
+        scale = coefficient * element_size_bytes(view.data.type.element_type)
+        offsets = [at_view.constant(scale * (lower + step * first(k))) for _, k in units]
         offset = uniform_map_query(at_view, [u for u, _ in units], offsets, iter_arg_of(pu, access))
         start = at_view.value(arith.AddiOp(view.start_address, offset))
         view.operands = [view.from_unit, start]

@@ -108,8 +108,9 @@ class SymbolAllocator:
         self.next_derived = next_input
         self.derived: dict[tuple, int] = {}
 
-    def derived_id(self, root: SSAValue, displacement: int, terms: Sequence[int], word_size: int) -> tuple[int, bool]:
-        key = (root, displacement, tuple(terms), word_size)
+    def derived_id(self, root: SSAValue, displacement: int, terms: Sequence[int]) -> tuple[int, bool]:
+        """(id, whether it is new) of the address `root + terms + displacement` (memoised)."""
+        key = (root, displacement, tuple(terms))
         if key in self.derived:
             return self.derived[key], False
         ident = self.next_derived
@@ -362,8 +363,15 @@ def _fold(op: Operation, operands: list[SSAValue]) -> int | SSAValue | None:
     return None
 
 
-def _declare_derived(taken: SymbolicAddress, terms: Sequence[int], displacement: int, word_size: int,
-                     symbols: SymbolAllocator, builder: Builder) -> int:
+def _declare_derived(taken: SymbolicAddress, terms: Sequence[int], displacement: int, symbols: SymbolAllocator,
+                     builder: Builder) -> int:
+    """The id of the symbol for the input plus this unit's terms plus `displacement` (bytes).
+
+    The expression is rebuilt with the per-unit leaves replaced by their constants, folding as
+    it goes; when it comes back to the input itself the input's own id is the answer. A new
+    derived address is declared once (`symbol.create_id` on the value computing it); what was
+    built for an address already declared is erased again.
+    """
     built: list[Operation] = []
 
     def note(op: Operation) -> SSAValue:
@@ -396,38 +404,28 @@ def _declare_derived(taken: SymbolicAddress, terms: Sequence[int], displacement:
     if displacement != 0:
         by = note(arith.ConstantOp(IntegerAttr(displacement, INDEX)))
         result = note(arith.AddiOp(result, by))
-    derived = result is not taken.root
-    if word_size == 1:
-        if not derived:
-            discard()
-            return taken.input
-        ident, fresh = symbols.derived_id(taken.root, displacement, terms, word_size)
-        if not fresh:
-            discard()
-            return ident
-        builder.insert(CreateIdOp(result, ident))
-        return ident
-    ident, fresh = symbols.derived_id(taken.root, displacement, terms, word_size)
+    if result is taken.root:
+        discard()
+        return taken.input
+    ident, fresh = symbols.derived_id(taken.root, displacement, terms)
     if not fresh:
         discard()
         return ident
-    per_word = builder.constant(word_size)
-    in_words = builder.value(arith.DivSIOp(result, per_word))
-    builder.insert(CreateIdOp(in_words, ident))
+    builder.insert(CreateIdOp(result, ident))
     return ident
 
 
-def emit_symbolic_start_address(taken: SymbolicAddress, displacement: Displacement, word_size: int,
-                                pu: ProgramUnitOp, symbols: SymbolAllocator, at_view: Builder,
-                                definitions: Builder) -> SSAValue:
+def emit_symbolic_start_address(taken: SymbolicAddress, displacement: Displacement, pu: ProgramUnitOp,
+                                symbols: SymbolAllocator, at_view: Builder, definitions: Builder) -> SSAValue:
+    """The view's start operand: one `symbol.create_symbol`, or one per unit in a unit-keyed map."""
     if not taken.per_unit_terms and not displacement.varies():
-        ident = _declare_derived(taken, [], displacement.common, word_size, symbols, definitions)
+        ident = _declare_derived(taken, [], displacement.common, symbols, definitions)
         return at_view.value(CreateSymbolOp(ident))
     per_unit_terms = taken.per_unit_terms or [(unit, []) for unit in pu.units]
     keys: list[SSAValue] = []
     values: list[SSAValue] = []
     for unit, terms in per_unit_terms:
-        ident = _declare_derived(taken, terms, displacement.at(unit), word_size, symbols, definitions)
+        ident = _declare_derived(taken, terms, displacement.at(unit), symbols, definitions)
         keys.append(unit)
         values.append(at_view.value(CreateSymbolOp(ident)))
     return uniform_map_query(at_view, keys, values, iter_arg_of(pu))
