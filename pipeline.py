@@ -17,6 +17,23 @@ KTIR_TO_DFIR: list[str] = [
     # routing
     "path-expansion",
     "scalar-broadcast-legalization",
+    # nesting: loop tiling and nested pipelines
+    "normalize-scf-for-loops",
+    "canonicalize",
+    "tile-scf-for-loops",
+    "canonicalize",
+    "loop-invariant-code-motion",
+    "stage-coarsening",
+    # loop space (reductions, broadcast promotion, double buffering and corelet parallelism
+    # join here, before tile-size-selection, as they land)
+    "tile-size-selection",
+    "canonicalize",
+    "affine-min-canonicalization",
+    "subsume-linearize-index",
+    # backend
+    "address-assignment",
+    "normalize-grid-to-1d",
+    "ktdf-to-ktdflowering",
 ]
 
 NAMED_PIPELINES: dict[str, list[str]] = {

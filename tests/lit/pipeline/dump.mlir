@@ -12,8 +12,21 @@
 // CHECK-NEXT:     )
 // CHECK-NEXT:   ),
 // CHECK-NEXT:   path-expansion,
-// CHECK-NEXT:   scalar-broadcast-legalization
-// CHECK-NEXT: )
+// CHECK-NEXT:   scalar-broadcast-legalization,
+// CHECK-NEXT:   normalize-scf-for-loops,
+// CHECK-NEXT:   canonicalize,
+// CHECK-NEXT:   tile-scf-for-loops,
+// CHECK-NEXT:   canonicalize,
+// CHECK-NEXT:   loop-invariant-code-motion,
+// CHECK-NEXT:   stage-coarsening,
+// CHECK:        tile-size-selection,
+// CHECK-NEXT:   canonicalize,
+// CHECK-NEXT:   affine-min-canonicalization,
+// CHECK-NEXT:   subsume-linearize-index,
+// CHECK-NEXT:   address-assignment,
+// CHECK-NEXT:   normalize-grid-to-1d,
+// CHECK-NEXT:   ktdf-to-ktdflowering
+// CHECK:      )
 
 // expected-error @below {{no 'ktdf_arch.device' is present in the module}}
 module {

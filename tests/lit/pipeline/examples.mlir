@@ -1,38 +1,39 @@
-// Every example kernel compiles through -ktir-to-dfir as far as it has landed: one program
-// per compute group, each with a pipeline routed over the device (one stage per hop) and
-// FIFOs as wide as the device's SIMD lanes.
+// Every example kernel compiles through -ktir-to-dfir (as far as the pipeline has landed) on
+// two devices with different unit names and corelet counts.
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/add.mlir | filecheck %s --check-prefix=ADD
-// RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/loop_nest.mlir | filecheck %s --check-prefix=NEST
-// RUN: dfsched-opt --device=%devices/test_patterns.mlir -ktir-to-dfir %examples/add.mlir | filecheck %s --check-prefix=LANES16
 // RUN: dfsched-opt --device=quad_corelet -ktir-to-dfir %examples/add.mlir | filecheck %s --check-prefix=QUAD
+// RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/loop_nest.mlir | filecheck %s --check-prefix=NEST
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/add_2tile.mlir -o /dev/null
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/fused_chain.mlir -o /dev/null
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/intrinsic.mlir -o /dev/null
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/row_bias.mlir -o /dev/null
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/row_sum.mlir -o /dev/null
+// RUN: dfsched-opt --device=quad_corelet -ktir-to-dfir %examples/loop_nest.mlir -o /dev/null
+// RUN: dfsched-opt --device=quad_corelet -ktir-to-dfir %examples/row_sum.mlir -o /dev/null
 
-// The kernel becomes an orchestrator that calls the program.
+// The routed schedule, one stage per hop of the device's shortest routes:
+// RUN: dfsched-opt --device=sample -p ensure-device-declaration,ktir-legality-check,compute-group-extraction,construct-three-stage-pipeline,path-expansion %examples/add.mlir | filecheck %s --check-prefix=ROUTE
+// ROUTE: } {applicable_units = ["MNILU"]}
+// ROUTE: } {applicable_units = ["L1LU"]}
+// ROUTE: } {applicable_units = ["SFU"]}
+// ROUTE: } {applicable_units = ["L1SU"]}
+// ROUTE: } {applicable_units = ["MNISU"]}
+
+// The kernel becomes an orchestrator calling the program; units are materialised per core of
+// the 32-tile grid, and stages run on them.
 // ADD:     func.func @add()
 // ADD:       call @local_schedule_0()
 // ADD:     module @local_schedule_0
-// ADD:       ktdf.pipeline
-// ADD:         } {applicable_units = ["MNILU"]}
-// ADD:         } {applicable_units = ["L1LU"]}
-// ADD:         } {applicable_units = ["SFU"]}
-// ADD:         } {applicable_units = ["L1SU"]}
-// ADD:         } {applicable_units = ["MNISU"]}
+// ADD:       dataflow.get_unit {core = 31 : i32, corelet = 0 : i32, name = "C31-mnilu", type = "mnilu"}
+// ADD:       ktdf_lowering.execute_on
+// ADD-NOT: ktdf.stage
 // ADD-NOT: module @local_schedule_1
+
+// QUAD: dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-dmard", type = "dmard"}
+// QUAD: dataflow.get_unit {{.*}}type = "vpu"
+// QUAD: ktdf_lowering.execute_on
 
 // NEST-DAG: module @local_schedule_0
 // NEST-DAG: module @local_schedule_1
 // NEST-DAG: module @local_schedule_2
 // NEST-NOT: module @local_schedule_3
-
-// LANES16: ktdf.fifo.allocate() -> {{.*}}16xf16
-
-// On another device the stages are that device's units.
-// QUAD: } {applicable_units = ["DMARD"]}
-// QUAD: } {applicable_units = ["VLD"]}
-// QUAD: } {applicable_units = ["VPU"]}
-// QUAD: } {applicable_units = ["VST"]}
-// QUAD: } {applicable_units = ["DMAWR"]}
