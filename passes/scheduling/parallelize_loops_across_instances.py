@@ -21,7 +21,11 @@ Steps, for every pipeline in pre-order (all candidates are found before any loop
 2. **Enclosing group**: the innermost device group holding every unit, stepping over a
    group that only re-exports its unit (the sample's `SFU_Block`).
 3. **Instances**: that group and its sibling groups of the same `kind`. Fewer than 2
-   rejects the pipeline (a unit the whole core shares, such as a DMA engine).
+   rejects the pipeline. So does an enclosing group at the top of the device: that is a
+   whole core (a pipeline with a unit the core's corelets share, such as a DMA engine), and
+   cores are spread by the grid, not by this pass. (Upstream counts the siblings of any
+   group; on a device with several cores, such as `quad_corelet`, it would spread a DMA
+   pipeline's loop over the cores.)
 4. **Scope**: the `scf.for` loops around the pipeline (§0.4); none rejects it.
 5. **Loop selection** among the scope's `parallel_loop`s, outermost first: a static trip
    count T >= N that N divides (balanced); else a static T >= N (imbalanced: chunks of
@@ -35,7 +39,11 @@ IV feeds a `ktdf.buffer_phase` (its iterations alternate two double-buffer copie
 instances running at once would share; the buffer-phase lowering also needs that loop to
 stay an `scf.for`). The pass then looks at the next loop in the order above.
 
-The rewrite is idempotent: a `ktdf.parallel` is not an `scf.for`.
+Nor is a pipeline spread twice: one inside a `ktdf.parallel`, or inside the loop chosen for
+an enclosing pipeline, already runs on every instance (spreading one of its loops too would
+ask for N x N instances). This also makes the pass idempotent when a pipeline has several
+parallel loops: after the outer one became a `ktdf.parallel`, the inner one would otherwise
+qualify on a second run.
 
 **Debug output.** When `--debug-only` names this pass, upstream's debug lines go to stderr,
 among them `balanced candidate at loc(...): trip=T, num_instances=N` and
@@ -58,7 +66,7 @@ from xdsl.passes import ModulePass
 
 from dfsched import diagnostics
 from dfsched.arch.model import DeviceModel
-from dfsched.arch.views import kind_name
+from dfsched.arch.views import enclosing_group, kind_name
 from dfsched.diagnostics import error, location_of
 from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import GroupOp
@@ -89,8 +97,12 @@ class ParallelizeLoopsAcrossInstances(ModulePass):
             model = device_model_for(pipeline, device=self.device)
             assert model is not None
             candidate = find_candidate(pipeline, model)
-            if candidate is not None and all(c.loop is not candidate.loop for c in candidates):
-                candidates.append(candidate)
+            if candidate is None:
+                continue
+            if already_spread(pipeline, [c.loop for c in candidates]):
+                debug(f" skip pipeline at {loc_text(pipeline)}: it already runs on every instance")
+                continue
+            candidates.append(candidate)
         for candidate in candidates:
             rewrite(candidate)
 
@@ -141,11 +153,27 @@ def find_candidate(pipeline: ktdf.PipelineOp, model: DeviceModel) -> Candidate |
     return Candidate(pipeline, loop, trip, num_instances)
 
 
+def already_spread(pipeline: ktdf.PipelineOp, chosen: list[scf.ForOp]) -> bool:
+    """True inside a `ktdf.parallel`, or inside a loop already chosen for an outer pipeline.
+
+    Such a pipeline runs on every instance already; spreading one of its loops as well
+    would ask for N x N instances.
+    """
+    parent = pipeline.parent_op()
+    while parent is not None:
+        if isinstance(parent, ktdf.ParallelOp) or any(parent is loop for loop in chosen):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
 def pipeline_units(pipeline: ktdf.PipelineOp) -> list[str]:
     """Step 1: the ordered union of the immediate stages' `applicable_units`."""
     units: list[str] = []
     for stage in pipeline.stages:
-        attr = stage.applicable_units or stage.attributes.get("applicable_units")
+        attr = stage.applicable_units
+        if attr is None:
+            attr = stage.attributes.get("applicable_units")
         if not isinstance(attr, ArrayAttr):
             raise error(stage, "ktdf.stage is missing required `applicable_units` attribute "
                                f"(needed by {PASS} to find the units the pipeline runs on)")
@@ -157,10 +185,19 @@ def pipeline_units(pipeline: ktdf.PipelineOp) -> list[str]:
 
 
 def instance_groups(units: list[str], model: DeviceModel) -> list[GroupOp]:
-    """Steps 2-3: the enclosing group of `units` and its same-kind siblings ([] if none)."""
+    """Steps 2-3: the enclosing group of `units` and its same-kind siblings ([] if none).
+
+    The instances are corelets: groups inside a core. A group at the top of the device is a
+    whole core (its units are shared by the core's corelets), and the cores are the grid's
+    business, so its copies are not instances here.
+    """
     if not units:
         return []
-    return model.instance_groups(units)
+    groups = model.instance_groups(units)
+    if groups and enclosing_group(groups[0]) is None:
+        debug(f" units {units} are shared by a whole core ({loc_text(groups[0])}), not replicated within it")
+        return []
+    return groups
 
 
 def select_loop(scope: list[scf.ForOp], num_instances: int) -> scf.ForOp | None:
