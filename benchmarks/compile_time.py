@@ -1,0 +1,109 @@
+"""Compile time of `-ktir-to-dfir` (prints tables; asserts nothing).
+
+    python benchmarks/compile_time.py [--device sample] [--repeat 3]
+
+Table 1: every kernel in examples/, the full pipeline next to a bare parse+print of the same
+input. Table 2: how the time grows with kernel size, on generated elementwise-add kernels with
+more compute groups (programs) and more compute tiles (grid size).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def timed(cmd: list[str], repeat: int) -> float:
+    """Median wall time of `cmd`; a failing command is reported, not timed."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        times.append(time.perf_counter() - start)
+        if proc.returncode != 0:
+            sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr}")
+    return statistics.median(times)
+
+
+def add_kernel(groups: int, tiles: int, rows_per_tile: int = 2) -> str:
+    """A kernel with `groups` independent f16 adds over a 1-D grid of `tiles` compute tiles."""
+    rows = tiles * rows_per_tile
+    size = rows * 64 * 2
+    lines = [
+        f"// {groups} independent adds of {rows}x64 f16 over {tiles} tiles (generated).",
+        f"#matrix = affine_set<(d0, d1) : (d0 >= 0, -d0 + {rows - 1} >= 0, d1 >= 0, -d1 + 63 >= 0)>",
+        f"#tile_rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + {rows_per_tile - 1} >= 0, d1 >= 0, -d1 + 63 >= 0)>",
+        "#row_major = affine_map<(d0, d1) -> (d0, d1)>",
+        "module {",
+        f"  func.func @adds() attributes {{grid = [{tiles}]}} {{",
+        "    %zero = arith.constant 0 : index",
+        f"    %rows_per_tile = arith.constant {rows_per_tile} : index",
+        "    %tile = ktdp.get_compute_tile_id : index",
+        "    %first = arith.muli %tile, %rows_per_tile : index",
+    ]
+    for g in range(groups):
+        names = {}
+        for k, role in enumerate("abc"):
+            addr = (3 * g + k) * size
+            names[role] = f"%{role}{g}"
+            lines += [
+                f"    %{role}{g}_addr = arith.constant {addr} : index",
+                f"    %{role}{g} = ktdp.construct_memory_view %{role}{g}_addr, sizes: [{rows}, 64], strides: [64, 1] "
+                "{coordinate_set = #matrix, memory_space = #ktdp.memory_space<global>} "
+                f": memref<{rows}x64xf16>",
+                f"    %{role}{g}_t = ktdp.construct_access_tile %{role}{g}[%first, %zero] "
+                "{access_tile_set = #tile_rows, access_tile_order = #row_major} "
+                f": memref<{rows}x64xf16> -> !ktdp.access_tile<{rows_per_tile}x64xindex>",
+            ]
+        t = f"tensor<{rows_per_tile}x64xf16>"
+        lines += [
+            f"    %x{g} = ktdp.load %a{g}_t : <{rows_per_tile}x64xindex> -> {t}",
+            f"    %y{g} = ktdp.load %b{g}_t : <{rows_per_tile}x64xindex> -> {t}",
+            f"    %e{g} = tensor.empty() : {t}",
+            f"    %s{g} = linalg.add ins(%x{g}, %y{g} : {t}, {t}) outs(%e{g} : {t}) -> {t}",
+            f"    ktdp.store %s{g}, %c{g}_t : {t}, <{rows_per_tile}x64xindex>",
+        ]
+    lines += ["    return", "  }", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--device", default="sample")
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    opt = shutil.which("dfsched-opt") or sys.exit("dfsched-opt is not on PATH")
+
+    def row(path: str) -> tuple[float, float]:
+        parse = timed([opt, path], args.repeat)
+        full = timed([opt, f"--device={args.device}", "-ktir-to-dfir", path], args.repeat)
+        return parse, full
+
+    print(f"examples on device '{args.device}' (median of {args.repeat} runs, seconds)")
+    print(f"{'kernel':<20} {'parse+print':>12} {'-ktir-to-dfir':>14}")
+    for path in sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir"))):
+        parse, full = row(path)
+        print(f"{os.path.basename(path):<20} {parse:>12.3f} {full:>14.3f}")
+
+    print("\ngrowth with kernel size (generated adds)")
+    print(f"{'programs':>8} {'tiles':>6} {'parse+print':>12} {'-ktir-to-dfir':>14}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for groups, tiles in [(1, 2), (1, 8), (1, 32), (2, 32), (4, 32), (8, 32)]:
+            path = os.path.join(tmp, f"adds_{groups}_{tiles}.mlir")
+            with open(path, "w") as fh:
+                fh.write(add_kernel(groups, tiles))
+            parse, full = row(path)
+            print(f"{groups:>8} {tiles:>6} {parse:>12.3f} {full:>14.3f}")
+
+
+if __name__ == "__main__":
+    main()
