@@ -144,7 +144,8 @@ def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp) -> Plan | None:
     if fifo_type.is_dynamic or fifo_type.num_elements.data % steps:
         raise error(pipeline, f"{PASS}: input FIFO element count not divisible by reduction_size")
     source = private_result_source(fifo_in)
-    if not (isinstance(source, OpResult) and isinstance(source.owner, ktdf.FifoAllocateOp)):
+    if not (isinstance(source, OpResult) and isinstance(source.owner, ktdf.FifoAllocateOp)
+            and source.owner.parent is private.body.block):
         raise error(pipeline, f"{PASS}: fifo_in is not allocated by a ktdf.fifo.allocate in the private")
     for transfer in transfers(pipeline):
         for side, value in (("dest", transfer.destination), ("source", transfer.source)):

@@ -135,10 +135,11 @@ def check_reduction_operands(generic: xlinalg.GenericOp, pass_name: str, at: Ope
     Upstream assumes this shape (the reduction dims index input 0 by iterator position, and
     only input 0 is re-read per chunk or per step); anything else would be rewritten wrongly.
     """
-    if len(generic.inputs) != 1 or len(generic.outputs) != 1 or len(generic.results) != 1:
+    if len(generic.inputs) != 1 or len(generic.outputs) != 1:
         raise error(at, f"{pass_name}: expected a reduction with one input and one init, got "
                         f"{len(generic.inputs)} inputs and {len(generic.outputs)} inits")
-    if not isinstance(generic.inputs[0].type, TensorType) or not isinstance(generic.outputs[0].type, TensorType):
+    if not isinstance(generic.inputs[0].type, TensorType) or not isinstance(generic.outputs[0].type, TensorType) \
+            or len(generic.results) != 1:
         raise error(at, f"{pass_name}: expected the reduction's input and init to be tensors")
     maps = generic.indexing_maps.data
     first = maps[0].data if maps and isinstance(maps[0], AffineMapAttr) else None
