@@ -194,8 +194,8 @@ def check_shape(private: ktdf.PrivateOp, slot: int, hoist_target: Operation, mod
     if alloc.parent_block() is not terminator.parent_block():
         debug(f" slot {slot} skipped : alloc and yield are in different blocks ")
         return None
-    # (f) its dynamic sizes exist before the outermost scope loop.
-    if not all(properly_dominates(size, hoist_target) for size in alloc.dynamic_sizes):
+    # (f) its dynamic sizes (and symbol operands) exist before the outermost scope loop.
+    if not all(properly_dominates(v, hoist_target) for v in (*alloc.dynamic_sizes, *alloc.symbol_operands)):
         debug(f" slot {slot} skipped : dynamic size operand does not dominate hoist target ")
         return None
     return Shape(slot, buffer, alloc, buffer.type)

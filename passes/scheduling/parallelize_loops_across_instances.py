@@ -96,13 +96,9 @@ class ParallelizeLoopsAcrossInstances(ModulePass):
         for pipeline in [p for p in op.walk() if isinstance(p, ktdf.PipelineOp)]:
             model = device_model_for(pipeline, device=self.device)
             assert model is not None
-            candidate = find_candidate(pipeline, model)
-            if candidate is None:
-                continue
-            if already_spread(pipeline, [c.loop for c in candidates]):
-                debug(f" skip pipeline at {loc_text(pipeline)}: it already runs on every instance")
-                continue
-            candidates.append(candidate)
+            candidate = find_candidate(pipeline, model, [c.loop for c in candidates])
+            if candidate is not None:
+                candidates.append(candidate)
         for candidate in candidates:
             rewrite(candidate)
 
@@ -120,8 +116,12 @@ class Candidate:
 # ===========================================================================
 
 
-def find_candidate(pipeline: ktdf.PipelineOp, model: DeviceModel) -> Candidate | None:
+def find_candidate(pipeline: ktdf.PipelineOp, model: DeviceModel, chosen: list[scf.ForOp]) -> Candidate | None:
+    """The loop to spread for `pipeline`, if any (`chosen`: loops taken for outer pipelines)."""
     units = pipeline_units(pipeline)
+    if already_spread(pipeline, chosen):
+        debug(f" skip pipeline at {loc_text(pipeline)}: it already runs on every instance")
+        return None
     groups = instance_groups(units, model)
     if not groups:
         return None
