@@ -328,11 +328,15 @@ def transfer_slice(anchor: ktdf.DataTransferOp, stage: ktdf.StageOp) -> Slice:
 
 
 def _block_args_used(loop: scf.ForOp, kept: set[Operation]) -> bool:
-    """True when a kept op, or an op nested in one, uses an argument of the loop's body."""
+    """True when a kept op, or an op nested in a kept op inside the loop, uses an argument of its body.
+
+    (Upstream walks past the loop too, so whether a loop survives depends on what happened
+    to be kept outside it first.)
+    """
     for arg in loop.body.block.args:
         for use in arg.uses:
             user: Operation | None = use.operation
-            while user is not None:
+            while user is not None and user is not loop:
                 if user in kept:
                     return True
                 user = user.parent_op()
