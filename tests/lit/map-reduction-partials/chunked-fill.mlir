@@ -1,0 +1,66 @@
+// RUN: dfsched-opt %s --reduction-dim-chunking="num-chunks=3" --reduction-loop-exposure --map-reduction-partials --device=sample | filecheck %s
+
+// The three reduction passes in a row on column sums in stage-coarsening's shape, each
+// column starting from a fill of 1.5 and cut into three chunks. The chunk's seed becomes a
+// result-less scf.if that fills the SFU_REG buffer with 1.5 on the first chunk and copies
+// the partial sum read from its FIFO slot into it otherwise.
+
+// CHECK-LABEL: func.func @column_sums(
+// CHECK:         %[[FIRST:.*]] = arith.cmpi eq
+// CHECK:         ktdf.stage depends_in(%[[P:.*]]#3) depends_out(%[[P]]#4) {
+// CHECK-NEXT:      %[[ACC:.*]] = memref.alloc() : memref<1xf32, "SFU_REG">
+// CHECK-NEXT:      scf.if %[[FIRST]] {
+// CHECK-NEXT:        %[[BIAS:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK-NEXT:        linalg.fill ins(%[[BIAS]] : f32) outs(%[[ACC]] : memref<1xf32, "SFU_REG">)
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        %[[PART:.*]] = ktdf.read_from_fifo %[[P]]#1 : <"L1LU" -> "SFU", 1xf32> -> memref<1xf32>
+// CHECK-NEXT:        memref.copy %[[PART]], %[[ACC]] : memref<1xf32> to memref<1xf32, "SFU_REG">
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[N:.*]] = arith.constant 32 : index
+// CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
+// CHECK-NEXT:        %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"L1LU" -> "SFU", 1xf32> -> memref<1x1xf32>
+// CHECK-NEXT:        linalg.generic {{.*}} ins(%[[X]] : memref<1x1xf32>) outs(%[[ACC]] : memref<1xf32, "SFU_REG">) {
+// CHECK:             scf.if
+// CHECK-NEXT:          ktdf.write_to_fifo %[[ACC]], %[[P]]#2 : memref<1xf32, "SFU_REG">, <"SFU" -> "L1SU", 1xf32>
+// CHECK-NEXT:        }
+// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK-NEXT:    } {applicable_units = ["SFU"]}
+// CHECK-NOT:     tensor<
+
+#cols = affine_map<(d0, d1) -> (d0, d1)>
+#sums = affine_map<(d0, d1) -> (d1)>
+func.func @column_sums(%in: memref<4x96x1xf32, "L1">, %out: memref<4x1xf32, "L1">) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %c = %c0 to %c4 step %c1 {
+    ktdf.pipeline {
+      %f:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 96xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf32>, !ktdf.token, !ktdf.token) {
+        %x = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 96xf32>
+        %y = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf32>
+        %u0 = ktdf.create_token : !ktdf.token
+        %u1 = ktdf.create_token : !ktdf.token
+        ktdf.private_yield %x, %y, %u0, %u1 : !ktdf.fifo.slot<"L1LU" -> "SFU", 96xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf32>, !ktdf.token, !ktdf.token
+      }
+      ktdf.stage depends_in(none) depends_out(%f#2) {
+        ktdf.data_transfer from %in[%c, 0, 0] size [1, 96, 1] to %f#0 size [96] : memref<4x96x1xf32, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 96xf32>
+      } {applicable_units = ["L1LU"]}
+      ktdf.stage depends_in(%f#2) depends_out(%f#3) {
+        %col = ktdf.read_from_fifo %f#0 : <"L1LU" -> "SFU", 96xf32> -> tensor<96x1xf32>
+        %bias = arith.constant 1.5 : f32
+        %e = tensor.empty() : tensor<1xf32>
+        %init = linalg.fill ins(%bias : f32) outs(%e : tensor<1xf32>) -> tensor<1xf32>
+        %sum = linalg.generic {indexing_maps = [#cols, #sums], iterator_types = ["reduction", "parallel"]} ins(%col : tensor<96x1xf32>) outs(%init : tensor<1xf32>) {
+        ^bb0(%a: f32, %acc: f32):
+          %n = arith.addf %acc, %a : f32
+          linalg.yield %n : f32
+        } -> tensor<1xf32>
+        ktdf.write_to_fifo %sum, %f#1 : tensor<1xf32>, <"SFU" -> "L1SU", 1xf32>
+      } {applicable_units = ["SFU"]}
+      ktdf.stage depends_in(%f#3) depends_out(none) {
+        ktdf.data_transfer from %f#1 size [1] to %out[%c, 0] size [1, 1] : !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf32>, memref<4x1xf32, "L1">
+      } {applicable_units = ["L1SU"]}
+    }
+  }
+  return
+}
