@@ -1,4 +1,5 @@
 // RUN: dfsched-opt %s -split-input-file --canonicalize --allow-unregistered-dialect | filecheck %s
+// RUN: dfsched-opt %s -split-input-file --canonicalize --allow-unregistered-dialect | dfsched-opt -split-input-file --canonicalize --allow-unregistered-dialect | filecheck %s
 
 // Constants are uniqued and moved to the front of the function's entry block, from any depth
 // (loops, ktdf regions). They are collected in program order and each one moved goes in front

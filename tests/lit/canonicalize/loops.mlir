@@ -1,4 +1,5 @@
 // RUN: dfsched-opt %s -split-input-file --canonicalize --allow-unregistered-dialect | filecheck %s
+// RUN: dfsched-opt %s -split-input-file --canonicalize --allow-unregistered-dialect | dfsched-opt -split-input-file --canonicalize --allow-unregistered-dialect | filecheck %s
 
 // A loop that runs once is replaced by its body, its induction variable by the lower bound.
 // CHECK-LABEL: func.func @single_iteration
