@@ -61,10 +61,11 @@ class MapReductionPartials(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from dfsched.arch.loading import device_model_for
 
-        model = device_model_for(op, device=self.device)
-        if model is None:
-            raise error(op, NO_DEVICE)
         candidates = [g for g in reduction_generics(op) if g.results]  # still on tensors
+        model = device_model_for(op, device=self.device)
+        if model is None:  # as upstream, even with nothing to map; located on the first reduction
+            where = enclosing_stage(candidates[0]) or candidates[0] if candidates else op
+            raise error(where, NO_DEVICE)
         plans = [analyse(generic, model) for generic in candidates]
         for plan in plans:
             rewrite(plan)
