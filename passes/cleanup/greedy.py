@@ -32,7 +32,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType, UnregisteredOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import Rewriter
 from xdsl.traits import ConstantLike, IsolatedFromAbove
 
 from dfsched.passes.cleanup.affine_utils import constant_attr

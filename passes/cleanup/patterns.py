@@ -3,23 +3,25 @@
 What MLIR's canonicalizer does at the points of the pipeline where it runs, and xDSL 0.74
 does not, or does differently:
 
-* `scf.for` (`SimplifyTrivialLoops`, replacing xDSL's patterns of the same op): a loop that runs
-  zero times is replaced by its init values; a loop that runs once is replaced by its body with
-  the induction variable set to the lower bound; a loop of more iterations whose body is only a
-  yield of values defined outside it is replaced by those values. (xDSL's own patterns also move
-  constants in front of the loop, which MLIR does not do: constants go to the entry block.)
+* `scf.for` / `scf.if`: MLIR's patterns, in `scf_patterns` (xDSL's `scf.for` patterns are
+  replaced, since they also move constants in front of the loop).
 * `affine.apply`: folded (a lone dim/symbol is its operand, constants fold) and simplified
   (composed with the `affine.apply` ops feeding it, constant operands folded into the map,
   operands deduplicated): `SimplifyAffineOp<AffineApplyOp>`.
 * `affine.min`: folded (all-constant results give the smallest; a map whose results are partly
   constant is updated in place), composed and simplified, deduplicated, and turned into an
   `affine.apply` when it has one result.
-* `memref.alloc`/`memref.alloca` with constant dynamic sizes become static allocations followed
-  by a `memref.cast` back to the original type (`SimplifyAllocConst`).
+* `memref.alloc`/`memref.alloca`: constant dynamic sizes become static, followed by a
+  `memref.cast` back to the original type (`SimplifyAllocConst`); a buffer only stored into and
+  deallocated is erased with those users (`SimplifyDeadAlloc`). Loads, stores, deallocs and
+  copies read through a cast that only made a type more dynamic (`foldMemRefCast`).
+* integer `arith` folds (`arith_folds`), and the constant-to-the-right operand order of
+  commutative ops (MLIR's commutative trait fold).
 
 Every other op contributes the patterns its `HasCanonicalizationPatternsTrait` declares
 (xDSL's arith/memref/scf.if patterns, the ktdf folders and cleanups) and the folds of xDSL's
-`HasFolderInterface`.
+`HasFolderInterface`. `canonicalization_patterns(op)` and `fold(op)` are what the greedy driver
+is given.
 """
 
 from __future__ import annotations
@@ -28,13 +30,11 @@ from collections.abc import Sequence
 
 from xdsl.dialects import affine as xaffine
 from xdsl.dialects import memref as xmemref
-from xdsl.dialects import scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, MemRefType
 from xdsl.interfaces import HasFolderInterface
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap, AffineSymExpr
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-from xdsl.rewriter import InsertPoint
 from xdsl.traits import HasCanonicalizationPatternsTrait
 
 from dfsched.passes.cleanup import affine_utils as au
