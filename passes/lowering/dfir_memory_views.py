@@ -292,6 +292,7 @@ def _retype_select(select: SelectMemrefOp, new_type: Attribute) -> SelectMemrefO
         return select
     new = SelectMemrefOp(select.phase, list(select.candidates), new_type)
     new.attributes.update(select.attributes)
+    new.location = select.location
     Rewriter.insert_op(new, _before(select))
     select.result.replace_all_uses_with(new.result)
     Rewriter.erase_op(select)
@@ -358,7 +359,7 @@ def _propagate(pu: ProgramUnitOp, replacements: dict[SSAValue, SSAValue], model:
                 if space is not None and _level(model, space, func) == BELOW_SCRATCHPAD:
                     _replace_uses_in(user, old, new)
                 else:
-                    raise error(pu, "unexpected consumer of memory view; expected data_transfer or select_memref")
+                    raise error(user, "unexpected consumer of memory view; expected data_transfer or select_memref")
 
 
 def _replace_uses_in(op: Operation, old: SSAValue, new: SSAValue) -> None:

@@ -190,6 +190,17 @@ def _replace_tile_id_with_core_query(pu: ProgramUnitOp, core_consts: dict[int, S
                 use.operation.operands[use.index] = core_id
 
 
+def _first_location_of_kind(work: list[Operation], kind: str, func: FuncOp):
+    """Where a program unit comes from: the first execute_on (or program unit) of its kind."""
+    for root in work:
+        for op in post_order(root):
+            if isinstance(op, ExecuteOnOp) and any(kind_of(u) == kind for u in op.units):
+                return op.location
+            if isinstance(op, ProgramUnitOp):
+                return op.location
+    return func.location
+
+
 def build_program_units(func: FuncOp, work: list[Operation], components: Components) -> None:
     if not components:
         return
@@ -213,6 +224,7 @@ def build_program_units(func: FuncOp, work: list[Operation], components: Compone
         body.add_op(ReturnOp())
         pu = builder.insert(ProgramUnitOp(list(units), Region(body)))
         assert isinstance(pu, ProgramUnitOp)
+        pu.location = _first_location_of_kind(work, kind, func)
         _filter_for_kind(pu, kind)
         _replace_tile_id_with_core_query(pu, core_consts, builder)
     for op in list(func.walk()):
