@@ -15,6 +15,10 @@ from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 
 
+# Pass names given to `--debug-only`: passes print their debug lines to stderr when named here.
+DEBUG_ONLY: set[str] = set()
+
+
 @dataclass
 class Diagnostic:
     severity: str  # "error" | "warning" | "note" | "remark"

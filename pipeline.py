@@ -24,8 +24,11 @@ KTIR_TO_DFIR: list[str] = [
     "canonicalize",
     "loop-invariant-code-motion",
     "stage-coarsening",
-    # loop space (reductions, broadcast promotion, double buffering and corelet parallelism
-    # join here, before tile-size-selection, as they land)
+    # (reduction-dim-chunking, reduction-loop-exposure, map-reduction-partials and
+    # broadcast-promotion join here as they land)
+    # loop space
+    "double-buffering",
+    "parallelize-loops-across-instances",
     "tile-size-selection",
     "canonicalize",
     "affine-min-canonicalization",

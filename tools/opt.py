@@ -152,6 +152,10 @@ class DfschedOptMain(xDSLOptMain):
             for name in sorted(dialects.DIALECTS):
                 print(name)
             return 0
+        if args.debug_only:
+            from dfsched import diagnostics
+
+            diagnostics.DEBUG_ONLY.update(n.strip() for n in args.debug_only.split(","))
         built = self._build_passes()
         if args.dump_pass_pipeline:
             print(_pipeline_text(self.pipeline_requests), file=sys.stderr)
