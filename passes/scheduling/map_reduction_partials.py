@@ -37,7 +37,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg import ops as xlinalg
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 
 from dfsched.arch.model import DeviceModel

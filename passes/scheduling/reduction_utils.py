@@ -31,7 +31,6 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     TensorType,
-    i1,
 )
 from xdsl.dialects.linalg import ops as xlinalg
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
@@ -601,7 +600,3 @@ class ChunkStageFactory:
         for i, slot_type in enumerate(self.cfg.out_slot_types):
             add(ktdf.DataTransferOp(self.out_slot(i), partial_memref, None, (), [slot_type.num_elements.data],
                                     AffineMap.identity(len(shape)), indices, sizes))
-
-
-def true_constant() -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(1, i1))
