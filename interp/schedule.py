@@ -1,0 +1,616 @@
+"""The ScheduleIR interpreter: runs a module at any point of the scheduling pipeline.
+
+It computes what the KTIR reference (`ktir.py`) computes, from the IR the scheduling passes
+produce: the orchestrator kernel, the programs it calls (`module @local_schedule_N`),
+pipelines, stages, FIFOs, scratchpad buffers, data transfers, tiling placeholders,
+double-buffer phases and `ktdf.parallel` instances. A pass that preserves meaning leaves
+the outputs equal to the reference's: that is what `dfsched-run --check` checks after every
+scheduling pass.
+
+API
+---
+
+    from dfsched.interp.ktir import load_module, make_inputs, run
+    from dfsched.interp.schedule import run_schedule, check_schedule
+
+    kernel = load_module("examples/add.mlir")
+    inputs = make_inputs(kernel, seed=0)
+    reference = run(kernel, inputs)                     # outputs + layout
+    scheduled = ...                                     # the module after some passes
+    result = run_schedule(scheduled, inputs, layout=reference.layout)
+    verdict = check_schedule(scheduled, inputs, reference)   # status, max error, problems
+
+* `run_schedule(module, inputs=None, *, layout=None, kernel=None, reserve_size=None,
+  poison=True, strict_bounds=False, drain_fifos=True, instance_races=True, **options)
+  -> ScheduleResult` (`.outputs`, `.layout`, `.global_memory`, `.stats`). `layout` says
+  where each buffer lives: pass the reference run's layout so both runs use the same
+  addresses; without one, a dry run of the module finds the buffers (as `ktir` does).
+  `options` are the KTIR interpreter's (`unit`, `check_races`, `max_ops`, ...); the others
+  are `schedule_ops.ScheduleOptions`.
+* `run_schedule_outputs(...)`: just the outputs.
+* `schedule_layout(module, *, kernel=None, scalars=None, **options) -> Layout`.
+* `check_schedule(module, inputs, reference, *, tolerance=None, **run_options) -> Verdict`:
+  runs the module and compares it with a `ktir.KernelResult`; never raises for problems
+  of the IR (they become the verdict's status and message).
+* `executable(module) -> str | None`: why the module cannot be run (DataflowIR), or None.
+* `has_reduction(module)`, `reduction_tolerance(expected)`: the f16 tolerance below.
+
+Execution model
+---------------
+* The kernel is the function with a `grid` attribute outside the program modules (the
+  orchestrator after `compute-group-extraction`, the kernel itself before). Its grid is
+  walked as in the reference; each tile calls the programs, and a `func.call` runs the
+  `func.func` of that name that has a body (the orchestrator only holds a declaration).
+* A `ktdf.pipeline` runs, each time control reaches it (once per iteration of the loops
+  around it): its `ktdf.private` first (fresh buffers, FIFO slots and tokens every time),
+  then its stages one after the other in token order (a stage after every stage whose
+  `depends_out` holds one of its `depends_in` tokens; ties in sibling order). That is a
+  legal sequential execution of the concurrent pipeline; it is what the semantics of the
+  schedule must not depend on. A stage waiting for a token no sibling signals, or a token
+  cycle, is a located error (the stage would never run).
+* A FIFO slot is a queue of elements: a transfer or `write_to_fifo` appends, a transfer
+  or `read_from_fifo` takes the count it needs from the front. Taking more than is queued
+  is an error (the producer did not run first); a pipeline that ends with elements left in
+  a slot of its private is an error (a consumer is missing).
+* `memref.alloc` gives a fresh buffer (its own memory, filled with NaN / -1 so reading it
+  before writing shows); `memref.reinterpret_cast` offsets count in elements from the
+  address of the source's allocation (for a `ktdp.construct_memory_view`, its offset);
+  `memory_space_cast`/`cast` keep the view.
+* `ktdf.data_transfer` moves the box `map(indices) + [0, size)` of a memref side
+  (row-major order) to or from a FIFO slot (its `size` element count) or another box.
+  The counts must agree, except in `transfer_mode = "splat"` (the source elements are
+  repeated to fill the destination: its size, or the slot's capacity if larger) and
+  `"pad"` (zeros after them). Reads may leave the memref's shape (scalar-broadcast
+  legalization widens loads on purpose; `strict_bounds=True` forbids it); writes may not.
+* `ktdf.parallel`: the iteration space in lexicographic order, cut into `num_instances`
+  chunks of ceil(T/N); instance 0's chunk runs first, then instance 1's, ... Two instances
+  touching the same buffer element (one writing) in one execution is an error.
+* `ktdf.buffer_phase` is the linearized iteration number of the loops whose IVs it takes,
+  modulo `num_phases`; `select_memref` picks that candidate. `tiling.derive_size` is
+  `min(ts, rest - iv * ts)` pair by pair from `total_size` (0 once exhausted);
+  `linearize_index` is `sum(iv * stride)`; `reserve_size` needs a value (`reserve_size=`).
+* DataflowIR (`dataflow`, `agen`, `vectorchain`, `ktdf_lowering`, `uniform`, `symbol`
+  ops) is not executed: `executable()` says so and `run_schedule` raises `Unsupported`.
+
+Tolerance
+---------
+Elementwise schedules must reproduce the reference bit for bit (same f16 operations in
+the same order). A schedule may reorder a reduction's summation (chunking), so for a
+kernel that reduces (`has_reduction`), each output may differ from the reference by at
+most `REDUCTION_ULPS` f16 units in the last place of the largest reference magnitude of
+that output (`reduction_tolerance`): reordering K partial sums moves the result by a few
+roundings of the partial sums' size, while a lost or doubled term moves it by a whole
+input.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from dfsched.diagnostics import DiagnosticError, error
+from dfsched.interp import ktir
+from dfsched.interp.base import Options
+from dfsched.interp.ktir import KernelResult, KtirInterpreter, Layout, compare_outputs
+from dfsched.interp.memory import Memory
+from dfsched.interp.schedule_ops import (
+    ScheduleOptions,
+    ScheduleState,
+    Unsupported,
+    schedule_functions,
+    unsupported,
+)
+
+__all__ = [
+    "REDUCTION_ULPS",
+    "ScheduleInterpreter",
+    "ScheduleOptions",
+    "ScheduleResult",
+    "Unsupported",
+    "Verdict",
+    "check_schedule",
+    "executable",
+    "find_schedule_kernel",
+    "has_reduction",
+    "reduction_tolerance",
+    "run_schedule",
+    "run_schedule_outputs",
+    "schedule_layout",
+]
+
+REDUCTION_ULPS = 8
+DATAFLOW_DIALECTS = ("dataflow", "agen", "vectorchain", "ktdf_lowering", "uniform", "symbol")
+
+
+# ---------------------------------------------------------------------------------------
+# the interpreter
+# ---------------------------------------------------------------------------------------
+
+_SCHEDULE_SETS: list[Any] | None = None
+_ALL_CLASSES: list[type[Operation]] | None = None
+
+
+def _all_op_classes() -> list[type[Operation]]:
+    """Every op class of every dialect dfsched parses (xDSL's and our subclasses)."""
+    global _ALL_CLASSES
+    if _ALL_CLASSES is None:
+        from dfsched.dialects import DIALECTS
+
+        seen: dict[int, type[Operation]] = {}
+        sources = list(DIALECTS.values()) + [v for v in ktir._XDSL.values()]  # noqa: SLF001
+        sources += [("xdsl.dialects.memref", "MemRef"), ("xdsl.dialects.affine", "Affine")]
+        for module_name, attr in sources:
+            try:
+                dialect = getattr(importlib.import_module(module_name), attr)
+            except (ImportError, AttributeError):
+                continue
+            for cls in dialect.operations:
+                seen.setdefault(id(cls), cls)
+        _ALL_CLASSES = list(seen.values())
+    return _ALL_CLASSES
+
+
+def _schedule_function_sets() -> list[Any]:
+    global _SCHEDULE_SETS
+    if _SCHEDULE_SETS is None:
+        _SCHEDULE_SETS = schedule_functions(_all_op_classes())
+    return _SCHEDULE_SETS
+
+
+def _inherit_subclass_impls(interpreter) -> None:
+    """Give op subclasses (dfsched's `scf.for`, `memref.cast`, ...) their base class's impl."""
+    table = interpreter._impls._impl_dict  # noqa: SLF001
+    for cls in _all_op_classes():
+        if cls in table:
+            continue
+        for base in cls.__mro__[1:]:
+            if base in table and getattr(base, "name", None) == getattr(cls, "name", None):
+                table[cls] = table[base]
+                break
+
+
+class ScheduleInterpreter(KtirInterpreter):
+    """The KTIR interpreter plus ScheduleIR: ktdf, memref, affine, buffer linalg, programs."""
+
+    def __init__(self, module: ModuleOp, state: ScheduleState):
+        super().__init__(module, state)
+        for functions in _schedule_function_sets():
+            self.register_implementations(functions, override=True)
+        _inherit_subclass_impls(self)
+
+    def _run_op(self, op: Operation, inputs: tuple[Any, ...]):
+        if type(op) not in self._impls._impl_dict:  # noqa: SLF001
+            name = ktir._op_name(op)  # noqa: SLF001
+            dialect = name.split(".", 1)[0]
+            why = " (DataflowIR: the DataflowIR simulator is a later task)" if dialect in DATAFLOW_DIALECTS else ""
+            raise unsupported(op, f"the ScheduleIR interpreter does not support '{name}'{why}")
+        return super()._run_op(op, inputs)
+
+
+def _support_dfsched_scf_in_reference() -> None:
+    """Workaround: let the KTIR reference run dfsched's `scf` op subclasses.
+
+    `dfsched.dialects.scf_ext` replaces `scf.for`/`scf.if` by subclasses, which the KTIR
+    interpreter (registered for xDSL's classes only) reports as unsupported, so kernels
+    with loops (`examples/loop_nest.mlir`) have no reference. Until `interp/std_impl.py`
+    registers them itself, add a function set doing so to the reference's cached sets.
+    A no-op once the reference supports them.
+    """
+    from xdsl.interpreter import impl, register_impls
+
+    from dfsched.interp.std_impl import KtirScfFunctions
+
+    try:
+        from dfsched.dialects import scf_ext
+    except ImportError:
+        return
+    sets = ktir._function_sets()  # noqa: SLF001
+    probe = KtirInterpreter(ModuleOp([]), ktir._new_state(  # noqa: SLF001
+        ktir.KernelInfo(None, "", (1,), [], set()), Options(), False))
+    missing = [c for c in (scf_ext.ForOp, scf_ext.IfOp) if c not in probe._impls._impl_dict]  # noqa: SLF001
+    if not missing:
+        return
+
+    @register_impls
+    class DfschedScfFunctions(KtirScfFunctions):
+        @impl(scf_ext.ForOp)
+        def run_for_ext(self, interpreter, op, args):
+            return KtirScfFunctions.run_for(self, interpreter, op, args).values
+
+        @impl(scf_ext.IfOp)
+        def run_if_ext(self, interpreter, op, args):
+            return KtirScfFunctions.run_if(self, interpreter, op, args).values
+
+    sets.append(DfschedScfFunctions())
+
+
+_support_dfsched_scf_in_reference()
+
+
+# ---------------------------------------------------------------------------------------
+# kernels and programs
+# ---------------------------------------------------------------------------------------
+
+
+def _is_program_module(op: Operation) -> bool:
+    return isinstance(op, ModuleOp) and op.sym_name is not None
+
+
+def _kernel_candidates(module: ModuleOp) -> list[func.FuncOp]:
+    """Functions with bodies outside program modules (top level, or unnamed nested modules)."""
+    out: list[func.FuncOp] = []
+    for op in module.body.block.ops:
+        if isinstance(op, func.FuncOp) and op.body.blocks and op.body.blocks.first.ops:
+            out.append(op)
+        elif isinstance(op, ModuleOp) and not _is_program_module(op):
+            out.extend(_kernel_candidates(op))
+    return out
+
+
+def find_schedule_kernel(module: ModuleOp, name: str | None = None) -> func.FuncOp:
+    funcs = _kernel_candidates(module)
+    if name is not None:
+        for f in funcs:
+            if f.sym_name.data == name:
+                return f
+        raise error(module, f"no kernel function @{name} outside the program modules")
+    with_grid = [f for f in funcs if "grid" in f.attributes]
+    if len(with_grid) == 1:
+        return with_grid[0]
+    if len(funcs) == 1:
+        return funcs[0]
+    names = ", ".join("@" + f.sym_name.data for f in (with_grid or funcs)) or "none"
+    raise error(module, f"cannot tell which function is the kernel (candidates: {names}); name it")
+
+
+def _address_args(module: ModuleOp, kernel: func.FuncOp) -> set[int]:
+    """Kernel arguments reaching a view's offset by additions, through program calls too."""
+    calls: dict[str, list[Operation]] = {}
+    for op in module.walk():
+        if op.name == "func.call":
+            calls.setdefault(op.callee.root_reference.data, []).append(op)
+    work: list[SSAValue] = [op.operands[0] for op in module.walk() if op.name == "ktdp.construct_memory_view"]
+    kernel_args = list(kernel.body.blocks.first.args)
+    found: set[int] = set()
+    seen: set[int] = set()
+    while work:
+        v = work.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if isinstance(v, BlockArgument):
+            owner = v.block.parent_op()
+            if owner is kernel and v.block is kernel.body.blocks.first:
+                if ktir._can_hold_address(v.type):  # noqa: SLF001
+                    found.add(kernel_args.index(v))
+            elif isinstance(owner, func.FuncOp) and v.block is owner.body.blocks.first:
+                for call in calls.get(owner.sym_name.data, []):
+                    if v.index < len(call.operands):
+                        work.append(call.operands[v.index])
+            continue
+        owner = v.owner
+        if isinstance(owner, Operation) and owner.name in ktir._ADDITIVE:  # noqa: SLF001
+            operands = list(owner.operands)
+            if owner.name == "arith.select":
+                operands = operands[1:]
+            if owner.name == "ktdp.runtime_arg_extract" and owner.kind.value.data != 0:
+                continue
+            work.extend(operands)
+    return found
+
+
+def schedule_kernel_info(module: ModuleOp, kernel: str | None = None) -> ktir.KernelInfo:
+    f = find_schedule_kernel(module, kernel)
+    block = f.body.blocks.first
+    names = [a.name_hint or f"arg{i}" for i, a in enumerate(block.args)]
+    return ktir.KernelInfo(f, f.sym_name.data, ktir.grid_of(f), names, _address_args(module, f))
+
+
+def executable(module: Operation) -> str | None:
+    """Why the ScheduleIR interpreter cannot run `module` (None: it can try)."""
+    for op in module.walk():
+        dialect = ktir._op_name(op).split(".", 1)[0]  # noqa: SLF001
+        if dialect in DATAFLOW_DIALECTS:
+            return f"DataflowIR '{ktir._op_name(op)}': no DataflowIR simulator yet"  # noqa: SLF001
+    return None
+
+
+# ---------------------------------------------------------------------------------------
+# running
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class ScheduleResult:
+    outputs: dict[str, np.ndarray]
+    layout: Layout
+    global_memory: Memory
+    returns: dict[tuple[int, ...], tuple]
+    stats: dict[str, int] = field(default_factory=dict)
+
+
+def _split_options(opts: dict[str, Any]) -> tuple[Options, ScheduleOptions]:
+    names = set(ScheduleOptions.__dataclass_fields__)
+    sched = ScheduleOptions(**{k: v for k, v in opts.items() if k in names})
+    options = ktir._options({k: v for k, v in opts.items() if k not in names})  # noqa: SLF001
+    return options, sched
+
+
+def _new_state(info: ktir.KernelInfo, options: Options, sched: ScheduleOptions, probe: bool) -> ScheduleState:
+    return ScheduleState(options=options, grid=info.grid, probe=probe, schedule=sched)
+
+
+def _run_grid(module, info, state: ScheduleState, arg_values: list[Any]) -> dict[tuple[int, ...], tuple]:
+    interpreter = ScheduleInterpreter(module, state)
+    returns: dict[tuple[int, ...], tuple] = {}
+    with np.errstate(all="ignore"):
+        for index, coords in enumerate(np.ndindex(*info.grid)):
+            state.tile_index = index
+            state.tile_coords = tuple(int(c) for c in coords)
+            returns[state.tile_coords] = tuple(interpreter.call_op(info.func, tuple(arg_values)))
+    return returns
+
+
+def _check_executable(module: Operation) -> None:
+    for op in module.walk():
+        dialect = ktir._op_name(op).split(".", 1)[0]  # noqa: SLF001
+        if dialect in DATAFLOW_DIALECTS:
+            raise unsupported(
+                op,
+                f"'{ktir._op_name(op)}' op is DataflowIR: the ScheduleIR interpreter runs the IR up to "  # noqa: SLF001
+                "ktdf-to-ktdflowering (the DataflowIR simulator is a later task)",
+            )
+
+
+def schedule_layout(module: ModuleOp, *, kernel: str | None = None, scalars: dict[str, Any] | None = None,
+                    **opts) -> Layout:
+    """Where each buffer lives, from a dry run of the (scheduled) module, as `ktir.kernel_layout`."""
+    info = schedule_kernel_info(module, kernel)
+    options, sched = _split_options(opts)
+    _check_executable(module)
+    return _dry_run_layout(module, info, options, sched, ktir._scalar_values(info, scalars))  # noqa: SLF001
+
+
+def _dry_run_layout(module, info, options: Options, sched: ScheduleOptions, scalars: dict[str, Any]) -> Layout:
+    """`ktir._compute_layout`, with the ScheduleIR interpreter doing the dry run."""
+    state = _new_state(info, replace(options, out_of_bounds="mask"), replace(sched, drain_fifos=False), True)
+    state.global_memory = Memory("global memory", options.unit, None, probe=True)
+    probe_bases = {i: (i + 1) << ktir.PROBE_SHIFT for i in info.address_args}
+    _run_grid(module, info, state, ktir._argument_values(info, scalars, probe_bases))  # noqa: SLF001
+
+    def step(et) -> int:
+        return 1 if options.unit == "element" else et.itemsize
+
+    records = []
+    for op, view in state.views:
+        extent = view.extent()
+        if extent is None:
+            continue
+        first, last = extent
+        arg = (view.offset >> ktir.PROBE_SHIFT) - 1 if view.offset >= (1 << ktir.PROBE_SHIFT) else None
+        if arg is not None and arg not in probe_bases:
+            raise error(op, f"view offset {view.offset} is out of range")
+        records.append((op, view, arg, first, last))
+    layout = Layout(options.unit, scalars=scalars)
+    const = [r for r in records if r[2] is None and r[1].space == "global"]
+    per_op: dict[int, list[list[int]]] = {}
+    for op, _, _, first, last in const:
+        per_op.setdefault(id(op), []).append([first, last])
+    intervals: list[list[int]] = []
+    for ivs in per_op.values():
+        intervals.extend(ktir._union(ivs, touching=True))  # noqa: SLF001
+    for first, last in ktir._union(intervals, touching=False):  # noqa: SLF001
+        members = [r for r in const if r[3] >= first and r[4] <= last]
+        layout.buffers.append(ktir._make_buffer(f"@{first}", "global", first, last - first + 1, members, first,  # noqa: SLF001
+                                                step, None))
+    next_global = ktir._align(max((b.end for b in layout.buffers), default=0))  # noqa: SLF001
+    next_local = 0
+    for i in sorted(info.address_args):
+        members = [r for r in records if r[2] == i]
+        if not members:
+            continue
+        base = probe_bases[i]
+        lo = min(r[3] for r in members) - base
+        if lo < 0:
+            op = min(members, key=lambda r: r[3])[0]
+            raise error(op, f"view reaches {-lo} address unit(s) before the base address of argument "
+                            f"%{info.arg_names[i]}")
+        length = max(r[4] for r in members) - base + 1
+        space = "global" if any(r[1].space == "global" for r in members) else "ct_local"
+        if space == "global":
+            address, next_global = next_global, ktir._align(next_global + length)  # noqa: SLF001
+        else:
+            address, next_local = next_local, ktir._align(next_local + length)  # noqa: SLF001
+        layout.buffers.append(ktir._make_buffer(info.arg_names[i], space, address, length, members, base, step, i))  # noqa: SLF001
+    layout.global_size = max((b.end for b in layout.global_buffers()), default=0)
+    return layout
+
+
+def run_schedule(
+    module: ModuleOp,
+    inputs: dict[str, Any] | None = None,
+    *,
+    layout: Layout | None = None,
+    kernel: str | None = None,
+    **opts,
+) -> ScheduleResult:
+    """Run a module at any point of the scheduling pipeline (see the module docstring)."""
+    options, sched = _split_options(opts)
+    _check_executable(module)
+    info = schedule_kernel_info(module, kernel)
+    inputs = dict(inputs or {})
+    if layout is None:
+        scalar_names = {n for i, n in enumerate(info.arg_names) if i not in info.address_args}
+        scalars = ktir._scalar_values(info, {k: v for k, v in inputs.items() if k in scalar_names})  # noqa: SLF001
+        layout = _dry_run_layout(module, info, options, sched, scalars)
+    address_args = {b.arg_index for b in layout.buffers if b.arg_index is not None} | (
+        info.address_args if not layout.buffers else set())
+    scalar_names = {n for i, n in enumerate(info.arg_names) if i not in address_args}
+    buffers = layout.by_key()
+    unknown = set(inputs) - set(buffers) - scalar_names
+    if unknown:
+        raise ValueError(
+            f"input(s) {', '.join(sorted(unknown))} are neither buffers nor scalar arguments of "
+            f"@{info.name} (buffers: {', '.join(buffers) or 'none'}; scalars: {', '.join(sorted(scalar_names)) or 'none'})"
+        )
+    scalars: dict[str, Any] = {}
+    for i, (name, arg) in enumerate(zip(info.arg_names, info.func.body.blocks.first.args)):
+        if i in address_args:
+            continue
+        if name in inputs:
+            scalars[name] = ktir._argument(inputs[name], arg.type, name)  # noqa: SLF001
+        elif name in layout.scalars:
+            scalars[name] = layout.scalars[name]
+        else:
+            scalars[name] = ktir._default_scalar(arg.type)  # noqa: SLF001
+    state = _new_state(info, options, sched, False)
+    # unbounded: widened loads may read past the last buffer (they read zeros there)
+    memory = Memory("global memory", options.unit, None, track_races=options.check_races)
+    state.global_memory = memory
+    for b in layout.global_buffers():
+        if b.key not in inputs:
+            continue
+        data = np.asarray(inputs[b.key])
+        count = int(np.prod(b.shape, dtype=np.int64))
+        if data.size != count:
+            raise ValueError(f"input '{b.key}' has {data.size} elements but its buffer holds {count} ({list(b.shape)})")
+        memory.place(b.address, b.element.cast(data).reshape(-1), b.element)
+    args = []
+    for i, name in enumerate(info.arg_names):
+        if i in address_args:
+            address = layout.arg_address(i)
+            args.append(0 if address is None else address)
+        else:
+            args.append(scalars[name])
+    returns = _run_grid(module, info, state, args)
+    outputs = {b.key: memory.fetch(b.address, b.shape, b.element) for b in layout.global_buffers()}
+    stats = {
+        "ops": state.ops_run,
+        "pipelines": state.pipelines_run,
+        "stages": state.stages_run,
+        "transfers": state.transfers,
+        "fifo_elements": state.fifo_elements,
+        "buffers": state.allocations,
+    }
+    return ScheduleResult(outputs, layout, memory, returns, stats)
+
+
+def run_schedule_outputs(module: ModuleOp, inputs: dict[str, Any] | None = None, **kwargs) -> dict[str, np.ndarray]:
+    return run_schedule(module, inputs, **kwargs).outputs
+
+
+# ---------------------------------------------------------------------------------------
+# checking against the reference
+# ---------------------------------------------------------------------------------------
+
+
+def has_reduction(module: Operation) -> bool:
+    """Whether the kernel reduces (a schedule may then reorder its sums)."""
+    for op in module.walk():
+        name = ktir._op_name(op)  # noqa: SLF001
+        if name == "linalg.reduce" or "reduc" in name or name.startswith("spyreop.exx2"):
+            return True
+        if name.startswith("linalg.") and hasattr(op, "get_iterator_types"):
+            try:
+                iterators = [str(getattr(getattr(it, "data", it), "value", getattr(it, "data", it)))
+                             for it in op.get_iterator_types().data]
+            except Exception:  # noqa: BLE001
+                continue
+            if any("reduction" in it for it in iterators):
+                return True
+    return False
+
+
+def _ulp16(x: float) -> float:
+    return float(np.spacing(np.float16(min(abs(x), 65504.0))))
+
+
+def reduction_tolerance(expected: np.ndarray) -> float:
+    """Absolute tolerance of one reduction output: REDUCTION_ULPS f16 ulps of its magnitude."""
+    arr = np.asarray(expected)
+    if arr.size == 0 or arr.dtype.kind not in "fc":
+        return 0.0
+    finite = np.abs(arr[np.isfinite(arr)]) if arr.dtype.kind == "f" else np.abs(arr[np.isfinite(arr)])
+    scale = float(finite.max()) if finite.size else 1.0
+    return REDUCTION_ULPS * _ulp16(max(scale, 1.0))
+
+
+def max_error(expected: dict[str, np.ndarray], actual: dict[str, np.ndarray]) -> float:
+    worst = 0.0
+    for key, a in expected.items():
+        b = actual.get(key)
+        if b is None or np.shape(a) != np.shape(b):
+            return float("inf")
+        x = np.asarray(a).astype(np.complex128 if np.iscomplexobj(a) else np.float64)
+        y = np.asarray(b).astype(np.complex128 if np.iscomplexobj(b) else np.float64)
+        both_nan = np.isnan(x) & np.isnan(y)
+        diff = np.abs(x - y)
+        diff = np.where(both_nan, 0.0, diff)
+        if diff.size:
+            d = float(np.nanmax(np.where(np.isnan(diff), np.inf, diff)))
+            worst = max(worst, d)
+    return worst
+
+
+@dataclass
+class Verdict:
+    """How one run compares with the reference."""
+
+    status: str  # "exact" | "tolerance" | "mismatch" | "error" | "skipped"
+    max_error: float | None = None
+    message: str = ""
+    problems: list[str] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("exact", "tolerance")
+
+    @property
+    def failed(self) -> bool:
+        return self.status in ("mismatch", "error")
+
+
+def check_schedule(
+    module: ModuleOp,
+    inputs: dict[str, Any],
+    reference: KernelResult,
+    *,
+    reductions: bool | None = None,
+    sources=None,
+    **run_options,
+) -> Verdict:
+    """Run `module` on `inputs` at the reference's layout and compare (see Tolerance)."""
+    why = executable(module)
+    if why is not None:
+        return Verdict("skipped", message=why)
+    try:
+        result = run_schedule(module, inputs, layout=reference.layout, **run_options)
+    except Unsupported as exc:
+        return Verdict("skipped", message=exc.diagnostic.render(sources))
+    except DiagnosticError as exc:
+        return Verdict("error", message=exc.diagnostic.render(sources))
+    expected = reference.outputs
+    actual = result.outputs
+    worst = max_error(expected, actual)
+    problems = compare_outputs(expected, actual)
+    if not problems:
+        return Verdict("exact", worst, stats=result.stats)
+    if reductions is None:
+        reductions = False
+    if reductions:
+        loose = []
+        for key in sorted(set(expected) | set(actual)):
+            tol = reduction_tolerance(expected[key]) if key in expected else 0.0
+            loose += compare_outputs(expected, actual, keys=[key], atol=tol)
+        if not loose:
+            return Verdict("tolerance", worst, stats=result.stats,
+                           message=f"within {REDUCTION_ULPS} f16 ulps (reduction order)")
+        problems = loose
+    return Verdict("mismatch", worst, message="; ".join(problems), problems=problems, stats=result.stats)

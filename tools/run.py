@@ -1,0 +1,394 @@
+"""`dfsched-run`: run a kernel on random inputs, and check the scheduler pass by pass.
+
+    dfsched-run KERNEL [--device FILE] [--seed N] [--save OUT.npz] [--check]
+                [--passes PIPELINE] [--reserve-size N|auto] [--kernel NAME] [--verbose]
+
+* Without `--check`: runs the KTIR reference interpreter on seeded random inputs (placed
+  at non-overlapping addresses, `ktir.make_inputs`) and prints, per output buffer, its
+  shape, element type, sum and CRC-32 of its bytes. A KERNEL that is already ScheduleIR
+  (the output of `dfsched-opt`) runs on the ScheduleIR interpreter instead.
+* `--save OUT.npz`: every input and output array, as `in/<key>` and `out/<key>`, where the
+  key is the kernel argument's name (`A`) or the constant address of the buffer (`@12288`).
+* `--check`: compiles KERNEL with `-ktir-to-dfir` (or `--passes`), running the passes one
+  by one in-process with `dfsched-opt`'s machinery, runs the ScheduleIR interpreter after
+  every pass and compares it with the reference. It prints one row per pass:
+  `exact` (bit-identical), `ok (...)` (a kernel with a reduction, within the f16 tolerance
+  of `dfsched.interp.schedule`), `MISMATCH`, `ERROR` (the IR cannot be executed as
+  written: an empty FIFO read, a stage that never runs, an out-of-bounds write, a race...),
+  or `skipped (reason)` (IR the interpreter does not execute, e.g. DataflowIR). The first
+  row, `(input)`, runs the unscheduled kernel through the ScheduleIR interpreter.
+  Exit status 1 if any row is a mismatch or an error, or a pass fails.
+* `--reserve-size`: the value of `ktdf.tiling.reserve_size` placeholders before
+  `tile-size-selection` replaces them (`auto`, the default, picks what that pass would).
+* Bad input (unreadable file, parse or verifier error, a pass error) is reported as a
+  located diagnostic, exit status 1, no traceback (`--debug` shows one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import traceback
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from xdsl.utils.exceptions import ParseError
+
+from dfsched import compat
+from dfsched.diagnostics import DiagnosticError, SourceManager
+
+PROG = "dfsched-run"
+
+
+class UsageError(Exception):
+    pass
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog=PROG, description="Run a KTIR kernel; with --check, validate every scheduling pass.")
+    ap.add_argument("kernel", help="KTIR kernel file (or ScheduleIR from dfsched-opt)")
+    ap.add_argument("--device", default=None,
+                    help="architecture file or shipped device name (default for --check: sample)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+    ap.add_argument("--save", metavar="OUT.npz", default=None, help="save every input and output array")
+    ap.add_argument("--check", action="store_true", help="run the ScheduleIR after every pass and compare")
+    ap.add_argument("--passes", default=None,
+                    help="pass pipeline to check instead of -ktir-to-dfir (dfsched-opt syntax)")
+    ap.add_argument("--reserve-size", default="auto",
+                    help="value of tiling placeholders still in the IR: an integer or 'auto' (default)")
+    ap.add_argument("--kernel-name", "--kernel-func", dest="kernel_name", default=None,
+                    help="the kernel function, if the module has several")
+    ap.add_argument("--unit", choices=("byte", "element"), default="byte", help="address unit (default byte)")
+    ap.add_argument("--verbose", "-v", action="store_true", help="print execution statistics per pass")
+    ap.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
+    return ap
+
+
+# ---------------------------------------------------------------------------------------
+# printing
+# ---------------------------------------------------------------------------------------
+
+
+def checksum(array: np.ndarray) -> str:
+    arr = np.ascontiguousarray(np.asarray(array))
+    return f"0x{zlib.crc32(arr.tobytes()) & 0xFFFFFFFF:08x}"
+
+
+def describe_outputs(outputs: dict[str, np.ndarray], out) -> None:
+    for key in outputs:
+        arr = np.asarray(outputs[key])
+        total = arr.astype(np.complex128 if np.iscomplexobj(arr) else np.float64).sum()
+        total_text = f"{total.real:.6g}" if not np.iscomplexobj(arr) else f"{total:.6g}"
+        print(f"{key}: shape {list(arr.shape)} {arr.dtype} sum {total_text} crc32 {checksum(arr)}", file=out)
+
+
+def save_arrays(path: str, inputs: dict[str, np.ndarray], outputs: dict[str, np.ndarray]) -> None:
+    arrays = {f"in/{k}": np.asarray(v) for k, v in inputs.items()}
+    arrays.update({f"out/{k}": np.asarray(v) for k, v in outputs.items()})
+    with open(path, "wb") as fh:
+        np.savez(fh, **arrays)
+
+
+# ---------------------------------------------------------------------------------------
+# loading
+# ---------------------------------------------------------------------------------------
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError as exc:
+        raise UsageError(f"could not open input file '{path}': {exc.strerror}") from None
+
+
+def _parse(path: str, text: str):
+    from dfsched.interp.ktir import parse_module
+
+    return parse_module(text, path)
+
+
+def _is_schedule_ir(module) -> bool:
+    from xdsl.dialects.builtin import ModuleOp
+
+    for op in module.walk():
+        if op.name.startswith("ktdf.") or (isinstance(op, ModuleOp) and op.sym_name is not None):
+            return True
+    return False
+
+
+def _reserve_size(text: str) -> Any:
+    if text == "auto":
+        return "auto"
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"--reserve-size must be an integer or 'auto', not '{text}'") from None
+    if value <= 0:
+        raise UsageError(f"--reserve-size must be positive, not {value}")
+    return value
+
+
+# ---------------------------------------------------------------------------------------
+# --check
+# ---------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Row:
+    index: int
+    name: str
+    verdict: Any  # schedule.Verdict | None
+    failure: str | None = None  # the pass itself failed
+
+    @property
+    def failed(self) -> bool:
+        return self.failure is not None or (self.verdict is not None and self.verdict.failed)
+
+    def status(self) -> str:
+        if self.failure is not None:
+            return "PASS FAILED"
+        v = self.verdict
+        if v.status == "exact":
+            return "exact"
+        if v.status == "tolerance":
+            return f"ok ({v.message})"
+        if v.status == "skipped":
+            return f"skipped ({_first_line(v.message)})"
+        if v.status == "mismatch":
+            return "MISMATCH"
+        return "ERROR"
+
+    def error_text(self) -> str:
+        if self.verdict is None or self.verdict.max_error is None:
+            return "-"
+        e = self.verdict.max_error
+        return "inf" if e == float("inf") else ("0" if e == 0 else f"{e:.3g}")
+
+
+def _first_line(text: str) -> str:
+    line = text.splitlines()[0] if text else ""
+    # drop the location prefix of a rendered diagnostic: "file:1:2: error: "
+    if ": error: " in line:
+        line = line.split(": error: ", 1)[1]
+    return line
+
+
+@dataclasses.dataclass
+class CheckReport:
+    rows: list[Row]
+    reference_outputs: dict[str, np.ndarray]
+    inputs: dict[str, np.ndarray]
+
+    @property
+    def failed(self) -> bool:
+        return any(r.failed for r in self.rows)
+
+    def table(self) -> str:
+        head = ("#", "pass", "status", "max error")
+        body = [(str(r.index) if r.index else "-", r.name, r.status(), r.error_text()) for r in self.rows]
+        widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(head)]
+        widths[2] = min(widths[2], 64)
+        body = [(a, b, c if len(c) <= widths[2] else c[: widths[2] - 3] + "...", d) for a, b, c, d in body]
+        lines = ["  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip(),
+                 "  ".join("-" * w for w in widths)]
+        for b in body:
+            lines.append("  ".join(c.ljust(w) for c, w in zip(b, widths)).rstrip())
+        return "\n".join(lines)
+
+    def details(self) -> str:
+        out = []
+        for r in self.rows:
+            if r.failure is not None:
+                out.append(f"after pass #{r.index} {r.name}: the pass failed:\n{r.failure}")
+            elif r.verdict is not None and r.verdict.failed:
+                what = "outputs differ from the reference" if r.verdict.status == "mismatch" else \
+                    "the ScheduleIR cannot run as written"
+                text = "\n".join(r.verdict.problems) if r.verdict.problems else r.verdict.message
+                where = f"after pass #{r.index} {r.name}" if r.index else "on the input kernel"
+                out.append(f"{where}: {what}:\n{text}")
+        return "\n\n".join(out)
+
+
+def _pass_label(request) -> str:
+    from dfsched.tools.opt import _option_spelling
+
+    return _option_spelling(request)
+
+
+def check_kernel(
+    path: str,
+    *,
+    device: str | None = "sample",
+    seed: int = 0,
+    passes: str | None = None,
+    reserve_size: Any = "auto",
+    kernel: str | None = None,
+    unit: str = "byte",
+    sources: SourceManager | None = None,
+    text: str | None = None,
+    progress=None,
+) -> CheckReport:
+    """Compile `path` pass by pass and compare the ScheduleIR after each with the reference."""
+    from dfsched.interp import ktir, schedule
+    from dfsched.tools.opt import DfschedOptMain, _anchored_targets
+
+    text = _read(path) if text is None else text
+    sources = sources or SourceManager()
+    sources.add(path, text)
+    module = _parse(path, text)
+    inputs = ktir.make_inputs(module, seed, kernel=kernel, unit=unit)
+    reference = ktir.run(module, inputs, kernel=kernel, unit=unit)
+    reductions = schedule.has_reduction(module)
+    run_options = {"reserve_size": reserve_size, "unit": unit, "kernel": kernel}
+
+    rows = [Row(0, "(input)", schedule.check_schedule(module, inputs, reference, reductions=reductions,
+                                                       sources=sources, **run_options))]
+    if progress:
+        progress(rows[-1])
+    argv = ([f"--device={device}"] if device else []) + ([f"--passes={passes}"] if passes else ["-ktir-to-dfir"])
+    argv.append(path)
+    driver = DfschedOptMain(argv)
+    built = driver._build_passes()  # noqa: SLF001
+    compiled = driver._parse(path, text)  # noqa: SLF001
+    compat.verify_module(compiled)
+    for index, (request, instance) in enumerate(built, 1):
+        label = _pass_label(request)
+        try:
+            for target in _anchored_targets(compiled, request.anchor):
+                instance.apply(driver.ctx, target)
+            compat.verify_module(compiled)
+        except DiagnosticError as exc:
+            rows.append(Row(index, label, None, exc.diagnostic.render(sources)))
+            if progress:
+                progress(rows[-1])
+            break
+        verdict = schedule.check_schedule(compiled, inputs, reference, reductions=reductions, sources=sources,
+                                          **run_options)
+        rows.append(Row(index, label, verdict))
+        if progress:
+            progress(rows[-1])
+    return CheckReport(rows, reference.outputs, inputs)
+
+
+# ---------------------------------------------------------------------------------------
+# main
+# ---------------------------------------------------------------------------------------
+
+
+def _run(args, out, err, sources: SourceManager) -> int:
+    from dfsched.interp import ktir, schedule
+
+    reserve_size = _reserve_size(args.reserve_size)
+    if args.check:
+        device = args.device or "sample"
+        report = check_kernel(args.kernel, device=device, seed=args.seed, passes=args.passes,
+                              reserve_size=reserve_size, kernel=args.kernel_name, unit=args.unit, sources=sources)
+        print(f"{args.kernel}: {len(report.rows) - 1} pass(es) on device '{device}', seed {args.seed}", file=out)
+        print(report.table(), file=out)
+        if args.verbose:
+            for r in report.rows:
+                if r.verdict is not None and r.verdict.stats:
+                    stats = ", ".join(f"{k} {v}" for k, v in r.verdict.stats.items())
+                    print(f"#{r.index} {r.name}: {stats}", file=out)
+        details = report.details()
+        if details:
+            print("", file=out)
+            print(details, file=out)
+        if args.save:
+            save_arrays(args.save, report.inputs, report.reference_outputs)
+        ok = not report.failed
+        checked = sum(1 for r in report.rows if r.verdict is not None and r.verdict.ok)
+        skipped = sum(1 for r in report.rows if r.verdict is not None and r.verdict.status == "skipped")
+        summary = (f"{'OK' if ok else 'FAILED'}: {checked} of {len(report.rows)} point(s) (the input and "
+                   f"{len(report.rows) - 1} pass(es)) match the reference, {skipped} skipped")
+        failed = [r for r in report.rows if r.failed]
+        if failed:
+            summary += f", {len(failed)} failed"
+        print(summary, file=out)
+        return 0 if ok else 1
+
+    text = _read(args.kernel)
+    sources.add(args.kernel, text)
+    module = _parse(args.kernel, text)
+    if _is_schedule_ir(module):
+        # the dry run finds the same buffers as the kernel's, so the inputs are the same too
+        layout = schedule.schedule_layout(module, kernel=args.kernel_name, unit=args.unit, reserve_size=reserve_size)
+        inputs = _random_inputs(layout, args.seed)
+        outputs = schedule.run_schedule(module, inputs, layout=layout, kernel=args.kernel_name, unit=args.unit,
+                                        reserve_size=reserve_size).outputs
+        print(f"{args.kernel}: ScheduleIR interpreter, seed {args.seed}", file=out)
+    else:
+        inputs = ktir.make_inputs(module, args.seed, kernel=args.kernel_name, unit=args.unit)
+        outputs = ktir.run(module, inputs, kernel=args.kernel_name, unit=args.unit).outputs
+        print(f"{args.kernel}: KTIR reference interpreter, seed {args.seed}", file=out)
+    describe_outputs(outputs, out)
+    if args.save:
+        save_arrays(args.save, inputs, outputs)
+    return 0
+
+
+def _random_inputs(layout, seed: int) -> dict[str, np.ndarray]:
+    """`ktir.make_inputs`' distribution, for a layout found by the ScheduleIR dry run."""
+    rng = np.random.default_rng(seed)
+    out: dict[str, np.ndarray] = {}
+    for b in layout.global_buffers():
+        et = b.element
+        if et.is_fused:
+            data = rng.uniform(-1.0, 1.0, b.shape) + 1j * rng.uniform(-1.0, 1.0, b.shape)
+        elif et.is_float:
+            data = rng.uniform(-1.0, 1.0, b.shape)
+        elif et.kind == "bool":
+            data = rng.integers(0, 2, b.shape)
+        else:
+            data = rng.integers(0, 8, b.shape)
+        out[b.key] = np.asarray(et.cast(data))
+    for name, value in layout.scalars.items():
+        out[name] = np.asarray(value)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    out, err = sys.stdout, sys.stderr
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0) if exc.code in (0, None) else 2
+    sources = SourceManager()
+    try:
+        return _run(args, out, err, sources)
+    except UsageError as exc:
+        print(f"{PROG}: error: {exc}", file=err)
+        return 1
+    except DiagnosticError as exc:
+        print(exc.diagnostic.render(sources), file=err)
+        return 1
+    except ParseError as exc:
+        text = _safe_read(args.kernel)
+        print(compat.parse_error_diagnostic(exc, args.kernel, text).render(sources), file=err)
+        return 1
+    except ValueError as exc:
+        print(f"{PROG}: error: {exc}", file=err)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # an internal error: no traceback unless --debug
+        if args.debug:
+            traceback.print_exc()
+        print(f"{PROG}: internal error: {type(exc).__name__}: {exc}", file=err)
+        return 1
+
+
+def _safe_read(path: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError:
+        return ""
+
+
+if __name__ == "__main__":
+    sys.exit(main())
