@@ -218,7 +218,7 @@ class KtirInterpreter(Interpreter):
             raise error(op, f"gave up after interpreting {state.options.max_ops} ops (max_ops)")
         # xDSL's dispatch table, used directly: its own `run` re-raises with the whole module
         # printed into the exception, which a fallback (NeedsScalar) cannot afford
-        entry = self._impls._impl_dict.get(type(op))  # noqa: SLF001
+        entry = _implementation_for(self._impls._impl_dict, type(op))  # noqa: SLF001
         if entry is None:
             raise error(op, f"the KTIR interpreter does not support '{_op_name(op)}'")
         functions, implementation = entry
@@ -708,3 +708,13 @@ def compare_outputs(
                 f"expected {a[first]!r}, got {b[first]!r}"
             )
     return problems
+
+
+def _implementation_for(table: dict, op_type: type) -> Any:
+    """The implementation registered for `op_type` or its nearest base class: our dialects
+    subclass xDSL's ops (scf_ext, linalg_ext, memref_ext, ...) to fix their syntax."""
+    for cls in op_type.__mro__:
+        entry = table.get(cls)
+        if entry is not None:
+            return entry
+    return None
