@@ -1,4 +1,5 @@
 // RUN: dfsched-opt %s --allow-unregistered-dialect -broadcast-promotion | filecheck %s
+// RUN: dfsched-opt %s --allow-unregistered-dialect -broadcast-promotion | dfsched-opt - --allow-unregistered-dialect -broadcast-promotion | filecheck %s
 
 // One hoist per round, the pipeline rescanned after each, the transfer with the outermost
 // target first:
@@ -9,6 +10,7 @@
 // * round 3: %i now holds s's pipeline, a pipeline off the way to the donor, so the donor's
 //   scope ends at %j; o (from the second stage, with its own units) still hoists to %j and
 //   its pipeline follows s's. Each hoist gets its own pipeline, none are merged.
+// A second run finds nothing more to do (the second RUN line).
 // The per-element X tile depends on every IV and stays.
 
 // CHECK-LABEL: func.func @three_hoists(
