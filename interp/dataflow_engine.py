@@ -1,0 +1,284 @@
+"""The discrete-event core of the DataflowIR simulator (`dataflow.py` documents the model).
+
+Each program instance (one `dataflow.program_unit` body running on one unit) is a
+`Process` around a Python generator. The generator yields commands to the `Engine`:
+
+* `Busy(cycles, what)`: the unit works for `cycles` cycles (counted as busy time and, if
+  asked, recorded in the timeline); it resumes `cycles` later;
+* `WaitUntil(time)`: the unit idles until `time` (data it needs arrives then);
+* `Block(waitlist, why, op)`: the unit cannot go on until something changes `waitlist`
+  (a FIFO gets data or room, a signal arrives); `why` says what it waits for (deadlock
+  reports quote it).
+
+The engine always resumes the process with the smallest time (ties: first come, first
+served, so runs are deterministic), so every interaction with a FIFO or a signal happens in
+global time order. A command with nothing to wait for (zero cycles, a time already past)
+does not give up control.
+
+`Fifo` is an element stream between two units with a bounded capacity in bytes; every
+pushed chunk carries the time it becomes visible to the receiver. `SignalBox` counts the
+`sync_send`s of one unit to another, each visible from its delivery time.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections import deque
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.ir import Operation
+
+from dfsched.diagnostics import DiagnosticError, error
+
+
+# ---------------------------------------------------------------------------------------
+# commands
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Busy:
+    cycles: int
+    what: str
+
+
+@dataclass(frozen=True)
+class WaitUntil:
+    time: int
+
+
+@dataclass
+class Waitlist:
+    """Processes parked until something they wait for changes."""
+
+    name: str
+    waiting: list["Process"] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Block:
+    waitlist: Waitlist
+    why: str
+    op: Operation | None = None
+
+
+Command = Busy | WaitUntil | Block
+ProcessBody = Generator[Command, None, Any]
+
+
+# ---------------------------------------------------------------------------------------
+# processes
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Process:
+    """One program instance: `name` is its unit's name (`C0-sfu`)."""
+
+    name: str
+    body: ProcessBody
+    time: int = 0
+    start: int = 0
+    end: int | None = None
+    busy: int = 0
+    blocked: Block | None = None
+    done: bool = False
+    data: Any = None  # what the simulator hangs on it (its runner)
+
+
+class DeadlockError(DiagnosticError):
+    """Every unit still running waits for another: `blocked` = [(unit, what it waits for)]."""
+
+    def __init__(self, diagnostic, time: int, blocked: list[tuple[str, str]]):
+        super().__init__(diagnostic)
+        self.time = time
+        self.blocked = blocked
+
+
+@dataclass
+class TimelineEntry:
+    unit: str
+    start: int
+    end: int
+    what: str
+
+
+class Engine:
+    """Runs processes in simulated time (see the module docstring)."""
+
+    def __init__(self, start: int = 0, record_timeline: bool = True, max_events: int | None = None):
+        self.now = start
+        self.start = start
+        self.processes: list[Process] = []
+        self._heap: list[tuple[int, int, Process]] = []
+        self._seq = itertools.count()
+        self.timeline: list[TimelineEntry] = []
+        self.record_timeline = record_timeline
+        self.max_events = max_events
+        self.events = 0
+
+    def spawn(self, process: Process) -> None:
+        process.time = process.start = self.now
+        self.processes.append(process)
+        self._push(process, self.now)
+
+    def _push(self, process: Process, time: int) -> None:
+        process.time = time
+        heapq.heappush(self._heap, (time, next(self._seq), process))
+
+    def wake(self, waitlist: Waitlist) -> None:
+        """Resume everything parked on `waitlist` (now); each re-checks what it waits for."""
+        if not waitlist.waiting:
+            return
+        waiting, waitlist.waiting = waitlist.waiting, []
+        for process in waiting:
+            process.blocked = None
+            self._push(process, max(self.now, process.time))
+
+    def run(self) -> int:
+        """Run until every process finished; returns the time the last one finished."""
+        while self._heap:
+            time, _, process = heapq.heappop(self._heap)
+            self.now = time
+            self._step(process)
+        left = [p for p in self.processes if not p.done]
+        if left:
+            raise self._deadlock(left)
+        return max((p.end or self.now for p in self.processes), default=self.now)
+
+    def _step(self, process: Process) -> None:
+        body = process.body
+        while True:
+            self.events += 1
+            if self.max_events is not None and self.events > self.max_events:
+                raise error(None, f"gave up after {self.max_events} simulation events (max_events)")
+            try:
+                command = next(body)
+            except StopIteration:
+                process.done = True
+                process.end = self.now
+                return
+            if isinstance(command, Busy):
+                if command.cycles <= 0:
+                    continue
+                process.busy += command.cycles
+                if self.record_timeline:
+                    self.timeline.append(TimelineEntry(process.name, self.now, self.now + command.cycles, command.what))
+                self._push(process, self.now + command.cycles)
+                return
+            if isinstance(command, WaitUntil):
+                if command.time <= self.now:
+                    continue
+                self._push(process, command.time)
+                return
+            if isinstance(command, Block):
+                process.blocked = command
+                command.waitlist.waiting.append(process)
+                return
+            raise TypeError(f"a process yielded {command!r}")
+
+    def _deadlock(self, left: list[Process]) -> DeadlockError:
+        blocked = [(p.name, p.blocked.why if p.blocked else "nothing (it never got to run)") for p in left]
+        lines = "; ".join(f"{name} waits {why}" for name, why in blocked)
+        message = (f"deadlock at cycle {self.now}: {len(left)} unit(s) can never go on: {lines}")
+        first = next((p.blocked.op for p in left if p.blocked and p.blocked.op is not None), None)
+        notes = [(p.blocked.op, f"{p.name} waits {p.blocked.why}") for p in left if p.blocked and p.blocked.op is not None]
+        diag = error(first, message, notes).diagnostic
+        return DeadlockError(diag, self.now, blocked)
+
+
+# ---------------------------------------------------------------------------------------
+# channels
+# ---------------------------------------------------------------------------------------
+
+
+class Fifo:
+    """An ordered element stream from `src` to `dst` holding at most `capacity` bytes."""
+
+    def __init__(self, src: str, dst: str, capacity: int, granularity: int | None, depth: int):
+        self.src = src
+        self.dst = dst
+        self.capacity = max(1, capacity)
+        self.granularity = granularity
+        self.depth = depth
+        self.chunks: deque[list] = deque()  # [visible_from, flat array]
+        self.used = 0  # bytes
+        self.data = Waitlist(f"data of {src}->{dst}")
+        self.room = Waitlist(f"room of {src}->{dst}")
+        self.bytes_total = 0
+        self.high_water = 0
+
+    @property
+    def name(self) -> str:
+        return f"{self.src}->{self.dst}"
+
+    def free(self) -> int:
+        return self.capacity - self.used
+
+    def queued_elements(self) -> int:
+        return sum(c[1].size for c in self.chunks)
+
+    def push(self, values: np.ndarray, visible_from: int) -> None:
+        self.chunks.append([visible_from, values])
+        self.used += values.nbytes
+        self.bytes_total += values.nbytes
+        self.high_water = max(self.high_water, self.used)
+
+    def visible(self, now: int) -> int:
+        """Elements at the head of the stream visible at `now`."""
+        n = 0
+        for when, values in self.chunks:
+            if when > now:
+                break
+            n += values.size
+        return n
+
+    def next_visible_time(self) -> int | None:
+        return self.chunks[0][0] if self.chunks else None
+
+    def pop(self, count: int) -> list[np.ndarray]:
+        """Take `count` visible elements off the head (the caller checked they are there)."""
+        out = []
+        while count:
+            chunk = self.chunks[0]
+            values = chunk[1]
+            if values.size <= count:
+                self.chunks.popleft()
+                out.append(values)
+                count -= values.size
+                self.used -= values.nbytes
+            else:
+                out.append(values[:count])
+                chunk[1] = values[count:]
+                self.used -= out[-1].nbytes
+                count = 0
+        return out
+
+
+class SignalBox:
+    """`sync_send`s from `src` to `dst` not yet taken by a `sync_recv` (delivery times)."""
+
+    def __init__(self, src: str, dst: str):
+        self.src = src
+        self.dst = dst
+        self.pending: deque[int] = deque()
+        self.arrived = Waitlist(f"signal {src}->{dst}")
+        self.count = 0
+
+
+__all__ = [
+    "Block",
+    "Busy",
+    "DeadlockError",
+    "Engine",
+    "Fifo",
+    "Process",
+    "SignalBox",
+    "TimelineEntry",
+    "WaitUntil",
+    "Waitlist",
+]
