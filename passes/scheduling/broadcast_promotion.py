@@ -36,15 +36,17 @@ Algorithm (a fixed point, one hoist per round, as upstream):
    stage carrying the donor's `applicable_units`. That stage gets the *slice* of the donor
    stage that the transfer needs: the transfer, the ops computing its operands, and the
    `scf.if`/`scf.for`/nested-pipeline skeleton around it (a surrounding `scf.for` whose
-   block arguments nothing kept uses is left out, its body spliced in). Readers of the old
+   block arguments nothing kept uses is left out, its body spliced in; a nested stage comes
+   without its tokens, its pipeline without its private unless the transfer reads it). Readers of the old
    destination move to the new buffer, and the original transfer is erased; the donor keeps
    its other ops (an emptied `scf.if`, dead index arithmetic) for later cleanups.
 
 Where dfsched differs from upstream (no upstream test changes):
 * condition (f) above;
 * the slice is closed properly: a stage loop is kept when something kept uses its IV or
-  iteration arguments (upstream decides before it has seen every user and can drop it), and
-  the values yielded by a kept region's terminator are computed in the copy too;
+  iteration arguments (upstream decides before it has seen every user and can drop it), the
+  values yielded by a kept region's terminator are computed in the copy too, and a nested
+  stage's copy has no tokens (upstream's would wait for a stage it did not copy);
 * readers of the old destination *inside the donor stage* move to the new buffer as well
   (upstream leaves them reading a buffer nothing writes any more); only readers the new
   allocation dominates move (a reader before the target loop keeps the old buffer).
@@ -293,7 +295,8 @@ def transfer_slice(anchor: ktdf.DataTransferOp, stage: ktdf.StageOp) -> Slice:
                 worklist.append(op.parent_op())
                 continue
             kept.add(op)
-            operands = list(op.operands)
+            # A nested stage comes along without its tokens (they are rebuilt empty).
+            operands = [] if isinstance(op, ktdf.StageOp) else list(op.operands)
             if op is anchor:
                 operands = [v for v in operands if v is not anchor.destination]
             for region in op.regions:
@@ -315,7 +318,10 @@ def transfer_slice(anchor: ktdf.DataTransferOp, stage: ktdf.StageOp) -> Slice:
 
     external: list[SSAValue] = []
     for op in _in_ir_order(stage, kept):
-        operands = [v for v in op.operands if not (op is anchor and v is anchor.destination)]
+        if isinstance(op, ktdf.StageOp):
+            operands = []
+        else:
+            operands = [v for v in op.operands if not (op is anchor and v is anchor.destination)]
         for region in op.regions:
             for block in region.blocks:
                 last = block.last_op
@@ -364,6 +370,14 @@ def clone_slice(source: Block, dest: Block, slice_: Slice, mapping: dict[SSAValu
 
 def _clone_kept(op: Operation, slice_: Slice, mapping: dict[SSAValue, SSAValue],
                 clones: dict[Operation, Operation]) -> Operation:
+    if isinstance(op, ktdf.StageOp):
+        # A stage of a pipeline nested in the donor: the copy of its pipeline holds this
+        # one stage, which waits for nothing and signals nothing.
+        stage = ktdf.StageOp([], [], None, op.applicable_units, op.attributes)
+        stage.location = op.location
+        clones[op] = stage
+        clone_slice(op.body.block, stage.body.block, slice_, mapping, clones)
+        return stage
     new_op = op.clone_without_regions(mapping)
     clones[op] = new_op
     for region, new_region in zip(op.regions, new_op.regions):

@@ -161,3 +161,77 @@ func.func @inside_outer_stage(%x: memref<8x64xf16, "DDR">) {
   }
   return
 }
+
+// -----
+
+// The candidate of the outer pipeline sits in a pipeline nested in its coarse stage (the
+// nested pipeline's own scope, %r, does not allow it: the transfer uses %r); it depends on
+// neither %n nor %m and leaves both. The copy keeps the row loop and the nested pipeline
+// around the transfer, with one stage that waits for nothing and signals nothing, and no
+// private. The donor's nested stages keep their tokens.
+// CHECK-LABEL: func.func @nested_candidate(
+// CHECK-SAME:      %[[T:[^:]+]]: memref<4x64xf16, "DDR">
+// CHECK:         %[[NEW:.+]] = memref.alloc() : memref<4x64xf16, "L1">
+// CHECK-NEXT:    ktdf.pipeline {
+// CHECK-NEXT:      ktdf.stage depends_in(none) depends_out(none) {
+// CHECK-NEXT:        scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK-NEXT:          ktdf.pipeline {
+// CHECK-NEXT:            ktdf.stage depends_in(none) depends_out(none) {
+// CHECK-NEXT:              ktdf.data_transfer from %[[T]][%[[R]], 0] size [1, 64] to %[[NEW]][%[[R]], 0] size [1, 64]
+// CHECK-NEXT:            } {applicable_units = ["L1LU"]}
+// CHECK-NEXT:          }
+// CHECK-NEXT:        }
+// CHECK-NEXT:      } {applicable_units = ["L1LU", "SFU"]}
+// CHECK-NEXT:    }
+// CHECK-NEXT:    scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK-NEXT:      arith.addi
+// CHECK-NEXT:      scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK-NEXT:        ktdf.pipeline {
+// CHECK:               ktdf.stage depends_in(none) depends_out(%[[OUT:.+]]) {
+// CHECK-NEXT:            scf.for
+// CHECK-NEXT:              ktdf.pipeline {
+// CHECK-NEXT:                %[[U:.+]] = ktdf.private
+// CHECK-NEXT:                  ktdf.create_token
+// CHECK-NEXT:                  ktdf.private_yield
+// CHECK-NEXT:                }
+// CHECK-NEXT:                ktdf.stage depends_in(none) depends_out(%[[U]]) {
+// CHECK-NEXT:                } {applicable_units = ["L1LU"]}
+// CHECK-NEXT:                ktdf.stage depends_in(%[[U]]) depends_out(none) {
+// CHECK-NEXT:                  "test.use"(%[[NEW]])
+func.func @nested_candidate(%table: memref<4x64xf16, "DDR">, %m_end: index, %n_end: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %m = %c0 to %m_end step %c1 {
+    %row = arith.addi %m, %c1 : index
+    scf.for %n = %c0 to %n_end step %c1 {
+      ktdf.pipeline {
+        %l, %t = ktdf.private -> (memref<4x64xf16, "L1">, !ktdf.token) {
+          %a = memref.alloc() : memref<4x64xf16, "L1">
+          %k = ktdf.create_token : !ktdf.token
+          ktdf.private_yield %a, %k : memref<4x64xf16, "L1">, !ktdf.token
+        }
+        ktdf.stage depends_in(none) depends_out(%t) {
+          scf.for %r = %c0 to %c4 step %c1 {
+            ktdf.pipeline {
+              %u = ktdf.private -> (!ktdf.token) {
+                %k = ktdf.create_token : !ktdf.token
+                ktdf.private_yield %k : !ktdf.token
+              }
+              ktdf.stage depends_in(none) depends_out(%u) {
+                ktdf.data_transfer from %table[%r, 0] size [1, 64] to %l[%r, 0] size [1, 64] : memref<4x64xf16, "DDR">, memref<4x64xf16, "L1">
+              } {applicable_units = ["L1LU"]}
+              ktdf.stage depends_in(%u) depends_out(none) {
+                "test.use"(%l) : (memref<4x64xf16, "L1">) -> ()
+              } {applicable_units = ["SFU"]}
+            }
+          }
+        } {applicable_units = ["L1LU", "SFU"]}
+        ktdf.stage depends_in(%t) depends_out(none) {
+          "test.store"(%l, %row) : (memref<4x64xf16, "L1">, index) -> ()
+        } {applicable_units = ["MNISU"]}
+      }
+    }
+  }
+  return
+}
