@@ -181,3 +181,56 @@ func.func @no_units(%x: memref<64xf16, "DDR">, %n_end: index) {
   }
   return
 }
+
+// -----
+
+// Region ops around the transfer that yield values: what their terminators yield is
+// computed in the copy too (an iteration argument, a branch result).
+// CHECK-LABEL: func.func @yielding_regions(
+// CHECK-SAME:      %[[T:[^:]+]]: memref<4x64xf16, "DDR">, %[[GO:[^:]+]]: i1
+// CHECK:         %[[NEW:.+]] = memref.alloc() : memref<4x64xf16, "L1">
+// CHECK-NEXT:    ktdf.pipeline {
+// CHECK-NEXT:      ktdf.stage depends_in(none) depends_out(none) {
+// CHECK-NEXT:        %{{.+}} = scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (index) {
+// CHECK-NEXT:          %[[PICK:.+]] = scf.if %[[GO]] -> (index) {
+// CHECK-NEXT:            ktdf.data_transfer from %[[T]][%[[R]], 0] size [1, 64] to %[[NEW]][%[[R]], 0] size [1, 64]
+// CHECK-NEXT:            %[[ONE:.+]] = arith.addi %[[ACC]], %{{.+}} : index
+// CHECK-NEXT:            scf.yield %[[ONE]] : index
+// CHECK-NEXT:          } else {
+// CHECK-NEXT:            scf.yield %[[ACC]] : index
+// CHECK-NEXT:          }
+// CHECK-NEXT:          scf.yield %[[PICK]] : index
+// CHECK-NEXT:        }
+// CHECK-NEXT:      } {applicable_units = ["MNILU"]}
+// CHECK-NEXT:    }
+func.func @yielding_regions(%table: memref<4x64xf16, "DDR">, %go: i1, %n_end: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %n = %c0 to %n_end step %c1 {
+    ktdf.pipeline {
+      %l, %t = ktdf.private -> (memref<4x64xf16, "L1">, !ktdf.token) {
+        %a = memref.alloc() : memref<4x64xf16, "L1">
+        %tk = ktdf.create_token : !ktdf.token
+        ktdf.private_yield %a, %tk : memref<4x64xf16, "L1">, !ktdf.token
+      }
+      ktdf.stage depends_in(none) depends_out(%t) {
+        %count = scf.for %r = %c0 to %c4 step %c1 iter_args(%acc = %c0) -> (index) {
+          %picked = scf.if %go -> (index) {
+            ktdf.data_transfer from %table[%r, 0] size [1, 64] to %l[%r, 0] size [1, 64] : memref<4x64xf16, "DDR">, memref<4x64xf16, "L1">
+            %one = arith.addi %acc, %c1 : index
+            scf.yield %one : index
+          } else {
+            scf.yield %acc : index
+          }
+          scf.yield %picked : index
+        }
+        "test.count"(%count) : (index) -> ()
+      } {applicable_units = ["MNILU"]}
+      ktdf.stage depends_in(%t) depends_out(none) {
+        "test.use"(%l) : (memref<4x64xf16, "L1">) -> ()
+      } {applicable_units = ["L1LU"]}
+    }
+  }
+  return
+}
