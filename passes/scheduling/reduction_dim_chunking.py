@@ -44,8 +44,10 @@ from dfsched.passes.scheduling.reduction_utils import (
     ChunkStageFactory,
     Inserter,
     all_equal,
+    captured_values,
     check_reduction_operands,
     compute_stages,
+    defining_slice,
     empty_body_loop,
     find_load_stage,
     find_load_transfer,
@@ -89,9 +91,17 @@ class ReductionDimChunking(ModulePass):
     def plan(self, compute: ktdf.StageOp, generic: xlinalg.GenericOp) -> Plan | None:
         pipeline = compute.parent_op()
         assert isinstance(pipeline, ktdf.PipelineOp)  # ktdf.stage's HasParent trait
+        counts = self.chunk_counts(pipeline, generic)
+        if counts is None:
+            return None
+        red_dims, chunk_sizes, per_dim = counts
+        if all(n == 1 for n in per_dim):  # one chunk everywhere: the rewrite would change nothing
+            return None
+
+        # The shape the rewrite needs (upstream asserts it, even when there is nothing to do).
         region = pipeline.parent_region()
         assert region is not None
-        if sum(1 for o in _pipelines_not_nested(region)) != 1:
+        if len(_pipelines_not_nested(region)) != 1:
             raise error(pipeline, f"{PASS}: expected the reduction's pipeline to be the only pipeline in its region")
         load = find_load_stage(pipeline, compute)
         if load is None:
@@ -99,12 +109,6 @@ class ReductionDimChunking(ModulePass):
         store = find_store_stage(pipeline, compute)
         if store is None:
             raise error(pipeline, f"{PASS}: could not find the store stage downstream of the compute stage")
-        counts = self.chunk_counts(pipeline, generic)
-        if counts is None:
-            return None
-        red_dims, chunk_sizes, per_dim = counts
-        if all(n == 1 for n in per_dim):  # one chunk everywhere: the rewrite would change nothing
-            return None
         if generic.parent_op() is not compute:
             raise error(generic, f"{PASS}: the reduction linalg.generic must be directly in its ktdf.stage")
         check_reduction_operands(generic, PASS, pipeline)
@@ -289,7 +293,9 @@ def rewrite(plan: Plan) -> None:
     )
     factory.build_private()
     factory.build_load_stage(condition, input_memref, partial_memref, plan.red_dims, plan.chunk_sizes, dim_ivs)
-    factory.build_compute_stage(condition, chunk_type, generic, first_init)
+    body = plan.compute.body.block
+    captured = [op for op in body.ops if any(op in defining_slice(v, body) for v in captured_values(generic))]
+    factory.build_compute_stage(condition, chunk_type, generic, first_init, captured)
     factory.build_store_stage(partial_memref)
 
     # 7. The old inner pipeline goes.

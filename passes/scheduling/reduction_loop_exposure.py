@@ -45,6 +45,7 @@ from dfsched.dialects.affine_subscripts import affine_add
 from dfsched.passes.scheduling.reduction_utils import (
     Inserter,
     all_equal,
+    captured_values,
     check_reduction_operands,
     compute_stages,
     defining_slice,
@@ -54,7 +55,6 @@ from dfsched.passes.scheduling.reduction_utils import (
     input_read,
     is_exposed,
     is_fifo,
-    is_inside,
     loop_extent,
     nested_reduction_loops,
     rebuild_transfer,
@@ -250,8 +250,7 @@ def rewrite_compute(plan: Plan, fifo_in: SSAValue, start: SSAValue, step: SSAVal
 
     # The ops computing the init (and whatever the generic's body uses from the stage)
     # move to the top of the stage, in order: they run once, before the loops.
-    captured = [operand for inner in generic.body.walk() for operand in inner.operands
-                if isinstance(operand, OpResult) and not is_inside(operand.owner, generic)]
+    captured = captured_values(generic)
     prelude = defining_slice(generic.outputs[0], body)
     for value in captured:
         prelude += [op for op in defining_slice(value, body) if op not in prelude]

@@ -280,6 +280,13 @@ def init_form(init: SSAValue) -> InitForm | None:
     return None
 
 
+def captured_values(op: Operation) -> list[SSAValue]:
+    """Values used inside `op`'s regions but defined outside `op`."""
+    return [operand for inner in op.walk() if inner is not op for operand in inner.operands
+            if not (isinstance(operand, OpResult) and is_inside(operand.owner, op))
+            and not (not isinstance(operand, OpResult) and is_inside(operand.owner.parent_op(), op))]  # type: ignore[union-attr]
+
+
 def defining_slice(value: SSAValue, block: Block) -> list[Operation]:
     """Ops of `block` that `value` depends on (also through values their regions use), in block order."""
     needed: set[Operation] = set()
@@ -569,11 +576,13 @@ class ChunkStageFactory:
             add(if_then(condition, (), moves))
 
     def build_compute_stage(self, condition: SSAValue, chunk_input_type: TensorType,
-                            generic: xlinalg.GenericOp, first_init: Sequence[Operation]) -> None:
+                            generic: xlinalg.GenericOp, first_init: Sequence[Operation],
+                            captured: Sequence[Operation] = ()) -> None:
         """Read the chunk; start from `first_init` (the first chunk) or the partial; reduce; write.
 
         `first_init` are ops (already cloned, detached) computing the first chunk's init as
-        their last result.
+        their last result; `captured` are ops of the old compute stage whose results the
+        generic's body uses (cloned in front of it).
         """
         stage = self._stage([self.token(0)], [self.token(self.cfg.n_tokens - 1)], self.compute_units)
         add = Inserter.at_end(stage.body.block, self.location)
@@ -582,7 +591,10 @@ class ChunkStageFactory:
         first = list(first_init) + [scf.YieldOp(first_init[-1].results[0])]
         partial = ktdf.ReadFromFifoOp(self.partial_slot(0), out_type)
         init = add(if_then(condition, first, [partial, scf.YieldOp(partial.results[0])], [out_type])).results[0]
-        mapping: dict[SSAValue, SSAValue] = {generic.inputs[0]: chunk, generic.outputs[0]: init}
+        mapping: dict[SSAValue, SSAValue] = {}
+        for op in captured:
+            add(op.clone(value_mapper=mapping))
+        mapping.update({generic.inputs[0]: chunk, generic.outputs[0]: init})
         new_generic = add(generic.clone(value_mapper=mapping))
         add(ktdf.WriteToFifoOp(new_generic.results[0], self.out_slot(0)))
 
