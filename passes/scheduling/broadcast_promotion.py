@@ -37,19 +37,22 @@ Algorithm (a fixed point, one hoist per round, as upstream):
    stage that the transfer needs: the transfer, the ops computing its operands, and the
    `scf.if`/`scf.for`/nested-pipeline skeleton around it (a surrounding `scf.for` whose
    block arguments nothing kept uses is left out, its body spliced in; a nested stage comes
-   without its tokens, its pipeline without its private unless the transfer reads it). Readers of the old
-   destination move to the new buffer, and the original transfer is erased; the donor keeps
-   its other ops (an emptied `scf.if`, dead index arithmetic) for later cleanups.
+   without its tokens, its pipeline without its private unless the transfer reads it).
+   Readers of the old destination move to the new buffer, and the original transfer is
+   erased; the donor keeps its other ops (an emptied `scf.if`, dead index arithmetic) and
+   its private keeps the old buffer, as upstream leaves them.
 
-Where dfsched differs from upstream (no upstream test changes):
-* condition (f) above;
-* the slice is closed properly: a stage loop is kept when something kept uses its IV or
-  iteration arguments (upstream decides before it has seen every user and can drop it), the
-  values yielded by a kept region's terminator are computed in the copy too, and a nested
-  stage's copy has no tokens (upstream's would wait for a stage it did not copy);
+Where dfsched differs from upstream (no upstream test output changes):
+* condition (f) above, and the `ktdf.opaque` / `memref.copy` writers of (c) and (d);
+* the slice is closed properly: a stage loop is kept when something kept inside it uses its
+  IV or iteration arguments (upstream decides before it has seen every user, and looks
+  outside the loop too), the values yielded by a kept region's terminator are computed in
+  the copy too, and a nested stage's copy has no tokens (upstream's would wait for a stage
+  it did not copy);
 * readers of the old destination *inside the donor stage* move to the new buffer as well
   (upstream leaves them reading a buffer nothing writes any more); only readers the new
-  allocation dominates move (a reader before the target loop keeps the old buffer).
+  allocation dominates move (a reader before the target loop keeps the old buffer);
+* the diagnostic below is on the transfer, with a note on the loop (upstream: on the loop).
 
 **Diagnostics.** A candidate whose destination does not come from a `memref.alloc` (a
 function argument, a view, ...) cannot get a fresh buffer: "broadcast promotion: destination

@@ -428,3 +428,57 @@ func.func @peer_pipeline(%x: memref<64xf16, "DDR">, %y: memref<64xf16, "DDR">, %
   }
   return
 }
+
+// -----
+
+// (c) An intrinsic in another stage writes the source (a ktdf.opaque output: dfsched counts
+// it as a writer, upstream does not).
+// CHECK-LABEL: func.func @source_written_by_opaque(
+func.func @source_written_by_opaque(%n_end: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %acc = memref.alloc() : memref<64xf16, "L1">
+  scf.for %n = %c0 to %n_end step %c1 {
+    ktdf.pipeline {
+      %r, %t = ktdf.private -> (memref<64xf16, "SFU_REG">, !ktdf.token) {
+        %a = memref.alloc() : memref<64xf16, "SFU_REG">
+        %k = ktdf.create_token : !ktdf.token
+        ktdf.private_yield %a, %k : memref<64xf16, "SFU_REG">, !ktdf.token
+      }
+      ktdf.stage depends_in(none) depends_out(%t) {
+        ktdf.data_transfer from %acc[0] size [64] to %r[0] size [64] : memref<64xf16, "L1">, memref<64xf16, "SFU_REG">
+      } {applicable_units = ["L1LU"]}
+      ktdf.stage depends_in(%t) depends_out(none) {
+        ktdf.opaque "ZERO" ins() outs(%acc: memref<64xf16, "L1">)
+      } {applicable_units = ["SFU"]}
+    }
+  }
+  return
+}
+
+// -----
+
+// (c) A memref.copy in the loop refreshes the source (dfsched counts it, upstream does not).
+// CHECK-LABEL: func.func @source_written_by_copy(
+func.func @source_written_by_copy(%fresh: memref<64xf16, "L1">, %n_end: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %table = memref.alloc() : memref<64xf16, "L1">
+  scf.for %n = %c0 to %n_end step %c1 {
+    memref.copy %fresh, %table : memref<64xf16, "L1"> to memref<64xf16, "L1">
+    ktdf.pipeline {
+      %r, %t = ktdf.private -> (memref<64xf16, "SFU_REG">, !ktdf.token) {
+        %a = memref.alloc() : memref<64xf16, "SFU_REG">
+        %k = ktdf.create_token : !ktdf.token
+        ktdf.private_yield %a, %k : memref<64xf16, "SFU_REG">, !ktdf.token
+      }
+      ktdf.stage depends_in(none) depends_out(%t) {
+        ktdf.data_transfer from %table[0] size [64] to %r[0] size [64] : memref<64xf16, "L1">, memref<64xf16, "SFU_REG">
+      } {applicable_units = ["L1LU"]}
+      ktdf.stage depends_in(%t) depends_out(none) {
+        "test.use"(%r) : (memref<64xf16, "SFU_REG">) -> ()
+      } {applicable_units = ["SFU"]}
+    }
+  }
+  return
+}
