@@ -1,0 +1,3 @@
+module {
+  ktdf_arch.device @sample_device import("../../../../../arch/devices/sample_device.mlir")
+}
