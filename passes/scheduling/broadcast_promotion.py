@@ -22,7 +22,8 @@ Algorithm (a fixed point, one hoist per round, as upstream):
    the first loop where one of these fails; the last loop that passed is the target:
    (a) no index or dynamic size of either side depends (SSA-transitively) on the loop IV;
    (c) nothing in the loop writes the source (a transfer into it, a `memref.store`, a linalg
-       init, a `ktdf.opaque` output, a `memref.copy` target; views of it included);
+       init, a `ktdf.opaque` output, a `memref.copy` target; through any view of the buffer
+       the source is, or is a view of);
    (d) nothing in the loop but this transfer writes the destination;
    (e) the source is not defined inside the loop;
    (f) every value the hoisted copy needs from outside the donor stage (index operands, the
@@ -43,7 +44,8 @@ Algorithm (a fixed point, one hoist per round, as upstream):
    its private keeps the old buffer, as upstream leaves them.
 
 Where dfsched differs from upstream (no upstream test output changes):
-* condition (f) above, and the `ktdf.opaque` / `memref.copy` writers of (c) and (d);
+* condition (f) above; the `ktdf.opaque` / `memref.copy` writers of (c) and (d), and
+  writes through the buffer a view is taken of (upstream only sees views of the operand);
 * the slice is closed properly: a stage loop is kept when something kept inside it uses its
   IV or iteration arguments (upstream decides before it has seen every user, and looks
   outside the loop too), the values yielded by a kept region's terminator are computed in
@@ -196,9 +198,17 @@ def depends_on(value: SSAValue, iv: SSAValue) -> bool:
 
 
 def alias_set(memref_value: SSAValue) -> set[SSAValue]:
-    """`memref_value` and every view derived from it (cast, view, subview, reinterpret, space cast)."""
+    """Every value that may alias `memref_value`: the memref it is a view of (through cast,
+    view, subview, reinterpret_cast, memory_space_cast), and every view derived from that.
+
+    Upstream only looks at views derived from `memref_value` itself, so a write to the
+    whole buffer a transfer reads a view of went unnoticed.
+    """
+    root = memref_value
+    while isinstance(root, OpResult) and _op_name(root.owner) in _VIEW_OPS and root.owner.operands:
+        root = root.owner.operands[0]
     aliases: set[SSAValue] = set()
-    worklist = [memref_value]
+    worklist = [root]
     while worklist:
         value = worklist.pop()
         if value in aliases:

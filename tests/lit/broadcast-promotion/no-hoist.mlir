@@ -482,3 +482,30 @@ func.func @source_written_by_copy(%fresh: memref<64xf16, "L1">, %n_end: index) {
   }
   return
 }
+
+// -----
+
+// (c) The source is a view of a buffer that a later stage writes as a whole (dfsched
+// follows the view back to the buffer; upstream only sees views of the source itself).
+// CHECK-LABEL: func.func @source_view_of_written_buffer(
+func.func @source_view_of_written_buffer(%x: memref<4x64xf16, "DDR">, %n_end: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %row = memref.subview %x[1, 0] [1, 64] [1, 1] : memref<4x64xf16, "DDR"> to memref<1x64xf16, strided<[64, 1], offset: 64>, "DDR">
+  scf.for %n = %c0 to %n_end step %c1 {
+    ktdf.pipeline {
+      %l, %t = ktdf.private -> (memref<64xf16, "L1">, !ktdf.token) {
+        %a = memref.alloc() : memref<64xf16, "L1">
+        %k = ktdf.create_token : !ktdf.token
+        ktdf.private_yield %a, %k : memref<64xf16, "L1">, !ktdf.token
+      }
+      ktdf.stage depends_in(none) depends_out(%t) {
+        ktdf.data_transfer from %row[0, 0] size [1, 64] to %l[0] size [64] : memref<1x64xf16, strided<[64, 1], offset: 64>, "DDR">, memref<64xf16, "L1">
+      } {applicable_units = ["MNILU"]}
+      ktdf.stage depends_in(%t) depends_out(none) {
+        ktdf.data_transfer from %l[0] size [64] to %x[%n, 0] size [1, 64] : memref<64xf16, "L1">, memref<4x64xf16, "DDR">
+      } {applicable_units = ["MNISU"]}
+    }
+  }
+  return
+}
