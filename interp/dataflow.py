@@ -440,7 +440,10 @@ def launch(sim: SimState, pending: list[tuple[Operation, dict]]) -> None:
     finally:
         sim.engine = None
         for process, unit in processes:
-            sim.stats_for(unit).busy += process.busy
+            stats = sim.stats_for(unit)
+            stats.busy += process.busy
+            if process.end is not None:
+                stats.finish = max(stats.finish, process.end)
         sim.timeline.extend(engine.timeline)
     peaks = getattr(sim, "fifo_peaks", None)
     if peaks is None:

@@ -84,6 +84,7 @@ class UnitStats:
     syncs_sent: int = 0
     syncs_received: int = 0
     programs: int = 0  # program instances it ran (one per launch)
+    finish: int = 0  # when its last program finished
 
 
 class SimError(Exception):
