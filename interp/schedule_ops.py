@@ -215,10 +215,11 @@ def _tile_of(state: ScheduleState, view: StridedView) -> int | None:
 
 
 def read_region(state: ScheduleState, view: StridedView, coords: np.ndarray, strict: bool) -> np.ndarray:
-    """Elements of `view` at `coords` (last axis = rank); outside the shape only if not strict."""
+    """Elements of `view` at `coords` (last axis = rank); outside its shape (and coordinate set)
+    only when not strict: then whatever the strided addresses hold."""
     if coords.size == 0:
         return view.et.zeros(coords.shape[:-1])
-    if strict or view.coordinate_set is not None:
+    if strict:
         return view.read(coords, _tile_of(state, view))
     local = coords - np.asarray(view.lower or (0,) * view.rank, dtype=np.int64)
     linear = (local * np.asarray(view.strides, dtype=np.int64)).sum(axis=-1)
@@ -600,8 +601,7 @@ def _run_buffer_phase(self, interpreter, op, args):
     linear = 0
     for value, iv in zip(args, op.ivs):
         rng = _iv_range(interpreter, iv)
-        if rng is None:
-            linear = linear + int(value)
+        if rng is None:  # not a loop IV (a constant: the folder drops those): no effect
             continue
         lb, ub, step = rng
         trip = max(0, -(-(ub - lb) // step))
