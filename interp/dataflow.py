@@ -421,6 +421,7 @@ def launch(sim: SimState, pending: list[tuple[Operation, dict]]) -> None:
                 raise error(op, f"unit {unit} runs two programs at once", [(running[unit.name], "its other program")])
             running[unit.name] = op
             runner = Runner(sim, unit, dict(env))
+            runner.launch_env = env
             process = Process(unit.name, runner.run_block(block, [unit] if block.args else []))
             runner.process = process
             process.data = runner

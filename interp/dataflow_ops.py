@@ -96,14 +96,20 @@ class SimError(Exception):
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Unit:
-    """A hardware unit handle (`dataflow.get_unit`)."""
+    """A hardware unit handle (`dataflow.get_unit`); units with the same name are the same unit."""
 
     name: str
     type: str
     core: int | None = None
     corelet: int | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Unit) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
 
     @property
     def kind(self) -> str:
@@ -205,6 +211,11 @@ class SimState:
         self._links: dict[tuple[str, str], Any] = {}
         self._captures: dict[Operation, list[SSAValue]] = {}
         self._local_buffers = 0
+        self.map_cache: dict[Operation, tuple[list[Any], UniformMap]] = {}
+        self.invariant_maps: dict[Operation, tuple[dict, UniformMap]] = {}
+        self._invariant: dict[Operation, bool] = {}
+        self._lanes: dict[tuple[str | None, str], int] = {}
+        self.binary_fns: dict[Operation, Callable] = {}
         self.ktir = KtirInterpreter(module, State(options=Options(check_races=False, max_ops=None)))
 
     # -- device facts ---------------------------------------------------------------------
@@ -238,6 +249,13 @@ class SimState:
         return int(attr.value.data) if isinstance(attr, IntegerAttr) else 1
 
     def lanes(self, unit: Unit | None, et: ElementType) -> int:
+        key = (unit.kind if unit is not None else None, et.name)
+        found = self._lanes.get(key)
+        if found is None:
+            found = self._lanes[key] = self._find_lanes(unit, et)
+        return found
+
+    def _find_lanes(self, unit: Unit | None, et: ElementType) -> int:
         if self.device is None:
             return 0
         kinds = [unit.kind] if unit is not None else []
@@ -327,6 +345,17 @@ class SimState:
         self._patterns[key] = pts
         return pts
 
+    def defined_outside_program(self, op: Operation) -> bool:
+        """Whether every operand of `op` comes from outside its enclosing program unit."""
+        found = self._invariant.get(op)
+        if found is None:
+            program = op.parent_op()
+            while program is not None and program.name != "dataflow.program_unit":
+                program = program.parent_op()
+            found = program is not None and all(not _inside(program, v) for v in op.operands)
+            self._invariant[op] = found
+        return found
+
     def captures(self, op: Operation) -> list[SSAValue]:
         """Values used inside `op`'s regions but defined outside it."""
         found = self._captures.get(op)
@@ -353,6 +382,16 @@ class SimState:
         return found
 
 
+def _inside(program: Operation, value: SSAValue) -> bool:
+    owner = value.owner
+    node = owner.parent_op() if isinstance(owner, Block) else owner
+    while node is not None:
+        if node is program:
+            return True
+        node = node.parent_op()
+    return False
+
+
 # ---------------------------------------------------------------------------------------
 # the runner
 # ---------------------------------------------------------------------------------------
@@ -374,6 +413,7 @@ class Runner:
         self.env = env
         self.process = process
         self.pending: list[tuple[Operation, dict]] = []  # host: program units to launch
+        self.launch_env: dict | None = None  # the host values a program instance started from
         self.stats = sim.stats_for(unit) if unit is not None else None
 
     @property
@@ -389,8 +429,14 @@ class Runner:
         env = self.env
         for arg, value in zip(block.args, args):
             env[arg] = value
+        invariant_maps = self.sim.invariant_maps
         for op in block.ops:
             name = op.name
+            if name == "uniform.def_immutable_mapping" and self.launch_env is not None:
+                cached = invariant_maps.get(op)
+                if cached is not None and cached[0] is self.launch_env:
+                    env[op.results[0]] = cached[1]
+                    continue
             if name in TERMINATORS:
                 values = [env[o] for o in op.operands]
                 if self.pending and self.unit is None:
@@ -515,12 +561,21 @@ def _get_view(r: Runner, op, args):
 
 
 def _def_mapping(r: Runner, op, args):
-    n = len(op.keys)
+    # maps are usually rebuilt from the same values on every loop iteration: reuse them
+    cache = r.sim.map_cache
+    cached = cache.get(op)
+    if cached is not None and len(cached[0]) == len(args) and all(a is b for a, b in zip(cached[0], args)):
+        return (cached[1],)
+    n = len(args) // 2
     keys, values = args[:n], args[n:]
     entries: dict[Any, Any] = {}
     for k, v in zip(keys, values):
         entries[_hashable(k)] = v
-    return (UniformMap(entries),)
+    mapping = UniformMap(entries)
+    cache[op] = (list(args), mapping)
+    if r.launch_env is not None and r.sim.defined_outside_program(op):
+        r.sim.invariant_maps[op] = (r.launch_env, mapping)
+    return (mapping,)
 
 
 def _hashable(k: Any) -> Any:
@@ -610,7 +665,18 @@ def _shape(t: Attribute) -> tuple[int, ...]:
     return (int(n.data),) if n is not None and hasattr(n, "data") else ()
 
 
+_TYPE_INFO: dict[Attribute, tuple[tuple[int, ...], ElementType]] = {}
+
+
 def _vector_type_info(t: Attribute) -> tuple[tuple[int, ...], ElementType]:
+    """(shape, element type) of a vector-like type (memoised)."""
+    found = _TYPE_INFO.get(t)
+    if found is None:
+        found = _TYPE_INFO[t] = _compute_type_info(t)
+    return found
+
+
+def _compute_type_info(t: Attribute) -> tuple[tuple[int, ...], ElementType]:
     if isinstance(t, ShapedType):
         return tuple(t.get_shape()), element_type(t)
     # !dataflow.custom_vector<NxT>
@@ -726,7 +792,7 @@ def _receive(r: Runner, op, args) -> Gen:
     fifo = sim.fifo(peer, unit)
     t = op.results[0].type
     shape, et = _vector_type_info(t)
-    need = int(np.prod(shape, dtype=np.int64))
+    need = math.prod(shape)
     parts: list[np.ndarray] = []
     got = 0
     while got < need:
@@ -974,6 +1040,8 @@ def _min(a, b):
     return _minimumf(a, b)
 
 
+_IDENTITY_1D = AffineMap.identity(1)
+
 BINARY: dict[str, Callable] = {
     "add": _float_or_int(np.add),
     "sub": _float_or_int(np.subtract),
@@ -1008,14 +1076,20 @@ def _binary(r: Runner, op, args) -> Gen:
     _no_mask(op)
     a, b = np.asarray(args[0]), np.asarray(args[1])
     shape, et = _vector_type_info(op.results[0].type)
-    amap = op.op_specific_map.data
-    if not (amap.num_dims == 1 and amap == AffineMap.identity(1)):
-        raise SimError(f"op_specific_map {amap} is not supported (only the identity)")
-    if a.size != b.size or a.size != int(np.prod(shape, dtype=np.int64)):
-        raise SimError(f"operands of {a.size} and {b.size} elements for a result of {int(np.prod(shape))}")
-    fn = BINARY.get(str(op.binary_op.data.value))
+    fn = r.sim.binary_fns.get(op)
     if fn is None:
-        raise SimError(f"binary operator {op.binary_op.data} is not supported")
+        amap = op.op_specific_map.data
+        if amap != _IDENTITY_1D:
+            raise SimError(f"op_specific_map {amap} is not supported (only the identity)")
+        fn = BINARY.get(str(op.binary_op.data.value))
+        if fn is None:
+            raise SimError(f"binary operator {op.binary_op.data} is not supported")
+        r.sim.binary_fns[op] = fn
+    count = 1
+    for d in shape:
+        count *= d
+    if a.size != b.size or a.size != count:
+        raise SimError(f"operands of {a.size} and {b.size} elements for a result of {count}")
     with np.errstate(all="ignore"):
         out = et.cast(fn(a.reshape(-1).astype(et.dtype), b.reshape(-1).astype(et.dtype), et)).reshape(shape)
     yield from _compute(r, op, out, et)
