@@ -99,7 +99,12 @@ class SymbolAllocator:
         self.top = top
         kernels = [f for f in _functions(top) if f.body.blocks.first is not None and _sole_call_to(top, f) is None]
         next_input = -1
+        # Where each kernel's numbering starts (upstream numbers every kernel from -1 when it
+        # traces an input back, which disagrees with its own declarations as soon as there
+        # are two kernels; dfsched reads the kernel's own first id instead).
+        self.first_input_of: dict[FuncOp, int] = {}
         for kernel in kernels:
+            self.first_input_of[kernel] = next_input
             builder = Builder.at_start(kernel.body.blocks.first)
             for arg in kernel.body.blocks.first.args:
                 if isinstance(arg.type, IndexType):
@@ -131,7 +136,7 @@ class SymbolAllocator:
             if call is None:
                 if not isinstance(arg.type, IndexType):
                     return None
-                return -arg.index - 1
+                return self.first_input_of.get(func, -1) - arg.index
             if arg.index >= len(call.arguments):
                 return None
             outer = _function_argument(call.arguments[arg.index])

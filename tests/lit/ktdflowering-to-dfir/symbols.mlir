@@ -220,3 +220,47 @@ module {
     }
   }
 }
+
+// -----
+
+// Two kernels number their inputs one after the other (-1; -2, -3); a program reached from
+// the second kernel's last argument is input -3, as that kernel declares it (upstream would
+// count from -1 again for every kernel).
+
+// CHECK-LABEL: func.func @first_kernel(
+// CHECK-NEXT:    symbol.create_id %{{.*}} {symbol_id = -1 : si64} : index
+// CHECK-LABEL: func.func @second_kernel(
+// CHECK-NEXT:    symbol.create_id %{{.*}} {symbol_id = -2 : si64} : index
+// CHECK-NEXT:    symbol.create_id %[[C:.*]] {symbol_id = -3 : si64} : index
+// CHECK-NEXT:    call @late(%[[C]])
+// CHECK-LABEL: func.func private @late(%
+// CHECK:         symbol.create_id %arg0 {symbol_id = -3 : si64} : index
+// CHECK:         symbol.create_symbol {SymbolId = -3 : i64} : index
+#s = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+module {
+  module {
+    func.func @first_kernel(%a: index) attributes {grid = [1]} {
+      return
+    }
+    func.func @second_kernel(%b: index, %c: index) attributes {grid = [1]} {
+      call @late(%c) : (index) -> ()
+      return
+    }
+    func.func private @late(index)
+  }
+  module @late {
+    func.func private @late(%x: index) attributes {grid = [1]} {
+      %u = dataflow.get_unit {core = 0 : i32, name = "C0-MNILU", type = "MNILU"} : index
+      %tid = ktdp.get_compute_tile_id : index
+      %k = arith.constant 0 : index
+      %m = uniform.def_immutable_mapping([%k -> %u]):index
+      %q = uniform.query_map(map:%m, key:%tid) : index
+      %v = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #s, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+      %d = memref.memory_space_cast %v : memref<64xf16> to memref<64xf16, "DDR">
+      ktdf_lowering.execute_on %q {
+        "test.use"(%d) : (memref<64xf16, "DDR">) -> ()
+      }
+      return
+    }
+  }
+}
