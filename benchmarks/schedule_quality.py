@@ -1,0 +1,140 @@
+"""Schedule quality: simulated cycles of each example's DataflowIR against the device bound
+(prints a table; asserts nothing).
+
+    python benchmarks/schedule_quality.py [--device sample] [--seed 0] [--details] [EXAMPLE ...]
+
+For every kernel in examples/ (or those named), the full schedule (`-ktir-to-dfir`, then the
+backend passes the pipeline does not run yet, see `interp/dataflow_compile.py`) is simulated
+by `dfsched.interp.dataflow.simulate` on seeded inputs and checked against the KTIR reference
+interpreter ("ok", or "WRONG" with the differences below the table). The table shows
+
+* `cycles`: simulated cycles of the whole run;
+* `bound`: the device bound (DataflowIR simulator docstring): the DMA units' bytes over their
+  datapaths' bytes per cycle and the vector work over the compute units' throughput, spread
+  over every instance (cores of the grid x corelets), whichever is larger (`dma`/`vec`);
+* `eff`: bound / cycles;
+* `no-DB`, `no-CL`: the same with `--disable-double-buffering` and with
+  `--disable-parallelize-loops-across-instances` (cycles and efficiency against the full
+  schedule's bound); "n/a" when that pass is not in the pipeline.
+
+A kernel the backend cannot compile, or whose simulation fails, shows the reason instead.
+`--details` adds, per kernel, every unit kind's busy share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+VARIANTS = [
+    ("no-DB", "double-buffering"),
+    ("no-CL", "parallelize-loops-across-instances"),
+]
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    # skip the command line CompileError starts with
+    for line in text:
+        if "error" in line:
+            return line.strip()
+    return text[0] if text else type(exc).__name__
+
+
+def simulate_kernel(path: str, device: str, seed: int, disable=()):
+    """(result, problems) of the kernel's schedule, or raises with the reason."""
+    from dfsched.interp import ktir
+    from dfsched.interp.dataflow import simulate
+    from dfsched.interp.dataflow_compile import compile_to_dfir
+
+    kernel = ktir.load_module(path)
+    inputs = ktir.make_inputs(kernel, seed=seed)
+    reference = ktir.run(kernel, inputs)
+    dfir = compile_to_dfir(path, device, disable)
+    result = simulate(dfir, inputs, device, layout=reference.layout, record_timeline=False)
+    return result, ktir.compare_outputs(reference.outputs, result.outputs)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("examples", nargs="*", help="example names or paths (default: all of examples/)")
+    ap.add_argument("--device", default="sample")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--details", action="store_true", help="busy share of every unit kind")
+    args = ap.parse_args()
+
+    from dfsched.interp.dataflow_compile import in_pipeline
+
+    paths = []
+    for name in args.examples or sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir"))):
+        path = name if os.path.exists(name) else os.path.join(ROOT, "examples", f"{name}.mlir")
+        if not os.path.exists(path):
+            sys.exit(f"no example {name}")
+        paths.append(path)
+
+    header = ["kernel", "check", "cycles", "bound", "eff"]
+    for label, _ in VARIANTS:
+        header += [label, "eff"]
+    rows: list[list[str]] = []
+    notes: list[str] = []
+    details: list[str] = []
+    start = time.perf_counter()
+    for path in paths:
+        name = os.path.splitext(os.path.basename(path))[0]
+        try:
+            result, problems = simulate_kernel(path, args.device, args.seed)
+        except Exception as exc:  # noqa: BLE001 (a table row, whatever failed)
+            rows.append([name, "FAILED", "-", "-", "-"] + ["-", "-"] * len(VARIANTS))
+            notes.append(f"{name}: {_first_line(exc)}")
+            continue
+        bound = result.bound()
+        which = "dma" if bound.dma_cycles >= bound.compute_cycles else "vec"
+        row = [name, "ok" if not problems else "WRONG", str(result.total_cycles), f"{bound.cycles} {which}",
+               f"{bound.cycles / max(1, result.total_cycles):.0%}"]
+        for label, pass_name in problems and [] or VARIANTS:
+            if not in_pipeline(pass_name):
+                row += ["n/a", ""]
+                continue
+            try:
+                variant, variant_problems = simulate_kernel(path, args.device, args.seed, [pass_name])
+            except Exception as exc:  # noqa: BLE001
+                row += ["FAILED", ""]
+                notes.append(f"{name} {label}: {_first_line(exc)}")
+                continue
+            mark = "" if not variant_problems else " WRONG"
+            row += [f"{variant.total_cycles}{mark}", f"{bound.cycles / max(1, variant.total_cycles):.0%}"]
+            if variant_problems:
+                notes.append(f"{name} {label}: " + "; ".join(variant_problems))
+        row += ["-", "-"] * ((len(header) - len(row)) // 2)
+        rows.append(row)
+        if problems:
+            notes.append(f"{name}: " + "; ".join(problems))
+        if args.details:
+            kinds: dict[str, list[int]] = {}
+            for s in result.stats.values():
+                kinds.setdefault(s.kind, []).append(s.busy)
+            share = ", ".join(f"{k} {sum(v) / (len(v) * max(1, result.total_cycles)):.0%}" for k, v in kinds.items())
+            details.append(f"{name}: units busy on average: {share}; {len(result.launches)} launch(es); "
+                           f"bound per kind {bound.per_kind}")
+
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    print(f"device {args.device}, seed {args.seed}")
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
+    for row in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+    for line in details:
+        print(line)
+    if notes:
+        print()
+        for line in notes:
+            print(line)
+    print(f"\n({time.perf_counter() - start:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
