@@ -15,7 +15,7 @@ yield, starting from buffer 0. Both read buffer 0 in the first iteration.
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.diagnostics import error
@@ -138,4 +138,4 @@ def lower_double_buffering(func: Operation, model) -> None:
         _lower_one(phase, model)
 
 
-__all__ = ["lower_double_buffering", "Region"]
+__all__ = ["lower_double_buffering"]

@@ -12,6 +12,12 @@ memory, one per core for a per-core scratchpad), and every memref a program reac
 
 The views have plain memref types (no layout, no memory space); `ktdf.select_memref` results and
 transfers that used the old values are retyped/rewired.
+
+Start addresses are bytes (Decision 8): the base of a KTIR view and an address-assigned buffer
+are byte addresses already; a `reinterpret_cast` offset counts elements and is multiplied by
+the element size where it is added. As upstream, a KTIR view is lowered only when it reaches a
+memory space through `memref.memory_space_cast` (the pipeline's shape); one typed with a space
+directly is left as it is when no other memory is needed (and has no unit otherwise).
 """
 
 from __future__ import annotations

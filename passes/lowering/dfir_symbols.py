@@ -14,6 +14,13 @@ level, which `wrap-program-dfir` later moves beside the program.
 * `take_displacement_apart(offset, pu)`: the `reinterpret_cast` offset, common or per unit;
 * `emit_symbolic_start_address(...)`: the view's start operand (one symbol, or one per unit
   gathered in a unit-keyed uniform map), definitions emitted at the function-level point.
+
+Address unit (Decision 8): a symbol stands for a byte address, like every view start address
+in DataflowIR and like the inputs the run hands over. A displacement counted in elements is
+converted to bytes before it becomes a term of a definition, and an address that is the input
+itself reads the input's own symbol. (Upstream divides each symbol by the word size of the
+units reading it, so that its views start in words; dfsched leaves that conversion to whatever
+turns DataflowIR into unit instructions, so one unit holds from address assignment on.)
 """
 
 from __future__ import annotations

@@ -15,7 +15,24 @@ symbols once for the module (§4.8):
    double buffering (§4.12) and `ktdf.parallel` (§4.13, over any number of corelets);
 7. canonicalize the function.
 
-Every failure is a located error (Decision 4); nothing is left half-rewritten silently.
+Where dfsched departs from upstream (the spec's Decisions):
+
+* Decision 3: `ktdf.parallel` is spread over however many corelets its units have, honouring
+  its lower bound and step, and trip counts the instances do not divide (`dfir_parallel`);
+* Decision 4: every failure is a located error that fails the pass (upstream's greedy
+  rewrites only report some of them); nothing is left half-rewritten silently;
+* Decision 5: everything iterates in IR order (upstream iterates some pointer-keyed maps);
+* Decision 6: a KTIR memory space without a `mem_space_mapping` resolves to the device-level
+  or core-private memory (`DeviceModel.memory_for_space`);
+* Decision 7: a transfer wider than one element needs the compute kind's SIMD lanes for its
+  element type; none declared is an error naming the type and the unit;
+* Decision 8: a view's start address is a byte address, as address-assignment's addresses and
+  the run's inputs are; element offsets (reinterpret_cast offsets, the element distance a
+  parallel loop covers) are converted to bytes where they are added, and symbols stand for
+  byte addresses (`dfir_memory_views`, `dfir_parallel`, `dfir_symbols`).
+
+Greedy rewrites run with MLIR's default (bottom-up) configuration, as upstream's
+`applyPatternsGreedily` calls do; the order in which patterns meet ops is visible in the output.
 """
 
 from __future__ import annotations
