@@ -24,8 +24,9 @@ KTIR_TO_DFIR: list[str] = [
     "canonicalize",
     "loop-invariant-code-motion",
     "stage-coarsening",
-    # (reduction-dim-chunking, reduction-loop-exposure and map-reduction-partials join here
-    # as they land)
+    "reduction-dim-chunking",
+    "reduction-loop-exposure",
+    "map-reduction-partials",
     "broadcast-promotion",
     # loop space
     "double-buffering",
