@@ -38,6 +38,7 @@ def _with_extra_iter_arg(loop: scf.ForOp, init: SSAValue) -> scf.ForOp:
     region = loop.detach_region(loop.body)
     new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.iter_args, init], region)
     new_loop.attributes.update(loop.attributes)
+    new_loop.location = loop.location
     Rewriter.insert_op(new_loop, InsertPoint.before(loop))
     for old, new in zip(loop.results, new_loop.results):
         old.replace_all_uses_with(new)

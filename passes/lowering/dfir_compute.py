@@ -79,7 +79,7 @@ class LowerReadFromFifo(RewritePattern):
         pu = enclosing_program_unit(op)
         if pu is None:
             raise error(op, "read_from_fifo must be inside a program_unit")
-        builder = Builder(InsertPoint.before(op), rewriter)
+        builder = Builder.before(op, rewriter)
         source = resolve_fifo_unit(builder, op.fifo_slot.type.src, self.components, pu, op)
         received = builder.insert(ReceiveOp.build(operands=[source], result_types=[vector]))
         rewriter.replace(op, [], [received.results[0]])
@@ -96,7 +96,7 @@ class LowerWriteToFifo(RewritePattern):
         pu = enclosing_program_unit(op)
         if pu is None:
             raise error(op, "write_to_fifo must be inside a program_unit")
-        builder = Builder(InsertPoint.before(op), rewriter)
+        builder = Builder.before(op, rewriter)
         dest = resolve_fifo_unit(builder, op.fifo_slot.type.dest, self.components, pu, op)
         data = op.data
         if isinstance(data.type, MemRefType):
@@ -111,7 +111,7 @@ class LowerCopyFromFifo(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name != "memref.copy" or not isinstance(op.operands[0].owner, ReadFromFifoOp):
             return
-        emit_vector_store(Builder(InsertPoint.before(op), rewriter), op.operands[0], op.operands[1])
+        emit_vector_store(Builder.before(op, rewriter), op.operands[0], op.operands[1])
         rewriter.erase(op)
 
 
@@ -174,7 +174,7 @@ class LowerLinalgGeneric(RewritePattern):
         terminator = block.last_op
         if terminator is None or len(terminator.operands) != 1:
             return
-        builder = Builder(InsertPoint.before(op), rewriter)
+        builder = Builder.before(op, rewriter)
         for arg, value in zip(block.args[: len(op.inputs)], op.inputs):
             arg.replace_all_uses_with(_vector_constant(op, self.model, value, builder))
         result = _lower_body(op, self.model, builder, block)
@@ -188,7 +188,7 @@ class LowerLinalgGeneric(RewritePattern):
         for arg, value in zip(block.args[: len(op.inputs)], op.inputs):
             arg.replace_all_uses_with(value)
         out = op.outputs[0]
-        builder = Builder(InsertPoint.before(op), rewriter)
+        builder = Builder.before(op, rewriter)
         vector = flattened_vector_type(self.model, out.type, op)
         block.args[-1].replace_all_uses_with(emit_vector_load(builder, vector, out))
         result = _lower_body(op, self.model, builder, block)
@@ -211,7 +211,7 @@ class LowerLinalgGeneric(RewritePattern):
         reduction_dims = [i for i, kind in enumerate(iterators) if kind == "reduction"]
         output_type = op.outputs[0].type
         vector = flattened_vector_type(self.model, output_type, op)
-        builder = Builder(InsertPoint.before(op), rewriter)
+        builder = Builder.before(op, rewriter)
         acc = _vector_constant(op, self.model, op.outputs[0], builder)
         if acc.type != vector:
             zero = _zero_attr(vector)
@@ -232,12 +232,12 @@ class LowerLinalgGeneric(RewritePattern):
             loop = builder.insert(scf.ForOp(lower, upper, step, [current], Region(body)))
             assert isinstance(loop, scf.ForOp)
             loops.append(loop)
-            builder = Builder(InsertPoint.at_end(body), rewriter)
+            builder = Builder(InsertPoint.at_end(body), rewriter, op.location)
             current = body.args[1]
         slice_read = builder.value(ReadFromFifoOp(read.fifo_slot, parallel_type))
         result = binary(builder, vector, current, slice_read, operator)
         for loop in reversed(loops):
-            Builder(InsertPoint.at_end(loop.body.block), rewriter).insert(scf.YieldOp(result))
+            Builder(InsertPoint.at_end(loop.body.block), rewriter, op.location).insert(scf.YieldOp(result))
             result = loop.results[0]
         rewriter.replace(op, [], [result])
         rewriter.erase(read)
@@ -272,7 +272,7 @@ class LowerLinalgFill(RewritePattern):
                 raise error(op, "linalg.fill lowering only supports zero fill values")
         else:
             raise error(op, "linalg.fill constant value must be integer or float")
-        builder = Builder(InsertPoint.before(op), rewriter)
+        builder = Builder.before(op, rewriter)
         seed = builder.value(ConstantBitstreamOp([0], VectorType(vector.element_type, [1])))
         splat = builder.value(ShuffleOp(seed, [0], vector.element_count(), vector))
         if op.results:
@@ -307,7 +307,7 @@ class LowerDeriveSize(RewritePattern):
         if epilogue == 0:
             rewriter.replace(op, [], [tile_size])
             return
-        builder = Builder(InsertPoint.before(op), rewriter)
+        builder = Builder.before(op, rewriter)
         one = builder.constant(1)
         last = builder.value(arith.SubiOp(loop.ub, one))
         not_last = builder.value(arith.CmpiOp(iv, last, "slt"))

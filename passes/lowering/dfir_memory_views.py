@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.arch.model import BELOW_SCRATCHPAD, GLOBAL, SCRATCHPAD, DeviceModel
 from dfsched.diagnostics import DiagnosticError, error
@@ -388,7 +388,7 @@ def build_logical_memory_views(func: FuncOp, model: DeviceModel, symbols) -> Non
     definitions = builder  # function-level definitions go right after the memory units
     symbols.declare_inputs_in(func, definitions)
     for pu in _walk_program_units(func):
-        at_start = Builder.at_start(pu.body.block)
+        at_start = Builder(InsertPoint.at_start(pu.body.block), None, pu.location)
         resolved = _resolve_units(pu, needed, memory_units, model, func, at_start)
         _replace_source_a(pu, resolved, model, symbols, definitions)
         replacements = _replace_source_b(pu, resolved)

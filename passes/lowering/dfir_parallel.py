@@ -203,6 +203,7 @@ def _lower_one(op: ParallelOp) -> None:
         if len(list(memref.uses)) != 1:
             # The view serves other accesses too: give this one a view of its own.
             fresh = GetLogicalMemoryViewOp(view.from_unit, view.start_address, view.layout_map, view.data.type)
+            fresh.location = access.location
             Rewriter.insert_op(fresh, InsertPoint.before(access))
             access.operands = [fresh.data if v is memref else v for v in access.operands]
             view = fresh

@@ -100,7 +100,7 @@ class LowerSignal(RewritePattern):
             if kind != current_kind:
                 peers.append(operand)
 
-        builder = Builder(InsertPoint.before(op), rewriter)
+        builder = Builder.before(op, rewriter)
         current_multi = len(_corelets(pu.units)) > 1
         per_kind: dict[str, set[int]] = {}
         for peer in peers:

@@ -233,7 +233,7 @@ class LowerDataTransfer(RewritePattern):
                 if divergent:
                     loop_dim = divergent[0]
         load_indices, store_indices = list(op.source_indices), list(op.dest_indices)
-        builder = Builder(InsertPoint.before(op), rewriter)
+        builder = Builder.before(op, rewriter)
         if loop_dim is not None:
             lower = builder.constant(0)
             upper = builder.constant(src_time.extents[loop_dim])
@@ -248,7 +248,7 @@ class LowerDataTransfer(RewritePattern):
             store_indices.append(iv)
             src_time.erase(loop_dim)
             dst_time.erase(loop_dim)
-            builder = Builder(InsertPoint.before(body.last_op), rewriter)
+            builder = Builder(InsertPoint.before(body.last_op), rewriter, op.location)
             del loop
         extents = list(src_time.extents) or [1]
         num_time = len(extents)
@@ -282,7 +282,7 @@ class LowerDataTransfer(RewritePattern):
         pu = enclosing_program_unit(op)
         if pu is None:
             raise error(op, "data_transfer must be inside a program_unit")
-        builder = Builder(InsertPoint.before(op), rewriter)
+        builder = Builder.before(op, rewriter)
         value = builder.value(VectorLoadOp(load_type, src, self._map(op, "source", rank), list(op.source_indices),
                                            sizes_set(src_sizes), AffineMapAttr(identity_map(rank))))
         if splat:
@@ -299,7 +299,7 @@ class LowerDataTransfer(RewritePattern):
         pu = enclosing_program_unit(op)
         if pu is None:
             raise error(op, "data_transfer must be inside a program_unit")
-        builder = Builder(InsertPoint.before(op), rewriter)
+        builder = Builder.before(op, rewriter)
         source = resolve_fifo_unit(builder, op.source.type.src, self.components, pu, op)
         received = builder.value(ReceiveOp.build(operands=[source], result_types=[vector]))
         builder.insert(VectorStoreOp(received, dst, self._map(op, "dest", rank), list(op.dest_indices),

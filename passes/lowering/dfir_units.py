@@ -15,7 +15,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import StringAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.diagnostics import error
 from dfsched.dialects.dataflow import GetUnitOp, ProgramUnitOp, ReturnOp
@@ -183,7 +183,7 @@ def _replace_tile_id_with_core_query(pu: ProgramUnitOp, core_consts: dict[int, S
         keys.append(unit_value)
         values.append(core_consts[core])
     body = region.block
-    core_id = uniform_map_query(Builder.at_start(body), keys, values, body.args[0])
+    core_id = uniform_map_query(Builder(InsertPoint.at_start(body), None, pu.location), keys, values, body.args[0])
     for tile_id in tile_ids:
         for use in list(tile_id.results[0].uses):
             if _is_inside(use.operation, region):
