@@ -45,7 +45,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from dfsched.diagnostics import error
+from dfsched.diagnostics import error, location_of
 from dfsched.passes.cleanup.canonicalize import canonicalize
 from dfsched.passes.cleanup.greedy import GreedyConfig, apply_patterns_greedily, region_dce
 from dfsched.passes.cleanup.patterns import fold, folder_patterns
@@ -114,7 +114,9 @@ class KtdfloweringToDfir(ModulePass):
 
         model = device_model_for(op, device=self.device)
         if model is None:
-            raise error(op, NO_DEVICE)
+            # On the module, or its first op when the module (implicit) has no location.
+            located = next((o for o in op.walk() if location_of(o)[1] is not None), op)
+            raise error(located, NO_DEVICE)
         symbols = dfir_symbols.SymbolAllocator(op)
         for func in _functions(op):
             _, work = dfir_units.partition(func)

@@ -2,7 +2,7 @@
 // RUN: not dfsched-opt %s --split-input-file --allow-unregistered-dialect --ktdflowering-to-dfir 2>&1 | filecheck %s --check-prefix=NODEV
 
 // Without a device (none in the module, no --device) the pass cannot start.
-// NODEV: error: Unable to import the device specification. This could happen if the device spec file is empty or contains multiple devices
+// NODEV: errors.mlir:8:1: error: Unable to import the device specification. This could happen if the device spec file is empty or contains multiple devices
 
 // An execute_on over a value that is no unit lookup: its kind cannot be known.
 func.func @unit_is_an_argument(%unit: index) attributes {grid = [1]} {
