@@ -122,7 +122,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
 from xdsl.ir import Operation
 
-from dfsched.diagnostics import DiagnosticError, error
+from dfsched.diagnostics import error
 from dfsched.interp.dataflow_engine import DeadlockError, Engine, Process, TimelineEntry
 from dfsched.interp.dataflow_ops import (
     Runner,
@@ -134,11 +134,12 @@ from dfsched.interp.dataflow_ops import (
     UnitStats,
 )
 from dfsched.interp.dtypes import ElementType, element_type
-from dfsched.interp.memory import Memory
+from dfsched.interp.dataflow_memory import FlatMemory
 
 __all__ = [
     "Bound",
     "DeadlockError",
+    "SimError",
     "SimOptions",
     "SimResult",
     "TimelineEntry",
@@ -236,7 +237,7 @@ def simulate(
     if model is not None and model.global_memory is not None:
         global_kind = model.global_memory.kind
         size = model.global_memory.size
-    sim.global_memory = SimMemory(global_kind.lower(), global_kind, Memory("global memory", "byte", size))
+    sim.global_memory = SimMemory(global_kind.lower(), global_kind, FlatMemory("global memory", size))
 
     buffers, args = _place_inputs(sim, kernel_op, dict(inputs or {}), layout)
     with np.errstate(all="ignore"):

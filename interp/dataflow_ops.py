@@ -25,23 +25,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    AffineSetAttr,
-    IntegerAttr,
-    MemRefType,
-    ShapedType,
-    StringAttr,
-)
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ShapedType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.ir.affine import AffineMap, AffineSet
+from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp import sets
 from dfsched.interp.dataflow_engine import Block as BlockCmd
 from dfsched.interp.dataflow_engine import Busy, Engine, Fifo, Process, SignalBox, WaitUntil
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
-from dfsched.interp.memory import Memory, MemoryAccessError
+from dfsched.interp.dataflow_memory import FlatMemory
+from dfsched.interp.memory import MemoryAccessError
 
 # ---------------------------------------------------------------------------------------
 # options and statistics
@@ -140,7 +134,7 @@ class SimMemory:
 
     name: str
     kind: str
-    memory: Memory
+    memory: FlatMemory
 
 
 @dataclass
@@ -216,6 +210,11 @@ class SimState:
         self._invariant: dict[Operation, bool] = {}
         self._lanes: dict[tuple[str | None, str], int] = {}
         self.binary_fns: dict[Operation, Callable] = {}
+        self.plans: dict[Any, Any] = {}
+        self._segments: dict[int, list[list[SSAValue]]] = {}
+        self._trivial: dict[int, bool] = {}
+        self._subscripts: dict[int, Any] = {}
+        self._composite_cycles: dict[tuple[str, str, str, int], int] = {}
         self.ktir = KtirInterpreter(module, State(options=Options(check_races=False, max_ops=None)))
 
     # -- device facts ---------------------------------------------------------------------
@@ -270,6 +269,46 @@ class SimState:
                 return lanes
         return 0
 
+    def segments(self, op: Operation) -> list[list[SSAValue]]:
+        found = self._segments.get(id(op))
+        if found is None:
+            found = self._segments[id(op)] = _segments(op)
+        return found
+
+    def trivial_body(self, op: Operation, body: Block) -> bool:
+        found = self._trivial.get(id(op))
+        if found is None:
+            found = self._trivial[id(op)] = _trivial_body(body)
+        return found
+
+    def subscript(self, amap: AffineMap) -> list[tuple[list[int], int]] | None:
+        """A subscript map as (coefficients over its operands, constant) per result, if linear."""
+        key = id(amap)
+        found = self._subscripts.get(key)
+        if found is None:
+            n = amap.num_dims + amap.num_symbols
+            forms = []
+            for expr in amap.results:
+                form = sets.linear_form(expr.replace_dims_and_symbols(
+                    [AffineExpr.dimension(i) for i in range(amap.num_dims)],
+                    [AffineExpr.dimension(amap.num_dims + i) for i in range(amap.num_symbols)]), n, [])
+                if form is None:
+                    forms = None
+                    break
+                forms.append((list(form[0]), int(form[1])))
+            found = self._subscripts[key] = (amap, forms)
+        return found[1]
+
+    def composite_cycles(self, src_kind: str, unit_kind: str, dst_kind: str, nbytes: int) -> int:
+        """One step of a composite transfer: the slower of its load and store links."""
+        key = (src_kind, unit_kind, dst_kind, nbytes)
+        found = self._composite_cycles.get(key)
+        if found is None:
+            found = self._composite_cycles[key] = max(
+                self.transfer_cycles(self.link(src_kind, unit_kind), nbytes),
+                self.transfer_cycles(self.link(unit_kind, dst_kind), nbytes))
+        return found
+
     def fifo(self, src: Unit, dst: Unit) -> Fifo:
         key = (src.name, dst.name)
         fifo = self.fifos.get(key)
@@ -308,14 +347,14 @@ class SimState:
             size = None
             if self.device is not None and unit.kind in self.device.memories:
                 size = self.device.memories[unit.kind].size
-            mem = SimMemory(unit.name, unit.kind, Memory(f"memory {unit.name}", "byte", size))
+            mem = SimMemory(unit.name, unit.kind, FlatMemory(f"memory {unit.name}", size))
         self.memories[unit.name] = mem
         return mem
 
     def local_buffer(self, nbytes: int) -> SimMemory:
         self._local_buffers += 1
         name = f"buffer#{self._local_buffers}"
-        return SimMemory(name, "LOCAL", Memory(name, "byte", nbytes))
+        return SimMemory(name, "LOCAL", FlatMemory(name, nbytes))
 
     # -- access patterns ------------------------------------------------------------------
     def pattern(self, the_set: AffineSet, order: AffineMap, symbols: tuple[int, ...] = ()) -> np.ndarray:
@@ -516,13 +555,6 @@ def _element_type_or_none(t: Attribute) -> ElementType | None:
 
 def _int(value: Any) -> int:
     return int(value)
-
-
-def eval_map(amap: AffineMap, operands: list[Any]) -> np.ndarray:
-    """An affine map of SSA operands (dims first, then symbols) as an int64 vector."""
-    values = [_int(v) for v in operands]
-    nd = amap.num_dims
-    return np.asarray(amap.eval(values[:nd], values[nd:]), dtype=np.int64)
 
 
 def eval_map_rows(amap: AffineMap, points: np.ndarray, symbols: list[int]) -> np.ndarray:
@@ -888,29 +920,108 @@ def _segments(op: Operation) -> list[list[Any]]:
     return out
 
 
-def _access(r: Runner, op, view: View, base: np.ndarray, the_set: AffineSet, order: AffineMap,
-            symbols: tuple[int, ...] = ()) -> np.ndarray:
-    if not isinstance(view, View):
-        raise SimError(f"the memref operand is {view!r}, not a memory view")
+@dataclass
+class AccessPlan:
+    """The points of an access set (sorted by its order), relative to the subscript."""
+
+    rel: np.ndarray  # (n, rank)
+    lo: tuple[int, ...]
+    hi: tuple[int, ...]
+    by_layout: dict[Any, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def count(self) -> int:
+        return self.rel.shape[0]
+
+    def rel_offsets(self, view: View) -> tuple[np.ndarray, bool]:
+        """Element offsets of the points in a linear layout, and whether they are consecutive."""
+        coeffs, _ = view.linear  # type: ignore[misc]
+        key = coeffs.tobytes()
+        found = self.by_layout.get(key)
+        if found is None:
+            offsets = self.rel @ coeffs
+            consecutive = bool(offsets.size <= 1 or np.all(np.diff(offsets) == 1))
+            found = self.by_layout[key] = (offsets, consecutive)
+        return found
+
+
+def access_plan(r: Runner, op: Operation, side: str, the_set: AffineSet, order: AffineMap, rank: int) -> AccessPlan:
+    key = (id(op), side)
+    plan = r.sim.plans.get(key)
+    if plan is None:
+        rel = r.sim.pattern(the_set, order)
+        if rel.shape[1] != rank:
+            raise SimError(f"the {side} set has {rel.shape[1]} dims for a rank-{rank} memref")
+        if rel.shape[0]:
+            lo, hi = tuple(int(x) for x in rel.min(axis=0)), tuple(int(x) for x in rel.max(axis=0))
+        else:
+            lo = hi = (0,) * rank
+        plan = r.sim.plans[key] = AccessPlan(rel, lo, hi)
+    return plan
+
+
+def _view(value: Any) -> View:
+    if not isinstance(value, View):
+        raise SimError(f"the memref operand is {value!r}, not a memory view")
+    return value
+
+
+def view_addresses(view: View, base: tuple[int, ...], plan: AccessPlan, check: bool,
+                   steps: np.ndarray | None = None, steps_lo=None, steps_hi=None) -> tuple[np.ndarray, bool]:
+    """Byte addresses of `plan`'s points around `base` (and each time step's offset, if any),
+    and whether they are known to be consecutive elements.
+
+    Shape (n,), or (T, n) with `steps` (T, rank).
+    """
     rank = len(view.shape)
     if len(base) != rank:
         raise SimError(f"the subscript has {len(base)} indices for a rank-{rank} memref")
-    pts = r.sim.pattern(the_set, order, symbols)
-    if pts.shape[1] != rank:
-        raise SimError(f"the access set has {pts.shape[1]} dims for a rank-{rank} memref")
-    return base[None, :] + pts
+    if check and plan.count:
+        for k in range(rank):
+            lo = base[k] + plan.lo[k] + (steps_lo[k] if steps is not None else 0)
+            hi = base[k] + plan.hi[k] + (steps_hi[k] if steps is not None else 0)
+            if lo < 0 or hi >= view.shape[k]:
+                idx = np.asarray(base)[None, :] + plan.rel
+                if steps is not None:
+                    idx = steps[:, None, :] + idx[None, :, :]
+                view.offsets(idx, check=True)  # raises, naming the index
+    if view.linear is not None:
+        coeffs, const = view.linear
+        base_off = const + sum(b * int(c) for b, c in zip(base, coeffs))
+        rel, consecutive = plan.rel_offsets(view)
+        if steps is None:
+            off = rel + base_off
+        else:
+            off = (steps @ coeffs)[:, None] + rel[None, :] + base_off
+            consecutive = consecutive and steps.shape[0] <= 1
+    else:
+        idx = np.asarray(base)[None, :] + plan.rel
+        if steps is not None:
+            idx = steps[:, None, :] + idx[None, :, :]
+        off = view.offsets(idx, check=False)
+        consecutive = False
+    return view.start + off * view.et.itemsize, consecutive
+
+
+def _base(r: Runner, amap: AffineMap, operands: list[Any]) -> tuple[int, ...]:
+    values = [int(v) for v in operands]
+    forms = r.sim.subscript(amap)
+    if forms is not None:
+        return tuple(const + sum(c * v for c, v in zip(coeffs, values)) for coeffs, const in forms)
+    nd = amap.num_dims
+    return tuple(int(x) for x in amap.eval(values[:nd], values[nd:]))
 
 
 def _vector_load(r: Runner, op, args) -> Gen:
     unit = r.require_unit(op)
-    view = args[0]
+    view = _view(args[0])
     n_map = len(op.map_operands)
-    base = eval_map(op.affine_map.data, args[1:1 + n_map])
-    idx = _access(r, op, view, base, op.load_set.data, op.load_order.data)
+    base = _base(r, op.affine_map.data, args[1:1 + n_map])
+    plan = access_plan(r, op, "load", op.load_set.data, op.load_order.data, len(view.shape))
     shape, et = _vector_type_info(op.results[0].type)
-    _check_count(idx.shape[0], shape, "loads")
-    addresses = view.addresses(idx, r.sim.options.check_bounds)
-    values = view.memory.memory.read(addresses, et).reshape(shape)
+    _check_count(plan.count, shape, "loads")
+    addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
+    values = view.memory.memory.read(addresses, et, consecutive).reshape(shape)
     nbytes = values.nbytes
     r.stats.loaded_bytes += nbytes
     cycles = r.sim.transfer_cycles(r.sim.link(view.memory.kind, unit.kind), nbytes)
@@ -919,79 +1030,103 @@ def _vector_load(r: Runner, op, args) -> Gen:
 
 
 def _check_count(n: int, shape: tuple[int, ...], what: str) -> None:
-    want = int(np.prod(shape, dtype=np.int64))
+    want = math.prod(shape)
     if n != want:
         raise SimError(f"{what} {n} element(s) but the vector holds {want}")
 
 
 def _vector_store(r: Runner, op, args) -> Gen:
     unit = r.require_unit(op)
-    value, view = args[0], args[1]
+    value, view = args[0], _view(args[1])
     n_map = len(op.map_operands)
-    base = eval_map(op.affine_map.data, args[2:2 + n_map])
-    idx = _access(r, op, view, base, op.store_set.data, op.store_order.data)
+    base = _base(r, op.affine_map.data, args[2:2 + n_map])
+    plan = access_plan(r, op, "store", op.store_set.data, op.store_order.data, len(view.shape))
     values = np.asarray(value).reshape(-1)
-    _check_count(idx.shape[0], (values.size,), "stores")
-    addresses = view.addresses(idx, r.sim.options.check_bounds)
+    _check_count(plan.count, (values.size,), "stores")
+    addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
     et = _vector_type_info(op.operands[0].type)[1]
     cycles = r.sim.transfer_cycles(r.sim.link(unit.kind, view.memory.kind), values.nbytes)
     yield Busy(cycles, f"vector_store {view.memory.name}")
-    view.memory.memory.write(addresses, values, et)
+    view.memory.memory.write(addresses, values, et, consecutive)
     r.stats.stored_bytes += values.nbytes
     return ()
+
+
+@dataclass
+class TimePlan:
+    """The time steps of a composite transfer and each step's load/store offsets."""
+
+    steps: int
+    load: np.ndarray  # (T, src rank)
+    store: np.ndarray  # (T, dst rank)
+    load_lo: tuple[int, ...]
+    load_hi: tuple[int, ...]
+    store_lo: tuple[int, ...]
+    store_hi: tuple[int, ...]
+
+
+def _time_plan(r: Runner, op, symbols: tuple[int, ...]) -> TimePlan:
+    key = (id(op), "time", symbols)
+    plan = r.sim.plans.get(key)
+    if plan is None:
+        times = r.sim.pattern(op.time_set.data, op.time_order.data, symbols)
+        load = eval_map_rows(op.load_time_addr_map.data, times, list(symbols))
+        store = eval_map_rows(op.store_time_addr_map.data, times, list(symbols))
+
+        def bounds(a: np.ndarray):
+            if a.shape[0] == 0:
+                return (0,) * a.shape[1], (0,) * a.shape[1]
+            return tuple(int(x) for x in a.min(axis=0)), tuple(int(x) for x in a.max(axis=0))
+
+        plan = TimePlan(times.shape[0], load, store, *bounds(load), *bounds(store))
+        r.sim.plans[key] = plan
+    return plan
 
 
 def _composite(r: Runner, op, args) -> Gen:
     unit = r.require_unit(op)
     env = r.env
-    src_mem, dst_mem, src_ops, dst_ops, time_syms, _multicast = _segments(op)
-    src, dst = env[src_mem[0]], env[dst_mem[0]]
-    src_base = eval_map(op.src_map.data, [env[v] for v in src_ops])
-    dst_base = eval_map(op.dst_map.data, [env[v] for v in dst_ops])
-    symbols = tuple(_int(env[v]) for v in time_syms)
-    times = r.sim.pattern(op.time_set.data, op.time_order.data, symbols)
-    load_off = eval_map_rows(op.load_time_addr_map.data, times, list(symbols))
-    store_off = eval_map_rows(op.store_time_addr_map.data, times, list(symbols))
-    load_idx = _access(r, op, src, src_base, op.load_set.data, op.load_order.data)
-    store_idx = _access(r, op, dst, dst_base, op.store_set.data, op.store_order.data)
-    if load_off.shape[1] != load_idx.shape[1] or store_off.shape[1] != store_idx.shape[1]:
+    src_mem, dst_mem, src_ops, dst_ops, time_syms, _multicast = r.sim.segments(op)
+    src, dst = _view(env[src_mem[0]]), _view(env[dst_mem[0]])
+    src_base = _base(r, op.src_map.data, [env[v] for v in src_ops])
+    dst_base = _base(r, op.dst_map.data, [env[v] for v in dst_ops])
+    symbols = tuple(int(env[v]) for v in time_syms)
+    time = _time_plan(r, op, symbols)
+    load = access_plan(r, op, "load", op.load_set.data, op.load_order.data, len(src.shape))
+    store = access_plan(r, op, "store", op.store_set.data, op.store_order.data, len(dst.shape))
+    if time.load.shape[1] != len(src.shape) or time.store.shape[1] != len(dst.shape):
         raise SimError("a time address map does not give one offset per memref dimension")
     body = op.regions[0].blocks.first
-    iv = body.args[0]
-    shape, et = _vector_type_info(iv.type)
-    _check_count(load_idx.shape[0], shape, "loads")
-    steps = times.shape[0]
+    shape, et = _vector_type_info(body.args[0].type)
+    _check_count(load.count, shape, "loads")
+    steps = time.steps
     check = r.sim.options.check_bounds
-    src_addr = src.addresses(load_off[:, None, :] + load_idx[None, :, :], check)  # (T, n)
-    dst_addr = dst.addresses(store_off[:, None, :] + store_idx[None, :, :], check)  # (T, m)
-    in_link = r.sim.link(src.memory.kind, unit.kind)
-    out_link = r.sim.link(unit.kind, dst.memory.kind)
-    vector_bytes = int(np.prod(shape, dtype=np.int64)) * et.itemsize
-    per_step = max(r.sim.transfer_cycles(in_link, vector_bytes), r.sim.transfer_cycles(out_link, vector_bytes))
-    trivial = _trivial_body(body)
+    src_addr, src_seq = view_addresses(src, src_base, load, check, time.load, time.load_lo, time.load_hi)  # (T, n)
+    dst_addr, dst_seq = view_addresses(dst, dst_base, store, check, time.store, time.store_lo, time.store_hi)
+    vector_bytes = math.prod(shape) * et.itemsize
+    per_step = r.sim.composite_cycles(src.memory.kind, unit.kind, dst.memory.kind, vector_bytes)
+    trivial = r.sim.trivial_body(op, body)
+    what = f"transfer {src.memory.name} -> {dst.memory.name}"
     if trivial and not (src.memory is dst.memory and np.intersect1d(src_addr, dst_addr).size):
-        values = src.memory.memory.read(src_addr, et)
-        _check_count(store_idx.shape[0], (values.shape[1],), "stores")
-        yield Busy(per_step * steps, f"transfer {src.memory.name} -> {dst.memory.name}")
-        dst.memory.memory.write(dst_addr, values, element_type_of_store(dst, et))
+        _check_count(store.count, shape, "stores")
+        values = src.memory.memory.read(src_addr, et, src_seq)
+        yield Busy(per_step * steps, what)
+        dst.memory.memory.write(dst_addr, values, et, dst_seq)
     else:
         for t in range(steps):
             vector = src.memory.memory.read(src_addr[t], et).reshape(shape)
             out = yield from r.run_block(body, [vector])
             stored = np.asarray(out[0] if out else vector).reshape(-1)
-            _check_count(store_idx.shape[0], (stored.size,), "stores")
-            yield Busy(per_step, f"transfer {src.memory.name} -> {dst.memory.name}")
+            _check_count(store.count, (stored.size,), "stores")
+            yield Busy(per_step, what)
             dst.memory.memory.write(dst_addr[t], stored, et)
     moved = steps * vector_bytes
-    r.stats.loaded_bytes += moved
-    r.stats.stored_bytes += moved
-    r.stats.dma_bytes += moved
-    r.stats.dma_cycles += per_step * steps
+    stats = r.stats
+    stats.loaded_bytes += moved
+    stats.stored_bytes += moved
+    stats.dma_bytes += moved
+    stats.dma_cycles += per_step * steps
     return ()
-
-
-def element_type_of_store(dst: View, et: ElementType) -> ElementType:
-    return et
 
 
 def _trivial_body(body: Block) -> bool:
