@@ -191,7 +191,7 @@ class CheckReport:
         head = ("#", "pass", "status", "max error")
         body = [(str(r.index) if r.index else "-", r.name, r.status(), r.error_text()) for r in self.rows]
         widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(head)]
-        widths[2] = min(widths[2], 64)
+        widths[2] = min(widths[2], 76)
         body = [(a, b, c if len(c) <= widths[2] else c[: widths[2] - 3] + "...", d) for a, b, c, d in body]
         lines = ["  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip(),
                  "  ".join("-" * w for w in widths)]

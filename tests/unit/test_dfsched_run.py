@@ -1,0 +1,355 @@
+"""`dfsched-run`: reference runs, saved arrays, `--check` on every example, seeded bugs.
+
+`--check` compiles a kernel pass by pass and runs the ScheduleIR after each pass against
+the KTIR reference. Every example must check clean on the sample device and on
+`quad_corelet`. The seeded bugs are passes registered for the test that corrupt the IR
+after `path-expansion` the way a buggy pass would (a transfer reading the wrong place, a
+FIFO producer or consumer dropped, a stage that can never start): the check must catch
+each one, name it, and exit 1.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+import pytest
+from xdsl.passes import ModulePass
+
+from dfsched import passes, pipeline
+from dfsched.interp.ktir import load_module, make_inputs, run
+from dfsched.interp.schedule import REDUCTION_ULPS, check_schedule, has_reduction, reduction_tolerance
+from dfsched.tools.run import main
+
+# scalar_broadcast_legalization.py reads `linalg.GenericOp` through xDSL's deprecated path, which
+# pyproject's filter turns into an error inside the pass; not what these tests are about
+pytestmark = pytest.mark.filterwarnings("ignore:Importing 'GenericOp' directly:DeprecationWarning")
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+KERNELS = sorted(p.name for p in EXAMPLES.glob("*.mlir"))
+UP_TO_PATH_EXPANSION = ",".join([
+    "ensure-device-declaration", "ktir-legality-check", "compute-group-extraction",
+    "construct-three-stage-pipeline", "path-expansion",
+])
+
+
+def run_main(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+# ---------------------------------------------------------------------------------------
+# --check on every example
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("device", ["sample", "quad_corelet"])
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_check_passes_on_every_example(capsys, kernel, device):
+    code, out, err = run_main(capsys, EXAMPLES / kernel, "--check", "--device", device)
+    assert code == 0, out + err
+    assert "MISMATCH" not in out and "ERROR" not in out and "PASS FAILED" not in out
+    lines = out.splitlines()
+    assert lines[1].split() == ["#", "pass", "status", "max", "error"]
+    rows = [line for line in lines[3:] if line and not line.startswith(("OK", "FAILED"))]
+    # one row for the input, then one per pass of -ktir-to-dfir, in order
+    assert rows[0].split()[:3] == ["-", "(input)", "exact"]
+    expected = [re.sub(r"^.*\(|\)+$", "", p) for p in pipeline.NAMED_PIPELINES["ktir-to-dfir"]]
+    names = [row.split()[1] for row in rows[1:]]
+    assert [n.split("{")[0] for n in names] == [e.split("{")[0] for e in expected]
+    for row in rows:
+        status = row.split()[2]
+        assert status in ("exact", "ok", "skipped"), row
+    assert lines[-1].startswith("OK: ")
+    assert not err
+
+
+def test_check_reports_skipped_points_with_a_reason(capsys):
+    code, out, _ = run_main(capsys, EXAMPLES / "add_2tile.mlir", "--check",
+                            "--passes", UP_TO_PATH_EXPANSION + ",address-assignment,ktdf-to-ktdflowering")
+    assert code == 0
+    row = next(line for line in out.splitlines() if "ktdf-to-ktdflowering" in line)
+    assert "skipped (DataflowIR 'dataflow." in row and "no DataflowIR simulator yet" in row
+    assert out.splitlines()[-1].startswith("OK: 7 of 8 point(s)") and out.splitlines()[-1].endswith("1 skipped")
+
+
+def test_check_reserve_size_placeholders(capsys):
+    """quad_corelet tiles the add: its placeholders run with 'auto' or any given size."""
+    tiled = UP_TO_PATH_EXPANSION + ",normalize-scf-for-loops,canonicalize,tile-scf-for-loops"
+    code, out, _ = run_main(capsys, EXAMPLES / "add.mlir", "--check", "--device", "quad_corelet", "--passes", tiled)
+    assert code == 0, out
+    assert re.search(r"tile-scf-for-loops\s+exact", out)
+    code, out, _ = run_main(capsys, EXAMPLES / "add.mlir", "--check", "--device", "quad_corelet", "--passes", tiled,
+                            "--reserve-size", "3")
+    assert code == 0, out
+
+
+def test_check_verbose_prints_execution_statistics(capsys):
+    code, out, _ = run_main(capsys, EXAMPLES / "add_2tile.mlir", "--check", "--passes", UP_TO_PATH_EXPANSION, "-v")
+    assert code == 0
+    assert re.search(r"#5 path-expansion: ops \d+, pipelines 2, stages 10, transfers 12, fifo_elements 384, buffers 6", out)
+
+
+# ---------------------------------------------------------------------------------------
+# reference runs and --save
+# ---------------------------------------------------------------------------------------
+
+
+def test_reference_run_prints_shapes_and_checksums(capsys):
+    code, out, err = run_main(capsys, EXAMPLES / "row_sum.mlir")
+    assert code == 0 and not err
+    lines = out.splitlines()
+    assert lines[0].endswith("KTIR reference interpreter, seed 0")
+    assert re.fullmatch(r"@0: shape \[96, 64\] float16 sum \S+ crc32 0x[0-9a-f]{8}", lines[1])
+    assert re.fullmatch(r"@12288: shape \[96\] float16 sum \S+ crc32 0x[0-9a-f]{8}", lines[2])
+    # deterministic; another seed gives other inputs
+    assert run_main(capsys, EXAMPLES / "row_sum.mlir")[1] == out
+    assert run_main(capsys, EXAMPLES / "row_sum.mlir", "--seed", "7")[1] != out
+
+
+def test_scheduled_file_runs_on_the_schedule_interpreter_with_the_same_checksums(capsys, tmp_path):
+    from dfsched.tools.opt import main as opt_main
+
+    scheduled = tmp_path / "add.sched.mlir"
+    assert opt_main(["--device=sample", "-p", UP_TO_PATH_EXPANSION, str(EXAMPLES / "add.mlir"),
+                     "-o", str(scheduled)]) == 0
+    capsys.readouterr()
+    _, reference, _ = run_main(capsys, EXAMPLES / "add.mlir")
+    code, out, _ = run_main(capsys, scheduled)
+    assert code == 0
+    assert out.splitlines()[0].endswith("ScheduleIR interpreter, seed 0")
+    assert out.splitlines()[1:] == reference.splitlines()[1:]
+
+
+def test_save_writes_inputs_and_outputs_by_key(capsys, tmp_path):
+    target = tmp_path / "add.npz"
+    code, _, _ = run_main(capsys, EXAMPLES / "add.mlir", "--save", target)
+    assert code == 0
+    with np.load(target) as data:
+        assert sorted(data.files) == ["in/@0", "in/@12288", "in/@24576", "out/@0", "out/@12288", "out/@24576"]
+        np.testing.assert_array_equal(data["out/@24576"], data["in/@0"] + data["in/@12288"])
+        np.testing.assert_array_equal(data["out/@0"], data["in/@0"])
+        assert data["in/@0"].dtype == np.float16 and data["in/@0"].shape == (96, 64)
+
+
+def test_save_with_check_writes_the_reference(capsys, tmp_path):
+    target = tmp_path / "sum.npz"
+    code, _, _ = run_main(capsys, EXAMPLES / "add_2tile.mlir", "--check", "--passes", UP_TO_PATH_EXPANSION,
+                          "--save", target)
+    assert code == 0
+    with np.load(target) as data:
+        np.testing.assert_array_equal(data["out/@8192"], data["in/@0"] + data["in/@4096"])
+
+
+def test_save_keys_argument_buffers_by_name(capsys, tmp_path):
+    kernel = tmp_path / "args.mlir"
+    kernel.write_text("""
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  func.func @copy(%src: index, %dst: index) attributes {grid = [1]} {
+    %c0 = arith.constant 0 : index
+    %a = ktdp.construct_memory_view %src, sizes: [1, 64], strides: [64, 1] {coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<1x64xf16>
+    %b = ktdp.construct_memory_view %dst, sizes: [1, 64], strides: [64, 1] {coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<1x64xf16>
+    %ta = ktdp.construct_access_tile %a[%c0, %c0] {access_tile_set = #row, access_tile_order = #id} : memref<1x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %tb = ktdp.construct_access_tile %b[%c0, %c0] {access_tile_set = #row, access_tile_order = #id} : memref<1x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %x = ktdp.load %ta : <1x64xindex> -> tensor<1x64xf16>
+    ktdp.store %x, %tb : tensor<1x64xf16>, <1x64xindex>
+    return
+  }
+}
+""")
+    target = tmp_path / "args.npz"
+    code, out, _ = run_main(capsys, kernel, "--save", target)
+    assert code == 0, out
+    with np.load(target) as data:
+        assert sorted(data.files) == ["in/dst", "in/src", "out/dst", "out/src"]
+        np.testing.assert_array_equal(data["out/dst"], data["in/src"])
+
+
+# ---------------------------------------------------------------------------------------
+# bad input
+# ---------------------------------------------------------------------------------------
+
+
+def test_missing_file(capsys, tmp_path):
+    code, out, err = run_main(capsys, tmp_path / "nope.mlir")
+    assert code == 1 and not out
+    assert err.startswith("dfsched-run: error: could not open input file") and "Traceback" not in err
+
+
+def test_parse_error_is_a_located_diagnostic(capsys, tmp_path):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("module {\n  func.func @k() {\n    %x = arith.constant : index\n  }\n}\n")
+    for extra in ([], ["--check"]):
+        code, out, err = run_main(capsys, bad, *extra)
+        assert code == 1
+        assert err.startswith(f"{bad}:3:") and ": error: " in err and "Traceback" not in err
+
+
+def test_kernel_error_is_a_located_diagnostic(capsys, tmp_path):
+    bad = tmp_path / "oob.mlir"
+    text = (EXAMPLES / "add_2tile.mlir").read_text().replace("%tc = ktdp.construct_access_tile %c[%row, %c0]",
+                                                             "%tc = ktdp.construct_access_tile %c[%row, %row]")
+    bad.write_text(text)
+    code, out, err = run_main(capsys, bad)
+    assert code == 1
+    assert re.match(rf"{re.escape(str(bad))}:\d+:\d+: error: 'ktdp.store' op coordinate \(1, 64\) is outside", err)
+
+
+def test_bad_reserve_size(capsys):
+    code, _, err = run_main(capsys, EXAMPLES / "add.mlir", "--reserve-size", "zero")
+    assert code == 1 and "--reserve-size must be an integer or 'auto'" in err
+
+
+def test_a_failing_pass_stops_the_check(capsys, tmp_path):
+    copy = tmp_path / "copy.mlir"
+    # B is loaded but never used: compute-group-extraction rejects the kernel
+    copy.write_text((EXAMPLES / "add_2tile.mlir").read_text().replace(
+        "ktdp.store %s, %tc", "ktdp.store %x, %tc"))
+    code, out, err = run_main(capsys, copy, "--check", "--passes", UP_TO_PATH_EXPANSION)
+    assert code == 1
+    row = next(line for line in out.splitlines() if "PASS FAILED" in line)
+    assert row.split()[:2] == ["3", "compute-group-extraction"]
+    assert f"after pass #3 compute-group-extraction: the pass failed:\n{copy}:" in out
+    assert out.splitlines()[-1].startswith("FAILED:")
+
+
+# ---------------------------------------------------------------------------------------
+# seeded bugs
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeededBug(ModulePass):
+    """Rewrites the printed IR once (PATTERN -> REPLACEMENT) and swaps the module's contents."""
+
+    name: ClassVar[str] = "seeded-bug"
+    PATTERN: ClassVar[str] = ""
+    REPLACEMENT: ClassVar[str] = ""
+
+    def apply(self, ctx, op) -> None:
+        from dfsched.compat import LocatingParser
+        from dfsched.printing import print_module
+
+        stream = io.StringIO()
+        print_module(op, stream)
+        text, count = re.subn(self.PATTERN, self.REPLACEMENT, stream.getvalue(), count=1)
+        assert count == 1, f"{type(self).__name__}: pattern not found"
+        fresh = LocatingParser(ctx, text, "<seeded bug>").parse_module()
+        block = op.body.block
+        for old in list(block.ops):
+            old.detach()
+        for new in list(fresh.body.block.ops):
+            new.detach()
+            block.add_op(new)
+
+
+@dataclass(frozen=True)
+class WrongOffset(SeededBug):
+    """The MNILU transfer of A reads one element to the right."""
+
+    name: ClassVar[str] = "seed-wrong-offset"
+    PATTERN: ClassVar[str] = r"(ktdf\.data_transfer from %reinterpret_cast\[%arg0, %arg1)\]"
+    REPLACEMENT: ClassVar[str] = r"\1 + 1]"
+
+
+@dataclass(frozen=True)
+class DropProducer(SeededBug):
+    """The L1LU stage no longer feeds B's FIFO slot."""
+
+    name: ClassVar[str] = "seed-drop-producer"
+    PATTERN: ClassVar[str] = r"ktdf\.data_transfer from %\d+#1\[0, 0\] size \[1, 64\] to %\d+#3 size \[64\][^\n]*\n"
+    REPLACEMENT: ClassVar[str] = ""
+
+
+@dataclass(frozen=True)
+class DropConsumer(SeededBug):
+    """The L1SU stage no longer drains the compute stage's FIFO slot."""
+
+    name: ClassVar[str] = "seed-drop-consumer"
+    PATTERN: ClassVar[str] = r"ktdf\.data_transfer from %\d+#4 size \[64\] to [^\n]*\n"
+    REPLACEMENT: ClassVar[str] = ""
+
+
+@dataclass(frozen=True)
+class NeverRuns(SeededBug):
+    """The L1LU stage no longer signals the token the compute stage waits for."""
+
+    name: ClassVar[str] = "seed-never-runs"
+    PATTERN: ClassVar[str] = r"depends_in\((%\d+#6)\) depends_out\(%\d+#7\)"
+    REPLACEMENT: ClassVar[str] = r"depends_in(\1) depends_out(none)"
+
+
+def _seed(monkeypatch, bug: type[SeededBug]) -> str:
+    monkeypatch.setitem(passes.PASSES, bug.name, (__name__, bug.__name__))
+    return UP_TO_PATH_EXPANSION + "," + bug.name
+
+
+@pytest.mark.parametrize(
+    ("bug", "status", "message"),
+    [
+        (WrongOffset, "MISMATCH", r"outputs differ from the reference:\n@24576: \d+ of 6144 elements differ, "
+                                  r"first at \[0, 0\]: expected"),
+        (DropProducer, "ERROR", r"'ktdf\.read_from_fifo' op reads 64 element\(s\) from FIFO slot #1 "
+                                r"\(!ktdf\.fifo\.slot<\"L1LU\" -> \"SFU\", 64xf16>\) but only 0 are queued"),
+        (DropConsumer, "ERROR", r"'ktdf\.fifo\.allocate' op: when its pipeline finished, FIFO slot #0 "
+                                r"\(!ktdf\.fifo\.slot<\"SFU\" -> \"L1SU\", 64xf16>\) still held 64 of the 64 element"),
+        (NeverRuns, "ERROR", r"'ktdf\.stage' op \(stage #2 \{SFU\}\) waits for token #0 of its depends_in, which no "
+                             r"stage of this pipeline lists in depends_out: the stage would never run"),
+    ],
+)
+def test_check_catches_seeded_bugs(capsys, monkeypatch, bug, status, message):
+    code, out, err = run_main(capsys, EXAMPLES / "add.mlir", "--check", "--passes", _seed(monkeypatch, bug))
+    assert code == 1, out + err
+    row = next(line for line in out.splitlines() if bug.name in line)
+    assert row.split()[2] == status
+    assert re.search(r"path-expansion\s+exact", out)  # the IR before the bug was fine
+    assert re.search(rf"after pass #6 {bug.name}: {'the ScheduleIR cannot run as written' if status == 'ERROR' else ''}",
+                     out)
+    assert re.search(message, out), out
+    assert out.splitlines()[-1].startswith("FAILED:") and out.splitlines()[-1].endswith("1 failed")
+    assert "Traceback" not in out + err
+
+
+def test_located_errors_point_into_the_ir(capsys, monkeypatch):
+    _, out, _ = run_main(capsys, EXAMPLES / "add.mlir", "--check", "--passes", _seed(monkeypatch, DropProducer))
+    assert re.search(r"<seeded bug>:\d+:\d+: error: 'ktdf\.read_from_fifo' op", out)
+
+
+# ---------------------------------------------------------------------------------------
+# tolerance
+# ---------------------------------------------------------------------------------------
+
+
+def _perturbed(reference, key: str, delta: float):
+    outputs = dict(reference.outputs)
+    outputs[key] = (outputs[key].astype(np.float32) + delta).astype(outputs[key].dtype)
+    return type(reference)(outputs, reference.layout, reference.global_memory, reference.scratchpads,
+                           reference.returns, reference.ops_run)
+
+
+def test_reduction_outputs_match_within_the_documented_f16_tolerance():
+    kernel = load_module(EXAMPLES / "row_sum.mlir")
+    assert has_reduction(kernel) and not has_reduction(load_module(EXAMPLES / "add.mlir"))
+    inputs = make_inputs(kernel, 0)
+    reference = run(kernel, inputs)
+    sums = reference.outputs["@12288"]
+    tol = reduction_tolerance(sums)
+    scale = float(np.abs(sums.astype(np.float32)).max())
+    assert tol == REDUCTION_ULPS * float(np.spacing(np.float16(scale)))
+    # a few roundings off: accepted for a reduction, not for an elementwise kernel
+    near = _perturbed(reference, "@12288", tol / 4)
+    assert check_schedule(kernel, inputs, near, reductions=True).status == "tolerance"
+    assert check_schedule(kernel, inputs, near, reductions=False).status == "mismatch"
+    # a lost or doubled term is a whole input off
+    far = _perturbed(reference, "@12288", 0.5)
+    verdict = check_schedule(kernel, inputs, far, reductions=True)
+    assert verdict.status == "mismatch" and verdict.max_error >= 0.4
+    assert verdict.problems[0].startswith("@12288: ")
+    assert check_schedule(kernel, inputs, reference, reductions=True).status == "exact"
