@@ -39,8 +39,12 @@ KTIR_TO_DFIR: list[str] = [
     "address-assignment",
     "normalize-grid-to-1d",
     "ktdf-to-ktdflowering",
+    "ktdflowering-to-dfir",
+    "wrap-program-dfir",
 ]
 
 NAMED_PIPELINES: dict[str, list[str]] = {
     "ktir-to-dfir": KTIR_TO_DFIR,
+    # upstream's dataflow-scheduler-opt spelling: the pipeline plus the split output files
+    "kEmitDFIR": KTIR_TO_DFIR + ["emit-split-dfir"],
 }

@@ -30,7 +30,7 @@ def tool(name):
 
 config.substitutions.append(("%devices", os.path.join(config.test_source_root, "..", "..", "arch", "devices")))
 config.substitutions.append(("%examples", os.path.join(config.test_source_root, "..", "..", "examples")))
-for name in ("dfsched-opt", "dfsched-arch", "dfsched-run", "filecheck"):
+for name in ("dfsched-opt", "dfsched-arch", "dfsched-run", "dfsched", "filecheck"):
     if shutil.which(name, path=config.environment["PATH"]):
-        config.substitutions.append((rf"(?<![\w/-]){name}\b", tool(name)))
+        config.substitutions.append((rf"(?<![\w/.-]){name}(?![\w.-])", tool(name)))
 config.substitutions.append(("FileCheck", tool("filecheck")))
