@@ -15,7 +15,7 @@
 // CHECK-NEXT:   scalar-broadcast-legalization,
 // CHECK-NEXT:   normalize-scf-for-loops,
 // CHECK-NEXT:   canonicalize,
-// CHECK-NEXT:   tile-scf-for-loops,
+// CHECK-NEXT:   tile-scf-for-loops
 // CHECK-NEXT:   canonicalize,
 // CHECK-NEXT:   loop-invariant-code-motion,
 // CHECK-NEXT:   stage-coarsening,
@@ -31,9 +31,16 @@
 // CHECK-NEXT:   subsume-linearize-index,
 // CHECK-NEXT:   address-assignment,
 // CHECK-NEXT:   normalize-grid-to-1d,
-// CHECK-NEXT:   ktdf-to-ktdflowering
-// CHECK:      )
+// CHECK-NEXT:   ktdf-to-ktdflowering,
+// CHECK-NEXT:   ktdflowering-to-dfir,
+// CHECK-NEXT:   wrap-program-dfir
+// CHECK-NEXT: )
 
 // expected-error @below {{no 'ktdf_arch.device' is present in the module}}
 module {
 }
+
+// -kEmitDFIR (upstream's spelling) is the same pipeline followed by the split output files.
+// RUN: dfsched-opt -kEmitDFIR --dump-pass-pipeline %s -verify-diagnostics 2>&1 | filecheck %s --check-prefix=EMIT
+// EMIT:      wrap-program-dfir,
+// EMIT-NEXT: emit-split-dfir
