@@ -862,7 +862,7 @@ class MLIRPrinter(Printer):
         for message in self.diagnostic.op_messages.get(op, ()):
             self._add_message_on_next_line(message, begin, end)
         if custom:
-            op.print(self)
+            _print_custom(self, op)
         else:
             self.print_generic_op(op)
         if self.print_debuginfo:
@@ -1205,3 +1205,26 @@ def _plain_text(attr: Attribute) -> str:
     MLIRPrinter(stream=stream).print_attribute(attr)
     return stream.getvalue()
 
+
+def _print_custom(printer: Printer, op: Operation) -> None:
+    """An op's custom form, with the few fixes xDSL's own printers need to match MLIR."""
+    from xdsl.dialects import func
+
+    if (isinstance(op, func.FuncOp) and not op.body.blocks and not op.function_type.outputs.data
+            and op.arg_attrs is None):
+        _print_func_declaration(printer, op)
+        return
+    op.print(printer)
+
+
+def _print_func_declaration(printer: Printer, op: Operation) -> None:
+    """`func.func private @g(index)`: MLIR leaves out `-> ()` when a declaration returns nothing."""
+    if op.sym_visibility is not None:
+        printer.print_string(f" {op.sym_visibility.data}")
+    printer.print_string(" ")
+    printer.print_symbol_name(op.sym_name.data)
+    printer.print_string("(")
+    printer.print_list(op.function_type.inputs.data, printer.print_attribute)
+    printer.print_string(")")
+    reserved = ("sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs")
+    printer.print_op_attributes(op.attributes, reserved_attr_names=reserved, print_keyword=True)
