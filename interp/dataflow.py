@@ -34,8 +34,8 @@ API
   (`(program function, start, end)`), `warnings`, `fifos` (name -> peak bytes queued);
   `.bound(device)` / `.efficiency(device)`: the device bound below and bound / cycles.
 * Errors: a fault of the simulated program (a missing symbol, an access outside a view, a
-  key missing from a uniform map, an unsupported op, data left in a FIFO at the end) is a
-  located `DiagnosticError` on its op; a deadlock is a `DeadlockError` (a `DiagnosticError`)
+  key missing from a uniform map, an unsupported op, data left in a FIFO at the end, a race)
+  is a located `DiagnosticError` on its op; a deadlock is a `DeadlockError` (a `DiagnosticError`)
   whose message names every blocked unit and what it waits for, with `.blocked` =
   `[(unit, what)]` and `.time`.
 
@@ -49,7 +49,14 @@ Execution model
   ends, every listed unit starts its program at the current time (the block argument, if any,
   is that unit), and the launch ends when the last unit finishes. Launches run one after the
   other; memories (the device-level one holding the buffers, one per scratchpad unit) keep
-  their contents across launches, FIFOs and signals are fresh for each.
+  their contents across launches, FIFOs and signals are fresh for each. A memory below the
+  scratchpads in the device's memory tree (a register file, e.g. `SFU_REG`) is private to
+  its group: DataflowIR names one unit for it (`{name = "sfu_reg"}`), the simulator gives every
+  exec unit that opens a view on it its own instance.
+* Races (`check_races`, on by default; `dataflow_races.py`): two units' accesses to one byte,
+  one of them a write, must be ordered by `sync_send`/`sync_recv` or by data sent through a
+  FIFO (happens-before with vector clocks), whatever the simulated timing; otherwise the
+  second access is a located error naming both units.
 * Each program instance is a coroutine; a discrete-event scheduler advances simulated time
   (`dataflow_engine.py`), resuming the earliest unit first (ties first come, first served), so
   runs are deterministic.
@@ -135,6 +142,7 @@ from dfsched.interp.dataflow_ops import (
 )
 from dfsched.interp.dtypes import ElementType, element_type
 from dfsched.interp.dataflow_memory import FlatMemory
+from dfsched.interp.dataflow_races import RaceTracker
 
 __all__ = [
     "Bound",
@@ -410,6 +418,7 @@ def launch(sim: SimState, pending: list[tuple[Operation, dict]]) -> None:
     sim.engine = engine
     sim.fifos = {}
     sim.signals = {}
+    sim.races = None
     running: dict[str, Operation] = {}
     processes: list[tuple[Process, Unit]] = []
     for op, env in pending:
@@ -429,6 +438,8 @@ def launch(sim: SimState, pending: list[tuple[Operation, dict]]) -> None:
             engine.spawn(process)
             processes.append((process, unit))
             sim.stats_for(unit).programs += 1
+    if opts.check_races:
+        sim.races = RaceTracker([p.name for p, _ in processes])
     name = "?"
     if pending:
         parent = pending[0][0].parent_op()
@@ -441,6 +452,7 @@ def launch(sim: SimState, pending: list[tuple[Operation, dict]]) -> None:
         end = engine.run()
     finally:
         sim.engine = None
+        sim.races = None
         for process, unit in processes:
             stats = sim.stats_for(unit)
             stats.busy += process.busy

@@ -148,7 +148,7 @@ class Engine:
         left = [p for p in self.processes if not p.done]
         if left:
             raise self._deadlock(left)
-        return max((p.end or self.now for p in self.processes), default=self.now)
+        return max((p.end if p.end is not None else self.now for p in self.processes), default=self.now)
 
     def _step(self, process: Process) -> None:
         body = process.body
@@ -222,8 +222,9 @@ class Fifo:
     def queued_elements(self) -> int:
         return sum(c[1].size for c in self.chunks)
 
-    def push(self, values: np.ndarray, visible_from: int) -> None:
-        self.chunks.append([visible_from, values])
+    def push(self, values: np.ndarray, visible_from: int, clock: Any = None) -> None:
+        """Append `values`, visible from `visible_from`; `clock`: the sender's, for race checks."""
+        self.chunks.append([visible_from, values, clock])
         self.used += values.nbytes
         self.bytes_total += values.nbytes
         self.high_water = max(self.high_water, self.used)
@@ -231,7 +232,7 @@ class Fifo:
     def visible(self, now: int) -> int:
         """Elements at the head of the stream visible at `now`."""
         n = 0
-        for when, values in self.chunks:
+        for when, values, _ in self.chunks:
             if when > now:
                 break
             n += values.size
@@ -240,12 +241,17 @@ class Fifo:
     def next_visible_time(self) -> int | None:
         return self.chunks[0][0] if self.chunks else None
 
-    def pop(self, count: int) -> list[np.ndarray]:
-        """Take `count` visible elements off the head (the caller checked they are there)."""
+    def pop(self, count: int) -> tuple[list[np.ndarray], list[Any]]:
+        """Take `count` visible elements off the head (the caller checked they are there).
+
+        Returns the pieces and the clocks their senders attached.
+        """
         out = []
+        clocks = []
         while count:
             chunk = self.chunks[0]
             values = chunk[1]
+            clocks.append(chunk[2])
             if values.size <= count:
                 self.chunks.popleft()
                 out.append(values)
@@ -256,7 +262,7 @@ class Fifo:
                 chunk[1] = values[count:]
                 self.used -= out[-1].nbytes
                 count = 0
-        return out
+        return out, clocks
 
 
 class SignalBox:
@@ -265,7 +271,7 @@ class SignalBox:
     def __init__(self, src: str, dst: str):
         self.src = src
         self.dst = dst
-        self.pending: deque[int] = deque()
+        self.pending: deque[tuple[int, Any]] = deque()  # (visible from, sender's clock)
         self.arrived = Waitlist(f"signal {src}->{dst}")
         self.count = 0
 

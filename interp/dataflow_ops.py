@@ -35,6 +35,7 @@ from dfsched.interp.dataflow_engine import Block as BlockCmd
 from dfsched.interp.dataflow_engine import Busy, Engine, Fifo, Process, SignalBox, WaitUntil
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
 from dfsched.interp.dataflow_memory import FlatMemory
+from dfsched.interp.dataflow_races import RaceError, RaceTracker
 from dfsched.interp.memory import MemoryAccessError
 
 # ---------------------------------------------------------------------------------------
@@ -55,6 +56,7 @@ class SimOptions:
     record_timeline: bool = True
     drain_fifos: bool = True  # a launch that ends with elements still queued is an error
     check_bounds: bool = True  # an access outside a view's shape is an error
+    check_races: bool = True  # accesses of two units to one byte not ordered by synchronisation are an error
     max_events: int | None = 50_000_000
 
 
@@ -201,6 +203,7 @@ class SimState:
         self.engine: Engine | None = None
         self.fifos: dict[tuple[str, str], Fifo] = {}
         self.signals: dict[tuple[str, str], SignalBox] = {}
+        self.races: RaceTracker | None = None  # the running launch's, with check_races
         self._patterns: dict[Any, np.ndarray] = {}
         self._links: dict[tuple[str, str], Any] = {}
         self._captures: dict[Operation, list[SSAValue]] = {}
@@ -337,8 +340,17 @@ class SimState:
         return s
 
     # -- memories -------------------------------------------------------------------------
-    def memory_of(self, unit: Unit) -> SimMemory:
-        mem = self.memories.get(unit.name)
+    def memory_of(self, unit: Unit, accessor: Unit | None = None) -> SimMemory:
+        """The contents of memory unit `unit` as `accessor` sees them.
+
+        A memory below the scratchpads in the device's memory tree (a register file such as
+        the sample device's SFU_REG) is private to the group holding it, so every exec unit
+        gets its own instance even though DataflowIR names one unit for all of them.
+        """
+        key = unit.name
+        if accessor is not None and self._below_scratchpad(unit.kind):
+            key = f"{accessor.name}/{unit.name}"
+        mem = self.memories.get(key)
         if mem is not None:
             return mem
         if self.global_memory is not None and (unit.kind == self.global_memory.kind or unit.kind == "HBM"):
@@ -347,9 +359,17 @@ class SimState:
             size = None
             if self.device is not None and unit.kind in self.device.memories:
                 size = self.device.memories[unit.kind].size
-            mem = SimMemory(unit.name, unit.kind, FlatMemory(f"memory {unit.name}", size))
-        self.memories[unit.name] = mem
+            mem = SimMemory(key, unit.kind, FlatMemory(f"memory {key}", size))
+        self.memories[key] = mem
         return mem
+
+    def _below_scratchpad(self, kind: str) -> bool:
+        from dfsched.arch.model import BELOW_SCRATCHPAD
+
+        if self.device is None:
+            return False
+        memory = self.device.memories.get(kind)
+        return memory is not None and memory.level == BELOW_SCRATCHPAD
 
     def local_buffer(self, nbytes: int) -> SimMemory:
         self._local_buffers += 1
@@ -498,7 +518,8 @@ class Runner:
                         results = yield from self._fallback(op, operands)
             except DiagnosticError:
                 raise
-            except (SimError, MemoryAccessError, ValueError, IndexError, UnsupportedType, ZeroDivisionError) as exc:
+            except (SimError, RaceError, MemoryAccessError, ValueError, IndexError, UnsupportedType,
+                    ZeroDivisionError) as exc:
                 raise error(op, f"'{name}' op {exc}") from exc
             for result, value in zip(op.results, results):
                 env[result] = value
@@ -589,7 +610,7 @@ def _get_view(r: Runner, op, args):
         raise SimError(f"dynamic shape {mtype} is not supported")
     et = element_type(mtype)
     layout = op.properties["layout_map"].data
-    return (View.make(r.sim.memory_of(unit), _int(start), shape, et, layout),)
+    return (View.make(r.sim.memory_of(unit, r.unit), _int(start), shape, et, layout),)
 
 
 def _def_mapping(r: Runner, op, args):
@@ -809,7 +830,8 @@ def _send(r: Runner, op, args) -> Gen:
             continue
         part, remaining = remaining[:free], remaining[free:]
         cycles = sim.transfer_cycles(getattr(fifo, "link", None), part.nbytes)
-        fifo.push(part, sim.engine.now + cycles)
+        clock = sim.races.release(unit.name) if sim.races is not None else None
+        fifo.push(part, sim.engine.now + cycles, clock)
         sim.engine.wake(fifo.data)
         yield Busy(cycles, f"send to {peer}")
     return ()
@@ -839,7 +861,11 @@ def _receive(r: Runner, op, args) -> Gen:
                                           f"(FIFO {fifo.name} {'empty' if got == 0 else f'gave {got} of {need} elements'})", op)
             continue
         take = min(visible, need - got)
-        parts.extend(fifo.pop(take))
+        pieces, clocks = fifo.pop(take)
+        parts.extend(pieces)
+        if sim.races is not None:
+            for clock in clocks:
+                sim.races.acquire(unit.name, clock)
         got += take
         sim.engine.wake(fifo.room)
     values = _join(parts, et, need).reshape(shape)
@@ -869,7 +895,8 @@ def _sync_send(r: Runner, op, args) -> Gen:
     sim = r.sim
     box = sim.signal_box(unit, peer)
     cycles = sim.options.sync_cycles
-    box.pending.append(sim.engine.now + cycles)
+    clock = sim.races.release(unit.name) if sim.races is not None else None
+    box.pending.append((sim.engine.now + cycles, clock))
     box.count += 1
     r.stats.syncs_sent += 1
     sim.engine.wake(box.arrived)
@@ -887,9 +914,11 @@ def _sync_recv(r: Runner, op, args) -> Gen:
     while True:
         now = sim.engine.now
         if box.pending:
-            when = box.pending[0]
+            when, clock = box.pending[0]
             if when <= now:
                 box.pending.popleft()
+                if sim.races is not None:
+                    sim.races.acquire(unit.name, clock)
                 break
             yield WaitUntil(when)
             continue
@@ -1021,6 +1050,8 @@ def _vector_load(r: Runner, op, args) -> Gen:
     shape, et = _vector_type_info(op.results[0].type)
     _check_count(plan.count, shape, "loads")
     addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
+    if r.sim.races is not None:
+        r.sim.races.read(unit.name, view.memory.memory, addresses, et.itemsize, consecutive)
     values = view.memory.memory.read(addresses, et, consecutive).reshape(shape)
     nbytes = values.nbytes
     r.stats.loaded_bytes += nbytes
@@ -1047,6 +1078,8 @@ def _vector_store(r: Runner, op, args) -> Gen:
     et = _vector_type_info(op.operands[0].type)[1]
     cycles = r.sim.transfer_cycles(r.sim.link(unit.kind, view.memory.kind), values.nbytes)
     yield Busy(cycles, f"vector_store {view.memory.name}")
+    if r.sim.races is not None:
+        r.sim.races.write(unit.name, view.memory.memory, addresses, et.itemsize, consecutive)
     view.memory.memory.write(addresses, values, et, consecutive)
     r.stats.stored_bytes += values.nbytes
     return ()
@@ -1107,10 +1140,15 @@ def _composite(r: Runner, op, args) -> Gen:
     per_step = r.sim.composite_cycles(src.memory.kind, unit.kind, dst.memory.kind, vector_bytes)
     trivial = r.sim.trivial_body(op, body)
     what = f"transfer {src.memory.name} -> {dst.memory.name}"
+    races = r.sim.races
+    if races is not None:
+        races.read(unit.name, src.memory.memory, src_addr, et.itemsize, src_seq)
     if trivial and not (src.memory is dst.memory and np.intersect1d(src_addr, dst_addr).size):
         _check_count(store.count, shape, "stores")
         values = src.memory.memory.read(src_addr, et, src_seq)
         yield Busy(per_step * steps, what)
+        if races is not None:
+            races.write(unit.name, dst.memory.memory, dst_addr, et.itemsize, dst_seq)
         dst.memory.memory.write(dst_addr, values, et, dst_seq)
     else:
         for t in range(steps):
@@ -1119,6 +1157,8 @@ def _composite(r: Runner, op, args) -> Gen:
             stored = np.asarray(out[0] if out else vector).reshape(-1)
             _check_count(store.count, (stored.size,), "stores")
             yield Busy(per_step, what)
+            if races is not None:
+                races.write(unit.name, dst.memory.memory, dst_addr[t], et.itemsize, False)
             dst.memory.memory.write(dst_addr[t], stored, et)
     moved = steps * vector_bytes
     stats = r.stats

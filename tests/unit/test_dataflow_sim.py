@@ -315,6 +315,59 @@ def test_sync_deadlock():
 
 
 # ---------------------------------------------------------------------------------------
+# races: accesses not ordered by synchronisation, whatever the timing
+# ---------------------------------------------------------------------------------------
+
+UNSYNCED = """
+    dataflow.program_unit iter_arg : %me -> (%lu) : {
+      %src = dataflow.get_logical_memory_view %ddr, %c0 {layout_map = #id1} : index, index, memref<64xf16>
+      %buf = dataflow.get_logical_memory_view %l1, %c0 {layout_map = #id1} : index, index, memref<64xf16>
+      %v = agen.vector_load %src[0] {load_order = #id1, load_set = #all} : memref<64xf16>, vector<64xf16>
+      agen.vector_store %v, %buf[0] {store_order = #id1, store_set = #all} : memref<64xf16>, vector<64xf16>
+      SYNC_SEND
+    }
+    dataflow.program_unit iter_arg : %me -> (%su) : {
+      %one = arith.constant dense<1.0> : vector<64xf16>
+      %late = scf.for %i = %c0 to %c100 step %c1 iter_args(%acc = %one) -> (vector<64xf16>) {
+        %n = vectorchain.binary %acc, %one {binary_op = #vectorchain<binary_operator mul>, op_specific_map = #id1} : vector<64xf16>, vector<64xf16>, vector<64xf16>
+        scf.yield %n : vector<64xf16>
+      }
+      SYNC_RECV
+      %buf = dataflow.get_logical_memory_view %l1, %c0 {layout_map = #id1} : index, index, memref<64xf16>
+      %dst = dataflow.get_logical_memory_view %ddr, %c128 {layout_map = #id1} : index, index, memref<64xf16>
+      %v = agen.vector_load %buf[0] {load_order = #id1, load_set = #all} : memref<64xf16>, vector<64xf16>
+      agen.vector_store %v, %dst[0] {store_order = #id1, store_set = #all} : memref<64xf16>, vector<64xf16>
+    }
+"""
+
+
+def test_race_hidden_by_timing_is_an_error(sample):
+    a = f16(np.arange(64))
+    inputs = {"@0": a, "@128": f16(np.zeros(64))}
+    unsynced = UNSYNCED.replace("SYNC_SEND", "").replace("SYNC_RECV", "")
+    # the reader comes 100 cycles after the writer: the data is right by luck ...
+    lucky = simulate(module(unsynced), inputs, sample, check_races=False)
+    np.testing.assert_array_equal(lucky.outputs["@128"], a)
+    # ... but nothing orders the L1 write before the read
+    with pytest.raises(DiagnosticError, match="'agen.vector_load' op C0-l1su reads byte 0 of memory C0-l1, which "
+                                              "C0-l1lu wrote with no synchronisation"):
+        simulate(module(unsynced), inputs, sample)
+    synced = UNSYNCED.replace("SYNC_SEND", "dataflow.sync_send %su : index").replace(
+        "SYNC_RECV", "dataflow.sync_recv %lu : index")
+    result = simulate(module(synced), inputs, sample)
+    np.testing.assert_array_equal(result.outputs["@128"], a)
+
+
+def test_a_fifo_orders_memory_accesses(sample):
+    # the producer's store is ordered before the consumer's load by the vector it sent after it
+    text = UNSYNCED.replace("SYNC_SEND", "dataflow.send %su, %v : vector<64xf16>").replace(
+        "SYNC_RECV", "%token = dataflow.receive %lu : vector<64xf16>")
+    a = f16(np.arange(64))
+    result = simulate(module(text), {"@0": a, "@128": f16(np.zeros(64))}, sample)
+    np.testing.assert_array_equal(result.outputs["@128"], a)
+
+
+# ---------------------------------------------------------------------------------------
 # symbols from the kernel's actual arguments, wrapped programs
 # ---------------------------------------------------------------------------------------
 
