@@ -17,7 +17,8 @@ and resources only the inner pipeline uses (its FIFOs, compute registers) move i
 Steps, as the spec numbers them:
 
 1. **Candidates**: every pipeline (inner ones first) with up to `loop-nest-depth`
-   perfectly nested `scf.for` loops directly around it.
+   perfectly nested `scf.for` loops directly around it (never a tiling's outermost tile
+   loop, which stays around the pipeline: see `enclosing_perfect_nest`).
 2. **PipelineTree** of the nest's parent.
 3. **Stage grouping** (the device's memory tree says what is below the scratchpad).
 4. **Distribute**: one copy of the loop nest per group, inside the pipeline.
@@ -35,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func, memref, scf
+from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
@@ -134,12 +135,20 @@ def enclosing_perfect_nest(pipeline: ktdf.PipelineOp, depth: int) -> list[scf.Fo
     (`derive_size`, `linearize_index`), and it carries no values from one iteration to
     the next. (Upstream also accepts a sibling loop next to the pipeline, whose work would
     then be lost; such a loop does not qualify here.)
+
+    dfsched also never sinks the outermost tile loop of a tiling (`is_outermost_tile_loop`):
+    sunk, it would make every scratchpad buffer of the pipeline span the whole tiled extent
+    whatever size `tile-size-selection` picks, and leave no loop to double-buffer over.
+    Upstream never meets this case (its default depth only reaches the point loops of the
+    tilings it makes); a one-loop tiling (`tile-scf-for-loops{tile-single-loops}`) does.
     """
     nest: list[scf.ForOp] = []
     current: Operation = pipeline
     while len(nest) < depth:
         loop = current.parent_op()
         if not isinstance(loop, scf.ForOp) or loop.iter_args or loop.results:
+            break
+        if is_outermost_tile_loop(loop):
             break
         body = loop.body.block
         if any(inner is not current and inner is not body.last_op and not isinstance(inner, ALLOWED_BETWEEN_LOOPS)
@@ -149,6 +158,26 @@ def enclosing_perfect_nest(pipeline: ktdf.PipelineOp, depth: int) -> list[scf.Fo
         current = loop
     nest.reverse()
     return nest
+
+
+def is_tile_loop(loop: Operation) -> bool:
+    """A tile loop of a not yet sized tiling: its upper bound is `ceildivui(total, reserve_size)`."""
+    if not isinstance(loop, scf.ForOp):
+        return False
+    bound = loop.ub.owner
+    return isinstance(bound, arith.CeilDivUIOp) and isinstance(bound.rhs.owner, ktdf.TilingReserveSizeOp)
+
+
+def is_outermost_tile_loop(loop: scf.ForOp) -> bool:
+    """A tile loop with no tile loop around it (the tiling's outermost one)."""
+    if not is_tile_loop(loop):
+        return False
+    parent = loop.parent_op()
+    while parent is not None:
+        if is_tile_loop(parent):
+            return False
+        parent = parent.parent_op()
+    return True
 
 
 # ===========================================================================

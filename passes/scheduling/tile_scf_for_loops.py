@@ -8,7 +8,12 @@ Modes:
   loops are all still untouched tiling candidates, one `ktdf.tiling.reserve_size
   {divisibility, min_value}` per loop is emitted before the outermost loop (loop order), the
   nest is tiled with them and its loops are invalidated. `tile-size-selection` later turns
-  each placeholder into a size. A single loop is a strip-mining candidate and is left alone.
+  each placeholder into a size. A single loop is a strip-mining candidate and is left alone,
+  as upstream does, unless `tile-single-loops` is set (dfsched's step past upstream, used by
+  `-ktir-to-dfir`): then a single *parallel* loop with no enclosing `scf.for` (a depth-1
+  nest whose loop is a strip-mining candidate) is tiled exactly like a depth-1 tiling nest
+  (reserve_size, `ceildivui` tile loop, `derive_size` point loop, `linearize_index`), so a
+  kernel whose per-tile rows exceed the scratchpad still gets a tile loop to size.
 * **static** (`tile-sizes=a,b,...`, for tests): every outermost loop's perfect nest is tiled
   with the given sizes, emitted as `arith.constant`s before it. The number of sizes must equal
   the depth of every such nest and every size must be positive.
@@ -51,6 +56,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
+from dfsched.passes.scheduling.utils import is_parallel_loop
 from dfsched.passes.scheduling.tiling_utils import (
     LoopNest,
     LoopTilingAnalysis,
@@ -83,6 +89,10 @@ class TileSCFForLoops(ModulePass):
     """Normalize the loops the fallback SCF tiling produces."""
     fallback_scf_tiling: bool = False
     """Use MLIR's tilePerfectlyNested instead of the custom normalized scheme."""
+    tile_single_loops: bool = False
+    """Dynamic mode: also tile a single parallel loop that is a strip-mining candidate (a depth-1
+    nest with no enclosing `scf.for`), as a depth-1 tiling nest. dfsched's own step past upstream,
+    used by `-ktir-to-dfir`; off by default, as upstream."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.tile_sizes:
@@ -102,7 +112,8 @@ class TileSCFForLoops(ModulePass):
     def run_dynamic(self, root: Operation) -> None:
         analysis = LoopTilingAnalysis.of(root)
         for nest in analysis.nests:
-            if not all(analysis.is_candidate(loop, Strategy.TILING) for loop in nest.loops):
+            if not all(analysis.is_candidate(loop, Strategy.TILING) for loop in nest.loops) \
+                    and not (self.tile_single_loops and is_single_parallel_loop(nest, analysis)):
                 continue
             if untileable_reason(perfectly_nested_loops(nest.outermost)):
                 continue
@@ -123,6 +134,13 @@ class TileSCFForLoops(ModulePass):
         propagate_loop_type(loops, point_loops)
         if self.normalize_loops and point_loops:
             normalize_loops([*loops, *point_loops])
+
+
+def is_single_parallel_loop(nest: LoopNest, analysis: LoopTilingAnalysis) -> bool:
+    """A depth-1 nest of one untouched parallel loop with no enclosing `scf.for` (a
+    strip-mining candidate), which `tile-single-loops` tiles like a depth-1 tiling nest."""
+    return (len(nest.loops) == 1 and is_parallel_loop(nest.outermost)
+            and analysis.is_candidate(nest.outermost, Strategy.STRIP_MINING))
 
 
 def check_static_sizes(root: scf.ForOp, loops: list[scf.ForOp], sizes: tuple[int, ...]) -> None:
