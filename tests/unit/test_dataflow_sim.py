@@ -466,17 +466,17 @@ def test_unreceived_data_is_an_error(sample):
 # ---------------------------------------------------------------------------------------
 
 
-def _compile(name: str):
+def _compile(name: str, device: str = "sample"):
     from dfsched.interp.dataflow_compile import compile_to_dfir
 
-    return compile_to_dfir(EXAMPLES / f"{name}.mlir", "sample")
+    return compile_to_dfir(EXAMPLES / f"{name}.mlir", device)
 
 
-def _check_example(name: str, sample):
+def _check_example(name: str, device: str = "sample"):
     kernel = load_module(EXAMPLES / f"{name}.mlir")
     inputs = make_inputs(kernel, seed=0)
     reference = run(kernel, inputs)
-    result = simulate(_compile(name), inputs, sample, layout=reference.layout)
+    result = simulate(_compile(name, device), inputs, device, layout=reference.layout)
     assert compare_outputs(reference.outputs, result.outputs) == []
     assert set(result.outputs) == set(reference.outputs)
     bound = result.bound()
@@ -484,8 +484,8 @@ def _check_example(name: str, sample):
     return result
 
 
-def test_two_tile_add_end_to_end(sample):
-    result = _check_example("add_2tile", sample)
+def test_two_tile_add_end_to_end():
+    result = _check_example("add_2tile")
     # per core, as the chain above: MNILU 2 x 2 cycles + sync (5), L1LU 2 x (load 1 + send 2)
     # from 5 (11), SFU add at 11 and send (14), L1SU store + sync (16), MNISU transfer (18)
     assert result.total_cycles == 18
@@ -495,11 +495,18 @@ def test_two_tile_add_end_to_end(sample):
 
 
 @pytest.mark.parametrize("name", ["add", "fused_chain", "row_bias", "row_sum", "loop_nest"])
-def test_examples_end_to_end(sample, name):
-    _check_example(name, sample)
+def test_examples_end_to_end(name):
+    _check_example(name)
+
+
+@pytest.mark.parametrize("name", ["add_2tile", "row_sum"])
+def test_examples_on_four_corelets(name):
+    # quad_corelet: 4 corelets a core (VLD -> VPU -> VST), 32-byte DMA words, 8-deep FIFOs
+    result = _check_example(name, "quad_corelet")
+    assert {s.corelet for s in result.stats.values() if s.kind == "VPU"} == {0, 1, 2, 3}
 
 
 @pytest.mark.xfail(reason="ktdflowering-to-dfir does not lower spyreop.sigmoid inside a linalg.generic body",
                    strict=False)
-def test_intrinsic_end_to_end(sample):
-    _check_example("intrinsic", sample)
+def test_intrinsic_end_to_end():
+    _check_example("intrinsic")
