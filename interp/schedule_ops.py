@@ -20,9 +20,8 @@ its allocation, the base `memref.reinterpret_cast` offsets count from); a FIFO s
 
 from __future__ import annotations
 
+import functools
 import itertools
-import math
-import weakref
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,8 +67,9 @@ class ScheduleOptions:
         past the logical bounds on purpose (the hardware reads whole words).
     drain_fifos: a pipeline that finishes with elements left in one of its FIFO slots is
         an error (a consumer stage is missing).
-    instance_races: two `ktdf.parallel` instances touching the same scratchpad element (one
-        of them writing) in one execution of the parallel op are an error.
+    instance_races: two `ktdf.parallel` instances touching the same element of any memory
+        (one of them writing) in one execution of the parallel op are an error: corelets run
+        the instances at the same time.
     """
 
     reserve_size: Any = None
@@ -85,7 +85,9 @@ class ScheduleState(State):
 
     schedule: ScheduleOptions = field(default_factory=ScheduleOptions)
     instance: int | None = None  # the ktdf.parallel instance running, None outside
-    buffers: Any = field(default_factory=weakref.WeakSet)  # live scratch memories
+    arena: Memory | None = None  # where fresh buffers live
+    arena_top: int = 0
+    access_log: AccessLog | None = None  # accesses of the running ktdf.parallel's instances
     allocations: int = 0
     spaces: dict = field(default_factory=dict)  # (space, tile, instance) -> Memory
     space_levels: dict = field(default_factory=dict)  # space name -> global/scratchpad/below
@@ -174,6 +176,29 @@ class FifoSlot:
         return np.concatenate(parts) if parts else np.zeros((0,))
 
 
+class Label:
+    """A memory or buffer name built only when a message needs it (printing types is slow)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __str__(self) -> str:
+        return self.fn()
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+@functools.lru_cache(maxsize=512)
+def box_points(sizes: tuple[int, ...]) -> np.ndarray:
+    """Row-major coordinates of the box [0, sizes): shape sizes + (rank,), read-only."""
+    points = np.moveaxis(np.indices(sizes, dtype=np.int64), 0, -1) if sizes else np.zeros((0,), dtype=np.int64)
+    points.setflags(write=False)
+    return points
+
+
 def _static_or_dynamic(static, dynamic) -> list[int]:
     it = iter(dynamic)
     return [int(next(it)) if s == DYNAMIC else int(s) for s in static]
@@ -203,59 +228,143 @@ def view_coords(view: StridedView, shape=None) -> np.ndarray:
     shape = tuple(view.sizes if shape is None else shape)
     if not shape:
         return np.zeros((0,), dtype=np.int64).reshape(() + (0,))
-    grids = np.indices(shape, dtype=np.int64)
-    return np.moveaxis(grids, 0, -1) + np.asarray(view.lower or (0,) * len(shape), dtype=np.int64)
+    points = box_points(shape)
+    if view.lower and any(view.lower):
+        return points + np.asarray(view.lower, dtype=np.int64)
+    return points
 
 
 def _tile_of(state: ScheduleState, view: StridedView) -> int | None:
-    """Who accesses: fresh buffers track ktdf.parallel instances, other memories compute tiles."""
-    if view.space == "buffer":
-        return state.instance if state.schedule.instance_races else None
-    return state.tile_index
+    """Who accesses, for the memory's own race bookkeeping: compute tiles, on tile-shared memory."""
+    return state.tile_index if view.memory.track_races else None
 
 
-def read_region(state: ScheduleState, view: StridedView, coords: np.ndarray, strict: bool) -> np.ndarray:
+def _addresses(view: StridedView, coords: np.ndarray, strict: bool) -> np.ndarray:
+    if strict:
+        if view.coordinate_set is not None:
+            view._check_set(coords)  # noqa: SLF001
+        return view.addresses(coords)
+    local = coords - np.asarray(view.lower or (0,) * view.rank, dtype=np.int64)
+    linear = (local * np.asarray(view.strides, dtype=np.int64)).sum(axis=-1)
+    return view.offset + linear * view.memory.element_step(view.et)
+
+
+def read_region(state: ScheduleState, view: StridedView, coords: np.ndarray, strict: bool,
+                op: Operation | None = None) -> np.ndarray:
     """Elements of `view` at `coords` (last axis = rank); outside its shape (and coordinate set)
     only when not strict: then whatever the strided addresses hold."""
     if coords.size == 0:
         return view.et.zeros(coords.shape[:-1])
-    if strict:
-        return view.read(coords, _tile_of(state, view))
-    local = coords - np.asarray(view.lower or (0,) * view.rank, dtype=np.int64)
-    linear = (local * np.asarray(view.strides, dtype=np.int64)).sum(axis=-1)
-    addresses = view.offset + linear * view.memory.element_step(view.et)
+    addresses = _addresses(view, coords, strict)
+    if state.access_log is not None:
+        state.access_log.add(view, state.instance, False, addresses, op)
     return view.memory.read(addresses, view.et, _tile_of(state, view))
 
 
-def write_region(state: ScheduleState, view: StridedView, coords: np.ndarray, values) -> None:
+def write_region(state: ScheduleState, view: StridedView, coords: np.ndarray, values,
+                 op: Operation | None = None) -> None:
     if coords.size == 0:
         return
-    view.write(coords, values, _tile_of(state, view))
+    addresses = _addresses(view, coords, True)
+    if state.access_log is not None:
+        state.access_log.add(view, state.instance, True, addresses, op)
+    view.memory.write(addresses, values, view.et, _tile_of(state, view))
 
 
-def whole(state: ScheduleState, view: StridedView) -> np.ndarray:
+def whole(state: ScheduleState, view: StridedView, op: Operation | None = None) -> np.ndarray:
     """The whole view as an array of its shape."""
-    return read_region(state, view, view_coords(view), True)
+    return read_region(state, view, view_coords(view), True, op)
 
 
-def new_buffer(state: ScheduleState, sizes, et: ElementType, label: str, space: str = "buffer",
+ARENA_ALIGN = 64
+
+
+def new_buffer(state: ScheduleState, sizes, et: ElementType, label, space: str = "buffer",
                data: np.ndarray | None = None) -> BufferView:
-    """A fresh, row-major buffer of `sizes` (poisoned, or holding `data`)."""
+    """A fresh, row-major buffer of `sizes` (poisoned, or holding `data`).
+
+    Buffers are carved out of one arena memory per run, never reused: a buffer is fresh
+    storage whatever was allocated before it.
+    """
     sizes = tuple(int(s) for s in sizes)
     count = int(np.prod(sizes, dtype=np.int64))
-    step = 1 if state.options.unit == "element" else et.itemsize
-    memory = Memory(label, state.options.unit, max(count, 1) * step,
-                    track_races=state.schedule.instance_races)
-    state.buffers.add(memory)
+    if state.arena is None:
+        state.arena = Memory("the scratch buffers", state.options.unit, None)
+    step = state.arena.element_step(et)
+    address = state.arena_top
+    state.arena_top = -(-(address + max(count, 1) * step) // ARENA_ALIGN) * ARENA_ALIGN
     state.allocations += 1
-    view = BufferView(memory, space, 0, sizes, row_major(sizes), et, None, (), (0,) * len(sizes), None,
-                      base=0, label=label)
+    view = BufferView(state.arena, space, address, sizes, row_major(sizes), et, None, (), (0,) * len(sizes), None,
+                      base=address, label=label)
     if data is not None:
-        memory.place(0, et.cast(np.asarray(data)).reshape(-1), et)
+        state.arena.place(address, et.cast(np.asarray(data)).reshape(-1), et)
     elif state.schedule.poison and count:
         poison = np.full(count, np.nan) if (et.is_float or et.is_fused) else np.full(count, -1)
-        memory.place(0, et.cast(poison), et)
+        state.arena.place(address, et.cast(poison), et)
     return view
+
+
+class AccessLog:
+    """Every element each `ktdf.parallel` instance reads and writes, per memory, for one execution."""
+
+    def __init__(self):
+        self.entries: dict[int, tuple[Memory, list]] = {}
+
+    def add(self, view: StridedView, inst: int | None, write: bool, addresses: np.ndarray, op) -> None:
+        if inst is None:
+            return
+        memory = view.memory
+        slot = self.entries.get(id(memory))
+        if slot is None:
+            slot = self.entries[id(memory)] = (memory, [])
+        slot[1].append((inst, write, np.asarray(addresses, dtype=np.int64).reshape(-1), op, view))
+
+    def check(self, parallel: Operation) -> None:
+        for memory, entries in self.entries.values():
+            insts = sorted({e[0] for e in entries})
+            if len(insts) < 2:
+                continue
+            sets = {}
+            for i in insts:
+                w = [e[2] for e in entries if e[0] == i and e[1]]
+                r = [e[2] for e in entries if e[0] == i and not e[1]]
+                sets[i] = (np.unique(np.concatenate(w)) if w else np.zeros(0, np.int64),
+                           np.unique(np.concatenate(r)) if r else np.zeros(0, np.int64))
+            for a, i in enumerate(insts):
+                wi, _ = sets[i]
+                if not wi.size:
+                    continue
+                for j in insts:
+                    if j == i:
+                        continue
+                    wj, rj = sets[j]
+                    common = np.intersect1d(wi, np.union1d(wj, rj))
+                    if common.size:
+                        self._report(parallel, memory, entries, i, j, int(common[0]))
+
+    @staticmethod
+    def _report(parallel, memory, entries, i: int, j: int, address: int) -> None:
+        def first(inst: int, write: bool | None):
+            for e in entries:
+                if e[0] == inst and (write is None or e[1] == write) and address in e[2]:
+                    return e
+            return None
+
+        mine = first(i, True)
+        theirs = first(j, True) or first(j, None)
+        verb = "writes" if theirs is not None and theirs[1] else "reads"
+        where = mine[4].label or memory.name if mine is not None else memory.name
+        notes = []
+        if mine is not None and mine[3] is not None:
+            notes.append((mine[3], f"instance {i} writes it here"))
+        if theirs is not None and theirs[3] is not None:
+            notes.append((theirs[3], f"instance {j} {verb.rstrip('s')}s it here"))
+        raise error(
+            parallel,
+            f"'ktdf.parallel' op: instances {i} and {j} race on address {address} of {where}: instance {i} "
+            f"writes it and instance {j} {verb} it in the same execution (corelets run them at the same time)",
+            notes,
+        )
 
 
 def _value_name(value: SSAValue) -> str:
@@ -412,7 +521,8 @@ def _run_read_from_fifo(self, interpreter, op, args):
     data = _fifo_data(op, slot, n, et).reshape(shape)
     st.fifo_elements += n
     if isinstance(t, MemRefType):
-        return (new_buffer(st, shape, et, f"the buffer of a FIFO read ({slot.describe()})", data=data),)
+        return (new_buffer(st, shape, et, Label(lambda: f"the buffer of a FIFO read ({slot.describe()})"),
+                           data=data),)
     return (data,)
 
 
@@ -422,7 +532,7 @@ def _run_write_to_fifo(self, interpreter, op, args):
     if not isinstance(slot, FifoSlot):
         raise ValueError("writes to a value that is not a FIFO slot")
     if isinstance(data, StridedView):
-        data = whole(st, data)
+        data = whole(st, data, op)
     slot.push(np.asarray(data))
     return ()
 
@@ -433,9 +543,7 @@ def _region_coords(amap, indices: list[int], sizes: list[int]) -> np.ndarray:
         raise ValueError(f"subscript has {len(anchor)} result(s) but the size list has {len(sizes)}")
     if any(s < 0 for s in sizes):
         raise ValueError(f"negative transfer size in {sizes}")
-    grids = np.indices(tuple(sizes), dtype=np.int64) if sizes else np.zeros((0,), dtype=np.int64)
-    coords = np.moveaxis(grids, 0, -1) if sizes else np.zeros((0,), dtype=np.int64)
-    return coords + np.asarray(anchor, dtype=np.int64)
+    return box_points(tuple(sizes)) + np.asarray(anchor, dtype=np.int64)
 
 
 def _side(op, vals, side: str):
@@ -497,7 +605,7 @@ def _run_data_transfer(self, interpreter, op, args):
         st.fifo_elements += n
     else:
         et = src.et
-        data = read_region(st, src, src_coords, st.schedule.strict_bounds).reshape(-1)
+        data = read_region(st, src, src_coords, st.schedule.strict_bounds, op).reshape(-1)
     # what arrives at the destination
     if isinstance(dst, FifoSlot):
         target = dst_count
@@ -506,7 +614,7 @@ def _run_data_transfer(self, interpreter, op, args):
         dst.push(_fit(op, data, target, mode))
     else:
         payload = _fit(op, data, dst_count, mode)
-        write_region(st, dst, dst_coords, dst.et.cast(payload).reshape(dst_coords.shape[:-1]))
+        write_region(st, dst, dst_coords, dst.et.cast(payload).reshape(dst_coords.shape[:-1]), op)
     return ()
 
 
@@ -617,14 +725,6 @@ def _run_select_memref(self, interpreter, op, args):
     return (candidates[phase],)
 
 
-def _reset_instance_marks(state: ScheduleState) -> None:
-    """Forget which instance touched which scratch element (a new parallel region starts)."""
-    for memory in list(state.buffers):
-        for _, writer, reader in memory.pages.values():
-            writer.fill(-1)
-            reader.fill(-1)
-
-
 def _run_parallel(self, interpreter, op, args):
     st: ScheduleState = interpreter.state
     k = len(op.lower_bounds)
@@ -640,8 +740,10 @@ def _run_parallel(self, interpreter, op, args):
     points = list(itertools.product(*ranges))
     chunk = -(-len(points) // n) if points else 0
     outer = st.instance
-    if outer is None and st.schedule.instance_races:
-        _reset_instance_marks(st)
+    log = AccessLog() if outer is None and st.schedule.instance_races else None
+    saved = st.access_log
+    if log is not None:
+        st.access_log = log
     try:
         for inst in range(n):
             st.instance = inst if outer is None else outer
@@ -649,8 +751,9 @@ def _run_parallel(self, interpreter, op, args):
                 interpreter.run_ssacfg_region(op.body, (*point, inst), "ktdf.parallel")
     finally:
         st.instance = outer
-        if outer is None and st.schedule.instance_races:
-            _reset_instance_marks(st)
+        st.access_log = saved
+    if log is not None:
+        log.check(op)
     return ()
 
 
@@ -703,7 +806,7 @@ def _run_alloc(self, interpreter, op, args):
         identity = getattr(getattr(layout, "data", None), "is_identity", None)
         if not (strides and tuple(strides) == row_major(shape)) and not (identity is not None and identity()):
             raise ValueError(f"allocation with the layout {layout} is not supported (row-major only)")
-    label = f"buffer {_value_name(op.results[0])} ({t})"
+    label = Label(lambda: f"buffer {_value_name(op.results[0])} ({t})")
     return (new_buffer(st, shape, element_type(t), label),)
 
 
@@ -762,7 +865,7 @@ def _run_copy(self, interpreter, op, args):
     src, dst = _as_view(args[0], "source"), _as_view(args[1], "target")
     if tuple(src.sizes) != tuple(dst.sizes):
         raise ValueError(f"copies a {list(src.sizes)} memref into a {list(dst.sizes)} one")
-    write_region(st, dst, view_coords(dst), dst.et.cast(whole(st, src)))
+    write_region(st, dst, view_coords(dst), dst.et.cast(whole(st, src, op)), op)
     return ()
 
 
@@ -770,7 +873,7 @@ def _run_memref_load(self, interpreter, op, args):
     st: ScheduleState = interpreter.state
     view = _as_view(args[0])
     coords = np.asarray([[int(a) for a in args[1:]]], dtype=np.int64) + np.asarray(view.lower or (0,) * view.rank)
-    value = read_region(st, view, coords, True)[0]
+    value = read_region(st, view, coords, True, op)[0]
     from dfsched.interp.base import to_python
 
     return (to_python(value, op.results[0].type),)
@@ -780,7 +883,7 @@ def _run_memref_store(self, interpreter, op, args):
     st: ScheduleState = interpreter.state
     value, view = args[0], _as_view(args[1])
     coords = np.asarray([[int(a) for a in args[2:]]], dtype=np.int64) + np.asarray(view.lower or (0,) * view.rank)
-    write_region(st, view, coords, np.asarray([value]))
+    write_region(st, view, coords, np.asarray([value]), op)
     return ()
 
 
@@ -809,10 +912,8 @@ def _space_memory(state: ScheduleState, op: Operation, t: MemRefType) -> tuple[M
     memory = state.spaces.get(key)
     if memory is None:
         who = f"compute tile {state.tile_index}" + (f", instance {state.instance}" if key[2] is not None else "")
-        memory = Memory(f"the {name} memory of {who}", state.options.unit, state.space_sizes.get(name),
-                        track_races=state.schedule.instance_races)
+        memory = Memory(f"the {name} memory of {who}", state.options.unit, state.space_sizes.get(name))
         state.spaces[key] = memory
-        state.buffers.add(memory)
     return memory, "buffer"
 
 
@@ -852,7 +953,7 @@ def _run_unrealized_cast(self, interpreter, op, args):
     shape = list(t.get_shape())
     if any(d < 0 for d in shape):
         raise ValueError(f"cannot place a dynamically shaped {t} at an address")
-    label = f"{space_name(t)} buffer at address {int(args[0])} ({t})"
+    label = Label(lambda: f"{space_name(t)} buffer at address {int(args[0])} ({t})")
     return (BufferView(memory, level, address, tuple(shape), row_major(shape), et, None, (), (0,) * len(shape),
                        None, base=address, label=label),)
 
@@ -969,13 +1070,13 @@ def _linalg_any(original):
             return original(self, interpreter, op, args)
         st: ScheduleState = interpreter.state
         _, _, n_inputs, _, _ = _structured_of(op)
-        values = [whole(st, a) if isinstance(a, StridedView) else a for a in args]
+        values = [whole(st, a, op) if isinstance(a, StridedView) else a for a in args]
         out_types = [element_type(v.type) for v in op.operands[n_inputs:]]
         results = run_structured_on_values(interpreter, op, values[:n_inputs], values[n_inputs:], out_types)
         tensor_results = []
         for arg, res in zip(args[n_inputs:], results):
             if isinstance(arg, StridedView):
-                write_region(st, arg, view_coords(arg), arg.et.cast(res))
+                write_region(st, arg, view_coords(arg), arg.et.cast(res), op)
             else:
                 tensor_results.append(res)
         return tuple(tensor_results) if op.results else ()

@@ -95,6 +95,17 @@ def test_check_verbose_prints_execution_statistics(capsys):
     assert re.search(r"#5 path-expansion: ops \d+, pipelines 2, stages 10, transfers 12, fifo_elements 384, buffers 6", out)
 
 
+def test_check_follows_address_arguments_into_the_programs(capsys, tmp_path):
+    kernel = tmp_path / "args.mlir"
+    kernel.write_text(ARGS_KERNEL.replace("ktdp.store %x, %tb", """%e = tensor.empty() : tensor<1x64xf16>
+    %y = linalg.add ins(%x, %x : tensor<1x64xf16>, tensor<1x64xf16>) outs(%e : tensor<1x64xf16>) -> tensor<1x64xf16>
+    ktdp.store %y, %tb"""))
+    code, out, _ = run_main(capsys, kernel, "--check", "--passes", UP_TO_PATH_EXPANSION + ",normalize-scf-for-loops,"
+                            "canonicalize,stage-coarsening,address-assignment")
+    assert code == 0, out
+    assert out.splitlines()[-1].startswith("OK: 10 of 10 point(s)")
+
+
 # ---------------------------------------------------------------------------------------
 # reference runs and --save
 # ---------------------------------------------------------------------------------------
@@ -146,9 +157,7 @@ def test_save_with_check_writes_the_reference(capsys, tmp_path):
         np.testing.assert_array_equal(data["out/@8192"], data["in/@0"] + data["in/@4096"])
 
 
-def test_save_keys_argument_buffers_by_name(capsys, tmp_path):
-    kernel = tmp_path / "args.mlir"
-    kernel.write_text("""
+ARGS_KERNEL = """
 #row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
 module {
@@ -163,7 +172,12 @@ module {
     return
   }
 }
-""")
+"""
+
+
+def test_save_keys_argument_buffers_by_name(capsys, tmp_path):
+    kernel = tmp_path / "args.mlir"
+    kernel.write_text(ARGS_KERNEL)
     target = tmp_path / "args.npz"
     code, out, _ = run_main(capsys, kernel, "--save", target)
     assert code == 0, out

@@ -307,6 +307,106 @@ def test_nested_pipeline_with_parallel_instances():
 
 
 # ---------------------------------------------------------------------------------------
+# sibling pipelines (broadcast-promotion's shape) and reduction loops (map-reduction-partials')
+# ---------------------------------------------------------------------------------------
+
+VEC = 'memref<64xf16, "L1">'
+
+SIBLINGS = kernel(f"""
+    %bias = memref.alloc() : {VEC}
+    ktdf.pipeline {{
+      ktdf.stage depends_in(none) depends_out(none) {{
+        ktdf.data_transfer from %B[%c0, %c0] size [1, 64] to %bias[0] size [64] : memref<1x64xf16, "DDR">, {VEC}
+      }} {{applicable_units = ["MNILU"]}}
+    }}
+    scf.for %i = %c0 to %c4 step %c1 {{
+      ktdf.pipeline {{
+        %p:4 = ktdf.private -> ({L1}, {L1}, !ktdf.token, !ktdf.token) {{
+          %a = memref.alloc() : {L1}
+          %c = memref.alloc() : {L1}
+          %t0 = ktdf.create_token : !ktdf.token
+          %t1 = ktdf.create_token : !ktdf.token
+          ktdf.private_yield %a, %c, %t0, %t1 : {L1}, {L1}, !ktdf.token, !ktdf.token
+        }}
+        ktdf.stage depends_in(none) depends_out(%p#2) {{
+          ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %p#0[0, 0] size [1, 64] : memref<4x64xf16, "DDR">, {L1}
+        }} {{applicable_units = ["MNILU"]}}
+        ktdf.stage depends_in(%p#2) depends_out(%p#3) {{
+          linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins(%p#0, %bias : {L1}, {VEC}) outs(%p#1 : {L1}) {{
+          ^bb0(%x: f16, %y: f16, %o: f16):
+            %z = arith.addf %x, %y : f16
+            linalg.yield %z : f16
+          }}
+        }} {{applicable_units = ["SFU"]}}
+        ktdf.stage depends_in(%p#3) depends_out(none) {{
+          ktdf.data_transfer from %p#1[0, 0] size [1, 64] to %C[%i, %c0] size [1, 64] : {L1}, memref<4x64xf16, "DDR">
+        }} {{applicable_units = ["MNISU"]}}
+      }}
+    }} {{loop_type = #ktdf.loop_type<parallel_loop>}}
+""", "\n".join([ddr_view("A", 0, 4), ddr_view("B", 512, 1), ddr_view("C", 1024, 4)]))
+
+
+def test_sibling_pipelines_share_a_hoisted_buffer():
+    a, b = rand((4, 64), 10), rand((1, 64), 11)
+    out = run(SIBLINGS, {"@0": a, "@512": b})
+    np.testing.assert_array_equal(out["@1024"], a + b)
+
+
+ONE = '!ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>'
+ONE_OUT = '!ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>'
+
+REDUCTION = kernel(f"""
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %zero = arith.constant 0.0 : f16
+    scf.for %i = %c0 to %c4 step %c1 {{
+      ktdf.pipeline {{
+        %p:4 = ktdf.private -> ({ONE}, {ONE_OUT}, !ktdf.token, !ktdf.token) {{
+          %f = ktdf.fifo.allocate() -> {ONE}
+          %g = ktdf.fifo.allocate() -> {ONE_OUT}
+          %t0 = ktdf.create_token : !ktdf.token
+          %t1 = ktdf.create_token : !ktdf.token
+          ktdf.private_yield %f, %g, %t0, %t1 : {ONE}, {ONE_OUT}, !ktdf.token, !ktdf.token
+        }}
+        ktdf.stage depends_in(none) depends_out(%p#2) {{
+          scf.for %k = %c0 to %c64 step %c1 {{
+            ktdf.data_transfer from %A[%i, %k] size [1, 1] to %p#0 size [1] : memref<4x64xf16, "DDR">, {ONE}
+          }} {{loop_type = #ktdf.loop_type<reduction_loop>}}
+        }} {{applicable_units = ["L1LU"]}}
+        ktdf.stage depends_in(%p#2) depends_out(%p#3) {{
+          %acc = memref.alloc() : memref<1xf16, "SFU_REG">
+          linalg.fill ins(%zero : f16) outs(%acc : memref<1xf16, "SFU_REG">)
+          scf.for %k = %c0 to %c64 step %c1 {{
+            %x = ktdf.read_from_fifo %p#0 : <"L1LU" -> "SFU", 1xf16> -> memref<1x1xf16>
+            linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}} ins(%x : memref<1x1xf16>) outs(%acc : memref<1xf16, "SFU_REG">) {{
+            ^bb0(%in: f16, %out: f16):
+              %s = arith.addf %out, %in : f16
+              linalg.yield %s : f16
+            }}
+            %last = arith.cmpi eq, %k, %c63 : index
+            scf.if %last {{
+              ktdf.write_to_fifo %acc, %p#1 : memref<1xf16, "SFU_REG">, <"SFU" -> "L1SU", 1xf16>
+            }}
+          }} {{loop_type = #ktdf.loop_type<reduction_loop>}}
+        }} {{applicable_units = ["SFU"]}}
+        ktdf.stage depends_in(%p#3) depends_out(none) {{
+          ktdf.data_transfer from %p#1 size [1] to %S[%i, %c0] size [1, 1] : {ONE_OUT}, memref<4x1xf16, "DDR">
+        }} {{applicable_units = ["L1SU"]}}
+      }}
+    }} {{loop_type = #ktdf.loop_type<parallel_loop>}}
+""", "\n".join([ddr_view("A", 0, 4), ddr_view("S", 1024, 4, 1)]))
+
+
+def test_reduction_loop_accumulates_in_a_buffer_in_order():
+    a = rand((4, 64), 12)
+    out = run(REDUCTION, {"@0": a})
+    expected = np.zeros(4, dtype=F16)
+    for k in range(64):  # sequential f16 accumulation, as the reference does
+        expected = (expected + a[:, k]).astype(F16)
+    np.testing.assert_array_equal(out["@1024"].reshape(-1), expected)
+
+
+# ---------------------------------------------------------------------------------------
 # double buffering
 # ---------------------------------------------------------------------------------------
 
@@ -441,9 +541,13 @@ module {{
   }}
 }}
 """
-    message = fails(text, {"@0": rand((4, 64), 5)})
-    assert "races with compute tile 0" in message and "by compute tile 1" in message
-    assert "buffer" in message
+    with pytest.raises(DiagnosticError) as info:
+        run(text, {"@0": rand((4, 64), 5)})
+    diag = info.value.diagnostic
+    assert diag.message.startswith("'ktdf.parallel' op: instances 0 and 1 race on address ")
+    assert "of buffer %shared (memref<1x64xf16, \"L1\">): instance 0 writes it and instance 1 writes it" in diag.message
+    assert [n.message for n in diag.notes] == ["instance 0 writes it here", "instance 1 writes it here"]
+    assert all(n.line is not None for n in diag.notes)
     # with the check off, the last instance's last row wins
     out = run_schedule(parse_module(text), {"@0": rand((4, 64), 5)}, instance_races=False)
     assert out.outputs["@0"].shape == (4, 64)
