@@ -32,7 +32,12 @@ API
   start, end, what)` for every op that took time), `stats` (unit name -> `UnitStats`: bytes
   loaded/stored/sent/received, DMA bytes, vector ops, compute cycles, syncs), `launches`
   (`(program function, start, end)`), `warnings`, `fifos` (name -> peak bytes queued);
-  `.bound(device)` / `.efficiency(device)`: the device bound below and bound / cycles.
+  `.bound(device)` / `.efficiency(device)`: the device bound below and bound / cycles;
+  `.utilization()`: busy share per unit; `.chrome_trace()`: the timeline as a Chrome
+  trace-event dict (`json.dump` it, open it in Perfetto).
+* `check_against_reference(kernel_module, dfir_module, inputs=None, device=None, ...)
+  -> (SimResult, differences)`: seeded inputs, the KTIR reference run, the simulation with the
+  reference's layout, `compare_outputs`.
 * Errors: a fault of the simulated program (a missing symbol, an access outside a view, a
   key missing from a uniform map, an unsupported op, data left in a FIFO at the end, a race)
   is a located `DiagnosticError` on its op; a deadlock is a `DeadlockError` (a `DiagnosticError`)
@@ -191,6 +196,20 @@ class SimResult:
         """Busy share of the run, per unit."""
         total = max(1, self.total_cycles)
         return {name: busy / total for name, busy in self.busy_cycles_per_unit.items()}
+
+    def chrome_trace(self) -> dict:
+        """The timeline in Chrome's trace-event format (open it in Perfetto or chrome://tracing).
+
+        One row per unit; one cycle is shown as one microsecond.
+        """
+        units = sorted({e.unit for e in self.timeline})
+        tid = {u: i for i, u in enumerate(units)}
+        events: list[dict] = [
+            {"name": "thread_name", "ph": "M", "pid": 0, "tid": tid[u], "args": {"name": u}} for u in units
+        ]
+        events += [{"name": e.what, "ph": "X", "pid": 0, "tid": tid[e.unit], "ts": e.start, "dur": e.end - e.start}
+                   for e in self.timeline]
+        return {"traceEvents": events, "displayTimeUnit": "ns"}
 
     def bound(self, device=None) -> Bound:
         return device_bound(self, device if device is not None else self.device)

@@ -113,6 +113,9 @@ def test_two_units_exchange_a_vector(sample):
     assert [(e.unit, e.start, e.end) for e in result.timeline] == [
         ("C0-l1lu", 0, 1), ("C0-l1lu", 1, 3), ("C0-sfu", 3, 4)]
     assert result.launches == [("main", 0, 4)]
+    trace = result.chrome_trace()["traceEvents"]
+    assert [(e["name"], e["ts"], e["dur"]) for e in trace if e["ph"] == "X"] == [
+        ("vector_load ddr", 0, 1), ("send to C0-sfu", 1, 2), ("vector_store ddr", 3, 1)]
 
 
 def test_load_order_packs_the_vector(sample):
