@@ -1,29 +1,69 @@
 """Every xDSL touch-point that may change between xDSL versions (pinned: xdsl==0.74.0).
 
-Upgrading xDSL should mean editing this file and nothing else: the parser hook that records
-op locations, the verifier walk, rewriter calls and the linalg base classes live here.
+Upgrading xDSL should mean editing this file and nothing else. What lives here:
+
+- re-exports of names whose home moves between versions (linalg's `ops`/`abstract_ops`/`attrs`
+  submodules, `UnresolvedOperand`, the enum helpers, `MLIRTokenKind`, `DominanceInfo`,
+  `xDSLOptMain`); heavy modules are imported lazily, on first use;
+- the parser: the hook that records op locations (`LocatingParser`), token peeking
+  (`next_token`, `next_token_is`, `consume_token`) and `AffineParserBase`, which gives the
+  private steps of xDSL's affine parser public names;
+- the printer: `PrinterBase` (the same for xDSL's `Printer`), `value_names`, `indented`;
+- the interpreter: `InterpreterBase` (its per-op step) and `op_implementations`; PDL rewrites
+  run step by step (`PDLRewriteRunner`);
+- the verifier walk (`verify_module`), pass construction from options (`pass_from_options`).
+
+Nothing outside this file should name a private xDSL attribute (a leading underscore).
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from typing import Any
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation
-from xdsl.parser import Parser
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.parser import AffineParser, Parser, UnresolvedOperand  # noqa: F401  (UnresolvedOperand: re-export)
 from xdsl.pattern_rewriter import PatternRewriter  # noqa: F401  (re-export)
+from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter  # noqa: F401  (re-export)
 from xdsl.utils.exceptions import ParseError, VerifyException  # noqa: F401  (re-export)
+from xdsl.utils.mlir_lexer import MLIRTokenKind  # noqa: F401  (re-export)
+from xdsl.utils.str_enum import StrEnum  # noqa: F401  (re-export: the base EnumAttribute's enums expect)
 
 from dfsched.diagnostics import Diagnostic, DiagnosticError, error
 
+# Lazy re-exports: name -> (module, attribute; None for the module itself). linalg costs ~50 ms.
+_LAZY: dict[str, tuple[str, str | None]] = {
+    "linalg_ops": ("xdsl.dialects.linalg.ops", None),  # xDSL's linalg op classes
+    "XDSL_LINALG": ("xdsl.dialects.linalg", "Linalg"),  # xDSL's linalg dialect, as registered upstream
+    "ElementwiseOperation": ("xdsl.dialects.linalg.abstract_ops", "ElementwiseOperation"),
+    "NamedOperation": ("xdsl.dialects.linalg.abstract_ops", "NamedOperation"),
+    "LinalgStructuredOperation": ("xdsl.dialects.linalg.abstract_ops", "LinalgStructuredOperation"),
+    "IteratorType": ("xdsl.dialects.linalg.attrs", "IteratorType"),
+    "IteratorTypeAttr": ("xdsl.dialects.linalg.attrs", "IteratorTypeAttr"),
+    "EnumAttribute": ("xdsl.dialects.utils", "EnumAttribute"),
+    "DominanceInfo": ("xdsl.irdl.dominance", "DominanceInfo"),
+    "xDSLOptMain": ("xdsl.xdsl_opt_main", "xDSLOptMain"),
+}
+
 
 def __getattr__(name: str):
-    """Lazy re-exports of heavy xDSL modules (linalg costs ~50 ms to import)."""
-    if name == "ElementwiseOperation":
-        from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
-
-        return ElementwiseOperation
-    raise AttributeError(name)
+    """The lazy re-exports above, and `InterpreterBase` (xDSL's interpreter is not needed to compile)."""
+    if name == "InterpreterBase":
+        value: Any = _interpreter_base()
+    elif name in _LAZY:
+        module, attr = _LAZY[name]
+        value = importlib.import_module(module)
+        if attr is not None:
+            value = getattr(value, attr)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
 
 def _unregistered_ops_are_not_constants() -> None:
@@ -45,7 +85,84 @@ def _unregistered_ops_are_not_constants() -> None:
 _unregistered_ops_are_not_constants()
 
 
-class LocatingParser(Parser):
+# ---------------------------------------------------------------------------
+# Parsing
+# ---------------------------------------------------------------------------
+
+
+def next_token(parser: Any):
+    """The token `parser` (any xDSL parser) is looking at, not consumed: `.kind`, `.text`, `.span`.
+
+    xDSL 0.74 has no public peek."""
+    return parser._current_token
+
+
+def next_token_is(parser: Any, *kinds: MLIRTokenKind) -> bool:
+    """Whether the next token of `parser` is of one of `kinds` (nothing is consumed)."""
+    return parser._current_token.kind in kinds
+
+
+def consume_token(parser: Any):
+    """Consume and return the next token of `parser`, whatever it is."""
+    return parser._consume_token()
+
+
+class AffineParserBase(AffineParser):
+    """xDSL's affine-expression parser, with the private steps a subclass replaces given names.
+
+    Override `parse_primary_expr` (a primary: `(e)`, id, integer, `-primary`), `create_binary_expr`
+    (what `lhs <op> rhs` builds) or `parse_constraint_expr` (one `e >= e` / `e <= e` / `e == e` of a
+    set); each defaults to xDSL's own step. `parse_expr` parses a whole expression. Start one where
+    another parser stands with `at(parser)`.
+    """
+
+    @classmethod
+    def at(cls, parser: Any) -> AffineParserBase:
+        """A parser of this class reading on from where `parser` is (they share lexer and position)."""
+        return cls(parser._parser_state)
+
+    def parse_expr(self, parse_optional_bare_id: Callable[[], Any]) -> Any:
+        return self._parse_affine_expr(parse_optional_bare_id)
+
+    def parse_primary_expr(self, parse_optional_bare_id: Callable[[], Any]) -> Any:
+        return super()._parse_primary(parse_optional_bare_id)
+
+    def create_binary_expr(self, lhs: Any, rhs: Any, binop: Any) -> Any:
+        return super()._create_binop_expr(lhs, rhs, binop)
+
+    def parse_constraint_expr(self, parse_optional_bare_id: Callable[[], Any]) -> Any:
+        return super()._parse_affine_constraint(parse_optional_bare_id)
+
+    # xDSL 0.74's names for the steps above
+    def _parse_primary(self, parse_optional_bare_id):
+        return self.parse_primary_expr(parse_optional_bare_id)
+
+    def _create_binop_expr(self, lhs, rhs, binop):
+        return self.create_binary_expr(lhs, rhs, binop)
+
+    def _parse_affine_constraint(self, parse_optional_bare_id):
+        return self.parse_constraint_expr(parse_optional_bare_id)
+
+
+class MLIRAffineParsing:
+    """Parser mix-in: `affine_map<...>`/`affine_set<...>` parse with MLIR's expression rules
+    (semi-affine `d0 * s0`, no distribution of `*`: `dfsched.dialects.affine_ext.MLIRAffineParser`).
+
+    Use as `class MyParser(MLIRAffineParsing, Parser)`.
+    """
+
+    def parse_affine_map(self):
+        from dfsched.dialects.affine_ext import MLIRAffineParser
+
+        return MLIRAffineParser.at(self).parse_affine_map()
+
+    def parse_affine_set(self):
+        from dfsched.dialects.affine_ext import MLIRAffineParser
+
+        return MLIRAffineParser.at(self).parse_affine_set()
+
+
+class LocatingParser(MLIRAffineParsing, Parser):
     """An xDSL parser that stamps every op with the `file:line:col` it was parsed at."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<stdin>"):
@@ -85,22 +202,8 @@ class LocatingParser(Parser):
             self.raise_error(f"unregistered operation '{name}'", start, end)
         return op_type
 
-    def parse_affine_map(self):
-        # MLIR's rules for affine expressions (semi-affine `d0 * s0`, no distribution of `*`).
-        from dfsched.dialects.affine_ext import MLIRAffineParser
-
-        return MLIRAffineParser(self._parser_state).parse_affine_map()
-
-    def parse_affine_set(self):
-        from dfsched.dialects.affine_ext import MLIRAffineParser
-
-        return MLIRAffineParser(self._parser_state).parse_affine_set()
-
     def line_col(self, offset: int) -> tuple[int, int]:
-        import bisect
-
-        idx = bisect.bisect_right(self._line_starts, offset) - 1
-        return idx + 1, offset - self._line_starts[idx] + 1
+        return _line_col(self._line_starts, offset)
 
 
 def _line_starts(text: str) -> list[int]:
@@ -111,15 +214,19 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
-def parse_error_diagnostic(exc: ParseError, file: str, text: str) -> Diagnostic:
-    """Turn xDSL's ParseError into a located diagnostic."""
-    span = exc.span
-    starts = _line_starts(text)
+def _line_col(line_starts: list[int], offset: int) -> tuple[int, int]:
+    """1-based line and column of `offset`, given the offsets at which lines start."""
     import bisect
 
-    idx = bisect.bisect_right(starts, span.start) - 1
+    idx = bisect.bisect_right(line_starts, offset) - 1
+    return idx + 1, offset - line_starts[idx] + 1
+
+
+def parse_error_diagnostic(exc: ParseError, file: str, text: str) -> Diagnostic:
+    """Turn xDSL's ParseError into a located diagnostic."""
+    line, col = _line_col(_line_starts(text), exc.span.start)
     msg = exc.msg if hasattr(exc, "msg") else str(exc)
-    return Diagnostic("error", str(msg).strip(), file, idx + 1, span.start - starts[idx] + 1)
+    return Diagnostic("error", str(msg).strip(), file, line, col)
 
 
 def verify_module(root: Operation) -> None:
@@ -175,3 +282,152 @@ def module_of(op: Operation) -> ModuleOp:
         op = parent
     assert isinstance(op, ModuleOp)
     return op
+
+
+# ---------------------------------------------------------------------------
+# Printing
+# ---------------------------------------------------------------------------
+
+
+class PrinterBase(Printer):
+    """xDSL's Printer, with the private steps a printing subclass replaces or calls given names.
+
+    Steps xDSL calls, each defaulting to xDSL's own: `print_new_line` (every line break, also
+    those inside `print_string`), `print_op_results` (`%a, %b = ` before an op), `block_name`
+    (a block's name, assigned on first use) and `print_op_properties` (` <{...}>`). Helpers:
+    `current_column`, `add_message_on_next_line` (a diagnostic under the current line) and
+    `print_attr_entry` (one `name = value` of a dictionary).
+    """
+
+    def print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
+        super()._print_new_line(indent, print_message)
+
+    def print_op_results(self, op: Operation) -> None:
+        super()._print_results(op)
+
+    def block_name(self, block: Block) -> str:
+        return super()._get_block_name(block)
+
+    def print_op_properties(self, properties: dict[str, Attribute]) -> None:
+        super()._print_op_properties(properties)
+
+    @property
+    def current_column(self) -> int:
+        return self._current_column
+
+    def add_message_on_next_line(self, message: str, begin: int, end: int) -> None:
+        self._add_message_on_next_line(message, begin, end)
+
+    def print_attr_entry(self, entry: tuple[str, Attribute]) -> None:
+        self._print_attr_string(entry)
+
+    # xDSL 0.74's names for the steps above
+    def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
+        self.print_new_line(indent, print_message)
+
+    def _print_results(self, op: Operation) -> None:
+        self.print_op_results(op)
+
+    def _get_block_name(self, block: Block) -> str:
+        return self.block_name(block)
+
+    def _print_op_properties(self, properties: dict[str, Attribute]) -> None:
+        self.print_op_properties(properties)
+
+
+def value_names(printer: Printer) -> dict[SSAValue, str]:
+    """The names (without `%`) a plain xDSL printer has given SSA values so far; writable."""
+    return printer._ssa_values
+
+
+def indented(printer: Printer, amount: int = 1) -> AbstractContextManager[None]:
+    """Within the context, line breaks `printer` prints indent `amount` more levels."""
+    return printer.indented(amount)
+
+
+# ---------------------------------------------------------------------------
+# Interpreting
+# ---------------------------------------------------------------------------
+
+
+def _interpreter_base():
+    from xdsl.interpreter import Interpreter, OpImplResult, PythonValues
+
+    class InterpreterBase(Interpreter):
+        """xDSL's Interpreter, with its per-op step given a name: `interpret_op(op, inputs)` runs
+        one op (`run_op` and region execution go through it); it defaults to xDSL's own step."""
+
+        def interpret_op(self, op: Operation, inputs: PythonValues) -> OpImplResult:
+            return super()._run_op(op, inputs)
+
+        # xDSL 0.74's name for the step above
+        def _run_op(self, op: Operation, inputs: PythonValues) -> OpImplResult:
+            return self.interpret_op(op, inputs)
+
+    InterpreterBase.__qualname__ = "InterpreterBase"
+    return InterpreterBase
+
+
+def op_implementations(interpreter: Any) -> Mapping[type[Operation], tuple[Any, Callable[..., Any]]]:
+    """An xDSL interpreter's dispatch table: op class -> (functions object, implementation), where
+    `implementation(functions, interpreter, op, inputs)` returns an `OpImplResult`."""
+    return interpreter._impls._impl_dict
+
+
+class PDLRewriteRunner:
+    """xDSL's PDL interpreter driven step by step: match a root op, then run the rewrite region.
+
+    xDSL 0.74's `PDLRewritePattern` does both at once; between them dfsched checks native
+    constraints (with results and negation) and binds constants. The `pdl.pattern` holding
+    `rewrite` must sit directly in a `builtin.module`.
+    """
+
+    def __init__(self, rewrite: Operation, ctx: Context):
+        from xdsl.interpreters.pdl import PDLRewritePattern
+
+        pattern = PDLRewritePattern(rewrite, ctx)  # type: ignore[arg-type]
+        self.rewrite = rewrite
+        self._interpreter = pattern.interpreter
+        self._functions = pattern.functions
+
+    def register(self, functions: Any) -> None:
+        """Add op implementations to the interpreter (e.g. `pdl.apply_native_rewrite`)."""
+        self._interpreter.register_implementations(functions)
+
+    @property
+    def rewriter(self) -> PatternRewriter:
+        """The rewriter of the rewrite being run."""
+        return self._functions.rewriter
+
+    @staticmethod
+    def match(root: SSAValue, op: Operation):
+        """A `PDLMatcher` holding the values bound by matching the `pdl.operation` `root` against
+        `op` (`matching_context`, `get_constant_or_matched_value`), or None when it does not match."""
+        from xdsl.interpreters.pdl import PDLMatcher
+
+        matcher = PDLMatcher()
+        return matcher if matcher.match_operation(root, root.owner, op) else None  # type: ignore[arg-type]
+
+    def run(self, bindings: Mapping[SSAValue, Any], rewriter: PatternRewriter) -> None:
+        """Run the rewrite region with the matched `bindings` (may raise InterpretationError)."""
+        interpreter = self._interpreter
+        interpreter.push_scope("rewrite")
+        try:
+            interpreter.set_values(bindings.items())
+            self._functions.rewriter = rewriter
+            interpreter.run_ssacfg_region(self.rewrite.body, ())  # type: ignore[attr-defined]
+        finally:
+            interpreter.pop_scope()
+
+
+# ---------------------------------------------------------------------------
+# Passes
+# ---------------------------------------------------------------------------
+
+
+def pass_from_options(pass_class: Any, name: str, options: Mapping[str, tuple]) -> Any:
+    """An instance of the ModulePass class `pass_class` with `options` (option -> values), as
+    `-p 'name{option=value ...}'` builds it; bad options raise ValueError or TypeError."""
+    from xdsl.utils.arg_spec import ArgSpec
+
+    return pass_class.from_spec(ArgSpec(name, dict(options)))

@@ -8,13 +8,14 @@ xDSL 0.74 differs from MLIR here in ways FileCheck lines notice:
 
 The expression builders (`add`, `mul`, `floordiv`, `ceildiv`, `mod`, `neg`, `sub`, from `affine_subscripts`)
 follow MLIR's `AffineExpr` operators, simplifications included, so an expression built or parsed here prints exactly as
-MLIR prints the same expression. `MLIRAffineParsing` is a parser mix-in that makes `affine_map<...>`,
-`affine_set<...>` and SSA subscripts parse with these semantics.
+MLIR prints the same expression. `MLIRAffineParser` parses expressions with these semantics;
+`MLIRAffineParsing` (from `dfsched.compat`, re-exported) is a parser mix-in that makes `affine_map<...>`,
+`affine_set<...>` and SSA subscripts parse with it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import affine as xaffine
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType
@@ -30,12 +31,11 @@ from xdsl.ir.affine import (
 )
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, result_def, traits_def, var_operand_def
 from xdsl.parser import Parser
-from xdsl.parser.affine_parser import AffineParser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from dfsched.compat import AffineParserBase, MLIRAffineParsing, MLIRTokenKind, consume_token, next_token, next_token_is
 from dfsched.dialects.affine_subscripts import (
     affine_add,
     affine_ceildiv,
@@ -98,16 +98,16 @@ def is_symbolic_or_constant(e: AffineExpr) -> bool:
 # ---------------------------------------------------------------------------
 
 
-class MLIRAffineParser(AffineParser):
+class MLIRAffineParser(AffineParserBase):
     """xDSL's affine parser building expressions with MLIR's operators (semi-affine included)."""
 
-    def _parse_primary(self, parse_optional_bare_id):
-        if self._current_token.kind == MLIRTokenKind.MINUS:
-            self._consume_token()
-            return neg(self._parse_primary(parse_optional_bare_id))
-        return super()._parse_primary(parse_optional_bare_id)
+    def parse_primary_expr(self, parse_optional_bare_id):
+        if next_token_is(self, MLIRTokenKind.MINUS):
+            consume_token(self)
+            return neg(self.parse_primary_expr(parse_optional_bare_id))
+        return super().parse_primary_expr(parse_optional_bare_id)
 
-    def _create_binop_expr(self, lhs, rhs, binop):
+    def create_binary_expr(self, lhs, rhs, binop):
         text = binop.text
         if text == "*" and not is_symbolic_or_constant(lhs) and not is_symbolic_or_constant(rhs):
             raise ParseError(binop.span, "non-affine expression: at least one of the multiply operands "
@@ -130,58 +130,43 @@ class MLIRAffineParser(AffineParser):
                 return mod(lhs, rhs)
         raise ParseError(binop.span, f"unknown binary operator {text}")
 
-    def _parse_affine_constraint(self, parse_optional_bare_id) -> AffineConstraintExpr:
-        lhs = self._parse_affine_expr(parse_optional_bare_id)
-        op_pos = self._current_token.span
-        op = self._consume_token().text + self._consume_token().text
+    def parse_constraint_expr(self, parse_optional_bare_id) -> AffineConstraintExpr:
+        lhs = self.parse_expr(parse_optional_bare_id)
+        op_pos = next_token(self).span
+        op = consume_token(self).text + consume_token(self).text
         if op not in (">=", "<=", "=="):
             raise ParseError(op_pos, "expected '== affine-expr' or '>= affine-expr' at end of affine constraint")
-        rhs = self._parse_affine_expr(parse_optional_bare_id)
+        rhs = self.parse_expr(parse_optional_bare_id)
         expr = sub(rhs, lhs) if op == "<=" else sub(lhs, rhs)
         kind = AffineConstraintKind.eq if op == "==" else AffineConstraintKind.ge
         return AffineConstraintExpr(kind, expr, const(0), canonicalize=False)
 
 
-class MLIRAffineParsing:
-    """Parser mix-in: `affine_map`/`affine_set` literals parse with MLIR's expression semantics.
-
-    Use as `class MyParser(MLIRAffineParsing, Parser)`.
-    """
-
-    def parse_affine_map(self) -> AffineMap:
-        return MLIRAffineParser(self._parser_state).parse_affine_map()  # type: ignore[attr-defined]
-
-    def parse_affine_set(self) -> AffineSet:
-        return MLIRAffineParser(self._parser_state).parse_affine_set()  # type: ignore[attr-defined]
+def _parse_affine_literal(parser: Parser, keyword: str, parse: Callable[[MLIRAffineParser], object],
+                          attr_type: type, what: str):
+    """`keyword<...>` parsed with MLIR semantics, or any attribute (an alias) of `attr_type`."""
+    pos = parser.pos
+    if parser.parse_optional_keyword(keyword):
+        parser.parse_punctuation("<")
+        value = parse(MLIRAffineParser.at(parser))
+        parser.parse_punctuation(">")
+        return attr_type(value)
+    attr = parser.parse_attribute()
+    if not isinstance(attr, attr_type):
+        parser.raise_error(f"expected {what}", pos, parser.pos)
+    return attr
 
 
 def parse_affine_map_attr(parser: Parser) -> AffineMapAttr:
     """An `affine_map<...>` (or `#alias`) operand of an op, parsed with MLIR semantics."""
-    pos = parser.pos
-    if parser._current_token.kind == MLIRTokenKind.BARE_IDENT and parser._current_token.text == "affine_map":
-        parser._consume_token()
-        parser.parse_punctuation("<")
-        m = MLIRAffineParser(parser._parser_state).parse_affine_map()
-        parser.parse_punctuation(">")
-        return AffineMapAttr(m)
-    attr = parser.parse_attribute()
-    if not isinstance(attr, AffineMapAttr):
-        parser.raise_error("expected an affine map", pos, parser.pos)
-    return attr
+    return _parse_affine_literal(parser, "affine_map", MLIRAffineParser.parse_affine_map, AffineMapAttr,
+                                 "an affine map")
 
 
 def parse_affine_set_attr(parser: Parser) -> AffineSetAttr:
-    pos = parser.pos
-    if parser._current_token.kind == MLIRTokenKind.BARE_IDENT and parser._current_token.text == "affine_set":
-        parser._consume_token()
-        parser.parse_punctuation("<")
-        s = MLIRAffineParser(parser._parser_state).parse_affine_set()
-        parser.parse_punctuation(">")
-        return AffineSetAttr(s)
-    attr = parser.parse_attribute()
-    if not isinstance(attr, AffineSetAttr):
-        parser.raise_error("expected an integer set", pos, parser.pos)
-    return attr
+    """An `affine_set<...>` (or `#alias`) operand of an op, parsed with MLIR semantics."""
+    return _parse_affine_literal(parser, "affine_set", MLIRAffineParser.parse_affine_set, AffineSetAttr,
+                                 "an integer set")
 
 
 def parse_dim_and_symbol_list(parser: Parser, num_dims: int, num_symbols: int, pos: int) -> list[SSAValue]:
