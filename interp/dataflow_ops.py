@@ -558,9 +558,6 @@ class Runner:
         return results
 
     # -- helpers for op implementations ---------------------------------------------------
-    def busy(self, cycles: int, what: str) -> Busy:
-        return Busy(cycles, what)
-
     def require_unit(self, op: Operation) -> Unit:
         if self.unit is None:
             raise error(op, f"'{op.name}' op only runs inside a dataflow.program_unit")
