@@ -20,7 +20,7 @@ KTIR_TO_DFIR: list[str] = [
     # nesting: loop tiling and nested pipelines
     "normalize-scf-for-loops",
     "canonicalize",
-    "tile-scf-for-loops",
+    "tile-scf-for-loops{tile-single-loops=true}",
     "canonicalize",
     "loop-invariant-code-motion",
     "stage-coarsening",

@@ -14,6 +14,13 @@ Modes:
   nest whose loop is a strip-mining candidate) is tiled exactly like a depth-1 tiling nest
   (reserve_size, `ceildivui` tile loop, `derive_size` point loop, `linearize_index`), so a
   kernel whose per-tile rows exceed the scratchpad still gets a tile loop to size.
+  Only a loop whose whole extent may not fit is tiled (`tile_size_selection.whole_loop_fits`:
+  with the device's scratchpad capacities, every scratchpad buffer of the program, those
+  inside the loop times its trip count). A loop that fits whole is left alone, because the
+  passes between tiling and `tile-size-selection` would commit to a tile loop whose size is
+  not known yet (double buffering over it, `ktdf.parallel` over its point loop) and folding
+  the tile loop away afterwards would not undo that. Without a device, or with a trip count
+  or buffer size that is not static, the loop is tiled.
 * **static** (`tile-sizes=a,b,...`, for tests): every outermost loop's perfect nest is tiled
   with the given sizes, emitted as `arith.constant`s before it. The number of sizes must equal
   the depth of every such nest and every size must be positive.
@@ -56,6 +63,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
+from dfsched.passes.scheduling.tile_size_selection import whole_loop_fits
 from dfsched.passes.scheduling.utils import is_parallel_loop
 from dfsched.passes.scheduling.tiling_utils import (
     LoopNest,
@@ -91,8 +99,12 @@ class TileSCFForLoops(ModulePass):
     """Use MLIR's tilePerfectlyNested instead of the custom normalized scheme."""
     tile_single_loops: bool = False
     """Dynamic mode: also tile a single parallel loop that is a strip-mining candidate (a depth-1
-    nest with no enclosing `scf.for`), as a depth-1 tiling nest. dfsched's own step past upstream,
-    used by `-ktir-to-dfir`; off by default, as upstream."""
+    nest with no enclosing `scf.for`) whose whole extent may not fit the scratchpad, as a
+    depth-1 tiling nest. dfsched's own step past upstream, used by `-ktir-to-dfir`; off by
+    default, as upstream."""
+    device: str | None = None
+    """Architecture file (or shipped short name) used when the module declares no device
+    (read only by `tile-single-loops`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.tile_sizes:
@@ -113,12 +125,16 @@ class TileSCFForLoops(ModulePass):
         analysis = LoopTilingAnalysis.of(root)
         for nest in analysis.nests:
             if not all(analysis.is_candidate(loop, Strategy.TILING) for loop in nest.loops) \
-                    and not (self.tile_single_loops and is_single_parallel_loop(nest, analysis)):
+                    and not (self.tile_single_loops and self.single_loop_needs_tiling(nest, analysis)):
                 continue
             if untileable_reason(perfectly_nested_loops(nest.outermost)):
                 continue
             self.tile_nest_dynamic(nest, analysis)
             analysis.invalidate(nest.loops)
+
+    def single_loop_needs_tiling(self, nest: LoopNest, analysis: LoopTilingAnalysis) -> bool:
+        """A lone parallel strip-mining candidate that may not fit the scratchpad whole."""
+        return is_single_parallel_loop(nest, analysis) and not whole_loop_fits(nest.outermost, self.device)
 
     def tile_nest_dynamic(self, nest: LoopNest, analysis: LoopTilingAnalysis) -> None:
         root = nest.outermost

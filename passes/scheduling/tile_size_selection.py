@@ -261,6 +261,48 @@ def choose_sizes(tiles: list[Placeholder], budget: ScratchpadBudget) -> None:
 
 
 # ---------------------------------------------------------------------------
+# Before tiling: does a whole loop fit?
+# ---------------------------------------------------------------------------
+
+
+def whole_loop_fits(loop: scf.ForOp, device: str | None) -> bool:
+    """True when the scratchpad buffers of `loop`'s program provably fit even if every one
+    allocated inside `loop` grows by the loop's trip count, which is what `stage-coarsening`
+    does to a pipeline's buffers when it sinks an untiled loop (an over-estimate: it grows only
+    the buffers handed between its stage groups). False when that cannot be told: no device,
+    a trip count that is not constant, a buffer without a static size. A loop holding no
+    scratchpad buffer fits.
+
+    `tile-scf-for-loops{tile-single-loops}` asks this before it tiles a lone loop: a loop that
+    fits whole is left to `stage-coarsening` (as upstream leaves it), since a tile size
+    chosen only afterwards would come too late for the passes in between (double buffering
+    over the tile loop, the loop given to `ktdf.parallel`).
+    """
+    from dfsched.arch.loading import device_model_for
+
+    trips = static_trip_count(loop)
+    if trips is None or device_model_for(loop, device=device) is None:
+        return False
+    budget = ScratchpadBudget.of(program_of(loop), loop, device)
+    used: dict[str, int] = {}
+    for buffer in budget.buffers:
+        size = buffer.bytes({})
+        if size is None:
+            return False
+        if loop.is_ancestor(buffer.op):
+            size *= trips
+        used[buffer.memory.kind] = used.get(buffer.memory.kind, 0) + size
+    return all(used.get(kind, 0) <= capacity for kind, capacity in budget.capacities().items())
+
+
+def static_trip_count(loop: scf.ForOp) -> int | None:
+    lb, ub, step = (constant_index_value(v) for v in (loop.lb, loop.ub, loop.step))
+    if lb is None or ub is None or step is None or step <= 0:
+        return None
+    return max(0, -(-(ub - lb) // step))
+
+
+# ---------------------------------------------------------------------------
 # What must fit
 # ---------------------------------------------------------------------------
 
