@@ -163,16 +163,13 @@ def _schedule_function_sets() -> list[Any]:
     return _SCHEDULE_SETS
 
 
-def _inherit_subclass_impls(interpreter) -> None:
-    """Give op subclasses (dfsched's `scf.for`, `memref.cast`, ...) their base class's impl."""
-    table = interpreter._impls._impl_dict  # noqa: SLF001
-    for cls in _all_op_classes():
-        if cls in table:
-            continue
-        for base in cls.__mro__[1:]:
-            if base in table and getattr(base, "name", None) == getattr(cls, "name", None):
-                table[cls] = table[base]
-                break
+def _implementation_for(table: dict, op_type: type) -> Any:
+    """The implementation of `op_type` or of its nearest base class (dfsched's op subclasses)."""
+    for cls in op_type.__mro__:
+        entry = table.get(cls)
+        if entry is not None:
+            return entry
+    return None
 
 
 class ScheduleInterpreter(KtirInterpreter):
@@ -182,55 +179,14 @@ class ScheduleInterpreter(KtirInterpreter):
         super().__init__(module, state)
         for functions in _schedule_function_sets():
             self.register_implementations(functions, override=True)
-        _inherit_subclass_impls(self)
 
     def _run_op(self, op: Operation, inputs: tuple[Any, ...]):
-        if type(op) not in self._impls._impl_dict:  # noqa: SLF001
+        if _implementation_for(self._impls._impl_dict, type(op)) is None:  # noqa: SLF001
             name = ktir._op_name(op)  # noqa: SLF001
             dialect = name.split(".", 1)[0]
             why = " (DataflowIR: the DataflowIR simulator is a later task)" if dialect in DATAFLOW_DIALECTS else ""
             raise unsupported(op, f"the ScheduleIR interpreter does not support '{name}'{why}")
         return super()._run_op(op, inputs)
-
-
-def _support_dfsched_scf_in_reference() -> None:
-    """Workaround: let the KTIR reference run dfsched's `scf` op subclasses.
-
-    `dfsched.dialects.scf_ext` replaces `scf.for`/`scf.if` by subclasses, which the KTIR
-    interpreter (registered for xDSL's classes only) reports as unsupported, so kernels
-    with loops (`examples/loop_nest.mlir`) have no reference. Until `interp/std_impl.py`
-    registers them itself, add a function set doing so to the reference's cached sets.
-    A no-op once the reference supports them.
-    """
-    from xdsl.interpreter import impl, register_impls
-
-    from dfsched.interp.std_impl import KtirScfFunctions
-
-    try:
-        from dfsched.dialects import scf_ext
-    except ImportError:
-        return
-    sets = ktir._function_sets()  # noqa: SLF001
-    probe = KtirInterpreter(ModuleOp([]), ktir._new_state(  # noqa: SLF001
-        ktir.KernelInfo(None, "", (1,), [], set()), Options(), False))
-    missing = [c for c in (scf_ext.ForOp, scf_ext.IfOp) if c not in probe._impls._impl_dict]  # noqa: SLF001
-    if not missing:
-        return
-
-    @register_impls
-    class DfschedScfFunctions(KtirScfFunctions):
-        @impl(scf_ext.ForOp)
-        def run_for_ext(self, interpreter, op, args):
-            return KtirScfFunctions.run_for(self, interpreter, op, args).values
-
-        @impl(scf_ext.IfOp)
-        def run_if_ext(self, interpreter, op, args):
-            return KtirScfFunctions.run_if(self, interpreter, op, args).values
-
-    sets.append(DfschedScfFunctions())
-
-
-_support_dfsched_scf_in_reference()
 
 
 # ---------------------------------------------------------------------------------------
@@ -596,6 +552,8 @@ def check_schedule(
         return Verdict("skipped", message=exc.diagnostic.render(sources))
     except DiagnosticError as exc:
         return Verdict("error", message=exc.diagnostic.render(sources))
+    except ValueError as exc:  # the IR does not fit the reference (another kernel signature, ...)
+        return Verdict("error", message=f"cannot run the IR on the reference's inputs: {exc}")
     expected = reference.outputs
     actual = result.outputs
     worst = max_error(expected, actual)

@@ -266,6 +266,9 @@ def check_kernel(
             if progress:
                 progress(rows[-1])
             break
+        except Exception as exc:  # noqa: BLE001 - a crash inside the pass: still print the table
+            rows.append(Row(index, label, None, f"internal error in the pass: {type(exc).__name__}: {exc}"))
+            break
         verdict = schedule.check_schedule(compiled, inputs, reference, reductions=reductions, sources=sources,
                                           **run_options)
         rows.append(Row(index, label, verdict))
@@ -359,9 +362,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0) if exc.code in (0, None) else 2
     sources = SourceManager()
+    from dfsched.tools.opt import UsageError as OptUsageError
+    from dfsched.tools.pipeline_syntax import PipelineSyntaxError
+
     try:
         return _run(args, out, err, sources)
-    except UsageError as exc:
+    except (UsageError, OptUsageError, PipelineSyntaxError) as exc:
         print(f"{PROG}: error: {exc}", file=err)
         return 1
     except DiagnosticError as exc:
