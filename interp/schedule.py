@@ -29,9 +29,11 @@ API
   are `schedule_ops.ScheduleOptions`.
 * `run_schedule_outputs(...)`: just the outputs.
 * `schedule_layout(module, *, kernel=None, scalars=None, **options) -> Layout`.
-* `check_schedule(module, inputs, reference, *, tolerance=None, **run_options) -> Verdict`:
-  runs the module and compares it with a `ktir.KernelResult`; never raises for problems
-  of the IR (they become the verdict's status and message).
+* `check_schedule(module, inputs, reference, *, reductions=None, dataflow_device=None,
+  **run_options) -> Verdict`: runs the module and compares it with a `ktir.KernelResult`;
+  never raises for problems of the IR (they become the verdict's status and message).
+  With `dataflow_device`, pure DataflowIR runs on the DataflowIR simulator (`dataflow.py`)
+  instead of being skipped; IR that mixes `ktdf_lowering` with ScheduleIR is skipped.
 * `executable(module) -> str | None`: why the module cannot be run (DataflowIR), or None.
 * `has_reduction(module)`, `reduction_tolerance(expected)`: the f16 tolerance below.
 
@@ -273,7 +275,9 @@ def executable(module: Operation) -> str | None:
     for op in module.walk():
         dialect = ktir._op_name(op).split(".", 1)[0]  # noqa: SLF001
         if dialect in DATAFLOW_DIALECTS:
-            return f"DataflowIR '{ktir._op_name(op)}': no DataflowIR simulator yet"  # noqa: SLF001
+            if is_dataflow_ir(module):
+                return "DataflowIR: not simulated"
+            return "ScheduleIR mixed with ktdf_lowering: no engine runs it"
     return None
 
 
@@ -523,6 +527,7 @@ class Verdict:
     message: str = ""
     problems: list[str] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=dict)
+    engine: str = "schedule"  # "schedule" (this interpreter) | "dataflow" (the DataflowIR simulator)
 
     @property
     def ok(self) -> bool:
@@ -533,6 +538,46 @@ class Verdict:
         return self.status in ("mismatch", "error")
 
 
+def _compare(expected, actual, reductions: bool, stats, engine: str) -> Verdict:
+    worst = max_error(expected, actual)
+    problems = compare_outputs(expected, actual)
+    if not problems:
+        return Verdict("exact", worst, stats=stats, engine=engine)
+    if reductions:
+        loose = []
+        for key in sorted(set(expected) | set(actual)):
+            tol = reduction_tolerance(expected[key]) if key in expected else 0.0
+            loose += compare_outputs(expected, actual, keys=[key], atol=tol)
+        if not loose:
+            return Verdict("tolerance", worst, stats=stats, engine=engine,
+                           message=f"within {REDUCTION_ULPS} f16 ulps (reduction order)")
+        problems = loose
+    return Verdict("mismatch", worst, message="; ".join(problems), problems=problems, stats=stats, engine=engine)
+
+
+def is_dataflow_ir(module: Operation) -> bool:
+    """Pure DataflowIR: dataflow ops and no ScheduleIR (`ktdf`, `ktdf_lowering`) left."""
+    dialects = {ktir._op_name(op).split(".", 1)[0] for op in module.walk()}  # noqa: SLF001
+    return "dataflow" in dialects and not dialects & {"ktdf", "ktdf_lowering"}
+
+
+def check_dataflow(module: ModuleOp, inputs: dict[str, Any], reference: KernelResult, device, *,
+                   reductions: bool = False, sources=None, kernel: str | None = None) -> Verdict:
+    """Run DataflowIR on the DataflowIR simulator (`dataflow.py`) and compare with the reference."""
+    try:
+        from dfsched.interp.dataflow import simulate
+    except ImportError as exc:
+        return Verdict("skipped", message=f"DataflowIR: no DataflowIR simulator ({exc})")
+    try:
+        result = simulate(module, inputs, device, layout=reference.layout, kernel=kernel)
+    except DiagnosticError as exc:
+        return Verdict("error", message=exc.diagnostic.render(sources), engine="dataflow")
+    except Exception as exc:  # noqa: BLE001 - the simulator's own failure is not the schedule's
+        return Verdict("skipped", message=f"DataflowIR simulator failed: {type(exc).__name__}: {exc}")
+    stats = {"cycles": int(result.total_cycles)}
+    return _compare(reference.outputs, result.outputs, reductions, stats, "dataflow")
+
+
 def check_schedule(
     module: ModuleOp,
     inputs: dict[str, Any],
@@ -540,11 +585,20 @@ def check_schedule(
     *,
     reductions: bool | None = None,
     sources=None,
+    dataflow_device=None,
     **run_options,
 ) -> Verdict:
-    """Run `module` on `inputs` at the reference's layout and compare (see Tolerance)."""
+    """Run `module` on `inputs` at the reference's layout and compare (see Tolerance).
+
+    ScheduleIR runs on this interpreter; pure DataflowIR on the DataflowIR simulator when
+    `dataflow_device` (a device name, file or model for it) is given; other IR is skipped.
+    """
+    reductions = bool(reductions)
     why = executable(module)
     if why is not None:
+        if dataflow_device is not None and is_dataflow_ir(module):
+            return check_dataflow(module, inputs, reference, dataflow_device, reductions=reductions,
+                                  sources=sources, kernel=run_options.get("kernel"))
         return Verdict("skipped", message=why)
     try:
         result = run_schedule(module, inputs, layout=reference.layout, **run_options)
@@ -554,21 +608,4 @@ def check_schedule(
         return Verdict("error", message=exc.diagnostic.render(sources))
     except ValueError as exc:  # the IR does not fit the reference (another kernel signature, ...)
         return Verdict("error", message=f"cannot run the IR on the reference's inputs: {exc}")
-    expected = reference.outputs
-    actual = result.outputs
-    worst = max_error(expected, actual)
-    problems = compare_outputs(expected, actual)
-    if not problems:
-        return Verdict("exact", worst, stats=result.stats)
-    if reductions is None:
-        reductions = False
-    if reductions:
-        loose = []
-        for key in sorted(set(expected) | set(actual)):
-            tol = reduction_tolerance(expected[key]) if key in expected else 0.0
-            loose += compare_outputs(expected, actual, keys=[key], atol=tol)
-        if not loose:
-            return Verdict("tolerance", worst, stats=result.stats,
-                           message=f"within {REDUCTION_ULPS} f16 ulps (reduction order)")
-        problems = loose
-    return Verdict("mismatch", worst, message="; ".join(problems), problems=problems, stats=result.stats)
+    return _compare(reference.outputs, result.outputs, reductions, result.stats, "schedule")

@@ -15,8 +15,11 @@
   `exact` (bit-identical), `ok (...)` (a kernel with a reduction, within the f16 tolerance
   of `dfsched.interp.schedule`), `MISMATCH`, `ERROR` (the IR cannot be executed as
   written: an empty FIFO read, a stage that never runs, an out-of-bounds write, a race...),
-  or `skipped (reason)` (IR the interpreter does not execute, e.g. DataflowIR). The first
-  row, `(input)`, runs the unscheduled kernel through the ScheduleIR interpreter.
+  or `skipped (reason)` (IR no engine executes: between `ktdf-to-ktdflowering` and
+  `ktdflowering-to-dfir` the IR mixes `ktdf_lowering` with ScheduleIR). Pure DataflowIR runs
+  on the DataflowIR simulator (`dfsched.interp.dataflow`, rows marked "(DataflowIR
+  simulator)") unless `--no-dataflow-sim`. The first row, `(input)`, runs the unscheduled
+  kernel through the ScheduleIR interpreter.
   Exit status 1 if any row is a mismatch or an error, or a pass fails.
 * `--reserve-size`: the value of `ktdf.tiling.reserve_size` placeholders before
   `tile-size-selection` replaces them (`auto`, the default, picks what that pass would).
@@ -63,6 +66,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--kernel-name", "--kernel-func", dest="kernel_name", default=None,
                     help="the kernel function, if the module has several")
     ap.add_argument("--unit", choices=("byte", "element"), default="byte", help="address unit (default byte)")
+    ap.add_argument("--no-dataflow-sim", dest="simulate_dataflow", action="store_false",
+                    help="skip DataflowIR points instead of running them on the DataflowIR simulator")
     ap.add_argument("--verbose", "-v", action="store_true", help="print execution statistics per pass")
     ap.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
     return ap
@@ -152,10 +157,11 @@ class Row:
         if self.failure is not None:
             return "PASS FAILED"
         v = self.verdict
+        sim = " (DataflowIR simulator)" if v.engine == "dataflow" else ""
         if v.status == "exact":
-            return "exact"
+            return "exact" + sim
         if v.status == "tolerance":
-            return f"ok ({v.message})"
+            return f"ok ({v.message})" + sim
         if v.status == "skipped":
             return f"skipped ({_first_line(v.message)})"
         if v.status == "mismatch":
@@ -231,6 +237,7 @@ def check_kernel(
     sources: SourceManager | None = None,
     text: str | None = None,
     progress=None,
+    simulate_dataflow: bool = True,
 ) -> CheckReport:
     """Compile `path` pass by pass and compare the ScheduleIR after each with the reference."""
     from dfsched.interp import ktir, schedule
@@ -244,6 +251,7 @@ def check_kernel(
     reference = ktir.run(module, inputs, kernel=kernel, unit=unit)
     reductions = schedule.has_reduction(module)
     run_options = {"reserve_size": reserve_size, "unit": unit, "kernel": kernel}
+    dataflow_device = (device or "sample") if simulate_dataflow and unit == "byte" else None
 
     rows = [Row(0, "(input)", schedule.check_schedule(module, inputs, reference, reductions=reductions,
                                                        sources=sources, **run_options))]
@@ -270,7 +278,7 @@ def check_kernel(
             rows.append(Row(index, label, None, f"internal error in the pass: {type(exc).__name__}: {exc}"))
             break
         verdict = schedule.check_schedule(compiled, inputs, reference, reductions=reductions, sources=sources,
-                                          **run_options)
+                                          dataflow_device=dataflow_device, **run_options)
         rows.append(Row(index, label, verdict))
         if progress:
             progress(rows[-1])
@@ -289,7 +297,8 @@ def _run(args, out, err, sources: SourceManager) -> int:
     if args.check:
         device = args.device or "sample"
         report = check_kernel(args.kernel, device=device, seed=args.seed, passes=args.passes,
-                              reserve_size=reserve_size, kernel=args.kernel_name, unit=args.unit, sources=sources)
+                              reserve_size=reserve_size, kernel=args.kernel_name, unit=args.unit, sources=sources,
+                              simulate_dataflow=args.simulate_dataflow)
         print(f"{args.kernel}: {len(report.rows) - 1} pass(es) on device '{device}', seed {args.seed}", file=out)
         print(report.table(), file=out)
         if args.verbose:

@@ -75,13 +75,18 @@ def test_check_passes_on_every_example(capsys, kernel, device):
     assert lines[-1].startswith("OK: ")
 
 
-def test_check_reports_skipped_points_with_a_reason(capsys):
-    code, out, _ = run_main(capsys, EXAMPLES / "add_2tile.mlir", "--check",
-                            "--passes", UP_TO_PATH_EXPANSION + ",address-assignment,ktdf-to-ktdflowering")
+def test_check_runs_dataflow_ir_on_the_simulator_and_skips_mixed_ir(capsys):
+    passes_ = UP_TO_PATH_EXPANSION + ",address-assignment,ktdf-to-ktdflowering,ktdflowering-to-dfir"
+    code, out, _ = run_main(capsys, EXAMPLES / "add_2tile.mlir", "--check", "--passes", passes_)
+    assert code == 0, out
+    rows = {line.split()[1]: line for line in out.splitlines() if line[:1].isdigit()}
+    assert "skipped (ScheduleIR mixed with ktdf_lowering: no engine runs it)" in rows["ktdf-to-ktdflowering"]
+    assert rows["ktdflowering-to-dfir"].split()[2:6] == ["exact", "(DataflowIR", "simulator)", "0"]
+    assert out.splitlines()[-1] == "OK: 8 of 9 point(s) (the input and 8 pass(es)) match the reference, 1 skipped"
+    code, out, _ = run_main(capsys, EXAMPLES / "add_2tile.mlir", "--check", "--passes", passes_, "--no-dataflow-sim")
     assert code == 0
-    row = next(line for line in out.splitlines() if "ktdf-to-ktdflowering" in line)
-    assert "skipped (DataflowIR 'dataflow." in row and "no DataflowIR simulator yet" in row
-    assert out.splitlines()[-1].startswith("OK: 7 of 8 point(s)") and out.splitlines()[-1].endswith("1 skipped")
+    assert "skipped (DataflowIR: not simulated)" in out
+    assert out.splitlines()[-1].endswith("2 skipped")
 
 
 def test_check_reserve_size_placeholders(capsys):
