@@ -77,8 +77,9 @@ from xdsl.ir.affine import (
     AffineMap,
     AffineSet,
 )
-from xdsl.printer import Printer
 from xdsl.traits import IsTerminator
+
+from dfsched.compat import PrinterBase, indented
 
 # ---------------------------------------------------------------------------
 # Entry points
@@ -723,7 +724,7 @@ _SEGMENT_SIZES = ("operandSegmentSizes", "resultSegmentSizes")
 
 
 @dataclass(eq=False, repr=False)
-class MLIRPrinter(Printer):
+class MLIRPrinter(PrinterBase):
     """xDSL's Printer, printing as `mlir-opt` does (see the module docstring)."""
 
     names: NameTable | None = field(default=None)
@@ -814,18 +815,18 @@ class MLIRPrinter(Printer):
                 if not text.startswith("<<"):
                     table.names[arg] = text[1:]
 
-    def _print_results(self, op: Operation) -> None:
+    def print_op_results(self, op: Operation) -> None:
         if not op.results:
             return
         self.print_string(self._ensure_names(op).result_list_text(op) + " = ")
 
-    def _get_block_name(self, block: Block) -> str:
+    def block_name(self, block: Block) -> str:
         if self.names is not None and block in self.names.blocks:
             return self.names.blocks[block][1]
-        return super()._get_block_name(block)
+        return super().block_name(block)
 
     def print_block_name(self, block: Block) -> str:
-        name = self._get_block_name(block)
+        name = self.block_name(block)
         self.print_string(f"^{name}")
         return name
 
@@ -848,8 +849,8 @@ class MLIRPrinter(Printer):
         if self.collecting:
             self._collect_op(op)
             return
-        begin = self._current_column
-        self._print_results(op)
+        begin = self.current_column
+        self.print_op_results(op)
         custom = not self.print_generic_format and not isinstance(op, UnregisteredOp) and (
             type(op).print is not Operation.print
         )
@@ -858,9 +859,9 @@ class MLIRPrinter(Printer):
         else:
             name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
             self.print_string_literal(name)
-        end = self._current_column
+        end = self.current_column
         for message in self.diagnostic.op_messages.get(op, ()):
-            self._add_message_on_next_line(message, begin, end)
+            self.add_message_on_next_line(message, begin, end)
         if custom:
             _print_custom(self, op)
         else:
@@ -916,7 +917,7 @@ class MLIRPrinter(Printer):
         self.print_attr_dict(attrs)
         return True
 
-    def _print_op_properties(self, properties: dict[str, Attribute]) -> None:
+    def print_op_properties(self, properties: dict[str, Attribute]) -> None:
         if properties:
             self.print_string(" <")
             self.print_attr_dict(properties)
@@ -924,7 +925,7 @@ class MLIRPrinter(Printer):
 
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         self.print_string("{")
-        self.print_list(sorted(attr_dict.items(), key=lambda kv: kv[0]), self._print_attr_string)
+        self.print_list(sorted(attr_dict.items(), key=lambda kv: kv[0]), self.print_attr_entry)
         self.print_string("}")
 
     # -- regions and blocks ----------------------------------------------------
@@ -948,12 +949,12 @@ class MLIRPrinter(Printer):
                     self.print_block(block)
             finally:
                 self._dialect_stack.pop()
-        self._print_new_line()
+        self.print_new_line()
         self.print_string("}")
 
     def print_block(self, block: Block, print_block_args: bool = True, print_block_terminator: bool = True) -> None:
         if print_block_args:
-            self._print_new_line()
+            self.print_new_line()
             self.print_block_name(block)
             if block.args:
                 self.print_string("(")
@@ -965,11 +966,11 @@ class MLIRPrinter(Printer):
         last = block.last_op
         skip = last if (not print_block_terminator and last is not None
                         and last.has_trait(IsTerminator, value_if_unregistered=False)) else None
-        with self.indented():
+        with indented(self):
             for op in block.ops:
                 if op is skip:
                     continue
-                self._print_new_line()
+                self.print_new_line()
                 self.print_op(op)
 
     def _print_block_label_arg(self, arg: BlockArgument) -> None:
@@ -1179,7 +1180,7 @@ class _AliasCollector(MLIRPrinter):
     def print_string(self, text: str, *, indent: int | None = None) -> None:
         pass
 
-    def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
+    def print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
         pass
 
 

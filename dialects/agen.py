@@ -25,7 +25,6 @@ from xdsl.dialects.builtin import (
     VectorType,
     i32,
 )
-from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, Operation, Region, SpacedOpaqueSyntaxAttribute, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
@@ -42,12 +41,12 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.str_enum import StrEnum
 
+from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
 from dfsched.dialects.affine_subscripts import (
     Subscripts,
     check_subscript_operands,

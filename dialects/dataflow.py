@@ -31,7 +31,16 @@ from xdsl.dialects.builtin import (
     StringAttr,
     VectorType,
 )
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    Region,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+    TypeAttribute,
+)
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
 from xdsl.irdl import (
     IRDLOperation,
@@ -48,14 +57,12 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.str_enum import StrEnum
 
-from xdsl.dialects.utils import EnumAttribute  # noqa: E402
-from xdsl.ir import SpacedOpaqueSyntaxAttribute
+from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
 
 # ---------------------------------------------------------------------------
 # Types
@@ -118,7 +125,7 @@ class CustomMXType(ParametrizedAttribute, TypeAttribute):
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{_MX_SPELLINGS[(self.family.data, self.width.data)]}>")
 
-    def _verify(self) -> None:
+    def verify(self) -> None:
         if (self.family.data, self.width.data) not in _MX_SPELLINGS:
             raise VerifyException(f"no short spelling for {self.family.data}<{self.width.data}>")
 

@@ -71,8 +71,8 @@ from xdsl.traits import (
     SymbolOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from dfsched.compat import MLIRTokenKind, next_token_is, value_names
 from dfsched.diagnostics import DiagnosticError, make_diagnostic
 
 DIALECT_NAME = "ktdf_arch"
@@ -371,11 +371,6 @@ def _is_i1(ty: TensorType) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def _next_token_is(parser: Parser, *kinds: MLIRTokenKind) -> bool:
-    # xDSL 0.74 has no public peek; the token kind is all we look at.
-    return parser._current_token.kind in kinds  # noqa: SLF001
-
-
 def _parse_dict_entries(parser: Parser) -> dict[str, Attribute]:
     """`{` (name [`=` attr])* `}` with MLIR's `sparse<...>` allowed as a value."""
     entries: dict[str, Attribute] = {}
@@ -403,9 +398,9 @@ def _parse_dict_entries(parser: Parser) -> dict[str, Attribute]:
 
 def parse_attr_dict_or_alias(parser: Parser) -> dict[str, Attribute]:
     """An optional dictionary, written inline or as an alias such as `#L1`."""
-    if _next_token_is(parser, MLIRTokenKind.L_BRACE):
+    if next_token_is(parser, MLIRTokenKind.L_BRACE):
         return _parse_dict_entries(parser)
-    if _next_token_is(parser, MLIRTokenKind.HASH_IDENT):
+    if next_token_is(parser, MLIRTokenKind.HASH_IDENT):
         pos = parser.pos
         attr = parser.parse_attribute()
         if not isinstance(attr, DictionaryAttr):
@@ -531,7 +526,7 @@ def shadow_region_args(printer: Printer, region: Region, values: Sequence[SSAVal
             if not text.startswith("<<"):
                 table.names[arg] = text[1:]
         return
-    names = printer._ssa_values  # noqa: SLF001  (plain xDSL printer: no public API for this)
+    names = value_names(printer)  # a plain xDSL printer
     for arg, value in zip(args, values):
         name = names.get(value)
         if name is not None:
@@ -1049,7 +1044,7 @@ class PatternsOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> PatternsOp:
         props: dict[str, Attribute] = {}
-        if _next_token_is(parser, MLIRTokenKind.L_SQUARE):
+        if next_token_is(parser, MLIRTokenKind.L_SQUARE):
             pos = parser.pos
             groups = parser.parse_attribute()
             if not isinstance(groups, ArrayAttr) or not all(isinstance(g, StringAttr) for g in groups.data):

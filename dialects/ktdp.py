@@ -70,7 +70,6 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.parser import AttrParser, Parser
-from xdsl.parser.core import UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
     HasParent,
@@ -84,6 +83,8 @@ from xdsl.traits import (
     ensure_terminator,
 )
 from xdsl.utils.exceptions import VerifyException
+
+from dfsched.compat import UnresolvedOperand
 
 DYNAMIC = -(2**63)  # MLIR's ShapedType::kDynamic, also xDSL's DYNAMIC_INDEX
 
@@ -425,8 +426,7 @@ class AccessTileType(ParametrizedAttribute, TypeAttribute, ShapedType, Container
                 printer.print_string("x")
             printer.print_attribute(self.element_type)
 
-    def _verify(self) -> None:
-        super()._verify()
+    def verify(self) -> None:
         problem = _check_access_tile(self.get_shape(), self.element_type)
         if problem:
             raise VerifyException(problem)
@@ -502,8 +502,7 @@ class RuntimeArgType(ParametrizedAttribute, TypeAttribute):
             if (u := self.get_upperbound()) is not None:
                 printer.print_string(f", upperbound={u}")
 
-    def _verify(self) -> None:
-        super()._verify()
+    def verify(self) -> None:
         problem = _check_runtime_arg(self.underlying_type, self.get_granularity(), self.get_upperbound())
         if problem:
             raise VerifyException(problem)
@@ -566,8 +565,7 @@ class TileFutureType(ParametrizedAttribute, TypeAttribute):
             printer.print_string(", groups = ")
             printer.print_attribute(self.groups)
 
-    def _verify(self) -> None:
-        super()._verify()
+    def verify(self) -> None:
         problem = _check_tile_future(self.get_partial_types(), self.groups.data)
         if problem:
             raise VerifyException(problem)
@@ -662,8 +660,7 @@ class MemorySpaceAttr(ParametrizedAttribute):
             if self.ct_id.data != -1:
                 printer.print_string(f", ct_id = {self.ct_id.data}")
 
-    def _verify(self) -> None:
-        super()._verify()
+    def verify(self) -> None:
         problem = _check_memory_space(self.kind.data, self.ct_id.data)
         if problem:
             raise VerifyException(problem)

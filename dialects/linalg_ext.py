@@ -27,17 +27,15 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.dialects.linalg import Linalg as _XDSL_LINALG
-from xdsl.dialects.linalg import ops as _x
-from xdsl.dialects.linalg.abstract_ops import NamedOperation
-from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from dfsched.compat import ElementwiseOperation
+from dfsched.compat import XDSL_LINALG as _XDSL_LINALG
+from dfsched.compat import ElementwiseOperation, IteratorType, IteratorTypeAttr, NamedOperation, indented
+from dfsched.compat import linalg_ops as _x
 
 # ===========================================================================
 # Shared pieces of MLIR's structured-op syntax
@@ -569,7 +567,7 @@ class ReduceOp(_x.ReduceOp):
         printer.print_op_attributes(_sorted_attrs(self, ("dimensions",)))
         if payload is None:
             block = self.region.blocks.first
-            with printer.indented():
+            with indented(printer):
                 printer.print_string("\n(")
                 printer.print_list(block.args if block else (), printer.print_block_argument)
                 printer.print_string(") ")

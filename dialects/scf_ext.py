@@ -14,8 +14,10 @@ from xdsl.dialects import scf as xscf
 from xdsl.dialects.builtin import IndexType, i1
 from xdsl.dialects.utils import parse_assignment
 from xdsl.ir import Attribute, Block, Dialect
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.traits import IsTerminator, SingleBlockImplicitTerminator, ensure_terminator
+
+from dfsched.compat import UnresolvedOperand
 
 
 def parse_arrow_type_list(parser: Parser) -> list[Attribute]:

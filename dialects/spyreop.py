@@ -19,7 +19,6 @@ from xdsl.dialects.builtin import (
     TensorType,
     f32,
 )
-from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -37,8 +36,8 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.str_enum import StrEnum
 
+from dfsched.compat import EnumAttribute, StrEnum
 from dfsched.dialects.ktdp import print_attr_dict
 
 # ===========================================================================

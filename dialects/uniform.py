@@ -26,11 +26,12 @@ from xdsl.irdl import (
     var_region_def,
     var_result_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from dfsched.compat import UnresolvedOperand, indented
 from dfsched.dialects.dataflow import (
     CreateGroupOp,
     GetUnitOp,
@@ -250,7 +251,7 @@ class _UnitListRegionsOp(IRDLOperation):
 
     def _print_unit_regions(self, printer: Printer) -> None:
         printer.print_string(" {")
-        with printer.indented():
+        with indented(printer):
             for i, region in enumerate(self.regions):
                 newline(printer)
                 printer.print_string("(")

@@ -91,9 +91,10 @@ from xdsl.dialects.builtin import (
     ShapedType,
     TensorType,
 )
-from xdsl.interpreter import Interpreter, OpImplResult
+from xdsl.interpreter import OpImplResult
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
+from dfsched.compat import InterpreterBase, op_implementations
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp.base import NeedsScalar, Options, State, to_python
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
@@ -202,7 +203,7 @@ def _op_name(op: Operation) -> str:
     return op.name
 
 
-class KtirInterpreter(Interpreter):
+class KtirInterpreter(InterpreterBase):
     """xDSL's interpreter with our implementations, run state and located errors."""
 
     def __init__(self, module: ModuleOp, state: State):
@@ -211,14 +212,14 @@ class KtirInterpreter(Interpreter):
         for functions in _function_sets():
             self.register_implementations(functions, override=True)
 
-    def _run_op(self, op: Operation, inputs: tuple[Any, ...]) -> OpImplResult:
+    def interpret_op(self, op: Operation, inputs: tuple[Any, ...]) -> OpImplResult:
         state = self.state
         state.ops_run += 1
         if state.options.max_ops is not None and state.ops_run > state.options.max_ops:
             raise error(op, f"gave up after interpreting {state.options.max_ops} ops (max_ops)")
         # xDSL's dispatch table, used directly: its own `run` re-raises with the whole module
         # printed into the exception, which a fallback (NeedsScalar) cannot afford
-        entry = _implementation_for(self._impls._impl_dict, type(op))  # noqa: SLF001
+        entry = _implementation_for(op_implementations(self), type(op))
         if entry is None:
             raise error(op, f"the KTIR interpreter does not support '{_op_name(op)}'")
         functions, implementation = entry

@@ -27,10 +27,10 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import MemRefType
-from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.interpreter import Interpreter, ReturnedValues
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
+from dfsched.compat import LinalgStructuredOperation
 from dfsched.interp.base import NeedsScalar, functions_for
 from dfsched.interp.dtypes import element_type
 

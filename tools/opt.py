@@ -21,11 +21,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.utils.arg_spec import ArgSpec
 from xdsl.utils.exceptions import ParseError
-from xdsl.xdsl_opt_main import xDSLOptMain
 
 from dfsched import compat, dialects, passes, pipeline
+from dfsched.compat import xDSLOptMain
 from dfsched.diagnostics import (
     Diagnostic,
     DiagnosticError,
@@ -192,7 +191,7 @@ class DfschedOptMain(xDSLOptMain):
                 raise UsageError(f"'{request.name}' does not refer to a registered pass or pass pipeline")
             cls = self.available_passes[request.name]()
             try:
-                instance = cls.from_spec(ArgSpec(request.name, _arg_values(request.options)))
+                instance = compat.pass_from_options(cls, request.name, _arg_values(request.options))
             except (ValueError, TypeError) as exc:
                 raise UsageError(f"invalid options for pass '{request.name}': {exc}") from None
             if self.args.device and any(f.name == "device" for f in dataclasses.fields(instance)):

@@ -36,13 +36,13 @@ from xdsl.context import Context
 from xdsl.dialects import func, pdl
 from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, StringAttr, UnitAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
-from xdsl.interpreters.pdl import PDLMatcher, PDLRewriteFunctions, PDLRewritePattern
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.exceptions import InterpretationError
 
 from dfsched.arch import intrinsics
+from dfsched.compat import PDLRewriteRunner
 from dfsched.diagnostics import error
 from dfsched.dialects.ktdf_arch import DeviceOp, PatternsOp
 from dfsched.passes.frontend.pipeline_greedy import apply_patterns_greedily
@@ -158,15 +158,14 @@ class DevicePattern(RewritePattern):
             op for op in clone.body.walk() if isinstance(op, pdl.ApplyNativeConstraintOp)
         ]
         self.source = pattern
-        self.interpreter_pattern = PDLRewritePattern(rewrite, ctx)
-        natives = _NativeRewrites(dict(NATIVE_REWRITES), self.interpreter_pattern.functions, pattern)
-        self.interpreter_pattern.interpreter.register_implementations(natives)
+        self.runner = PDLRewriteRunner(rewrite, ctx)
+        self.runner.register(_NativeRewrites(dict(NATIVE_REWRITES), self.runner, pattern))
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         root = self.root
         assert isinstance(root.owner, pdl.OperationOp)
-        matcher = PDLMatcher()
-        if not matcher.match_operation(root, root.owner, op):
+        matcher = self.runner.match(root, op)
+        if matcher is None:
             return
         for constraint in self.constraints:
             if not _check_constraint(matcher, constraint, self.source):
@@ -179,21 +178,14 @@ class DevicePattern(RewritePattern):
                         pdl_op.results[0])
                 except InterpretationError:
                     pass
-        interpreter: Interpreter = self.interpreter_pattern.interpreter
-        functions: PDLRewriteFunctions = self.interpreter_pattern.functions
-        interpreter.push_scope("rewrite")
+        assert self.rewrite.body is not None
         try:
-            interpreter.set_values(matcher.matching_context.items())
-            functions.rewriter = rewriter
-            assert self.rewrite.body is not None
-            interpreter.run_ssacfg_region(self.rewrite.body, ())
+            self.runner.run(matcher.matching_context, rewriter)
         except InterpretationError as exc:
             raise error(self.source, f"device pattern failed to rewrite '{op.name}': {exc}") from exc
-        finally:
-            interpreter.pop_scope()
 
 
-def _check_constraint(matcher: PDLMatcher, constraint: pdl.ApplyNativeConstraintOp, where: Operation) -> bool:
+def _check_constraint(matcher: Any, constraint: pdl.ApplyNativeConstraintOp, where: Operation) -> bool:
     """Run a native constraint: bind its results, honour `isNegated`."""
     name = constraint.constraint_name.data
     function = NATIVE_CONSTRAINTS.get(name)
@@ -248,7 +240,7 @@ class _NativeRewrites(InterpreterFunctions):
     """`pdl.apply_native_rewrite` for xDSL's interpreter (it has no implementation)."""
 
     natives: dict[str, NativeRewrite]
-    functions: PDLRewriteFunctions
+    runner: PDLRewriteRunner
     where: Operation
 
     @impl(pdl.ApplyNativeRewriteOp)
@@ -259,7 +251,7 @@ class _NativeRewrites(InterpreterFunctions):
         function = self.natives.get(name)
         if function is None:
             raise error(self.where, f"PDL native rewrite '{name}' is not registered")
-        results = function(self.functions.rewriter, *args)
+        results = function(self.runner.rewriter, *args)
         return tuple(results or ())
 
 
@@ -293,7 +285,7 @@ def map_to(rewriter: PatternRewriter, op: Any, value: Any) -> list[Any]:
     """Rewrite: set the op's `ktdf_arch.maps_to`."""
     if isinstance(op, Operation) and isinstance(value, Attribute):
         op.attributes[MAPS_TO] = value
-        _modified(rewriter, op)
+        rewriter.notify_op_modified(op)
     return []
 
 
@@ -304,13 +296,8 @@ def set_feature(rewriter: PatternRewriter, op: Any, name: Any, value: Any) -> li
         entries = dict(features.data) if isinstance(features, DictionaryAttr) else {}
         entries[name.data] = value if isinstance(value, Attribute) else UnitAttr()
         op.attributes[FEATURES] = DictionaryAttr(entries)
-        _modified(rewriter, op)
+        rewriter.notify_op_modified(op)
     return []
-
-
-def _modified(rewriter: PatternRewriter, op: Operation) -> None:
-    rewriter.has_done_action = True
-    rewriter.handle_operation_modification(op)
 
 
 NATIVE_CONSTRAINTS: dict[str, NativeConstraint] = {

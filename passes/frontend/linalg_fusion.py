@@ -24,12 +24,14 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import TensorType
-from xdsl.dialects.linalg.ops import GenericOp, YieldOp, IndexOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from dfsched.compat import linalg_ops
 from dfsched.passes.frontend.linalg_generalize import indexing_maps, iterator_names, make_generic
+
+GenericOp, YieldOp, IndexOp = linalg_ops.GenericOp, linalg_ops.YieldOp, linalg_ops.IndexOp
 
 
 def fuse_elementwise_generics(func: Operation, ctx: Context | None) -> None:

@@ -30,16 +30,18 @@ from xdsl.dialects.builtin import (
     MemRefType,
     TensorType,
 )
-from xdsl.dialects.linalg.ops import GenericOp, ReduceOp, BroadcastOp, YieldOp
-from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from dfsched.compat import IteratorType, IteratorTypeAttr, linalg_ops
 from dfsched.diagnostics import error
 from dfsched.passes.frontend.pipeline_greedy import constant_value
 from dfsched.passes.frontend.utils import op_name
+
+GenericOp, ReduceOp, BroadcastOp, YieldOp = (
+    linalg_ops.GenericOp, linalg_ops.ReduceOp, linalg_ops.BroadcastOp, linalg_ops.YieldOp)
 
 ELEMENTWISE_DIALECTS = ("arith", "math")
 NOT_ELEMENTWISE = frozenset({"arith.constant"})

@@ -60,11 +60,11 @@ from xdsl.context import Context
 from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, NoneAttr, i64
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
-from xdsl.irdl.dominance import DominanceInfo
 from xdsl.passes import ModulePass
 
 from dfsched import diagnostics
 from dfsched.arch.model import SCRATCHPAD, DeviceModel
+from dfsched.compat import DominanceInfo
 from dfsched.diagnostics import DiagnosticError, error, location_of
 from dfsched.dialects import ktdf
 from dfsched.passes.scheduling.utils import pipeline_enclosing_scope

@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import linalg, memref
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
@@ -59,6 +59,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from dfsched.arch.model import DeviceModel
+from dfsched.compat import linalg_ops
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import attribute_text
@@ -108,7 +109,7 @@ class ScalarBroadcastLegalization(ModulePass):
 class Site:
     """One broadcast operand to legalize and the transfers on its way from memory."""
 
-    generic: linalg.GenericOp
+    generic: linalg_ops.GenericOp
     operand: int
     read: ktdf.ReadFromFifoOp
     path: list[ktdf.DataTransferOp]  # from memory to the FIFO, in order
@@ -134,7 +135,7 @@ class Site:
 def collect_sites(pipeline: ktdf.PipelineOp, model: DeviceModel) -> list[Site]:
     sites: list[Site] = []
     for generic in pipeline.walk():
-        if not isinstance(generic, linalg.GenericOp):
+        if not isinstance(generic, linalg_ops.GenericOp):
             continue
         stage = nearest_stage(generic)
         if stage is None or nearest_pipeline(stage) is not pipeline:
@@ -155,7 +156,7 @@ def collect_sites(pipeline: ktdf.PipelineOp, model: DeviceModel) -> list[Site]:
     return sites
 
 
-def legalize_operand(generic: linalg.GenericOp, index: int, read: ktdf.ReadFromFifoOp, pipeline: ktdf.PipelineOp,
+def legalize_operand(generic: linalg_ops.GenericOp, index: int, read: ktdf.ReadFromFifoOp, pipeline: ktdf.PipelineOp,
                      compute_kind: str, model: DeviceModel) -> Site | None:
     """The site for broadcast operand `index` of `generic`, or None when it needs nothing."""
     element_type = ktdf.element_type_of(read.result.type)
@@ -183,7 +184,7 @@ def legalize_operand(generic: linalg.GenericOp, index: int, read: ktdf.ReadFromF
 
 
 def load_path(read: ktdf.ReadFromFifoOp, pipeline: ktdf.PipelineOp, index: int,
-              generic: linalg.GenericOp) -> list[ktdf.DataTransferOp]:
+              generic: linalg_ops.GenericOp) -> list[ktdf.DataTransferOp]:
     """The transfers bringing the operand from memory outside the pipeline to its FIFO slot."""
     transfers = [op for op in pipeline.walk() if isinstance(op, ktdf.DataTransferOp)]
     path: list[ktdf.DataTransferOp] = []
@@ -211,7 +212,7 @@ def load_path(read: ktdf.ReadFromFifoOp, pipeline: ktdf.PipelineOp, index: int,
     return path
 
 
-def _stage_unit(transfer: ktdf.DataTransferOp, index: int, generic: linalg.GenericOp) -> str:
+def _stage_unit(transfer: ktdf.DataTransferOp, index: int, generic: linalg_ops.GenericOp) -> str:
     stage = nearest_stage(transfer)
     units = stage.unit_kinds if stage is not None else []
     if len(units) != 1:
