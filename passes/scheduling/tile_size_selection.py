@@ -43,6 +43,10 @@ constraints; no candidate fits (the sizes tried, the bytes needed with the small
 capacity); a scratchpad buffer whose size cannot be bounded (on the buffer); buffers in memory
 spaces but no device to read capacities from (`--device` supplies one).
 
+**Before tiling.** `whole_loop_fits` applies the same budget to a loop that is not tiled yet
+(every buffer allocated inside it grown by its trip count): `tile-scf-for-loops
+{tile-single-loops}` tiles a lone loop only when it may not fit whole.
+
 **Output.** Each resolved placeholder becomes `arith.constant <size> : index` in its place.
 When the size divides a tiled loop's total, every tile is full, so a `derive_size [%t : size],
 total_size = total` of that loop's index `%t` (0 .. ceildivui(total, size) by 1) is replaced by
