@@ -8,7 +8,9 @@ and a caret, or matches it against `expected-*` comments.
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import FileLineColLoc
@@ -17,6 +19,23 @@ from xdsl.ir import Operation
 
 # Pass names given to `--debug-only`: passes print their debug lines to stderr when named here.
 DEBUG_ONLY: set[str] = set()
+
+
+def debug_enabled(name: str) -> bool:
+    """Whether `--debug-only` names `name` (`DEBUG_ONLY`; when it is empty, the environment
+    variable `DFSCHED_DEBUG_ONLY`, comma separated names, does the same)."""
+    names = DEBUG_ONLY or os.environ.get("DFSCHED_DEBUG_ONLY", "")
+    if isinstance(names, str):
+        names = names.split(",")
+    return name in {str(n).strip() for n in names}
+
+
+def debug_line(name: str, message: str, depth: int = 1) -> None:
+    """One of upstream's `LDBG` lines on stderr, `[name file.py:line 1] message`, printed when
+    `debug_enabled(name)`. `file.py:line` is where the code `depth` calls up stands (1: the caller)."""
+    if debug_enabled(name):
+        frame = sys._getframe(depth)
+        print(f"[{name} {os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno} 1] {message}", file=sys.stderr)
 
 
 @dataclass
@@ -56,6 +75,12 @@ def location_of(op: Operation | None) -> tuple[str | None, int | None, int | Non
             return loc.filename.data, loc.line.data, loc.column.data
         op = op.parent_op()
     return None, None, None
+
+
+def loc_text(op: Operation) -> str:
+    """`op`'s location as MLIR prints it in debug output: `loc("file":line:col)` or `loc(unknown)`."""
+    file, line, col = location_of(op)
+    return f'loc("{file}":{line}:{col})' if line is not None else "loc(unknown)"
 
 
 def make_diagnostic(op: Operation | None, message: str, severity: str = "error") -> Diagnostic:

@@ -52,8 +52,6 @@ separated names) does the same.
 
 from __future__ import annotations
 
-import os
-import sys
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -65,7 +63,7 @@ from xdsl.passes import ModulePass
 from dfsched import diagnostics
 from dfsched.arch.model import SCRATCHPAD, DeviceModel
 from dfsched.compat import DominanceInfo
-from dfsched.diagnostics import DiagnosticError, error, location_of
+from dfsched.diagnostics import DiagnosticError, error, loc_text
 from dfsched.dialects import ktdf
 from dfsched.passes.scheduling.utils import pipeline_enclosing_scope
 
@@ -400,20 +398,6 @@ def prune_private_slots(private: ktdf.PrivateOp, slots: list[int]) -> ktdf.Priva
 # ===========================================================================
 
 
-def debug_enabled() -> bool:
-    names = getattr(diagnostics, "DEBUG_ONLY", None) or os.environ.get("DFSCHED_DEBUG_ONLY", "")
-    if isinstance(names, str):
-        names = names.split(",")
-    return PASS in {str(n).strip() for n in names}
-
-
 def debug(message: str) -> None:
     """One of upstream's `LDBG` lines on stderr: `[double-buffering file:line 1] message`."""
-    if debug_enabled():
-        line = sys._getframe(1).f_lineno
-        print(f"[{PASS} double_buffering.py:{line} 1] {message}", file=sys.stderr)
-
-
-def loc_text(op: Operation) -> str:
-    file, line, col = location_of(op)
-    return f'loc("{file}":{line}:{col})' if line is not None else "loc(unknown)"
+    diagnostics.debug_line(PASS, message, depth=2)

@@ -54,8 +54,6 @@ environment variable `DFSCHED_DEBUG_ONLY` (comma separated names) does the same.
 
 from __future__ import annotations
 
-import os
-import sys
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -67,7 +65,7 @@ from xdsl.passes import ModulePass
 from dfsched import diagnostics
 from dfsched.arch.model import DeviceModel
 from dfsched.arch.views import enclosing_group, kind_name
-from dfsched.diagnostics import error, location_of
+from dfsched.diagnostics import error, loc_text
 from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import GroupOp
 from dfsched.passes.scheduling.utils import constant_index, is_parallel_loop, pipeline_enclosing_scope
@@ -269,21 +267,7 @@ def rewrite(candidate: Candidate) -> ktdf.ParallelOp:
 # ===========================================================================
 
 
-def debug_enabled() -> bool:
-    names = getattr(diagnostics, "DEBUG_ONLY", None) or os.environ.get("DFSCHED_DEBUG_ONLY", "")
-    if isinstance(names, str):
-        names = names.split(",")
-    return PASS in {str(n).strip() for n in names}
-
-
 def debug(message: str) -> None:
     """One of upstream's `LDBG` lines on stderr: `[parallelize-loops-across-instances file:line 1] message`."""
-    if debug_enabled():
-        line = sys._getframe(1).f_lineno
-        print(f"[{PASS} parallelize_loops_across_instances.py:{line} 1] {message}", file=sys.stderr)
-
-
-def loc_text(op: Operation) -> str:
-    file, line, col = location_of(op)
-    return f'loc("{file}":{line}:{col})' if line is not None else "loc(unknown)"
+    diagnostics.debug_line(PASS, message, depth=2)
 
