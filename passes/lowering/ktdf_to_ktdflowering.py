@@ -68,12 +68,16 @@ from dfsched.passes.lowering.utils import (
     op_positions,
     parallel_parent,
     pipelines_post_order,
+    memref_aliases,
+    memref_root,
+    reads_from,
     region_writes_to,
     stages_post_order,
     static_trip_count,
     topological_sort,
     unit_name,
     unit_type_tag,
+    writes_to,
 )
 
 
@@ -229,6 +233,21 @@ class BackEdge:
 
 
 @dataclass
+class ReuseEdge:
+    """A scratchpad buffer `writer` fills and a later stage `reader` of the same pipeline reads,
+    reused without double buffering by the next iteration of a loop around the pipeline: the
+    writer of iteration i+1 must wait until the reader of iteration i has read it
+    (write-after-read across iterations). `units` are the slots of the leaf stages that read it
+    then of those that write it, kept only where the reader's kind reads a memory kind the
+    writer's kind writes."""
+
+    reader: ktdf.StageOp
+    writer: ktdf.StageOp
+    loops: list[scf.ForOp]
+    units: list[UnitSlot]
+
+
+@dataclass
 class Schedule:
     """What the rewrite needs, computed before the IR changes."""
 
@@ -236,6 +255,7 @@ class Schedule:
     dag: StageDAG
     back_edges: list[BackEdge]
     conflicting_edges: list[tuple[ktdf.StageOp, ktdf.StageOp]]
+    reuse_edges: list[ReuseEdge] = field(default_factory=list)
 
 
 def analyze_schedule(function: func.FuncOp, stages: list[ktdf.StageOp], components: Components,
@@ -245,7 +265,9 @@ def analyze_schedule(function: func.FuncOp, stages: list[ktdf.StageOp], componen
     positions = op_positions(function)
     conflicting = [edge for edge in dag.edges_in_ir_order(positions)
                    if has_scratchpad_conflict(stage_slots[edge[0]], stage_slots[edge[1]], model)]
-    return Schedule(stage_slots, dag, back_edges, conflicting)
+    reuse = [edge for pipeline in pipelines_post_order(function)
+             for edge in pipeline_reuse_edges(pipeline, stage_slots, model)]
+    return Schedule(stage_slots, dag, back_edges, conflicting, reuse)
 
 
 def map_stages_to_units(stages: list[ktdf.StageOp], components: Components) -> dict[ktdf.StageOp, list[UnitSlot]]:
@@ -306,6 +328,86 @@ def pipeline_back_edges(pipeline: ktdf.PipelineOp) -> list[BackEdge]:
             if loops:
                 edges.append(BackEdge(store, load, loops))
     return edges
+
+
+def pipeline_reuse_edges(pipeline: ktdf.PipelineOp, stage_slots: dict[ktdf.StageOp, list[UnitSlot]],
+                         model: DeviceModel) -> list[ReuseEdge]:
+    """Reader→writer edges of a pipeline inside a loop (more than one iteration) whose stage
+    `writer` writes a scratchpad buffer that a later stage `reader` reads (dfsched; upstream
+    only orders a store stage before the next iteration's load stage, §3.6).
+
+    The token edges order the writer before the reader within one iteration, and the signal
+    after the writer is a two-way exchange, so the reader starts after the writer's data is
+    there; nothing orders the reader's last access before the writer of the next iteration
+    overwrites the buffer. A double-buffered buffer (`ktdf.select_memref` of a
+    `buffer_phase`) alternates between two copies: the writer of iteration i+1 fills the other
+    copy, and before it fills the reader's copy again (iteration i+2) it has exchanged the
+    signal after the writer of iteration i+1 with the reader, which the reader only reaches
+    once it has finished iteration i. Pipelines inside a `ktdf.parallel` are left alone (the
+    corelets split its iterations, so the loops alone do not say which is first or last).
+    """
+    stages = direct_stages(pipeline)
+    if len(stages) < 2 or parallel_parent(pipeline) is not None:
+        return []
+    loops = [loop for loop in reversed(_loops_around(pipeline))
+             if (trips := static_trip_count(loop)) is None or trips > 1]
+    if not loops:
+        return []
+    local = analyze_stage_dependencies(stages)
+    edges: list[ReuseEdge] = []
+    for writer in stages:
+        for reader in _successors_of(writer, stages, local):
+            units = reuse_units(writer, reader, stage_slots, model)
+            if units:
+                edges.append(ReuseEdge(reader, writer, loops, units))
+    return edges
+
+
+def _successors_of(stage: ktdf.StageOp, stages: list[ktdf.StageOp], dag: StageDAG) -> list[ktdf.StageOp]:
+    """The stages after `stage` through token edges, in stage order."""
+    seen: set[ktdf.StageOp] = set()
+    worklist = list(dag.successors[stage])
+    while worklist:
+        succ = worklist.pop()
+        if succ not in seen:
+            seen.add(succ)
+            worklist.extend(dag.successors[succ])
+    return [s for s in stages if s in seen]
+
+
+def _leaves_within(stage: ktdf.StageOp) -> list[ktdf.StageOp]:
+    """The stages inside `stage` (itself included) that hold no other stage, in IR order."""
+    return [s for s in stage.walk() if isinstance(s, ktdf.StageOp)
+            and not any(isinstance(o, ktdf.StageOp) for o in s.walk() if o is not s)]
+
+
+def reuse_units(writer: ktdf.StageOp, reader: ktdf.StageOp, stage_slots: dict[ktdf.StageOp, list[UnitSlot]],
+                model: DeviceModel) -> list[UnitSlot]:
+    """The unit slots that must sync so `writer` does not overwrite a buffer `reader` still
+    reads: those of the reader's leaf stages reading a non-double-buffered buffer a leaf stage of
+    the writer writes, then those of the writing leaf stages, keeping the pairs whose kinds
+    conflict (the reader's kind reads a memory kind the writer's kind writes)."""
+    writer_leaves = _leaves_within(writer)
+    readers: list[UnitSlot] = []
+    writers: list[UnitSlot] = []
+    for leaf in _leaves_within(reader):
+        for op in leaf.walk():
+            for buffer in reads_from(op):
+                root = memref_root(buffer)
+                if isinstance(root, OpResult) and isinstance(root.op, ktdf.SelectMemrefOp):
+                    continue  # double-buffered
+                aliases = memref_aliases(root)
+                for wleaf in writer_leaves:
+                    if not any(writes_to(w, aliases) for w in wleaf.walk() if w is not wleaf):
+                        continue
+                    for u in stage_slots[leaf]:
+                        for v in stage_slots[wleaf]:
+                            if model.read_kinds(u.kind) & model.write_kinds(v.kind):
+                                if u not in readers:
+                                    readers.append(u)
+                                if v not in writers:
+                                    writers.append(v)
+    return readers + writers if readers else []
 
 
 def transfers_in(stage: ktdf.StageOp) -> list[ktdf.DataTransferOp]:
@@ -433,6 +535,8 @@ def insert_signals(schedule: Schedule, queries: dict[UnitSlot, SSAValue]) -> Non
             continue
         units = stage_units(schedule, queries, edge.store) + stage_units(schedule, queries, edge.load)
         insert_back_edge_signals(edge, units)
+    for reuse in schedule.reuse_edges:
+        insert_reuse_signals(reuse, [queries[slot] for slot in reuse.units])
 
 
 def signal_anchor(producer: ktdf.StageOp, consumer: ktdf.StageOp) -> Operation:
@@ -468,10 +572,28 @@ def insert_back_edge_signals(edge: BackEdge, units: list[SSAValue]) -> None:
     _guarded_signal(at, conditions, units)
 
 
-def _guarded_signal(at: Inserter, conditions: list[SSAValue], units: list[SSAValue]) -> None:
+def insert_reuse_signals(edge: ReuseEdge, units: list[SSAValue]) -> None:
+    """`if (iv != lb || ...) signal` at the writer stage's start (not before the first write of
+    the loop nest), `if (iv != ub - step || ...) signal` at the reader stage's end (not after its
+    last read): one signal per pair of consecutive iterations on both sides, so the writer of
+    iteration i+1 waits for the reader of iteration i. (`||`: "not the first / last iteration"
+    of the whole nest, so both sides signal equally often however many loops there are.)"""
+    at = Inserter.at_start(edge.writer.body.block, edge.writer)
+    conditions = [at.add(arith.CmpiOp(loop.body.block.args[0], loop.lb, "ne")).result for loop in edge.loops]
+    _guarded_signal(at, conditions, units, arith.OrIOp)
+    at = Inserter.at_end(edge.reader.body.block, edge.reader)
+    conditions = []
+    for loop in edge.loops:
+        last = at.add(arith.SubiOp(loop.ub, loop.step)).result
+        conditions.append(at.add(arith.CmpiOp(loop.body.block.args[0], last, "ne")).result)
+    _guarded_signal(at, conditions, units, arith.OrIOp)
+
+
+def _guarded_signal(at: Inserter, conditions: list[SSAValue], units: list[SSAValue],
+                    combine: type[arith.AndIOp] | type[arith.OrIOp] = arith.AndIOp) -> None:
     condition = conditions[0]
     for other in conditions[1:]:
-        condition = at.add(arith.AndIOp(condition, other)).result
+        condition = at.add(combine(condition, other)).result
     signal = SignalOp(units)
     if at.location is not None:
         signal.location = at.location.location

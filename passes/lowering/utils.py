@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, StringAttr, i32
+from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, MemRefType, StringAttr, i32
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -430,6 +430,27 @@ def writes_to(op: Operation, aliases: Iterable[SSAValue]) -> bool:
     if op.name.startswith("linalg.") and hasattr(op, "outputs"):
         return any(v in targets for v in op.outputs)
     return False
+
+
+def memref_root(memref: SSAValue) -> SSAValue:
+    """The value `memref` is derived from through memref casts and views (itself if none)."""
+    while isinstance(memref, OpResult) and memref.op.name in ALIASING_OPS and memref.op.operands:
+        memref = memref.op.operands[0]
+    return memref
+
+
+def reads_from(op: Operation) -> list[SSAValue]:
+    """The memrefs `op` reads (non-FIFO transfer sources, memref.load/copy, linalg inputs, memref
+    data written to a FIFO)."""
+    if isinstance(op, ktdf.DataTransferOp):
+        return [] if isinstance(op.source.type, ktdf.FifoSlotType) else [op.source]
+    if op.name in ("memref.load", "memref.copy", "ktdf.write_to_fifo"):
+        candidates = list(op.operands[:1])
+    elif op.name.startswith("linalg.") and hasattr(op, "inputs"):
+        candidates = list(op.inputs)
+    else:
+        return []
+    return [v for v in candidates if isinstance(v.type, MemRefType)]
 
 
 def region_writes_to(region_holder: Operation, memref: SSAValue) -> bool:
