@@ -29,10 +29,8 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import (
     AffineMapAttr,
-    DenseArrayBase,
     MemRefType,
     NoneAttr,
-    StridedLayoutAttr,
     StringAttr,
 )
 from xdsl.interpreter import ReturnedValues
@@ -40,7 +38,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp import linalg_impl
-from dfsched.interp.base import State, functions_for
+from dfsched.interp.base import State, functions_for, to_python
 from dfsched.interp.dtypes import ElementType, element_type
 from dfsched.interp.memory import Memory, StridedView
 
@@ -874,8 +872,6 @@ def _run_memref_load(self, interpreter, op, args):
     view = _as_view(args[0])
     coords = np.asarray([[int(a) for a in args[1:]]], dtype=np.int64) + np.asarray(view.lower or (0,) * view.rank)
     value = read_region(st, view, coords, True, op)[0]
-    from dfsched.interp.base import to_python
-
     return (to_python(value, op.results[0].type),)
 
 
