@@ -54,10 +54,14 @@ Execution model
   or `read_from_fifo` takes the count it needs from the front. Taking more than is queued
   is an error (the producer did not run first); a pipeline that ends with elements left in
   a slot of its private is an error (a consumer is missing).
-* `memref.alloc` gives a fresh buffer (its own memory, filled with NaN / -1 so reading it
-  before writing shows); `memref.reinterpret_cast` offsets count in elements from the
-  address of the source's allocation (for a `ktdp.construct_memory_view`, its offset);
-  `memory_space_cast`/`cast` keep the view.
+* `memref.alloc` gives a fresh buffer (new storage every execution, never reused, filled
+  with NaN / -1 so reading it before writing shows); `memref.reinterpret_cast` offsets
+  count in elements from the address of the source's allocation (for a
+  `ktdp.construct_memory_view`, its offset); `memory_space_cast`/`cast` keep the view.
+  After `address-assignment`, `builtin.unrealized_conversion_cast %addr : index to memref`
+  is the buffer at byte `%addr` of its memory space: the global memory, one memory per
+  compute tile for a per-core scratchpad ("L1"), one per tile and `ktdf.parallel` instance
+  below it ("SFU_REG"), as the module's device says.
 * `ktdf.data_transfer` moves the box `map(indices) + [0, size)` of a memref side
   (row-major order) to or from a FIFO slot (its `size` element count) or another box.
   The counts must agree, except in `transfer_mode = "splat"` (the source elements are
@@ -66,13 +70,17 @@ Execution model
   legalization widens loads on purpose; `strict_bounds=True` forbids it); writes may not.
 * `ktdf.parallel`: the iteration space in lexicographic order, cut into `num_instances`
   chunks of ceil(T/N); instance 0's chunk runs first, then instance 1's, ... Two instances
-  touching the same buffer element (one writing) in one execution is an error.
+  touching the same element of any memory (one writing) in one execution of the parallel
+  op is a located error with notes on both accesses (the corelets run at the same time).
+  Compute tiles touching the same global element (one writing) is an error as in `ktir`.
 * `ktdf.buffer_phase` is the linearized iteration number of the loops whose IVs it takes,
   modulo `num_phases`; `select_memref` picks that candidate. `tiling.derive_size` is
   `min(ts, rest - iv * ts)` pair by pair from `total_size` (0 once exhausted);
   `linearize_index` is `sum(iv * stride)`; `reserve_size` needs a value (`reserve_size=`).
 * DataflowIR (`dataflow`, `agen`, `vectorchain`, `ktdf_lowering`, `uniform`, `symbol`
-  ops) is not executed: `executable()` says so and `run_schedule` raises `Unsupported`.
+  ops) is not executed here: `executable()` says so and `run_schedule` raises
+  `Unsupported`; `check_schedule(..., dataflow_device=...)` hands pure DataflowIR to the
+  DataflowIR simulator (`dataflow.py`).
 
 Tolerance
 ---------
