@@ -39,6 +39,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from dfsched.dialects.affine_subscripts import affine_add, affine_ceildiv, affine_mul, affine_sub
 from dfsched.passes.cleanup import affine_utils as au
 from dfsched.passes.cleanup.patterns import new_apply
+from dfsched.passes.scheduling.tiling_utils import loops_post_order
+from dfsched.passes.scheduling.utils import set_transfer_side
 
 
 def _insert_before(op: Operation, anchor: Operation) -> Operation:
@@ -161,21 +163,7 @@ def compose_transfer_maps(root: Operation) -> None:
             amap, operands = au.demote_symbols_to_dims(amap, operands)
             if amap == attr.data and len(operands) == len(indices) and all(a is b for a, b in zip(operands, indices)):
                 continue
-            _set_indices(transfer, side, operands)
-            transfer.properties[f"{side}_map"] = AffineMapAttr(amap)
-
-
-def _set_indices(transfer, side: str, indices: list[SSAValue]) -> None:
-    """Rebuild the transfer's operand list with new `side` indices (segment sizes follow)."""
-    from xdsl.dialects.builtin import DenseArrayBase, i32
-
-    groups = [
-        [transfer.source], list(transfer.source_indices), list(transfer.source_sizes),
-        [transfer.destination], list(transfer.dest_indices), list(transfer.dest_sizes),
-    ]
-    groups[1 if side == "source" else 4] = list(indices)
-    transfer.operands = [v for group in groups for v in group]
-    transfer.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(g) for g in groups])
+            set_transfer_side(transfer, side, amap, operands)
 
 
 @dataclass(frozen=True)
@@ -183,21 +171,6 @@ class NormalizeSCFForLoops(ModulePass):
     name = "normalize-scf-for-loops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for loop in _post_order_loops(op):
+        for loop in loops_post_order(op):
             normalize_loop(loop)
         compose_transfer_maps(op)
-
-
-def _post_order_loops(root: Operation) -> list[scf.ForOp]:
-    found: list[scf.ForOp] = []
-
-    def visit(op: Operation) -> None:
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.ops:
-                    visit(inner)
-        if isinstance(op, scf.ForOp):
-            found.append(op)
-
-    visit(root)
-    return found

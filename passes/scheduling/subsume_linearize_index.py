@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, IntegerAttr, ModuleOp, i32
+from xdsl.dialects.builtin import AffineMapAttr, IntegerAttr, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -35,6 +35,7 @@ from dfsched.dialects.affine_subscripts import affine_add, affine_mul
 from dfsched.passes.cleanup import affine_utils as au
 from dfsched.passes.cleanup.patterns import new_apply
 from dfsched.passes.scheduling.tiling_utils import insert_before
+from dfsched.passes.scheduling.utils import set_transfer_side
 
 SIDES = ("source", "dest")
 
@@ -91,7 +92,7 @@ def subsume_side(transfer: ktdf.DataTransferOp, side: str) -> None:
         operands.append(apply.results[0])
     amap, operands = au.fully_compose_map_and_operands(map_attr.data, operands)
     amap, operands = au.demote_symbols_to_dims(amap, operands)
-    set_side(transfer, side, amap, operands)
+    set_transfer_side(transfer, side, amap, operands)
     for apply in reversed(applies):
         if not apply.results[0].uses:
             Rewriter.erase_op(apply)
@@ -105,18 +106,6 @@ def weighted_sum_map(op: ktdf.TilingLinearizeIndexOp) -> AffineMap:
     for position, stride in enumerate(strides):
         expr = affine_add(expr, affine_mul(AffineDimExpr(position), AffineConstantExpr(stride)))
     return AffineMap(len(strides), 0, (expr,))
-
-
-def set_side(transfer: ktdf.DataTransferOp, side: str, amap: AffineMap, indices: list[SSAValue]) -> None:
-    """Give one side of `transfer` a new map and index list (operand segments follow)."""
-    groups = [
-        [transfer.source], list(transfer.source_indices), list(transfer.source_sizes),
-        [transfer.destination], list(transfer.dest_indices), list(transfer.dest_sizes),
-    ]
-    groups[1 if side == "source" else 4] = list(indices)
-    transfer.operands = [v for group in groups for v in group]
-    transfer.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(g) for g in groups])
-    transfer.properties[f"{side}_map"] = AffineMapAttr(amap)
 
 
 def erase_dead_linearize_ops(root: Operation) -> None:

@@ -29,7 +29,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.dialects import ktdf
-from dfsched.passes.scheduling.utils import is_parallel_loop
+from dfsched.passes.scheduling.utils import is_parallel_loop, post_order
 
 MAX_LOOP_NEST_DEPTH = 4
 """Deeper perfect nests are analysed as their outermost four loops (upstream's kMaxLoopNestDepth)."""
@@ -93,18 +93,8 @@ def loops_pre_order(root: Operation) -> list[scf.ForOp]:
 
 
 def loops_post_order(root: Operation) -> list[scf.ForOp]:
-    found: list[scf.ForOp] = []
-
-    def visit(op: Operation) -> None:
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.ops:
-                    visit(inner)
-        if isinstance(op, scf.ForOp):
-            found.append(op)
-
-    visit(root)
-    return found
+    """Every `scf.for` under `root` (`root` included), inner loops before the loops holding them."""
+    return post_order(root, scf.ForOp)
 
 
 def outermost_loops(root: Operation) -> list[scf.ForOp]:

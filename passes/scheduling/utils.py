@@ -16,7 +16,8 @@
   the map, unused dims dropped).
 * **Retyping**: `retype_private_results` (a wider buffer, a bigger FIFO slot: the defining
   `memref.alloc` / `ktdf.fifo.allocate` and the private are rebuilt, every use follows).
-* Small IR helpers: `pipelines_post_order`, `stage_ops`, `nearest_stage`,
+* **Transfers**: `set_transfer_side` (a new map and index list for one side).
+* Small IR helpers: `post_order`, `pipelines_post_order`, `stage_ops`, `nearest_stage`,
   `nearest_pipeline`, `contains_pipeline`, `constant_index`, `enclosing_function`,
   `index_constant_at_function_entry`, `zero_map`.
 
@@ -28,9 +29,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TypeVar
 
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, IndexType, IntegerAttr, i32
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSymExpr
@@ -49,20 +51,18 @@ from dfsched.dialects.affine_subscripts import (
 # ---------------------------------------------------------------------------
 
 
+OpT = TypeVar("OpT", bound=Operation)
+
+
+def post_order(root: Operation, kind: type[OpT]) -> list[OpT]:
+    """Every op of class `kind` under `root` (`root` included), nested ops before the ops
+    holding them."""
+    return [op for op in root.walk(region_first=True) if isinstance(op, kind)]
+
+
 def pipelines_post_order(root: Operation) -> list[ktdf.PipelineOp]:
     """Every `ktdf.pipeline` under `root`, inner pipelines before the ones holding them."""
-    out: list[ktdf.PipelineOp] = []
-
-    def visit(op: Operation) -> None:
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.ops:
-                    visit(inner)
-        if isinstance(op, ktdf.PipelineOp):
-            out.append(op)
-
-    visit(root)
-    return out
+    return post_order(root, ktdf.PipelineOp)
 
 
 def stage_ops(stage: ktdf.StageOp) -> list[Operation]:
@@ -520,6 +520,24 @@ def pipeline_enclosing_scope(pipeline: ktdf.PipelineOp) -> list[scf.ForOp]:
         child = parent
         parent = parent.parent_op()
     return scope
+
+
+# ---------------------------------------------------------------------------
+# Transfers
+# ---------------------------------------------------------------------------
+
+
+def set_transfer_side(transfer: ktdf.DataTransferOp, side: str, amap: AffineMap, indices: Sequence[SSAValue]) -> None:
+    """Give one side (`"source"` or `"dest"`) of `transfer` a new map and index list (operand
+    segments follow)."""
+    groups = [
+        [transfer.source], list(transfer.source_indices), list(transfer.source_sizes),
+        [transfer.destination], list(transfer.dest_indices), list(transfer.dest_sizes),
+    ]
+    groups[1 if side == "source" else 4] = list(indices)
+    transfer.operands = [v for group in groups for v in group]
+    transfer.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(g) for g in groups])
+    transfer.properties[f"{side}_map"] = AffineMapAttr(amap)
 
 
 # ---------------------------------------------------------------------------
