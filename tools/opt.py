@@ -17,7 +17,6 @@ import traceback
 from collections.abc import Sequence
 from io import StringIO
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
@@ -30,7 +29,6 @@ from dfsched.diagnostics import (
     DiagnosticError,
     SourceManager,
     check_expectations,
-    make_diagnostic,
     parse_expectations,
 )
 from dfsched.tools.pipeline_syntax import PassRequest, PipelineSyntaxError, parse_options, parse_pipeline

@@ -59,7 +59,6 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
-from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from dfsched import diagnostics
