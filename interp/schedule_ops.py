@@ -351,7 +351,12 @@ class AccessLog:
         mine = first(i, True)
         theirs = first(j, True) or first(j, None)
         verb = "writes" if theirs is not None and theirs[1] else "reads"
-        where = mine[4].label or memory.name if mine is not None else memory.name
+        view = mine[4] if mine is not None else None
+        if isinstance(view, BufferView) and view.label:
+            step = memory.element_step(view.et)
+            where = f"element {(address - view.base) // step} (row-major) of {view.label}"
+        else:
+            where = f"address {address} of {memory.name}"
         notes = []
         if mine is not None and mine[3] is not None:
             notes.append((mine[3], f"instance {i} writes it here"))
@@ -359,7 +364,7 @@ class AccessLog:
             notes.append((theirs[3], f"instance {j} {verb.rstrip('s')}s it here"))
         raise error(
             parallel,
-            f"'ktdf.parallel' op: instances {i} and {j} race on address {address} of {where}: instance {i} "
+            f"'ktdf.parallel' op: instances {i} and {j} race on {where}: instance {i} "
             f"writes it and instance {j} {verb} it in the same execution (corelets run them at the same time)",
             notes,
         )

@@ -322,6 +322,15 @@ class NeverRuns(SeededBug):
     REPLACEMENT: ClassVar[str] = r"depends_in(\1) depends_out(none)"
 
 
+@dataclass(frozen=True)
+class SharedRow(SeededBug):
+    """After parallelization, every iteration of the L1SU stage writes row 0 of the L1 buffer."""
+
+    name: ClassVar[str] = "seed-shared-row"
+    PATTERN: ClassVar[str] = r"(ktdf\.data_transfer from %\d+#2 size \[64\] to %\d+#2\[)%\w+(, 0, 0\])"
+    REPLACEMENT: ClassVar[str] = r"\g<1>0\2"
+
+
 def _seed(monkeypatch, bug: type[SeededBug]) -> str:
     monkeypatch.setitem(passes.PASSES, bug.name, (__name__, bug.__name__))
     return UP_TO_PATH_EXPANSION + "," + bug.name
@@ -351,6 +360,20 @@ def test_check_catches_seeded_bugs(capsys, monkeypatch, bug, status, message):
     assert re.search(message, out), out
     assert out.splitlines()[-1].startswith("FAILED:") and out.splitlines()[-1].endswith("1 failed")
     assert "Traceback" not in out + err
+
+
+def test_check_catches_instances_racing_after_parallelization(capsys, monkeypatch):
+    monkeypatch.setitem(passes.PASSES, SharedRow.name, (__name__, SharedRow.__name__))
+    parallel = UP_TO_PATH_EXPANSION + ",normalize-scf-for-loops,canonicalize,stage-coarsening," \
+                                      "parallelize-loops-across-instances," + SharedRow.name
+    code, out, _ = run_main(capsys, EXAMPLES / "add.mlir", "--check", "--passes", parallel)
+    assert code == 1, out
+    assert re.search(r"parallelize-loops-across-instances\s+exact", out)
+    row = next(line for line in out.splitlines() if SharedRow.name in line)
+    assert row.split()[2] == "ERROR"
+    assert re.search(r"<seeded bug>:\d+:\d+: error: 'ktdf\.parallel' op: instances 0 and 1 race on element 0 \(row-major\) of "
+                     r"buffer %\S+ \(memref<3x1x64xf16, \"L1\">\): instance 0 writes it and instance 1 writes it", out)
+    assert "note: instance 0 writes it here" in out and "note: instance 1 writes it here" in out
 
 
 def test_located_errors_point_into_the_ir(capsys, monkeypatch):

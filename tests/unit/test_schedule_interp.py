@@ -544,7 +544,7 @@ module {{
     with pytest.raises(DiagnosticError) as info:
         run(text, {"@0": rand((4, 64), 5)})
     diag = info.value.diagnostic
-    assert diag.message.startswith("'ktdf.parallel' op: instances 0 and 1 race on address ")
+    assert diag.message.startswith("'ktdf.parallel' op: instances 0 and 1 race on element 0 (row-major) ")
     assert "of buffer %shared (memref<1x64xf16, \"L1\">): instance 0 writes it and instance 1 writes it" in diag.message
     assert [n.message for n in diag.notes] == ["instance 0 writes it here", "instance 1 writes it here"]
     assert all(n.line is not None for n in diag.notes)
