@@ -26,8 +26,6 @@ from xdsl.ir.affine import (
     AffineConstraintKind,
     AffineDimExpr,
     AffineExpr,
-    AffineMap,
-    AffineSet,
 )
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, result_def, traits_def, var_operand_def
 from xdsl.parser import Parser
@@ -46,6 +44,7 @@ from dfsched.dialects.affine_subscripts import (
     affine_sub,
     parse_subscripts,
 )
+from dfsched.dialects.scf_ext import parse_arrow_type_list, print_arrow_type_list
 from dfsched.printing import print_affine_map_of_ssa_ids
 
 # ---------------------------------------------------------------------------
@@ -195,28 +194,8 @@ def print_dim_and_symbol_list(printer: Printer, operands: Sequence[SSAValue], nu
 # ---------------------------------------------------------------------------
 
 
-class ApplyOp(xaffine.ApplyOp):
-    """`affine.apply #map(%d)[%s]`."""
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ApplyOp:
-        pos = parser.pos
-        m = parse_affine_map_attr(parser)
-        operands = parse_dim_and_symbol_list(parser, m.data.num_dims, m.data.num_symbols, pos)
-        attrs = parser.parse_optional_attr_dict()
-        op = cls(operands, m)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_attribute(self.map)
-        print_dim_and_symbol_list(printer, tuple(self.mapOperands), self.map.data.num_dims)
-        printer.print_op_attributes(self.attributes, reserved_attr_names=("map",))
-
-
-class _MinMaxMixin:
-    """Shared syntax of `affine.min` and `affine.max`: `#map(%d)[%s]`."""
+class _MapSyntax:
+    """Shared syntax of `affine.apply`, `affine.min` and `affine.max`: `#map(%d)[%s]`."""
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -235,12 +214,16 @@ class _MinMaxMixin:
         printer.print_op_attributes(self.attributes, reserved_attr_names=("map",))
 
 
-class MinOp(_MinMaxMixin, xaffine.MinOp):
+class ApplyOp(_MapSyntax, xaffine.ApplyOp):
+    """`affine.apply #map(%d)[%s]`."""
+
+
+class MinOp(_MapSyntax, xaffine.MinOp):
     """`affine.min #map(%d)[%s]`: the smallest result of the map."""
 
 
 @irdl_op_definition
-class MaxOp(_MinMaxMixin, IRDLOperation):
+class MaxOp(_MapSyntax, IRDLOperation):
     """`affine.max #map(%d)[%s]`: the largest result of the map (missing from xDSL)."""
 
     name = "affine.max"
@@ -273,12 +256,7 @@ class IfOp(xaffine.IfOp):
         operands = parse_dim_and_symbol_list(parser, cond.data.num_dims, cond.data.num_symbols, pos)
         result_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
-            if parser.parse_optional_punctuation("(") is not None:
-                if parser.parse_optional_punctuation(")") is None:
-                    result_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-                    parser.parse_punctuation(")")
-            else:
-                result_types = [parser.parse_type()]
+            result_types = parse_arrow_type_list(parser)
         then_region = parser.parse_region()
         _ensure_yield(then_region)
         else_region = Region()
@@ -302,12 +280,7 @@ class IfOp(xaffine.IfOp):
         types = self.result_types
         if types:
             printer.print_string(" -> ")
-            if len(types) == 1:
-                printer.print_attribute(types[0])
-            else:
-                printer.print_string("(")
-                printer.print_list(types, printer.print_attribute)
-                printer.print_string(")")
+            print_arrow_type_list(printer, types)
         printer.print_string(" ")
         printer.print_region(self.then_region, print_entry_block_args=False,
                              print_block_terminators=bool(types))

@@ -36,6 +36,7 @@ from xdsl.printer import Printer
 from dfsched.compat import XDSL_LINALG as _XDSL_LINALG
 from dfsched.compat import ElementwiseOperation, IteratorType, IteratorTypeAttr, NamedOperation, indented
 from dfsched.compat import linalg_ops as _x
+from dfsched.dialects.scf_ext import parse_arrow_type_list, print_arrow_type_list
 
 # ===========================================================================
 # Shared pieces of MLIR's structured-op syntax
@@ -71,26 +72,13 @@ def _print_operand_group(printer: Printer, keyword: str, values: Sequence[SSAVal
 
 def _parse_arrow_types(parser: Parser) -> list[Attribute]:
     """`-> T` or `-> (T1, T2)`, if present."""
-    if not parser.parse_optional_punctuation("->"):
-        return []
-    if parser.parse_optional_punctuation("("):
-        if parser.parse_optional_punctuation(")"):
-            return []
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        parser.parse_punctuation(")")
-        return types
-    return [parser.parse_type()]
+    return parse_arrow_type_list(parser) if parser.parse_optional_punctuation("->") else []
 
 
 def _print_arrow_types(printer: Printer, types: Sequence[Attribute]) -> None:
-    if not types:
-        return
-    printer.print_string(" -> ")
-    if len(types) == 1:
-        printer.print_attribute(types[0])
-    else:
-        with printer.in_parens():
-            printer.print_list(types, printer.print_attribute)
+    if types:
+        printer.print_string(" -> ")
+        print_arrow_type_list(printer, types)
 
 
 def _sorted_attrs(op: IRDLOperation, elided: Sequence[str]) -> dict[str, Attribute]:

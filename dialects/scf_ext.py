@@ -10,11 +10,14 @@ xDSL's own (`scf.parallel` keeps xDSL's generic-only syntax: no upstream test sp
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import scf as xscf
 from xdsl.dialects.builtin import IndexType, i1
 from xdsl.dialects.utils import parse_assignment
 from xdsl.ir import Attribute, Block, Dialect
 from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, SingleBlockImplicitTerminator, ensure_terminator
 
 from dfsched.compat import UnresolvedOperand
@@ -31,6 +34,16 @@ def parse_arrow_type_list(parser: Parser) -> list[Attribute]:
         parser.parse_punctuation(")")
         return types
     return [parser.parse_type()]
+
+
+def print_arrow_type_list(printer: Printer, types: Sequence[Attribute]) -> None:
+    """What `parse_arrow_type_list` reads: one type bare, otherwise `(T, U)` (`()` when empty)."""
+    if len(types) == 1:
+        printer.print_attribute(types[0])
+    else:
+        printer.print_string("(")
+        printer.print_list(types, printer.print_attribute)
+        printer.print_string(")")
 
 
 class ForOp(xscf.ForOp):
@@ -121,4 +134,4 @@ def _ops() -> list[type]:
 
 SCF = Dialect("scf", _ops(), list(xscf.Scf.attributes))
 
-__all__ = ["SCF", "ForOp", "IfOp", "parse_arrow_type_list"]
+__all__ = ["SCF", "ForOp", "IfOp", "parse_arrow_type_list", "print_arrow_type_list"]

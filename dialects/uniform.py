@@ -42,6 +42,7 @@ from dfsched.dialects.dataflow import (
     print_attr_dict,
     split_attr_dict,
 )
+from dfsched.dialects.scf_ext import parse_arrow_type_list, print_arrow_type_list
 from dfsched.dialects.symbol import ScalarValue
 
 _INDEX = IndexType()
@@ -306,14 +307,7 @@ class UniformizeRegionsOp(_UnitListRegionsOp):
     def parse(cls, parser: Parser) -> UniformizeRegionsOp:
         result_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->"):
-            if parser.parse_optional_punctuation("("):
-                if not parser.parse_optional_punctuation(")"):
-                    result_types = [parser.parse_type()]
-                    while parser.parse_optional_punctuation(","):
-                        result_types.append(parser.parse_type())
-                    parser.parse_punctuation(")")
-            else:
-                result_types = [parser.parse_type()]
+            result_types = parse_arrow_type_list(parser)
         parser.parse_punctuation("{")
         units, sizes, regions = cls._parse_unit_regions(parser)
         parser.parse_optional_punctuation("}")
@@ -325,14 +319,8 @@ class UniformizeRegionsOp(_UnitListRegionsOp):
         return ensure_implicit_terminator(op, YieldOp)
 
     def print(self, printer: Printer) -> None:
-        types = [r.type for r in self.results]
         printer.print_string(" -> ")
-        if len(types) == 1:
-            printer.print_attribute(types[0])
-        else:
-            printer.print_string("(")
-            printer.print_list(types, printer.print_attribute)
-            printer.print_string(")")
+        print_arrow_type_list(printer, [r.type for r in self.results])
         self._print_unit_regions(printer)
         print_attr_dict(printer, self, elided=["list_sizes", "newly_added"])
 
