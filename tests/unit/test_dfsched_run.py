@@ -25,10 +25,6 @@ from dfsched.interp.ktir import load_module, make_inputs, run
 from dfsched.interp.schedule import REDUCTION_ULPS, check_schedule, has_reduction, reduction_tolerance
 from dfsched.tools.run import main
 
-# scalar_broadcast_legalization.py reads `linalg.GenericOp` through xDSL's deprecated path, which
-# pyproject's filter turns into an error inside the pass; not what these tests are about
-pytestmark = pytest.mark.filterwarnings("ignore:Importing 'GenericOp' directly:DeprecationWarning")
-
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 KERNELS = sorted(p.name for p in EXAMPLES.glob("*.mlir"))
 UP_TO_PATH_EXPANSION = ",".join([
