@@ -287,7 +287,10 @@ def whole_loop_fits(loop: scf.ForOp, device: str | None) -> bool:
     trips = static_trip_count(loop)
     if trips is None or device_model_for(loop, device=device) is None:
         return False
-    budget = ScratchpadBudget.of(program_of(loop), loop, device)
+    try:
+        budget = ScratchpadBudget.of(program_of(loop), loop, device)
+    except DiagnosticError:
+        return False  # e.g. an element type without a size: this pass reports it later
     used: dict[str, int] = {}
     for buffer in budget.buffers:
         size = buffer.bytes({})
