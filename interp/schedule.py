@@ -46,7 +46,8 @@ Execution model
 * A `ktdf.pipeline` runs, each time control reaches it (once per iteration of the loops
   around it): its `ktdf.private` first (fresh buffers, FIFO slots and tokens every time),
   then its stages one after the other in token order (a stage after every stage whose
-  `depends_out` holds one of its `depends_in` tokens; ties in sibling order). That is a
+  `depends_out` holds one of its `depends_in` tokens; ties in sibling order, or in reverse
+  sibling order with `stage_order="reverse"`, which exposes forgotten tokens). That is a
   legal sequential execution of the concurrent pipeline; it is what the semantics of the
   schedule must not depend on. A stage waiting for a token no sibling signals, or a token
   cycle, is a located error (the stage would never run).
@@ -306,6 +307,8 @@ class ScheduleResult:
 def _split_options(opts: dict[str, Any]) -> tuple[Options, ScheduleOptions]:
     names = set(ScheduleOptions.__dataclass_fields__)
     sched = ScheduleOptions(**{k: v for k, v in opts.items() if k in names})
+    if sched.stage_order not in ("sibling", "reverse"):
+        raise ValueError(f"stage_order must be 'sibling' or 'reverse', not {sched.stage_order!r}")
     options = ktir._options({k: v for k, v in opts.items() if k not in names})  # noqa: SLF001
     return options, sched
 

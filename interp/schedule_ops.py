@@ -58,6 +58,11 @@ class ScheduleOptions:
         op is an error), an int, "auto" (what `tile-size-selection` would pick: the largest
         candidate <= max(2, min_value) that is a multiple of `divisibility` and divides the
         constant totals of the loops it tiles), or a callable op -> int.
+    stage_order: which stage runs first when several may ("sibling": the first in the
+        pipeline; "reverse": the last). Any order the tokens allow must give the same
+        outputs; "reverse" exposes a dependency the tokens forgot, which sibling order hides.
+        (A consumer that relies on a FIFO alone, with no token, then reads an empty FIFO:
+        the sequential model cannot block it until the data arrives.)
     poison: fill every fresh buffer (`memref.alloc`) with NaN (floats) / -1 (integers), so
         a schedule that reads a buffer before writing it shows up in the outputs.
     strict_bounds: also fail a transfer that *reads* outside its memref's shape (writes
@@ -71,6 +76,7 @@ class ScheduleOptions:
     """
 
     reserve_size: Any = None
+    stage_order: str = "sibling"
     poison: bool = True
     strict_bounds: bool = False
     drain_fifos: bool = True
@@ -399,7 +405,8 @@ def _stage_label(stage: Operation, index: int) -> str:
 
 
 def stage_order(interpreter, pipeline: Operation) -> list[Operation]:
-    """The pipeline's stages in token order (Kahn's algorithm seeded in sibling order)."""
+    """The pipeline's stages in token order (Kahn's algorithm; among the stages ready to run,
+    the first in sibling order, or the last with `stage_order="reverse"`)."""
     stages = [op for op in pipeline.body.block.ops if op.name == "ktdf.stage"]
     ins = [list(interpreter.get_values(s.depends_in)) for s in stages]
     outs = [list(interpreter.get_values(s.depends_out)) for s in stages]
@@ -433,8 +440,9 @@ def stage_order(interpreter, pipeline: Operation) -> list[Operation]:
                 "'ktdf.pipeline' op: stages " + ", ".join(_stage_label(stages[i], i) for i in stuck)
                 + " wait on each other (a token cycle): none of them can start",
             )
-        done.append(ready[0])
-        remaining.discard(ready[0])
+        pick = ready[-1] if interpreter.state.schedule.stage_order == "reverse" else ready[0]
+        done.append(pick)
+        remaining.discard(pick)
     return [stages[i] for i in done]
 
 

@@ -21,6 +21,8 @@
   simulator)") unless `--no-dataflow-sim`. The first row, `(input)`, runs the unscheduled
   kernel through the ScheduleIR interpreter.
   Exit status 1 if any row is a mismatch or an error, or a pass fails.
+* `--stage-order reverse`: among the stages of a pipeline that may run, run the last one
+  first (default: the first); a schedule whose tokens forgot a dependency then fails.
 * `--reserve-size`: the value of `ktdf.tiling.reserve_size` placeholders before
   `tile-size-selection` replaces them (`auto`, the default, picks what that pass would).
 * Bad input (unreadable file, parse or verifier error, a pass error) is reported as a
@@ -66,6 +68,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--kernel-name", "--kernel-func", dest="kernel_name", default=None,
                     help="the kernel function, if the module has several")
     ap.add_argument("--unit", choices=("byte", "element"), default="byte", help="address unit (default byte)")
+    ap.add_argument("--stage-order", choices=("sibling", "reverse"), default="sibling",
+                    help="which ready stage runs first: the first in its pipeline (default) or the last "
+                         "(exposes dependencies the tokens forgot)")
     ap.add_argument("--no-dataflow-sim", dest="simulate_dataflow", action="store_false",
                     help="skip DataflowIR points instead of running them on the DataflowIR simulator")
     ap.add_argument("--verbose", "-v", action="store_true", help="print execution statistics per pass")
@@ -238,6 +243,7 @@ def check_kernel(
     text: str | None = None,
     progress=None,
     simulate_dataflow: bool = True,
+    stage_order: str = "sibling",
 ) -> CheckReport:
     """Compile `path` pass by pass and compare the ScheduleIR after each with the reference."""
     from dfsched.interp import ktir, schedule
@@ -250,7 +256,7 @@ def check_kernel(
     inputs = ktir.make_inputs(module, seed, kernel=kernel, unit=unit)
     reference = ktir.run(module, inputs, kernel=kernel, unit=unit)
     reductions = schedule.has_reduction(module)
-    run_options = {"reserve_size": reserve_size, "unit": unit, "kernel": kernel}
+    run_options = {"reserve_size": reserve_size, "unit": unit, "kernel": kernel, "stage_order": stage_order}
     dataflow_device = (device or "sample") if simulate_dataflow and unit == "byte" else None
 
     rows = [Row(0, "(input)", schedule.check_schedule(module, inputs, reference, reductions=reductions,
@@ -298,7 +304,7 @@ def _run(args, out, err, sources: SourceManager) -> int:
         device = args.device or "sample"
         report = check_kernel(args.kernel, device=device, seed=args.seed, passes=args.passes,
                               reserve_size=reserve_size, kernel=args.kernel_name, unit=args.unit, sources=sources,
-                              simulate_dataflow=args.simulate_dataflow)
+                              simulate_dataflow=args.simulate_dataflow, stage_order=args.stage_order)
         print(f"{args.kernel}: {len(report.rows) - 1} pass(es) on device '{device}', seed {args.seed}", file=out)
         print(report.table(), file=out)
         if args.verbose:

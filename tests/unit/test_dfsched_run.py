@@ -327,6 +327,15 @@ class SharedRow(SeededBug):
     REPLACEMENT: ClassVar[str] = r"\g<1>0\2"
 
 
+@dataclass(frozen=True)
+class ForgottenToken(SeededBug):
+    """The MNISU stage no longer waits for the L1SU stage that fills its buffer."""
+
+    name: ClassVar[str] = "seed-forgotten-token"
+    PATTERN: ClassVar[str] = r"depends_in\(%\d+#9\) depends_out\(none\)"
+    REPLACEMENT: ClassVar[str] = "depends_in(none) depends_out(none)"
+
+
 def _seed(monkeypatch, bug: type[SeededBug]) -> str:
     monkeypatch.setitem(passes.PASSES, bug.name, (__name__, bug.__name__))
     return UP_TO_PATH_EXPANSION + "," + bug.name
@@ -370,6 +379,18 @@ def test_check_catches_instances_racing_after_parallelization(capsys, monkeypatc
     assert re.search(r"<seeded bug>:\d+:\d+: error: 'ktdf\.parallel' op: instances 0 and 1 race on element 0 \(row-major\) of "
                      r"buffer %\S+ \(memref<3x1x64xf16, \"L1\">\): instance 0 writes it and instance 1 writes it", out)
     assert "note: instance 0 writes it here" in out and "note: instance 1 writes it here" in out
+
+
+def test_reverse_stage_order_catches_a_forgotten_token(capsys, monkeypatch):
+    pipeline_ = _seed(monkeypatch, ForgottenToken)
+    code, out, _ = run_main(capsys, EXAMPLES / "add.mlir", "--check", "--passes", pipeline_)
+    assert code == 0  # in sibling order the stage still runs after its producer
+    code, out, _ = run_main(capsys, EXAMPLES / "add.mlir", "--check", "--passes", pipeline_, "--stage-order", "reverse")
+    assert code == 1
+    row = next(line for line in out.splitlines() if ForgottenToken.name in line)
+    assert row.split()[2] == "MISMATCH"
+    assert re.search(r"@24576: 6144 of 6144 elements differ, first at \[0, 0\]: expected np\.float16\(\S+\), got "
+                     r"np\.float16\(nan\)", out)  # the store ran on a never-written buffer
 
 
 def test_located_errors_point_into_the_ir(capsys, monkeypatch):

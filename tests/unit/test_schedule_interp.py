@@ -146,6 +146,22 @@ def test_stages_run_in_token_order_not_sibling_order():
     np.testing.assert_array_equal(out["@1024"], expected)
 
 
+def test_reverse_stage_order_exposes_a_forgotten_token():
+    inputs, expected = add_inputs()
+    text = three_stage().replace("ktdf.stage depends_in(%p#4) depends_out(%p#5)",
+                                 "ktdf.stage depends_in(none) depends_out(%p#5)")
+    # listed after its producers, the store stage still runs last in sibling order...
+    np.testing.assert_array_equal(run(text, inputs)["@1024"], expected)
+    # ...but nothing makes it wait: run first, it finds its FIFO empty
+    message = fails(text, inputs, stage_order="reverse")
+    assert 'reads 64 element(s) from FIFO slot #0 (!ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>)' in message
+    assert "only 0 are queued" in message
+    # a correct schedule gives the same outputs in either order
+    np.testing.assert_array_equal(run(three_stage(), inputs, stage_order="reverse")["@1024"], expected)
+    with pytest.raises(ValueError, match="stage_order must be 'sibling' or 'reverse'"):
+        run(text, inputs, stage_order="random")
+
+
 def test_layout_from_a_dry_run_finds_the_constant_address_buffers():
     layout = schedule_layout(parse_module(three_stage()))
     assert [(b.key, b.address, b.shape) for b in layout.buffers] == [
