@@ -71,6 +71,14 @@ def test_check_passes_on_every_example(capsys, kernel, device):
     assert lines[-1].startswith("OK: ")
 
 
+@pytest.mark.parametrize("kernel", ["add.mlir", "row_sum.mlir"])
+def test_check_in_reverse_stage_order(capsys, kernel):
+    """The passes' tokens order every dependency: the other legal order gives the same outputs."""
+    code, out, _ = run_main(capsys, EXAMPLES / kernel, "--check", "--device", "quad_corelet", "--stage-order", "reverse")
+    assert code == 0, out
+    assert "MISMATCH" not in out and "ERROR" not in out
+
+
 def test_check_runs_dataflow_ir_on_the_simulator_and_skips_mixed_ir(capsys):
     passes_ = UP_TO_PATH_EXPANSION + ",address-assignment,ktdf-to-ktdflowering,ktdflowering-to-dfir"
     code, out, _ = run_main(capsys, EXAMPLES / "add_2tile.mlir", "--check", "--passes", passes_)
