@@ -44,7 +44,7 @@ from dfsched.dialects.affine_subscripts import (
     affine_sub,
     parse_subscripts,
 )
-from dfsched.dialects.scf_ext import parse_arrow_type_list, print_arrow_type_list
+from dfsched.dialects.syntax import parse_arrow_type_list, print_arrow_type_list
 from dfsched.printing import print_affine_map_of_ssa_ids
 
 # ---------------------------------------------------------------------------

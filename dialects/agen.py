@@ -46,7 +46,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
+from dfsched.compat import EnumAttribute, UnresolvedOperand
 from dfsched.dialects.affine_subscripts import (
     Subscripts,
     check_subscript_operands,
@@ -56,6 +56,7 @@ from dfsched.dialects.affine_subscripts import (
 from dfsched.dialects.dataflow import (
     CustomVectorType,
     GetLogicalMemoryViewOp,
+    RoutingDirection,
     VectorLike,
     ensure_implicit_terminator,
     located_format_errors,
@@ -71,16 +72,10 @@ _INDEX = IndexType()
 # ---------------------------------------------------------------------------
 
 
-class RoutingDirection(StrEnum):
-    PseudoRandom = "PseudoRandom"
-    CounterClockwise = "CounterClockwise"
-    Clockwise = "Clockwise"
-    BothWays = "BothWays"
-
-
 @irdl_attr_definition
 class RoutingDirectionAttr(EnumAttribute[RoutingDirection], SpacedOpaqueSyntaxAttribute):
-    """`#agen<direction Clockwise>`: routing direction of a composite transfer."""
+    """`#agen<direction Clockwise>`: routing direction of a composite transfer (DataflowIR's
+    `RoutingDirection` values)."""
 
     name = "agen.direction"
 

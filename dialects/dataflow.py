@@ -63,6 +63,7 @@ from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, SingleBlockImplic
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
+from dfsched.dialects.syntax import parse_operand_list, split_attr_dict  # noqa: F401  (re-exported to the DataflowIR dialects)
 
 # ---------------------------------------------------------------------------
 # Types
@@ -231,25 +232,6 @@ def print_attr_dict(printer: Printer, op: Operation, elided: Iterable[str] = ())
     """MLIR's `printOptionalAttrDict(op->getAttrs(), elided)`: inherent and discardable attributes in one dict."""
     merged: dict[str, Attribute] = {**op.properties, **op.attributes}
     printer.print_op_attributes(merged, reserved_attr_names=[*elided, "operandSegmentSizes"])
-
-
-def split_attr_dict(op_type: type[IRDLOperation], attrs: Mapping[str, Attribute]) -> tuple[dict, dict]:
-    """Split a parsed attr-dict into (properties, attributes) by the op's inherent attribute names."""
-    prop_names = set(op_type.get_irdl_definition().properties)
-    props = {k: v for k, v in attrs.items() if k in prop_names}
-    others = {k: v for k, v in attrs.items() if k not in prop_names}
-    return props, others
-
-
-def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
-    """An undelimited, possibly empty, comma-separated list of SSA operands (`%a, %b#1`)."""
-    first = parser.parse_optional_unresolved_operand()
-    if first is None:
-        return []
-    operands = [first]
-    while parser.parse_optional_punctuation(","):
-        operands.append(parser.parse_unresolved_operand())
-    return operands
 
 
 def region_terminator_is_trivial(region: Region) -> bool:

@@ -79,11 +79,10 @@ from xdsl.utils.exceptions import VerifyException
 from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
 from dfsched.diagnostics import Diagnostic, DiagnosticError, location_of
 from dfsched.dialects.affine_subscripts import parse_optional_subscripts, print_subscripts
+from dfsched.dialects.syntax import parse_operand_list, parse_type_list, print_attr_dict, split_inherent
 
 KDYNAMIC = -(2**63)
 """MLIR's `ShapedType::kDynamic`: the placeholder for a dynamic fifo count or size entry."""
-
-SEGMENTS = "operandSegmentSizes"
 
 # ===========================================================================
 # Types
@@ -229,44 +228,6 @@ def _resolve(parser: Parser, operand: UnresolvedOperand, type_: Attribute) -> SS
 
 def resolve_all(parser: Parser, operands: Sequence[UnresolvedOperand], type_: Attribute) -> list[SSAValue]:
     return [_resolve(parser, o, type_) for o in operands]
-
-
-def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
-    """A possibly empty comma-separated list of SSA uses, without delimiters."""
-    first = parser.parse_optional_unresolved_operand()
-    if first is None:
-        return []
-    operands = [first]
-    while parser.parse_optional_punctuation(",") is not None:
-        operands.append(parser.parse_unresolved_operand())
-    return operands
-
-
-def _parse_type_list(parser: Parser) -> list[Attribute]:
-    """A possibly empty comma-separated list of types, without delimiters."""
-    first = parser.parse_optional_type()
-    if first is None:
-        return []
-    types = [first]
-    while parser.parse_optional_punctuation(",") is not None:
-        types.append(parser.parse_type())
-    return types
-
-
-def _split_inherent(attrs: Mapping[str, Attribute], names: Iterable[str]) -> tuple[dict, dict]:
-    """Split a parsed attribute dictionary into (properties, discardable attributes)."""
-    names = set(names)
-    props = {k: v for k, v in attrs.items() if k in names}
-    rest = {k: v for k, v in attrs.items() if k not in names}
-    return props, rest
-
-
-def print_attr_dict(printer: Printer, op: Operation, elided: Iterable[str] = (), keyword: bool = False) -> None:
-    """Print inherent and discardable attributes as one dictionary sorted by name (MLIR)."""
-    hidden = {SEGMENTS, *elided}
-    merged = {**op.properties, **op.attributes}
-    shown = {k: merged[k] for k in sorted(merged) if k not in hidden}
-    printer.print_op_attributes(shown, print_keyword=keyword)
 
 
 def _print_operands(printer: Printer, values: Sequence[SSAValue]) -> None:
@@ -487,7 +448,7 @@ class PipelineOp(IRDLOperation):
             props["modulo"] = IntegerAttr(parser.parse_integer(allow_boolean=False), i64)
             parser.parse_punctuation(")")
         body = ensure_block(parser.parse_region())
-        inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["modulo"])
+        inherent, attrs = split_inherent(parser.parse_optional_attr_dict(), ["modulo"])
         op = cls(body, attributes=attrs)
         op.properties.update({**inherent, **props})
         return op
@@ -593,7 +554,7 @@ class StageOp(IRDLOperation):
         depends_in = cls._parse_tokens(parser, "depends_in")
         depends_out = cls._parse_tokens(parser, "depends_out")
         body = ensure_block(parser.parse_region())
-        inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["applicable_units"])
+        inherent, attrs = split_inherent(parser.parse_optional_attr_dict(), ["applicable_units"])
         op = cls(depends_in, depends_out, body, attributes=attrs)
         op.properties.update(inherent)
         return op
@@ -786,7 +747,7 @@ class FifoAllocateOp(IRDLOperation):
         parser.parse_punctuation(")")
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation("->")
-        types = _parse_type_list(parser)
+        types = parse_type_list(parser)
         return cls(types, sizes, attrs)
 
     def print(self, printer: Printer) -> None:
@@ -1024,7 +985,7 @@ class DataTransferOp(IRDLOperation):
         src, src_map, src_indices, src_sizes = cls._parse_side(parser)
         parser.parse_keyword("to")
         dst, dst_map, dst_indices, dst_sizes = cls._parse_side(parser)
-        inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), cls._SIDE_PROPS)
+        inherent, attrs = split_inherent(parser.parse_optional_attr_dict(), cls._SIDE_PROPS)
         parser.parse_punctuation(":")
         src_type = parser.parse_type()
         parser.parse_punctuation(",")
@@ -1135,7 +1096,7 @@ class TilingReserveSizeOp(_IgnoresUniqueId, IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> TilingReserveSizeOp:
-        inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["min_value", "divisibility"])
+        inherent, attrs = split_inherent(parser.parse_optional_attr_dict(), ["min_value", "divisibility"])
         parser.parse_punctuation(":")
         result_type = parser.parse_type()
         op = cls.create(properties=inherent, attributes=attrs, result_types=[result_type])
@@ -1302,7 +1263,7 @@ class BufferPhaseOp(IRDLOperation):
         parser.parse_punctuation("(")
         ivs = resolve_all(parser, parse_operand_list(parser), IndexType())
         parser.parse_punctuation(")")
-        inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["num_phases"])
+        inherent, attrs = split_inherent(parser.parse_optional_attr_dict(), ["num_phases"])
         parser.parse_punctuation(":")
         result_type = parser.parse_type()
         return cls.create(operands=ivs, properties=inherent, attributes=attrs, result_types=[result_type])
@@ -1469,7 +1430,7 @@ class ParallelOp(IRDLOperation):
         instances = parser.parse_integer(allow_boolean=False)
         parser.parse_punctuation(")")
         body = parser.parse_region([a.resolve(IndexType()) for a in args])
-        inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["num_instances"])
+        inherent, attrs = split_inherent(parser.parse_optional_attr_dict(), ["num_instances"])
         return cls(lbs, ubs, steps, instances, body, attrs)
 
     def print(self, printer: Printer) -> None:
@@ -1554,7 +1515,7 @@ class OpaqueOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> OpaqueOp:
         template = parser.parse_str_literal(" for the template name")
-        inherent, attrs = _split_inherent(parser.parse_optional_attr_dict(), ["template_name"])
+        inherent, attrs = split_inherent(parser.parse_optional_attr_dict(), ["template_name"])
         result_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
             result_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)

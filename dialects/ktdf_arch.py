@@ -74,6 +74,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import MLIRTokenKind, next_token_is, value_names
 from dfsched.diagnostics import DiagnosticError, make_diagnostic
+from dfsched.dialects.syntax import split_inherent
 
 DIALECT_NAME = "ktdf_arch"
 
@@ -409,21 +410,13 @@ def parse_attr_dict_or_alias(parser: Parser) -> dict[str, Attribute]:
     return {}
 
 
-def _split_inherent(
-    entries: dict[str, Attribute], inherent: Iterable[str]
-) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
-    props = {k: v for k, v in entries.items() if k in inherent}
-    attrs = {k: v for k, v in entries.items() if k not in inherent}
-    return props, attrs
-
-
 def _parse_id_and_dict(
     parser: Parser, inherent: Iterable[str], allow_id: bool = True
 ) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
     """`[@id] [dict-or-alias]` → (properties, discardable attributes)."""
     ident = parser.parse_optional_symbol_name() if allow_id else None
     pos = parser.pos
-    props, attrs = _split_inherent(parse_attr_dict_or_alias(parser), inherent)
+    props, attrs = split_inherent(parse_attr_dict_or_alias(parser), inherent)
     if ident is not None:
         if "id" in props and props["id"] != ident:
             parser.raise_error("resource id given twice with different values", pos)

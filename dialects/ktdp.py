@@ -85,6 +85,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand
+from dfsched.dialects.syntax import parse_type_list, print_attr_dict, split_attr_dict
 
 DYNAMIC = -(2**63)  # MLIR's ShapedType::kDynamic, also xDSL's DYNAMIC_INDEX
 
@@ -98,37 +99,8 @@ def _show(value: Attribute | AffineMap | AffineSet) -> str:
     return str(value)
 
 
-def _split_attr_dict(
-    op_class: type[IRDLOperation], parsed: Mapping[str, Attribute]
-) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
-    """Split an op's parsed `{...}` into its properties and its discardable attributes."""
-    known = op_class.get_irdl_definition().properties
-    props = {k: v for k, v in parsed.items() if k in known}
-    attrs = {k: v for k, v in parsed.items() if k not in known}
-    return props, attrs
-
-
-def print_attr_dict(printer: Printer, op: IRDLOperation, elided: Iterable[str] = ()) -> None:
-    """Print `{...}` as an MLIR declarative `attr-dict`: inherent and discardable, by name."""
-    skip = {"operandSegmentSizes", *elided}
-    merged = {**op.properties, **op.attributes}
-    shown = {k: merged[k] for k in sorted(merged) if k not in skip}
-    printer.print_op_attributes(shown)
-
-
 def _type_list(printer: Printer, types: Sequence[Attribute]) -> None:
     printer.print_list(types, printer.print_attribute)
-
-
-def _parse_type_list(parser: Parser) -> list[Attribute]:
-    """A possibly empty, comma-separated list of types."""
-    first = parser.parse_optional_type()
-    if first is None:
-        return []
-    types = [first]
-    while parser.parse_optional_punctuation(","):
-        types.append(parser.parse_type())
-    return types
 
 
 def _is_ranked_tensor(t: Attribute) -> bool:
@@ -718,7 +690,7 @@ class GetComputeTileIdOp(IRDLOperation):
     def parse(cls, parser: Parser) -> GetComputeTileIdOp:
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        types = _parse_type_list(parser)
+        types = parse_type_list(parser)
         op = cls.build(result_types=[types], attributes=attrs)
         return op
 
@@ -837,7 +809,7 @@ class ConstructMemoryViewOp(IRDLOperation):
         parser.parse_keyword("strides")
         parser.parse_punctuation(":")
         dyn_strides, static_strides = _parse_dynamic_index_list(parser)
-        props, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
+        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
         parser.parse_punctuation(":")
         result_type = parser.parse_type()
         index = IndexType()
@@ -1023,7 +995,7 @@ class ConstructAccessTileOp(IRDLOperation):
             symbols = parser.parse_comma_separated_list(
                 parser.Delimiter.PAREN, parser.parse_unresolved_operand
             )
-        props, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
+        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
         parser.parse_punctuation(":")
         base_type = parser.parse_type()
         parser.parse_punctuation("->")
@@ -1238,7 +1210,7 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
             symbols = parser.parse_comma_separated_list(
                 parser.Delimiter.PAREN, parser.parse_unresolved_operand
             )
-        props, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
+        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
 
         # Captured variables: the ids that are not intermediate, in first-appearance order.
         captured: list[UnresolvedOperand] = []
@@ -1826,7 +1798,7 @@ class InterTileProduceOp(IRDLOperation):
         parser.parse_keyword("producer_tiles_per_group")
         parser.parse_punctuation("=")
         producers = _parse_set_value(parser, "producer_tiles_per_group")
-        props, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
+        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
         parser.parse_punctuation("->")
         future_type = parse_ktdp_type(parser, TileFutureType)
         body = _parse_region_after(parser)
@@ -1982,11 +1954,11 @@ class InterTileConsumeOp(IRDLOperation):
             props["producer_dependency_per_consumer"] = _parse_set_value(
                 parser, "producer_dependency_per_consumer"
             )
-        more, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
+        more, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
         parser.parse_punctuation(":")
         future_type = parse_ktdp_type(parser, TileFutureType)
         parser.parse_punctuation("->")
-        result_types = _parse_type_list(parser)
+        result_types = parse_type_list(parser)
         return cls.build(
             operands=[parser.resolve_operand(future, future_type)],
             result_types=[result_types],
@@ -2050,11 +2022,11 @@ class InterTileReduceOp(IRDLOperation):
             types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
             parser.parse_punctuation(")")
             identity = parser.resolve_operands(names, types, pos)
-        more, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
+        more, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
         parser.parse_punctuation(":")
         future_type = parse_ktdp_type(parser, TileFutureType)
         parser.parse_punctuation("->")
-        result_types = _parse_type_list(parser)
+        result_types = parse_type_list(parser)
         combiner = _parse_region_after(parser)
         op = cls.build(
             operands=[parser.resolve_operand(future, future_type), identity],

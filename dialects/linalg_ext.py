@@ -36,7 +36,7 @@ from xdsl.printer import Printer
 from dfsched.compat import XDSL_LINALG as _XDSL_LINALG
 from dfsched.compat import ElementwiseOperation, IteratorType, IteratorTypeAttr, NamedOperation, indented
 from dfsched.compat import linalg_ops as _x
-from dfsched.dialects.scf_ext import parse_arrow_type_list, print_arrow_type_list
+from dfsched.dialects.syntax import parse_arrow_type_list, print_arrow_type_list, print_attr_dict, sorted_attrs, split_attr_dict
 
 # ===========================================================================
 # Shared pieces of MLIR's structured-op syntax
@@ -79,17 +79,6 @@ def _print_arrow_types(printer: Printer, types: Sequence[Attribute]) -> None:
     if types:
         printer.print_string(" -> ")
         print_arrow_type_list(printer, types)
-
-
-def _sorted_attrs(op: IRDLOperation, elided: Sequence[str]) -> dict[str, Attribute]:
-    skip = {"operandSegmentSizes", *elided}
-    merged = {**op.properties, **op.attributes}
-    return {k: merged[k] for k in sorted(merged) if k not in skip}
-
-
-def _split(op_class: type[IRDLOperation], parsed: Mapping[str, Attribute]) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
-    known = op_class.get_irdl_definition().properties
-    return ({k: v for k, v in parsed.items() if k in known}, {k: v for k, v in parsed.items() if k not in known})
 
 
 def _parse_dense_i64_list(parser: Parser, name: str) -> DenseArrayBase:
@@ -140,7 +129,7 @@ class NamedOpSyntax:
         else:
             parsed |= parser.parse_optional_attr_dict()
         result_types = _parse_arrow_types(parser)
-        props, attrs = _split(cls, parsed)  # type: ignore[arg-type]
+        props, attrs = split_attr_dict(cls, parsed)  # type: ignore[arg-type]
         if maps is not None:
             props["indexing_maps"] = maps
         if not outs:
@@ -169,7 +158,7 @@ class NamedOpSyntax:
             if maps != op.get_default_indexing_maps_attr():  # type: ignore[attr-defined]
                 printer.print_string(" indexing_maps = ")
                 printer.print_attribute(maps)
-        printer.print_op_attributes(_sorted_attrs(op, elided))
+        print_attr_dict(printer, op, elided)
         _print_operand_group(printer, "ins", op.inputs)  # type: ignore[attr-defined]
         _print_operand_group(printer, "outs", op.outputs)  # type: ignore[attr-defined]
         _print_arrow_types(printer, op.result_types)
@@ -440,7 +429,7 @@ class GenericOp(_x.GenericOp):
         printer.print_attr_dict(head)
         _print_operand_group(printer, "ins", self.inputs)
         _print_operand_group(printer, "outs", self.outputs)
-        extra = _sorted_attrs(self, _GENERIC_TRAIT_ATTRS)
+        extra = sorted_attrs(self, _GENERIC_TRAIT_ATTRS)
         if extra:
             printer.print_string(" attrs = ")
             printer.print_op_attributes(extra)
@@ -460,29 +449,35 @@ def _single(parser: Parser, values: list[SSAValue], keyword: str, op_name: str, 
     return values[0]
 
 
+def _parse_unary_with_list(cls, parser: Parser, list_name: str):
+    """`[attr-dict] ins(%x : T) outs(%y : U) <list_name> = [..] [attr-dict]`: broadcast's and
+    transpose's syntax, built as `cls(input, init, list)`."""
+    start = parser.pos
+    attrs = dict(parser.parse_optional_attr_dict())
+    source = _single(parser, _parse_operand_group(parser, "ins"), "ins", cls.name, start)
+    init = _single(parser, _parse_operand_group(parser, "outs"), "outs", cls.name, start)
+    values = _parse_dense_i64_list(parser, list_name)
+    attrs |= parser.parse_optional_attr_dict()
+    try:
+        op = cls(source, init, values)
+    except (AssertionError, ValueError, TypeError):
+        parser.raise_error(f"'{cls.name}' op expects tensors or memrefs of float or integer elements", start)
+    op.attributes.update(attrs)
+    return op
+
+
 class BroadcastOp(_x.BroadcastOp):
     """`linalg.broadcast ins(%x : T) outs(%y : U) dimensions = [0]`."""
 
     @classmethod
     def parse(cls, parser: Parser) -> BroadcastOp:
-        start = parser.pos
-        attrs = dict(parser.parse_optional_attr_dict())
-        source = _single(parser, _parse_operand_group(parser, "ins"), "ins", cls.name, start)
-        init = _single(parser, _parse_operand_group(parser, "outs"), "outs", cls.name, start)
-        dims = _parse_dense_i64_list(parser, "dimensions")
-        attrs |= parser.parse_optional_attr_dict()
-        try:
-            op = cls(source, init, dims)
-        except (AssertionError, ValueError, TypeError):
-            parser.raise_error(f"'{cls.name}' op expects tensors or memrefs of float or integer elements", start)
-        op.attributes.update(attrs)
-        return op
+        return _parse_unary_with_list(cls, parser, "dimensions")
 
     def print(self, printer: Printer) -> None:
         _print_operand_group(printer, "ins", [self.input])
         _print_operand_group(printer, "outs", [self.init])
         _print_dense_i64_list(printer, "dimensions", self.dimensions)
-        printer.print_op_attributes(_sorted_attrs(self, ("dimensions",)))
+        print_attr_dict(printer, self, ("dimensions",))
 
 
 class TransposeOp(_x.TransposeOp):
@@ -490,24 +485,13 @@ class TransposeOp(_x.TransposeOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> TransposeOp:
-        start = parser.pos
-        attrs = dict(parser.parse_optional_attr_dict())
-        source = _single(parser, _parse_operand_group(parser, "ins"), "ins", cls.name, start)
-        init = _single(parser, _parse_operand_group(parser, "outs"), "outs", cls.name, start)
-        permutation = _parse_dense_i64_list(parser, "permutation")
-        attrs |= parser.parse_optional_attr_dict()
-        try:
-            op = cls(source, init, permutation)
-        except (AssertionError, ValueError, TypeError):
-            parser.raise_error(f"'{cls.name}' op expects tensors or memrefs of float or integer elements", start)
-        op.attributes.update(attrs)
-        return op
+        return _parse_unary_with_list(cls, parser, "permutation")
 
     def print(self, printer: Printer) -> None:
         _print_operand_group(printer, "ins", self.inputs)
         _print_operand_group(printer, "outs", self.outputs)
         _print_dense_i64_list(printer, "permutation", self.permutation)
-        printer.print_op_attributes(_sorted_attrs(self, ("permutation",)))
+        print_attr_dict(printer, self, ("permutation",))
 
 
 class ReduceOp(_x.ReduceOp):
@@ -552,7 +536,7 @@ class ReduceOp(_x.ReduceOp):
         _print_operand_group(printer, "ins", [self.input])
         _print_operand_group(printer, "outs", [self.init])
         _print_dense_i64_list(printer, "dimensions", self.dimensions)
-        printer.print_op_attributes(_sorted_attrs(self, ("dimensions",)))
+        print_attr_dict(printer, self, ("dimensions",))
         if payload is None:
             block = self.region.blocks.first
             with indented(printer):

@@ -10,40 +10,15 @@ xDSL's own (`scf.parallel` keeps xDSL's generic-only syntax: no upstream test sp
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from xdsl.dialects import scf as xscf
 from xdsl.dialects.builtin import IndexType, i1
 from xdsl.dialects.utils import parse_assignment
 from xdsl.ir import Attribute, Block, Dialect
 from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, SingleBlockImplicitTerminator, ensure_terminator
 
 from dfsched.compat import UnresolvedOperand
-
-
-def parse_arrow_type_list(parser: Parser) -> list[Attribute]:
-    """After `->`: `(T, U)`, `()` or one type without parentheses (MLIR's function result types)."""
-    if parser.parse_optional_punctuation("(") is not None:
-        if parser.parse_optional_punctuation(")") is not None:
-            return []
-        types = [parser.parse_type()]
-        while parser.parse_optional_punctuation(",") is not None:
-            types.append(parser.parse_type())
-        parser.parse_punctuation(")")
-        return types
-    return [parser.parse_type()]
-
-
-def print_arrow_type_list(printer: Printer, types: Sequence[Attribute]) -> None:
-    """What `parse_arrow_type_list` reads: one type bare, otherwise `(T, U)` (`()` when empty)."""
-    if len(types) == 1:
-        printer.print_attribute(types[0])
-    else:
-        printer.print_string("(")
-        printer.print_list(types, printer.print_attribute)
-        printer.print_string(")")
+from dfsched.dialects.syntax import parse_arrow_type_list
 
 
 class ForOp(xscf.ForOp):
@@ -134,4 +109,4 @@ def _ops() -> list[type]:
 
 SCF = Dialect("scf", _ops(), list(xscf.Scf.attributes))
 
-__all__ = ["SCF", "ForOp", "IfOp", "parse_arrow_type_list", "print_arrow_type_list"]
+__all__ = ["SCF", "ForOp", "IfOp", "parse_arrow_type_list"]

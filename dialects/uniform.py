@@ -42,7 +42,7 @@ from dfsched.dialects.dataflow import (
     print_attr_dict,
     split_attr_dict,
 )
-from dfsched.dialects.scf_ext import parse_arrow_type_list, print_arrow_type_list
+from dfsched.dialects.syntax import parse_arrow_type_list, print_arrow_type_list
 from dfsched.dialects.symbol import ScalarValue
 
 _INDEX = IndexType()

@@ -1,0 +1,96 @@
+"""Pieces of MLIR's op syntax that the dialects' hand-written parsers and printers share.
+
+- `parse_operand_list`, `parse_type_list`: undelimited, possibly empty, comma-separated lists;
+- `parse_arrow_type_list` / `print_arrow_type_list`: result types after `->` (`T`, `(T, U)`, `()`);
+- `split_inherent`, `split_attr_dict`: a parsed `{...}` split into properties and discardable
+  attributes;
+- `sorted_attrs`, `print_attr_dict`: MLIR's declarative `attr-dict`, inherent and discardable
+  attributes in one dictionary sorted by name, `operandSegmentSizes` never shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from xdsl.ir import Attribute, Operation
+from xdsl.irdl import IRDLOperation
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+
+from dfsched.compat import UnresolvedOperand
+
+SEGMENTS = "operandSegmentSizes"
+
+
+def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
+    """An undelimited, possibly empty, comma-separated list of SSA operands (`%a, %b#1`)."""
+    first = parser.parse_optional_unresolved_operand()
+    if first is None:
+        return []
+    operands = [first]
+    while parser.parse_optional_punctuation(",") is not None:
+        operands.append(parser.parse_unresolved_operand())
+    return operands
+
+
+def parse_type_list(parser: Parser) -> list[Attribute]:
+    """An undelimited, possibly empty, comma-separated list of types."""
+    first = parser.parse_optional_type()
+    if first is None:
+        return []
+    types = [first]
+    while parser.parse_optional_punctuation(",") is not None:
+        types.append(parser.parse_type())
+    return types
+
+
+def parse_arrow_type_list(parser: Parser) -> list[Attribute]:
+    """After `->`: `(T, U)`, `()` or one type without parentheses (MLIR's function result types)."""
+    if parser.parse_optional_punctuation("(") is not None:
+        if parser.parse_optional_punctuation(")") is not None:
+            return []
+        types = [parser.parse_type()]
+        while parser.parse_optional_punctuation(",") is not None:
+            types.append(parser.parse_type())
+        parser.parse_punctuation(")")
+        return types
+    return [parser.parse_type()]
+
+
+def print_arrow_type_list(printer: Printer, types: Sequence[Attribute]) -> None:
+    """What `parse_arrow_type_list` reads: one type bare, otherwise `(T, U)` (`()` when empty)."""
+    if len(types) == 1:
+        printer.print_attribute(types[0])
+    else:
+        printer.print_string("(")
+        printer.print_list(types, printer.print_attribute)
+        printer.print_string(")")
+
+
+def split_inherent(
+    attrs: Mapping[str, Attribute], names: Iterable[str]
+) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    """Split a parsed attribute dictionary into (the entries named `names`, the others)."""
+    names = set(names)
+    return {k: v for k, v in attrs.items() if k in names}, {k: v for k, v in attrs.items() if k not in names}
+
+
+def split_attr_dict(
+    op_class: type[IRDLOperation], attrs: Mapping[str, Attribute]
+) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    """Split an op's parsed `{...}` into (its properties, its discardable attributes)."""
+    return split_inherent(attrs, op_class.get_irdl_definition().properties)
+
+
+def sorted_attrs(op: Operation, elided: Iterable[str] = ()) -> dict[str, Attribute]:
+    """The op's properties and attributes in one dictionary sorted by name, without `elided`
+    and `operandSegmentSizes`."""
+    hidden = {SEGMENTS, *elided}
+    merged = {**op.properties, **op.attributes}
+    return {k: merged[k] for k in sorted(merged) if k not in hidden}
+
+
+def print_attr_dict(printer: Printer, op: Operation, elided: Iterable[str] = (), keyword: bool = False) -> None:
+    """Print ` {...}` (` attributes {...}` with `keyword`) as an MLIR declarative `attr-dict`:
+    `sorted_attrs(op, elided)`, nothing when empty."""
+    printer.print_op_attributes(sorted_attrs(op, elided), print_keyword=keyword)
