@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 import traceback
 import zlib
@@ -61,6 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
     ap.add_argument("--save", metavar="OUT.npz", default=None, help="save every input and output array")
     ap.add_argument("--check", action="store_true", help="run the ScheduleIR after every pass and compare")
+    ap.add_argument("--timeline", metavar="OUT.svg", default=None,
+                    help="simulate the compiled DataflowIR and draw a Gantt chart of unit activity")
     ap.add_argument("--passes", default=None,
                     help="pass pipeline to check instead of -ktir-to-dfir (dfsched-opt syntax)")
     ap.add_argument("--reserve-size", default="auto",
@@ -327,6 +330,8 @@ def _run(args, out, err, sources: SourceManager) -> int:
         if failed:
             summary += f", {len(failed)} failed"
         print(summary, file=out)
+        if args.timeline:
+            _draw_timeline(args, out)
         return 0 if ok else 1
 
     text = _read(args.kernel)
@@ -346,7 +351,33 @@ def _run(args, out, err, sources: SourceManager) -> int:
     describe_outputs(outputs, out)
     if args.save:
         save_arrays(args.save, inputs, outputs)
+    if args.timeline:
+        if _is_schedule_ir(module):
+            raise UsageError("--timeline needs a KTIR kernel (it compiles and simulates it)")
+        _draw_timeline(args, out)
     return 0
+
+
+def _draw_timeline(args, out) -> None:
+    """Compile the kernel to DataflowIR, simulate it on the reference inputs, draw the chart."""
+    from dfsched.interp import ktir
+    from dfsched.interp.dataflow import check_against_reference
+    from dfsched.interp.dataflow_compile import CompileError, compile_to_dfir
+    from dfsched.interp.timeline import write_timeline_svg
+
+    if args.unit != "byte":
+        raise UsageError("--timeline simulates byte addresses; drop --unit element")
+    device = args.device or "sample"
+    try:
+        dfir = compile_to_dfir(args.kernel, device)
+    except CompileError as exc:
+        raise UsageError(f"cannot draw the timeline: {exc}") from None
+    module = ktir.load_module(args.kernel)
+    result, differences = check_against_reference(module, dfir, device=device, seed=args.seed)
+    title = f"{os.path.basename(args.kernel)} on {device}"
+    write_timeline_svg(result, args.timeline, title=title)
+    status = "outputs match the reference" if not differences else "outputs DIFFER from the reference"
+    print(f"timeline: {args.timeline} ({result.total_cycles} cycles; {status})", file=out)
 
 
 def _random_inputs(layout, seed: int) -> dict[str, np.ndarray]:

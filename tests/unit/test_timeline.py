@@ -183,3 +183,19 @@ def test_empty_timeline():
     assert root.find(f"{SVG}title").text == "DataflowIR timeline \u2014 0 cycles"
     assert _labels(root) == ["C0-sfu"]
     assert _rects(root, "C0-sfu") == []
+
+
+def test_dfsched_run_draws_the_timeline(tmp_path, capsys):
+    """`dfsched-run KERNEL --timeline OUT.svg` compiles, simulates and writes the chart."""
+    import os
+    import xml.etree.ElementTree as ET
+
+    from dfsched.tools.run import main
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    svg = tmp_path / "add.svg"
+    assert main([os.path.join(root, "examples", "add_2tile.mlir"), "--timeline", str(svg)]) == 0
+    printed = capsys.readouterr().out
+    assert "outputs match the reference" in printed
+    tree = ET.parse(svg)
+    assert tree.getroot().get("data-total-cycles") == printed.split("(")[-1].split(" cycles")[0]
