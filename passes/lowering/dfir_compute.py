@@ -3,7 +3,9 @@
 * `ktdf.read_from_fifo` → `dataflow.receive` from the unit of the slot's source kind;
 * `ktdf.write_to_fifo` → `dataflow.send` to the unit of the slot's destination kind (a memref
   is first read whole with `agen.vector_load`);
-* `linalg.generic`: element-wise on tensors → one `vectorchain.binary` per body op; with
+* `linalg.generic`: element-wise on tensors → one `vectorchain.binary` per body op (an
+  element-wise `spyreop` intrinsic, which no vectorchain op can carry, stays as itself in a
+  one-op `linalg.generic` over the vector, see `intrinsic`); with
   reduction dimensions → an `scf.for` per reduction dimension carrying the accumulator, reading
   one parallel slice from the FIFO per step; on buffers → load the accumulator, compute, store;
 * `linalg.fill` with zero → `vectorchain.constant_bitstream` + `vectorchain.shuffle` (stored when
@@ -14,14 +16,16 @@
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
     MemRefType,
+    ShapedType,
     TensorType,
+    UnrealizedConversionCastOp,
     VectorType,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -61,6 +65,75 @@ def binary(builder: Builder, vector_type, lhs: SSAValue, rhs: SSAValue, operator
     return builder.value(BinaryOp.build(
         operands=[lhs, rhs, []], result_types=[vector_type],
         properties={"binary_op": _operator(operator), "op_specific_map": AffineMapAttr(identity_map(1))}))
+
+
+def is_elementwise_intrinsic(op: Operation) -> bool:
+    """A `spyreop` intrinsic that maps scalars to a scalar of the same type (exp, sigmoid,
+    realdiv, compare, select, layernormnorm, ...): element-wise over a vector. Reductions
+    (`exx2`), fused pairs, constants and `slice_reduction` are not."""
+    if not op.name.startswith("spyreop.") or len(op.results) != 1 or not op.operands:
+        return False
+    result = op.results[0].type
+    return not isinstance(result, ShapedType) and all(
+        isinstance(v.type, ShapedType) or v.type == result for v in op.operands)
+
+
+def intrinsic(builder: Builder, model, op: Operation) -> SSAValue:
+    """An element-wise `spyreop` intrinsic applied to whole vectors.
+
+    vectorchain has no op that carries an intrinsic: its unary ops are fixed functions, and
+    `sigmoid_estimate`, `exp_estimate`, `rsqrt_estimate`, ... are undocumented auxiliary
+    estimates, not the intrinsics. So the intrinsic stays as itself, on scalars, in a one-op
+    element-wise `linalg.generic` over the flattened vector (as a 1-D tensor: linalg takes no
+    vectors), bridged by `builtin.unrealized_conversion_cast`s:
+
+        %t = builtin.unrealized_conversion_cast %v : vector<64xf16> to tensor<64xf16>
+        %e = tensor.empty() : tensor<64xf16>
+        %r = linalg.generic {...identity maps, ["parallel"]} ins(%t : tensor<64xf16>) outs(%e : tensor<64xf16>) {
+        ^bb0(%a: f16, %o: f16):
+          %s = spyreop.sigmoid %a : f16
+          linalg.yield %s : f16
+        } -> tensor<64xf16>
+        %w = builtin.unrealized_conversion_cast %r : tensor<64xf16> to vector<64xf16>
+
+    `op`'s shaped operands are the generic's lowered inputs (vectors, or FIFO-read tensors that
+    become vectors when the read is lowered); scalar operands captured from outside the
+    generic stay scalar operands of the intrinsic. Returns the vector result.
+    """
+    from dfsched.compat import IteratorType, IteratorTypeAttr, linalg_ops
+    from dfsched.dialects.linalg_ext import GenericOp
+
+    scalar = op.results[0].type
+    positions = [i for i, v in enumerate(op.operands) if isinstance(v.type, ShapedType)]
+    if not positions:
+        raise error(op, "intrinsic in linalg.generic body has no vector operand")
+    vectors = {flattened_vector_type(model, op.operands[i].type, op) for i in positions}
+    if len(vectors) != 1:
+        raise error(op, "intrinsic operands must flatten to one vector type")
+    vector = vectors.pop()
+    as_tensor = TensorType(scalar, vector.get_shape())
+    rank = len(vector.get_shape())
+    ins = [builder.value(UnrealizedConversionCastOp.get([op.operands[i]], [as_tensor])) for i in positions]
+    init = builder.value(tensor.EmptyOp([], as_tensor))
+    body = Block(arg_types=[scalar] * (len(ins) + 1))
+    clone = op.clone()
+    clone.operands = [body.args[positions.index(i)] if i in positions else v for i, v in enumerate(op.operands)]
+    body.add_ops([clone, linalg_ops.YieldOp(clone.results[0])])
+    identity = AffineMapAttr(identity_map(rank))
+    generic = builder.insert(GenericOp(
+        ins, [init], Region(body), [identity] * (len(ins) + 1),
+        [IteratorTypeAttr(IteratorType.PARALLEL)] * rank, [as_tensor]))
+    return builder.value(UnrealizedConversionCastOp.get([generic.results[0]], [vector]))
+
+
+def is_intrinsic_island(op: Operation) -> bool:
+    """A `linalg.generic` made by `intrinsic` (already lowered: the pattern leaves it alone)."""
+    block = op.body.block
+    body = list(block.ops)
+    return (len(body) == 2 and is_elementwise_intrinsic(body[0])
+            and all(isinstance(v.owner, UnrealizedConversionCastOp) for v in op.inputs)
+            and len(op.results) == 1
+            and all(isinstance(use.operation, UnrealizedConversionCastOp) for use in op.results[0].uses))
 
 
 # ---------------------------------------------------------------------------
@@ -133,12 +206,16 @@ def _vector_constant(op: Operation, model, value: SSAValue, builder: Builder) ->
 
 
 def _lower_body(op: Operation, model, builder: Builder, block: Block) -> SSAValue:
-    """Each body op becomes a `vectorchain.binary`; returns the yielded value."""
+    """Each body op becomes a `vectorchain.binary` (an intrinsic: `intrinsic`); returns the
+    yielded value."""
     terminator = block.last_op
     assert terminator is not None
     for inner in list(block.ops):
         if inner is terminator:
             break
+        if is_elementwise_intrinsic(inner):
+            inner.results[0].replace_all_uses_with(intrinsic(builder, model, inner))
+            continue
         if inner.name not in BINARY_OPS:
             raise error(inner, "unsupported operation type in linalg.generic body")
         lhs, rhs = inner.operands
@@ -161,7 +238,7 @@ class LowerLinalgGeneric(RewritePattern):
         self.model = model
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if op.name != "linalg.generic":
+        if op.name != "linalg.generic" or is_intrinsic_island(op):
             return
         operands = [*op.inputs, *op.outputs]
         if operands and all(isinstance(v.type, MemRefType) for v in operands) and not op.results:
