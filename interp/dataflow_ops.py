@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ShapedType
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 
 from dfsched.diagnostics import DiagnosticError, error
@@ -213,6 +213,7 @@ class SimState:
         self._invariant: dict[Operation, bool] = {}
         self._lanes: dict[tuple[str | None, str], int] = {}
         self.binary_fns: dict[Operation, Callable] = {}
+        self.intrinsic_generics: dict[Operation, Operation | None] = {}  # linalg.generic -> its intrinsic
         self.plans: dict[Any, Any] = {}
         self._segments: dict[int, list[list[SSAValue]]] = {}
         self._trivial: dict[int, bool] = {}
@@ -1344,6 +1345,66 @@ def _sigmoid(x):
     return 1.0 / (1.0 + np.exp(-x))
 
 
+# -- spyreop intrinsics (no vectorchain op carries one: ktdflowering-to-dfir keeps each in a
+# one-op element-wise linalg.generic over the vector, see dfir_compute.intrinsic) -----------
+
+_NOT_ELEMENTWISE = frozenset({"spyreop.exx2", "spyreop.exx2_fused", "spyreop.exx2_zeromean_fused",
+                              "spyreop.slice_reduction", "spyreop.constant"})
+
+
+def _intrinsic_of(sim: SimState, op: Operation) -> Operation | None:
+    """The intrinsic of an all-parallel, identity-indexed `linalg.generic` whose body is one
+    element-wise `spyreop` op and the yield of its result; None for any other generic."""
+    found = sim.intrinsic_generics.get(op, False)
+    if found is not False:
+        return found
+    found = None
+    block = op.regions[0].blocks.first if op.regions else None
+    body = list(block.ops) if block is not None else []
+    if (len(body) == 2 and body[0].name.startswith("spyreop.") and body[0].name not in _NOT_ELEMENTWISE
+            and len(body[0].results) == 1 and body[1].name == "linalg.yield"
+            and list(body[1].operands) == [body[0].results[0]] and len(op.results) == 1):
+        maps = [m.data for m in op.indexing_maps.data]
+        rank = len(_shape(op.results[0].type))
+        iterators = [getattr(t.data, "value", str(t.data)) for t in op.iterator_types.data]
+        if (all(m == AffineMap.identity(rank) for m in maps) and all(t == "parallel" for t in iterators)
+                and all(_shape(v.type) == _shape(op.results[0].type) for v in op.operands)):
+            found = body[0]
+    sim.intrinsic_generics[op] = found
+    return found
+
+
+def _linalg_generic(r: Runner, op, args) -> Gen:
+    """An intrinsic generic runs as one vector op, the intrinsic applied to whole arrays with
+    the numpy semantics of `intrinsics.py` (through `spyreop_impl`); any other generic is
+    the KTIR interpreter's."""
+    intrinsic = _intrinsic_of(r.sim, op)
+    if intrinsic is None:
+        return (yield from r._fallback(op, args))  # noqa: SLF001
+    from dfsched.interp.spyreop_impl import TABLE
+
+    impl = TABLE.get(intrinsic.name)
+    if impl is None:
+        raise SimError(f"no semantics for '{intrinsic.name}'")
+    block = op.regions[0].blocks.first
+    inputs = args[: len(op.inputs)]
+    operands = [np.asarray(inputs[v.index]) if isinstance(v, BlockArgument) and v.owner is block else r.env[v]
+                for v in intrinsic.operands]
+    shape, et = _vector_type_info(op.results[0].type)
+    (value,) = impl(None, r.sim.ktir, intrinsic, operands)
+    out = np.broadcast_to(et.cast(np.asarray(value)), shape).copy()
+    yield from _compute(r, op, out, et)
+    return (out,)
+
+
+def _tensor_empty(r: Runner, op, args):
+    """A destination placeholder: costs nothing."""
+    t = op.results[0].type
+    sizes = iter(args)
+    shape = tuple(_int(next(sizes)) if d < 0 else d for d in t.get_shape())
+    return (np.zeros(shape, dtype=element_type(t).dtype),)
+
+
 PURE: dict[str, Callable] = {
     "dataflow.get_unit": _get_unit,
     "dataflow.get_logical_memory_view": _get_view,
@@ -1356,6 +1417,7 @@ PURE: dict[str, Callable] = {
     "memref.alloc": _alloc,
     "memref.dealloc": _dealloc,
     "vectorchain.constant_bitstream": _constant_bitstream,
+    "tensor.empty": _tensor_empty,
 }
 
 TIMED: dict[str, Callable] = {
@@ -1387,6 +1449,7 @@ TIMED: dict[str, Callable] = {
     "vectorchain.element_wise_compare": _compare,
     "vectorchain.element_wise_selection": _selection,
     "vectorchain.rotate": _rotate,
+    "linalg.generic": _linalg_generic,
 }
 
 __all__ = [
