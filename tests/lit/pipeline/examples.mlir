@@ -5,10 +5,21 @@
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/loop_nest.mlir | filecheck %s --check-prefix=NEST
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/add_2tile.mlir -o /dev/null
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/fused_chain.mlir -o /dev/null
-// Spyre intrinsics inside a linalg.generic do not lower to DataflowIR yet (nor upstream): a
-// located diagnostic, no traceback.
-// RUN: not dfsched-opt --device=sample -ktir-to-dfir %examples/intrinsic.mlir 2>&1 | filecheck %s --check-prefix=INTRINSIC
-// INTRINSIC: intrinsic.mlir:{{[0-9]+}}:{{[0-9]+}}: error: unsupported operation type in linalg.generic body
+// A Spyre intrinsic inside a linalg.generic (upstream rejects it): vectorchain has no op for
+// it, so it stays as itself in a one-op element-wise linalg.generic over the SFU's vector,
+// between the receives and the vectorchain multiply.
+// RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/intrinsic.mlir | filecheck %s --check-prefix=INTRINSIC
+// INTRINSIC:     dataflow.program_unit iter_arg : %{{.*}} -> (%{{[0-9]+}}, {{.*}}) : {
+// INTRINSIC:       %[[X:.*]] = dataflow.receive %{{.*}} : vector<64xf16>
+// INTRINSIC:       %[[Y:.*]] = dataflow.receive %{{.*}} : vector<64xf16>
+// INTRINSIC-NEXT:  %[[XT:.*]] = builtin.unrealized_conversion_cast %[[X]] : vector<64xf16> to tensor<64xf16>
+// INTRINSIC:       linalg.generic {{.*}} ins(%[[XT]] : tensor<64xf16>)
+// INTRINSIC-NEXT:  ^bb0(%[[IN:.*]]: f16, %{{.*}}: f16):
+// INTRINSIC-NEXT:    spyreop.sigmoid %[[IN]] : f16
+// INTRINSIC:       %[[G:.*]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<64xf16> to vector<64xf16>
+// INTRINSIC-NEXT:  %[[P:.*]] = vectorchain.binary %[[G]], %[[Y]] {binary_op = #vectorchain<binary_operator mul>
+// INTRINSIC:       dataflow.send %{{.*}}, %[[P]] : vector<64xf16>
+// INTRINSIC-NOT:   ktdf.
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/row_bias.mlir -o /dev/null
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/row_sum.mlir -o /dev/null
 // RUN: dfsched-opt --device=quad_corelet -ktir-to-dfir %examples/loop_nest.mlir -o /dev/null
