@@ -510,7 +510,5 @@ def test_examples_on_four_corelets(name):
     assert {s.kind for s in result.stats.values()} == {"DMARD", "VLD", "VPU", "VST", "DMAWR"}
 
 
-@pytest.mark.xfail(reason="ktdflowering-to-dfir does not lower spyreop.sigmoid inside a linalg.generic body",
-                   strict=False)
 def test_intrinsic_end_to_end():
     _check_example("intrinsic")
