@@ -99,28 +99,32 @@ def _index_attr(value: int):
     return IntegerAttr(value, IndexType())
 
 
+def _simplified_map(old_map: AffineMap, old_operands: list[SSAValue]) -> tuple[AffineMap, list[SSAValue]] | None:
+    """MLIR's `SimplifyAffineOp`: the map and operands composed with feeding `affine.apply` ops,
+    constant operands folded and duplicates merged; None when that changes nothing."""
+    amap, operands = au.compose_map_and_operands(old_map, old_operands)
+    amap, operands = au.canonicalize_map_and_operands(amap, operands)
+    if amap == old_map and _same_values(operands, old_operands):
+        return None
+    return amap, operands
+
+
 class SimplifyAffineApply(RewritePattern):
     """Compose with feeding `affine.apply` ops, fold constant operands, dedupe (SimplifyAffineOp)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: xaffine.ApplyOp, rewriter: PatternRewriter) -> None:
-        old_map, old_operands = op.map.data, list(op.mapOperands)
-        amap, operands = au.compose_map_and_operands(old_map, old_operands)
-        amap, operands = au.canonicalize_map_and_operands(amap, operands)
-        if amap == old_map and _same_values(operands, old_operands):
-            return
-        rewriter.replace(op, new_apply(amap, operands))
+        simplified = _simplified_map(op.map.data, list(op.mapOperands))
+        if simplified is not None:
+            rewriter.replace(op, new_apply(*simplified))
 
 
 class SimplifyAffineMin(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: xaffine.MinOp, rewriter: PatternRewriter) -> None:
-        old_map, old_operands = op.map.data, list(op.operands)
-        amap, operands = au.compose_map_and_operands(old_map, old_operands)
-        amap, operands = au.canonicalize_map_and_operands(amap, operands)
-        if amap == old_map and _same_values(operands, old_operands):
-            return
-        rewriter.replace(op, new_min(amap, operands))
+        simplified = _simplified_map(op.map.data, list(op.operands))
+        if simplified is not None:
+            rewriter.replace(op, new_min(*simplified))
 
 
 class SingleResultAffineMinToApply(RewritePattern):

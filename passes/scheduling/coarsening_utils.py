@@ -26,7 +26,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from dfsched.dialects import ktdf
-from dfsched.passes.scheduling.utils import NodeKind, PipelineTree, TreeNode, substitute
+from dfsched.passes.scheduling.utils import NodeKind, PipelineTree, TreeNode, move_ops, nearest_pipeline, substitute
 
 # ---------------------------------------------------------------------------
 # IR queries
@@ -70,13 +70,6 @@ def depends_on(value: SSAValue, target: SSAValue) -> bool:
     return False
 
 
-def nearest_pipeline(op: Operation) -> ktdf.PipelineOp | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, ktdf.PipelineOp):
-        parent = parent.parent_op()
-    return parent
-
-
 def stage_units(stage: ktdf.StageOp) -> ArrayAttr | None:
     """The stage's `applicable_units` (inherent, or stored as a discardable attribute)."""
     units = stage.applicable_units or stage.attributes.get("applicable_units")
@@ -110,6 +103,15 @@ def detach(node: TreeNode) -> int:
     node.parent.children.pop(index)
     node.parent = None
     return index
+
+
+def wrap_children(parent: TreeNode, children: Sequence[TreeNode], wrapper: TreeNode) -> None:
+    """Move `children` of `parent` (in order) into `wrapper`, which takes the first one's place."""
+    index = parent.children.index(children[0])
+    for child in children:
+        detach(child)
+        append_child(wrapper, child)
+    insert_child(parent, wrapper, index)
 
 
 def remove_lifting_children(node: TreeNode) -> None:
@@ -173,12 +175,7 @@ def _wrap_loose_children(tree: PipelineTree, pipeline: TreeNode) -> None:
     if current:
         runs.append(current)
     for run in runs:
-        stage = tree.create_stage(None)
-        index = pipeline.children.index(run[0])
-        for child in run:
-            detach(child)
-            append_child(stage, child)
-        insert_child(pipeline, stage, index)
+        wrap_children(pipeline, run, tree.create_stage(None))
 
 
 def _stage_parent_rule(node: TreeNode) -> bool:
@@ -195,12 +192,7 @@ def _nest_stages_in_pipeline(stage: TreeNode) -> None:
         template = ancestor.op_or_template
         break
     pipeline = new_node(NodeKind.PIPELINE, template)
-    stages = [c for c in holder.children if c.kind is NodeKind.STAGE]
-    index = holder.children.index(stages[0])
-    for child in stages:
-        detach(child)
-        append_child(pipeline, child)
-    insert_child(holder, pipeline, index)
+    wrap_children(holder, [c for c in holder.children if c.kind is NodeKind.STAGE], pipeline)
 
 
 def _private_rule(node: TreeNode) -> bool:
@@ -524,11 +516,7 @@ def _rebuild_private(private: ktdf.PrivateOp, ops_first: Sequence[Operation], ke
     for op in ops_first:
         op.detach()
         block.add_op(op)
-    for op in list(private.body.block.ops):
-        if op is terminator:
-            continue
-        op.detach()
-        block.add_op(op)
+    move_ops(private.body.block, block, keep=terminator)
     values = list(new_values) + [terminator.values[i] for i in keep]
     block.add_op(ktdf.PrivateYieldOp(values, terminator.attributes))
     new = ktdf.PrivateOp([v.type for v in values], Region(block), private.attributes)

@@ -67,7 +67,7 @@ from dfsched.arch.views import enclosing_group, kind_name
 from dfsched.diagnostics import error, loc_text
 from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import GroupOp
-from dfsched.passes.scheduling.utils import constant_index, is_parallel_loop, pipeline_enclosing_scope
+from dfsched.passes.scheduling.utils import constant_index, is_parallel_loop, move_ops, pipeline_enclosing_scope
 
 PASS = "parallelize-loops-across-instances"
 NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty or "
@@ -245,11 +245,7 @@ def rewrite(candidate: Candidate) -> ktdf.ParallelOp:
     body = parallel.body.block
     old_body = loop.body.block
     terminator = old_body.last_op
-    for op in list(old_body.ops):
-        if op is terminator:
-            continue
-        op.detach()
-        body.add_op(op)
+    move_ops(old_body, body, keep=terminator)
     old_body.args[0].replace_all_uses_with(body.args[0])
     parallel_yield = ktdf.ParallelYieldOp()
     parallel_yield.location = loop.location

@@ -7,8 +7,9 @@
   pipeline as one producer→consumer chain.
 * **Token re-materialization**: `TokenPlan` gives a rebuilt pipeline one fresh token per
   stage that has a successor, yielded after all resources, in stage order.
-* **Private helpers**: `extend_private` (add resources and tokens to a private) and
-  `cleanup_private` (drop unused results and the body ops only they needed).
+* **Private helpers**: `extend_private` (add resources and tokens to a private),
+  `cleanup_private` (drop unused results and the body ops only they needed) and `move_ops`
+  (a block's ops into another block).
 * **Scopes**: `pipeline_enclosing_scope` (the `scf.for` ancestors of a pipeline,
   innermost first) and `is_parallel_loop`.
 * **Affine subscripts**: `canonicalize_map_and_operands` (MLIR's
@@ -17,8 +18,8 @@
 * **Retyping**: `retype_private_results` (a wider buffer, a bigger FIFO slot: the defining
   `memref.alloc` / `ktdf.fifo.allocate` and the private are rebuilt, every use follows).
 * **Transfers**: `set_transfer_side` (a new map and index list for one side).
-* Small IR helpers: `post_order`, `pipelines_post_order`, `stage_ops`, `nearest_stage`,
-  `nearest_pipeline`, `contains_pipeline`, `constant_index`, `enclosing_function`,
+* Small IR helpers: `post_order`, `pipelines_post_order`, `stage_ops`, `nearest_ancestor`,
+  `nearest_stage`, `nearest_pipeline`, `contains_pipeline`, `constant_index`, `enclosing_function`,
   `index_constant_at_function_entry`, `zero_map`.
 
 Everything here keeps IR order (Decision 5): no result depends on hashing or pointers.
@@ -70,20 +71,22 @@ def stage_ops(stage: ktdf.StageOp) -> list[Operation]:
     return [op for op in stage.walk() if op is not stage and nearest_stage(op) is stage]
 
 
-def nearest_stage(op: Operation) -> ktdf.StageOp | None:
-    """The closest `ktdf.stage` holding `op`."""
+def nearest_ancestor(op: Operation, kind: type[OpT]) -> OpT | None:
+    """The closest op of class `kind` holding `op` (not `op` itself)."""
     parent = op.parent_op()
-    while parent is not None and not isinstance(parent, ktdf.StageOp):
+    while parent is not None and not isinstance(parent, kind):
         parent = parent.parent_op()
     return parent
+
+
+def nearest_stage(op: Operation) -> ktdf.StageOp | None:
+    """The closest `ktdf.stage` holding `op`."""
+    return nearest_ancestor(op, ktdf.StageOp)
 
 
 def nearest_pipeline(op: Operation) -> ktdf.PipelineOp | None:
     """The closest `ktdf.pipeline` holding `op`."""
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, ktdf.PipelineOp):
-        parent = parent.parent_op()
-    return parent
+    return nearest_ancestor(op, ktdf.PipelineOp)
 
 
 def contains_pipeline(op: Operation) -> bool:
@@ -359,11 +362,7 @@ def extend_private(
     types = [r.type for r in private.res] + [v.type for v in extra_values] + [ktdf.TokenType()] * token_count
     new_region = Region(Block())
     new_block = new_region.block
-    for op in list(body.ops):
-        if op is old_yield:
-            continue
-        op.detach()
-        new_block.add_op(op)
+    move_ops(body, new_block, keep=old_yield)
     for op in resources:
         new_block.add_op(op)
     for token in tokens:
@@ -384,6 +383,16 @@ def extend_private(
     token_results = list(new_private.res[count + len(extra_values) :])
     parent.erase_op(private)
     return new_private, extra_results, token_results
+
+
+def move_ops(source: Block, destination: Block, keep: Operation | None = None) -> None:
+    """Move the ops of `source`, in order and except `keep` (its terminator, say), to the end
+    of `destination`."""
+    for op in list(source.ops):
+        if op is keep:
+            continue
+        op.detach()
+        destination.add_op(op)
 
 
 def _inside(op: Operation, container: Operation) -> bool:
@@ -555,10 +564,7 @@ def constant_index(value: SSAValue) -> int | None:
 
 
 def enclosing_function(op: Operation) -> func.FuncOp | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, func.FuncOp):
-        parent = parent.parent_op()
-    return parent
+    return nearest_ancestor(op, func.FuncOp)
 
 
 def index_constant_at_function_entry(op: Operation, value: int) -> SSAValue | None:
