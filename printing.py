@@ -958,7 +958,7 @@ class MLIRPrinter(PrinterBase):
             self.print_block_name(block)
             if block.args:
                 self.print_string("(")
-                self.print_list(block.args, self._print_block_label_arg)
+                self.print_list(block.args, self.print_block_argument)
                 self.print_string(")")
             self.print_string(":")
             if not self.collecting:
@@ -972,14 +972,6 @@ class MLIRPrinter(PrinterBase):
                     continue
                 self.print_new_line()
                 self.print_op(op)
-
-    def _print_block_label_arg(self, arg: BlockArgument) -> None:
-        self.print_ssa_value(arg)
-        self.print_string(": ")
-        self.print_attribute(arg.type)
-        if self.print_debuginfo:
-            self.print_string(" ")
-            self.print_location(arg.location, allow_alias=False, deferrable=False)
 
     def _print_predecessors(self, block: Block) -> None:
         if block.parent is None:

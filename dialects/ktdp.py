@@ -1607,8 +1607,29 @@ def _print_yield_values(printer: Printer, op: IRDLOperation) -> None:
     print_attr_dict(printer, op)
 
 
+class _YieldTensorsOp(IRDLOperation):
+    """Syntax and checks shared by the yields of the inter-tile regions: `%v, ... : types`,
+    every value a ranked tensor."""
+
+    def __init__(self, values: Sequence[SSAValue] = ()):
+        super().__init__(operands=[values])
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        values, attrs = _parse_yield_values(parser)
+        op = cls(values)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_yield_values(printer, self)
+
+    def verify_(self) -> None:
+        _check_ranked_tensor_operands(self, self.values)
+
+
 @irdl_op_definition
-class YieldPartialOp(IRDLOperation):
+class YieldPartialOp(_YieldTensorsOp):
     """`ktdp.yield_partial %p : tensor<...>`: a tile's contribution, one value per role."""
 
     name = "ktdp.yield_partial"
@@ -1619,25 +1640,9 @@ class YieldPartialOp(IRDLOperation):
         lambda: (IsTerminator(), ReturnLike(), Pure(), HasParent(InterTileProduceOp))
     )
 
-    def __init__(self, values: Sequence[SSAValue] = ()):
-        super().__init__(operands=[values])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> YieldPartialOp:
-        values, attrs = _parse_yield_values(parser)
-        op = cls(values)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_yield_values(printer, self)
-
-    def verify_(self) -> None:
-        _check_ranked_tensor_operands(self, self.values)
-
 
 @irdl_op_definition
-class YieldReducedOp(IRDLOperation):
+class YieldReducedOp(_YieldTensorsOp):
     """`ktdp.yield_reduced %s : tensor<...>`: the combination of two partials, per role."""
 
     name = "ktdp.yield_reduced"
@@ -1647,22 +1652,6 @@ class YieldReducedOp(IRDLOperation):
     traits = lazy_traits_def(
         lambda: (IsTerminator(), ReturnLike(), Pure(), HasParent(InterTileReduceOp))
     )
-
-    def __init__(self, values: Sequence[SSAValue] = ()):
-        super().__init__(operands=[values])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> YieldReducedOp:
-        values, attrs = _parse_yield_values(parser)
-        op = cls(values)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_yield_values(printer, self)
-
-    def verify_(self) -> None:
-        _check_ranked_tensor_operands(self, self.values)
 
 
 # -- enumerating small integer sets (the disjointness check of inter_tile_produce) ----------

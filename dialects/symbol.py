@@ -9,6 +9,8 @@ program uses in its place, identified by its discardable `SymbolId` attribute.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, Signedness
 from xdsl.ir import Block, Dialect, Operation, SSAValue
 from xdsl.irdl import (
@@ -92,6 +94,18 @@ class CreateIdOp(IRDLOperation):
                 f"attribute 'symbol_id' must be a 64-bit signed integer (`: si64`), got {self.symbol_id.type}")
 
 
+def print_mapping_entries(printer: Printer, keys: Sequence[SSAValue], values: Sequence[SSAValue]) -> None:
+    """`[%k0 -> %v0], [%k1 -> %v1]`: the entries of an immutable mapping."""
+    for i, (key, value) in enumerate(zip(keys, values)):
+        if i:
+            printer.print_string(", ")
+        printer.print_string("[")
+        printer.print_operand(key)
+        printer.print_string(" -> ")
+        printer.print_operand(value)
+        printer.print_string("]")
+
+
 @irdl_op_definition
 class SymbolImmutableMappingOp(IRDLOperation):
     """A constant-keyed table of symbols: `([%c0 -> %s0], [%c1 -> %s1]) : index`."""
@@ -126,14 +140,7 @@ class SymbolImmutableMappingOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" (")
-        for i, (key, value) in enumerate(zip(self.keys, self.values)):
-            if i:
-                printer.print_string(", ")
-            printer.print_string("[")
-            printer.print_operand(key)
-            printer.print_string(" -> ")
-            printer.print_operand(value)
-            printer.print_string("]")
+        print_mapping_entries(printer, self.keys, self.values)
         printer.print_string(")")
         print_attr_dict(printer, self)
         printer.print_string(" : ")

@@ -43,7 +43,7 @@ from dfsched.dialects.dataflow import (
     split_attr_dict,
 )
 from dfsched.dialects.syntax import parse_arrow_type_list, print_arrow_type_list
-from dfsched.dialects.symbol import ScalarValue
+from dfsched.dialects.symbol import ScalarValue, print_mapping_entries
 
 _INDEX = IndexType()
 
@@ -109,17 +109,10 @@ class DefImmutableMappingOp(IRDLOperation):
                    [parser.resolve_operand(v, value_type) for v in values], result_type)
 
     def print(self, printer: Printer) -> None:
-        value_type = self.result.type
+        entries = list(zip(self.keys, self.values))
+        value_type = entries[-1][1].type if entries else self.result.type
         printer.print_string("(")
-        for i, (key, value) in enumerate(zip(self.keys, self.values)):
-            if i:
-                printer.print_string(", ")
-            printer.print_string("[")
-            printer.print_operand(key)
-            printer.print_string(" -> ")
-            printer.print_operand(value)
-            printer.print_string("]")
-            value_type = value.type
+        print_mapping_entries(printer, self.keys, self.values)
         printer.print_string("):")
         printer.print_attribute(self.result.type)
         if value_type != self.result.type:
