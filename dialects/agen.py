@@ -690,6 +690,24 @@ class _IndirectPairOp(IRDLOperation):
     def _parse_pair(parser: Parser) -> tuple[tuple[UnresolvedOperand, Subscripts], tuple[UnresolvedOperand, Subscripts]]:
         return _parse_access(parser, "indirect"), _parse_access(parser, "direct")
 
+    @staticmethod
+    def _parse_pair_types(parser: Parser, ind: UnresolvedOperand, dir_: UnresolvedOperand) -> tuple[SSAValue, SSAValue]:
+        """`T1, T2`: the two memrefs' types, the memrefs resolved."""
+        ind_mem = _parse_typed(parser, ind)
+        parser.parse_punctuation(",")
+        return ind_mem, _parse_typed(parser, dir_)
+
+    @classmethod
+    def _resolve_pair(cls, parser: Parser, attrs: dict[str, Attribute], ind_sub: Subscripts,
+                      dir_sub: Subscripts) -> tuple[dict[str, Attribute], dict[str, Attribute], list[SSAValue],
+                                                    list[SSAValue]]:
+        """The parsed attr-dict split into (properties with the pair's maps, discardable
+        attributes), then the indices of each side."""
+        props, others = split_attr_dict(cls, attrs)
+        props["indirect_map"], ind_indices = ind_sub.resolve(parser)
+        props["direct_map"], dir_indices = dir_sub.resolve(parser)
+        return props, others, ind_indices, dir_indices
+
     def _verify_pair(self) -> None:
         check_subscript_operands(self.indirect_map, len(self.indirect_map_indices), "indirect map")
         check_subscript_operands(self.direct_map, len(self.direct_map_indices), "direct map")
@@ -729,12 +747,8 @@ class CompositeIndirectLoadOp(_IndirectPairOp):
         attrs = parser.parse_optional_attr_dict()
         body = parser.parse_region([load_iv])
         parser.parse_punctuation(":")
-        ind_mem = _parse_typed(parser, ind)
-        parser.parse_punctuation(",")
-        dir_mem = _parse_typed(parser, dir_)
-        props, others = split_attr_dict(cls, attrs)
-        props["indirect_map"], ind_indices = ind_sub.resolve(parser)
-        props["direct_map"], dir_indices = dir_sub.resolve(parser)
+        ind_mem, dir_mem = cls._parse_pair_types(parser, ind, dir_)
+        props, others, ind_indices, dir_indices = cls._resolve_pair(parser, attrs, ind_sub, dir_sub)
         return _finish(cls.build(
             operands=[ind_mem, dir_mem, ind_indices, dir_indices, _index_operands(parser, multicast),
                       _index_operands(parser, time_symbols)],
@@ -793,12 +807,8 @@ class CompositeIndirectStoreOp(_IndirectPairOp):
         attrs = parser.parse_optional_attr_dict()
         body = parser.parse_region()
         parser.parse_punctuation(":")
-        ind_mem = _parse_typed(parser, ind)
-        parser.parse_punctuation(",")
-        dir_mem = _parse_typed(parser, dir_)
-        props, others = split_attr_dict(cls, attrs)
-        props["indirect_map"], ind_indices = ind_sub.resolve(parser)
-        props["direct_map"], dir_indices = dir_sub.resolve(parser)
+        ind_mem, dir_mem = cls._parse_pair_types(parser, ind, dir_)
+        props, others, ind_indices, dir_indices = cls._resolve_pair(parser, attrs, ind_sub, dir_sub)
         return _finish(cls.build(
             operands=[ind_mem, dir_mem, ind_indices, dir_indices, _index_operands(parser, multicast),
                       _index_operands(parser, time_symbols)],
@@ -848,14 +858,10 @@ class IndirectVectorLoadOp(_IndirectPairOp):
         multicast = _parse_optional_multicast(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        ind_mem = _parse_typed(parser, ind)
-        parser.parse_punctuation(",")
-        dir_mem = _parse_typed(parser, dir_)
+        ind_mem, dir_mem = cls._parse_pair_types(parser, ind, dir_)
         parser.parse_punctuation(",")
         result_type = parser.parse_type()
-        props, others = split_attr_dict(cls, attrs)
-        props["indirect_map"], ind_indices = ind_sub.resolve(parser)
-        props["direct_map"], dir_indices = dir_sub.resolve(parser)
+        props, others, ind_indices, dir_indices = cls._resolve_pair(parser, attrs, ind_sub, dir_sub)
         return cls.build(operands=[ind_mem, dir_mem, ind_indices, dir_indices, _index_operands(parser, multicast)],
                          result_types=[result_type], properties=props, attributes=others)
 
@@ -902,12 +908,8 @@ class IndirectVectorStoreOp(_IndirectPairOp):
         parser.parse_punctuation(":")
         value_ = _parse_typed(parser, value)
         parser.parse_punctuation(",")
-        ind_mem = _parse_typed(parser, ind)
-        parser.parse_punctuation(",")
-        dir_mem = _parse_typed(parser, dir_)
-        props, others = split_attr_dict(cls, attrs)
-        props["indirect_map"], ind_indices = ind_sub.resolve(parser)
-        props["direct_map"], dir_indices = dir_sub.resolve(parser)
+        ind_mem, dir_mem = cls._parse_pair_types(parser, ind, dir_)
+        props, others, ind_indices, dir_indices = cls._resolve_pair(parser, attrs, ind_sub, dir_sub)
         return cls.build(
             operands=[value_, ind_mem, dir_mem, ind_indices, dir_indices, _index_operands(parser, multicast)],
             properties=props, attributes=others)
