@@ -87,12 +87,18 @@ def verify_intrinsics(op: Operation) -> None:
 
 def verify_intrinsic(op: Operation, name: str, value: Attribute) -> None:
     """Verify one `ktdf_arch.*` attribute; raise a located error naming it."""
-    checker = _PROPERTY_CHECKS.get(name)
+    _run_check(op, _PROPERTY_CHECKS, name, value, "intrisic")
+
+
+def _run_check(op: Operation, checks: dict, name: str, value: Attribute, what: str) -> None:
+    """Run the check `checks[name]` (an intrinsic's or a feature's) on `value`; an unknown `name`
+    or a failed check is a located error naming it."""
+    checker = checks.get(name)
     if checker is None:
         raise verify_error(
             op,
-            f"unrecognized 'ktdf_arch' intrisic: {name}",
-            [(op, "expected one of: " + ", ".join(sorted(_PROPERTY_CHECKS)))],
+            f"unrecognized 'ktdf_arch' {what}: {name}",
+            [(op, "expected one of: " + ", ".join(sorted(checks)))],
         )
     try:
         checker(op, value)
@@ -115,17 +121,7 @@ def _check_features(op: Operation, value: Attribute) -> None:
     for feature, provided in value.data.items():
         if not feature.startswith(PREFIX):
             continue  # other dialects' features are theirs to check
-        checker = _FEATURE_CHECKS.get(feature)
-        if checker is None:
-            raise verify_error(
-                op,
-                f"unrecognized 'ktdf_arch' feature: {feature}",
-                [(op, "expected one of: " + ", ".join(sorted(_FEATURE_CHECKS)))],
-            )
-        try:
-            checker(op, provided)
-        except _Fail as failure:
-            raise verify_error(op, f"'{feature}' intrisic {failure}") from None
+        _run_check(op, _FEATURE_CHECKS, feature, provided, "feature")
 
 
 def _check_maps_to(op: Operation, value: Attribute) -> None:

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from xdsl.context import Context
 from xdsl.ir import Dialect
 
-DIALECTS: dict[str, tuple[str, str]] = {
-    # upstream MLIR dialects, from xDSL
+UPSTREAM_DIALECTS: dict[str, tuple[str, str]] = {
+    # upstream MLIR dialects, as xDSL defines them (some are replaced by ours below)
     "builtin": ("xdsl.dialects.builtin", "Builtin"),
     "func": ("xdsl.dialects.func", "Func"),
     "arith": ("xdsl.dialects.arith", "Arith"),
@@ -29,6 +29,8 @@ DIALECTS: dict[str, tuple[str, str]] = {
     "cf": ("xdsl.dialects.cf", "Cf"),
     "linalg": ("xdsl.dialects.linalg", "Linalg"),
 }
+
+DIALECTS: dict[str, tuple[str, str]] = dict(UPSTREAM_DIALECTS)
 
 
 def register(name: str, module: str, attribute: str) -> None:

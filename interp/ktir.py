@@ -96,6 +96,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from dfsched.compat import InterpreterBase, op_implementations
 from dfsched.diagnostics import DiagnosticError, error
+from dfsched.dialects import UPSTREAM_DIALECTS
 from dfsched.interp.base import NeedsScalar, Options, State, to_python
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
 from dfsched.interp.memory import Memory, MemoryAccessError, RaceError
@@ -147,15 +148,7 @@ def load_module(path: str | Path, verify: bool = True) -> ModuleOp:
 # dialects whose ops the interpreter implements; the classes come from both xDSL and the
 # dfsched registry, so modules parsed with either context run
 _DIALECTS = ("builtin", "func", "arith", "math", "scf", "tensor", "linalg", "ktdp", "spyreop")
-_XDSL = {
-    "builtin": ("xdsl.dialects.builtin", "Builtin"),
-    "func": ("xdsl.dialects.func", "Func"),
-    "arith": ("xdsl.dialects.arith", "Arith"),
-    "math": ("xdsl.dialects.math", "Math"),
-    "scf": ("xdsl.dialects.scf", "Scf"),
-    "tensor": ("xdsl.dialects.tensor", "Tensor"),
-    "linalg": ("xdsl.dialects.linalg", "Linalg"),
-}
+_XDSL = {name: UPSTREAM_DIALECTS[name] for name in _DIALECTS if name in UPSTREAM_DIALECTS}
 
 _FUNCTION_SETS: list[Any] | None = None
 
