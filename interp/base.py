@@ -96,6 +96,16 @@ class State:
 # ---------------------------------------------------------------------------------------
 
 
+DYNAMIC = -(2**63)
+"""MLIR's `ShapedType::kDynamic`: a shape or offset entry given by an operand."""
+
+
+def static_or_dynamic(static, dynamic) -> list[int]:
+    """The entries of a static list with each `DYNAMIC` one taken, in order, from `dynamic`."""
+    it = iter(dynamic)
+    return [int(next(it)) if s == DYNAMIC else int(s) for s in static]
+
+
 def is_array(value: Any) -> bool:
     return isinstance(value, np.ndarray) and value.ndim > 0
 

@@ -22,12 +22,10 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, ShapedType
 
-from dfsched.interp.base import functions_for, operand_values
+from dfsched.interp.base import DYNAMIC, functions_for, operand_values, static_or_dynamic
 from dfsched.interp.dtypes import element_type
 from dfsched.interp.memory import AccessTile, DistributedView, MemoryAccessError, StridedView
 from dfsched.interp.sets import box, permutation, points
-
-DYNAMIC = -(2**63)
 
 
 def _prop(op, name: str):
@@ -49,11 +47,6 @@ def _map(op, name: str):
     if not isinstance(value, AffineMapAttr):
         raise ValueError(f"'{op.name}' needs an affine map '{name}'")
     return value.data
-
-
-def _static_or_dynamic(static, dynamic) -> list[int]:
-    it = iter(dynamic)
-    return [int(next(it)) if s == DYNAMIC else int(s) for s in static]
 
 
 # ---------------------------------------------------------------------------------------
@@ -83,8 +76,8 @@ def _run_memory_view(self, interpreter, op, args):
     vals = operand_values(op, args)
     offset = int(vals[op.offset])
     dyn_sizes = [int(vals[v]) for v in op.sizes]
-    sizes = _static_or_dynamic(op.static_sizes.get_values(), dyn_sizes)
-    strides = _static_or_dynamic(op.static_strides.get_values(), [vals[v] for v in op.strides])
+    sizes = static_or_dynamic(op.static_sizes.get_values(), dyn_sizes)
+    strides = static_or_dynamic(op.static_strides.get_values(), [vals[v] for v in op.strides])
     if len(sizes) != len(strides):
         raise ValueError("sizes and strides have different lengths")
     if any(s < 0 for s in sizes):

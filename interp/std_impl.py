@@ -21,10 +21,8 @@ from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 
 from dfsched.diagnostics import DiagnosticError
-from dfsched.interp.base import NeedsScalar, functions_for, is_array, operand_values, to_python
+from dfsched.interp.base import DYNAMIC, NeedsScalar, functions_for, is_array, operand_values, static_or_dynamic, to_python
 from dfsched.interp.dtypes import element_type, int_width
-
-DYNAMIC = -(2**63)
 
 
 def _any_array(args) -> bool:
@@ -540,20 +538,15 @@ class KtirFuncFunctions(FuncFunctions):
 # ---------------------------------------------------------------------------------------
 
 
-def _static_or_dynamic(static, dynamic) -> list[int]:
-    it = iter(dynamic)
-    return [int(next(it)) if s == DYNAMIC else int(s) for s in static]
-
-
 def _run_empty(self, interpreter, op: tensor.EmptyOp, args):
     t = op.tensor.type
-    shape = _static_or_dynamic(t.get_shape(), args)
+    shape = static_or_dynamic(t.get_shape(), args)
     return (element_type(t).zeros(shape),)
 
 
 def _run_splat(self, interpreter, op: tensor.SplatOp, args):
     t = op.result.type
-    shape = _static_or_dynamic(t.get_shape(), args[1:])
+    shape = static_or_dynamic(t.get_shape(), args[1:])
     if is_array(args[0]):
         raise NeedsScalar()
     return (np.full(shape, element_type(t).cast(args[0]), dtype=element_type(t).dtype),)
@@ -590,9 +583,9 @@ def _run_insert(self, interpreter, op: tensor.InsertOp, args):
 
 def _slice_params(op, args):
     vals = operand_values(op, args)
-    offsets = _static_or_dynamic(op.static_offsets.get_values(), [vals[v] for v in op.offsets])
-    sizes = _static_or_dynamic(op.static_sizes.get_values(), [vals[v] for v in op.sizes])
-    strides = _static_or_dynamic(op.static_strides.get_values(), [vals[v] for v in op.strides])
+    offsets = static_or_dynamic(op.static_offsets.get_values(), [vals[v] for v in op.offsets])
+    sizes = static_or_dynamic(op.static_sizes.get_values(), [vals[v] for v in op.sizes])
+    strides = static_or_dynamic(op.static_strides.get_values(), [vals[v] for v in op.strides])
     return offsets, sizes, strides
 
 
@@ -646,7 +639,7 @@ def _run_collapse_shape(self, interpreter, op: tensor.CollapseShapeOp, args):
 
 def _run_expand_shape(self, interpreter, op: tensor.ExpandShapeOp, args):
     src, *dyn = args
-    shape = _static_or_dynamic(op.static_output_shape.get_values(), dyn)
+    shape = static_or_dynamic(op.static_output_shape.get_values(), dyn)
     return (src.reshape(shape),)
 
 

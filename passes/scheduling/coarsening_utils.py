@@ -26,7 +26,15 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from dfsched.dialects import ktdf
-from dfsched.passes.scheduling.utils import NodeKind, PipelineTree, TreeNode, move_ops, nearest_pipeline, substitute
+from dfsched.passes.scheduling.utils import (
+    NodeKind,
+    PipelineTree,
+    TreeNode,
+    is_inside,
+    move_ops,
+    nearest_pipeline,
+    substitute,
+)
 
 # ---------------------------------------------------------------------------
 # IR queries
@@ -34,15 +42,6 @@ from dfsched.passes.scheduling.utils import NodeKind, PipelineTree, TreeNode, mo
 
 ALLOWED_BETWEEN_LOOPS = (ktdf.TilingDeriveSizeOp, ktdf.TilingLinearizeIndexOp)
 """Ops a loop of a sunk nest may hold besides the next loop (what tiling puts there)."""
-
-
-def is_inside(op: Operation | None, container: Operation) -> bool:
-    """True when `op` is `container` or nested in it."""
-    while op is not None:
-        if op is container:
-            return True
-        op = op.parent_op()
-    return False
 
 
 def defined_inside(value: SSAValue, container: Operation) -> bool:

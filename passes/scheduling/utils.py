@@ -379,7 +379,7 @@ def extend_private(
         old.replace_all_uses_with(new)
     extra_results = list(new_private.res[count : count + len(extra_values)])
     for value, result in zip(extra_values, extra_results):
-        value.replace_uses_with_if(result, lambda use: not _inside(use.operation, new_private))
+        value.replace_uses_with_if(result, lambda use: not is_inside(use.operation, new_private))
     token_results = list(new_private.res[count + len(extra_values) :])
     parent.erase_op(private)
     return new_private, extra_results, token_results
@@ -395,7 +395,8 @@ def move_ops(source: Block, destination: Block, keep: Operation | None = None) -
         destination.add_op(op)
 
 
-def _inside(op: Operation, container: Operation) -> bool:
+def is_inside(op: Operation | None, container: Operation) -> bool:
+    """True when `op` is `container` or nested in it."""
     while op is not None:
         if op is container:
             return True
@@ -522,7 +523,7 @@ def pipeline_enclosing_scope(pipeline: ktdf.PipelineOp) -> list[scf.ForOp]:
     parent = pipeline.parent_op()
     while isinstance(parent, scf.ForOp):
         others = [p for p in parent.walk() if isinstance(p, ktdf.PipelineOp) and p is not pipeline
-                  and not _inside(pipeline, p) and not _inside(p, child)]
+                  and not is_inside(pipeline, p) and not is_inside(p, child)]
         if others:
             break
         scope.append(parent)
