@@ -256,12 +256,16 @@ def _functions(module: ModuleOp) -> list[func.FuncOp]:
 
 
 def find_kernel(module: ModuleOp, name: str | None = None) -> func.FuncOp:
-    funcs = _functions(module)
+    return choose_kernel(module, _functions(module), name, "in the module")
+
+
+def choose_kernel(module: ModuleOp, funcs: list[func.FuncOp], name: str | None, where: str) -> func.FuncOp:
+    """The kernel among `funcs`: the one named, else the only one with a `grid`, else the only one."""
     if name is not None:
         for f in funcs:
             if f.sym_name.data == name:
                 return f
-        raise error(module, f"no function @{name} in the module")
+        raise error(module, f"no function @{name} {where}")
     with_grid = [f for f in funcs if "grid" in f.attributes]
     if len(with_grid) == 1:
         return with_grid[0]

@@ -221,19 +221,7 @@ def _kernel_candidates(module: ModuleOp) -> list[func.FuncOp]:
 
 
 def find_schedule_kernel(module: ModuleOp, name: str | None = None) -> func.FuncOp:
-    funcs = _kernel_candidates(module)
-    if name is not None:
-        for f in funcs:
-            if f.sym_name.data == name:
-                return f
-        raise error(module, f"no kernel function @{name} outside the program modules")
-    with_grid = [f for f in funcs if "grid" in f.attributes]
-    if len(with_grid) == 1:
-        return with_grid[0]
-    if len(funcs) == 1:
-        return funcs[0]
-    names = ", ".join("@" + f.sym_name.data for f in (with_grid or funcs)) or "none"
-    raise error(module, f"cannot tell which function is the kernel (candidates: {names}); name it")
+    return ktir.choose_kernel(module, _kernel_candidates(module), name, "outside the program modules")
 
 
 def _address_args(module: ModuleOp, kernel: func.FuncOp) -> set[int]:
