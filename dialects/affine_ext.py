@@ -218,15 +218,9 @@ class ApplyOp(_MapSyntax, xaffine.ApplyOp):
     """`affine.apply #map(%d)[%s]`."""
 
 
-class MinOp(_MapSyntax, xaffine.MinOp):
-    """`affine.min #map(%d)[%s]`: the smallest result of the map."""
+class _MinMaxOp(_MapSyntax, IRDLOperation):
+    """The definition `affine.min` and `affine.max` share: index operands, one index result, a map, Pure."""
 
-
-@irdl_op_definition
-class MaxOp(_MapSyntax, IRDLOperation):
-    """`affine.max #map(%d)[%s]`: the largest result of the map (missing from xDSL)."""
-
-    name = "affine.max"
     arguments = var_operand_def(IndexType())
     result = result_def(IndexType())
     map = prop_def(AffineMapAttr)
@@ -234,7 +228,27 @@ class MaxOp(_MapSyntax, IRDLOperation):
     traits = traits_def(Pure())
 
     def __init__(self, map_operands: Sequence[SSAValue], affine_map: AffineMapAttr):
-        super().__init__(operands=[map_operands], properties={"map": affine_map}, result_types=[IndexType()])
+        # Not super(): in MinOp's MRO the next __init__ is xDSL's MinOp.__init__, this same signature.
+        IRDLOperation.__init__(self, operands=[map_operands], properties={"map": affine_map},
+                               result_types=[IndexType()])
+
+
+@irdl_op_definition
+class MinOp(_MinMaxOp, xaffine.MinOp):
+    """`affine.min #map(%d)[%s]`: the smallest result of the map.
+
+    Re-defined (fields declared again, so xDSL's accessors are not taken for fields) to carry
+    `Pure`, which xDSL's `MinOp` lacks: CSE and DCE may then merge or drop it. It stays an
+    `xaffine.MinOp` and keeps that op's verifier."""
+
+    name = "affine.min"
+
+
+@irdl_op_definition
+class MaxOp(_MinMaxOp):
+    """`affine.max #map(%d)[%s]`: the largest result of the map (missing from xDSL)."""
+
+    name = "affine.max"
 
     def verify_(self) -> None:
         m = self.map.data
