@@ -298,7 +298,27 @@ class SparseElementsAttr(ParametrizedAttribute, BuiltinAttribute):
         else:
             printer.print_string(str(value))
 
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        """The generic form's body, `<sparse<...> : type>` (see `print_builtin`)."""
+        parser.parse_punctuation("<")
+        parser.parse_keyword("sparse")
+        attr = _parse_sparse_body(parser)
+        parser.parse_punctuation(">")
+        return (attr.indices, attr.values, attr.type)
+
     def print_builtin(self, printer: Printer) -> None:
+        # xDSL's generic attribute parser knows no `sparse<...>`: the generic form wraps the
+        # literal in this attribute's dialect name, `#ktdf_arch.sparse_elements<sparse<...> : T>`,
+        # so that `--print-op-generic` output parses back (custom syntax keeps MLIR's spelling).
+        generic = printer.print_generic_format
+        if generic:
+            printer.print_string(f"#{self.name}<")
+        self._print_literal(printer)
+        if generic:
+            printer.print_string(">")
+
+    def _print_literal(self, printer: Printer) -> None:
         printer.print_string("sparse<")
         indices = [[i.data for i in idx.data] for idx in self.indices.data]
         printer.print_string("[" + ", ".join("[" + ", ".join(map(str, idx)) + "]" for idx in indices) + "]")
