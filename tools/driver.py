@@ -122,8 +122,8 @@ class DfschedMain(DfschedOptMain):
         return out
 
     # -- parse-time device injection (upstream `injectDevice`) -------------
-    def _parse(self, name: str, text: str) -> ModuleOp:
-        module = super()._parse(name, text)
+    def parse(self, name: str, text: str) -> ModuleOp:
+        module = super().parse(name, text)
         self._inject_device(module)
         return module
 

@@ -153,7 +153,7 @@ class DfschedOptMain(xDSLOptMain):
             from dfsched import diagnostics
 
             diagnostics.DEBUG_ONLY.update(n.strip() for n in args.debug_only.split(","))
-        built = self._build_passes()
+        built = self.build_passes()
         if args.dump_pass_pipeline:
             print(_pipeline_text(self.pipeline_requests), file=sys.stderr)
         name, text = _read_input(args.input_file)
@@ -179,7 +179,9 @@ class DfschedOptMain(xDSLOptMain):
             sys.stdout.write(result)
         return 0
 
-    def _build_passes(self) -> list[tuple[PassRequest, ModulePass]]:
+    # -- the API dfsched-run uses to check a pipeline pass by pass ------------
+    def build_passes(self) -> list[tuple[PassRequest, ModulePass]]:
+        """The pipeline's passes, configured (options, `--device`), minus `--disable-<pass>`."""
         built = []
         disabled = set(self.args.disabled or ())
         for request in self.pipeline_requests:
@@ -203,7 +205,7 @@ class DfschedOptMain(xDSLOptMain):
         out: str | None = None
         padded = "\n" * (first_line - 1) + chunk  # keep line numbers absolute
         try:
-            module = self._parse(name, padded)
+            module = self.parse(name, padded)
             if not self.args.disable_verify:
                 compat.verify_module(module)
             self._run_passes(module, built)
@@ -226,7 +228,8 @@ class DfschedOptMain(xDSLOptMain):
             print(diag.render(self.source_manager), file=sys.stderr)
         return not produced, out
 
-    def _parse(self, name: str, text: str) -> ModuleOp:
+    def parse(self, name: str, text: str) -> ModuleOp:
+        """The module in `text` (named `name` in locations), as this tool's flags parse it."""
         if not _code_of(text).strip():
             return ModuleOp([])  # mlir-opt prints an empty module for empty input
         parser = compat.LocatingParser(self.ctx, text, name)
@@ -236,20 +239,20 @@ class DfschedOptMain(xDSLOptMain):
         for request, instance in built:
             if self.args.print_ir_before_all:
                 self._dump("Before", request, instance, module)
-            try:
-                for target in _anchored_targets(module, request.anchor):
-                    instance.apply(self.ctx, target)
-            except DiagnosticError as exc:
-                exc.diagnostic.message = exc.diagnostic.message
-                raise
-            if not self.args.disable_verify:
-                try:
-                    compat.verify_module(module)
-                except DiagnosticError as exc:
-                    exc.diagnostic.message += f" (after pass '{request.name}')"
-                    raise
+            self.apply_pass(module, request, instance)
             if self.args.print_ir_after_all:
                 self._dump("After", request, instance, module)
+
+    def apply_pass(self, module: ModuleOp, request: PassRequest, instance: ModulePass) -> None:
+        """Run one built pass on its anchored ops of `module`, then verify (unless disabled)."""
+        for target in _anchored_targets(module, request.anchor):
+            instance.apply(self.ctx, target)
+        if not self.args.disable_verify:
+            try:
+                compat.verify_module(module)
+            except DiagnosticError as exc:
+                exc.diagnostic.message += f" (after pass '{request.name}')"
+                raise
 
     def _dump(self, when: str, request: PassRequest, instance: ModulePass, module: ModuleOp) -> None:
         print(f"// -----// IR Dump {when} {type(instance).__name__} ({request.name}) //----- //",

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import io
 import os
 import sys
 import traceback
@@ -156,6 +157,7 @@ class Row:
     name: str
     verdict: Any  # schedule.Verdict | None
     failure: str | None = None  # the pass itself failed
+    unchanged: bool = False  # the pass left the IR as it was: the verdict is the previous row's
 
     @property
     def failed(self) -> bool:
@@ -166,6 +168,7 @@ class Row:
             return "PASS FAILED"
         v = self.verdict
         sim = " (DataflowIR simulator)" if v.engine == "dataflow" else ""
+        sim += " (IR unchanged)" if self.unchanged else ""
         if v.status == "exact":
             return "exact" + sim
         if v.status == "tolerance":
@@ -227,6 +230,14 @@ class CheckReport:
         return "\n\n".join(out)
 
 
+def _ir_text(module) -> str:
+    from dfsched import printing
+
+    stream = io.StringIO()
+    printing.print_module(module, stream)
+    return stream.getvalue()
+
+
 def _pass_label(request) -> str:
     from dfsched.tools.opt import _option_spelling
 
@@ -248,9 +259,13 @@ def check_kernel(
     simulate_dataflow: bool = True,
     stage_order: str = "sibling",
 ) -> CheckReport:
-    """Compile `path` pass by pass and compare the ScheduleIR after each with the reference."""
+    """Compile `path` pass by pass and compare the ScheduleIR after each with the reference.
+
+    A pass that leaves the IR text as it was gets the previous row's verdict, marked
+    "(IR unchanged)": running the same IR again would compute the same outputs.
+    """
     from dfsched.interp import ktir, schedule
-    from dfsched.tools.opt import DfschedOptMain, _anchored_targets
+    from dfsched.tools.opt import DfschedOptMain
 
     text = _read(path) if text is None else text
     sources = sources or SourceManager()
@@ -269,15 +284,14 @@ def check_kernel(
     argv = ([f"--device={device}"] if device else []) + ([f"--passes={passes}"] if passes else ["-ktir-to-dfir"])
     argv.append(path)
     driver = DfschedOptMain(argv)
-    built = driver._build_passes()  # noqa: SLF001
-    compiled = driver._parse(path, text)  # noqa: SLF001
+    built = driver.build_passes()
+    compiled = driver.parse(path, text)
     compat.verify_module(compiled)
+    previous_text = _ir_text(compiled)
     for index, (request, instance) in enumerate(built, 1):
         label = _pass_label(request)
         try:
-            for target in _anchored_targets(compiled, request.anchor):
-                instance.apply(driver.ctx, target)
-            compat.verify_module(compiled)
+            driver.apply_pass(compiled, request, instance)
         except DiagnosticError as exc:
             rows.append(Row(index, label, None, exc.diagnostic.render(sources)))
             if progress:
@@ -286,9 +300,14 @@ def check_kernel(
         except Exception as exc:  # noqa: BLE001 - a crash inside the pass: still print the table
             rows.append(Row(index, label, None, f"internal error in the pass: {type(exc).__name__}: {exc}"))
             break
-        verdict = schedule.check_schedule(compiled, inputs, reference, reductions=reductions, sources=sources,
-                                          dataflow_device=dataflow_device, **run_options)
-        rows.append(Row(index, label, verdict))
+        text_now = _ir_text(compiled)
+        if text_now == previous_text:
+            rows.append(Row(index, label, rows[-1].verdict, unchanged=True))
+        else:
+            verdict = schedule.check_schedule(compiled, inputs, reference, reductions=reductions, sources=sources,
+                                              dataflow_device=dataflow_device, **run_options)
+            rows.append(Row(index, label, verdict))
+        previous_text = text_now
         if progress:
             progress(rows[-1])
     return CheckReport(rows, reference.outputs, inputs)

@@ -100,6 +100,16 @@ def test_check_reserve_size_placeholders(capsys):
     assert code == 0, out
 
 
+def test_check_reuses_the_verdict_of_a_pass_that_changes_nothing(capsys):
+    """A pass leaving the IR text as it was is not run again: its row says so."""
+    passes_ = "ensure-device-declaration,ktir-legality-check,compute-group-extraction"
+    code, out, _ = run_main(capsys, EXAMPLES / "add.mlir", "--check", "--passes", passes_)
+    assert code == 0, out
+    rows = {line.split()[1]: line for line in out.splitlines() if line[:1].isdigit()}
+    assert re.search(r"ktir-legality-check\s+exact \(IR unchanged\)\s+0$", rows["ktir-legality-check"])
+    assert "unchanged" not in rows["ensure-device-declaration"] + rows["compute-group-extraction"]
+
+
 def test_check_verbose_prints_execution_statistics(capsys):
     code, out, _ = run_main(capsys, EXAMPLES / "add_2tile.mlir", "--check", "--passes", UP_TO_PATH_EXPANSION, "-v")
     assert code == 0
