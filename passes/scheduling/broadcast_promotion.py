@@ -78,7 +78,7 @@ from xdsl.traits import IsTerminator
 
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
-from dfsched.passes.scheduling.utils import pipeline_enclosing_scope, pipelines_post_order
+from dfsched.passes.scheduling.utils import depends_on, pipeline_enclosing_scope, pipelines_post_order
 
 NO_ALLOC = "broadcast promotion: destination does not trace back to a memref.alloc"
 
@@ -176,22 +176,6 @@ def transfer_is_invariant(transfer: ktdf.DataTransferOp, iv: SSAValue) -> bool:
     """No index or dynamic size of either side depends on `iv` (the memrefs are not checked)."""
     values = [*transfer.source_indices, *transfer.dest_indices, *transfer.source_sizes, *transfer.dest_sizes]
     return not any(depends_on(v, iv) for v in values)
-
-
-def depends_on(value: SSAValue, iv: SSAValue) -> bool:
-    """True when `value` is `iv` or is computed (through op operands) from it."""
-    seen: set[SSAValue] = set()
-    worklist = [value]
-    while worklist:
-        current = worklist.pop()
-        if current is iv:
-            return True
-        if current in seen:
-            continue
-        seen.add(current)
-        if isinstance(current, OpResult):
-            worklist.extend(current.owner.operands)
-    return False
 
 
 # -- (c), (d) writers ----------------------------------------------------------

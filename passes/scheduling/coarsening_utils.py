@@ -30,6 +30,7 @@ from dfsched.passes.scheduling.utils import (
     NodeKind,
     PipelineTree,
     TreeNode,
+    depends_on,
     is_inside,
     move_ops,
     nearest_pipeline,
@@ -50,22 +51,6 @@ def defined_inside(value: SSAValue, container: Operation) -> bool:
         return is_inside(value.owner, container)
     if isinstance(value, BlockArgument):
         return is_inside(value.block.parent_op(), container)
-    return False
-
-
-def depends_on(value: SSAValue, target: SSAValue) -> bool:
-    """True when `value` is `target` or is computed from it (through defining ops' operands)."""
-    seen: set[SSAValue] = set()
-    work = [value]
-    while work:
-        current = work.pop()
-        if current is target:
-            return True
-        if current in seen:
-            continue
-        seen.add(current)
-        if isinstance(current, OpResult):
-            work.extend(current.owner.operands)
     return False
 
 

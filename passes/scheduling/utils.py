@@ -404,6 +404,22 @@ def is_inside(op: Operation | None, container: Operation) -> bool:
     return False
 
 
+def depends_on(value: SSAValue, target: SSAValue) -> bool:
+    """True when `value` is `target` or is computed from it (through defining ops' operands)."""
+    seen: set[SSAValue] = set()
+    work = [value]
+    while work:
+        current = work.pop()
+        if current is target:
+            return True
+        if current in seen:
+            continue
+        seen.add(current)
+        if isinstance(current, OpResult):
+            work.extend(current.owner.operands)
+    return False
+
+
 def cleanup_private(private: ktdf.PrivateOp) -> ktdf.PrivateOp:
     """Drop unused results and keep only the body ops the remaining yields need (§0.4).
 
