@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import ModuleOp
 
 from dfsched import pipeline
-from dfsched.diagnostics import DiagnosticError, make_diagnostic
-from dfsched.tools.opt import DfschedOptMain, UsageError
-from dfsched.tools.pipeline_syntax import PassRequest, PipelineSyntaxError, parse_pipeline
+from dfsched.diagnostics import make_diagnostic
+from dfsched.tools.opt import DfschedOptMain, UsageError, run_tool
+from dfsched.tools.pipeline_syntax import PassRequest, parse_pipeline
 
 EMIT_DFIR = "kEmitDFIR"
 OUTPUT_PASS = "emit-split-dfir"
@@ -160,17 +160,7 @@ _EMIT_MARKER = "dfsched-emit-dfir-pipeline"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    try:
-        return DfschedMain(argv).run()
-    except (UsageError, PipelineSyntaxError) as exc:
-        print(f"dfsched: error: {exc}", file=sys.stderr)
-        return 2
-    except DiagnosticError as exc:
-        print(exc.diagnostic.render(), file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+    return run_tool(DfschedMain, "dfsched", argv)
 
 
 if __name__ == "__main__":

@@ -386,18 +386,23 @@ def _chunks(text: str, split: bool) -> list[tuple[int, str]]:
     return chunks
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def run_tool(tool: type[DfschedOptMain], prog: str, argv: Sequence[str] | None) -> int:
+    """Run a dfsched-opt-like tool: exit status 2 on a usage error, 1 on a diagnostic."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        return DfschedOptMain(argv).run()
+        return tool(argv).run()
     except (UsageError, PipelineSyntaxError) as exc:
-        print(f"dfsched-opt: error: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
     except DiagnosticError as exc:
         print(exc.diagnostic.render(), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_tool(DfschedOptMain, "dfsched-opt", argv)
 
 
 if __name__ == "__main__":
