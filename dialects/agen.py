@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -121,9 +122,10 @@ def _parse_paren_operands(parser: Parser) -> list[UnresolvedOperand]:
     return parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
 
 
-def _parse_load_iv(parser: Parser) -> Parser.Argument:
+def _parse_load_iv(parser: Parser, keyword: str = "load_iv") -> Parser.Argument:
     """`load_iv(%v:vector<64xf16>)`, the region argument carrying the vector of one time step."""
-    parser.parse_keyword("load_iv")
+    if keyword:
+        parser.parse_keyword(keyword)
     parser.parse_punctuation("(")
     arg = parser.parse_argument(expect_type=False)
     parser.parse_punctuation(":")
@@ -141,18 +143,42 @@ def _print_load_iv(printer: Printer, region: Region, keyword: str = "load_iv") -
     printer.print_string(")")
 
 
+def _parse_time_symbols(parser: Parser) -> list[UnresolvedOperand]:
+    parser.parse_keyword("time_symbols")
+    return _parse_paren_operands(parser)
+
+
+def _print_time_symbols(printer: Printer, time_symbols: Sequence[SSAValue]) -> None:
+    printer.print_string(" time_symbols(")
+    printer.print_list(time_symbols, printer.print_operand)
+    printer.print_string(")")
+
+
+def _parse_optional_multicast(parser: Parser) -> list[UnresolvedOperand]:
+    if parser.parse_optional_keyword("multicast_info"):
+        parser.parse_punctuation("=")
+        return [parser.parse_unresolved_operand()]
+    return []
+
+
+def _print_multicast(printer: Printer, multicast: SSAValue | None) -> None:
+    if multicast is not None:
+        printer.print_string(" multicast_info = ")
+        printer.print_operand(multicast)
+
+
 def _index_operands(parser: Parser, operands: Sequence[UnresolvedOperand]) -> list[SSAValue]:
     return [parser.resolve_operand(o, _INDEX) for o in operands]
 
 
-def _check_set_vs_map(affine_set: AffineSetAttr, affine_map: AffineMapAttr | None, message: str) -> None:
+def _check_access_set(kind: str, affine_set: AffineSetAttr, order: AffineMapAttr, affine_map: AffineMapAttr | None,
+                      array: str) -> None:
+    """The `{kind}_set` of an access against the memref's subscript map and against its order map;
+    `array` names the memref in the message (`src array`, `Array`, ...)."""
     if affine_map is not None and affine_set.data.num_dims < len(affine_map.data.results):
-        raise VerifyException(message)
-
-
-def _check_set_vs_order(affine_set: AffineSetAttr, order: AffineMapAttr, message: str) -> None:
+        raise VerifyException(f"{kind} set and {array} dimensions should match")
     if affine_set.data.num_dims != order.data.num_dims:
-        raise VerifyException(message)
+        raise VerifyException(f"{kind} set and order dimensions should match")
 
 
 def _check_region_arg(op: Operation, region: Region) -> None:
@@ -163,6 +189,23 @@ def _check_region_arg(op: Operation, region: Region) -> None:
 
 def _finish(op: Operation) -> Operation:
     return ensure_implicit_terminator(op, YieldOp)
+
+
+def _parse_attrs_and_body(parser: Parser, args: Sequence[Parser.Argument] = ()) -> tuple[dict[str, Attribute], Region]:
+    """`{attrs} {region} :` of the composite ops (the types follow)."""
+    attrs = parser.parse_optional_attr_dict()
+    body = parser.parse_region(args)
+    parser.parse_punctuation(":")
+    return attrs, body
+
+
+def _print_attrs_and_body(printer: Printer, op: Operation, elided: Sequence[str], types: Sequence[Attribute]) -> None:
+    """`{attrs}` (bar the `elided` ones), the region with its terminator, `: types`."""
+    print_attr_dict(printer, op, elided=elided)
+    newline(printer)
+    printer.print_region(op.body, print_entry_block_args=False, print_block_terminators=True)
+    printer.print_string(" : ")
+    printer.print_list(types, printer.print_attribute)
 
 
 # ---------------------------------------------------------------------------
@@ -200,10 +243,7 @@ class VectorLoadOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> VectorLoadOp:
         mem, sub = _parse_access(parser)
-        multicast: list[UnresolvedOperand] = []
-        if parser.parse_optional_keyword("multicast_info"):
-            parser.parse_punctuation("=")
-            multicast.append(parser.parse_unresolved_operand())
+        multicast = _parse_optional_multicast(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         mem_type = parser.parse_type()
@@ -217,9 +257,7 @@ class VectorLoadOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         _print_access(printer, self.mem_ref, self.affine_map, self.map_operands)
-        if self.multicast_info is not None:
-            printer.print_string(" multicast_info = ")
-            printer.print_operand(self.multicast_info)
+        _print_multicast(printer, self.multicast_info)
         print_attr_dict(printer, self, elided=["affine_map"])
         printer.print_string(" : ")
         printer.print_attribute(self.mem_ref.type)
@@ -325,8 +363,7 @@ class CompositeLoadAndStoreOp(IRDLOperation):
     def parse(cls, parser: Parser) -> CompositeLoadAndStoreOp:
         src, src_sub = _parse_access(parser, "src")
         dst, dst_sub = _parse_access(parser, "dst")
-        parser.parse_keyword("time_symbols")
-        time_symbols = _parse_paren_operands(parser)
+        time_symbols = _parse_time_symbols(parser)
         parser.parse_punctuation(",")
         load_iv = _parse_load_iv(parser)
         multicast: list[UnresolvedOperand] = []
@@ -334,9 +371,7 @@ class CompositeLoadAndStoreOp(IRDLOperation):
             parser.parse_keyword("multicast_info")
             parser.parse_punctuation("=")
             multicast.append(parser.parse_unresolved_operand())
-        attrs = parser.parse_optional_attr_dict()
-        body = parser.parse_region([load_iv])
-        parser.parse_punctuation(":")
+        attrs, body = _parse_attrs_and_body(parser, [load_iv])
         src_type = parser.parse_type()
         parser.parse_punctuation(",")
         dst_type = parser.parse_type()
@@ -353,30 +388,21 @@ class CompositeLoadAndStoreOp(IRDLOperation):
         _print_access(printer, self.src_mem_ref, self.src_map, self.src_map_operands, "src")
         _print_access(printer, self.dst_mem_ref, self.dst_map, self.dst_map_operands, "dst")
         newline(printer)
-        printer.print_string(" time_symbols(")
-        printer.print_list(self.time_symbols, printer.print_operand)
-        printer.print_string("), ")
+        _print_time_symbols(printer, self.time_symbols)
+        printer.print_string(", ")
         _print_load_iv(printer, self.body)
         if self.multicast_info is not None:
             printer.print_string(", multicast_info = ")
             printer.print_operand(self.multicast_info)
         newline(printer)
-        print_attr_dict(printer, self, elided=["src_map", "dst_map"])
-        newline(printer)
-        printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=True)
-        printer.print_string(" : ")
-        printer.print_attribute(self.src_mem_ref.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.dst_mem_ref.type)
+        _print_attrs_and_body(printer, self, ["src_map", "dst_map"], [self.src_mem_ref.type, self.dst_mem_ref.type])
 
     def verify_(self) -> None:
         check_subscript_operands(self.src_map, len(self.src_map_operands), "src map")
         check_subscript_operands(self.dst_map, len(self.dst_map_operands), "dst map")
         _check_region_arg(self, self.body)
-        _check_set_vs_map(self.load_set, self.src_map, "load set and src array dimensions should match")
-        _check_set_vs_order(self.load_set, self.load_order, "load set and order dimensions should match")
-        _check_set_vs_map(self.store_set, self.dst_map, "store set and dst array dimensions should match")
-        _check_set_vs_order(self.store_set, self.store_order, "store set and order dimensions should match")
+        _check_access_set("load", self.load_set, self.load_order, self.src_map, "src array")
+        _check_access_set("store", self.store_set, self.store_order, self.dst_map, "dst array")
 
 
 # ---------------------------------------------------------------------------
@@ -406,16 +432,9 @@ class CompositeLoadOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> CompositeLoadOp:
         mem, sub = _parse_access(parser)
-        parser.parse_keyword("time_symbols")
-        time_symbols = _parse_paren_operands(parser)
-        parser.parse_punctuation("(")
-        iv = parser.parse_argument(expect_type=False)
-        parser.parse_punctuation(":")
-        iv = iv.resolve(parser.parse_type())
-        parser.parse_punctuation(")")
-        attrs = parser.parse_optional_attr_dict()
-        body = parser.parse_region([iv])
-        parser.parse_punctuation(":")
+        time_symbols = _parse_time_symbols(parser)
+        iv = _parse_load_iv(parser, keyword="")
+        attrs, body = _parse_attrs_and_body(parser, [iv])
         mem_type = parser.parse_type()
         map_attr, indices = sub.resolve(parser)
         props, others = split_attr_dict(cls, attrs)
@@ -427,22 +446,15 @@ class CompositeLoadOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         _print_access(printer, self.mem_ref, self.affine_map, self.map_operands)
         newline(printer)
-        printer.print_string(" time_symbols(")
-        printer.print_list(self.time_symbols, printer.print_operand)
-        printer.print_string(")")
+        _print_time_symbols(printer, self.time_symbols)
         _print_load_iv(printer, self.body, keyword="")
         newline(printer)
-        print_attr_dict(printer, self, elided=["affine_map"])
-        newline(printer)
-        printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=True)
-        printer.print_string(" : ")
-        printer.print_attribute(self.mem_ref.type)
+        _print_attrs_and_body(printer, self, ["affine_map"], [self.mem_ref.type])
 
     def verify_(self) -> None:
         check_subscript_operands(self.affine_map, len(self.map_operands))
         _check_region_arg(self, self.body)
-        _check_set_vs_map(self.load_set, self.affine_map, "load set and Array dimensions should match")
-        _check_set_vs_order(self.load_set, self.load_order, "load set and order dimensions should match")
+        _check_access_set("load", self.load_set, self.load_order, self.affine_map, "Array")
 
 
 @irdl_op_definition
@@ -475,8 +487,7 @@ class CompositeStoreOp(IRDLOperation):
         if parser.parse_optional_keyword("input_vector"):
             parser.parse_punctuation("=")
             vector.append(parser.parse_unresolved_operand())
-        parser.parse_keyword("time_symbols")
-        time_symbols = _parse_paren_operands(parser)
+        time_symbols = _parse_time_symbols(parser)
         attrs = parser.parse_optional_attr_dict()
         body = parser.parse_optional_region()
         if body is not None and vector:
@@ -501,9 +512,7 @@ class CompositeStoreOp(IRDLOperation):
         if self.input_vector is not None:
             printer.print_string("input_vector=")
             printer.print_operand(self.input_vector)
-        printer.print_string(" time_symbols(")
-        printer.print_list(self.time_symbols, printer.print_operand)
-        printer.print_string(")")
+        _print_time_symbols(printer, self.time_symbols)
         newline(printer)
         elided = ["affine_map"] + (["store_order", "store_set"] if self.input_vector is not None else [])
         print_attr_dict(printer, self, elided=elided)
@@ -522,8 +531,7 @@ class CompositeStoreOp(IRDLOperation):
         if (self.store_set is not None) == has_vector or (self.store_order is not None) == has_vector:
             raise VerifyException("either store_set/order or input vector has to be present in composite store")
         if not has_vector:
-            _check_set_vs_map(self.store_set, self.affine_map, "store set and Array dimensions should match")
-            _check_set_vs_order(self.store_set, self.store_order, "store set and order dimensions should match")
+            _check_access_set("store", self.store_set, self.store_order, self.affine_map, "Array")
 
 
 # ---------------------------------------------------------------------------
@@ -539,19 +547,6 @@ def _print_maybe_subscripts(printer: Printer, mem: SSAValue, affine_map: AffineM
         print_subscripts(printer, affine_map, operands)
     else:
         printer.print_string("[]")
-
-
-def _parse_optional_multicast(parser: Parser) -> list[UnresolvedOperand]:
-    if parser.parse_optional_keyword("multicast_info"):
-        parser.parse_punctuation("=")
-        return [parser.parse_unresolved_operand()]
-    return []
-
-
-def _print_multicast(printer: Printer, multicast: SSAValue | None) -> None:
-    if multicast is not None:
-        printer.print_string(" multicast_info = ")
-        printer.print_operand(multicast)
 
 
 def _parse_typed(parser: Parser, operand: UnresolvedOperand) -> SSAValue:
@@ -608,13 +603,10 @@ class CompositeIndirectLoadAndStoreOp(IRDLOperation):
             else:
                 accesses[key] = _parse_access(parser, key)
         multicast = _parse_optional_multicast(parser)
-        parser.parse_keyword("time_symbols")
-        time_symbols = _parse_paren_operands(parser)
+        time_symbols = _parse_time_symbols(parser)
         parser.parse_punctuation(",")
         load_iv = _parse_load_iv(parser)
-        attrs = parser.parse_optional_attr_dict()
-        body = parser.parse_region([load_iv])
-        parser.parse_punctuation(":")
+        attrs, body = _parse_attrs_and_body(parser, [load_iv])
         mems: dict[str, SSAValue] = {}
         for i, key in enumerate(k for k in ("indirect_src", "direct_src", "indirect_dst", "direct_dst")
                                 if k in accesses):
@@ -649,17 +641,12 @@ class CompositeIndirectLoadAndStoreOp(IRDLOperation):
                                 "direct_dst")
         newline(printer)
         _print_multicast(printer, self.multicast_info)
-        printer.print_string(" time_symbols(")
-        printer.print_list(self.time_symbols, printer.print_operand)
-        printer.print_string("), ")
+        _print_time_symbols(printer, self.time_symbols)
+        printer.print_string(", ")
         _print_load_iv(printer, self.body)
         newline(printer)
-        print_attr_dict(printer, self, elided=_INDIRECT_LS_MAPS)
-        newline(printer)
-        printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=True)
-        printer.print_string(" : ")
         mems = [self.indirect_src_memref, self.direct_src_memref, self.indirect_dst_memref, self.direct_dst_memref]
-        printer.print_list([m.type for m in mems if m is not None], printer.print_attribute)
+        _print_attrs_and_body(printer, self, _INDIRECT_LS_MAPS, [m.type for m in mems if m is not None])
 
     def verify_(self) -> None:
         for mem, key, operands in ((self.indirect_src_memref, "indirect_src", self.indirect_src_map_indices),
@@ -672,14 +659,18 @@ class CompositeIndirectLoadAndStoreOp(IRDLOperation):
             if affine_map is not None:
                 check_subscript_operands(affine_map, len(operands), f"{key} map")
         _check_region_arg(self, self.body)
-        _check_set_vs_map(self.load_set, self.direct_src_map, "load set and direct src array dimensions should match")
-        _check_set_vs_order(self.load_set, self.load_order, "load set and order dimensions should match")
-        _check_set_vs_map(self.store_set, self.direct_dst_map, "store set and direct dst array dimensions should match")
-        _check_set_vs_order(self.store_set, self.store_order, "store set and order dimensions should match")
+        _check_access_set("load", self.load_set, self.load_order, self.direct_src_map, "direct src array")
+        _check_access_set("store", self.store_set, self.store_order, self.direct_dst_map, "direct dst array")
 
 
 class _IndirectPairOp(IRDLOperation):
-    """Ops addressed as `indirect:%i[...] direct:%d[...]` (one index memref, one data memref)."""
+    """Ops addressed as `indirect:%i[...] direct:%d[...]` (one index memref, one data memref).
+
+    Each has a `load_set`/`load_order` or a `store_set`/`store_order` (`SET_KIND`), checked
+    against the direct map; `ARRAY` names the direct memref in the verifier's message."""
+
+    SET_KIND: ClassVar[str]
+    ARRAY: ClassVar[str] = "direct array"
 
     def _print_pair(self, printer: Printer) -> None:
         _print_maybe_subscripts(printer, self.indirect_memref, self.indirect_map, self.indirect_map_indices,
@@ -712,10 +703,21 @@ class _IndirectPairOp(IRDLOperation):
         check_subscript_operands(self.indirect_map, len(self.indirect_map_indices), "indirect map")
         check_subscript_operands(self.direct_map, len(self.direct_map_indices), "direct map")
 
+    def _verify_set(self) -> None:
+        kind = self.SET_KIND
+        _check_access_set(kind, getattr(self, f"{kind}_set"), getattr(self, f"{kind}_order"), self.direct_map,
+                          self.ARRAY)
+
+    def verify_(self) -> None:
+        self._verify_pair()
+        self._verify_set()
+
 
 @irdl_op_definition
 class CompositeIndirectLoadOp(_IndirectPairOp):
     name = "agen.composite_indirect_load"
+    SET_KIND: ClassVar[str] = "load"
+    ARRAY: ClassVar[str] = "direct src array"
 
     indirect_memref = operand_def(MemRefType)
     direct_memref = operand_def(MemRefType)
@@ -740,13 +742,10 @@ class CompositeIndirectLoadOp(_IndirectPairOp):
     def parse(cls, parser: Parser) -> CompositeIndirectLoadOp:
         (ind, ind_sub), (dir_, dir_sub) = cls._parse_pair(parser)
         multicast = _parse_optional_multicast(parser)
-        parser.parse_keyword("time_symbols")
-        time_symbols = _parse_paren_operands(parser)
+        time_symbols = _parse_time_symbols(parser)
         parser.parse_punctuation(",")
         load_iv = _parse_load_iv(parser)
-        attrs = parser.parse_optional_attr_dict()
-        body = parser.parse_region([load_iv])
-        parser.parse_punctuation(":")
+        attrs, body = _parse_attrs_and_body(parser, [load_iv])
         ind_mem, dir_mem = cls._parse_pair_types(parser, ind, dir_)
         props, others, ind_indices, dir_indices = cls._resolve_pair(parser, attrs, ind_sub, dir_sub)
         return _finish(cls.build(
@@ -757,27 +756,23 @@ class CompositeIndirectLoadOp(_IndirectPairOp):
     def print(self, printer: Printer) -> None:
         self._print_pair(printer)
         _print_multicast(printer, self.multicast_info)
-        printer.print_string(" time_symbols(")
-        printer.print_list(self.time_symbols, printer.print_operand)
-        printer.print_string("), ")
+        _print_time_symbols(printer, self.time_symbols)
+        printer.print_string(", ")
         _print_load_iv(printer, self.body)
         newline(printer)
-        print_attr_dict(printer, self, elided=["indirect_map", "direct_map"])
-        newline(printer)
-        printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=True)
-        printer.print_string(" : ")
-        printer.print_list([self.indirect_memref.type, self.direct_memref.type], printer.print_attribute)
+        _print_attrs_and_body(printer, self, ["indirect_map", "direct_map"],
+                              [self.indirect_memref.type, self.direct_memref.type])
 
     def verify_(self) -> None:
         self._verify_pair()
         _check_region_arg(self, self.body)
-        _check_set_vs_map(self.load_set, self.direct_map, "load set and direct src array dimensions should match")
-        _check_set_vs_order(self.load_set, self.load_order, "load set and order dimensions should match")
+        self._verify_set()
 
 
 @irdl_op_definition
 class CompositeIndirectStoreOp(_IndirectPairOp):
     name = "agen.composite_indirect_store"
+    SET_KIND: ClassVar[str] = "store"
 
     indirect_memref = operand_def(MemRefType)
     direct_memref = operand_def(MemRefType)
@@ -802,11 +797,8 @@ class CompositeIndirectStoreOp(_IndirectPairOp):
     def parse(cls, parser: Parser) -> CompositeIndirectStoreOp:
         (ind, ind_sub), (dir_, dir_sub) = cls._parse_pair(parser)
         multicast = _parse_optional_multicast(parser)
-        parser.parse_keyword("time_symbols")
-        time_symbols = _parse_paren_operands(parser)
-        attrs = parser.parse_optional_attr_dict()
-        body = parser.parse_region()
-        parser.parse_punctuation(":")
+        time_symbols = _parse_time_symbols(parser)
+        attrs, body = _parse_attrs_and_body(parser)
         ind_mem, dir_mem = cls._parse_pair_types(parser, ind, dir_)
         props, others, ind_indices, dir_indices = cls._resolve_pair(parser, attrs, ind_sub, dir_sub)
         return _finish(cls.build(
@@ -818,25 +810,16 @@ class CompositeIndirectStoreOp(_IndirectPairOp):
         self._print_pair(printer)
         newline(printer)
         _print_multicast(printer, self.multicast_info)
-        printer.print_string(" time_symbols(")
-        printer.print_list(self.time_symbols, printer.print_operand)
-        printer.print_string(")")
+        _print_time_symbols(printer, self.time_symbols)
         newline(printer)
-        print_attr_dict(printer, self, elided=["indirect_map", "direct_map"])
-        newline(printer)
-        printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=True)
-        printer.print_string(" : ")
-        printer.print_list([self.indirect_memref.type, self.direct_memref.type], printer.print_attribute)
-
-    def verify_(self) -> None:
-        self._verify_pair()
-        _check_set_vs_map(self.store_set, self.direct_map, "store set and direct array dimensions should match")
-        _check_set_vs_order(self.store_set, self.store_order, "store set and order dimensions should match")
+        _print_attrs_and_body(printer, self, ["indirect_map", "direct_map"],
+                              [self.indirect_memref.type, self.direct_memref.type])
 
 
 @irdl_op_definition
 class IndirectVectorLoadOp(_IndirectPairOp):
     name = "agen.indirect_vector_load"
+    SET_KIND: ClassVar[str] = "load"
 
     indirect_memref = operand_def(MemRefType)
     direct_memref = operand_def(MemRefType)
@@ -875,15 +858,11 @@ class IndirectVectorLoadOp(_IndirectPairOp):
         printer.print_list([self.indirect_memref.type, self.direct_memref.type, self.result.type],
                            printer.print_attribute)
 
-    def verify_(self) -> None:
-        self._verify_pair()
-        _check_set_vs_map(self.load_set, self.direct_map, "load set and direct array dimensions should match")
-        _check_set_vs_order(self.load_set, self.load_order, "load set and order dimensions should match")
-
 
 @irdl_op_definition
 class IndirectVectorStoreOp(_IndirectPairOp):
     name = "agen.indirect_vector_store"
+    SET_KIND: ClassVar[str] = "store"
 
     value = operand_def(VectorLike)
     indirect_memref = operand_def(MemRefType)
@@ -927,11 +906,6 @@ class IndirectVectorStoreOp(_IndirectPairOp):
         printer.print_string(" : ")
         printer.print_list([self.value.type, self.indirect_memref.type, self.direct_memref.type],
                            printer.print_attribute)
-
-    def verify_(self) -> None:
-        self._verify_pair()
-        _check_set_vs_map(self.store_set, self.direct_map, "store set and direct array dimensions should match")
-        _check_set_vs_order(self.store_set, self.store_order, "store set and order dimensions should match")
 
 
 # ---------------------------------------------------------------------------

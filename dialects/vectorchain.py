@@ -146,7 +146,15 @@ def _check_i1_mask(mask: SSAValue | None) -> None:
         raise VerifyException(f"mask must be a 1-D vector of i1, got {t}")
 
 
-class _UnaryOp(IRDLOperation):
+class _ChainOp(IRDLOperation):
+    """What every op with a declarative format here shares: side-effect free, isolated,
+    properties written in the attr-dict."""
+
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    irdl_options = (ParsePropInAttrDict(),)
+
+
+class _UnaryOp(_ChainOp):
     """`%r = vectorchain.X %x[%mask : vector<Nxi1>] {attrs} : T, R` on builtin vectors."""
 
     op = operand_def(VectorType)
@@ -154,8 +162,6 @@ class _UnaryOp(IRDLOperation):
     dbgName = opt_prop_def(StringAttr)
     data = result_def(VectorType)
 
-    traits = traits_def(Pure(), IsolatedFromAbove())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = f"$op {_MASK} attr-dict `:` type($op) `,` type(results)"
 
     def verify_(self) -> None:
@@ -219,7 +225,7 @@ class TanhEstimateOp(_UnaryOp):
     version = prop_def(EstimateVersionAttr)
 
 
-class _BinaryShapedOp(IRDLOperation):
+class _BinaryShapedOp(_ChainOp):
     """`%r = vectorchain.X %a, %b[%mask : M] {attrs} : Ta, Tb, R` on vectors or custom vectors."""
 
     op1 = operand_def(VectorLike)
@@ -228,8 +234,6 @@ class _BinaryShapedOp(IRDLOperation):
     dbgName = opt_prop_def(StringAttr)
     data = result_def(VectorLike)
 
-    traits = traits_def(Pure(), IsolatedFromAbove())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = f"$op1 `,` $op2 {_MASK} attr-dict `:` type($op1) `,` type($op2) `,` type(results)"
 
 
@@ -261,7 +265,7 @@ class PackOp(_BinaryShapedOp):
 
 @located_format_errors
 @irdl_op_definition
-class ElementWiseCompareOp(IRDLOperation):
+class ElementWiseCompareOp(_ChainOp):
     name = "vectorchain.element_wise_compare"
 
     op1 = operand_def(VectorType)
@@ -271,8 +275,6 @@ class ElementWiseCompareOp(IRDLOperation):
     compare_op = prop_def(CompareOperatorAttr)
     data = result_def(VectorType)
 
-    traits = traits_def(Pure(), IsolatedFromAbove())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = f"$op1 `,` $op2 {_MASK} attr-dict `:` type($op1) `,` type($op2) `,` type(results)"
 
     def verify_(self) -> None:
@@ -281,21 +283,19 @@ class ElementWiseCompareOp(IRDLOperation):
 
 @located_format_errors
 @irdl_op_definition
-class SelectOp(IRDLOperation):
+class SelectOp(_ChainOp):
     name = "vectorchain.select"
 
     data = operand_def(VectorLike)
     selection_map = prop_def(AffineMapAttr)
     selected_data = result_def(VectorLike)
 
-    traits = traits_def(Pure(), IsolatedFromAbove())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$data attr-dict `:` type($data) `,` type(results)"
 
 
 @located_format_errors
 @irdl_op_definition
-class MergeOp(IRDLOperation):
+class MergeOp(_ChainOp):
     name = "vectorchain.merge"
 
     op1 = operand_def(VectorLike)
@@ -309,22 +309,18 @@ class MergeOp(IRDLOperation):
     access_function_B = prop_def(AffineMapAttr)
     data = result_def(VectorLike)
 
-    traits = traits_def(Pure(), IsolatedFromAbove())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$op1 `,` $op2 attr-dict `:` type($op1) `,` type($op2) `,` type(results)"
 
 
 @located_format_errors
 @irdl_op_definition
-class CreateAffineMaskOp(IRDLOperation):
+class CreateAffineMaskOp(_ChainOp):
     name = "vectorchain.create_affine_mask"
 
     mask_parameter = opt_operand_def(IndexType)
     mask_set = prop_def(AffineSetAttr)
     data = result_def(VectorType)
 
-    traits = traits_def(Pure(), IsolatedFromAbove())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "($mask_parameter^)? attr-dict `:` type(results)"
 
     def verify_(self) -> None:
@@ -333,7 +329,7 @@ class CreateAffineMaskOp(IRDLOperation):
 
 @located_format_errors
 @irdl_op_definition
-class CastOp(IRDLOperation):
+class CastOp(_ChainOp):
     """Converts each element; input and result have the same number of elements."""
 
     name = "vectorchain.cast"
@@ -343,8 +339,6 @@ class CastOp(IRDLOperation):
     dbgName = opt_prop_def(StringAttr)
     data = result_def(VectorLike)
 
-    traits = traits_def(Pure(), IsolatedFromAbove())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = f"$input {_MASK} attr-dict `:` type($input) `,` type(results)"
 
     def verify_(self) -> None:
@@ -354,7 +348,7 @@ class CastOp(IRDLOperation):
 
 @located_format_errors
 @irdl_op_definition
-class MultiplyAndAccumulateOp(IRDLOperation):
+class MultiplyAndAccumulateOp(_ChainOp):
     name = "vectorchain.multiply_and_accumulate"
 
     op1 = operand_def(VectorLike)
@@ -365,15 +359,13 @@ class MultiplyAndAccumulateOp(IRDLOperation):
     reduction_map = prop_def(AffineMapAttr)
     data = result_def(VectorLike)
 
-    traits = traits_def(Pure(), IsolatedFromAbove())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (f"$op1 `,` $op2 `,` $op3 {_MASK} attr-dict `:` type($op1) `,` type($op2) `,` "
                        "type($op3) `,` type(results)")
 
 
 @located_format_errors
 @irdl_op_definition
-class ElementWiseSelectionOp(IRDLOperation):
+class ElementWiseSelectionOp(_ChainOp):
     name = "vectorchain.element_wise_selection"
 
     cond = operand_def(VectorType)
@@ -383,15 +375,13 @@ class ElementWiseSelectionOp(IRDLOperation):
     dbgName = opt_prop_def(StringAttr)
     data = result_def(VectorLike)
 
-    traits = traits_def(Pure(), IsolatedFromAbove())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (f"$cond `?` $lhs `:` $rhs {_MASK} attr-dict `:` type($cond) `,` type($lhs) `,` "
                        "type($rhs) `,` type(results)")
 
 
 @located_format_errors
 @irdl_op_definition
-class ScanWithGapOp(IRDLOperation):
+class ScanWithGapOp(_ChainOp):
     name = "vectorchain.scan_with_gap"
 
     input = operand_def(VectorLike)
@@ -401,14 +391,12 @@ class ScanWithGapOp(IRDLOperation):
     eval_order = prop_def(EvalOrderAttr)
     output = result_def(VectorLike)
 
-    traits = traits_def(Pure(), IsolatedFromAbove())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$input attr-dict `:` type($input) `,` type(results)"
 
 
 @located_format_errors
 @irdl_op_definition
-class RotateOp(IRDLOperation):
+class RotateOp(_ChainOp):
     name = "vectorchain.rotate"
 
     input = operand_def(VectorLike)
@@ -417,8 +405,6 @@ class RotateOp(IRDLOperation):
     right_shift = prop_def(BoolAttr, default_value=BoolAttr(True, i1))
     output = result_def(VectorLike)
 
-    traits = traits_def(Pure(), IsolatedFromAbove())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$input `,` $position attr-dict `:` type($input) `,` type($position) `,` type(results)"
 
 
