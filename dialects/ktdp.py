@@ -706,6 +706,10 @@ class GetComputeTileIdOp(IRDLOperation):
             raise VerifyException("all results must be IndexType")
 
 
+def _index_operands(parser: Parser, operands: Sequence[UnresolvedOperand]) -> list[SSAValue]:
+    return [parser.resolve_operand(o, IndexType()) for o in operands]
+
+
 def _parse_dynamic_index_list(parser: Parser) -> tuple[list[UnresolvedOperand], list[int]]:
     """MLIR's `custom<DynamicIndexList>`: `[32, %n]`; SSA entries become kDynamic."""
     dynamic: list[UnresolvedOperand] = []
@@ -812,14 +816,13 @@ class ConstructMemoryViewOp(IRDLOperation):
         props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
         parser.parse_punctuation(":")
         result_type = parser.parse_type()
-        index = IndexType()
         props["static_sizes"] = DenseArrayBase.from_list(i64, static_sizes)
         props["static_strides"] = DenseArrayBase.from_list(i64, static_strides)
         return cls.build(
             operands=[
-                parser.resolve_operand(offset, index),
-                [parser.resolve_operand(o, index) for o in dyn_sizes],
-                [parser.resolve_operand(o, index) for o in dyn_strides],
+                parser.resolve_operand(offset, IndexType()),
+                _index_operands(parser, dyn_sizes),
+                _index_operands(parser, dyn_strides),
             ],
             result_types=[result_type],
             properties=props,
@@ -1029,13 +1032,12 @@ class ConstructAccessTileOp(IRDLOperation):
         if len(order.data.results) != tile_set.data.num_dims:
             fail("Number of dimensions in the access tile order and access tile set must match!")
 
-        index = IndexType()
         props["base_map"] = AffineMapAttr(base_map)
         return cls.build(
             operands=[
                 parser.resolve_operand(base, base_type),
-                [parser.resolve_operand(o, index) for o in ssa.ids],
-                [parser.resolve_operand(o, index) for o in symbols],
+                _index_operands(parser, ssa.ids),
+                _index_operands(parser, symbols),
             ],
             result_types=[result_type],
             properties=props,
@@ -1089,11 +1091,15 @@ class ConstructAccessTileOp(IRDLOperation):
                 f"access_tile_order dimensions ({len(order.results)}) must match "
                 f"access_tile_set dimensions ({tile_set.num_dims})"
             )
-        if result_type.get_num_dims() != tile_set.num_dims:
-            raise VerifyException(
-                f"result type rank ({result_type.get_num_dims()}) must match access_tile_set "
-                f"dimensions ({tile_set.num_dims})"
-            )
+        _check_result_rank(result_type, tile_set, "access_tile_set")
+
+
+def _check_result_rank(result_type: AccessTileType, space: AffineSet, set_name: str) -> None:
+    """The access tile made has one dimension per dimension of the set it ranges over."""
+    if result_type.get_num_dims() != space.num_dims:
+        raise VerifyException(
+            f"result type rank ({result_type.get_num_dims()}) must match {set_name} dimensions ({space.num_dims})"
+        )
 
 
 @irdl_op_definition
@@ -1256,8 +1262,8 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
             operands=[
                 parser.resolve_operand(base, types[0]),
                 [parser.resolve_operand(o, t) for o, t in zip(indirect, types[1:])],
-                [parser.resolve_operand(o, index) for o in captured],
-                [parser.resolve_operand(o, index) for o in symbols],
+                _index_operands(parser, captured),
+                _index_operands(parser, symbols),
             ],
             result_types=[result_type],
             properties=props,
@@ -1386,11 +1392,7 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
                     f"direct subscript map for dimension {i} must produce exactly 1 result, but "
                     f"produces {len(amap.results)}"
                 )
-        if result_type.get_num_dims() != space.num_dims:
-            raise VerifyException(
-                f"result type rank ({result_type.get_num_dims()}) must match variables_space_set "
-                f"dimensions ({space.num_dims})"
-            )
+        _check_result_rank(result_type, space, "variables_space_set")
 
 
 @irdl_op_definition
@@ -1428,15 +1430,20 @@ class LoadOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
-        t = self.result.type
-        if not isinstance(t, TensorType | UnrankedTensorType):
-            raise VerifyException(f"result #0 must be tensor of any type values, but got '{_show(t)}'")
-        if not isinstance(t, TensorType):
-            raise VerifyException("result must be a ranked tensor")
-        tile = self.access_tile.type
-        assert isinstance(tile, AccessTileType)
-        if tuple(t.get_shape()) != tile.get_shape():
-            raise VerifyException("access tile shape must match result tensor shape")
+        _check_tensor_of_tile(self.result.type, self.access_tile.type, "result #0", "result",
+                              "access tile shape must match result tensor shape")
+
+
+def _check_tensor_of_tile(t: Attribute, tile: Attribute, slot: str, name: str, mismatch: str) -> None:
+    """`t`, the op's `slot` (`result #0`, `operand #0`) called `name`, is a ranked tensor of the
+    access tile's shape (ktdp.load's result, ktdp.store's data)."""
+    if not isinstance(t, TensorType | UnrankedTensorType):
+        raise VerifyException(f"{slot} must be tensor of any type values, but got '{_show(t)}'")
+    if not isinstance(t, TensorType):
+        raise VerifyException(f"{name} must be a ranked tensor")
+    assert isinstance(tile, AccessTileType)
+    if tuple(t.get_shape()) != tile.get_shape():
+        raise VerifyException(mismatch)
 
 
 @irdl_op_definition
@@ -1478,15 +1485,8 @@ class StoreOp(IRDLOperation):
         print_stripped_type(printer, self.access_tile.type)
 
     def verify_(self) -> None:
-        t = self.data_tile.type
-        if not isinstance(t, TensorType | UnrankedTensorType):
-            raise VerifyException(f"operand #0 must be tensor of any type values, but got '{_show(t)}'")
-        if not isinstance(t, TensorType):
-            raise VerifyException("data_tile must be a ranked tensor")
-        tile = self.access_tile.type
-        assert isinstance(tile, AccessTileType)
-        if tuple(t.get_shape()) != tile.get_shape():
-            raise VerifyException("data tile shape must match access tile shape")
+        _check_tensor_of_tile(self.data_tile.type, self.access_tile.type, "operand #0", "data_tile",
+                              "data tile shape must match access tile shape")
 
 
 @irdl_op_definition

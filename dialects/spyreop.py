@@ -8,7 +8,7 @@ messages follow the upstream C++ dialect (`/work/shared/spec/ktir-dialects.md` Â
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -37,7 +37,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.compat import EnumAttribute, StrEnum
+from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
 from dfsched.dialects.ktdp import print_attr_dict
 
 # ===========================================================================
@@ -188,6 +188,26 @@ class ReductionScopeAttr(_AngleBracketEnum, EnumAttribute[ReductionScope]):
 # ===========================================================================
 
 
+def _parse_separated_operands(parser: Parser, separators: tuple[str, ...]) -> list[UnresolvedOperand]:
+    """`%a <sep> %b ...`: each separator (`,` or a keyword) precedes the 2nd, 3rd, ... operand."""
+    names = [parser.parse_unresolved_operand()]
+    for sep in separators:
+        if sep == ",":
+            parser.parse_punctuation(",")
+        else:
+            parser.parse_keyword(sep)
+        names.append(parser.parse_unresolved_operand())
+    return names
+
+
+def _print_separated_operands(printer: Printer, operands: Sequence[SSAValue], separators: tuple[str, ...]) -> None:
+    printer.print_string(" ")
+    printer.print_operand(operands[0])
+    for sep, value in zip(separators, operands[1:]):
+        printer.print_string(", " if sep == "," else f" {sep} ")
+        printer.print_operand(value)
+
+
 class _SameTypeOp(IRDLOperation):
     """Operands and results all of one type T, spelled once: `%a <sep> %b ... : T`.
 
@@ -203,13 +223,7 @@ class _SameTypeOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser):
-        names = [parser.parse_unresolved_operand()]
-        for sep in cls.SEPARATORS:
-            if sep == ",":
-                parser.parse_punctuation(",")
-            else:
-                parser.parse_keyword(sep)
-            names.append(parser.parse_unresolved_operand())
+        names = _parse_separated_operands(parser, cls.SEPARATORS)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         t = parser.parse_type()
@@ -220,11 +234,7 @@ class _SameTypeOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operands[0])
-        for sep, value in zip(self.SEPARATORS, self.operands[1:]):
-            printer.print_string(", " if sep == "," else f" {sep} ")
-            printer.print_operand(value)
+        _print_separated_operands(printer, self.operands, self.SEPARATORS)
         print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.result_types[0])
@@ -346,24 +356,14 @@ class _FixedIntOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser):
         t = IntegerType(cls.WIDTH)
-        names = [parser.parse_unresolved_operand()]
-        for sep in cls.SEPARATORS:
-            if sep == ",":
-                parser.parse_punctuation(",")
-            else:
-                parser.parse_keyword(sep)
-            names.append(parser.parse_unresolved_operand())
+        names = _parse_separated_operands(parser, cls.SEPARATORS)
         attrs = parser.parse_optional_attr_dict()
         return cls.build(
             operands=[parser.resolve_operand(n, t) for n in names], result_types=[t], attributes=attrs
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operands[0])
-        for sep, value in zip(self.SEPARATORS, self.operands[1:]):
-            printer.print_string(", " if sep == "," else f" {sep} ")
-            printer.print_operand(value)
+        _print_separated_operands(printer, self.operands, self.SEPARATORS)
         print_attr_dict(printer, self)
 
     def verify_(self) -> None:
@@ -374,35 +374,34 @@ class _FixedIntOp(IRDLOperation):
         _check_type("result", 0, self.result_types[0], allowed, t)
 
 
-@irdl_op_definition
-class AddI32ToI32Op(_FixedIntOp):
-    """`%r = spyreop.addi32toi32 %a, %b`: 32-bit integer addition."""
+class _FixedIntBinaryOp(_FixedIntOp):
+    """`%r = OP %a, %b` on fixed-width integers."""
 
-    name = "spyreop.addi32toi32"
     lhs = operand_def()
     rhs = operand_def()
     result = result_def()
 
 
 @irdl_op_definition
-class AddI64ToI64Op(_FixedIntOp):
+class AddI32ToI32Op(_FixedIntBinaryOp):
+    """`%r = spyreop.addi32toi32 %a, %b`: 32-bit integer addition."""
+
+    name = "spyreop.addi32toi32"
+
+
+@irdl_op_definition
+class AddI64ToI64Op(_FixedIntBinaryOp):
     """`%r = spyreop.addi64toi64 %a, %b`: 64-bit integer addition."""
 
     name = "spyreop.addi64toi64"
     WIDTH: ClassVar[int] = 64
-    lhs = operand_def()
-    rhs = operand_def()
-    result = result_def()
 
 
 @irdl_op_definition
-class MulI32ToI32Op(_FixedIntOp):
+class MulI32ToI32Op(_FixedIntBinaryOp):
     """`%r = spyreop.muli32toi32 %a, %b`: 32-bit product of 32-bit integers."""
 
     name = "spyreop.muli32toi32"
-    lhs = operand_def()
-    rhs = operand_def()
-    result = result_def()
 
 
 @irdl_op_definition
@@ -422,6 +421,9 @@ class _FusedOp(IRDLOperation):
 
     OPERANDS: ClassVar[_TypeClass] = FLOAT
     RESULTS: ClassVar[_TypeClass] = FUSED
+
+    operand = operand_def()
+    result = result_def()
 
     traits = traits_def(Pure())
 
@@ -465,8 +467,6 @@ class Exx2FusedOp(_FusedOp):
 
     name = "spyreop.exx2_fused"
     infer = staticmethod(fused_of)
-    operand = operand_def()
-    result = result_def()
 
 
 @irdl_op_definition
@@ -476,8 +476,6 @@ class Exx2ZeroMeanFusedOp(_FusedOp):
 
     name = "spyreop.exx2_zeromean_fused"
     infer = staticmethod(fused_of)
-    operand = operand_def()
-    result = result_def()
 
 
 @irdl_op_definition
@@ -489,8 +487,6 @@ class LayerNormScaleFusedOp(_FusedOp):
     OPERANDS: ClassVar[_TypeClass] = FUSED
     RESULTS: ClassVar[_TypeClass] = FLOAT
     infer = staticmethod(scalar_of)
-    operand = operand_def()
-    result = result_def()
 
 
 @irdl_op_definition
