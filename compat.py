@@ -351,11 +351,29 @@ def indented(printer: Printer, amount: int = 1) -> AbstractContextManager[None]:
 
 
 def _interpreter_base():
-    from xdsl.interpreter import Interpreter, OpImplResult, PythonValues
+    from xdsl.interpreter import Interpreter, InterpretationError, OpImplResult, PythonValues, ReturnedValues
 
     class InterpreterBase(Interpreter):
         """xDSL's Interpreter, with its per-op step given a name: `interpret_op(op, inputs)` runs
-        one op (`run_op` and region execution go through it); it defaults to xDSL's own step."""
+        one op (`run_op` and region execution go through it); it defaults to xDSL's own step.
+
+        Region execution is xDSL's (the first block runs; a terminator returns values or
+        branches to a successor), made cheaper for long runs:
+
+        * values live in one flat table keyed by the SSA value's identity instead of a chain
+          of scopes: in verified SSA IR a value is only read where its definition dominates,
+          so dropping a region's values when it ends changes nothing. A region re-entered
+          while it runs (recursion) saves and restores the values defined inside it, as a
+          new scope would;
+        * each block's ops, operands and results are listed once per interpreter (the IR
+          must not change while an interpreter runs it).
+        """
+
+        def __init__(self, *args: Any, **kwargs: Any):
+            super().__init__(*args, **kwargs)
+            self._values: dict[int, Any] = {}
+            self._plans: dict[int, Any] = {}  # id(block) -> (block, arg ids, steps)
+            self._active: dict[int, int] = {}  # id(region) -> how many runs of it are under way
 
         def interpret_op(self, op: Operation, inputs: PythonValues) -> OpImplResult:
             return super()._run_op(op, inputs)
@@ -363,6 +381,114 @@ def _interpreter_base():
         # xDSL 0.74's name for the step above
         def _run_op(self, op: Operation, inputs: PythonValues) -> OpImplResult:
             return self.interpret_op(op, inputs)
+
+        # -- values ---------------------------------------------------------------------
+
+        def get_values(self, values) -> tuple[Any, ...]:
+            table = self._values
+            try:
+                return tuple([table[id(v)] for v in values])
+            except KeyError:
+                for v in values:
+                    if id(v) not in table:
+                        raise KeyError(f"No value for key {v}") from None
+                raise
+
+        def set_values(self, pairs) -> None:
+            table = self._values
+            for value, python_value in pairs:
+                table[id(value)] = python_value
+
+        def push_scope(self, name: str | None = None) -> None:
+            pass
+
+        def pop_scope(self) -> None:
+            pass
+
+        def reset_values(self, pairs) -> None:
+            """Forget every value, then bind `pairs` (SSA value, Python value)."""
+            self._values.clear()
+            self.set_values(pairs)
+
+        # -- regions --------------------------------------------------------------------
+
+        def _plan(self, block: Block):
+            steps = tuple(
+                (op, tuple(id(v) for v in op.operands), tuple(id(r) for r in op.results)) for op in block.ops
+            )
+            plan = (block, tuple(id(a) for a in block.args), steps)
+            self._plans[id(block)] = plan
+            return plan
+
+        def _defined_in(self, region) -> list[int]:
+            ids: list[int] = []
+            for block in region.blocks:
+                ids.extend(id(a) for a in block.args)
+                for op in block.walk():
+                    ids.extend(id(r) for r in op.results)
+                    for inner in op.regions:
+                        for b in inner.blocks:
+                            ids.extend(id(a) for a in b.args)
+            return ids
+
+        def run_ssacfg_region(self, region, args: PythonValues, name: str = "unknown") -> PythonValues:
+            block = region.blocks.first
+            if block is None:
+                return ()
+            key = id(region)
+            active = self._active
+            depth = active.get(key, 0)
+            saved = None
+            table = self._values
+            if depth:  # re-entered (recursion): keep the outer run's values
+                saved = {}
+                for k in self._defined_in(region):
+                    if k in table:
+                        saved[k] = table.pop(k)
+            active[key] = depth + 1
+            try:
+                return self._run_blocks(block, args)
+            finally:
+                if depth:
+                    active[key] = depth
+                    for k in self._defined_in(region):
+                        table.pop(k, None)
+                    table.update(saved)
+                else:
+                    del active[key]
+
+        def _run_blocks(self, block: Block, args: PythonValues) -> PythonValues:
+            table = self._values
+            plans = self._plans
+            interpret = self.interpret_op
+            while True:
+                plan = plans.get(id(block))
+                if plan is None or plan[0] is not block:
+                    plan = self._plan(block)
+                for k, v in zip(plan[1], args):
+                    table[k] = v
+                for op, operands, results in plan[2]:
+                    try:
+                        inputs = tuple([table[k] for k in operands])
+                    except KeyError:
+                        inputs = self.get_values(op.operands)
+                    result = interpret(op, inputs)
+                    values = result.values
+                    if len(values) != len(results):
+                        raise InterpretationError(
+                            f"Incorrect number of results for op {op.name}, expected {len(results)} but got "
+                            f"{len(values)}"
+                        )
+                    for k, v in zip(results, values):
+                        table[k] = v
+                    terminator = result.terminator_value
+                    if terminator is not None:
+                        if isinstance(terminator, ReturnedValues):
+                            return terminator.values
+                        block, args = terminator
+                        break
+                else:
+                    return ()
 
     InterpreterBase.__qualname__ = "InterpreterBase"
     return InterpreterBase

@@ -159,3 +159,66 @@ def functions_for(
         wrap = impl_terminator if cls.has_trait(IsTerminator) else impl
         namespace[f"_impl_{i}_{cls.__name__}"] = wrap(cls)(fn)
     return register_impls(type(cls_name, (base,), namespace))
+
+
+# ---------------------------------------------------------------------------------------
+# affine maps compiled to Python
+# ---------------------------------------------------------------------------------------
+
+
+def _affine_source(expr, kinds) -> str:
+    from xdsl.ir.affine import AffineBinaryOpExpr, AffineConstantExpr, AffineDimExpr, AffineSymExpr
+
+    if isinstance(expr, AffineConstantExpr):
+        return f"({int(expr.value)})"
+    if isinstance(expr, AffineDimExpr):
+        return f"d[{int(expr.position)}]"
+    if isinstance(expr, AffineSymExpr):
+        return f"s[{int(expr.position)}]"
+    if isinstance(expr, AffineBinaryOpExpr):
+        lhs, rhs = _affine_source(expr.lhs, kinds), _affine_source(expr.rhs, kinds)
+        kind = kinds.get(expr.kind)
+        if kind == "ceildiv":
+            return f"(-((-{lhs}) // {rhs}))"
+        if kind is not None:
+            return f"({lhs} {kind} {rhs})"
+    raise ValueError("Unreachable")
+
+
+_COMPILED_MAPS: dict[Any, Callable[..., tuple]] = {}
+
+
+def compiled_map(amap) -> Callable[[Any, Any], tuple]:
+    """`amap.eval` as a Python function `(dims, symbols) -> tuple`: the same operations in the
+    same order (ints or numpy arrays alike), the same length assertions, without walking the
+    expression tree each time."""
+    fn = _COMPILED_MAPS.get(amap)
+    if fn is not None:
+        return fn
+    from xdsl.ir.affine import AffineBinaryOpKind
+
+    kinds = {
+        AffineBinaryOpKind.Add: "+",
+        AffineBinaryOpKind.Mul: "*",
+        AffineBinaryOpKind.Mod: "%",
+        AffineBinaryOpKind.FloorDiv: "//",
+        AffineBinaryOpKind.CeilDiv: "ceildiv",
+    }
+    try:
+        body = ", ".join(_affine_source(e, kinds) for e in amap.results)
+    except (ValueError, AttributeError, RecursionError):
+        return amap.eval
+    nd, ns = int(amap.num_dims), int(amap.num_symbols)
+    source = (
+        "def evaluate(d, s):\n"
+        f"    assert len(d) == {nd}, f\"{{len(d)}}, {nd}\"\n"
+        f"    assert len(s) == {ns}, f\"{{len(s)}}, {ns}\"\n"
+        f"    return ({body}{',' if amap.results else ''})\n"
+    )
+    namespace: dict[str, Any] = {}
+    exec(compile(source, f"<affine map {amap}>", "exec"), namespace)  # noqa: S102 - generated from the map
+    fn = namespace["evaluate"]
+    if len(_COMPILED_MAPS) > 4096:
+        _COMPILED_MAPS.clear()
+    _COMPILED_MAPS[amap] = fn
+    return fn

@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ShapedType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 
+from dfsched.compat import op_implementations
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp import sets
 from dfsched.interp.dataflow_engine import Block as BlockCmd
@@ -537,15 +538,13 @@ class Runner:
     def _fallback(self, op: Operation, operands: list[Any]) -> Gen:
         """Ops the KTIR interpreter implements (arith, math, tensor, linalg, ...)."""
         ktir = self.sim.ktir
-        if type(op) not in ktir._impls._impl_dict:  # noqa: SLF001
+        if type(op) not in op_implementations(ktir):
             where = f"on {self.who}" if self.unit is not None else "outside the program units"
             raise error(op, f"the DataflowIR simulator does not support '{op.name}' {where}")
         if op.regions:
-            from xdsl.utils.scoped_dict import ScopedDict
-
             captured = self.sim.captures(op)
-            ktir._ctx = ScopedDict(name="dataflow-sim", local_scope={v: self.env[v] for v in captured if v in self.env})
-        results = ktir._run_op(op, tuple(operands)).values  # noqa: SLF001
+            ktir.reset_values([(v, self.env[v]) for v in captured if v in self.env])
+        results = ktir.interpret_op(op, tuple(operands)).values
         if self.unit is not None and not op.name.endswith(".constant"):
             shaped = [r for r in op.results if isinstance(r.type, ShapedType)]
             if shaped:

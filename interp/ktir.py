@@ -202,22 +202,54 @@ class KtirInterpreter(InterpreterBase):
     def __init__(self, module: ModuleOp, state: State):
         super().__init__(module, index_bitwidth=64)
         self.state = state
+        # op class -> (functions, implementation) or None: one MRO walk per class
+        self._dispatch: dict[type, Any] = {}
+        # id(op) -> what an implementation derived once from the op's static attributes
+        self.op_cache: dict[int, Any] = {}
         for functions in _function_sets():
             self.register_implementations(functions, override=True)
 
-    def interpret_op(self, op: Operation, inputs: tuple[Any, ...]) -> OpImplResult:
+    def register_implementations(self, impls, /, override: bool = False) -> None:
+        super().register_implementations(impls, override=override)
+        self._dispatch = {}
+
+    def implementation(self, op_type: type) -> Any:
+        """(functions, implementation) for ops of class `op_type` (its nearest registered base
+        class: our dialects subclass xDSL's ops), or None."""
+        try:
+            return self._dispatch[op_type]
+        except KeyError:
+            entry = self._dispatch[op_type] = _implementation_for(op_implementations(self), op_type)
+            return entry
+
+    def unsupported_op(self, op: Operation) -> DiagnosticError:
+        """The error for an op no implementation runs (counted as interpreted, as any op)."""
+        self._count(op)
+        return error(op, f"the KTIR interpreter does not support '{_op_name(op)}'")
+
+    def _count(self, op: Operation) -> None:
         state = self.state
         state.ops_run += 1
-        if state.options.max_ops is not None and state.ops_run > state.options.max_ops:
-            raise error(op, f"gave up after interpreting {state.options.max_ops} ops (max_ops)")
+        max_ops = state.options.max_ops
+        if max_ops is not None and state.ops_run > max_ops:
+            raise error(op, f"gave up after interpreting {max_ops} ops (max_ops)")
+
+    def interpret_op(self, op: Operation, inputs: tuple[Any, ...]) -> OpImplResult:
         # xDSL's dispatch table, used directly: its own `run` re-raises with the whole module
         # printed into the exception, which a fallback (NeedsScalar) cannot afford
-        entry = _implementation_for(op_implementations(self), type(op))
-        if entry is None:
-            raise error(op, f"the KTIR interpreter does not support '{_op_name(op)}'")
-        functions, implementation = entry
         try:
-            result = implementation(functions, self, op, inputs)
+            entry = self._dispatch[type(op)]
+        except KeyError:
+            entry = self.implementation(type(op))
+        if entry is None:
+            raise self.unsupported_op(op)
+        state = self.state
+        state.ops_run += 1
+        max_ops = state.options.max_ops
+        if max_ops is not None and state.ops_run > max_ops:
+            raise error(op, f"gave up after interpreting {max_ops} ops (max_ops)")
+        try:
+            result = entry[1](entry[0], self, op, inputs)
         except DiagnosticError:
             raise
         except NeedsScalar:

@@ -166,17 +166,22 @@ class Memory:
 
     # -- races ------------------------------------------------------------------------------
 
-    def _check_read(self, page, number: int, offsets: np.ndarray, tile: int) -> None:
+    @staticmethod
+    def _offset_at(offsets, i: int) -> int:
+        """The i-th in-page offset of `offsets` (an index array, or a slice of the page)."""
+        return offsets.start + i if isinstance(offsets, slice) else int(offsets[i])
+
+    def _check_read(self, page, number: int, offsets, tile: int) -> None:
         _, writer, reader = page
         w = writer[offsets]
         bad = (w != NO_TILE) & (w != tile)
         if bad.any():
             i = int(np.argmax(bad))
-            raise RaceError(self.name, (number << self.PAGE_BITS) + int(offsets[i]), tile, int(w[i]), "read")
+            raise RaceError(self.name, (number << self.PAGE_BITS) + self._offset_at(offsets, i), tile, int(w[i]), "read")
         r = reader[offsets]
         reader[offsets] = np.where((r == NO_TILE) | (r == tile), tile, MANY_TILES)
 
-    def _check_write(self, page, number: int, offsets: np.ndarray, tile: int) -> None:
+    def _check_write(self, page, number: int, offsets, tile: int) -> None:
         _, writer, reader = page
         w = writer[offsets]
         r = reader[offsets]
@@ -184,7 +189,8 @@ class Memory:
             bad = (seen != NO_TILE) & (seen != tile)
             if bad.any():
                 i = int(np.argmax(bad))
-                raise RaceError(self.name, (number << self.PAGE_BITS) + int(offsets[i]), tile, int(seen[i]), what)
+                raise RaceError(self.name, (number << self.PAGE_BITS) + self._offset_at(offsets, i), tile,
+                                int(seen[i]), what)
         writer[offsets] = tile
 
     # -- access -----------------------------------------------------------------------------
@@ -211,14 +217,81 @@ class Memory:
             raw = np.ascontiguousarray(bits.astype(_UINT_BYTES[et.itemsize])).view(np.uint8)
         self._store_slots(slots, raw, tile)
 
+    # -- contiguous runs (fast paths of `read`/`write` for consecutive elements) -------------
+
+    def _run_slots(self, start: int, count: int, et: ElementType) -> tuple[int, int] | None:
+        """[first, last] slot of `count` consecutive elements from address `start`, if they
+        lie in one page (else None: the caller takes the general path)."""
+        width = 1 if self.unit == "element" else et.itemsize
+        first, last = start, start + count * width - 1
+        if count <= 0 or (first >> self.PAGE_BITS) != (last >> self.PAGE_BITS):
+            return None
+        return first, last
+
+    def read_run(self, start: int, count: int, et: ElementType, tile: int | None = None) -> np.ndarray | None:
+        """`read(contiguous(start, count, et), et, tile)` when the run lies in one page, else None."""
+        run = self._run_slots(start, count, et)
+        if run is None:
+            return None
+        if self.probe:
+            return et.zeros((count,))
+        first, last = run
+        if first < 0:
+            raise MemoryAccessError(f"address {first} is below the start of {self.name}")
+        if self.limit is not None and last >= self.limit:
+            raise MemoryAccessError(f"address {last} is past the end of {self.name} (size {self.limit})")
+        number = first >> self.PAGE_BITS
+        offsets = slice(first & (self.PAGE - 1), (last & (self.PAGE - 1)) + 1)
+        page = self.pages.get(number)
+        if self.track_races and tile is not None:
+            page = page or self._page(number)
+            self._check_read(page, number, offsets, tile)
+        if page is None:
+            raw = np.zeros(offsets.stop - offsets.start, dtype=self._cell)
+        else:
+            raw = page[0][offsets].copy()
+        if self.unit == "byte":
+            raw = raw.view(_UINT_BYTES[et.itemsize])
+        return et.from_bits(raw)
+
+    def write_run(self, start: int, values, et: ElementType, count: int, tile: int | None = None) -> bool:
+        """`write(contiguous(start, count, et), values, et, tile)` when the run lies in one page
+        (True), else False (nothing written)."""
+        run = self._run_slots(start, count, et)
+        if run is None:
+            return False
+        if self.probe:
+            return True
+        bits = np.broadcast_to(et.to_bits(values), (count,))
+        if self.unit == "element":
+            raw = bits.astype(np.uint64)
+        else:
+            raw = np.ascontiguousarray(bits.astype(_UINT_BYTES[et.itemsize])).view(np.uint8)
+        first, last = run
+        if first < 0:
+            raise MemoryAccessError(f"address {first} is below the start of {self.name}")
+        if self.limit is not None and last >= self.limit:
+            raise MemoryAccessError(f"address {last} is past the end of {self.name} (size {self.limit})")
+        number = first >> self.PAGE_BITS
+        offsets = slice(first & (self.PAGE - 1), (last & (self.PAGE - 1)) + 1)
+        page = self._page(number)
+        if self.track_races and tile is not None:
+            self._check_write(page, number, offsets, tile)
+        page[0][offsets] = raw
+        return True
+
     def place(self, address: int, array: np.ndarray, et: ElementType) -> None:
         """Store `array` contiguously (row-major) from `address` (no race bookkeeping)."""
         flat = np.asarray(array).reshape(-1)
-        self.write(self.contiguous(address, flat.size, et), flat, et)
+        if not self.write_run(address, flat, et, flat.size):
+            self.write(self.contiguous(address, flat.size, et), flat, et)
 
     def fetch(self, address: int, shape: tuple[int, ...], et: ElementType) -> np.ndarray:
         """Read a row-major array of `shape` stored contiguously from `address`."""
         n = int(np.prod(shape, dtype=np.int64))
+        run = self.read_run(address, n, et)
+        if run is not None:
+            return run.reshape(shape)
         return self.read(self.contiguous(address, n, et), et).reshape(shape)
 
     def contiguous(self, address: int, count: int, et: ElementType) -> np.ndarray:

@@ -174,15 +174,6 @@ def _schedule_function_sets() -> list[Any]:
     return _SCHEDULE_SETS
 
 
-def _implementation_for(table: dict, op_type: type) -> Any:
-    """The implementation of `op_type` or of its nearest base class (dfsched's op subclasses)."""
-    for cls in op_type.__mro__:
-        entry = table.get(cls)
-        if entry is not None:
-            return entry
-    return None
-
-
 class ScheduleInterpreter(KtirInterpreter):
     """The KTIR interpreter plus ScheduleIR: ktdf, memref, affine, buffer linalg, programs."""
 
@@ -191,13 +182,11 @@ class ScheduleInterpreter(KtirInterpreter):
         for functions in _schedule_function_sets():
             self.register_implementations(functions, override=True)
 
-    def _run_op(self, op: Operation, inputs: tuple[Any, ...]):
-        if _implementation_for(self._impls._impl_dict, type(op)) is None:  # noqa: SLF001
-            name = ktir._op_name(op)  # noqa: SLF001
-            dialect = name.split(".", 1)[0]
-            why = " (DataflowIR: the DataflowIR simulator is a later task)" if dialect in DATAFLOW_DIALECTS else ""
-            raise unsupported(op, f"the ScheduleIR interpreter does not support '{name}'{why}")
-        return super()._run_op(op, inputs)
+    def unsupported_op(self, op: Operation) -> DiagnosticError:
+        name = ktir._op_name(op)  # noqa: SLF001
+        dialect = name.split(".", 1)[0]
+        why = " (DataflowIR: the DataflowIR simulator is a later task)" if dialect in DATAFLOW_DIALECTS else ""
+        return unsupported(op, f"the ScheduleIR interpreter does not support '{name}'{why}")
 
 
 # ---------------------------------------------------------------------------------------

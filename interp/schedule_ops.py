@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,7 +39,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp import linalg_impl
-from dfsched.interp.base import State, functions_for, to_python
+from dfsched.interp.base import State, compiled_map, functions_for, to_python
 from dfsched.interp.dtypes import ElementType, element_type
 from dfsched.interp.memory import Memory, StridedView
 
@@ -280,6 +281,106 @@ def whole(state: ScheduleState, view: StridedView, op: Operation | None = None) 
     return read_region(state, view, view_coords(view), True, op)
 
 
+def op_info(interpreter, op: Operation, build):
+    """What `build(op)` computes from `op`'s static attributes, computed once per interpreter
+    (a run) and op: the interpreter's cache is keyed by the op object's identity."""
+    cache = interpreter.op_cache
+    info = cache.get(id(op))
+    if info is None:
+        info = cache[id(op)] = build(op)
+    return info
+
+
+@functools.lru_cache(maxsize=4096)
+def _box_offsets(sizes: tuple[int, ...], strides: tuple[int, ...]) -> np.ndarray | None:
+    """Linear element offsets (row-major order) of the points of the box `sizes` in a view of
+    `strides`; None when they are 0, 1, 2, ... (the box is one run of consecutive elements)."""
+    expect = 1
+    for size, stride in zip(reversed(sizes), reversed(strides)):
+        if size != 1 and stride != expect:
+            rel = (box_points(sizes) * np.asarray(strides, dtype=np.int64)).sum(axis=-1).reshape(-1)
+            rel.setflags(write=False)
+            return rel
+        expect *= size
+    return None
+
+
+def _box_start(view: StridedView, anchor, sizes, strict: bool) -> int | None:
+    """The address of the first point of the box `anchor + [0, sizes)` of `view`, when the
+    box can take the fast path: not empty, of the view's rank, and (strict) inside the view's
+    sizes with no coordinate set to check. None: the caller takes the general path, which
+    raises the errors."""
+    rank = len(sizes)
+    if not rank or len(view.sizes) != rank or len(anchor) != rank:
+        return None
+    lower = view.lower or (0,) * rank
+    if len(lower) != rank:
+        return None
+    linear = 0
+    for a, lo, size, extent, stride in zip(anchor, lower, sizes, view.sizes, view.strides):
+        if size <= 0:
+            return None
+        local = a - lo
+        if strict and (local < 0 or local + size > extent):
+            return None
+        linear += local * stride
+    if strict and view.coordinate_set is not None:
+        return None
+    return view.offset + linear * view.memory.element_step(view.et)
+
+
+def read_box(state: ScheduleState, view: StridedView, anchor, sizes, strict: bool,
+             op: Operation | None = None) -> np.ndarray:
+    """`read_region(state, view, box_points(sizes) + anchor, strict, op)` flattened (row-major)."""
+    start = _box_start(view, anchor, sizes, strict) if type(view.memory) is Memory else None
+    if start is None:
+        coords = box_points(tuple(sizes)) + np.asarray(anchor, dtype=np.int64)
+        return read_region(state, view, coords, strict, op).reshape(-1)
+    memory = view.memory
+    step = memory.element_step(view.et)
+    count = math.prod(sizes)
+    rel = _box_offsets(tuple(sizes), tuple(view.strides))
+    addresses = None
+    if state.access_log is not None:
+        addresses = start + step * (np.arange(count, dtype=np.int64) if rel is None else rel)
+        state.access_log.add(view, state.instance, False, addresses, op)
+    tile = state.tile_index if memory.track_races else None
+    if rel is None:
+        data = memory.read_run(start, count, view.et, tile)
+        if data is not None:
+            return data
+    if addresses is None:
+        addresses = start + step * (np.arange(count, dtype=np.int64) if rel is None else rel)
+    return memory.read(addresses, view.et, tile)
+
+
+def write_box(state: ScheduleState, view: StridedView, anchor, sizes, values: np.ndarray,
+              op: Operation | None = None) -> None:
+    """`write_region(state, view, box_points(sizes) + anchor, values reshaped to sizes, op)`."""
+    start = _box_start(view, anchor, sizes, True) if type(view.memory) is Memory else None
+    if start is None:
+        coords = box_points(tuple(sizes)) + np.asarray(anchor, dtype=np.int64)
+        write_region(state, view, coords, values.reshape(coords.shape[:-1]), op)
+        return
+    memory = view.memory
+    step = memory.element_step(view.et)
+    count = math.prod(sizes)
+    values = values.reshape(-1)
+    if values.size != count:  # what the general path's reshape would say
+        values.reshape(tuple(sizes))
+    rel = _box_offsets(tuple(sizes), tuple(view.strides))
+    addresses = None
+    if state.access_log is not None:
+        addresses = start + step * (np.arange(count, dtype=np.int64) if rel is None else rel)
+        state.access_log.add(view, state.instance, True, addresses, op)
+    tile = state.tile_index if memory.track_races else None
+    if rel is None and memory.write_run(start, values, view.et, count, tile):
+        return
+    if addresses is None:
+        addresses = start + step * (np.arange(count, dtype=np.int64) if rel is None else rel)
+    memory.write(addresses, values, view.et, tile)
+
+
 ARENA_ALIGN = 64
 
 
@@ -388,7 +489,7 @@ def _value_name(value: SSAValue) -> str:
 def run_nested(interpreter, op: Operation) -> tuple:
     """Run one op of the current block and bind its results (what run_ssacfg_region does)."""
     inputs = interpreter.get_values(op.operands)
-    result = interpreter._run_op(op, inputs)  # noqa: SLF001
+    result = interpreter.interpret_op(op, inputs)
     interpreter.set_values(zip(op.results, result.values))
     return result.values
 
@@ -450,7 +551,6 @@ def _run_pipeline(self, interpreter, op, args):
     st: ScheduleState = interpreter.state
     st.pipelines_run += 1
     interpreter.push_scope("ktdf.pipeline")
-    saved = interpreter._ctx.parent  # noqa: SLF001
     try:
         fifos: list[FifoSlot] = []
         for child in op.body.block.ops:
@@ -470,7 +570,7 @@ def _run_pipeline(self, interpreter, op, args):
                         f"(was the consumer removed?)",
                     )
     finally:
-        interpreter._ctx = saved  # noqa: SLF001
+        interpreter.pop_scope()
     return ()
 
 
@@ -548,33 +648,69 @@ def _run_write_to_fifo(self, interpreter, op, args):
     return ()
 
 
-def _region_coords(amap, indices: list[int], sizes: list[int]) -> np.ndarray:
-    anchor = amap.eval(indices, []) if amap is not None else [0] * len(sizes)
-    if len(anchor) != len(sizes):
-        raise ValueError(f"subscript has {len(anchor)} result(s) but the size list has {len(sizes)}")
-    if any(s < 0 for s in sizes):
-        raise ValueError(f"negative transfer size in {sizes}")
-    return box_points(tuple(sizes)) + np.asarray(anchor, dtype=np.int64)
+class _TransferSide:
+    """The static part of one side of a `ktdf.data_transfer` (operand positions, sizes, map)."""
+
+    __slots__ = ("name", "value", "sizes", "dynamic", "indices", "evaluate")
+
+    def __init__(self, op, side: str):
+        operands = list(op.operands)
+        n_si, n_ss, n_di = len(op.source_indices), len(op.source_sizes), len(op.dest_indices)
+        if side == "source":
+            self.value, first, sizes_at = 0, 1, 1 + n_si
+        else:
+            self.value, first, sizes_at = 1 + n_si + n_ss, 2 + n_si + n_ss, 2 + n_si + n_ss + n_di
+        self.name = side
+        n_idx = n_si if side == "source" else n_di
+        self.indices = tuple(range(first, first + n_idx))
+        mixed = op.mixed_sizes(side)
+        self.sizes: list | None = None
+        self.dynamic: tuple = ()
+        if mixed is not None:
+            dynamic, pos = [], sizes_at
+            self.sizes = []
+            for k, s in enumerate(mixed):
+                if isinstance(s, SSAValue):
+                    assert operands[pos] is s
+                    dynamic.append((k, pos))
+                    pos += 1
+                    self.sizes.append(0)
+                else:
+                    self.sizes.append(int(s))
+            self.dynamic = tuple(dynamic)
+        amap_attr = op.source_map if side == "source" else op.dest_map
+        self.evaluate = compiled_map(amap_attr.data) if isinstance(amap_attr, AffineMapAttr) else None
 
 
-def _side(op, vals, side: str):
-    """(value, coords or None, element count or None) of one side of a data_transfer."""
-    value = vals[op.source if side == "source" else op.destination]
-    sizes = op.mixed_sizes(side)
-    sizes = None if sizes is None else [int(vals[s]) if isinstance(s, SSAValue) else int(s) for s in sizes]
+def _side(info: _TransferSide, args):
+    """(value, (anchor, sizes) or None, element count or None) of one side of a data_transfer."""
+    value = args[info.value]
+    sizes = info.sizes
+    if sizes is not None:
+        sizes = list(sizes)
+        for k, pos in info.dynamic:
+            sizes[k] = int(args[pos])
     if isinstance(value, FifoSlot):
         count = None if sizes is None else int(np.prod(sizes, dtype=np.int64))
         return value, None, count
     if not isinstance(value, StridedView):
-        raise ValueError(f"the {side} is neither a memref nor a FIFO slot (the interpreter holds a "
+        raise ValueError(f"the {info.name} is neither a memref nor a FIFO slot (the interpreter holds a "
                          f"{type(value).__name__} for it)")
-    amap_attr = op.source_map if side == "source" else op.dest_map
-    amap = amap_attr.data if isinstance(amap_attr, AffineMapAttr) else None
-    indices = [int(vals[v]) for v in (op.source_indices if side == "source" else op.dest_indices)]
+    indices = [int(args[p]) for p in info.indices]
     if sizes is None:
         sizes = list(value.sizes)
-    coords = _region_coords(amap, indices, sizes)
-    return value, coords, int(np.prod(sizes, dtype=np.int64))
+    anchor = info.evaluate(indices, []) if info.evaluate is not None else [0] * len(sizes)
+    if len(anchor) != len(sizes):
+        raise ValueError(f"subscript has {len(anchor)} result(s) but the size list has {len(sizes)}")
+    if any(s < 0 for s in sizes):
+        raise ValueError(f"negative transfer size in {sizes}")
+    return value, (anchor, sizes), math.prod(sizes)
+
+
+def _transfer_info(op):
+    mode_attr = op.attributes.get("transfer_mode")
+    mode = mode_attr.data if isinstance(mode_attr, StringAttr) else None
+    return _TransferSide(op, "source"), _TransferSide(op, "dest"), mode
 
 
 def _fit(op, data: np.ndarray, target: int | None, mode: str | None) -> np.ndarray:
@@ -601,11 +737,9 @@ def _fit(op, data: np.ndarray, target: int | None, mode: str | None) -> np.ndarr
 def _run_data_transfer(self, interpreter, op, args):
     st: ScheduleState = interpreter.state
     st.transfers += 1
-    vals = {v: a for v, a in zip(op.operands, args)}
-    mode_attr = op.attributes.get("transfer_mode")
-    mode = mode_attr.data if isinstance(mode_attr, StringAttr) else None
-    src, src_coords, src_count = _side(op, vals, "source")
-    dst, dst_coords, dst_count = _side(op, vals, "dest")
+    source, dest, mode = op_info(interpreter, op, _transfer_info)
+    src, src_box, src_count = _side(source, args)
+    dst, dst_box, dst_count = _side(dest, args)
     if isinstance(src, FifoSlot) and isinstance(dst, FifoSlot):
         raise ValueError("moves data from a FIFO slot to a FIFO slot (not allowed)")
     # what leaves the source
@@ -616,7 +750,7 @@ def _run_data_transfer(self, interpreter, op, args):
         st.fifo_elements += n
     else:
         et = src.et
-        data = read_region(st, src, src_coords, st.schedule.strict_bounds, op).reshape(-1)
+        data = read_box(st, src, src_box[0], src_box[1], st.schedule.strict_bounds, op)
     # what arrives at the destination
     if isinstance(dst, FifoSlot):
         target = dst_count
@@ -625,7 +759,7 @@ def _run_data_transfer(self, interpreter, op, args):
         dst.push(_fit(op, data, target, mode))
     else:
         payload = _fit(op, data, dst_count, mode)
-        write_region(st, dst, dst_coords, dst.et.cast(payload).reshape(dst_coords.shape[:-1]), op)
+        write_box(st, dst, dst_box[0], dst_box[1], dst.et.cast(payload), op)
     return ()
 
 
