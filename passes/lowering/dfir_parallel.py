@@ -22,28 +22,15 @@ from __future__ import annotations
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineDimExpr,
-    AffineExpr,
-    AffineMap,
-    AffineSymExpr,
-)
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.diagnostics import error
-from dfsched.dialects.affine_subscripts import (
-    affine_add,
-    affine_ceildiv,
-    affine_floordiv,
-    affine_mod,
-    affine_mul,
-)
+from dfsched.dialects.affine_subscripts import affine_mul
 from dfsched.dialects.agen import VectorLoadOp, VectorStoreOp
 from dfsched.dialects.dataflow import GetLogicalMemoryViewOp
 from dfsched.dialects.ktdf import ParallelOp
+from dfsched.passes.cleanup.affine_utils import binary
 from dfsched.passes.lowering.dfir_symbols import element_size_bytes
 from dfsched.passes.lowering.dfir_transfers import linear_coefficients
 from dfsched.passes.lowering.dfir_utils import (
@@ -67,15 +54,7 @@ def substitute(expr: AffineExpr, dims: list[AffineExpr], symbols: list[AffineExp
     if isinstance(expr, AffineConstantExpr):
         return expr
     assert isinstance(expr, AffineBinaryOpExpr)
-    lhs, rhs = substitute(expr.lhs, dims, symbols), substitute(expr.rhs, dims, symbols)
-    build = {
-        AffineBinaryOpKind.Add: affine_add,
-        AffineBinaryOpKind.Mul: affine_mul,
-        AffineBinaryOpKind.FloorDiv: affine_floordiv,
-        AffineBinaryOpKind.CeilDiv: affine_ceildiv,
-        AffineBinaryOpKind.Mod: affine_mod,
-    }[expr.kind]
-    return build(lhs, rhs)
+    return binary(expr.kind, substitute(expr.lhs, dims, symbols), substitute(expr.rhs, dims, symbols))
 
 
 def compose(outer: AffineMap, inner: AffineMap) -> AffineMap:
