@@ -1136,6 +1136,14 @@ def _print_bracket_pairs(printer: Printer, first: Sequence[SSAValue], second: Se
         printer.print_string("]")
 
 
+def _check_bracket_pairs(ivs: Sequence[SSAValue], second: Sequence[SSAValue], second_name: str) -> None:
+    """`[%iv : %x]` pairs: as many of each, at least one."""
+    if len(ivs) != len(second):
+        raise VerifyException(f"number of ivs must equal number of {second_name}s")
+    if not ivs:
+        raise VerifyException(f"must have at least one [iv : {second_name}] pair")
+
+
 @irdl_op_definition
 class TilingDeriveSizeOp(IRDLOperation):
     """Trip count of the current inner tiled loop (full tile, remainder, or 0).
@@ -1181,10 +1189,7 @@ class TilingDeriveSizeOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
-        if len(self.ivs) != len(self.tile_sizes):
-            raise VerifyException("number of ivs must equal number of tile_sizes")
-        if not self.ivs:
-            raise VerifyException("must have at least one [iv : tile_size] pair")
+        _check_bracket_pairs(self.ivs, self.tile_sizes, "tile_size")
 
 
 @irdl_op_definition
@@ -1225,10 +1230,7 @@ class TilingLinearizeIndexOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
-        if len(self.ivs) != len(self.strides):
-            raise VerifyException("number of ivs must equal number of strides")
-        if not self.ivs:
-            raise VerifyException("must have at least one [iv : stride] pair")
+        _check_bracket_pairs(self.ivs, self.strides, "stride")
 
 
 # ===========================================================================

@@ -651,13 +651,38 @@ class NodeOp(ResourceOp):
             set_name(self.results[0], self.ASM_RESULT_NAME)
 
 
+class _SingleNodeOp(NodeOp):
+    """A node with one result of type `RESULT_TYPE`, written `%r = OP [@id] [dict]` (memory, exec_unit)."""
+
+    RESULT_TYPE: ClassVar[type[Attribute]]
+
+    @staticmethod
+    def _props(kind: Attribute | str | None, id: str | None) -> dict[str, Attribute]:
+        props: dict[str, Attribute] = {}
+        if kind is not None:
+            props["kind"] = StringAttr(kind) if isinstance(kind, str) else kind
+        if id is not None:
+            props["id"] = StringAttr(id)
+        return props
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _SingleNodeOp:
+        props, attrs = _parse_id_and_dict(parser, cls.INHERENT)
+        return cls.create(result_types=[cls.RESULT_TYPE()], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        _print_id(printer, self)
+        _print_resource_dict(printer, self)
+
+
 @irdl_op_definition
-class MemoryOp(NodeOp):
+class MemoryOp(_SingleNodeOp):
     """`%m = memory [@id] [dict]`: a memory the scheduler can place data in."""
 
     name = "ktdf_arch.memory"
     INHERENT: ClassVar[tuple[str, ...]] = ("id", "kind", "size")
     ASM_RESULT_NAME: ClassVar[str] = "memory"
+    RESULT_TYPE: ClassVar[type[Attribute]] = MemoryType
 
     size = opt_prop_def(AnyAttr())
     result = result_def(MemoryType)
@@ -669,26 +694,15 @@ class MemoryOp(NodeOp):
         id: str | None = None,
         attributes: dict[str, Attribute] | None = None,
     ):
-        props: dict[str, Attribute] = {"kind": StringAttr(kind) if isinstance(kind, str) else kind}
+        props = self._props(kind, id)
         if size is not None:
             props["size"] = IntegerAttr(size, 64)
-        if id is not None:
-            props["id"] = StringAttr(id)
         super().__init__(result_types=[MemoryType()], properties=props, attributes=attributes or {})
 
     @property
     def size_bytes(self) -> int | None:
         size = self.properties.get("size")
         return size.value.data if isinstance(size, IntegerAttr) else None
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MemoryOp:
-        props, attrs = _parse_id_and_dict(parser, cls.INHERENT)
-        return cls.create(result_types=[MemoryType()], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        _print_id(printer, self)
-        _print_resource_dict(printer, self)
 
     def verify_(self) -> None:
         self._verify_common()
@@ -699,11 +713,12 @@ class MemoryOp(NodeOp):
 
 
 @irdl_op_definition
-class ExecUnitOp(NodeOp):
+class ExecUnitOp(_SingleNodeOp):
     """`%e = exec_unit [@id] [dict]`: a unit the scheduler can assign work to."""
 
     name = "ktdf_arch.exec_unit"
     ASM_RESULT_NAME: ClassVar[str] = "exec_unit"
+    RESULT_TYPE: ClassVar[type[Attribute]] = ExecUnitType
 
     result = result_def(ExecUnitType)
 
@@ -713,21 +728,7 @@ class ExecUnitOp(NodeOp):
         id: str | None = None,
         attributes: dict[str, Attribute] | None = None,
     ):
-        props: dict[str, Attribute] = {}
-        if kind is not None:
-            props["kind"] = StringAttr(kind) if isinstance(kind, str) else kind
-        if id is not None:
-            props["id"] = StringAttr(id)
-        super().__init__(result_types=[ExecUnitType()], properties=props, attributes=attributes or {})
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ExecUnitOp:
-        props, attrs = _parse_id_and_dict(parser, cls.INHERENT)
-        return cls.create(result_types=[ExecUnitType()], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        _print_id(printer, self)
-        _print_resource_dict(printer, self)
+        super().__init__(result_types=[ExecUnitType()], properties=self._props(kind, id), attributes=attributes or {})
 
     def verify_(self) -> None:
         self._verify_common()
