@@ -121,16 +121,7 @@ class FifoSlotType(ParametrizedAttribute, TypeAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            src = parser.parse_attribute()
-            parser.parse_punctuation("->")
-            dest = parser.parse_attribute()
-            parser.parse_punctuation(",")
-            if parser.parse_optional_punctuation("?") is not None:
-                count = KDYNAMIC
-            else:
-                count = parser.parse_shape_dimension(allow_dynamic=False)
-            parser.parse_shape_delimiter()
-            element_type = _parse_slot_element_type(parser)
+            src, dest, count, element_type = _parse_slot_body(parser)
         return (src, dest, IntAttr(count), element_type)
 
     def print_parameters(self, printer: Printer) -> None:
@@ -869,19 +860,24 @@ class WriteToFifoOp(IRDLOperation):
         _verify_fifo_access(self.fifo_slot.type, self.data.type, ("data", "fifo_slot"))
 
 
+def _parse_slot_body(parser: AttrParser) -> tuple[Attribute, Attribute, int, Attribute]:
+    """`src -> dest, count x element-type` inside a slot type's `<...>` (`?` is a dynamic count)."""
+    src = parser.parse_attribute()
+    parser.parse_punctuation("->")
+    dest = parser.parse_attribute()
+    parser.parse_punctuation(",")
+    if parser.parse_optional_punctuation("?") is not None:
+        count = KDYNAMIC
+    else:
+        count = parser.parse_shape_dimension(allow_dynamic=False)
+    parser.parse_shape_delimiter()
+    return src, dest, count, _parse_slot_element_type(parser)
+
+
 def parse_slot_type(parser: Parser) -> Attribute:
     """A fifo slot type, full (`!ktdf.fifo.slot<...>`) or stripped to its body (`<...>`)."""
     if parser.parse_optional_punctuation("<") is not None:
-        src = parser.parse_attribute()
-        parser.parse_punctuation("->")
-        dest = parser.parse_attribute()
-        parser.parse_punctuation(",")
-        if parser.parse_optional_punctuation("?") is not None:
-            count = KDYNAMIC
-        else:
-            count = parser.parse_shape_dimension(allow_dynamic=False)
-        parser.parse_shape_delimiter()
-        element_type = _parse_slot_element_type(parser)
+        src, dest, count, element_type = _parse_slot_body(parser)
         parser.parse_punctuation(">")
         return FifoSlotType(src, dest, count, element_type)
     start = parser.pos
