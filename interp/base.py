@@ -188,11 +188,12 @@ def _affine_source(expr, kinds) -> str:
 _COMPILED_MAPS: dict[Any, Callable[..., tuple]] = {}
 
 
-def compiled_map(amap) -> Callable[[Any, Any], tuple]:
+def compiled_map(amap, checked: bool = True) -> Callable[[Any, Any], tuple]:
     """`amap.eval` as a Python function `(dims, symbols) -> tuple`: the same operations in the
-    same order (ints or numpy arrays alike), the same length assertions, without walking the
-    expression tree each time."""
-    fn = _COMPILED_MAPS.get(amap)
+    same order (ints or numpy arrays alike), the same length assertions (`checked=False`: none,
+    as evaluating each of `amap.results` on its own), without walking the expression tree
+    each time."""
+    fn = _COMPILED_MAPS.get((amap, checked))
     if fn is not None:
         return fn
     from xdsl.ir.affine import AffineBinaryOpKind
@@ -207,18 +208,19 @@ def compiled_map(amap) -> Callable[[Any, Any], tuple]:
     try:
         body = ", ".join(_affine_source(e, kinds) for e in amap.results)
     except (ValueError, AttributeError, RecursionError):
-        return amap.eval
+        return amap.eval if checked else (lambda d, s: tuple(e.eval(d, s) for e in amap.results))
     nd, ns = int(amap.num_dims), int(amap.num_symbols)
-    source = (
-        "def evaluate(d, s):\n"
-        f"    assert len(d) == {nd}, f\"{{len(d)}}, {nd}\"\n"
-        f"    assert len(s) == {ns}, f\"{{len(s)}}, {ns}\"\n"
-        f"    return ({body}{',' if amap.results else ''})\n"
-    )
+    source = "def evaluate(d, s):\n"
+    if checked:
+        source += (
+            f"    assert len(d) == {nd}, f\"{{len(d)}}, {nd}\"\n"
+            f"    assert len(s) == {ns}, f\"{{len(s)}}, {ns}\"\n"
+        )
+    source += f"    return ({body}{',' if amap.results else ''})\n"
     namespace: dict[str, Any] = {}
     exec(compile(source, f"<affine map {amap}>", "exec"), namespace)  # noqa: S102 - generated from the map
     fn = namespace["evaluate"]
     if len(_COMPILED_MAPS) > 4096:
         _COMPILED_MAPS.clear()
-    _COMPILED_MAPS[amap] = fn
+    _COMPILED_MAPS[(amap, checked)] = fn
     return fn

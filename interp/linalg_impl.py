@@ -22,6 +22,7 @@ the yielded values over the reduced points.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Any
 
@@ -31,14 +32,15 @@ from xdsl.interpreter import Interpreter, ReturnedValues
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from dfsched.compat import LinalgStructuredOperation
-from dfsched.interp.base import NeedsScalar, functions_for
+from dfsched.interp.base import NeedsScalar, compiled_map, functions_for
 from dfsched.interp.dtypes import element_type
 
 EXX2_OPS = ("spyreop.exx2", "spyreop.exx2_fused", "spyreop.exx2_zeromean_fused")
 
 
 class Structured:
-    """What the engine needs to know about one op."""
+    """What the engine needs to know about one op (and, once computed, what follows from it:
+    an interpreter keeps one per op, see `structured`)."""
 
     def __init__(self, op, maps: list[AffineMap], iterators: list[str], n_inputs: int, cast_inputs: bool, body):
         self.op = op
@@ -47,6 +49,53 @@ class Structured:
         self.n_inputs = n_inputs
         self.cast_inputs = cast_inputs
         self.body = body
+        self.parallel = [d for d, it in enumerate(iterators) if it == "parallel"]
+        self.reduction = [d for d, it in enumerate(iterators) if it != "parallel"]
+        self._exx2: bool | None = None
+        self.out_types: list | None = None  # element types of the outputs, once known
+        self.casts: list | None = None  # (input index, target type) for each input to cast, once known
+        # per map: its results compiled, and the loop each result is (None: not a plain dim)
+        self.evaluators = [compiled_map(m, checked=False) for m in maps]
+        self.positions = [tuple(r.position if isinstance(r, AffineDimExpr) else None for r in m.results) for m in maps]
+
+    @property
+    def exx2(self) -> bool:
+        if self._exx2 is None:
+            self._exx2 = bool(self.reduction) and any(o.name in EXX2_OPS for o in self.body.walk())
+        return self._exx2
+
+
+def structured(interpreter, op, build) -> Structured:
+    """`build(op)`, once per interpreter that has an `op_cache` (the IR does not change while
+    it runs)."""
+    cache = getattr(interpreter, "op_cache", None)
+    if cache is None:
+        return build(op)
+    s = cache.get(id(op))
+    if s is None:
+        s = cache[id(op)] = build(op)
+    return s
+
+
+def input_casts(s: Structured, out_types) -> list:
+    """(input index, target element type) of the inputs a named op casts to its output type."""
+    if s.casts is None:
+        casts = []
+        if s.cast_inputs and out_types:
+            target = out_types[0]
+            for i, v in enumerate(s.op.operands[: s.n_inputs]):
+                et = element_type(v.type)
+                if et != target and et.kind != "bool" and et.dtype != target.dtype:
+                    casts.append((i, target))
+        s.casts = casts
+    return s.casts
+
+
+@functools.lru_cache(maxsize=256)
+def _grids(shape: tuple[int, ...]) -> np.ndarray:
+    grids = np.indices(shape, dtype=np.int64)
+    grids.setflags(write=False)
+    return grids
 
 
 def _iterator_names(op) -> list[str]:
@@ -74,23 +123,21 @@ def _loop_ranges(maps: list[AffineMap], arrays: list[Any]) -> list[int]:
 
 def run_structured(interpreter: Interpreter, s: Structured, args: tuple[Any, ...]) -> tuple[Any, ...]:
     op = s.op
-    for v in op.operands:
-        if isinstance(v.type, MemRefType):
-            raise ValueError(f"'{op.name}' on memrefs is not supported by the KTIR interpreter (tensors only)")
+    if s.out_types is None:
+        for v in op.operands:
+            if isinstance(v.type, MemRefType):
+                raise ValueError(f"'{op.name}' on memrefs is not supported by the KTIR interpreter (tensors only)")
     ins = list(args[: s.n_inputs])
     outs = [np.array(a, copy=True) for a in args[s.n_inputs :]]
-    out_types = [element_type(v.type) for v in op.operands[s.n_inputs :]]
-    if s.cast_inputs and out_types:
-        target = out_types[0]
-        for i, v in enumerate(op.operands[: s.n_inputs]):
-            et = element_type(v.type)
-            if et != target and et.kind != "bool" and et.dtype != target.dtype:
-                ins[i] = target.cast(ins[i])
+    if s.out_types is None:
+        s.out_types = [element_type(v.type) for v in op.operands[s.n_inputs :]]
+    out_types = s.out_types
+    for i, target in input_casts(s, out_types):
+        ins[i] = target.cast(ins[i])
     arrays = ins + outs
     ranges = _loop_ranges(s.maps, arrays)
-    parallel = [d for d, it in enumerate(s.iterators) if it == "parallel"]
-    reduction = [d for d, it in enumerate(s.iterators) if it != "parallel"]
-    exx2 = bool(reduction) and any(o.name in EXX2_OPS for o in s.body.walk())
+    parallel, reduction = s.parallel, s.reduction
+    exx2 = s.exx2
 
     out_maps = s.maps[s.n_inputs :]
     injective = all(
@@ -104,23 +151,40 @@ def run_structured(interpreter: Interpreter, s: Structured, args: tuple[Any, ...
     return _run_pointwise(interpreter, s, ins, outs, out_types, ranges, exx2, bool(reduction))
 
 
-def _gather(arr: Any, amap: AffineMap, dims: list[Any]) -> Any:
+def _gather(arr: Any, amap: AffineMap, dims: list[Any], evaluate=None, positions=None, ranges=None) -> Any:
+    """`arr` at `amap(dims)`. `evaluate`/`positions`: the map compiled and its plain-dim results
+    (`Structured`); with `ranges`, a plain-dim result whose loop fits the dimension skips the
+    bounds check (its indices are 0 .. range - 1)."""
     if not isinstance(arr, np.ndarray) or arr.ndim == 0:
         return arr if not isinstance(arr, np.ndarray) else arr[()]
-    idx = tuple(np.asarray(r.eval(dims, []), dtype=np.int64) for r in amap.results)
+    if evaluate is None:
+        idx = tuple(np.asarray(r.eval(dims, []), dtype=np.int64) for r in amap.results)
+    else:
+        idx = tuple(np.asarray(v, dtype=np.int64) for v in evaluate(dims, []))
     for k, (i, n) in enumerate(zip(idx, arr.shape)):
+        if ranges is not None:
+            p = positions[k]
+            if p is not None and 0 < ranges[p] <= n:
+                continue
         if np.any((i < 0) | (i >= n)):
             raise IndexError(f"indexing map {amap} reaches outside dimension {k} (size {n}) of an operand")
     return arr[idx]
 
 
-def _scatter(arr: np.ndarray, amap: AffineMap, dims: list[Any], value: Any, shape: tuple[int, ...], et) -> None:
-    value = np.broadcast_to(et.cast(value), shape)
+def _scatter(arr: np.ndarray, amap: AffineMap, dims: list[Any], value: Any, shape: tuple[int, ...], et,
+             evaluate=None) -> None:
+    value = et.cast(value)
+    if value.shape != shape:
+        value = np.broadcast_to(value, shape)
     if arr.ndim == 0:
         arr[()] = value.reshape(-1)[-1] if value.size else arr[()]
         return
-    idx = tuple(np.broadcast_to(np.asarray(r.eval(dims, []), dtype=np.int64), shape) for r in amap.results)
-    arr[idx] = value
+    values = evaluate(dims, []) if evaluate is not None else [r.eval(dims, []) for r in amap.results]
+    idx = []
+    for v in values:
+        i = np.asarray(v, dtype=np.int64)
+        idx.append(i if i.shape == shape else np.broadcast_to(i, shape))
+    arr[tuple(idx)] = value
 
 
 def _call_body(interpreter: Interpreter, body, block_args: list[Any], dims: list[Any]) -> tuple[Any, ...]:
@@ -134,32 +198,35 @@ def _call_body(interpreter: Interpreter, body, block_args: list[Any], dims: list
 
 def _run_vectorised(interpreter, s: Structured, ins, outs, out_types, ranges, parallel, reduction, exx2):
     p_shape = tuple(ranges[d] for d in parallel)
-    grids = np.indices(p_shape, dtype=np.int64) if parallel else np.zeros((0,), dtype=np.int64)
+    grids = _grids(p_shape) if parallel else np.zeros((0,), dtype=np.int64)
     dims: list[Any] = [None] * len(ranges)
     for k, d in enumerate(parallel):
         dims[d] = grids[k]
     r_points = itertools.product(*(range(ranges[d]) for d in reduction))
-    in_maps, out_maps = s.maps[: s.n_inputs], s.maps[s.n_inputs :]
+    n = s.n_inputs
+    in_maps, out_maps = s.maps[:n], s.maps[n:]
+    in_fns, out_fns = s.evaluators[:n], s.evaluators[n:]
+    in_pos, out_pos = s.positions[:n], s.positions[n:]
     sums = None
     count = 0
     for point in r_points:
         for d, v in zip(reduction, point):
             dims[d] = np.int64(v)
-        block_args = [_gather(a, m, dims) for a, m in zip(ins, in_maps)]
-        block_args += [_gather(a, m, dims) for a, m in zip(outs, out_maps)]
+        block_args = [_gather(a, m, dims, f, p, ranges) for a, m, f, p in zip(ins, in_maps, in_fns, in_pos)]
+        block_args += [_gather(a, m, dims, f, p, ranges) for a, m, f, p in zip(outs, out_maps, out_fns, out_pos)]
         results = _call_body(interpreter, s.body, block_args, dims)
         if exx2:
             vals = [np.broadcast_to(np.asarray(r).astype(np.complex128 if np.iscomplexobj(r) else np.float64), p_shape) for r in results]
             sums = vals if sums is None else [a + b for a, b in zip(sums, vals)]
             count += 1
             continue
-        for arr, m, r, et in zip(outs, out_maps, results, out_types):
-            _scatter(arr, m, dims, r, p_shape, et)
+        for arr, m, r, et, f in zip(outs, out_maps, results, out_types, out_fns):
+            _scatter(arr, m, dims, r, p_shape, et, f)
     if exx2 and count:
         for d in reduction:
             dims[d] = np.int64(0)
-        for arr, m, total, et in zip(outs, out_maps, sums, out_types):
-            _scatter(arr, m, dims, total / count, p_shape, et)
+        for arr, m, total, et, f in zip(outs, out_maps, sums, out_types, out_fns):
+            _scatter(arr, m, dims, total / count, p_shape, et, f)
     return tuple(outs)
 
 
@@ -201,35 +268,33 @@ def _is_generic(op) -> bool:
     return op.name == "linalg.generic"
 
 
-def _run_linalg_structured(self, interpreter, op: LinalgStructuredOperation, args):
+def structured_op(op) -> Structured:
+    """The engine's view of a structured op (named, generic, `reduce`, `broadcast`)."""
+    if op.name == "linalg.reduce":
+        rank = len(op.operands[0].type.get_shape())
+        dims = sorted(int(d) for d in op.dimensions.get_values())
+        kept = [d for d in range(rank) if d not in dims]
+        maps = [AffineMap.identity(rank), AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in kept))]
+        iters = ["reduction" if d in dims else "parallel" for d in range(rank)]
+        return Structured(op, maps, iters, 1, False, op.regions[0])
+    if op.name == "linalg.broadcast":
+        rank = len(op.operands[1].type.get_shape())
+        added = {int(d) for d in op.dimensions.get_values()}
+        kept = [d for d in range(rank) if d not in added]
+        maps = [AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in kept)), AffineMap.identity(rank)]
+        return Structured(op, maps, ["parallel"] * rank, 1, False, op.regions[0])
     maps = [m.data for m in op.get_indexing_maps().data]
-    s = Structured(op, maps, _iterator_names(op), len(op.inputs), not _is_generic(op) and op.name not in ("linalg.select", "linalg.transpose"), op.body)
-    outs = run_structured(interpreter, s, args)
+    cast = not _is_generic(op) and op.name not in ("linalg.select", "linalg.transpose")
+    return Structured(op, maps, _iterator_names(op), len(op.inputs), cast, op.body)
+
+
+def _run_linalg_structured(self, interpreter, op: LinalgStructuredOperation, args):
+    outs = run_structured(interpreter, structured(interpreter, op, structured_op), args)
     return outs if op.results else ()
 
 
-def _run_reduce(self, interpreter, op, args):
-    inp = op.operands[0]
-    rank = len(inp.type.get_shape())
-    dims = sorted(int(d) for d in op.dimensions.get_values())
-    kept = [d for d in range(rank) if d not in dims]
-    maps = [AffineMap.identity(rank), AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in kept))]
-    iters = ["reduction" if d in dims else "parallel" for d in range(rank)]
-    region = op.regions[0]
-    s = Structured(op, maps, iters, 1, False, region)
-    outs = run_structured(interpreter, s, args)
-    return outs if op.results else ()
-
-
-def _run_broadcast(self, interpreter, op, args):
-    init = op.operands[1]
-    rank = len(init.type.get_shape())
-    added = {int(d) for d in op.dimensions.get_values()}
-    kept = [d for d in range(rank) if d not in added]
-    maps = [AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in kept)), AffineMap.identity(rank)]
-    s = Structured(op, maps, ["parallel"] * rank, 1, False, op.regions[0])
-    outs = run_structured(interpreter, s, args)
-    return outs if op.results else ()
+_run_reduce = _run_linalg_structured
+_run_broadcast = _run_linalg_structured
 
 
 def _run_index(self, interpreter, op, args):

@@ -219,65 +219,77 @@ class Memory:
 
     # -- contiguous runs (fast paths of `read`/`write` for consecutive elements) -------------
 
-    def _run_slots(self, start: int, count: int, et: ElementType) -> tuple[int, int] | None:
-        """[first, last] slot of `count` consecutive elements from address `start`, if they
-        lie in one page (else None: the caller takes the general path)."""
+    def _run_pages(self, start: int, count: int, et: ElementType):
+        """(page number, in-page slice, first index in the run's slots) of each page the slots
+        of `count` consecutive elements from address `start` fall in, in address order; the
+        range is checked as `read`/`write` check it. None: empty, the caller takes the
+        general path."""
+        if count <= 0:
+            return None
         width = 1 if self.unit == "element" else et.itemsize
         first, last = start, start + count * width - 1
-        if count <= 0 or (first >> self.PAGE_BITS) != (last >> self.PAGE_BITS):
-            return None
-        return first, last
-
-    def read_run(self, start: int, count: int, et: ElementType, tile: int | None = None) -> np.ndarray | None:
-        """`read(contiguous(start, count, et), et, tile)` when the run lies in one page, else None."""
-        run = self._run_slots(start, count, et)
-        if run is None:
-            return None
-        if self.probe:
-            return et.zeros((count,))
-        first, last = run
         if first < 0:
             raise MemoryAccessError(f"address {first} is below the start of {self.name}")
         if self.limit is not None and last >= self.limit:
             raise MemoryAccessError(f"address {last} is past the end of {self.name} (size {self.limit})")
-        number = first >> self.PAGE_BITS
-        offsets = slice(first & (self.PAGE - 1), (last & (self.PAGE - 1)) + 1)
-        page = self.pages.get(number)
-        if self.track_races and tile is not None:
-            page = page or self._page(number)
-            self._check_read(page, number, offsets, tile)
-        if page is None:
-            raw = np.zeros(offsets.stop - offsets.start, dtype=self._cell)
+        bits, mask = self.PAGE_BITS, self.PAGE - 1
+        out = []
+        at = first
+        while at <= last:
+            number = at >> bits
+            stop = min(last, (number << bits) | mask)
+            out.append((number, slice(at & mask, (stop & mask) + 1), at - first))
+            at = stop + 1
+        return out, last - first + 1
+
+    def read_run(self, start: int, count: int, et: ElementType, tile: int | None = None) -> np.ndarray | None:
+        """`read(contiguous(start, count, et), et, tile)`, without building the addresses; None
+        when there is nothing to read (the caller takes the general path)."""
+        if count <= 0:
+            return None
+        if self.probe:
+            return et.zeros((count,))
+        pages, n = self._run_pages(start, count, et)
+        if len(pages) == 1:
+            number, offsets, _ = pages[0]
+            page = self.pages.get(number)
+            if self.track_races and tile is not None:
+                page = page or self._page(number)
+                self._check_read(page, number, offsets, tile)
+            raw = np.zeros(n, dtype=self._cell) if page is None else page[0][offsets].copy()
         else:
-            raw = page[0][offsets].copy()
+            raw = np.zeros(n, dtype=self._cell)
+            for number, offsets, at in pages:
+                page = self.pages.get(number)
+                if self.track_races and tile is not None:
+                    page = page or self._page(number)
+                    self._check_read(page, number, offsets, tile)
+                if page is not None:
+                    raw[at : at + offsets.stop - offsets.start] = page[0][offsets]
         if self.unit == "byte":
             raw = raw.view(_UINT_BYTES[et.itemsize])
         return et.from_bits(raw)
 
     def write_run(self, start: int, values, et: ElementType, count: int, tile: int | None = None) -> bool:
-        """`write(contiguous(start, count, et), values, et, tile)` when the run lies in one page
-        (True), else False (nothing written)."""
-        run = self._run_slots(start, count, et)
-        if run is None:
+        """`write(contiguous(start, count, et), values, et, tile)`, without building the
+        addresses; False when there is nothing to write (the caller takes the general path)."""
+        if count <= 0:
             return False
         if self.probe:
             return True
-        bits = np.broadcast_to(et.to_bits(values), (count,))
+        bits = et.to_bits(values)
+        if bits.shape != (count,):
+            bits = np.broadcast_to(bits, (count,))
         if self.unit == "element":
-            raw = bits.astype(np.uint64)
+            raw = bits.astype(np.uint64, copy=False)
         else:
-            raw = np.ascontiguousarray(bits.astype(_UINT_BYTES[et.itemsize])).view(np.uint8)
-        first, last = run
-        if first < 0:
-            raise MemoryAccessError(f"address {first} is below the start of {self.name}")
-        if self.limit is not None and last >= self.limit:
-            raise MemoryAccessError(f"address {last} is past the end of {self.name} (size {self.limit})")
-        number = first >> self.PAGE_BITS
-        offsets = slice(first & (self.PAGE - 1), (last & (self.PAGE - 1)) + 1)
-        page = self._page(number)
-        if self.track_races and tile is not None:
-            self._check_write(page, number, offsets, tile)
-        page[0][offsets] = raw
+            raw = np.ascontiguousarray(bits.astype(_UINT_BYTES[et.itemsize], copy=False)).view(np.uint8)
+        pages, _ = self._run_pages(start, count, et)
+        for number, offsets, at in pages:
+            page = self._page(number)
+            if self.track_races and tile is not None:
+                self._check_write(page, number, offsets, tile)
+            page[0][offsets] = raw[at : at + offsets.stop - offsets.start]
         return True
 
     def place(self, address: int, array: np.ndarray, et: ElementType) -> None:

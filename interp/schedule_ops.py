@@ -547,17 +547,38 @@ def stage_order(interpreter, pipeline: Operation) -> list[Operation]:
     return [stages[i] for i in done]
 
 
+def _pipeline_info(op):
+    """(its privates, the SSA tokens its stages wait for and signal, stage orders by the
+    pattern of those tokens' identities)."""
+    children = list(op.body.block.ops)
+    stages = [c for c in children if c.name == "ktdf.stage"]
+    tokens = [v for stage in stages for v in (*stage.depends_in, *stage.depends_out)]
+    return [c for c in children if c.name == "ktdf.private"], tokens, {}
+
+
+def _cached_stage_order(interpreter, op, info) -> list[Operation]:
+    """`stage_order`, computed once per pattern of token identities (which stages share a
+    token is all the order depends on)."""
+    _, tokens, orders = info
+    seen: dict[int, int] = {}
+    pattern = tuple([seen.setdefault(id(t), len(seen)) for t in interpreter.get_values(tokens)])
+    order = orders.get(pattern)
+    if order is None:
+        order = orders[pattern] = stage_order(interpreter, op)
+    return order
+
+
 def _run_pipeline(self, interpreter, op, args):
     st: ScheduleState = interpreter.state
     st.pipelines_run += 1
+    info = op_info(interpreter, op, _pipeline_info)
     interpreter.push_scope("ktdf.pipeline")
     try:
         fifos: list[FifoSlot] = []
-        for child in op.body.block.ops:
-            if child.name == "ktdf.private":
-                values = run_nested(interpreter, child)
-                fifos.extend(v for v in values if isinstance(v, FifoSlot))
-        for stage in stage_order(interpreter, op):
+        for child in info[0]:
+            values = run_nested(interpreter, child)
+            fifos.extend(v for v in values if isinstance(v, FifoSlot))
+        for stage in _cached_stage_order(interpreter, op, info):
             st.stages_run += 1
             run_nested(interpreter, stage)
         if st.schedule.drain_fifos:
@@ -575,12 +596,12 @@ def _run_pipeline(self, interpreter, op, args):
 
 
 def _run_stage(self, interpreter, op, args):
-    interpreter.run_ssacfg_region(op.body, (), "ktdf.stage")
+    interpreter.run_ssacfg_region(op.regions[0], (), "ktdf.stage")
     return ()
 
 
 def _run_private(self, interpreter, op, args):
-    values = interpreter.run_ssacfg_region(op.body, (), "ktdf.private")
+    values = interpreter.run_ssacfg_region(op.regions[0], (), "ktdf.private")
     if len(values) != len(op.results):
         raise ValueError(f"yields {len(values)} value(s) for {len(op.results)} result(s)")
     return tuple(values)
@@ -1153,46 +1174,17 @@ AFFINE_TABLE: dict[str, Any] = {
 # ---------------------------------------------------------------------------------------
 
 
-def _structured_of(op) -> tuple[list, list[str], int, bool, Any]:
-    """(maps, iterators, number of inputs, cast inputs, body) as linalg_impl would build them."""
-    name = op.name
-    if name == "linalg.reduce":
-        from xdsl.ir.affine import AffineDimExpr, AffineMap
-
-        rank = len(op.operands[0].type.get_shape())
-        dims = sorted(int(d) for d in op.dimensions.get_values())
-        kept = [d for d in range(rank) if d not in dims]
-        maps = [AffineMap.identity(rank), AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in kept))]
-        return maps, ["reduction" if d in dims else "parallel" for d in range(rank)], 1, False, op.regions[0]
-    if name == "linalg.broadcast":
-        from xdsl.ir.affine import AffineDimExpr, AffineMap
-
-        rank = len(op.operands[1].type.get_shape())
-        added = {int(d) for d in op.dimensions.get_values()}
-        kept = [d for d in range(rank) if d not in added]
-        maps = [AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in kept)), AffineMap.identity(rank)]
-        return maps, ["parallel"] * rank, 1, False, op.regions[0]
-    maps = [m.data for m in op.get_indexing_maps().data]
-    cast = name not in ("linalg.generic", "linalg.select", "linalg.transpose")
-    return maps, linalg_impl._iterator_names(op), len(op.inputs), cast, op.body  # noqa: SLF001
-
-
 def run_structured_on_values(interpreter, op, ins: list[Any], outs: list[np.ndarray], out_types) -> tuple:
     """linalg_impl's engine without its tensors-only check (operands already arrays)."""
-    maps, iterators, n_inputs, cast, body = _structured_of(op)
-    s = linalg_impl.Structured(op, maps, iterators, n_inputs, cast, body)
+    s = linalg_impl.structured(interpreter, op, linalg_impl.structured_op)
+    n_inputs = s.n_inputs
     ins = list(ins)
     outs = [np.array(a, copy=True) for a in outs]
-    if cast and out_types:
-        target = out_types[0]
-        for i, v in enumerate(op.operands[:n_inputs]):
-            et = element_type(v.type)
-            if et != target and et.kind != "bool" and et.dtype != target.dtype:
-                ins[i] = target.cast(ins[i])
+    for i, target in linalg_impl.input_casts(s, out_types):
+        ins[i] = target.cast(ins[i])
     ranges = linalg_impl._loop_ranges(s.maps, ins + outs)  # noqa: SLF001
-    parallel = [d for d, it in enumerate(s.iterators) if it == "parallel"]
-    reduction = [d for d, it in enumerate(s.iterators) if it != "parallel"]
-    exx2 = bool(reduction) and any(o.name in linalg_impl.EXX2_OPS for o in s.body.walk())
+    parallel, reduction = s.parallel, s.reduction
+    exx2 = s.exx2
     out_maps = s.maps[n_inputs:]
     injective = all(
         {r.position for r in m.results if hasattr(r, "position")} >= set(parallel) for m in out_maps
@@ -1212,7 +1204,7 @@ def _linalg_any(original):
         if not any(isinstance(a, StridedView) for a in args):
             return original(self, interpreter, op, args)
         st: ScheduleState = interpreter.state
-        _, _, n_inputs, _, _ = _structured_of(op)
+        n_inputs = linalg_impl.structured(interpreter, op, linalg_impl.structured_op).n_inputs
         values = [whole(st, a, op) if isinstance(a, StridedView) else a for a in args]
         out_types = [element_type(v.type) for v in op.operands[n_inputs:]]
         results = run_structured_on_values(interpreter, op, values[:n_inputs], values[n_inputs:], out_types)

@@ -70,10 +70,77 @@ def _check_nonzero(b) -> None:
         raise ValueError("integer division by zero")
 
 
+_I64_MIN, _I64_END = -(1 << 63), 1 << 63
+
+
+def _wrap(value: int, width: int) -> int:
+    """`value` read as a signed `width`-bit integer (its low `width` bits, sign-extended)."""
+    low = value & ((1 << width) - 1)
+    return low - (1 << width) if low >> (width - 1) else low
+
+
+def _int_scalar(kind: str, a: int, b: int, width: int) -> int | None:
+    """The exact result `_int_binary` computes for two Python ints (before wrapping to
+    `width`), without numpy; None where int64 arithmetic could overflow on the way (the
+    numpy path decides then) or for the shifts."""
+    if not (_I64_MIN <= a < _I64_END and _I64_MIN <= b < _I64_END):
+        return None
+    if kind in ("divu", "remu", "ceildivu", "maxu", "minu"):
+        mask = (1 << width) - 1
+        x, y = a & mask, b & mask
+        if kind == "maxu":
+            return max(x, y)
+        if kind == "minu":
+            return min(x, y)
+        if y == 0:
+            raise ValueError("integer division by zero")
+        if kind == "divu":
+            return x // y
+        if kind == "remu":
+            return x % y
+        return x // y + (1 if x % y else 0)
+    x, y = _wrap(a, width), _wrap(b, width)
+    match kind:
+        case "add":
+            return x + y
+        case "sub":
+            return x - y
+        case "mul":
+            return x * y
+        case "maxs":
+            return max(x, y)
+        case "mins":
+            return min(x, y)
+        case "and":
+            return x & y
+        case "or":
+            return x | y
+        case "xor":
+            return x ^ y
+        case "divs" | "rems" | "floordivs" | "ceildivs":
+            if y == 0:
+                raise ValueError("integer division by zero")
+            if x == _I64_MIN or y == _I64_MIN:
+                return None
+            if kind == "floordivs":
+                return x // y
+            if kind == "ceildivs":
+                return -((-x) // y)
+            q = abs(x) // abs(y)
+            if (x < 0) != (y < 0):
+                q = -q
+            return q if kind == "divs" else x - q * y
+    return None
+
+
 def _int_binary(kind: str):
     def run(self, interpreter: Interpreter, op, args: PythonValues) -> PythonValues:
         width = int_width(op.results[0].type)
         a, b = args
+        if type(a) is int and type(b) is int and width > 1:
+            r = _int_scalar(kind, a, b, width)
+            if r is not None:
+                return (_wrap(r, width),)
         with np.errstate(all="ignore"):
             match kind:
                 case "add":
