@@ -342,8 +342,11 @@ def read_box(state: ScheduleState, view: StridedView, anchor, sizes, strict: boo
     rel = _box_offsets(tuple(sizes), tuple(view.strides))
     addresses = None
     if state.access_log is not None:
-        addresses = start + step * (np.arange(count, dtype=np.int64) if rel is None else rel)
-        state.access_log.add(view, state.instance, False, addresses, op)
+        if rel is None:
+            state.access_log.add(view, state.instance, False, range(start, start + count * step, step), op)
+        else:
+            addresses = start + step * rel
+            state.access_log.add(view, state.instance, False, addresses, op)
     tile = state.tile_index if memory.track_races else None
     if rel is None:
         data = memory.read_run(start, count, view.et, tile)
@@ -371,8 +374,11 @@ def write_box(state: ScheduleState, view: StridedView, anchor, sizes, values: np
     rel = _box_offsets(tuple(sizes), tuple(view.strides))
     addresses = None
     if state.access_log is not None:
-        addresses = start + step * (np.arange(count, dtype=np.int64) if rel is None else rel)
-        state.access_log.add(view, state.instance, True, addresses, op)
+        if rel is None:
+            state.access_log.add(view, state.instance, True, range(start, start + count * step, step), op)
+        else:
+            addresses = start + step * rel
+            state.access_log.add(view, state.instance, True, addresses, op)
     tile = state.tile_index if memory.track_races else None
     if rel is None and memory.write_run(start, values, view.et, count, tile):
         return
@@ -415,37 +421,106 @@ class AccessLog:
     def __init__(self):
         self.entries: dict[int, tuple[Memory, list]] = {}
 
-    def add(self, view: StridedView, inst: int | None, write: bool, addresses: np.ndarray, op) -> None:
+    # the bitmaps of `check` cover at most this many addresses x instances
+    BITMAP_LIMIT = 1 << 26
+
+    def add(self, view: StridedView, inst: int | None, write: bool, addresses, op) -> None:
+        """Log an access to `addresses`: an array, or a `range` (a run of elements)."""
         if inst is None:
             return
         memory = view.memory
         slot = self.entries.get(id(memory))
         if slot is None:
             slot = self.entries[id(memory)] = (memory, [])
-        slot[1].append((inst, write, np.asarray(addresses, dtype=np.int64).reshape(-1), op, view))
+        if not isinstance(addresses, range):
+            addresses = np.asarray(addresses, dtype=np.int64).reshape(-1)
+        slot[1].append((inst, write, addresses, op, view))
 
     def check(self, parallel: Operation) -> None:
+        """Fail on the first instance pair (in instance order) where one writes an address the
+        other touches, at the lowest such address."""
         for memory, entries in self.entries.values():
             insts = sorted({e[0] for e in entries})
             if len(insts) < 2:
                 continue
-            sets = {}
-            for i in insts:
-                w = [e[2] for e in entries if e[0] == i and e[1]]
-                r = [e[2] for e in entries if e[0] == i and not e[1]]
-                sets[i] = (np.unique(np.concatenate(w)) if w else np.zeros(0, np.int64),
-                           np.unique(np.concatenate(r)) if r else np.zeros(0, np.int64))
-            for a, i in enumerate(insts):
-                wi, _ = sets[i]
-                if not wi.size:
+            found = self._first_conflict_bitmap(insts, entries)
+            if found is False:
+                found = self._first_conflict_sorted(insts, entries)
+            if found is not None:
+                self._report(parallel, memory, entries, *found)
+
+    @staticmethod
+    def _as_array(addresses) -> np.ndarray:
+        if isinstance(addresses, range):
+            return np.arange(addresses.start, addresses.stop, addresses.step, dtype=np.int64)
+        return addresses
+
+    def _first_conflict_sorted(self, insts, entries):
+        sets = {}
+        for i in insts:
+            w = [self._as_array(e[2]) for e in entries if e[0] == i and e[1]]
+            r = [self._as_array(e[2]) for e in entries if e[0] == i and not e[1]]
+            sets[i] = (np.unique(np.concatenate(w)) if w else np.zeros(0, np.int64),
+                       np.unique(np.concatenate(r)) if r else np.zeros(0, np.int64))
+        for i in insts:
+            wi, _ = sets[i]
+            if not wi.size:
+                continue
+            for j in insts:
+                if j == i:
                     continue
-                for j in insts:
-                    if j == i:
-                        continue
-                    wj, rj = sets[j]
-                    common = np.intersect1d(wi, np.union1d(wj, rj))
-                    if common.size:
-                        self._report(parallel, memory, entries, i, j, int(common[0]))
+                wj, rj = sets[j]
+                common = np.intersect1d(wi, np.union1d(wj, rj))
+                if common.size:
+                    return i, j, int(common[0])
+        return None
+
+    def _first_conflict_bitmap(self, insts, entries):
+        """`_first_conflict_sorted` on bitmaps of the touched address span (False: the span is
+        too large for bitmaps)."""
+        lo = hi = None
+        for e in entries:
+            a = e[2]
+            if isinstance(a, range):
+                if not len(a):
+                    continue
+                first, last = a[0], a[-1]
+            else:
+                if not a.size:
+                    continue
+                first, last = int(a.min()), int(a.max())
+            lo = first if lo is None or first < lo else lo
+            hi = last if hi is None or last > hi else hi
+        if lo is None:
+            return None
+        span = hi - lo + 1
+        if span * len(insts) * 2 > self.BITMAP_LIMIT:
+            return False
+        index = {inst: k for k, inst in enumerate(insts)}
+        writes = np.zeros((len(insts), span), dtype=bool)
+        touches = np.zeros((len(insts), span), dtype=bool)
+        for inst, write, a, _, _ in entries:
+            k = index[inst]
+            if isinstance(a, range):
+                if not len(a):
+                    continue
+                sel = slice(a.start - lo, a.stop - lo, a.step)
+            else:
+                sel = a - lo
+            touches[k, sel] = True
+            if write:
+                writes[k, sel] = True
+        for a_, i in enumerate(insts):
+            wi = writes[a_]
+            if not wi.any():
+                continue
+            for b_, j in enumerate(insts):
+                if j == i:
+                    continue
+                common = wi & touches[b_]
+                if common.any():
+                    return i, j, lo + int(np.argmax(common))
+        return None
 
     @staticmethod
     def _report(parallel, memory, entries, i: int, j: int, address: int) -> None:
