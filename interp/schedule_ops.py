@@ -40,7 +40,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp import linalg_impl
 from dfsched.interp.base import State, compiled_map, functions_for, to_python
-from dfsched.interp.dtypes import ElementType, element_type
+from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
 from dfsched.interp.memory import Memory, StridedView
 
 DYNAMIC = -(2**63)
@@ -410,9 +410,16 @@ def new_buffer(state: ScheduleState, sizes, et: ElementType, label, space: str =
     if data is not None:
         state.arena.place(address, et.cast(np.asarray(data)).reshape(-1), et)
     elif state.schedule.poison and count:
-        poison = np.full(count, np.nan) if (et.is_float or et.is_fused) else np.full(count, -1)
-        state.arena.place(address, et.cast(poison), et)
+        state.arena.place(address, _poison(count, et), et)
     return view
+
+
+@functools.lru_cache(maxsize=64)
+def _poison(count: int, et: ElementType) -> np.ndarray:
+    """`count` NaNs (floats) / -1s (integers) of type `et` (read-only)."""
+    poison = et.cast(np.full(count, np.nan) if (et.is_float or et.is_fused) else np.full(count, -1))
+    poison.setflags(write=False)
+    return poison
 
 
 class AccessLog:
@@ -690,12 +697,14 @@ def _run_create_token(self, interpreter, op, args):
     return (Token(op),)
 
 
+def _fifo_slot_types(op):
+    return [(res.type, res.type.num_elements.data) for res in op.results]
+
+
 def _run_fifo_allocate(self, interpreter, op, args):
     dynamic = iter(int(a) for a in args)
     out = []
-    for i, res in enumerate(op.results):
-        t = res.type
-        count = t.num_elements.data
+    for i, (t, count) in enumerate(op_info(interpreter, op, _fifo_slot_types)):
         capacity = next(dynamic) if count == DYNAMIC else int(count)
         out.append(FifoSlot(op, i, t, capacity))
     return tuple(out)
@@ -711,19 +720,30 @@ def _fifo_data(op, slot: FifoSlot, n: int, et: ElementType) -> np.ndarray:
     return et.cast(data)
 
 
+def _fifo_read_info(op):
+    """(result type, its shape, whether it is dynamic, element type or None if unsupported)."""
+    t = op.result.type
+    shape = tuple(t.get_shape())
+    try:
+        et = element_type(t)
+    except UnsupportedType:
+        et = None  # raised when the op runs, after the checks before it
+    return t, shape, any(d < 0 for d in shape), et
+
+
 def _run_read_from_fifo(self, interpreter, op, args):
     st: ScheduleState = interpreter.state
     (slot,) = args
     if not isinstance(slot, FifoSlot):
         raise ValueError("reads from a value that is not a FIFO slot")
-    t = op.result.type
-    shape = tuple(t.get_shape())
-    if any(d < 0 for d in shape):
+    t, shape, dynamic, et = op_info(interpreter, op, _fifo_read_info)
+    if dynamic:
         if slot.capacity is None or sum(1 for d in shape if d < 0) != 1:
             raise ValueError(f"cannot size a dynamic result {t}")
         known = int(np.prod([d for d in shape if d >= 0], dtype=np.int64))
         shape = tuple(slot.capacity // max(known, 1) if d < 0 else d for d in shape)
-    et = element_type(t)
+    if et is None:
+        et = element_type(t)
     n = int(np.prod(shape, dtype=np.int64))
     data = _fifo_data(op, slot, n, et).reshape(shape)
     st.fifo_elements += n
@@ -911,8 +931,12 @@ def _run_reserve_size(self, interpreter, op, args):
     return (value,)
 
 
+def _iv_count(op) -> int:
+    return len(op.ivs)
+
+
 def _run_derive_size(self, interpreter, op, args):
-    n = len(op.ivs)
+    n = op_info(interpreter, op, _iv_count)
     ivs = [int(a) for a in args[:n]]
     sizes = [int(a) for a in args[n : 2 * n]]
     remaining = int(args[2 * n])
@@ -924,7 +948,7 @@ def _run_derive_size(self, interpreter, op, args):
 
 
 def _run_linearize_index(self, interpreter, op, args):
-    n = len(op.ivs)
+    n = op_info(interpreter, op, _iv_count)
     return (sum(int(i) * int(s) for i, s in zip(args[:n], args[n:])),)
 
 
@@ -966,15 +990,19 @@ def _run_select_memref(self, interpreter, op, args):
     return (candidates[phase],)
 
 
+def _parallel_info(op):
+    return len(op.lower_bounds), int(op.num_instances.value.data), op.body
+
+
 def _run_parallel(self, interpreter, op, args):
     st: ScheduleState = interpreter.state
-    k = len(op.lower_bounds)
+    k, num_instances, body = op_info(interpreter, op, _parallel_info)
     lbs = [int(a) for a in args[:k]]
     ubs = [int(a) for a in args[k : 2 * k]]
     steps = [int(a) for a in args[2 * k : 3 * k]]
     if any(s <= 0 for s in steps):
         raise ValueError(f"steps must be positive, got {steps}")
-    n = int(op.num_instances.value.data)
+    n = num_instances
     if n < 1:
         raise ValueError(f"num_instances must be at least 1, got {n}")
     ranges = [range(lb, ub, s) for lb, ub, s in zip(lbs, ubs, steps)]
@@ -989,7 +1017,7 @@ def _run_parallel(self, interpreter, op, args):
         for inst in range(n):
             st.instance = inst if outer is None else outer
             for point in points[inst * chunk : (inst + 1) * chunk]:
-                interpreter.run_ssacfg_region(op.body, (*point, inst), "ktdf.parallel")
+                interpreter.run_ssacfg_region(body, (*point, inst), "ktdf.parallel")
     finally:
         st.instance = outer
         st.access_log = saved
@@ -1034,11 +1062,22 @@ def _as_view(value, what: str = "operand") -> StridedView:
     return value
 
 
+def _alloc_info(op):
+    """(result type, its static shape, the number of dynamic sizes, element type or None if
+    unsupported)."""
+    t = op.results[0].type
+    try:
+        et = element_type(t)
+    except UnsupportedType:
+        et = None  # raised when the op runs, after the checks before it
+    return t, tuple(t.get_shape()), len(op.dynamic_sizes), et
+
+
 def _run_alloc(self, interpreter, op, args):
     st: ScheduleState = interpreter.state
-    t = op.results[0].type
-    dynamic = [int(a) for a in args[: len(op.dynamic_sizes)]]
-    shape = _static_or_dynamic(t.get_shape(), dynamic)
+    t, static, n_dynamic, et = op_info(interpreter, op, _alloc_info)
+    dynamic = [int(a) for a in args[:n_dynamic]]
+    shape = _static_or_dynamic(static, dynamic)
     if any(s < 0 for s in shape):
         raise ValueError(f"negative size in {shape}")
     layout = t.layout
@@ -1048,7 +1087,7 @@ def _run_alloc(self, interpreter, op, args):
         if not (strides and tuple(strides) == row_major(shape)) and not (identity is not None and identity()):
             raise ValueError(f"allocation with the layout {layout} is not supported (row-major only)")
     label = Label(lambda: f"buffer {_value_name(op.results[0])} ({t})")
-    return (new_buffer(st, shape, element_type(t), label),)
+    return (new_buffer(st, shape, element_type(t) if et is None else et, label),)
 
 
 def _run_dealloc(self, interpreter, op, args):
