@@ -156,12 +156,18 @@ _FUNCTION_SETS: list[Any] | None = None
 def _op_classes() -> list[type[Operation]]:
     from dfsched.dialects import DIALECTS
 
-    seen: dict[int, type[Operation]] = {}
     sources = []
     for name in _DIALECTS:
         for entry in (_XDSL.get(name), DIALECTS.get(name)):
             if entry is not None and entry not in sources:
                 sources.append(entry)
+    return dialect_op_classes(sources)
+
+
+def dialect_op_classes(sources) -> list[type[Operation]]:
+    """Each op class of the dialects named by `(module, attribute)` pairs, once (dialects that
+    cannot be imported are left out)."""
+    seen: dict[int, type[Operation]] = {}
     for module_name, attr in sources:
         try:
             dialect = getattr(importlib.import_module(module_name), attr)
@@ -354,28 +360,44 @@ def _address_args(f: func.FuncOp) -> set[int]:
     """Arguments that reach a memory view's offset through additions (and casts)."""
     args = list(f.body.blocks.first.args)
     found: set[int] = set()
+
+    def argument(v: BlockArgument) -> list[SSAValue]:
+        if v.owner is f.body.blocks.first and _can_hold_address(v.type):
+            found.add(args.index(v))
+        return []
+
+    walk_addresses([op.operands[0] for op in f.walk() if op.name == "ktdp.construct_memory_view"], argument)
+    return found
+
+
+def walk_addresses(roots: list[SSAValue], argument: Any) -> None:
+    """Visit, once each, the values an address reaches `roots` from through `address_sources`:
+    a block argument reached is handed to `argument`, which returns the values it comes from
+    (if any) to continue with."""
+    work = list(roots)
     seen: set[int] = set()
-    work: list[SSAValue] = [
-        op.operands[0] for op in f.walk() if op.name == "ktdp.construct_memory_view"
-    ]
     while work:
         v = work.pop()
         if id(v) in seen:
             continue
         seen.add(id(v))
         if isinstance(v, BlockArgument):
-            if v.owner is f.body.blocks.first and _can_hold_address(v.type):
-                found.add(args.index(v))
-            continue
-        owner = v.owner
-        if isinstance(owner, Operation) and owner.name in _ADDITIVE:
-            operands = list(owner.operands)
-            if owner.name == "arith.select":
-                operands = operands[1:]
-            if owner.name == "ktdp.runtime_arg_extract" and owner.kind.value.data != 0:
-                continue  # granularity / upperbound: not the argument's value
-            work.extend(operands)
-    return found
+            work.extend(argument(v))
+        else:
+            work.extend(address_sources(v.owner))
+
+
+def address_sources(owner: Any) -> list[SSAValue]:
+    """The operands an address passes through `owner` from (an addition, a cast, a select's
+    values, a runtime argument's value); none for other ops."""
+    if not isinstance(owner, Operation) or owner.name not in _ADDITIVE:
+        return []
+    operands = list(owner.operands)
+    if owner.name == "arith.select":
+        operands = operands[1:]
+    if owner.name == "ktdp.runtime_arg_extract" and owner.kind.value.data != 0:
+        return []  # granularity / upperbound: not the argument's value
+    return operands
 
 
 def kernel_info(module: ModuleOp, kernel: str | None = None) -> KernelInfo:
@@ -478,8 +500,10 @@ def _new_state(info: KernelInfo, options: Options, probe: bool) -> State:
     return state
 
 
-def _run_grid(module: ModuleOp, info: KernelInfo, state: State, arg_values: list[Any]) -> dict[tuple[int, ...], tuple]:
-    interpreter = KtirInterpreter(module, state)
+def _run_grid(module: ModuleOp, info: KernelInfo, state: State, arg_values: list[Any],
+              interpreter_class: type[KtirInterpreter] | None = None) -> dict[tuple[int, ...], tuple]:
+    """Call the kernel once per compute tile, in row-major order (on `interpreter_class`)."""
+    interpreter = (interpreter_class or KtirInterpreter)(module, state)
     returns: dict[tuple[int, ...], tuple] = {}
     with np.errstate(all="ignore"):
         for index, coords in enumerate(np.ndindex(*info.grid)):
@@ -499,12 +523,21 @@ def _argument_values(info: KernelInfo, scalars: dict[str, Any], bases: dict[int,
     return values
 
 
-def _compute_layout(module: ModuleOp, info: KernelInfo, options: Options, scalars: dict[str, Any]) -> Layout:
+def _compute_layout(module: ModuleOp, info: KernelInfo, options: Options, scalars: dict[str, Any],
+                    dry_run: Any = None) -> Layout:
+    """Where each buffer goes, from a dry run of the grid on probe memories: `dry_run(options,
+    argument values) -> State` (default: this interpreter's) runs it; the ScheduleIR
+    interpreter brings its own."""
     # the dry run only looks for views: accesses outside them are reported by the real run
-    state = _new_state(info, replace(options, out_of_bounds="mask"), probe=True)
-    state.global_memory = Memory("global memory", options.unit, None, probe=True)
+    probe_options = replace(options, out_of_bounds="mask")
     probe_bases = {i: (i + 1) << PROBE_SHIFT for i in info.address_args}
-    _run_grid(module, info, state, _argument_values(info, scalars, probe_bases))
+    arg_values = _argument_values(info, scalars, probe_bases)
+    if dry_run is not None:
+        state = dry_run(probe_options, arg_values)
+    else:
+        state = _new_state(info, probe_options, probe=True)
+        state.global_memory = Memory("global memory", options.unit, None, probe=True)
+        _run_grid(module, info, state, arg_values)
 
     def step(et: ElementType) -> int:
         return 1 if options.unit == "element" else et.itemsize
@@ -659,6 +692,19 @@ def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str |
     scalar_names = {n for i, n in enumerate(info.arg_names) if i not in info.address_args}
     scalar_values = _scalar_values(info, {k: v for k, v in inputs.items() if k in scalar_names})
     layout = _compute_layout(module, info, options, scalar_values)
+    check_input_keys(info, layout, inputs, scalar_names)
+    state = _new_state(info, options, probe=False)
+    memory = Memory("global memory", options.unit, layout.global_size, track_races=options.check_races)
+    state.global_memory = memory
+    place_inputs(memory, layout, inputs)
+    bases = {b.arg_index: b.address for b in layout.buffers if b.arg_index is not None}
+    returns = _run_grid(module, info, state, _argument_values(info, scalar_values, bases))
+    outputs = {b.key: memory.fetch(b.address, b.shape, b.element) for b in layout.global_buffers()}
+    return KernelResult(outputs, layout, memory, state.scratchpads, returns, state.ops_run)
+
+
+def check_input_keys(info: KernelInfo, layout: Layout, inputs: dict[str, Any], scalar_names: set[str]) -> None:
+    """Fail (ValueError) on an input that is neither a buffer of `layout` nor a scalar argument."""
     buffers = layout.by_key()
     unknown = set(inputs) - set(buffers) - scalar_names
     if unknown:
@@ -666,9 +712,10 @@ def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str |
             f"input(s) {', '.join(sorted(unknown))} are neither buffers nor scalar arguments of "
             f"@{info.name} (buffers: {', '.join(buffers) or 'none'}; scalars: {', '.join(sorted(scalar_names)) or 'none'})"
         )
-    state = _new_state(info, options, probe=False)
-    memory = Memory("global memory", options.unit, layout.global_size, track_races=options.check_races)
-    state.global_memory = memory
+
+
+def place_inputs(memory: Memory, layout: Layout, inputs: dict[str, Any]) -> None:
+    """Store each input array given for a global buffer of `layout` at its address."""
     for b in layout.global_buffers():
         if b.key not in inputs:
             continue
@@ -677,10 +724,6 @@ def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str |
         if data.size != count:
             raise ValueError(f"input '{b.key}' has {data.size} elements but its buffer holds {count} ({list(b.shape)})")
         memory.place(b.address, b.element.cast(data).reshape(-1), b.element)
-    bases = {b.arg_index: b.address for b in layout.buffers if b.arg_index is not None}
-    returns = _run_grid(module, info, state, _argument_values(info, scalar_values, bases))
-    outputs = {b.key: memory.fetch(b.address, b.shape, b.element) for b in layout.global_buffers()}
-    return KernelResult(outputs, layout, memory, state.scratchpads, returns, state.ops_run)
 
 
 def run_kernel(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str | None = None, **opts) -> dict[str, np.ndarray]:

@@ -96,7 +96,6 @@ input.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -153,17 +152,9 @@ def _all_op_classes() -> list[type[Operation]]:
     if _ALL_CLASSES is None:
         from dfsched.dialects import DIALECTS
 
-        seen: dict[int, type[Operation]] = {}
         sources = list(DIALECTS.values()) + [v for v in ktir._XDSL.values()]  # noqa: SLF001
         sources += [("xdsl.dialects.memref", "MemRef"), ("xdsl.dialects.affine", "Affine")]
-        for module_name, attr in sources:
-            try:
-                dialect = getattr(importlib.import_module(module_name), attr)
-            except (ImportError, AttributeError):
-                continue
-            for cls in dialect.operations:
-                seen.setdefault(id(cls), cls)
-        _ALL_CLASSES = list(seen.values())
+        _ALL_CLASSES = ktir.dialect_op_classes(sources)
     return _ALL_CLASSES
 
 
@@ -219,33 +210,21 @@ def _address_args(module: ModuleOp, kernel: func.FuncOp) -> set[int]:
     for op in module.walk():
         if op.name == "func.call":
             calls.setdefault(op.callee.root_reference.data, []).append(op)
-    work: list[SSAValue] = [op.operands[0] for op in module.walk() if op.name == "ktdp.construct_memory_view"]
     kernel_args = list(kernel.body.blocks.first.args)
     found: set[int] = set()
-    seen: set[int] = set()
-    while work:
-        v = work.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        if isinstance(v, BlockArgument):
-            owner = v.block.parent_op()
-            if owner is kernel and v.block is kernel.body.blocks.first:
-                if ktir._can_hold_address(v.type):  # noqa: SLF001
-                    found.add(kernel_args.index(v))
-            elif isinstance(owner, func.FuncOp) and v.block is owner.body.blocks.first:
-                for call in calls.get(owner.sym_name.data, []):
-                    if v.index < len(call.operands):
-                        work.append(call.operands[v.index])
-            continue
-        owner = v.owner
-        if isinstance(owner, Operation) and owner.name in ktir._ADDITIVE:  # noqa: SLF001
-            operands = list(owner.operands)
-            if owner.name == "arith.select":
-                operands = operands[1:]
-            if owner.name == "ktdp.runtime_arg_extract" and owner.kind.value.data != 0:
-                continue
-            work.extend(operands)
+
+    def argument(v: BlockArgument) -> list[SSAValue]:
+        owner = v.block.parent_op()
+        if owner is kernel and v.block is kernel.body.blocks.first:
+            if ktir._can_hold_address(v.type):  # noqa: SLF001
+                found.add(kernel_args.index(v))
+        elif isinstance(owner, func.FuncOp) and v.block is owner.body.blocks.first:
+            return [call.operands[v.index] for call in calls.get(owner.sym_name.data, [])
+                    if v.index < len(call.operands)]
+        return []
+
+    ktir.walk_addresses([op.operands[0] for op in module.walk() if op.name == "ktdp.construct_memory_view"],
+                        argument)
     return found
 
 
@@ -295,14 +274,7 @@ def _new_state(info: ktir.KernelInfo, options: Options, sched: ScheduleOptions, 
 
 
 def _run_grid(module, info, state: ScheduleState, arg_values: list[Any]) -> dict[tuple[int, ...], tuple]:
-    interpreter = ScheduleInterpreter(module, state)
-    returns: dict[tuple[int, ...], tuple] = {}
-    with np.errstate(all="ignore"):
-        for index, coords in enumerate(np.ndindex(*info.grid)):
-            state.tile_index = index
-            state.tile_coords = tuple(int(c) for c in coords)
-            returns[state.tile_coords] = tuple(interpreter.call_op(info.func, tuple(arg_values)))
-    return returns
+    return ktir._run_grid(module, info, state, arg_values, ScheduleInterpreter)  # noqa: SLF001
 
 
 def _check_executable(module: Operation) -> None:
@@ -327,57 +299,14 @@ def schedule_layout(module: ModuleOp, *, kernel: str | None = None, scalars: dic
 
 def _dry_run_layout(module, info, options: Options, sched: ScheduleOptions, scalars: dict[str, Any]) -> Layout:
     """`ktir._compute_layout`, with the ScheduleIR interpreter doing the dry run."""
-    state = _new_state(info, replace(options, out_of_bounds="mask"), replace(sched, drain_fifos=False), True)
-    state.global_memory = Memory("global memory", options.unit, None, probe=True)
-    probe_bases = {i: (i + 1) << ktir.PROBE_SHIFT for i in info.address_args}
-    _run_grid(module, info, state, ktir._argument_values(info, scalars, probe_bases))  # noqa: SLF001
 
-    def step(et) -> int:
-        return 1 if options.unit == "element" else et.itemsize
+    def dry_run(probe_options: Options, arg_values: list[Any]) -> ScheduleState:
+        state = _new_state(info, probe_options, replace(sched, drain_fifos=False), True)
+        state.global_memory = Memory("global memory", options.unit, None, probe=True)
+        _run_grid(module, info, state, arg_values)
+        return state
 
-    records = []
-    for op, view in state.views:
-        extent = view.extent()
-        if extent is None:
-            continue
-        first, last = extent
-        arg = (view.offset >> ktir.PROBE_SHIFT) - 1 if view.offset >= (1 << ktir.PROBE_SHIFT) else None
-        if arg is not None and arg not in probe_bases:
-            raise error(op, f"view offset {view.offset} is out of range")
-        records.append((op, view, arg, first, last))
-    layout = Layout(options.unit, scalars=scalars)
-    const = [r for r in records if r[2] is None and r[1].space == "global"]
-    per_op: dict[int, list[list[int]]] = {}
-    for op, _, _, first, last in const:
-        per_op.setdefault(id(op), []).append([first, last])
-    intervals: list[list[int]] = []
-    for ivs in per_op.values():
-        intervals.extend(ktir._union(ivs, touching=True))  # noqa: SLF001
-    for first, last in ktir._union(intervals, touching=False):  # noqa: SLF001
-        members = [r for r in const if r[3] >= first and r[4] <= last]
-        layout.buffers.append(ktir._make_buffer(f"@{first}", "global", first, last - first + 1, members, first,  # noqa: SLF001
-                                                step, None))
-    next_global = ktir._align(max((b.end for b in layout.buffers), default=0))  # noqa: SLF001
-    next_local = 0
-    for i in sorted(info.address_args):
-        members = [r for r in records if r[2] == i]
-        if not members:
-            continue
-        base = probe_bases[i]
-        lo = min(r[3] for r in members) - base
-        if lo < 0:
-            op = min(members, key=lambda r: r[3])[0]
-            raise error(op, f"view reaches {-lo} address unit(s) before the base address of argument "
-                            f"%{info.arg_names[i]}")
-        length = max(r[4] for r in members) - base + 1
-        space = "global" if any(r[1].space == "global" for r in members) else "ct_local"
-        if space == "global":
-            address, next_global = next_global, ktir._align(next_global + length)  # noqa: SLF001
-        else:
-            address, next_local = next_local, ktir._align(next_local + length)  # noqa: SLF001
-        layout.buffers.append(ktir._make_buffer(info.arg_names[i], space, address, length, members, base, step, i))  # noqa: SLF001
-    layout.global_size = max((b.end for b in layout.global_buffers()), default=0)
-    return layout
+    return ktir._compute_layout(module, info, options, scalars, dry_run)  # noqa: SLF001
 
 
 def run_schedule(
@@ -400,13 +329,7 @@ def run_schedule(
     address_args = {b.arg_index for b in layout.buffers if b.arg_index is not None} | (
         info.address_args if not layout.buffers else set())
     scalar_names = {n for i, n in enumerate(info.arg_names) if i not in address_args}
-    buffers = layout.by_key()
-    unknown = set(inputs) - set(buffers) - scalar_names
-    if unknown:
-        raise ValueError(
-            f"input(s) {', '.join(sorted(unknown))} are neither buffers nor scalar arguments of "
-            f"@{info.name} (buffers: {', '.join(buffers) or 'none'}; scalars: {', '.join(sorted(scalar_names)) or 'none'})"
-        )
+    ktir.check_input_keys(info, layout, inputs, scalar_names)
     scalars: dict[str, Any] = {}
     for i, (name, arg) in enumerate(zip(info.arg_names, info.func.body.blocks.first.args)):
         if i in address_args:
@@ -421,14 +344,7 @@ def run_schedule(
     # unbounded: widened loads may read past the last buffer (they read zeros there)
     memory = Memory("global memory", options.unit, None, track_races=options.check_races)
     state.global_memory = memory
-    for b in layout.global_buffers():
-        if b.key not in inputs:
-            continue
-        data = np.asarray(inputs[b.key])
-        count = int(np.prod(b.shape, dtype=np.int64))
-        if data.size != count:
-            raise ValueError(f"input '{b.key}' has {data.size} elements but its buffer holds {count} ({list(b.shape)})")
-        memory.place(b.address, b.element.cast(data).reshape(-1), b.element)
+    ktir.place_inputs(memory, layout, inputs)
     args = []
     for i, name in enumerate(info.arg_names):
         if i in address_args:

@@ -329,6 +329,20 @@ def _box_start(view: StridedView, anchor, sizes, strict: bool) -> int | None:
     return view.offset + linear * view.memory.element_step(view.et)
 
 
+def _box_plan(state: ScheduleState, view: StridedView, start: int, sizes, write: bool, op):
+    """(element count, addresses or None for one run of consecutive elements, race-tracking tile)
+    of a fast-path box access, logged for `ktdf.parallel` race detection."""
+    memory = view.memory
+    step = memory.element_step(view.et)
+    count = math.prod(sizes)
+    rel = _box_offsets(tuple(sizes), tuple(view.strides))
+    addresses = None if rel is None else start + step * rel
+    if state.access_log is not None:
+        logged = range(start, start + count * step, step) if rel is None else addresses
+        state.access_log.add(view, state.instance, write, logged, op)
+    return count, addresses, (state.tile_index if memory.track_races else None)
+
+
 def read_box(state: ScheduleState, view: StridedView, anchor, sizes, strict: bool,
              op: Operation | None = None) -> np.ndarray:
     """`read_region(state, view, box_points(sizes) + anchor, strict, op)` flattened (row-major)."""
@@ -336,25 +350,10 @@ def read_box(state: ScheduleState, view: StridedView, anchor, sizes, strict: boo
     if start is None:
         coords = box_points(tuple(sizes)) + np.asarray(anchor, dtype=np.int64)
         return read_region(state, view, coords, strict, op).reshape(-1)
-    memory = view.memory
-    step = memory.element_step(view.et)
-    count = math.prod(sizes)
-    rel = _box_offsets(tuple(sizes), tuple(view.strides))
-    addresses = None
-    if state.access_log is not None:
-        if rel is None:
-            state.access_log.add(view, state.instance, False, range(start, start + count * step, step), op)
-        else:
-            addresses = start + step * rel
-            state.access_log.add(view, state.instance, False, addresses, op)
-    tile = state.tile_index if memory.track_races else None
-    if rel is None:
-        data = memory.read_run(start, count, view.et, tile)
-        if data is not None:
-            return data
+    count, addresses, tile = _box_plan(state, view, start, sizes, False, op)
     if addresses is None:
-        addresses = start + step * (np.arange(count, dtype=np.int64) if rel is None else rel)
-    return memory.read(addresses, view.et, tile)
+        return view.memory.read_run(start, count, view.et, tile)
+    return view.memory.read(addresses, view.et, tile)
 
 
 def write_box(state: ScheduleState, view: StridedView, anchor, sizes, values: np.ndarray,
@@ -365,26 +364,12 @@ def write_box(state: ScheduleState, view: StridedView, anchor, sizes, values: np
         coords = box_points(tuple(sizes)) + np.asarray(anchor, dtype=np.int64)
         write_region(state, view, coords, values.reshape(coords.shape[:-1]), op)
         return
-    memory = view.memory
-    step = memory.element_step(view.et)
-    count = math.prod(sizes)
-    values = values.reshape(-1)
-    if values.size != count:  # what the general path's reshape would say
-        values.reshape(tuple(sizes))
-    rel = _box_offsets(tuple(sizes), tuple(view.strides))
-    addresses = None
-    if state.access_log is not None:
-        if rel is None:
-            state.access_log.add(view, state.instance, True, range(start, start + count * step, step), op)
-        else:
-            addresses = start + step * rel
-            state.access_log.add(view, state.instance, True, addresses, op)
-    tile = state.tile_index if memory.track_races else None
-    if rel is None and memory.write_run(start, values, view.et, count, tile):
-        return
+    values = values.reshape(tuple(sizes)).reshape(-1)  # the general path's shape check
+    count, addresses, tile = _box_plan(state, view, start, sizes, True, op)
     if addresses is None:
-        addresses = start + step * (np.arange(count, dtype=np.int64) if rel is None else rel)
-    memory.write(addresses, values, view.et, tile)
+        view.memory.write_run(start, values, view.et, count, tile)
+    else:
+        view.memory.write(addresses, values, view.et, tile)
 
 
 ARENA_ALIGN = 64
