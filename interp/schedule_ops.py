@@ -1083,13 +1083,20 @@ def _run_same_view(self, interpreter, op, args):
     return (_as_view(args[0]),)
 
 
-def _run_reinterpret_cast(self, interpreter, op, args):
-    src = _as_view(args[0], "source")
+def _offsets_sizes_strides(op, args) -> tuple[list[int], list[int], list[int]]:
+    """The mixed static/dynamic offsets, sizes and strides of a view op (operand 0: the source)."""
     n_off, n_size = len(op.offsets), len(op.sizes)
     rest = [int(a) for a in args[1:]]
-    offsets = _static_or_dynamic(op.static_offsets.get_values(), rest[:n_off])
-    sizes = _static_or_dynamic(op.static_sizes.get_values(), rest[n_off : n_off + n_size])
-    strides = _static_or_dynamic(op.static_strides.get_values(), rest[n_off + n_size :])
+    return (
+        _static_or_dynamic(op.static_offsets.get_values(), rest[:n_off]),
+        _static_or_dynamic(op.static_sizes.get_values(), rest[n_off : n_off + n_size]),
+        _static_or_dynamic(op.static_strides.get_values(), rest[n_off + n_size :]),
+    )
+
+
+def _run_reinterpret_cast(self, interpreter, op, args):
+    src = _as_view(args[0], "source")
+    offsets, sizes, strides = _offsets_sizes_strides(op, args)
     base = base_of(src)
     step = src.memory.element_step(src.et)
     offset = base + (offsets[0] if offsets else 0) * step
@@ -1101,11 +1108,7 @@ def _run_reinterpret_cast(self, interpreter, op, args):
 
 def _run_subview(self, interpreter, op, args):
     src = _as_view(args[0], "source")
-    n_off, n_size = len(op.offsets), len(op.sizes)
-    rest = [int(a) for a in args[1:]]
-    offsets = _static_or_dynamic(op.static_offsets.get_values(), rest[:n_off])
-    sizes = _static_or_dynamic(op.static_sizes.get_values(), rest[n_off : n_off + n_size])
-    steps = _static_or_dynamic(op.static_strides.get_values(), rest[n_off + n_size :])
+    offsets, sizes, steps = _offsets_sizes_strides(op, args)
     if src.coordinate_set is not None:
         raise ValueError("subview of a view with a coordinate set is not supported")
     elem = src.memory.element_step(src.et)
