@@ -1,0 +1,144 @@
+"""Time of `dfsched-run --check` and of the engines it runs (prints a table; asserts nothing).
+
+    python benchmarks/check_time.py [--device sample] [--seed 0] [--no-examples] [KERNEL ...]
+
+Every kernel in examples/ (unless `--no-examples`), then each KERNEL named (big kernels are not
+defaults: `tests/lit/pipeline/Inputs/big_rows_add.mlir`, for one, takes minutes). Per kernel:
+
+* `ktir`: the KTIR reference interpreter on the seeded inputs (`ktir.run`), seconds, and
+  `ops`, the ops it interpreted;
+* `sched`: one ScheduleIR interpreter run (`schedule.run_schedule`) of the scheduled IR, the
+  kernel compiled by `-ktir-to-dfir` up to `tile-size-selection`, at the reference's layout;
+  `ops`: the ops it interpreted, `us/op` the time per op;
+* `dfsim`: one DataflowIR simulation (`dataflow.simulate`) of the fully compiled kernel
+  (`dataflow_compile.compile_to_dfir`), seconds;
+* `check`: the whole `dfsched-run KERNEL --check` (`tools.run.check_kernel`: the reference,
+  every pass, a ScheduleIR run or a simulation after each), seconds, with its verdict (`OK`,
+  or `FAILED` when a row mismatches, errs or a pass fails).
+
+A step that fails shows `FAILED` in its column and the reason below the table. Times are wall
+clock of one run each, on whatever else the machine is doing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import io
+import os
+import sys
+import tempfile
+import time
+from contextlib import redirect_stderr, redirect_stdout
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCHEDULED_AFTER = "tile-size-selection"
+
+
+def scheduled_module(path: str, device: str):
+    """`path` compiled by `-ktir-to-dfir` up to and including SCHEDULED_AFTER, parsed."""
+    from dfsched import pipeline
+    from dfsched.interp.ktir import load_module
+    from dfsched.tools.opt import main
+
+    passes = pipeline.KTIR_TO_DFIR[: pipeline.KTIR_TO_DFIR.index(SCHEDULED_AFTER) + 1]
+    with tempfile.TemporaryDirectory(prefix="dfsched-check-time-") as tmp:
+        out = os.path.join(tmp, "scheduled.mlir")
+        args = [path, f"--device={device}", "--passes=" + ",".join(passes), "-o", out]
+        err = io.StringIO()
+        with redirect_stdout(io.StringIO()), redirect_stderr(err):
+            status = main(args)
+        if status != 0 or not os.path.exists(out):
+            raise RuntimeError(f"dfsched-opt {' '.join(args)} failed: {err.getvalue().strip()}")
+        return load_module(out, verify=False)
+
+
+def timed(fn):
+    start = time.perf_counter()
+    value = fn()
+    return value, time.perf_counter() - start
+
+
+def measure(path: str, device: str, seed: int) -> tuple[dict[str, str], list[str]]:
+    """One table row for `path`, and the reasons of the steps that failed."""
+    from dfsched.interp import ktir, schedule
+    from dfsched.interp.dataflow import simulate
+    from dfsched.interp.dataflow_compile import compile_to_dfir
+    from dfsched.tools.run import check_kernel
+
+    row: dict[str, str] = {"kernel": os.path.relpath(path, ROOT) if path.startswith(ROOT) else path}
+    problems: list[str] = []
+    try:
+        module = ktir.load_module(path)
+        inputs = ktir.make_inputs(module, seed)
+        reference, seconds = timed(lambda: ktir.run(module, inputs))
+        row["ktir"], row["ops"] = f"{seconds:.2f}", str(reference.ops_run)
+    except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not stop
+        row["ktir"] = "FAILED"
+        problems.append(f"ktir: {type(exc).__name__}: {exc}")
+        return row, problems
+    try:
+        scheduled = scheduled_module(path, device)
+        result, seconds = timed(lambda: schedule.run_schedule(scheduled, inputs, layout=reference.layout,
+                                                              reserve_size="auto"))
+        ops = result.stats["ops"]
+        row["sched"], row["sched ops"] = f"{seconds:.2f}", str(ops)
+        row["us/op"] = f"{seconds / max(ops, 1) * 1e6:.1f}"
+    except Exception as exc:  # noqa: BLE001
+        row["sched"] = "FAILED"
+        problems.append(f"sched: {type(exc).__name__}: {exc}")
+    try:
+        dfir = compile_to_dfir(path, device)
+        sim, seconds = timed(lambda: simulate(dfir, inputs, device, layout=reference.layout))
+        row["dfsim"], row["cycles"] = f"{seconds:.2f}", str(int(sim.total_cycles))
+    except Exception as exc:  # noqa: BLE001
+        row["dfsim"] = "FAILED"
+        problems.append(f"dfsim: {type(exc).__name__}: {exc}")
+    try:
+        report, seconds = timed(lambda: check_kernel(path, device=device, seed=seed))
+        row["check"] = f"{seconds:.1f}"
+        row["verdict"] = "FAILED" if report.failed else "OK"
+        if report.failed:
+            problems.append("check: " + report.details().splitlines()[0])
+    except Exception as exc:  # noqa: BLE001
+        row["check"] = "FAILED"
+        problems.append(f"check: {type(exc).__name__}: {exc}")
+    return row, problems
+
+
+COLUMNS = ("kernel", "ktir", "ops", "sched", "sched ops", "us/op", "dfsim", "cycles", "check", "verdict")
+
+
+def print_table(rows: list[dict[str, str]]) -> None:
+    widths = [max(len(c), *(len(r.get(c, "-")) for r in rows)) for c in COLUMNS]
+    print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(COLUMNS, widths))))
+    print("  ".join("-" * w for w in widths))
+    for r in rows:
+        cells = [r.get(c, "-") for c in COLUMNS]
+        print("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(cells, widths))))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("kernels", nargs="*", help="more kernels to time (after the examples)")
+    ap.add_argument("--device", default="sample")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-examples", action="store_true", help="time only the kernels named")
+    args = ap.parse_args(argv)
+    paths = [] if args.no_examples else sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir")))
+    paths += [os.path.abspath(p) for p in args.kernels]
+    rows, notes = [], []
+    for path in paths:
+        row, problems = measure(path, args.device, args.seed)
+        rows.append(row)
+        notes += [f"{row['kernel']}: {p}" for p in problems]
+        print(f"  timed {row['kernel']}", file=sys.stderr)
+    print_table(rows)
+    if notes:
+        print()
+        print("\n".join(notes))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
