@@ -718,11 +718,21 @@ def _shape(t: Attribute) -> tuple[int, ...]:
 _TYPE_INFO: dict[Attribute, tuple[tuple[int, ...], ElementType]] = {}
 
 
+_TYPE_INFO_BY_ID: dict[int, tuple[Attribute, tuple[tuple[int, ...], ElementType]]] = {}
+
+
 def _vector_type_info(t: Attribute) -> tuple[tuple[int, ...], ElementType]:
-    """(shape, element type) of a vector-like type (memoised)."""
+    """(shape, element type) of a vector-like type (memoised; first by the type object's
+    identity, which spares hashing the type: the entry keeps the object, so the id stays its)."""
+    entry = _TYPE_INFO_BY_ID.get(id(t))
+    if entry is not None and entry[0] is t:
+        return entry[1]
     found = _TYPE_INFO.get(t)
     if found is None:
         found = _TYPE_INFO[t] = _compute_type_info(t)
+    if len(_TYPE_INFO_BY_ID) > 4096:
+        _TYPE_INFO_BY_ID.clear()
+    _TYPE_INFO_BY_ID[id(t)] = (t, found)
     return found
 
 
