@@ -156,8 +156,11 @@ def functions_for(
         fn = table.get(cls.name)
         if fn is None:
             continue
-        wrap = impl_terminator if cls.has_trait(IsTerminator) else impl
-        namespace[f"_impl_{i}_{cls.__name__}"] = wrap(cls)(fn)
+        terminator = cls.has_trait(IsTerminator)
+        wrapped = (impl_terminator if terminator else impl)(cls)(fn)
+        # what the wrapper calls, so an interpreter may call it without the wrapper
+        wrapped.dfsched_unwrapped = (fn, terminator)
+        namespace[f"_impl_{i}_{cls.__name__}"] = wrapped
     return register_impls(type(cls_name, (base,), namespace))
 
 

@@ -220,12 +220,18 @@ class KtirInterpreter(InterpreterBase):
         self._dispatch = {}
 
     def implementation(self, op_type: type) -> Any:
-        """(functions, implementation) for ops of class `op_type` (its nearest registered base
-        class: our dialects subclass xDSL's ops), or None."""
+        """(functions, implementation, unwrapped) for ops of class `op_type` (its nearest
+        registered base class: our dialects subclass xDSL's ops), or None. `unwrapped` is
+        `(function, is terminator)` for implementations `base.functions_for` registered: the
+        function xDSL's `impl`/`impl_terminator` wrapper calls (None for others)."""
         try:
             return self._dispatch[op_type]
         except KeyError:
-            entry = self._dispatch[op_type] = _implementation_for(op_implementations(self), op_type)
+            found = _implementation_for(op_implementations(self), op_type)
+            entry = None
+            if found is not None:
+                entry = (found[0], found[1], getattr(found[1], "dfsched_unwrapped", None))
+            self._dispatch[op_type] = entry
             return entry
 
     def unsupported_op(self, op: Operation) -> DiagnosticError:
@@ -255,7 +261,14 @@ class KtirInterpreter(InterpreterBase):
         if max_ops is not None and state.ops_run > max_ops:
             raise error(op, f"gave up after interpreting {max_ops} ops (max_ops)")
         try:
-            result = entry[1](entry[0], self, op, inputs)
+            unwrapped = entry[2]
+            if unwrapped is None:
+                result = entry[1](entry[0], self, op, inputs)
+            elif unwrapped[1]:  # a terminator: what impl_terminator's wrapper does
+                successor, values = unwrapped[0](entry[0], self, op, inputs)
+                result = OpImplResult(values, successor)
+            else:  # what impl's wrapper does
+                result = OpImplResult(unwrapped[0](entry[0], self, op, inputs), None)
         except DiagnosticError:
             raise
         except NeedsScalar:

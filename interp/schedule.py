@@ -342,7 +342,9 @@ def run_schedule(
             scalars[name] = ktir._default_scalar(arg.type)  # noqa: SLF001
     state = _new_state(info, options, sched, False)
     # unbounded: widened loads may read past the last buffer (they read zeros there)
-    memory = Memory("global memory", options.unit, None, track_races=options.check_races)
+    # one compute tile cannot race with another: no bookkeeping then
+    tiles = int(np.prod(info.grid, dtype=np.int64))
+    memory = Memory("global memory", options.unit, None, track_races=options.check_races and tiles > 1)
     state.global_memory = memory
     ktir.place_inputs(memory, layout, inputs)
     args = []

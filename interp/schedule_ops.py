@@ -383,7 +383,7 @@ def new_buffer(state: ScheduleState, sizes, et: ElementType, label, space: str =
     storage whatever was allocated before it.
     """
     sizes = tuple(int(s) for s in sizes)
-    count = int(np.prod(sizes, dtype=np.int64))
+    count = math.prod(sizes)
     if state.arena is None:
         state.arena = Memory("the scratch buffers", state.options.unit, None)
     step = state.arena.element_step(et)
@@ -729,7 +729,7 @@ def _run_read_from_fifo(self, interpreter, op, args):
         shape = tuple(slot.capacity // max(known, 1) if d < 0 else d for d in shape)
     if et is None:
         et = element_type(t)
-    n = int(np.prod(shape, dtype=np.int64))
+    n = math.prod(shape)
     data = _fifo_data(op, slot, n, et).reshape(shape)
     st.fifo_elements += n
     if isinstance(t, MemRefType):
@@ -792,7 +792,7 @@ def _side(info: _TransferSide, args):
         for k, pos in info.dynamic:
             sizes[k] = int(args[pos])
     if isinstance(value, FifoSlot):
-        count = None if sizes is None else int(np.prod(sizes, dtype=np.int64))
+        count = None if sizes is None else math.prod(sizes)
         return value, None, count
     if not isinstance(value, StridedView):
         raise ValueError(f"the {info.name} is neither a memref nor a FIFO slot (the interpreter holds a "

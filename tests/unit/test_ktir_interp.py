@@ -1004,3 +1004,99 @@ def test_call_function_checks_its_arguments():
         call_function(m, "safe_div", np.zeros(3, np.int32))
     with pytest.raises(ValueError, match="takes 1 argument"):
         call_function(m, "safe_div")
+
+
+# ---------------------------------------------------------------------------------------
+# the fast paths agree with the general ones
+# ---------------------------------------------------------------------------------------
+
+
+def test_recursive_call_keeps_the_callers_values():
+    """The value table is flat: a function re-entered while it runs must not clobber its caller's values."""
+    m = parse_module(
+        """
+        func.func @fact(%n: index) -> index {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %done = arith.cmpi eq, %n, %c0 : index
+          %r = scf.if %done -> (index) {
+            scf.yield %c1 : index
+          } else {
+            %m = arith.subi %n, %c1 : index
+            %sub = func.call @fact(%m) : (index) -> index
+            %p = arith.muli %n, %sub : index
+            scf.yield %p : index
+          }
+          func.return %r : index
+        }
+        """
+    )
+    assert call_function(m, "fact", 6) == (720,)
+
+
+def test_compiled_affine_maps_evaluate_like_xdsl():
+    import itertools
+
+    from xdsl.ir.affine import AffineExpr, AffineMap
+
+    from dfsched.interp.base import compiled_map
+
+    d0, d1, s0 = AffineExpr.dimension(0), AffineExpr.dimension(1), AffineExpr.symbol(0)
+    amap = AffineMap(2, 1, (d0 * 1024 + d1, d0.ceil_div(3), d1 % 5 - s0, d0 // (-2), AffineExpr.constant(-7)))
+    fn = compiled_map(amap)
+    for a, b, c in itertools.product(range(-6, 7), range(-6, 7), range(-2, 3)):
+        assert fn([a, b], [c]) == amap.eval([a, b], [c])
+    with pytest.raises(AssertionError):
+        fn([1], [0])
+    grid = np.arange(4)
+    np.testing.assert_array_equal(fn([grid, 2], [1])[0], amap.eval([grid, 2], [1])[0])
+
+
+def test_integer_scalar_fast_path_matches_numpy():
+    from xdsl.dialects.builtin import IndexType, IntegerType, Signedness
+
+    from dfsched.interp import std_impl
+
+    class Op:
+        def __init__(self, t):
+            self.results = [type("R", (), {"type": t})()]
+
+    values = [0, 1, -1, 7, -7, 127, -128, 255, 2**31 - 1, -(2**31), 2**62, 2**63 - 1, -(2**63)]
+    for t in (IndexType(), IntegerType(32), IntegerType(8), IntegerType(16, Signedness.UNSIGNED)):
+        op = Op(t)
+        for kind in ("add", "sub", "mul", "divs", "rems", "floordivs", "ceildivs", "divu", "remu", "ceildivu",
+                     "maxs", "mins", "maxu", "minu", "and", "or", "xor"):
+            run = std_impl._int_binary(kind)  # noqa: SLF001
+            for a in values:
+                for b in values:
+                    try:
+                        slow = run(None, None, op, (np.int64(a), np.int64(b)))
+                    except ValueError as exc:
+                        with pytest.raises(ValueError, match=str(exc)):
+                            run(None, None, op, (a, b))
+                        continue
+                    fast = run(None, None, op, (a, b))
+                    assert type(fast[0]) is type(slow[0]) and fast == slow, (t, kind, a, b)
+
+
+@pytest.mark.parametrize("unit", ["byte", "element"])
+def test_memory_runs_match_general_reads_and_writes(unit):
+    from dfsched.interp.dtypes import element_type
+    from dfsched.interp.memory import Memory, RaceError
+    from xdsl.dialects.builtin import Float16Type
+
+    et = element_type(Float16Type())
+    start = Memory.PAGE - 6  # a run across a page boundary
+    data = np.arange(20, dtype=np.float16)
+    fast = Memory("fast", unit, track_races=True)
+    slow = Memory("slow", unit, track_races=True)
+    assert fast.write_run(start, data, et, data.size, tile=0)
+    slow.write(slow.contiguous(start, data.size, et), data, et, 0)
+    np.testing.assert_array_equal(fast.read_run(start - 4, 30, et, 0), slow.read(slow.contiguous(start - 4, 30, et), et, 0))
+    # the same races, reported at the same address
+    fast_read = pytest.raises(RaceError, fast.read_run, start, data.size, et, 1)
+    slow_read = pytest.raises(RaceError, slow.read, slow.contiguous(start, data.size, et), et, 1)
+    assert str(fast_read.value).replace("fast", "slow") == str(slow_read.value)
+    fast_msg = pytest.raises(RaceError, fast.write_run, start + 2, data[:3], et, 3, 1)
+    slow_msg = pytest.raises(RaceError, slow.write, slow.contiguous(start + 2, 3, et), data[:3], et, 1)
+    assert str(fast_msg.value).replace("fast", "slow") == str(slow_msg.value)

@@ -831,3 +831,26 @@ def test_cross_tile_race_through_a_wrong_offset():
     text = ORCHESTRATED.replace("to %C[%r, 0] size [1, 64]", "to %C[%h, 0] size [1, 64]")
     message = fails(text, {"@512": rand((4, 64), 9)})
     assert "races with compute tile 0" in message
+
+
+def test_instance_race_bitmaps_find_the_same_first_conflict_as_sorted_sets():
+    """`AccessLog.check` compares instances on address bitmaps (element runs logged as ranges);
+    the sorted-set comparison it falls back to for wide spans must name the same pair and address."""
+    import random
+
+    from dfsched.interp.schedule_ops import AccessLog
+
+    rng = random.Random(1)
+    log = AccessLog()
+    for _ in range(2000):
+        entries = []
+        for _ in range(rng.randint(1, 8)):
+            if rng.random() < 0.5:
+                step, start = rng.choice([1, 2, 4]), rng.randrange(200)
+                addresses = range(start, start + rng.randint(0, 10) * step, step)
+            else:
+                addresses = np.array([rng.randrange(250) for _ in range(rng.randint(0, 6))], dtype=np.int64)
+            entries.append((rng.randrange(rng.randint(2, 4)), rng.random() < 0.5, addresses, None, None))
+        insts = sorted({e[0] for e in entries})
+        if len(insts) > 1:
+            assert log._first_conflict_bitmap(insts, entries) == log._first_conflict_sorted(insts, entries)  # noqa: SLF001
