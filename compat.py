@@ -202,6 +202,17 @@ class LocatingParser(MLIRAffineParsing, Parser):
             self.raise_error(f"unregistered operation '{name}'", start, end)
         return op_type
 
+    def _parse_optional_builtin_parametrized_attr(self) -> Attribute | None:
+        # MLIR's `sparse<indices, values> : type` literal, which xDSL 0.74 lacks: device files
+        # spell switch connectivity with it, and `--print-op-generic` prints it as MLIR does.
+        token = self._current_token
+        if token.kind == MLIRTokenKind.BARE_IDENT and token.span.text == "sparse":
+            from dfsched.dialects.ktdf_arch import parse_sparse_literal
+
+            self._consume_token(MLIRTokenKind.BARE_IDENT)
+            return parse_sparse_literal(self)
+        return super()._parse_optional_builtin_parametrized_attr()
+
     def line_col(self, offset: int) -> tuple[int, int]:
         return _line_col(self._line_starts, offset)
 

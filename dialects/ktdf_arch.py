@@ -300,23 +300,17 @@ class SparseElementsAttr(ParametrizedAttribute, BuiltinAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        """The generic form's body, `<sparse<...> : type>` (see `print_builtin`)."""
+        """`#ktdf_arch.sparse_elements<sparse<...> : type>` (the literal alone is the usual spelling)."""
         parser.parse_punctuation("<")
         parser.parse_keyword("sparse")
-        attr = _parse_sparse_body(parser)
+        attr = parse_sparse_literal(parser)
         parser.parse_punctuation(">")
         return (attr.indices, attr.values, attr.type)
 
     def print_builtin(self, printer: Printer) -> None:
-        # xDSL's generic attribute parser knows no `sparse<...>`: the generic form wraps the
-        # literal in this attribute's dialect name, `#ktdf_arch.sparse_elements<sparse<...> : T>`,
-        # so that `--print-op-generic` output parses back (custom syntax keeps MLIR's spelling).
-        generic = printer.print_generic_format
-        if generic:
-            printer.print_string(f"#{self.name}<")
+        # MLIR's builtin spelling, in custom and generic form alike (our parser reads it back:
+        # `compat.LocatingParser`)
         self._print_literal(printer)
-        if generic:
-            printer.print_string(">")
 
     def _print_literal(self, printer: Printer) -> None:
         printer.print_string("sparse<")
@@ -337,7 +331,7 @@ class SparseElementsAttr(ParametrizedAttribute, BuiltinAttribute):
         printer.print_attribute(self.type)
 
 
-def _parse_sparse_body(parser: Parser) -> SparseElementsAttr:
+def parse_sparse_literal(parser: Parser) -> SparseElementsAttr:
     """After the `sparse` keyword: `<` indices `,` values `>` `:` tensor-type."""
 
     def nested_ints() -> list:
@@ -408,7 +402,7 @@ def _parse_dict_entries(parser: Parser) -> dict[str, Attribute]:
         if parser.parse_optional_punctuation("=") is None:
             entries[name] = UnitAttr()
         elif parser.parse_optional_keyword("sparse") is not None:
-            entries[name] = _parse_sparse_body(parser)
+            entries[name] = parse_sparse_literal(parser)
         else:
             entries[name] = parser.parse_attribute()
         if parser.parse_optional_punctuation(",") is None:

@@ -2,12 +2,11 @@
 // RUN: dfsched-opt %s --print-op-generic | dfsched-opt | filecheck %s
 // RUN: dfsched-opt %s --print-op-generic | dfsched-opt --print-op-generic | filecheck %s --check-prefix=GENERIC
 
-// Sparse switch connectivity survives the generic form. xDSL's generic attribute parser
-// has no `sparse<...>`, so the generic form wraps MLIR's literal in the attribute's
-// dialect name; parsed back, the custom form prints MLIR's `sparse<...>` again.
+// Sparse switch connectivity survives the generic form, spelled as MLIR spells it there
+// (`sparse<...> : type`, which dfsched's parser reads though xDSL's does not).
 
-// GENERIC: "ktdf_arch.switch"() <{connectivity = #ktdf_arch.sparse_elements<sparse<{{\[\[}}0, 1], [1, 2], [2, 0]], true> : tensor<3x3xi1>>}>
-// GENERIC: "ktdf_arch.switch"() <{connectivity = #ktdf_arch.sparse_elements<sparse<{{\[\[}}0, 1], [1, 0]], [true, false]> : tensor<2x2xi1>>}>
+// GENERIC: "ktdf_arch.switch"() <{connectivity = sparse<{{\[\[}}0, 1], [1, 2], [2, 0]], true> : tensor<3x3xi1>}>
+// GENERIC: "ktdf_arch.switch"() <{connectivity = sparse<{{\[\[}}0, 1], [1, 0]], [true, false]> : tensor<2x2xi1>}>
 
 // CHECK: ktdf_arch.device @ring {
 // CHECK:   %{{.*}}:3 = switch [3] {connectivity = sparse<{{\[\[}}0, 1], [1, 2], [2, 0]], true> : tensor<3x3xi1>}
