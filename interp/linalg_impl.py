@@ -57,6 +57,7 @@ class Structured:
         # per map: its results compiled, and the loop each result is (None: not a plain dim)
         self.evaluators = [compiled_map(m, checked=False) for m in maps]
         self.positions = [tuple(r.position if isinstance(r, AffineDimExpr) else None for r in m.results) for m in maps]
+        self.injective: bool | None = None  # every output map names every parallel loop (once known)
 
     @property
     def exx2(self) -> bool:
@@ -139,11 +140,12 @@ def run_structured(interpreter: Interpreter, s: Structured, args: tuple[Any, ...
     parallel, reduction = s.parallel, s.reduction
     exx2 = s.exx2
 
-    out_maps = s.maps[s.n_inputs :]
-    injective = all(
-        {r.position for r in m.results if isinstance(r, AffineDimExpr)} >= set(parallel) for m in out_maps
-    )
-    if injective:
+    if s.injective is None:
+        out_maps = s.maps[s.n_inputs :]
+        s.injective = all(
+            {r.position for r in m.results if isinstance(r, AffineDimExpr)} >= set(parallel) for m in out_maps
+        )
+    if s.injective:
         try:
             return _run_vectorised(interpreter, s, ins, outs, out_types, ranges, parallel, reduction, exx2)
         except NeedsScalar:

@@ -133,9 +133,28 @@ def _int_scalar(kind: str, a: int, b: int, width: int) -> int | None:
     return None
 
 
+def _per_op(interpreter, op, compute):
+    """`compute(op)`, remembered in the interpreter's per-op cache when it has one."""
+    cache = getattr(interpreter, "op_cache", None)
+    if cache is None:
+        return compute(op)
+    found = cache.get(id(op))
+    if found is None:
+        found = cache[id(op)] = compute(op)
+    return found
+
+
+def _result_width(op) -> int:
+    return int_width(op.results[0].type)
+
+
+def _result_element_type(op):
+    return element_type(op.results[0].type)
+
+
 def _int_binary(kind: str):
     def run(self, interpreter: Interpreter, op, args: PythonValues) -> PythonValues:
-        width = int_width(op.results[0].type)
+        width = _per_op(interpreter, op, _result_width)
         a, b = args
         if type(a) is int and type(b) is int and width > 1:
             r = _int_scalar(kind, a, b, width)
@@ -233,7 +252,7 @@ def _run_cmpi(self, interpreter, op: arith.CmpiOp, args):
 
 def _float_binary(fn):
     def run(self, interpreter, op, args):
-        et = element_type(op.results[0].type)
+        et = _per_op(interpreter, op, _result_element_type)
         with np.errstate(all="ignore"):
             r = fn(np.asarray(args[0]), np.asarray(args[1]))
         return _result(op, et.cast(r))
