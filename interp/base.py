@@ -100,6 +100,22 @@ DYNAMIC = -(2**63)
 """MLIR's `ShapedType::kDynamic`: a shape or offset entry given by an operand."""
 
 
+def per_op(interpreter: Any, op: Operation, compute: Callable[[Operation], Any]) -> Any:
+    """`compute(op)`, remembered per op in the interpreter's `op_cache` when it has one.
+
+    What is cached comes from the op's static attributes and types: the IR does not change
+    while an interpreter runs it, and the cache lives and dies with the interpreter (a run),
+    so keying by the op's identity is safe.
+    """
+    cache = getattr(interpreter, "op_cache", None)
+    if cache is None:
+        return compute(op)
+    found = cache.get(id(op))
+    if found is None:
+        found = cache[id(op)] = compute(op)
+    return found
+
+
 def static_or_dynamic(static, dynamic) -> list[int]:
     """The entries of a static list with each `DYNAMIC` one taken, in order, from `dynamic`."""
     it = iter(dynamic)

@@ -32,7 +32,7 @@ from xdsl.interpreter import Interpreter, ReturnedValues
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from dfsched.compat import LinalgStructuredOperation
-from dfsched.interp.base import NeedsScalar, compiled_map, functions_for
+from dfsched.interp.base import NeedsScalar, compiled_map, functions_for, per_op
 from dfsched.interp.dtypes import element_type
 
 EXX2_OPS = ("spyreop.exx2", "spyreop.exx2_fused", "spyreop.exx2_zeromean_fused")
@@ -67,15 +67,8 @@ class Structured:
 
 
 def structured(interpreter, op, build) -> Structured:
-    """`build(op)`, once per interpreter that has an `op_cache` (the IR does not change while
-    it runs)."""
-    cache = getattr(interpreter, "op_cache", None)
-    if cache is None:
-        return build(op)
-    s = cache.get(id(op))
-    if s is None:
-        s = cache[id(op)] = build(op)
-    return s
+    """`build(op)`, once per interpreter and op (`base.per_op`)."""
+    return per_op(interpreter, op, build)
 
 
 def input_casts(s: Structured, out_types) -> list:

@@ -39,7 +39,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp import linalg_impl
-from dfsched.interp.base import State, compiled_map, functions_for, to_python
+from dfsched.interp.base import State, compiled_map, functions_for, per_op, to_python
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
 from dfsched.interp.memory import Memory, StridedView
 
@@ -282,13 +282,8 @@ def whole(state: ScheduleState, view: StridedView, op: Operation | None = None) 
 
 
 def op_info(interpreter, op: Operation, build):
-    """What `build(op)` computes from `op`'s static attributes, computed once per interpreter
-    (a run) and op: the interpreter's cache is keyed by the op object's identity."""
-    cache = interpreter.op_cache
-    info = cache.get(id(op))
-    if info is None:
-        info = cache[id(op)] = build(op)
-    return info
+    """What `build(op)` computes from `op`'s static attributes, once per run and op."""
+    return per_op(interpreter, op, build)
 
 
 @functools.lru_cache(maxsize=4096)

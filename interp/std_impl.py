@@ -21,7 +21,16 @@ from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 
 from dfsched.diagnostics import DiagnosticError
-from dfsched.interp.base import DYNAMIC, NeedsScalar, functions_for, is_array, operand_values, static_or_dynamic, to_python
+from dfsched.interp.base import (
+    DYNAMIC,
+    NeedsScalar,
+    functions_for,
+    is_array,
+    operand_values,
+    per_op,
+    static_or_dynamic,
+    to_python,
+)
 from dfsched.interp.dtypes import element_type, int_width
 
 
@@ -133,17 +142,6 @@ def _int_scalar(kind: str, a: int, b: int, width: int) -> int | None:
     return None
 
 
-def _per_op(interpreter, op, compute):
-    """`compute(op)`, remembered in the interpreter's per-op cache when it has one."""
-    cache = getattr(interpreter, "op_cache", None)
-    if cache is None:
-        return compute(op)
-    found = cache.get(id(op))
-    if found is None:
-        found = cache[id(op)] = compute(op)
-    return found
-
-
 def _result_width(op) -> int:
     return int_width(op.results[0].type)
 
@@ -154,7 +152,7 @@ def _result_element_type(op):
 
 def _int_binary(kind: str):
     def run(self, interpreter: Interpreter, op, args: PythonValues) -> PythonValues:
-        width = _per_op(interpreter, op, _result_width)
+        width = per_op(interpreter, op, _result_width)
         a, b = args
         if type(a) is int and type(b) is int and width > 1:
             r = _int_scalar(kind, a, b, width)
@@ -252,7 +250,7 @@ def _run_cmpi(self, interpreter, op: arith.CmpiOp, args):
 
 def _float_binary(fn):
     def run(self, interpreter, op, args):
-        et = _per_op(interpreter, op, _result_element_type)
+        et = per_op(interpreter, op, _result_element_type)
         with np.errstate(all="ignore"):
             r = fn(np.asarray(args[0]), np.asarray(args[1]))
         return _result(op, et.cast(r))
