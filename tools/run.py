@@ -63,8 +63,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
     ap.add_argument("--save", metavar="OUT.npz", default=None, help="save every input and output array")
     ap.add_argument("--check", action="store_true", help="run the ScheduleIR after every pass and compare")
-    ap.add_argument("--timeline", metavar="OUT.svg", default=None,
-                    help="simulate the compiled DataflowIR and draw a Gantt chart of unit activity")
+    ap.add_argument("--timeline", metavar="OUT.svg|OUT.png", default=None,
+                    help="simulate the compiled DataflowIR and draw a Gantt chart of unit activity "
+                         "(matplotlib; .svg, .png or .pdf by the extension)")
     ap.add_argument("--passes", default=None,
                     help="pass pipeline to check instead of -ktir-to-dfir (dfsched-opt syntax)")
     ap.add_argument("--reserve-size", default="auto",
@@ -382,8 +383,12 @@ def _draw_timeline(args, out) -> None:
     from dfsched.interp import ktir
     from dfsched.interp.dataflow import check_against_reference
     from dfsched.interp.dataflow_compile import CompileError, compile_to_dfir
-    from dfsched.interp.timeline import write_timeline_svg
+    from dfsched.interp.timeline import output_format, write_timeline
 
+    try:
+        output_format(args.timeline)
+    except ValueError as exc:
+        raise UsageError(f"--timeline: {exc}") from None
     if args.unit != "byte":
         raise UsageError("--timeline simulates byte addresses; drop --unit element")
     device = args.device or "sample"
@@ -394,7 +399,7 @@ def _draw_timeline(args, out) -> None:
     module = ktir.load_module(args.kernel)
     result, differences = check_against_reference(module, dfir, device=device, seed=args.seed)
     title = f"{os.path.basename(args.kernel)} on {device}"
-    write_timeline_svg(result, args.timeline, title=title)
+    write_timeline(result, args.timeline, title=title)
     status = "outputs match the reference" if not differences else "outputs DIFFER from the reference"
     print(f"timeline: {args.timeline} ({result.total_cycles} cycles; {status})", file=out)
 
