@@ -323,6 +323,8 @@ def _run(args, out, err, sources: SourceManager) -> int:
     from dfsched.interp import ktir, schedule
 
     reserve_size = _reserve_size(args.reserve_size)
+    if args.timeline:
+        _check_timeline_target(args)
     if args.check:
         device = args.device or "sample"
         report = check_kernel(args.kernel, device=device, seed=args.seed, passes=args.passes,
@@ -378,12 +380,9 @@ def _run(args, out, err, sources: SourceManager) -> int:
     return 0
 
 
-def _draw_timeline(args, out) -> None:
-    """Compile the kernel to DataflowIR, simulate it on the reference inputs, draw the chart."""
-    from dfsched.interp import ktir
-    from dfsched.interp.dataflow import check_against_reference
-    from dfsched.interp.dataflow_compile import CompileError, compile_to_dfir
-    from dfsched.interp.timeline import output_format, write_timeline
+def _check_timeline_target(args) -> None:
+    """Usage errors of --timeline, before any work is done."""
+    from dfsched.interp.timeline import output_format
 
     try:
         output_format(args.timeline)
@@ -391,6 +390,15 @@ def _draw_timeline(args, out) -> None:
         raise UsageError(f"--timeline: {exc}") from None
     if args.unit != "byte":
         raise UsageError("--timeline simulates byte addresses; drop --unit element")
+
+
+def _draw_timeline(args, out) -> None:
+    """Compile the kernel to DataflowIR, simulate it on the reference inputs, draw the chart."""
+    from dfsched.interp import ktir
+    from dfsched.interp.dataflow import check_against_reference
+    from dfsched.interp.dataflow_compile import CompileError, compile_to_dfir
+    from dfsched.interp.timeline import write_timeline
+
     device = args.device or "sample"
     try:
         dfir = compile_to_dfir(args.kernel, device)

@@ -290,3 +290,7 @@ def test_dfsched_run_draws_the_timeline(tmp_path, capsys):
     assert main([str(ROOT / "examples" / "add_2tile.mlir"), "--timeline", str(bad)]) == 1
     assert "unknown timeline format '.jpg'" in capsys.readouterr().err
     assert not bad.exists()
+    # ... found before any work: no --check table is printed
+    assert main([str(ROOT / "examples" / "add_2tile.mlir"), "--check", "--timeline", str(bad)]) == 1
+    printed = capsys.readouterr()
+    assert "unknown timeline format '.jpg'" in printed.err and not printed.out
