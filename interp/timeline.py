@@ -10,8 +10,10 @@
 Data (`timeline_rows`, plain Python; matplotlib is imported only to draw):
 
 * One `Row` per unit: every unit of `result.stats`, `result.busy_cycles_per_unit` and
-  `result.timeline` (so an idle unit still has its empty row), sorted by core, corelet, engine
-  kind, then name (`unit_order`; without stats these come from the name, `C<core>[L<corelet>]-<kind>`),
+  `result.timeline` (so an idle unit still has its empty row), in pipeline order: by core, then
+  engine kinds in the order they first move or compute data on that core (a sync does not
+  count), then corelet and name (`unit_order`; without stats these come from the name,
+  `C<core>[L<corelet>]-<kind>`),
   with its busy cycles and share of the run (`max(total_cycles, last end, 1)`).
 * A row's `Segment`s are its timeline intervals (`TimelineEntry`) coloured by kind
   (`activity_kind`: `dma`, `load`, `store`, `send`, `receive`, `sync`, `compute`). The
@@ -104,7 +106,8 @@ def _natural(text: str) -> tuple:
 _NAME = re.compile(r"^C(?P<core>\d+)(?:L(?P<corelet>\d+))?-(?P<kind>.+)$", re.I)
 
 
-def _unit_key(name: str, stats: Any) -> tuple:
+def _unit_place(name: str, stats: Any) -> tuple:
+    """(core, corelet, kind) of a unit, from its stats or else its name."""
     core = getattr(stats, "core", None)
     corelet = getattr(stats, "corelet", None)
     kind = getattr(stats, "kind", None)
@@ -119,15 +122,28 @@ def _unit_key(name: str, stats: Any) -> tuple:
     if core is not None and corelet is None:
         corelet = 0  # `C2-sfu` is corelet 0 of core 2
     big = 1 << 30  # units without a core (or corelet) after those with one
-    return (big if core is None else core, big if corelet is None else corelet, kind or "", _natural(name))
+    return (big if core is None else core, big if corelet is None else corelet, kind or "")
 
 
 def unit_order(result) -> list[str]:
-    """Every unit of `result`, sorted by core, corelet, engine kind and name (the chart's rows)."""
+    """Every unit of `result` in pipeline order (the chart's rows): by core; within a core, the
+    engine kinds in the order they first move or compute data there (so a DMA load comes
+    before the FIFO load it feeds, whatever the units are called), then corelet and name."""
     stats = dict(getattr(result, "stats", None) or {})
     names = set(stats) | set(getattr(result, "busy_cycles_per_unit", None) or {})
     names |= {e.unit for e in result.timeline}
-    return sorted(names, key=lambda n: _unit_key(n, stats.get(n)))
+    place = {n: _unit_place(n, stats.get(n)) for n in names}
+    first: dict[tuple, int] = {}  # (core, kind) -> first cycle of data work
+    for e in result.timeline:
+        if e.end > e.start and activity_kind(e.what) != "sync":
+            core, _, kind = place[e.unit]
+            first[(core, kind)] = min(first.get((core, kind), e.start), e.start)
+
+    def key(n: str) -> tuple:
+        core, corelet, kind = place[n]
+        return (core, first.get((core, kind), 1 << 62), kind, corelet, _natural(n))
+
+    return sorted(names, key=key)
 
 
 # ---------------------------------------------------------------------------------------
@@ -255,7 +271,7 @@ def timeline_rows(result, max_rects_per_row: int | None = None) -> list[Row]:
         max_rects_per_row = max(MIN_RECTS_PER_ROW, min(MAX_RECTS_PER_ROW, RECT_BUDGET // max(1, len(units))))
     rows = []
     for unit in units:
-        core = _unit_key(unit, stats.get(unit))[0]
+        core = _unit_place(unit, stats.get(unit))[0]
         busy = busy_per_unit.get(unit, 0)
         rows.append(Row(unit, None if core == 1 << 30 else core, busy, busy / total,
                         _segments(by_unit[unit], total, max_rects_per_row)))

@@ -74,11 +74,11 @@ def test_add_2tile_rows(add_2tile):
     assert result.total_cycles == 18
     rows = timeline_rows(result)
 
-    # one row per unit, in core, corelet, kind order
+    # one row per unit, in pipeline order: per core, kinds by their first data work
     units = [r.unit for r in rows]
     assert units == unit_order(result)
     assert sorted(units) == sorted(result.busy_cycles_per_unit) and len(units) == 10
-    assert units[:5] == ["C0-l1lu", "C0-l1su", "C0-mnilu", "C0-mnisu", "C0-sfu"]
+    assert units[:5] == ["C0-mnilu", "C0-l1lu", "C0-sfu", "C0-l1su", "C0-mnisu"]
     assert [r.core for r in rows] == [0] * 5 + [1] * 5
 
     # the segments are the simulated intervals, back-to-back transfers merged
@@ -109,7 +109,7 @@ def test_add_2tile_figure(add_2tile):
     # busy share at the row ends (the secondary axis on the right)
     shares = [[t.get_text() for t in a.get_yticklabels()] for a in ax.child_axes]
     assert shares == [[f"{r.share:.0%}" for r in timeline_rows(add_2tile)]]
-    assert shares[0][:5] == ["39%", "11%", "28%", "17%", "17%"]
+    assert shares[0][:5] == ["28%", "39%", "17%", "11%", "17%"]
     # one bar collection per row and kind, in the kind's colour
     rows = timeline_rows(add_2tile)
     bars = [c for c in ax.collections if c.get_label() in KIND_COLOURS]
@@ -167,7 +167,8 @@ def test_hand_built_rows_kinds_and_order():
         ("C0L1-vpu", 1, 2, "sync_send to C0-dma"),
     ], 10, stats)
     rows = timeline_rows(result)
-    # core, corelet, kind; a unit without core or corelet last; an idle unit still has its row
+    # core, kinds by first data work (ties by name), corelet; a unit without core last; an
+    # idle unit still has its row
     assert [r.unit for r in rows] == ["C0-dma", "C0-vpu", "C0L1-vpu", "C1-vpu", "idle<&>"]
     assert [r.core for r in rows] == [0, 0, 0, 1, None]
     assert _row(rows, "idle<&>").segments == [] and _row(rows, "idle<&>").busy_cycles == 0
@@ -196,10 +197,19 @@ def test_hand_built_without_busy_counts_uses_the_intervals():
     assert _spans(row) == [(0, 4, "compute"), (6, 8, "compute")]
 
 
+def test_unit_order_follows_the_first_data_work_not_the_names():
+    # "zdma" loads first, "acomp" computes later; an early sync of "acomp" does not count
+    result = _hand_built([("C0-acomp", 0, 1, "sync_send to C0-zdma"), ("C0-acomp", 6, 7, "vectorchain.binary"),
+                          ("C0-zdma", 1, 5, "transfer ddr -> C0-l1"), ("C0L1-acomp", 7, 8, "vectorchain.binary"),
+                          ("C1-acomp", 0, 1, "vectorchain.binary"), ("C1-zdma", 2, 3, "transfer ddr -> C1-l1")], 8)
+    assert unit_order(result) == ["C0-zdma", "C0-acomp", "C0L1-acomp", "C1-acomp", "C1-zdma"]
+
+
 def test_unit_order_from_names_without_stats():
     result = _hand_built([("C10-sfu", 0, 1, "x"), ("C2-sfu", 0, 1, "x"), ("C2-l1lu", 0, 1, "x"),
                           ("C2L1-l1lu", 0, 1, "x")], 1)
-    assert unit_order(result) == ["C2-l1lu", "C2-sfu", "C2L1-l1lu", "C10-sfu"]
+    # everything starts at once: kinds by name, then corelet
+    assert unit_order(result) == ["C2-l1lu", "C2L1-l1lu", "C2-sfu", "C10-sfu"]
     assert [r.core for r in timeline_rows(result)] == [2, 2, 2, 10]
 
 
