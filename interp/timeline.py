@@ -25,7 +25,8 @@ Data (`timeline_rows`, plain Python; matplotlib is imported only to draw):
   one kind merge again; a 100K-interval row draws fast.
 
 Drawing (`timeline_figure`, `write_timeline`; matplotlib's Agg canvas, no pyplot): one bar row
-per unit (`broken_barh` per kind), rows of alternate cores shaded, the busy share at the row's
+per unit (a `PolyCollection` per kind; a binned segment is drawn as stacked bands, one per kind
+it holds, as high as that kind's share of its busy cycles), rows of alternate cores shaded, the busy share at the row's
 right end, x axis in cycles, dashed lines between launches (`result.launches`) when there are
 several, a legend of the kinds present, the title (`title`, then the total cycle count). The
 output format comes from the file's extension (`FORMATS`).
@@ -318,9 +319,38 @@ def _layout(n_rows: int) -> tuple[float, float]:
     return max(0.06, min(0.14, 300 / n_rows)), 5.0 if n_rows <= 400 else 4.0
 
 
+BAR_HEIGHT = 0.8  # of a row
+
+
+def _bars(row: Row, y: float) -> dict[str, tuple[list[tuple], list[float]]]:
+    """kind -> (boxes (x0, x1, y0, y1), opacities) of a row centred on `y`. A plain segment
+    fills the bar's height; a binned one is split into one band per kind it holds, each as
+    high as its share of the bin's busy cycles (in legend order, top down), so a kind that is
+    never the majority of a bin still shows."""
+    order = list(KIND_COLOURS)
+    out: dict[str, tuple[list[tuple], list[float]]] = {}
+    top = y - BAR_HEIGHT / 2
+    for s in row.segments:
+        if not s.binned or len(s.busy) < 2:
+            boxes, alphas = out.setdefault(s.kind, ([], []))
+            boxes.append((s.start, s.end, top, top + BAR_HEIGHT))
+            alphas.append(s.opacity)
+            continue
+        busy = s.busy_cycles
+        y0 = top
+        for kind in sorted(s.busy, key=order.index):
+            height = BAR_HEIGHT * s.busy[kind] / busy
+            boxes, alphas = out.setdefault(kind, ([], []))
+            boxes.append((s.start, s.end, y0, y0 + height))
+            alphas.append(s.opacity)
+            y0 += height
+    return out
+
+
 def timeline_figure(result, title: str = "", *, max_rects_per_row: int | None = None, width: float = 12.0):
     """The chart of `result` as a matplotlib `Figure` (on an Agg canvas; see the module docstring)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.collections import PolyCollection
     from matplotlib.figure import Figure
     from matplotlib.patches import Patch
     from matplotlib.ticker import FuncFormatter, MaxNLocator
@@ -345,15 +375,12 @@ def timeline_figure(result, title: str = "", *, max_rects_per_row: int | None = 
         if i and row.core != rows[i - 1].core:
             ax.axhline(i - 0.5, color="#999999", linewidth=0.5, zorder=0.5, gid=f"core-line:{row.unit}")
 
-    # bars: one broken_barh per row and kind
+    # bars: one collection per row and kind
     for i, row in enumerate(rows):
-        by_kind: dict[str, list[Segment]] = {}
-        for s in row.segments:
-            by_kind.setdefault(s.kind, []).append(s)
-        for kind, segments in by_kind.items():
-            colours = [(KIND_COLOURS[kind], s.opacity) for s in segments]
-            ax.broken_barh([(s.start, s.end - s.start) for s in segments], (i - 0.4, 0.8),
-                           facecolors=colours, edgecolor="none", linewidth=0, zorder=2, label=kind)
+        for kind, (boxes, alphas) in _bars(row, i).items():
+            verts = [[(x0, y0), (x0, y1), (x1, y1), (x1, y0)] for x0, x1, y0, y1 in boxes]
+            ax.add_collection(PolyCollection(verts, facecolors=[(KIND_COLOURS[kind], a) for a in alphas],
+                                             edgecolors="none", linewidths=0, zorder=2, label=kind))
 
     # y: unit names on the left, busy share on the right
     ax.set_ylim(n - 0.5, -0.5)

@@ -257,6 +257,15 @@ def test_many_intervals_are_binned():
     fig.canvas.draw()
     assert time.perf_counter() - start < 30
     assert _legend_texts(fig) == [KIND_LABELS[k] for k in ("dma", "send", "compute")] + [IDLE_LABEL]
+    # the binned C0-sfu row shows both kinds, as bands of about half the bar's height each
+    sfu_row = [r.unit for r in timeline_rows(result)].index("C0-sfu")
+    bands = {c.get_label(): c for c in fig.axes[0].collections
+             if c.get_label() in KIND_COLOURS and all(abs(p.vertices[:, 1].mean() - sfu_row) < 0.5
+                                                      for p in c.get_paths())}
+    assert set(bands) == {"send", "compute"}
+    for c in bands.values():
+        heights = [float(p.vertices[:, 1].max() - p.vertices[:, 1].min()) for p in c.get_paths()]
+        assert all(0.39 < h < 0.41 for h in heights)
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()][-1].endswith("k")
 
 
