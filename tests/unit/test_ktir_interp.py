@@ -839,6 +839,7 @@ EXAMPLE_EXPECTATIONS = {
     "fused_chain.mlir": lambda i: {"@12288": (i["@0"] + i["@4096"]) * i["@8192"]},
     "intrinsic.mlir": lambda i: {"@8192": _sigmoid_f16(i["@0"]) * i["@4096"]},
     "loop_nest.mlir": _loop_nest,
+    "mul_args.mlir": lambda i: {"z_address": i["x_address"] * i["y_address"]},
     "row_bias.mlir": lambda i: {"@16384": i["@0"] + i["@12288"][None, :]},
     "row_bias_tiled.mlir": lambda i: {"@528384": i["@0"] + i["@524288"][None, :]},
     "row_sum.mlir": lambda i: {"@12288": f16_seq_sum(i["@0"], axis=1)},

@@ -21,6 +21,21 @@
 // INTRINSIC:       dataflow.send %{{.*}}, %[[P]] : vector<64xf16>
 // INTRINSIC-NOT:   ktdf.
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/row_bias.mlir -o /dev/null
+// Addresses passed as kernel arguments become symbols: the outer function of the program
+// declares each argument and each per-tile start address derived from it (symbol.create_id),
+// and the DMA units read them (symbol.create_symbol), picking their tile's by a uniform map.
+// RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/mul_args.mlir | filecheck %s --check-prefix=ARGS
+// RUN: dfsched-opt --device=quad_corelet -ktir-to-dfir %examples/mul_args.mlir | filecheck %s --check-prefix=ARGS
+// ARGS:       func.func @local_schedule_0(%[[X:.*]]: index, %[[Y:.*]]: index, %[[Z:.*]]: index) {
+// ARGS:         symbol.create_id %[[X]] {symbol_id = -1 : si64} : index
+// ARGS:         %[[X1:.*]] = arith.addi %[[X]], %c128 : index
+// ARGS-NEXT:    symbol.create_id %[[X1]] {symbol_id = -4 : si64} : index
+// ARGS:         call @local_schedule_0_body() : () -> ()
+// ARGS:       dataflow.program_unit
+// ARGS:         %[[S0:.*]] = symbol.create_symbol {SymbolId = -1 : i64} : index
+// ARGS-NEXT:    %[[S1:.*]] = symbol.create_symbol {SymbolId = -4 : i64} : index
+// ARGS:         uniform.def_immutable_mapping({{.*}}%[[S0]]{{.*}}%[[S1]]
+// ARGS-NOT:     ktdf.
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/row_sum.mlir -o /dev/null
 // RUN: dfsched-opt --device=quad_corelet -ktir-to-dfir %examples/loop_nest.mlir -o /dev/null
 // RUN: dfsched-opt --device=quad_corelet -ktir-to-dfir %examples/row_sum.mlir -o /dev/null
