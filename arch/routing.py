@@ -41,7 +41,8 @@ class RouteNode:
 
     @property
     def name(self) -> str:
-        return kind_name(self.resource) or "?"
+        name = kind_name(self.resource)
+        return "?" if name is None else name
 
 
 class RoutingGraph:
