@@ -54,13 +54,16 @@ def _by_core(builder: Builder, operand: SSAValue, pu, signal: SignalOp) -> SSAVa
     mapping = mapping_of(operand)
     if mapping is None:
         raise error(signal, "failed to build query map for signal operand")
+    by_core: dict[int | None, SSAValue] = {}  # the first value per constant key
+    for k, v in zip(mapping.keys, mapping.values):
+        by_core.setdefault(constant_int(k), v)
     keys: list[SSAValue] = []
     values: list[SSAValue] = []
     for unit_value in pu.units:
         unit = get_unit_of(unit_value)
         if unit is None or unit.core is None:
             raise error(signal, "failed to build query map for signal operand")
-        match = next((v for k, v in zip(mapping.keys, mapping.values) if constant_int(k) == unit.core), None)
+        match = by_core.get(unit.core)
         if match is None:
             raise error(signal, "failed to build query map for signal operand")
         keys.append(unit_value)

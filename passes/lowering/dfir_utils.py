@@ -227,6 +227,19 @@ def query_for_component(builder: Builder, pu: ProgramUnitOp, targets: Sequence[S
                         at: Operation) -> SSAValue:
     """Upstream `createQueryMapForComponent`: each unit of `pu` → the first target on its core
     (and on its corelet, when it has one), queried by the program unit's iter_arg."""
+    # The first target per core and per (core, corelet), read up to the first target that is
+    # not a unit with a core: a unit with no match before it meets it in upstream's scan.
+    # One pass over the targets, not one per unit (grids of thousands of tiles).
+    first_on_core: dict[int, int] = {}
+    first_on_corelet: dict[tuple[int, int], int] = {}
+    first_bad = len(targets)
+    for index, target_value in enumerate(targets):
+        target = get_unit_of(target_value)
+        if target is None or target.core is None:
+            first_bad = index
+            break
+        first_on_core.setdefault(target.core, index)
+        first_on_corelet.setdefault((target.core, corelet_of(target)), index)
     keys: list[SSAValue] = []
     values: list[SSAValue] = []
     for unit_value in pu.units:
@@ -234,23 +247,15 @@ def query_for_component(builder: Builder, pu: ProgramUnitOp, targets: Sequence[S
         if unit is None or unit.core is None:
             raise error(at, "program_unit operand must be a dataflow.get_unit with a 'core' attribute")
         core, corelet = unit.core, corelet_of(unit)
-        match = None
-        for target_value in targets:
-            target = get_unit_of(target_value)
-            if target is None or target.core is None:
-                raise error(at, "target unit must be a dataflow.get_unit with a 'core' attribute")
-            if target.core != core:
-                continue
-            if corelet >= 0 and corelet_of(target) != corelet:
-                continue
-            match = target_value
-            break
-        if match is None:
+        index = first_on_corelet.get((core, corelet)) if corelet >= 0 else first_on_core.get(core)
+        if index is None and first_bad < len(targets):
+            raise error(at, "target unit must be a dataflow.get_unit with a 'core' attribute")
+        if index is None:
             raise error(at, f"no unit of the peer kind runs on core {core}"
                             + (f", corelet {corelet}" if corelet >= 0 else "")
                             + f" for unit '{unit.unit_name.data}'")
         keys.append(unit_value)
-        values.append(match)
+        values.append(targets[index])
     if not keys:
         raise error(at, "dataflow.program_unit has no units")
     return uniform_map_query(builder, keys, values, iter_arg_of(pu, at))
