@@ -202,6 +202,15 @@ class LocatingParser(MLIRAffineParsing, Parser):
             self.raise_error(f"unregistered operation '{name}'", start, end)
         return op_type
 
+    def parse_optional_attribute(self) -> Attribute | None:
+        # xDSL packs float literals with `struct`, which overflows on a value its type cannot
+        # hold (`1.0e65 : f16`): a located error on the literal instead of a crash.
+        start = self._current_token.span.start
+        try:
+            return super().parse_optional_attribute()
+        except OverflowError as exc:
+            self.raise_error(f"value out of range for its type ({exc})", start, self._current_token.span.start)
+
     def _parse_optional_builtin_parametrized_attr(self) -> Attribute | None:
         # MLIR's `sparse<indices, values> : type` literal, which xDSL 0.74 lacks: device files
         # spell switch connectivity with it, and `--print-op-generic` prints it as MLIR does.
