@@ -8,6 +8,9 @@ module in pre-order and stops at the first construct V1 cannot schedule:
 * linalg compute other than `add`, `mul`, `sub`, `reduce` and `generic` (whose body may only
   hold `arith.addf/mulf/subf`, `linalg.yield` and `spyreop` intrinsics).
 
+dfsched also rejects a `ktdp.construct_memory_view` whose base address is a negative constant
+(upstream compiles it into a negative DataflowIR address).
+
 One step past upstream: a `linalg.fill` of a scalar `arith.constant` whose result only
 initialises reductions (the `outs` of a `linalg.reduce`, or of a `linalg.generic` with a
 reduction iterator) is accepted, because the Triton frontend initialises every reduction
@@ -27,6 +30,7 @@ from xdsl.passes import ModulePass
 
 from dfsched.diagnostics import error
 from dfsched.passes.frontend.utils import op_name
+from dfsched.passes.scheduling.utils import constant_index
 
 ITER_ARGS = "V1 does not support scf.for with loop-carried arguments (iter_args)"
 WHILE = "V1 does not support scf.while loops"
@@ -34,6 +38,7 @@ DISTRIBUTED_VIEW = "V1 does not support ktdp.construct_distributed_memory_view"
 INDIRECT_TILE = "V1 does not support ktdp.construct_indirect_access_tile"
 GENERIC_BODY = "V1 only supports add/mul/sub compute ops; found unsupported compute op"
 NAMED_LINALG = "V1 only supports add/mul/sub/reduce compute ops; found unsupported compute op"
+NEGATIVE_BASE = "memory view base address must not be negative (got {})"
 
 # linalg ops the walk accepts and descends into.
 ACCEPTED_LINALG = frozenset({"linalg.add", "linalg.mul", "linalg.sub", "linalg.reduce", "linalg.yield"})
@@ -73,6 +78,10 @@ def check_op(op: Operation) -> bool:
         raise error(op, DISTRIBUTED_VIEW)
     if name == "ktdp.construct_indirect_access_tile":
         raise error(op, INDIRECT_TILE)
+    if name == "ktdp.construct_memory_view":
+        base = constant_index(op.operands[0])
+        if base is not None and base < 0:
+            raise error(op, NEGATIVE_BASE.format(base))
     if name.startswith("linalg."):
         return check_linalg(op, name)
     return True

@@ -212,3 +212,23 @@ func.func @unused_fill() {
   %init = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
   return
 }
+
+// -----
+
+// A negative constant base address (dfsched only).
+#row = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+func.func @negative_base() attributes {grid = [1]} {
+  %at = arith.constant -64 : index
+  // expected-error @below {{memory view base address must not be negative (got -64)}}
+  %v = ktdp.construct_memory_view %at, sizes: [64], strides: [1] {coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  return
+}
+
+// -----
+
+// A base address that is a kernel argument is known only at run time: accepted.
+#row = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+func.func @argument_base(%at: index) attributes {grid = [1]} {
+  %v = ktdp.construct_memory_view %at, sizes: [64], strides: [1] {coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  return
+}
