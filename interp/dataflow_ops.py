@@ -817,11 +817,18 @@ def _program_unit(r: Runner, op, args) -> Gen:
     yield  # pragma: no cover  (makes this a generator)
 
 
-def _send(r: Runner, op, args) -> Gen:
+def _unit_and_peer(r: Runner, op, peer, role: str) -> tuple[Unit, Unit]:
+    """The unit running `op` and the peer unit its first operand names (`role`: destination
+    or source, for the error)."""
     unit = r.require_unit(op)
-    peer, data = args
     if not isinstance(peer, Unit):
-        raise SimError(f"the destination is {peer!r}, not a unit")
+        raise SimError(f"the {role} is {peer!r}, not a unit")
+    return unit, peer
+
+
+def _send(r: Runner, op, args) -> Gen:
+    unit, peer = _unit_and_peer(r, op, args[0], "destination")
+    data = args[1]
     if peer == unit:
         raise SimError(f"{unit} sends to itself")
     sim = r.sim
@@ -845,10 +852,7 @@ def _send(r: Runner, op, args) -> Gen:
 
 
 def _receive(r: Runner, op, args) -> Gen:
-    unit = r.require_unit(op)
-    peer = args[0]
-    if not isinstance(peer, Unit):
-        raise SimError(f"the source is {peer!r}, not a unit")
+    unit, peer = _unit_and_peer(r, op, args[0], "source")
     sim = r.sim
     fifo = sim.fifo(peer, unit)
     t = op.results[0].type
@@ -895,10 +899,7 @@ def _join(parts: list[np.ndarray], et: ElementType, need: int) -> np.ndarray:
 
 
 def _sync_send(r: Runner, op, args) -> Gen:
-    unit = r.require_unit(op)
-    peer = args[0]
-    if not isinstance(peer, Unit):
-        raise SimError(f"the destination is {peer!r}, not a unit")
+    unit, peer = _unit_and_peer(r, op, args[0], "destination")
     sim = r.sim
     box = sim.signal_box(unit, peer)
     cycles = sim.options.sync_cycles
@@ -912,10 +913,7 @@ def _sync_send(r: Runner, op, args) -> Gen:
 
 
 def _sync_recv(r: Runner, op, args) -> Gen:
-    unit = r.require_unit(op)
-    peer = args[0]
-    if not isinstance(peer, Unit):
-        raise SimError(f"the source is {peer!r}, not a unit")
+    unit, peer = _unit_and_peer(r, op, args[0], "source")
     sim = r.sim
     box = sim.signal_box(peer, unit)
     while True:

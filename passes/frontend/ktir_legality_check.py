@@ -30,7 +30,7 @@ from xdsl.passes import ModulePass
 
 from dfsched.diagnostics import error
 from dfsched.passes.frontend.utils import op_name
-from dfsched.passes.scheduling.utils import constant_index
+from dfsched.passes.constants import constant_int
 
 ITER_ARGS = "V1 does not support scf.for with loop-carried arguments (iter_args)"
 WHILE = "V1 does not support scf.while loops"
@@ -79,7 +79,7 @@ def check_op(op: Operation) -> bool:
     if name == "ktdp.construct_indirect_access_tile":
         raise error(op, INDIRECT_TILE)
     if name == "ktdp.construct_memory_view":
-        base = constant_index(op.operands[0])
+        base = constant_int(op.operands[0])
         if base is not None and base < 0:
             raise error(op, NEGATIVE_BASE.format(base))
     if name.startswith("linalg."):

@@ -39,9 +39,9 @@ from dfsched.dialects.dataflow import GetLogicalMemoryViewOp, GetUnitOp, Program
 from dfsched.dialects.ktdf import SelectMemrefOp
 from dfsched.dialects.ktdf_arch import attribute_text
 from dfsched.passes.lowering import dfir_symbols as sym
+from dfsched.passes.constants import constant_int
 from dfsched.passes.lowering.dfir_utils import (
     Builder,
-    constant_int,
     get_unit_of,
     grid_size,
     iter_arg_of,

@@ -33,9 +33,9 @@ from dfsched.dialects.ktdf import ParallelOp
 from dfsched.passes.cleanup.affine_utils import binary
 from dfsched.passes.lowering.dfir_symbols import element_size_bytes
 from dfsched.passes.lowering.dfir_transfers import linear_coefficients
+from dfsched.passes.constants import constant_int
 from dfsched.passes.lowering.dfir_utils import (
     Builder,
-    constant_int,
     corelet_of,
     enclosing_program_unit,
     get_unit_of,

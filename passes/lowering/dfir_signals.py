@@ -19,9 +19,9 @@ from xdsl.rewriter import InsertPoint
 from dfsched.diagnostics import error
 from dfsched.dialects.dataflow import SyncRecvOp, SyncSendOp
 from dfsched.dialects.ktdf_lowering import SignalOp
+from dfsched.passes.constants import constant_int
 from dfsched.passes.lowering.dfir_utils import (
     Builder,
-    constant_int,
     corelet_of,
     enclosing_program_unit,
     get_unit_of,

@@ -38,7 +38,8 @@ from dfsched.diagnostics import error
 from dfsched.dialects.dataflow import ProgramUnitOp
 from dfsched.dialects.symbol import CreateIdOp, CreateSymbolOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
-from dfsched.passes.lowering.dfir_utils import INDEX, Builder, constant_int, iter_arg_of, uniform_map_query
+from dfsched.passes.constants import constant_int
+from dfsched.passes.lowering.dfir_utils import INDEX, Builder, iter_arg_of, uniform_map_query
 
 MAX_CALL_DEPTH = 8
 

@@ -106,16 +106,6 @@ def index_constant(value: int) -> arith.ConstantOp:
     return arith.ConstantOp(IntegerAttr(value, INDEX))
 
 
-def constant_int(value: SSAValue) -> int | None:
-    """MLIR's `getConstantIntValue`: the integer an `arith.constant` (or constant-like op) holds."""
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp):
-        attr = owner.value
-        if isinstance(attr, IntegerAttr):
-            return attr.value.data
-    return None
-
-
 def identity_map(rank: int) -> AffineMap:
     return AffineMap.identity(rank)
 

@@ -39,6 +39,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
+from dfsched.passes.constants import constant_int
 
 # ---------------------------------------------------------------------------
 # Building
@@ -77,14 +78,6 @@ class Inserter:
 
 def index_constant(value: int) -> arith.ConstantOp:
     return arith.ConstantOp(IntegerAttr(value, IndexType()))
-
-
-def constant_int(value: SSAValue) -> int | None:
-    """The integer of an `arith.constant` (None for anything else)."""
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
 
 
 # ---------------------------------------------------------------------------

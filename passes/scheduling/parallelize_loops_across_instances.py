@@ -67,7 +67,8 @@ from dfsched.arch.views import enclosing_group, kind_name
 from dfsched.diagnostics import error, loc_text
 from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import GroupOp
-from dfsched.passes.scheduling.utils import constant_index, is_parallel_loop, move_ops, pipeline_enclosing_scope
+from dfsched.passes.constants import constant_int
+from dfsched.passes.scheduling.utils import is_parallel_loop, move_ops, pipeline_enclosing_scope
 
 PASS = "parallelize-loops-across-instances"
 NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty or "
@@ -227,7 +228,7 @@ def can_distribute(loop: scf.ForOp) -> bool:
 
 def static_trip_count(loop: scf.ForOp) -> int | None:
     """The trip count when the bounds and step are constants (MLIR's `getStaticTripCount`)."""
-    lb, ub, step = (constant_index(v) for v in (loop.lb, loop.ub, loop.step))
+    lb, ub, step = (constant_int(v) for v in (loop.lb, loop.ub, loop.step))
     if lb is None or ub is None or step is None or step <= 0:
         return None
     return max(0, -(-(ub - lb) // step))

@@ -60,12 +60,12 @@ from dfsched.passes.scheduling.coarsening_utils import (
     new_node,
     remove_lifting_children,
 )
+from dfsched.passes.constants import constant_int
 from dfsched.passes.scheduling.utils import (
     NodeKind,
     PipelineTree,
     TreeNode,
     cleanup_private,
-    constant_index,
     pipelines_post_order,
 )
 
@@ -353,7 +353,7 @@ def check_expandable(buffer: SSAValue, private: ktdf.PrivateOp) -> None:
 
 def trip_count(loop: scf.ForOp, candidate: Candidate) -> int | SSAValue:
     """The size of the dim a loop adds to an expanded buffer."""
-    lb, ub, step = (constant_index(v) for v in (loop.lb, loop.ub, loop.step))
+    lb, ub, step = (constant_int(v) for v in (loop.lb, loop.ub, loop.step))
     if lb is not None and ub is not None and step is not None and step > 0:
         return max(0, (ub - lb + step - 1) // step)
     if lb != 0 or step != 1:

@@ -19,7 +19,7 @@
   `memref.alloc` / `ktdf.fifo.allocate` and the private are rebuilt, every use follows).
 * **Transfers**: `set_transfer_side` (a new map and index list for one side).
 * Small IR helpers: `post_order`, `pipelines_post_order`, `stage_ops`, `nearest_ancestor`,
-  `nearest_stage`, `nearest_pipeline`, `contains_pipeline`, `constant_index`, `enclosing_function`,
+  `nearest_stage`, `nearest_pipeline`, `contains_pipeline`, `enclosing_function`,
   `index_constant_at_function_entry`, `zero_map`.
 
 Everything here keeps IR order (Decision 5): no result depends on hashing or pointers.
@@ -39,6 +39,7 @@ from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstan
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSymExpr
 
 from dfsched.dialects import ktdf
+from dfsched.passes.constants import constant_int
 from dfsched.dialects.affine_subscripts import (
     affine_add,
     affine_ceildiv,
@@ -571,15 +572,6 @@ def set_transfer_side(transfer: ktdf.DataTransferOp, side: str, amap: AffineMap,
 # ---------------------------------------------------------------------------
 
 
-def constant_index(value: SSAValue) -> int | None:
-    """The integer an `arith.constant` of integer or index type defines, else None."""
-    if isinstance(value, OpResult) and isinstance(value.owner, arith.ConstantOp):
-        attr = value.owner.value
-        if isinstance(attr, IntegerAttr):
-            return attr.value.data
-    return None
-
-
 def enclosing_function(op: Operation) -> func.FuncOp | None:
     return nearest_ancestor(op, func.FuncOp)
 
@@ -646,7 +638,7 @@ def canonicalize_map_and_operands(
         if position not in used:
             replacement.append(AffineConstantExpr(0))  # never referenced
             continue
-        constant = constant_index(value)
+        constant = constant_int(value)
         if constant is not None:
             replacement.append(AffineConstantExpr(constant))
             continue
