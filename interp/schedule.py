@@ -104,7 +104,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
-from dfsched.diagnostics import DiagnosticError, error
+from dfsched.diagnostics import DiagnosticError
 from dfsched.interp import ktir
 from dfsched.interp.base import Options
 from dfsched.interp.ktir import KernelResult, KtirInterpreter, Layout, compare_outputs

@@ -14,7 +14,6 @@ from __future__ import annotations
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
-from xdsl.rewriter import InsertPoint
 
 from dfsched.diagnostics import error
 from dfsched.dialects.dataflow import SyncRecvOp, SyncSendOp
