@@ -31,6 +31,7 @@ from dfsched.diagnostics import (
     check_expectations,
     parse_expectations,
 )
+from dfsched.tools import tile_search
 from dfsched.tools.pipeline_syntax import PassRequest, PipelineSyntaxError, parse_options, parse_pipeline
 
 SPLIT_MARKER = "// -----"
@@ -196,6 +197,7 @@ class DfschedOptMain(xDSLOptMain):
                 raise UsageError(f"invalid options for pass '{request.name}': {exc}") from None
             if self.args.device and any(f.name == "device" for f in dataclasses.fields(instance)):
                 instance = dataclasses.replace(instance, device=self.args.device)
+            instance = tile_search.attach(instance, self.args.device)
             built.append((request, instance))
         return built
 
