@@ -20,7 +20,8 @@ loops, double-buffered pipelines), and each piece is timed the way the DataflowI
 * a loop's iterations overlap as far as their busiest unit allows: the body's latency once
   (fill and drain) plus its occupancy for every further iteration. A `ktdf.pipeline` is occupied
   for its slowest stage when its stages can work on different iterations at once (with
-  `modulo(size : M)`, double buffering, plus `SYNC_CYCLES` per run for the token handshake, or
+  `modulo(size : M)`, double buffering, plus the token handshake: `SYNC_CYCLES` per sync the
+  stage's unit sends, one per corelet of a neighbouring stage spread over corelets, or
   with FIFOs between the stages, streaming), else for all its stages one after the other.
 
 Every cost is a `Cost(latency, busy)`: `latency` from start to end, `busy` the time the
@@ -35,7 +36,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from xdsl.dialects import linalg, scf
+from xdsl.dialects import scf
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.dialects.builtin import FixedBitwidthType, IndexType, MemRefType, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
@@ -43,7 +45,7 @@ from dfsched.arch.model import DeviceModel
 from dfsched.dialects import ktdf
 
 ACCESS_CYCLES = 1  # the simulator's `access_cycles`: one access over a link without granularity
-SYNC_CYCLES = 1  # the simulator's `sync_cycles`: one token handshake per pipelined iteration
+SYNC_CYCLES = 1  # the simulator's `sync_cycles`: one sync_send of a token handshake
 
 Interval = tuple[int, int]
 Bounds = Callable[[SSAValue, dict[Operation, int]], "Interval | None"]
@@ -108,7 +110,7 @@ class TileCostModel:
         if isinstance(op, ktdf.WriteToFifoOp):
             cycles = self.send(op.fifo_slot.type, math.prod(shape_of(op.data.type)))
             return Cost(cycles, cycles)
-        if isinstance(op, linalg.GenericOp):
+        if isinstance(op, GenericOp):
             cycles = self.compute(op, unit)
             return Cost(cycles, cycles)
         if isinstance(op, ktdf.PrivateOp):
@@ -130,11 +132,14 @@ class TileCostModel:
     def pipeline(self, pipeline: ktdf.PipelineOp) -> Cost:
         """One run of the stages: they overlap with the next run's when double-buffered
         (`modulo`, plus a handshake) or streaming through FIFOs, else they hold every unit."""
-        stages = [self.op(op, None) for op in pipeline.body.block.ops if isinstance(op, ktdf.StageOp)]
+        ops = [op for op in pipeline.body.block.ops if isinstance(op, ktdf.StageOp)]
+        stages = [self.op(op, None) for op in ops]
+        if pipeline.modulo is not None and pipeline.modulo.value.data >= 2:
+            stages = [cost + Cost(h, h) for cost, h in zip(stages, handshakes(ops))]
         latency = sum(s.latency for s in stages)
         slowest = max((s.busy for s in stages), default=0)
         if pipeline.modulo is not None and pipeline.modulo.value.data >= 2:
-            return Cost(latency + SYNC_CYCLES, slowest + SYNC_CYCLES)
+            return Cost(latency, slowest)
         if streams(pipeline):
             return Cost(latency, slowest)
         return Cost(latency, latency)
@@ -204,7 +209,7 @@ class TileCostModel:
         granularity = link.max_granularity if link is not None else None
         return max(1, -(-nbytes // granularity)) if granularity else ACCESS_CYCLES
 
-    def compute(self, op: linalg.GenericOp, unit: str | None) -> int:
+    def compute(self, op: GenericOp, unit: str | None) -> int:
         outputs = [v.type for v in op.outputs]
         count = math.prod(shape_of(outputs[0])) if outputs else 1
         kind = unit if unit is not None and unit in self.device.units else self.device.compute_kind
@@ -217,8 +222,27 @@ class TileCostModel:
             attr = exec_unit.op.attributes.get("dfsched.cycles_per_op")
             per_issue = int(attr.value.data) if attr is not None and hasattr(attr, "value") else 1
         issues = max(1, -(-count // lanes)) if lanes > 0 else 1
-        scalar_ops = sum(1 for inner in op.body.block.ops if not isinstance(inner, linalg.YieldOp))
+        scalar_ops = sum(1 for inner in op.body.block.ops if not isinstance(inner, YieldOp))
         return max(1, scalar_ops) * issues * per_issue
+
+
+def handshakes(stages: list[ktdf.StageOp]) -> list[int]:
+    """Sync cycles per run of each stage of a double-buffered pipeline: a stage spread over N
+    corelets signals each of them (N), a spread stage's units signal one neighbour each (1)."""
+    spread = [instances_of(stage) for stage in stages]
+    found = []
+    for i, count in enumerate(spread):
+        neighbours = [spread[j] for j in (i - 1, i + 1) if 0 <= j < len(spread)]
+        found.append(SYNC_CYCLES * (1 if count > 1 else max([1, *neighbours])))
+    return found
+
+
+def instances_of(stage: ktdf.StageOp) -> int:
+    """The corelets a stage's `ktdf.parallel` spreads it over (1 without one)."""
+    for op in stage.body.block.ops:
+        if isinstance(op, ktdf.ParallelOp):
+            return max(1, op.num_instances.value.data)
+    return 1
 
 
 def streams(pipeline: ktdf.PipelineOp) -> bool:
