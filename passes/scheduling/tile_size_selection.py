@@ -11,10 +11,8 @@ no associated loop is left in the IR, as upstream does.
 above 1) and divide every associated total, largest first. None at all is an error naming the
 constraints.
 
-**The rule: the largest tile that fits.** Larger tiles mean fewer and larger DMA transfers, so
-the pass takes the largest candidate whose data fits the device's scratchpad (upstream only
-tries 2 and then 1, a placeholder for this rule). What must fit, per program (the enclosing
-`func.func`) and per scratchpad memory the device declares with a size (a memory of depth 1 in
+**What must fit** (a hard constraint for every strategy; upstream only tries 2 and then 1),
+per program (the enclosing `func.func`) and per scratchpad memory the device declares with a size (a memory of depth 1 in
 the memory tree, found through the buffer's memory space and the device's
 `mem_space_mapping`):
 
@@ -31,12 +29,34 @@ the memory tree, found through the buffer's memory space and the device's
   exists once per rolling resource set (M times), except a buffer that is itself one of the
   copies a `ktdf.select_memref` picks from (double buffering already allocated each copy).
 
-When a program has several placeholders, they are chosen one at a time, the innermost tiled
-dimension first (reverse IR order: tiling emits a nest's placeholders outermost first): a tile
-spanning whole rows of the innermost dimension is one contiguous block, which moves in a single
-transfer. Each takes the largest candidate that fits while the ones already chosen keep their
-size and the ones still open take their smallest candidate. If a size fits at all, this finds
-one.
+**Strategies** (`strategy=`, Decision 11):
+
+* `largest`: the largest tile that fits. With several placeholders in a program they are chosen
+  one at a time, the innermost tiled dimension first (reverse IR order: tiling emits a nest's
+  placeholders outermost first): a tile spanning whole rows of the innermost dimension is one
+  contiguous block, which moves in a single transfer. Each takes the largest candidate that
+  fits while the ones already chosen keep their size and the ones still open take their
+  smallest candidate. If a size fits at all, this finds one. Every strategy starts here.
+* `model` (the default): the fitting size combination with the fewest cycles predicted by
+  `tile_cost_model.py` (transfer, FIFO and compute time per tile from the device description,
+  pipeline fill and drain, handshakes, overlap from double buffering and corelets); ties keep
+  the larger tiles. The largest tile is rarely the fastest: its first load and last store
+  overlap nothing. Without a device there is nothing to predict with and `largest` stands.
+* `search`: the best `search-limit` combinations by the model (4; 0 for all) and the largest are
+  compiled through the rest of the pipeline and simulated; the fastest is kept. A pass may not
+  import the simulator, so a tool supplies the judge (`tools/tile_search.py`, attached by
+  `dfsched-opt`/`dfsched`/`dfsched-run` to every `search` instance); a candidate that fails to
+  compile or run is skipped.
+
+**Bounded time.** The model ranks every combination of a program's candidates when there are
+at most `MAX_COMBINATIONS` (512), else it runs a coordinate descent from the largest choice
+(each placeholder in turn over its candidates, the others fixed, at most `DESCENT_ROUNDS` (3)
+sweeps); one prediction is one walk of the program. `search` simulates at most
+`search-limit` + 1 schedules per program.
+
+**Report.** With `model` and `search` the pass appends a `TileDecision` per program to its
+`decisions` list: the placeholders' locations, the ranked candidates (`Candidate(sizes,
+predicted, simulated)`) and the chosen sizes (for `--report` and the benchmarks).
 
 **Diagnostics** (on the placeholder unless said otherwise): no candidate satisfies the
 constraints; no candidate fits (the sizes tried, the bytes needed with the smallest, and the

@@ -60,3 +60,52 @@ def test_model_against_simulator(tmp_path, member):
     assert by_model.simulated <= 1.05 * best, decision
     assert by_model.simulated <= largest.simulated, decision
     assert decision.chosen == min(candidates, key=lambda c: c.simulated).sizes
+
+
+# --- strategy=search through the API: the judge is the caller's ------------------------------
+
+SCRATCHPAD_KERNEL = Path(__file__).parents[1] / "lit" / "tile-size-selection" / "scratchpad.mlir"
+
+
+def first_kernel():
+    """The first kernel of the scratchpad lit test (8192 rows, buffers in "L1"), parsed."""
+    tool = DfschedOptMain(["--allow-unregistered-dialect"])
+    text = SCRATCHPAD_KERNEL.read_text().split("// -----")[0]
+    return tool.ctx, tool.parse(str(SCRATCHPAD_KERNEL), text)
+
+
+def test_search_without_a_judge_is_a_located_error():
+    from dfsched.diagnostics import DiagnosticError
+
+    ctx, module = first_kernel()
+    with pytest.raises(DiagnosticError, match="strategy=search needs a simulator") as raised:
+        TileSizeSelection(device="sample", strategy="search").apply(ctx, module)
+    assert raised.value.diagnostic.line is not None
+
+
+def test_search_where_every_candidate_fails_is_an_error():
+    from dfsched.diagnostics import DiagnosticError
+
+    ctx, module = first_kernel()
+    selection = TileSizeSelection(device="sample", strategy="search").with_evaluator(lambda module: None)
+    with pytest.raises(DiagnosticError, match="could not simulate any candidate"):
+        selection.apply(ctx, module)
+
+
+def test_search_keeps_the_judges_fastest_and_reports_the_candidates():
+    ctx, module = first_kernel()
+    judged = []
+
+    def judge(candidate_module):
+        size = next(op for op in candidate_module.walk() if op.name == "arith.constant"
+                    and any(u.operation.name == "arith.ceildivui" and u.index == 1 for u in op.results[0].uses))
+        rows = size.value.value.data
+        judged.append(rows)
+        return 1000 + abs(rows - 512)  # the judge prefers 512 rows whatever the model says
+
+    selection = TileSizeSelection(device="sample", strategy="search", search_limit=0).with_evaluator(judge)
+    selection.apply(ctx, module)
+    (decision,) = selection.decisions
+    assert decision.chosen == (512,) and 512 in judged and 2048 in judged  # every fitting size, largest too
+    assert decision.candidates[0].simulated == 1000
+    assert all(c.predicted is not None for c in decision.candidates)
