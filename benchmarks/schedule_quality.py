@@ -17,7 +17,8 @@ interpreter ("ok", or "WRONG" with the differences below the table). The table s
 * `largest`, `search`: the same with `tile-size-selection{strategy=largest}` (the largest
   tile that fits) and `{strategy=search}` (the best few by the model, and the largest,
   compiled and simulated; the fastest kept), each with its efficiency against the default
-  schedule's bound; `--no-search` leaves `search` out. A note gives each search's time;
+  schedule's bound; `--no-search` leaves `search` out. A note gives each search's time (wall
+  and CPU: on a loaded machine the CPU time is the figure to read);
 * `no-DB`, `no-CL`: the same with `--disable-double-buffering` and with
   `--disable-parallelize-loops-across-instances` (cycles and efficiency against the full
   schedule's bound); "n/a" when that pass is not in the pipeline.
@@ -84,6 +85,23 @@ def simulate_kernel(path: str, device: str, seed: int, disable=(), strategy: str
     return result, ktir.compare_outputs(reference.outputs, result.outputs), race
 
 
+def variant_cells(label: str, bound, notes: list[str], *args, **kwargs) -> list[str]:
+    """The cycles and efficiency cells of one variant (`simulate_kernel(*args, **kwargs)`),
+    its problems added to `notes`."""
+    try:
+        variant, problems, race = simulate_kernel(*args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 (a table cell, whatever failed)
+        notes.append(f"{label}: {_first_line(exc)}")
+        return ["FAILED", ""]
+    check = _check(problems, race)
+    mark = "" if check == "ok" else f" {check}"
+    if race:
+        notes.append(f"{label}: {race.splitlines()[0]}")
+    if problems:
+        notes.append(f"{label}: " + "; ".join(problems))
+    return [f"{variant.total_cycles}{mark}", f"{bound.cycles / max(1, variant.total_cycles):.0%}"]
+
+
 def _check(problems, race) -> str:
     return "WRONG" if problems else "RACE" if race else "ok"
 
@@ -129,38 +147,16 @@ def main() -> None:
         row = [name, _check(problems, race), str(result.total_cycles), f"{bound.cycles} {which}",
                f"{bound.cycles / max(1, result.total_cycles):.0%}"]
         for strategy in strategies:
-            started = time.perf_counter()
-            try:
-                variant, variant_problems, variant_race = simulate_kernel(path, args.device, args.seed,
-                                                                          strategy=strategy)
-            except Exception as exc:  # noqa: BLE001
-                row += ["FAILED", ""]
-                notes.append(f"{name} {strategy}: {_first_line(exc)}")
-                continue
-            check = _check(variant_problems, variant_race)
-            mark = "" if check == "ok" else f" {check}"
-            row += [f"{variant.total_cycles}{mark}", f"{bound.cycles / max(1, variant.total_cycles):.0%}"]
+            started, cpu = time.perf_counter(), time.process_time()
+            row += variant_cells(f"{name} {strategy}", bound, notes, path, args.device, args.seed, strategy=strategy)
             if strategy == "search":
-                notes.append(f"{name}: search compiled and simulated in {time.perf_counter() - started:.1f} s")
-            if variant_problems:
-                notes.append(f"{name} {strategy}: " + "; ".join(variant_problems))
+                notes.append(f"{name}: search compiled and simulated in {time.perf_counter() - started:.1f} s "
+                             f"({time.process_time() - cpu:.1f} s of CPU)")
         for label, pass_name in VARIANTS:
             if not in_pipeline(pass_name):
                 row += ["n/a", ""]
                 continue
-            try:
-                variant, variant_problems, variant_race = simulate_kernel(path, args.device, args.seed, [pass_name])
-            except Exception as exc:  # noqa: BLE001
-                row += ["FAILED", ""]
-                notes.append(f"{name} {label}: {_first_line(exc)}")
-                continue
-            check = _check(variant_problems, variant_race)
-            mark = "" if check == "ok" else f" {check}"
-            row += [f"{variant.total_cycles}{mark}", f"{bound.cycles / max(1, variant.total_cycles):.0%}"]
-            if variant_race:
-                notes.append(f"{name} {label}: {variant_race.splitlines()[0]}")
-            if variant_problems:
-                notes.append(f"{name} {label}: " + "; ".join(variant_problems))
+            row += variant_cells(f"{name} {label}", bound, notes, path, args.device, args.seed, [pass_name])
         rows.append(row)
         if race:
             notes.append(f"{name}: {race.splitlines()[0]}")
