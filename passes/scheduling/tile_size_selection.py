@@ -54,9 +54,9 @@ at most `MAX_COMBINATIONS` (512), else it runs a coordinate descent from the lar
 sweeps); one prediction is one walk of the program. `search` simulates at most
 `search-limit` + 1 schedules per program.
 
-**Report.** With `model` and `search` the pass appends a `TileDecision` per program to its
-`decisions` list: the placeholders' locations, the ranked candidates (`Candidate(sizes,
-predicted, simulated)`) and the chosen sizes (for `--report` and the benchmarks).
+**Report.** The pass appends a `TileDecision` per program to its `decisions` list: the
+placeholders' locations, the ranked candidates (`Candidate(sizes, predicted, simulated)`) and
+the chosen sizes (for `--report` and the benchmarks).
 
 **Diagnostics** (on the placeholder unless said otherwise): no candidate satisfies the
 constraints; no candidate fits (the sizes tried, the bytes needed with the smallest, and the
@@ -136,7 +136,7 @@ class TileDecision:
     program: str
     strategy: str
     placeholders: list[str]  # "file:line:col" of each placeholder, in IR order
-    candidates: list[Candidate]  # the fitting combinations ranked (best first), at most the ranked ones
+    candidates: list[Candidate]  # the fitting combinations ranked, best first (`largest`: the one chosen)
     chosen: tuple[int, ...]
 
 
@@ -177,8 +177,7 @@ class TileSizeSelection(ModulePass):
                 continue
             budget = ScratchpadBudget.of(program, tiles[0].op, self.device)
             choose_sizes(tiles, budget)
-            if self.strategy != "largest":
-                self.decisions.append(self.rank(op, program, tiles, budget))
+            self.decisions.append(self.rank(op, program, tiles, budget))
             for tile in tiles:
                 replace_with_constant(tile)
 
@@ -189,10 +188,10 @@ class TileSizeSelection(ModulePass):
         from dfsched.arch.loading import device_model_for
 
         largest = tuple(t.size for t in tiles)
-        model = device_model_for(tiles[0].op, device=self.device)
         name = program.sym_name.data if isinstance(program, func.FuncOp) else program.name
         places = [_location(t.op) for t in tiles]
-        if model is None:  # nothing to predict with: the largest stays
+        model = None if self.strategy == "largest" else device_model_for(tiles[0].op, device=self.device)
+        if model is None:  # `largest`, or nothing to predict with: the largest stays
             return TileDecision(name, self.strategy, places, [Candidate(largest, None)], largest)
         cost = TileCostModel(program, model, value_bounds)
         ranked = rank_combinations(tiles, budget, cost, largest)
@@ -227,7 +226,7 @@ class TileSizeSelection(ModulePass):
             raise error(tiles[0].op, f"{PASS}: strategy=search could not simulate any candidate "
                                      "(every one failed to compile or run)")
         ran.sort(key=lambda c: c.simulated)
-        return ran + [c for c in judged if c.simulated is None] + ranked[limit:]
+        return ran + [c for c in judged if c.simulated is None] + [c for c in ranked[limit:] if c not in chosen]
 
 
 # ---------------------------------------------------------------------------
