@@ -12,6 +12,8 @@ output whatever the checkout's location (and so cached artifacts can be shared):
 `file_for_reference(ref, folders)` finds the file again: the file remembered, else
 `<folder>/<file name>` in the folders given (the declaring file's folder, the current
 directory) whose bytes have that digest. A file with other bytes is never taken.
+
+It imports nothing of xDSL: the artifact cache digests device files before parsing anything.
 """
 
 from __future__ import annotations
@@ -25,6 +27,24 @@ DIGEST_SCHEME = "sha256:"
 DEVICES_DIR = Path(__file__).resolve().parent / "devices"
 
 _KNOWN: dict[str, Path] = {}  # digest -> a file of this machine holding those bytes
+
+
+def shipped_devices() -> dict[str, Path]:
+    """Short name -> file of every device description shipped with dfsched."""
+    out: dict[str, Path] = {}
+    for path in sorted(DEVICES_DIR.glob("*.mlir")):
+        out[path.stem] = path
+        if path.stem.endswith("_device"):
+            out.setdefault(path.stem[: -len("_device")], path)
+    return out
+
+
+def device_file_for(spec: str) -> Path | None:
+    """The file `--device=spec` names: an existing file, else a shipped device's short name."""
+    path = Path(spec)
+    if path.is_file():
+        return path
+    return shipped_devices().get(spec) if os.sep not in spec else None
 
 
 def file_digest(path: str | os.PathLike[str]) -> str:

@@ -26,22 +26,12 @@ from xdsl.utils.exceptions import ParseError
 
 from dfsched import compat
 from dfsched.arch import device_refs
-from dfsched.arch.device_refs import DEVICES_DIR
+from dfsched.arch.device_refs import DEVICES_DIR, shipped_devices
 from dfsched.arch.model import DeviceModel
 from dfsched.diagnostics import Diagnostic, DiagnosticError, error, location_of
 from dfsched.dialects.ktdf_arch import DeviceOp
 
 STDIN_NAMES = ("-", "<stdin>", "<unknown>")
-
-
-def shipped_devices() -> dict[str, Path]:
-    """Short name → file of every device description shipped with dfsched."""
-    out: dict[str, Path] = {}
-    for path in sorted(DEVICES_DIR.glob("*.mlir")):
-        out[path.stem] = path
-        if path.stem.endswith("_device"):
-            out.setdefault(path.stem[: -len("_device")], path)
-    return out
 
 
 def device_file(spec: str) -> Path:

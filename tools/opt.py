@@ -172,12 +172,16 @@ class DfschedOptMain(xDSLOptMain):
             if not args.verify_diagnostics:
                 sys.stdout.write(result) if outputs and not args.output_file else None
             return 1
-        if args.output_file:
-            with open(args.output_file, "w") as fh:
-                fh.write(result)
-        else:
-            sys.stdout.write(result)
+        self.write_output(result)
         return 0
+
+    def write_output(self, text: str) -> None:
+        """The run's output: into `-o`, else on stdout."""
+        if self.args.output_file:
+            with open(self.args.output_file, "w") as fh:
+                fh.write(text)
+        else:
+            sys.stdout.write(text)
 
     # -- the API dfsched-run uses to check a pipeline pass by pass ------------
     def build_passes(self) -> list[tuple[PassRequest, ModulePass]]:

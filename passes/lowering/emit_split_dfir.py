@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from dfsched.diagnostics import error, location_of, make_diagnostic
+from dfsched.diagnostics import Diagnostic, DiagnosticError, error, location_of, make_diagnostic
 from dfsched.dialects.dataflow import ProgramUnitOp
 
 PASS = "emit-split-dfir"
@@ -110,20 +110,29 @@ class EmitSplitDfir(ModulePass):
     """Where to write the files (default: the input file's folder)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        files = split(op)
-        directory = _output_dir(op, self.output_dir)
+        write_split_files(split(op), _output_dir(op, self.output_dir), op)
+
+
+def write_split_files(files: dict[str, str], directory: str, op: Operation | None = None) -> None:
+    """Write the files `split` made into `directory`; errors are located on `op` when given.
+
+    `dfsched -kEmitDFIR` calls it with the files of a (possibly cached) artifact.
+    """
+    def failure(message: str) -> DiagnosticError:
+        return error(op, message) if op is not None else DiagnosticError(Diagnostic("error", message))
+
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as exc:
+        raise failure(f"failed to create output directory {directory}: {exc.strerror}") from None
+    if len(files) == 1:
+        message = "SplitDFIROutputPass: no implementation functions with dataflow.program_unit ops found"
+        warning = make_diagnostic(op, message, "warning") if op is not None else Diagnostic("warning", message)
+        print(warning.render(), file=sys.stderr)
+    for filename, text in files.items():
+        path = os.path.join(directory, filename)
         try:
-            os.makedirs(directory, exist_ok=True)
+            with open(path, "w") as stream:
+                stream.write(text)
         except OSError as exc:
-            raise error(op, f"failed to create output directory {directory}: {exc.strerror}") from None
-        if len(files) == 1:
-            warning = make_diagnostic(op, "SplitDFIROutputPass: no implementation functions with "
-                                          "dataflow.program_unit ops found", "warning")
-            print(warning.render(), file=sys.stderr)
-        for filename, text in files.items():
-            path = os.path.join(directory, filename)
-            try:
-                with open(path, "w") as stream:
-                    stream.write(text)
-            except OSError as exc:
-                raise error(op, f"failed to open output file {path}: {exc.strerror}") from None
+            raise failure(f"failed to open output file {path}: {exc.strerror}") from None
