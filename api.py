@@ -250,7 +250,7 @@ def _compile_and_store(tool, module, key: str, binds: dict, store, raw: str | No
         artifact = _run_pipeline(tool, module, key, binds, device)
         written = _guarded(store, lambda: store.write(key, {**artifact.files, FINAL: artifact.final_ir},
                                                       dict(artifact.manifest), raw))
-        _guarded(store, store.prune)
+        _guarded(store, lambda: store.prune(keep=key))
     if written is None:
         return artifact
     return Artifact(key, artifact.files, artifact.final_ir, written.manifest, written.path, hit=False)

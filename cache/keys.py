@@ -32,17 +32,18 @@ def digest_text(text: str | bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-@lru_cache(maxsize=1)
-def source_digest() -> str:
-    """A digest of every `.py` and shipped `.mlir` file of the installed dfsched package."""
+@lru_cache(maxsize=4)
+def source_digest(root: str = PACKAGE_ROOT) -> str:
+    """A digest of every `.py` and shipped `.mlir` file of the dfsched package at `root`
+    (paths relative to it: a moved checkout has the same digest)."""
     hasher = hashlib.sha256()
-    for folder, subfolders, files in os.walk(PACKAGE_ROOT):
+    for folder, subfolders, files in os.walk(root):
         subfolders[:] = sorted(d for d in subfolders
                                if not d.startswith(".") and d not in NOT_SOURCE and not d.endswith(".egg-info"))
         for name in sorted(files):
             if name.endswith(SOURCE_SUFFIXES):
                 path = os.path.join(folder, name)
-                hasher.update(os.path.relpath(path, PACKAGE_ROOT).encode() + b"\0")
+                hasher.update(os.path.relpath(path, root).replace(os.sep, "/").encode() + b"\0")
                 with open(path, "rb") as stream:
                     hasher.update(hashlib.sha256(stream.read()).digest())
     return hasher.hexdigest()

@@ -193,11 +193,12 @@ class Store:
         except OSError:
             return 0.0
 
-    def prune(self, limit: int | None = None) -> list[str]:
+    def prune(self, limit: int | None = None, keep: str | None = None) -> list[str]:
         """Evict least recently used entries until the store fits `limit` bytes; drop stale leftovers.
 
-        Returns the evicted keys. Aliases pointing at evicted entries are left: they lead to a
-        miss, and the next compile rewrites them.
+        `keep` (the entry just written) is never evicted, even alone beyond the cap. Returns the
+        evicted keys. Aliases pointing at evicted entries are left: they lead to a miss, and the
+        next compile rewrites them.
         """
         limit = max_bytes() if limit is None else limit
         self._drop_stale_tmp()
@@ -207,6 +208,8 @@ class Store:
         for _, key, size in sorted(entries):
             if total <= limit:
                 break
+            if key == keep:
+                continue
             self.remove(key)
             total -= size
             evicted.append(key)
