@@ -75,15 +75,34 @@ def compile(kernel: str | os.PathLike[str], device: str | os.PathLike[str] | Non
     device_spec = None if device is None else os.fspath(device)
     bound = _normalise_binds(binds)
     store = _open_store(cache)
-    raw = None
-    if store is not None:
-        device_input = _device_input(device_spec)
-        raw = keys.raw_key(kernel_bytes, device_input, PIPELINE, bound) if device_input is not False else None
-        if raw is not None:
-            artifact = _guarded(store, lambda: _read_by_raw(store, raw))
-            if artifact is not None:
-                return artifact
+    raw = _raw_key(kernel_bytes, device_spec, bound) if store is not None else None
+    if raw is not None:
+        artifact = _guarded(store, lambda: _read_by_raw(store, raw))
+        if artifact is not None:
+            return artifact
     return _compile_parsed(kernel_name, kernel_bytes, device_spec, bound, store, raw)
+
+
+def lookup(kernel: str | os.PathLike[str], device: str | os.PathLike[str] | None = None,
+           binds: Mapping[str, int | float] | None = None, cache: bool | str | os.PathLike[str] = True
+           ) -> Artifact | None:
+    """The cached artifact of exactly these bytes, or None; never parses nor compiles.
+
+    `dfsched build` answers every kernel it can this way before starting any worker.
+    """
+    try:
+        _, kernel_bytes = _read_kernel(kernel, None)
+        bound = _normalise_binds(binds)
+    except CompileError:
+        return None
+    store = _open_store(cache)
+    raw = _raw_key(kernel_bytes, None if device is None else os.fspath(device), bound) if store else None
+    return _guarded(store, lambda: _read_by_raw(store, raw)) if raw is not None else None
+
+
+def _raw_key(kernel_bytes: bytes, device: str | None, binds: dict) -> str | None:
+    device_input = _device_input(device)
+    return keys.raw_key(kernel_bytes, device_input, PIPELINE, binds) if device_input is not False else None
 
 
 # ---------------------------------------------------------------------------

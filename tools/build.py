@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import io
 import os
 import sys
@@ -66,6 +67,25 @@ def build_one(kernel: str, device: str | None, binds: dict, cache_root: str | No
     result["seconds"] = time.perf_counter() - start
     result["warnings"] = messages.getvalue()
     return result
+
+
+def answer_from_cache(kernels: list[str], args: tuple) -> tuple[list[dict], list[str]]:
+    """Results of the kernels whose exact bytes are cached (no worker needed), and the others."""
+    device, binds, cache_root = args
+    if cache_root is None:
+        return [], kernels
+    from dfsched import api
+
+    answered, left = [], []
+    for kernel in kernels:
+        start = time.perf_counter()
+        artifact = api.lookup(Path(kernel), device, binds, cache_root)
+        if artifact is None:
+            left.append(kernel)
+        else:
+            answered.append({"kernel": kernel, "status": "hit", "key": artifact.key, "error": "",
+                             "seconds": time.perf_counter() - start, "warnings": ""})
+    return answered, left
 
 
 # ---------------------------------------------------------------------------
@@ -169,21 +189,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.jobs < 1:
         print("dfsched build: error: --jobs must be at least 1", file=sys.stderr)
         return 2
+    if args.ray is not None and importlib.util.find_spec("ray") is None:
+        print("dfsched build: error: --ray needs Ray: pip install 'dfsched[ray]'", file=sys.stderr)
+        return 2
     from dfsched.cache.store import default_root
 
     cache_root = None if args.no_cache else str(default_root().absolute())
     task_args = (args.device, dict(args.bind), cache_root)
     start = time.perf_counter()
-    if args.ray is not None:
-        try:
-            import ray  # noqa: F401
-        except ImportError:
-            print("dfsched build: error: --ray needs Ray: pip install 'dfsched[ray]'", file=sys.stderr)
-            return 2
-        results = run_ray(kernels, args.ray, args.jobs if args.jobs_given else None, task_args)
+    answered, left = answer_from_cache(kernels, task_args)
+    if not left:
+        results: Iterable[dict] = iter(())
+    elif args.ray is not None:
+        results = run_ray(left, args.ray, args.jobs if args.jobs_given else None, task_args)
     else:
-        results = run_local(kernels, args.jobs, task_args)
-    finished = _with_progress(results, len(kernels), sys.stderr.isatty())
+        results = run_local(left, args.jobs, task_args)
+    finished = answered + _with_progress(results, len(left), sys.stderr.isatty())
     order = {kernel: i for i, kernel in enumerate(kernels)}
     finished.sort(key=lambda r: order[r["kernel"]])
     report(finished, time.perf_counter() - start)

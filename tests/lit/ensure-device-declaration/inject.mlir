@@ -11,7 +11,8 @@
 // naming no path of the machine: a shipped device by its file name (`dfsched:`), any other
 // by its content digest and file name (`sha256:`), so every checkout prints the same text.
 // The name comes from the file (its only device) or from `device-name`. Decision 6: when
-// the device says nothing about `mem_space_mapping`, the declaration maps `global` to the memory the cores share and `ct_local` to a core's own.
+// the device says nothing about `mem_space_mapping`, the declaration maps `global` to the
+// memory the cores share and `ct_local` to a core's own.
 
 // SAMPLE:      module {
 // SAMPLE-NEXT:   ktdf_arch.device @sample_device attributes {mem_space_mapping = #ktdf_arch.map<#ktdp.memory_space<global> = "DDR", #ktdp.memory_space<ct_local> = "L1">} import("dfsched:sample_device.mlir")
