@@ -31,6 +31,7 @@ from dfsched.diagnostics import (
     check_expectations,
     parse_expectations,
 )
+from dfsched.fileio import OutputError, check_writable, write_text_atomic
 from dfsched.tools.pipeline_syntax import PassRequest, PipelineSyntaxError, parse_options, parse_pipeline
 
 SPLIT_MARKER = "// -----"
@@ -154,6 +155,8 @@ class DfschedOptMain(xDSLOptMain):
 
             diagnostics.DEBUG_ONLY.update(n.strip() for n in args.debug_only.split(","))
         built = self.build_passes()
+        if args.output_file:
+            check_writable(args.output_file)  # before any work (and before split files are written)
         if args.dump_pass_pipeline:
             print(_pipeline_text(self.pipeline_requests), file=sys.stderr)
         name, text = _read_input(args.input_file)
@@ -167,14 +170,13 @@ class DfschedOptMain(xDSLOptMain):
                 outputs.append(out)
         result = (f"{SPLIT_MARKER}\n").join(outputs)
         if failed:
-            if args.output_file and os.path.exists(args.output_file):
-                os.remove(args.output_file)
+            if args.output_file and os.path.isfile(args.output_file):
+                os.remove(args.output_file)  # as mlir-opt: an earlier run's output is not this run's
             if not args.verify_diagnostics:
                 sys.stdout.write(result) if outputs and not args.output_file else None
             return 1
         if args.output_file:
-            with open(args.output_file, "w") as fh:
-                fh.write(result)
+            write_text_atomic(args.output_file, result)
         else:
             sys.stdout.write(result)
         return 0
@@ -396,6 +398,9 @@ def run_tool(tool: type[DfschedOptMain], prog: str, argv: Sequence[str] | None) 
         return 2
     except DiagnosticError as exc:
         print(exc.diagnostic.render(), file=sys.stderr)
+        return 1
+    except OutputError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -47,6 +47,7 @@ from xdsl.utils.exceptions import ParseError
 
 from dfsched import compat
 from dfsched.diagnostics import DiagnosticError, SourceManager
+from dfsched.fileio import OutputError, write_bytes_atomic
 
 PROG = "dfsched-run"
 
@@ -104,8 +105,9 @@ def describe_outputs(outputs: dict[str, np.ndarray], out) -> None:
 def save_arrays(path: str, inputs: dict[str, np.ndarray], outputs: dict[str, np.ndarray]) -> None:
     arrays = {f"in/{k}": np.asarray(v) for k, v in inputs.items()}
     arrays.update({f"out/{k}": np.asarray(v) for k, v in outputs.items()})
-    with open(path, "wb") as fh:
-        np.savez(fh, **arrays)
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    write_bytes_atomic(path, buffer.getvalue())
 
 
 # ---------------------------------------------------------------------------------------
@@ -455,7 +457,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         text = _safe_read(args.kernel)
         print(compat.parse_error_diagnostic(exc, args.kernel, text).render(sources), file=err)
         return 1
-    except ValueError as exc:
+    except (ValueError, OutputError) as exc:
         print(f"{PROG}: error: {exc}", file=err)
         return 1
     except KeyboardInterrupt:
