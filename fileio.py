@@ -1,4 +1,10 @@
-"""Atomic output files: a reader (or a kill, or a full disk) never sees a partial file.
+"""Reading inputs safely, and atomic output files.
+
+Inputs (`read_source`): a file larger than `MAX_INPUT_BYTES` (`--max-input-mb`, default 256)
+is refused before it is read whole (`/dev/zero` included), and bytes that are not UTF-8 are a
+located error on the first bad byte.
+
+Outputs: a reader (or a kill, or a full disk) never sees a partial file.
 
 Every file a tool writes (`-o`, the split DataflowIR files, `--save`, `--timeline`, reports)
 goes through here: the bytes go to a temporary file in the target folder, which is renamed
@@ -17,9 +23,15 @@ import sys
 import tempfile
 from collections.abc import Mapping
 
+from dfsched.diagnostics import Diagnostic, DiagnosticError
+
 # Lists the files the last `write_files_atomically` into a folder wrote, so the next run can
 # remove those it does not write again (a smaller kernel leaves no stale program files).
 MANIFEST = ".dfsched-files"
+
+DEFAULT_MAX_INPUT_MB = 256
+MAX_INPUT_BYTES = DEFAULT_MAX_INPUT_MB * 2**20
+"""The largest input file (kernel, device, import) read; tools set it from `--max-input-mb`."""
 
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
@@ -31,6 +43,51 @@ class OutputError(Exception):
 
 def _describe(exc: OSError) -> str:
     return exc.strerror or str(exc)
+
+
+def set_max_input_mb(megabytes: float) -> None:
+    """Set `MAX_INPUT_BYTES` (the tools' `--max-input-mb`)."""
+    global MAX_INPUT_BYTES
+    MAX_INPUT_BYTES = int(megabytes * 2**20)
+
+
+def read_source(path: str) -> str:
+    """The text of the input file `path` (`-`: stdin), at most `MAX_INPUT_BYTES` long.
+
+    Raises OSError when it cannot be opened, DiagnosticError when it is too large or is not
+    UTF-8 text."""
+    if path == "-":
+        return decode_source(_read_limited(sys.stdin.buffer, "<stdin>"), "<stdin>")
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size > MAX_INPUT_BYTES:
+            raise _too_large(path)
+        return decode_source(_read_limited(fh, path), path)
+
+
+def _read_limited(stream, name: str) -> bytes:
+    data = stream.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise _too_large(name)
+    return data
+
+
+def _too_large(name: str) -> DiagnosticError:
+    limit = MAX_INPUT_BYTES / 2**20
+    return DiagnosticError(Diagnostic("error", f"input is larger than the limit of {limit:g} MB "
+                                               "(--max-input-mb)", name, 1, 1))
+
+
+def decode_source(data: bytes, name: str) -> str:
+    """`data` as UTF-8 text; a located error on the first byte that is not UTF-8."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before) - (before.rfind(b"\n") + 1) + 1
+        raise DiagnosticError(Diagnostic("error", f"invalid UTF-8 byte 0x{data[exc.start]:02x}: input files "
+                                                  "must be UTF-8 text", name, line, col)) from None
 
 
 def check_file_name(name: str) -> None:

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from dfsched.diagnostics import Diagnostic, DiagnosticError, SourceManager
-from dfsched.fileio import OutputError, write_text_atomic
+from dfsched.fileio import OutputError, read_source, write_text_atomic
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -78,9 +78,8 @@ def _render(diag: Diagnostic) -> str:
     for item in [diag, *diag.notes]:
         if item.file:
             try:
-                with open(item.file) as fh:
-                    sources.add(item.file, fh.read())
-            except OSError:
+                sources.add(item.file, read_source(item.file))
+            except (OSError, DiagnosticError):
                 pass
     return diag.render(sources)
 

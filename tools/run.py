@@ -47,7 +47,7 @@ from xdsl.utils.exceptions import ParseError
 
 from dfsched import compat
 from dfsched.diagnostics import DiagnosticError, SourceManager
-from dfsched.fileio import OutputError, write_bytes_atomic
+from dfsched.fileio import DEFAULT_MAX_INPUT_MB, OutputError, check_writable, read_source, set_max_input_mb, write_bytes_atomic
 
 PROG = "dfsched-run"
 
@@ -80,6 +80,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--no-dataflow-sim", dest="simulate_dataflow", action="store_false",
                     help="skip DataflowIR points instead of running them on the DataflowIR simulator")
     ap.add_argument("--verbose", "-v", action="store_true", help="print execution statistics per pass")
+    ap.add_argument("--max-input-mb", type=float, default=DEFAULT_MAX_INPUT_MB, metavar="MB",
+                    help=f"refuse input files larger than this (default {DEFAULT_MAX_INPUT_MB})")
     ap.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
     return ap
 
@@ -117,7 +119,7 @@ def save_arrays(path: str, inputs: dict[str, np.ndarray], outputs: dict[str, np.
 
 def _read(path: str) -> str:
     try:
-        return Path(path).read_text()
+        return read_source(path)
     except OSError as exc:
         raise UsageError(f"could not open input file '{path}': {exc.strerror}") from None
 
@@ -324,7 +326,11 @@ def check_kernel(
 def _run(args, out, err, sources: SourceManager) -> int:
     from dfsched.interp import ktir, schedule
 
+    set_max_input_mb(args.max_input_mb)
     reserve_size = _reserve_size(args.reserve_size)
+    for output in (args.save, args.timeline):
+        if output:
+            check_writable(output)  # before any work
     if args.timeline:
         _check_timeline_target(args)
     if args.check:
@@ -472,7 +478,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _safe_read(path: str) -> str:
     try:
         return Path(path).read_text()
-    except OSError:
+    except (OSError, ValueError):
         return ""
 
 
