@@ -712,6 +712,13 @@ class GetComputeTileIdOp(IRDLOperation):
             raise VerifyException("all results must be IndexType")
 
 
+def tile_id_covers_grid(num_ids: int, grid: Sequence[int]) -> bool:
+    """Whether a `get_compute_tile_id` with `num_ids` results can name the tiles of `grid`:
+    one id per dimension, where trailing unit dimensions may be left out (Triton declares
+    `grid = [N, 1]` and asks for one id); the ids are the leading coordinates."""
+    return num_ids == len(grid) or (0 < num_ids < len(grid) and all(d == 1 for d in grid[num_ids:]))
+
+
 def _index_operands(parser: Parser, operands: Sequence[UnresolvedOperand]) -> list[SSAValue]:
     return [parser.resolve_operand(o, IndexType()) for o in operands]
 
