@@ -362,6 +362,7 @@ def _run(args, out, err, sources: SourceManager) -> int:
         print(summary, file=out)
         if args.timeline:
             _draw_timeline(args, out)
+        print(_final_cycles(report), file=out)
         return 0 if ok else 1
 
     text = _read(args.kernel)
@@ -386,6 +387,17 @@ def _run(args, out, err, sources: SourceManager) -> int:
             raise UsageError("--timeline needs a KTIR kernel (it compiles and simulates it)")
         _draw_timeline(args, out)
     return 0
+
+
+def _final_cycles(report: CheckReport) -> str:
+    """The last line of `--check`: the simulated cycles of the final schedule (the last
+    row the DataflowIR simulator ran), or why there are none."""
+    last = report.rows[-1]
+    if last.verdict is not None and last.verdict.engine == "dataflow" and "cycles" in last.verdict.stats:
+        return f"simulated cycles: {last.verdict.stats['cycles']} ({last.name}, DataflowIR simulator)"
+    if last.failure is not None or (last.verdict is not None and last.verdict.failed):
+        return "simulated cycles: none (the final schedule did not run)"
+    return "simulated cycles: none (the pipeline does not end in DataflowIR the simulator ran)"
 
 
 def _check_timeline_target(args) -> None:

@@ -103,11 +103,15 @@ def device_model(module: Operation, device: str | None = None, message: str = NO
 # ---------------------------------------------------------------------------
 
 
+MISSING_GRID = ("Function missing 'grid' attribute: a kernel declares its compute grid, "
+                "e.g. `func.func @k(...) attributes {grid = [4]}`")
+
+
 def one_d_grid_size(function: func.FuncOp) -> int:
     """The number of cores a program runs on: its 1-D `grid` (§3.2)."""
     grid = function.attributes.get("grid")
     if grid is None:
-        raise error(function, "Function missing 'grid' attribute")
+        raise error(function, MISSING_GRID)
     if not isinstance(grid, ArrayAttr):
         raise error(function, "Function 'grid' attribute must be an array of integers")
     if len(grid.data) != 1:
