@@ -130,13 +130,14 @@ class DfschedOptMain(xDSLOptMain):
         ap.add_argument("--pass-pipeline", help="MLIR pass pipeline, e.g. 'builtin.module(cse)'")
         for name in pipeline.NAMED_PIPELINES:
             ap.add_argument(f"--{name}", action="store_true", help=f"run the {name} pipeline")
-        for name in passes.PASSES:
-            ap.add_argument(f"--{name}", nargs="?", metavar="OPTIONS", help=f"run the {name} pass")
+        for name in passes.PASSES:  # listed by `_add_pass_list` in pipeline order
+            ap.add_argument(f"--{name}", nargs="?", metavar="OPTIONS", help=argparse.SUPPRESS)
             ap.add_argument(f"--disable-{name}", action="append_const", const=name, dest="disabled",
                             help=argparse.SUPPRESS)
         ap.add_argument("-p", dest="passes", help="xDSL pass pipeline, e.g. 'cse,canonicalize'")
         ap.add_argument("--no-implicit-module", action="store_true", help="do not wrap the input in a module")
         ap.set_defaults(target="mlir", syntax_highlight=False)
+        _add_pass_list(ap)
 
     def setup_pipeline(self):
         self.pipeline_requests = self.requests
@@ -275,6 +276,18 @@ _LONG_FLAGS = {
     "device", "disable-verify", "show-dialects", "debug", "debug-only", "pass-pipeline", "passes",
     "no-implicit-module", "help",
 }
+
+
+def _add_pass_list(ap: argparse.ArgumentParser) -> None:
+    """`--help` ends with every pass, its summary and options (built only when help is shown)."""
+    plain = ap.format_help
+
+    def format_help() -> str:
+        from dfsched.tools.pass_help import help_text
+
+        return plain() + "\n" + help_text()
+
+    ap.format_help = format_help  # type: ignore[method-assign]
 
 
 def _join_p_flag(argv: list[str]) -> list[str]:
