@@ -123,6 +123,11 @@ class DfschedOptMain(xDSLOptMain):
         ap.add_argument("--device", default=None,
                         help="architecture file (or a short name such as 'sample') for passes that need one")
         ap.add_argument("--disable-verify", action="store_true", help="do not verify between passes")
+        ap.add_argument("--report", action="store_true",
+                        help="after the passes, print what the scheduler decided per program on stderr")
+        ap.add_argument("--report-json", metavar="FILE", default=None, help="write the --report facts as JSON")
+        ap.add_argument("--simulate", action="store_true",
+                        help="with --report/--report-json: simulate the DataflowIR (cycles, device bound)")
         ap.add_argument("--show-dialects", action="store_true", help="list the registered dialects")
         ap.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
         ap.add_argument("--debug-only", default=None, help="accepted for mlir-opt compatibility")
@@ -161,12 +166,20 @@ class DfschedOptMain(xDSLOptMain):
         self.source_manager.add(name, text)
         outputs: list[str] = []
         failed = False
+        self.reports: list = []
         for first_line, chunk in _chunks(text, args.split_input_file):
             ok, out = self._process_chunk(name, first_line, chunk, built)
             failed |= not ok
             if out is not None:
                 outputs.append(out)
         result = (f"{SPLIT_MARKER}\n").join(outputs)
+        if args.report_json and self.reports and not failed:
+            from dfsched.tools.report import write_json
+
+            try:
+                write_json(self.reports, args.report_json)
+            except OSError as exc:
+                raise UsageError(f"cannot write '{args.report_json}': {exc.strerror}") from None
         if failed:
             if args.output_file and os.path.exists(args.output_file):
                 os.remove(args.output_file)
@@ -209,8 +222,11 @@ class DfschedOptMain(xDSLOptMain):
             module = self.parse(name, padded)
             if not self.args.disable_verify:
                 compat.verify_module(module)
-            self._run_passes(module, built)
+            collector = self._report_collector()
+            self._run_passes(module, built, collector)
             out = self._print(module)
+            if collector is not None:
+                self._report(collector.finish(module, name, padded))
         except DiagnosticError as exc:
             produced.append(exc.diagnostic)
         except ParseError as exc:
@@ -236,8 +252,25 @@ class DfschedOptMain(xDSLOptMain):
         parser = compat.LocatingParser(self.ctx, text, name)
         return parser.parse_module(not self.args.no_implicit_module)
 
-    def _run_passes(self, module: ModuleOp, built) -> None:
+    def _report_collector(self):
+        """A `--report` collector for one buffer, or None."""
+        if not (self.args.report or self.args.report_json):
+            return None
+        from dfsched.tools.report import ReportCollector
+
+        return ReportCollector(self.args.device, simulate=self.args.simulate)
+
+    def _report(self, report) -> None:
+        from dfsched.tools.report import render
+
+        self.reports.append(report)
+        if self.args.report:
+            print(render(report), file=sys.stderr, end="")
+
+    def _run_passes(self, module: ModuleOp, built, collector=None) -> None:
         for request, instance in built:
+            if collector is not None:
+                collector.before_pass(request.name, module)
             if self.args.print_ir_before_all:
                 self._dump("Before", request, instance, module)
             self.apply_pass(module, request, instance)
@@ -274,7 +307,7 @@ _LONG_FLAGS = {
     "print-debuginfo", "mlir-print-debuginfo", "allow-unregistered-dialect", "print-ir-after-all",
     "mlir-print-ir-after-all", "print-ir-before-all", "mlir-print-ir-before-all", "dump-pass-pipeline",
     "device", "disable-verify", "show-dialects", "debug", "debug-only", "pass-pipeline", "passes",
-    "no-implicit-module", "help",
+    "no-implicit-module", "help", "report", "report-json", "simulate",
 }
 
 
