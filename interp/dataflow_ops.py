@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ShapedType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 
+from dfsched.arch.intrinsics import CYCLES_PER_OP
 from dfsched.compat import op_implementations
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp import sets
@@ -249,7 +250,7 @@ class SimState:
         if self.device is None or unit is None:
             return 1
         exec_unit = self.device.units.get(unit.kind)
-        attr = exec_unit.op.attributes.get("dfsched.cycles_per_op") if exec_unit is not None else None
+        attr = exec_unit.op.attributes.get(CYCLES_PER_OP) if exec_unit is not None else None
         return int(attr.value.data) if isinstance(attr, IntegerAttr) else 1
 
     def lanes(self, unit: Unit | None, et: ElementType) -> int:

@@ -2,7 +2,8 @@
 
 Each pass shows its flag, the first line of its class docstring and its options (the pass
 dataclass's fields, with their types and defaults), as `mlir-opt --help` lists its passes.
-Passes outside `-ktir-to-dfir` follow, alphabetically. Computed only when help is asked for:
+Passes outside `-ktir-to-dfir` follow, alphabetically. Each pass's rules and options are
+described in docs/passes.md. Computed only when help is asked for:
 it imports every pass module.
 """
 
@@ -22,6 +23,8 @@ _EXTERNAL_SUMMARIES = {
     "dce": "Remove ops whose results are unused and that have no side effects (xDSL's pass).",
     "licm": "Hoist side-effect-free, loop-invariant ops out of loops (xDSL's pass).",
 }
+
+_COMMON_OPTIONS = {"device": "architecture file or shipped device name, when the module declares none (--device)"}
 
 
 def pass_class(name: str) -> type:
@@ -106,5 +109,7 @@ def help_text() -> str:
         text = summary(name)
         lines.append(head.ljust(40) + text if len(head) < 39 else head + "\n" + " " * 40 + text)
         for opt in options(name):
-            lines.append(f"      {opt.name}=<{opt.type}>{_default_text(opt.default)}")
+            meaning = f"  {_COMMON_OPTIONS[opt.name]}" if opt.name in _COMMON_OPTIONS else ""
+            lines.append(f"      {opt.name}=<{opt.type}>{_default_text(opt.default)}{meaning}")
+    lines += ["", "Each pass's rules, options and diagnostics: docs/passes.md."]
     return "\n".join(lines) + "\n"
