@@ -182,7 +182,7 @@ def _note(op: Operation, message: str) -> Diagnostic:
 
 
 def find_device_declaration_for(op: Operation) -> DeviceOp | None:
-    """The device `op` is mapped to (arch.md §3.1).
+    """The device `op` is mapped to (`docs/devices.md#the-model-in-one-page`).
 
     Walking up from `op`: a `ktdf_arch.maps_to = @dev` naming a device wins; otherwise a
     module holding exactly one device makes it the candidate; two candidates on the way

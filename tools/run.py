@@ -1,7 +1,7 @@
 """`dfsched-run`: run a kernel on random inputs, and check the scheduler pass by pass.
 
     dfsched-run KERNEL [--device FILE] [--seed N] [--save OUT.npz] [--check]
-                [--passes PIPELINE] [--reserve-size N|auto] [--kernel NAME] [--verbose]
+                [--timeline OUT.svg] [--trace OUT.json] [--passes PIPELINE] [--reserve-size N|auto] [--kernel NAME] [--verbose]
 
 * Without `--check`: runs the KTIR reference interpreter on seeded random inputs (placed
   at non-overlapping addresses, `ktir.make_inputs`) and prints, per output buffer, its
@@ -21,6 +21,8 @@
   simulator)") unless `--no-dataflow-sim`. The first row, `(input)`, runs the unscheduled
   kernel through the ScheduleIR interpreter.
   Exit status 1 if any row is a mismatch or an error, or a pass fails.
+* `--trace OUT.json`: the simulated timeline of the compiled kernel as Chrome trace-event JSON
+  (`dfsched.interp.trace`), next to `--timeline`'s chart.
 * `--stage-order reverse`: among the stages of a pipeline that may run, run the last one
   first (default: the first); a schedule whose tokens forgot a dependency then fails.
 * `--reserve-size`: the value of `ktdf.tiling.reserve_size` placeholders before
@@ -67,6 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--timeline", metavar="OUT.svg|OUT.png", default=None,
                     help="simulate the compiled DataflowIR and draw a Gantt chart of unit activity "
                          "(matplotlib; .svg, .png or .pdf by the extension)")
+    ap.add_argument("--trace", metavar="OUT.json", default=None,
+                    help="simulate the compiled DataflowIR and write its timeline as Chrome trace-event JSON "
+                         "(open it in ui.perfetto.dev or chrome://tracing)")
     ap.add_argument("--passes", default=None,
                     help="pass pipeline to check instead of -ktir-to-dfir (dfsched-opt syntax)")
     ap.add_argument("--reserve-size", default="auto",
@@ -333,6 +338,8 @@ def _run(args, out, err, sources: SourceManager) -> int:
             check_writable(output)  # before any work
     if args.timeline:
         _check_timeline_target(args)
+    if args.trace and args.unit != "byte":
+        raise UsageError("--trace simulates byte addresses; drop --unit element")
     if args.check:
         device = args.device or "sample"
         report = check_kernel(args.kernel, device=device, seed=args.seed, passes=args.passes,
@@ -360,7 +367,7 @@ def _run(args, out, err, sources: SourceManager) -> int:
         if failed:
             summary += f", {len(failed)} failed"
         print(summary, file=out)
-        if args.timeline:
+        if args.timeline or args.trace:
             _draw_timeline(args, out)
         print(_final_cycles(report), file=out)
         return 0 if ok else 1
@@ -382,9 +389,9 @@ def _run(args, out, err, sources: SourceManager) -> int:
     describe_outputs(outputs, out)
     if args.save:
         save_arrays(args.save, inputs, outputs)
-    if args.timeline:
+    if args.timeline or args.trace:
         if _is_schedule_ir(module):
-            raise UsageError("--timeline needs a KTIR kernel (it compiles and simulates it)")
+            raise UsageError("--timeline and --trace need a KTIR kernel (they compile and simulate it)")
         _draw_timeline(args, out)
     return 0
 
@@ -413,7 +420,8 @@ def _check_timeline_target(args) -> None:
 
 
 def _draw_timeline(args, out) -> None:
-    """Compile the kernel to DataflowIR, simulate it on the reference inputs, draw the chart."""
+    """Compile the kernel to DataflowIR, simulate it on the reference inputs, draw the chart
+    (`--timeline`) and/or write the trace (`--trace`)."""
     from dfsched.interp import ktir
     from dfsched.interp.dataflow import check_against_reference
     from dfsched.interp.dataflow_compile import CompileError, compile_to_dfir
@@ -423,13 +431,21 @@ def _draw_timeline(args, out) -> None:
     try:
         dfir = compile_to_dfir(args.kernel, device)
     except CompileError as exc:
-        raise UsageError(f"cannot draw the timeline: {exc}") from None
+        raise UsageError(f"cannot simulate the schedule: {exc}") from None
     module = ktir.load_module(args.kernel)
     result, differences = check_against_reference(module, dfir, device=device, seed=args.seed)
-    title = f"{os.path.basename(args.kernel)} on {device}"
-    write_timeline(result, args.timeline, title=title)
     status = "outputs match the reference" if not differences else "outputs DIFFER from the reference"
-    print(f"timeline: {args.timeline} ({result.total_cycles} cycles; {status})", file=out)
+    if args.timeline:
+        write_timeline(result, args.timeline, title=f"{os.path.basename(args.kernel)} on {device}")
+        print(f"timeline: {args.timeline} ({result.total_cycles} cycles; {status})", file=out)
+    if args.trace:
+        from dfsched.interp.trace import write_trace
+
+        try:
+            write_trace(result, args.trace)
+        except OSError as exc:
+            raise UsageError(f"cannot write the trace to '{args.trace}': {exc.strerror}") from None
+        print(f"trace: {args.trace} ({result.total_cycles} cycles; {status})", file=out)
 
 
 def _random_inputs(layout, seed: int) -> dict[str, np.ndarray]:

@@ -1,4 +1,4 @@
-"""`emit-split-dfir{output-dir=DIR}`: write the scheduled kernel as files (§6, Decision 2).
+"""`emit-split-dfir{output-dir=DIR}`: write the scheduled kernel as files (Decision 2).
 
 * `global.mlir`: the declaration module's functions (the kernel and the programs' forward
   declarations); definitions become public (so nothing reading the file drops them as unused
@@ -113,6 +113,8 @@ def split(top: ModuleOp) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class EmitSplitDfir(ModulePass):
+    """Write global.mlir and one file per program (the IR is not changed)."""
+
     name = "emit-split-dfir"
 
     output_dir: str = ""
