@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from dfsched.cache import keys
 PIPELINE = ",".join(pipeline.KTIR_TO_DFIR)
 FINAL = "final.mlir"
 BIND_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+DEFAULT_MAX_INPUT_BYTES = 256 * 2**20  # `dfsched.fileio`'s default, used before anything imported it
 
 _warned_unusable: set[str] = set()
 
@@ -111,10 +113,19 @@ def _raw_key(kernel_bytes: bytes, device: str | None, binds: dict) -> str | None
 
 
 def _read_kernel(kernel: str | os.PathLike[str], name: str | None) -> tuple[str, bytes]:
+    """(name, bytes) of a kernel path or text. Text is taken as given; a file must be a regular
+    file within the input size limit (`dfsched.fileio`, `--max-input-mb`), checked before reading."""
     if isinstance(kernel, os.PathLike) or ("\n" not in kernel and os.path.isfile(kernel)):
         path = os.fspath(kernel)
+        limit = getattr(sys.modules.get("dfsched.fileio"), "MAX_INPUT_BYTES", DEFAULT_MAX_INPUT_BYTES)
         try:
-            return path, Path(path).read_bytes()
+            with open(path, "rb") as stream:
+                info = os.fstat(stream.fileno())
+                if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+                    what = "not a regular file" if not stat.S_ISREG(info.st_mode) else (
+                        f"larger than the limit of {limit / 2**20:g} MB (--max-input-mb)")
+                    raise CompileError(f"{path}:1:1: error: input is {what}")
+                return name or path, stream.read()
         except OSError as exc:
             raise CompileError(f"error: could not open input file '{path}': {exc.strerror}") from None
     return name or "<kernel>", kernel.encode()
@@ -209,12 +220,12 @@ def _compile_parsed(kernel_name: str, kernel_bytes: bytes, device: str | None, b
 
     args = ["--ktir-to-dfir", kernel_name] + ([f"--device={device}"] if device is not None else [])
     tool = DfschedMain(args)
+    from dfsched.fileio import decode_source
+
+    text = ""
     try:
-        text = kernel_bytes.decode()
-    except UnicodeDecodeError as exc:
-        raise CompileError(f"{kernel_name}: error: the input is not UTF-8 text (byte {exc.start})") from None
-    tool.source_manager.add(kernel_name, text)
-    try:
+        text = decode_source(kernel_bytes, kernel_name)
+        tool.source_manager.add(kernel_name, text)
         module = tool.parse(kernel_name, text)
         compat.verify_module(module)
         kernel_text = tool._print(module)

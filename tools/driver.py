@@ -33,8 +33,6 @@ import os
 import sys
 from collections.abc import Sequence
 
-from pathlib import Path
-
 from xdsl.dialects.builtin import ModuleOp
 
 from dfsched import pipeline
@@ -166,19 +164,19 @@ class DfschedMain(DfschedOptMain):
 
     def _run_compile(self) -> int:
         from dfsched import api
+        from dfsched.fileio import check_writable, set_max_input_mb
         from dfsched.passes.lowering.emit_split_dfir import write_split_files
         from dfsched.tools.opt import _pipeline_text, _read_input
 
         args = self.args
+        set_max_input_mb(args.max_input_mb)
+        if args.output_file:
+            check_writable(args.output_file)  # before any work, as the direct path does
         if args.dump_pass_pipeline:
             print(_pipeline_text(self.pipeline_requests), file=sys.stderr)
-        if args.input_file == "-":
-            name, text = _read_input("-")
-            kernel: str | os.PathLike[str] = text
-        else:
-            name, kernel = args.input_file, Path(args.input_file)
+        name, text = _read_input(args.input_file)  # size limit, located non-UTF-8 bytes
         try:
-            artifact = api.compile(kernel, args.device, cache=self.use_cache, name=name)
+            artifact = api.compile(text, args.device, cache=self.use_cache, name=name)
         except api.CompileError as exc:
             print(exc, file=sys.stderr)
             if args.output_file and os.path.exists(args.output_file):
