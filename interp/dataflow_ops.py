@@ -59,6 +59,7 @@ class SimOptions:
     check_bounds: bool = True  # an access outside a view's shape is an error
     check_races: bool = True  # accesses of two units to one byte not ordered by synchronisation are an error
     max_events: int | None = 50_000_000
+    tiles: tuple[int, ...] | None = None  # run only the units of these cores (compute tiles); None: all
 
 
 @dataclass
