@@ -28,6 +28,7 @@ from dfsched import compat
 from dfsched.arch.model import DeviceModel
 from dfsched.diagnostics import Diagnostic, DiagnosticError, error, location_of
 from dfsched.dialects.ktdf_arch import DeviceOp
+from dfsched.fileio import read_source
 
 DEVICES_DIR = Path(__file__).resolve().parent / "devices"
 STDIN_NAMES = ("-", "<stdin>", "<unknown>")
@@ -61,7 +62,7 @@ def parse_device_file(path: str | os.PathLike[str]) -> ModuleOp:
 
     name = str(path)
     try:
-        text = Path(path).read_text()
+        text = read_source(name)
     except OSError as exc:
         raise DiagnosticError(Diagnostic("error", f"unable to open device file '{name}': {exc.strerror}")) from None
     try:
@@ -181,7 +182,7 @@ def _note(op: Operation, message: str) -> Diagnostic:
 
 
 def find_device_declaration_for(op: Operation) -> DeviceOp | None:
-    """The device `op` is mapped to (arch.md §3.1).
+    """The device `op` is mapped to (`docs/devices.md#the-model-in-one-page`).
 
     Walking up from `op`: a `ktdf_arch.maps_to = @dev` naming a device wins; otherwise a
     module holding exactly one device makes it the candidate; two candidates on the way

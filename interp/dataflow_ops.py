@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ShapedType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 
+from dfsched.arch.intrinsics import CYCLES_PER_OP
 from dfsched.compat import op_implementations
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp import sets
@@ -251,7 +252,7 @@ class SimState:
         if self.device is None or unit is None:
             return 1
         exec_unit = self.device.units.get(unit.kind)
-        attr = exec_unit.op.attributes.get("dfsched.cycles_per_op") if exec_unit is not None else None
+        attr = exec_unit.op.attributes.get(CYCLES_PER_OP) if exec_unit is not None else None
         return int(attr.value.data) if isinstance(attr, IntegerAttr) else 1
 
     def lanes(self, unit: Unit | None, et: ElementType) -> int:
@@ -336,6 +337,8 @@ class SimState:
             capacity = queue.size if queue is not None and queue.size else depth * (granularity or self.options.fifo_entry_bytes)
             fifo = Fifo(src.name, dst.name, capacity, granularity, depth)
             fifo.link = link  # type: ignore[attr-defined]
+            if self.options.record_timeline and self.engine is not None:
+                fifo.now = lambda engine=self.engine: engine.now
             self.fifos[key] = fifo
         return fifo
 
@@ -564,7 +567,7 @@ class Runner:
                 cycles = self.sim.op_cycles(op, self.unit, et, count)
                 self.stats.vector_ops += 1
                 self.stats.compute_cycles += cycles
-                yield Busy(cycles, op.name)
+                yield Busy(cycles, op.name, 1)
         return results
 
     # -- helpers for op implementations ---------------------------------------------------
@@ -857,7 +860,7 @@ def _send(r: Runner, op, args) -> Gen:
         clock = sim.races.release(unit.name) if sim.races is not None else None
         fifo.push(part, sim.engine.now + cycles, clock)
         sim.engine.wake(fifo.data)
-        yield Busy(cycles, f"send to {peer}")
+        yield Busy(cycles, f"send to {peer}", part.nbytes)
     return ()
 
 
@@ -1080,7 +1083,7 @@ def _vector_load(r: Runner, op, args) -> Gen:
     nbytes = values.nbytes
     r.stats.loaded_bytes += nbytes
     cycles = r.sim.transfer_cycles(r.sim.link(view.memory.kind, unit.kind), nbytes)
-    yield Busy(cycles, f"vector_load {view.memory.name}")
+    yield Busy(cycles, f"vector_load {view.memory.name}", nbytes)
     return (values,)
 
 
@@ -1101,7 +1104,7 @@ def _vector_store(r: Runner, op, args) -> Gen:
     addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
     et = _vector_type_info(op.operands[0].type)[1]
     cycles = r.sim.transfer_cycles(r.sim.link(unit.kind, view.memory.kind), values.nbytes)
-    yield Busy(cycles, f"vector_store {view.memory.name}")
+    yield Busy(cycles, f"vector_store {view.memory.name}", values.nbytes)
     if r.sim.races is not None:
         r.sim.races.write(unit.name, view.memory.memory, addresses, et.itemsize, consecutive)
     view.memory.memory.write(addresses, values, et, consecutive)
@@ -1170,7 +1173,7 @@ def _composite(r: Runner, op, args) -> Gen:
     if trivial and not (src.memory is dst.memory and overlaps(src_addr, dst_addr)):
         _check_count(store.count, shape, "stores")
         values = src.memory.memory.read(src_addr, et, src_seq)
-        yield Busy(per_step * steps, what)
+        yield Busy(per_step * steps, what, vector_bytes * steps)
         if races is not None:
             races.write(unit.name, dst.memory.memory, dst_addr, et.itemsize, dst_seq)
         dst.memory.memory.write(dst_addr, values, et, dst_seq)
@@ -1180,7 +1183,7 @@ def _composite(r: Runner, op, args) -> Gen:
             out = yield from r.run_block(body, [vector])
             stored = np.asarray(out[0] if out else vector).reshape(-1)
             _check_count(store.count, (stored.size,), "stores")
-            yield Busy(per_step, what)
+            yield Busy(per_step, what, vector_bytes)
             if races is not None:
                 races.write(unit.name, dst.memory.memory, dst_addr[t], et.itemsize, False)
             dst.memory.memory.write(dst_addr[t], stored, et)
@@ -1262,7 +1265,7 @@ def _compute(r: Runner, op: Operation, result: np.ndarray, et: ElementType) -> G
     cycles = r.sim.op_cycles(op, unit, et, int(np.asarray(result).size))
     r.stats.vector_ops += 1
     r.stats.compute_cycles += cycles
-    yield Busy(cycles, op.name)
+    yield Busy(cycles, op.name, 1)
 
 
 def _no_mask(op: Operation) -> None:

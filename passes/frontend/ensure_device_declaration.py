@@ -1,6 +1,6 @@
 """`ensure-device-declaration`: make sure the kernel module names the device it runs on.
 
-`arch.md` §3.3. Options: `device-filename=<path>` and `device-name=<name>`; the driver's
+See `docs/passes.md#ensure-device-declaration`. Options: `device-filename=<path>` and `device-name=<name>`; the driver's
 `--device=<file or short name>` fills `device` and is used when `device-filename` is not
 given.
 

@@ -1,4 +1,4 @@
-"""Device files: short names, import declarations, and which device an op runs on (arch.md §3)."""
+"""Device files: short names, import declarations, and which device an op runs on (`docs/devices.md#the-model-in-one-page`)."""
 
 import os
 from pathlib import Path
