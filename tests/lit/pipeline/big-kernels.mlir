@@ -54,15 +54,15 @@
 
 // quad_corelet (32 lanes, 512 KiB of "SPAD", 4 corelets). A row is 2 vectors, so the compute
 // tile is a 2-deep nest, tiled as such (no single loop here). Selection keeps both vectors of
-// a row (its tile loop folds away) and takes the 32 rows the cost model predicts fastest
-// (Decision 11; the largest that fits is 512, 6 x 64 KiB = 384 KiB): 256 tiles, each spread
-// over the 4 corelets.
+// a row (its tile loop folds away) and takes the 64 rows the cost model predicts fastest
+// (Decision 11; 128 rows by one vector tie, and ties keep the larger innermost tile; the
+// largest that fits is 512, 6 x 64 KiB = 384 KiB): 128 tiles, each spread over the 4 corelets.
 
 // QUAD-LABEL: func.func @local_schedule_0(
 // QUAD-NOT:     ktdf.tiling
-// QUAD-COUNT-6: memref.alloc() : memref<32x2x1x32xf16, "SPAD">
+// QUAD-COUNT-6: memref.alloc() : memref<64x2x1x32xf16, "SPAD">
 // QUAD-NOT:     memref.alloc
-// QUAD:         scf.for %[[T:[^ ]+]] = %[[C0:[^ ]+]] to %c256 step %[[C1:[^ ]+]] {
+// QUAD:         scf.for %[[T:[^ ]+]] = %[[C0:[^ ]+]] to %c128 step %[[C1:[^ ]+]] {
 // QUAD-NEXT:      %[[PH:.+]] = ktdf.buffer_phase(%[[T]]) {num_phases = 2 : i64} : index
 // QUAD-NEXT:      %[[A:.+]] = ktdf.select_memref %[[PH]][%{{.+}}, %{{.+}}] : memref<?x?x1x32xf16, "SPAD">
 // QUAD-NEXT:      %[[B:.+]] = ktdf.select_memref %[[PH]][%{{.+}}, %{{.+}}] : memref<?x?x1x32xf16, "SPAD">
@@ -70,15 +70,15 @@
 // QUAD-NEXT:      ktdf.pipeline modulo(size : 2) {
 // QUAD-NEXT:        ktdf.private -> (!ktdf.token, !ktdf.token) {
 // QUAD:             ktdf.stage depends_in(none) depends_out(%{{.+}}) {
-// QUAD-NEXT:          scf.for %[[P:[^ ]+]] = %[[C0]] to %c32 step %[[C1]] {
+// QUAD-NEXT:          scf.for %[[P:[^ ]+]] = %[[C0]] to %c64 step %[[C1]] {
 // QUAD-NEXT:            scf.for %[[V:[^ ]+]] = %[[C0]] to %c2 step %[[C1]] {
-// QUAD-NEXT:              ktdf.data_transfer from %{{.+}}[%[[T]] * 32 + %[[P]], %[[V]] * 32] size [1, 32] to %[[A]][%[[P]], %[[V]], 0, 0] size [1, 1, 1, 32]
+// QUAD-NEXT:              ktdf.data_transfer from %{{.+}}[%[[T]] * 64 + %[[P]], %[[V]] * 32] size [1, 32] to %[[A]][%[[P]], %[[V]], 0, 0] size [1, 1, 1, 32]
 // QUAD:             } {applicable_units = ["DMARD"]}
 // QUAD-NEXT:        ktdf.stage
-// QUAD-NEXT:          ktdf.parallel (%[[Q:[^,]+]], %{{[^)]+}}) = (%[[C0]]) to (%c32) step (%[[C1]]) distribute(num_instances = 4) {
+// QUAD-NEXT:          ktdf.parallel (%[[Q:[^,]+]], %{{[^)]+}}) = (%[[C0]]) to (%c64) step (%[[C1]]) distribute(num_instances = 4) {
 // QUAD:             } {applicable_units = ["VLD", "VPU", "VST"]}
 // QUAD-NEXT:        ktdf.stage
 // QUAD:             } {applicable_units = ["DMAWR"]}
-// QUAD-COUNT-6: memref.dealloc %{{.+}} : memref<32x2x1x32xf16, "SPAD">
+// QUAD-COUNT-6: memref.dealloc %{{.+}} : memref<64x2x1x32xf16, "SPAD">
 // QUAD-NEXT:    return
 // QUAD-NOT:     ktdf.tiling
