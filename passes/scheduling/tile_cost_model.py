@@ -18,11 +18,12 @@ loops, double-buffered pipelines), and each piece is timed the way the DataflowI
 * `scf.for` repeats its body; `ktdf.parallel ... distribute(num_instances = N)` runs its
   iterations on N corelets at once (ceil(trips / N) each);
 * a loop's iterations overlap as far as their busiest unit allows: the body's latency once
-  (fill and drain) plus its occupancy for every further iteration. A `ktdf.pipeline` is occupied
-  for its slowest stage when its stages can work on different iterations at once (with
-  `modulo(size : M)`, double buffering, plus the token handshake: `SYNC_CYCLES` per sync the
-  stage's unit sends, one per corelet of a neighbouring stage spread over corelets, or
-  with FIFOs between the stages, streaming), else for all its stages one after the other.
+  (fill and drain) plus its occupancy for every further iteration. A `ktdf.pipeline` whose
+  stages talk through FIFOs (streaming) is occupied for its slowest stage; so is one with
+  `modulo(size : M)` (double buffering), each stage paying the token handshake, `SYNC_CYCLES`
+  per sync its unit sends (one per corelet of a neighbouring stage spread over corelets, else
+  one); a single-buffered one is occupied for its slowest pair of neighbouring stages (a stage
+  refills its buffer only once the next stage has emptied it), handshakes included.
 
 Every cost is a `Cost(latency, busy)`: `latency` from start to end, `busy` the time the
 slowest unit is occupied, which bounds how often the piece can repeat when pipelined. Sizes
@@ -134,15 +135,16 @@ class TileCostModel:
         (`modulo`, plus a handshake) or streaming through FIFOs, else they hold every unit."""
         ops = [op for op in pipeline.body.block.ops if isinstance(op, ktdf.StageOp)]
         stages = [self.op(op, None) for op in ops]
-        if pipeline.modulo is not None and pipeline.modulo.value.data >= 2:
-            stages = [cost + Cost(h, h) for cost, h in zip(stages, handshakes(ops))]
-        latency = sum(s.latency for s in stages)
-        slowest = max((s.busy for s in stages), default=0)
-        if pipeline.modulo is not None and pipeline.modulo.value.data >= 2:
-            return Cost(latency, slowest)
         if streams(pipeline):
-            return Cost(latency, slowest)
-        return Cost(latency, latency)
+            return Cost(sum(s.latency for s in stages), max((s.busy for s in stages), default=0))
+        stages = [cost + Cost(h, h) for cost, h in zip(stages, handshakes(ops))]
+        latency = sum(s.latency for s in stages)
+        if pipeline.modulo is not None and pipeline.modulo.value.data >= 2:
+            return Cost(latency, max((s.busy for s in stages), default=0))
+        # one buffer between two stages: a stage starts its next run once its successor has
+        # taken the previous one, so neighbours alternate
+        pairs = [a.busy + b.busy for a, b in zip(stages, stages[1:])]
+        return Cost(latency, max(pairs or [latency]))
 
     @staticmethod
     def stage_unit(stage: ktdf.StageOp, outer: str | None) -> str | None:
@@ -246,8 +248,19 @@ def instances_of(stage: ktdf.StageOp) -> int:
 
 
 def streams(pipeline: ktdf.PipelineOp) -> bool:
-    """True when the pipeline's stages talk through FIFOs (they overlap across iterations)."""
-    return any(isinstance(op, ktdf.FifoAllocateOp) for op in pipeline.walk())
+    """True when the pipeline's own stages talk through FIFOs (they overlap across iterations);
+    FIFOs of a pipeline nested in a stage do not count."""
+    for op in pipeline.walk():
+        if isinstance(op, ktdf.FifoAllocateOp) and _enclosing_pipeline(op) is pipeline:
+            return True
+    return False
+
+
+def _enclosing_pipeline(op: Operation) -> Operation | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, ktdf.PipelineOp):
+        parent = parent.parent_op()
+    return parent
 
 
 def shape_of(type_: Attribute) -> list[int]:
