@@ -1,7 +1,7 @@
 """The tile-size cost model (passes/scheduling/tile_cost_model.py) against the DataflowIR simulator
 on a generated family of row-tiled kernels (tile_family.py): several row counts, widths,
 operand counts and devices. For every fitting candidate the prediction is close to the
-simulated cycles, and the model's choice is within 5% of the fastest candidate and never slower
+simulated cycles (within 3%; the family shows at most 0.6%), and the model's choice is within 5% of the fastest candidate and never slower
 than the largest tile (Decision 11)."""
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def test_model_against_simulator(tmp_path, member):
     candidates = [c for c in decision.candidates if c.simulated is not None]
     assert len(candidates) == len(decision.candidates) >= 3
     for c in candidates:
-        assert abs(c.predicted - c.simulated) <= 0.1 * c.simulated, (c, decision)
+        assert abs(c.predicted - c.simulated) <= 0.03 * c.simulated, (c, decision)
     best = min(c.simulated for c in candidates)
     by_model = min(candidates, key=lambda c: (c.predicted, tuple(-s for s in reversed(c.sizes))))
     largest = max(candidates, key=lambda c: c.sizes)
