@@ -1,8 +1,8 @@
 """The tile-size cost model (passes/scheduling/tile_cost_model.py) against the DataflowIR simulator
 on a generated family of row-tiled kernels (tile_family.py): several row counts, widths,
-operand counts and devices. For every fitting candidate the prediction is close to the
-simulated cycles (within 3%; the family shows at most 0.6%), and the model's choice is within 5% of the fastest candidate and never slower
-than the largest tile (Decision 11)."""
+operand counts and devices. For every fitting candidate the prediction is within 3% of the
+simulated cycles (the family shows at most 0.6%), and the model's choice is within 5% of the
+fastest candidate and never slower than the largest tile (Decision 11)."""
 
 from __future__ import annotations
 
