@@ -183,7 +183,12 @@ def _run_access_tile(self, interpreter, op, args):
     pts, mask = enumerate_space(tset, order, syms, op.result.type, "access tile")
     coords = pts + np.asarray(anchor, dtype=np.int64)
     _check_shape(op.result.type, coords.shape[:-1], "access tile")
-    return (AccessTile(base, coords, mask),)
+    start = None
+    if mask is None and coords.size and permutation(order) == list(range(coords.shape[-1])):
+        first, last = coords[(0,) * (coords.ndim - 1)], coords[(-1,) * (coords.ndim - 1)]
+        if tuple(int(x) for x in last - first + 1) == coords.shape[:-1]:
+            start = tuple(int(x) for x in first)  # a whole box in row-major order
+    return (AccessTile(base, coords, mask, start),)
 
 
 def _run_indirect_access_tile(self, interpreter, op, args):
@@ -254,11 +259,23 @@ def _selection(interpreter, tile: AccessTile) -> np.ndarray:
     return valid
 
 
+def _box_addresses(tile: AccessTile):
+    """The addresses of a whole-box tile inside one strided view (no per-point checks
+    needed), else None (the general path checks and masks point by point)."""
+    if tile.box_start is None or not isinstance(tile.base, StridedView):
+        return None
+    return tile.base.box_addresses(tile.box_start, tile.shape)
+
+
 def _run_load(self, interpreter, op, args):
     (tile,) = args
     st = interpreter.state
     et = element_type(op.result.type)
     _check_shape(op.result.type, tile.shape, "loaded tile")
+    addresses = _box_addresses(tile)
+    if addresses is not None:
+        view = tile.base
+        return (et.cast(view.memory.read(addresses, view.et, st.tile_index)),)
     valid = _selection(interpreter, tile)
     out = et.zeros(tile.shape)
     coords = tile.coords[valid]
@@ -280,6 +297,10 @@ def _run_store(self, interpreter, op, args):
         raise ValueError(f"storing a tensor of shape {list(data.shape)} through an access tile of shape {list(tile.shape)}")
     if isinstance(tile.base, np.ndarray):
         raise ValueError("ktdp.store through an access tile built on a tensor (tensors are values, not memory)")
+    addresses = _box_addresses(tile)
+    if addresses is not None:
+        tile.base.memory.write(addresses, data, tile.base.et, st.tile_index)
+        return ()
     valid = _selection(interpreter, tile)
     tile.base.write(tile.coords[valid], data[valid], st.tile_index)
     return ()

@@ -642,6 +642,8 @@ def _options(opts: dict[str, Any]) -> Options:
     options = replace(options, **opts)
     if options.unit not in ("element", "byte"):
         raise ValueError(f"unit must be 'element' or 'byte', not {options.unit!r}")
+    if options.accumulate not in (None, "f16", "f32", "f64"):
+        raise ValueError(f"accumulate must be None, 'f16', 'f32' or 'f64', not {options.accumulate!r}")
     if options.out_of_bounds not in ("error", "mask"):
         raise ValueError(f"out_of_bounds must be 'error' or 'mask', not {options.out_of_bounds!r}")
     return options
@@ -695,6 +697,7 @@ class KernelResult:
     scratchpads: dict[int, Memory]
     returns: dict[tuple[int, ...], tuple]
     ops_run: int
+    warnings: list = field(default_factory=list)  # located Diagnostics (severity "warning")
 
 
 def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str | None = None, **opts) -> KernelResult:
@@ -713,7 +716,7 @@ def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str |
     bases = {b.arg_index: b.address for b in layout.buffers if b.arg_index is not None}
     returns = _run_grid(module, info, state, _argument_values(info, scalar_values, bases))
     outputs = {b.key: memory.fetch(b.address, b.shape, b.element) for b in layout.global_buffers()}
-    return KernelResult(outputs, layout, memory, state.scratchpads, returns, state.ops_run)
+    return KernelResult(outputs, layout, memory, state.scratchpads, returns, state.ops_run, state.warnings)
 
 
 def check_input_keys(info: KernelInfo, layout: Layout, inputs: dict[str, Any], scalar_names: set[str]) -> None:

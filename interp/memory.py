@@ -23,9 +23,10 @@ the executing tile's; `ct_local, ct_id = N`: tile N's, N the row-major tile inde
 Memory that was never written reads as zero.
 
 Race detection: with `track_races`, every slot remembers which tile wrote it and which
-tiles read it. A tile that reads a slot another tile wrote, or writes a slot another tile
+tiles read it. A tile that reads a slot another tile wrote, or changes a slot another tile
 read or wrote, makes the result depend on the order tiles run in; the memory raises
-`RaceError` (the interpreter turns it into a located error on the load/store).
+`RaceError` (the interpreter turns it into a located error on the load/store). Storing the
+bytes a slot already holds is no race (tiles writing identical values agree in any order).
 
 Views and tiles
 ---------------
@@ -40,6 +41,7 @@ coordinate set contains it. `AccessTile` is an array of coordinates (shape = til
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,15 +117,21 @@ class Memory:
         return page
 
     def _by_page(self, flat: np.ndarray):
-        """(page, selection, in-page offsets) for each page `flat` slots fall in."""
+        """(page, selection, in-page offsets) for each page `flat` slots fall in (a selection
+        is a slice or an index array into `flat`): one sort, not one pass per page."""
         numbers = flat >> self.PAGE_BITS
         offsets = flat & (self.PAGE - 1)
-        if flat.size and numbers.min() == numbers.max():
-            yield int(numbers[0]), slice(None), offsets
+        if flat.size == 0:
             return
-        for number in np.unique(numbers):
-            sel = numbers == number
-            yield int(number), sel, offsets[sel]
+        first, last = int(numbers.min()), int(numbers.max())
+        if first == last:
+            yield first, slice(None), offsets
+            return
+        order = np.argsort(numbers, kind="stable")
+        ordered = numbers[order]
+        cuts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
+        for sel in np.split(order, cuts):
+            yield int(numbers[sel[0]]), sel, offsets[sel]
 
     def _check_range(self, flat: np.ndarray) -> None:
         if flat.size == 0:
@@ -161,7 +169,7 @@ class Memory:
         for number, sel, offsets in self._by_page(flat):
             page = self._page(number)
             if self.track_races and tile is not None:
-                self._check_write(page, number, offsets, tile)
+                self._check_write(page, number, offsets, tile, values[sel])
             page[0][offsets] = values[sel]
 
     # -- races ------------------------------------------------------------------------------
@@ -181,12 +189,15 @@ class Memory:
         r = reader[offsets]
         reader[offsets] = np.where((r == NO_TILE) | (r == tile), tile, MANY_TILES)
 
-    def _check_write(self, page, number: int, offsets, tile: int) -> None:
-        _, writer, reader = page
+    def _check_write(self, page, number: int, offsets, tile: int, raw) -> None:
+        """A write races with another tile's access to a slot only if it changes the slot:
+        tiles storing identical bytes to one place agree whatever their order."""
+        cells, writer, reader = page
         w = writer[offsets]
         r = reader[offsets]
+        changes = cells[offsets] != raw
         for seen, what in ((w, "write"), (r, "write")):
-            bad = (seen != NO_TILE) & (seen != tile)
+            bad = (seen != NO_TILE) & (seen != tile) & changes
             if bad.any():
                 i = int(np.argmax(bad))
                 raise RaceError(self.name, (number << self.PAGE_BITS) + self._offset_at(offsets, i), tile,
@@ -287,9 +298,10 @@ class Memory:
         pages, _ = self._run_pages(start, count, et)
         for number, offsets, at in pages:
             page = self._page(number)
+            part = raw[at : at + offsets.stop - offsets.start]
             if self.track_races and tile is not None:
-                self._check_write(page, number, offsets, tile)
-            page[0][offsets] = raw[at : at + offsets.stop - offsets.start]
+                self._check_write(page, number, offsets, tile, part)
+            page[0][offsets] = part
         return True
 
     def place(self, address: int, array: np.ndarray, et: ElementType) -> None:
@@ -321,6 +333,25 @@ _UINT_BYTES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 # ---------------------------------------------------------------------------------------
 # views
 # ---------------------------------------------------------------------------------------
+
+
+def _linear(s: AffineSet, symbols: tuple[int, ...]) -> bool:
+    """Whether every constraint of `s` is linear in its dims (so its integer points are the
+    points of a convex polyhedron)."""
+    from dfsched.interp.sets import linear_form
+
+    key = (s, symbols)
+    found = _LINEAR.get(key)
+    if found is None:
+        n = s.num_dims
+        found = _LINEAR[key] = all(
+            linear_form(c.lhs, n, list(symbols)) is not None and linear_form(c.rhs, n, list(symbols)) is not None
+            for c in s.constraints
+        )
+    return found
+
+
+_LINEAR: dict[Any, bool] = {}
 
 
 def eval_set(s: AffineSet, coords: np.ndarray, symbols: tuple[int, ...]) -> np.ndarray:
@@ -378,6 +409,29 @@ class StridedView:
             )
         linear = (local * np.asarray(self.strides, dtype=np.int64)).sum(axis=-1)
         return self.offset + linear * self.memory.element_step(self.et)
+
+    def box_addresses(self, start: tuple[int, ...], shape: tuple[int, ...]) -> np.ndarray | None:
+        """Addresses of the box of global coordinates `start + [0, shape)` when all of it lies
+        in this view (its sizes and its coordinate set), else None. A set of linear
+        constraints is convex, so its corners decide; other sets answer None."""
+        if len(start) != self.rank or any(n <= 0 for n in shape):
+            return None
+        lower = self.lower or (0,) * self.rank
+        for first, n, low, size in zip(start, shape, lower, self.sizes):
+            if first - low < 0 or first - low + n > size:
+                return None
+        if self.coordinate_set is not None:
+            if not _linear(self.coordinate_set, self.set_symbols):
+                return None
+            corners = np.array(list(itertools.product(*((a, a + n - 1) for a, n in zip(start, shape)))), dtype=np.int64)
+            if not eval_set(self.coordinate_set, corners, self.set_symbols).all():
+                return None
+        step = self.memory.element_step(self.et)
+        addresses = np.full((1,) * self.rank, self.offset, dtype=np.int64)
+        for k, (first, n, low, stride) in enumerate(zip(start, shape, lower, self.strides)):
+            axis = (np.arange(n, dtype=np.int64) + (first - low)) * (stride * step)
+            addresses = addresses + axis.reshape((1,) * k + (n,) + (1,) * (self.rank - k - 1))
+        return addresses
 
     def extent(self) -> tuple[int, int] | None:
         """[first, last] address this view can touch (None if empty)."""
@@ -474,6 +528,7 @@ class AccessTile:
     base: Any  # StridedView | DistributedView | np.ndarray
     coords: np.ndarray
     mask: np.ndarray | None = None
+    box_start: tuple[int, ...] | None = None  # coords is the whole box from here, row-major
 
     @property
     def shape(self) -> tuple[int, ...]:
