@@ -448,12 +448,18 @@ class Layout:
     buffers: list[Buffer] = field(default_factory=list)
     scalars: dict[str, Any] = field(default_factory=dict)
     global_size: int = 0
+    cell_bits: int = 64  # widest element type any view uses (an element-unit slot's width)
 
     def by_key(self) -> dict[str, Buffer]:
         return {b.key: b for b in self.buffers}
 
     def global_buffers(self) -> list[Buffer]:
         return [b for b in self.buffers if b.space == "global"]
+
+    def local_buffers(self) -> list[Buffer]:
+        """Scratchpad-resident argument buffers: data another kernel left in each tile's
+        scratchpad (an input and an output array with one row per compute tile)."""
+        return [b for b in self.buffers if b.space == "ct_local"]
 
     def arg_address(self, index: int) -> int | None:
         for b in self.buffers:
@@ -566,6 +572,7 @@ def _compute_layout(module: ModuleOp, info: KernelInfo, options: Options, scalar
             raise error(op, f"view offset {view.offset} is out of range")
         records.append((op, view, arg, first, last))
 
+    _check_index_data_overlap(records, options.unit)
     layout = Layout(options.unit, scalars=scalars)
     # constant-address buffers (global memory only: scratchpads are not inputs)
     const = [r for r in records if r[2] is None and r[1].space == "global"]
@@ -598,7 +605,34 @@ def _compute_layout(module: ModuleOp, info: KernelInfo, options: Options, scalar
             address, next_local = next_local, _align(next_local + length)
         layout.buffers.append(_make_buffer(info.arg_names[i], space, address, length, members, base, step, i))
     layout.global_size = max((b.end for b in layout.global_buffers()), default=0)
+    layout.cell_bits = max((r[1].et.bits for r in records), default=64)
     return layout
+
+
+def _check_index_data_overlap(records, unit: str) -> None:
+    """Refuse a kernel whose integer view (indices) and float view (data) share memory: each
+    would read the other's bits. Views of one kind may overlap (in-place updates, fused
+    pairs read through their first half)."""
+    seen: dict[tuple, tuple] = {}
+    for op, view, arg, first, last in records:
+        kind = "integer" if view.et.is_integer else "float"
+        seen.setdefault((id(op), view.space, arg, first, last, kind), (op, view, arg, first, last, kind))
+    intervals = sorted(seen.values(), key=lambda r: (r[3], r[4]))
+    active: list[tuple] = []
+    for current in intervals:
+        op, view, arg, first, last, kind = current
+        active = [a for a in active if a[4] >= first]
+        for other in active:
+            if other[5] != kind and other[1].space == view.space and other[2] == arg:
+                o_op, o_view = other[0], other[1]
+                raise error(
+                    op,
+                    f"this {kind} view of {unit} addresses [{first}, {last}] overlaps the {other[5]} view of "
+                    f"[{other[3]}, {other[4]}] ({o_view.et.name} elements) in {view.space} memory: an index "
+                    f"buffer and a data buffer cannot share memory",
+                    [(o_op, f"the {other[5]} view, addresses [{other[3]}, {other[4]}]")],
+                )
+        active.append(current)
 
 
 def _make_buffer(key, space, address, length, members, start, step, arg_index) -> Buffer:
@@ -673,16 +707,18 @@ def make_inputs(
     layout = _compute_layout(module, info, options, scalar_values)
     rng = np.random.default_rng(seed)
     out: dict[str, np.ndarray] = {}
-    for b in layout.global_buffers():
+    tiles = int(np.prod(info.grid, dtype=np.int64))
+    for b in layout.global_buffers() + layout.local_buffers():
         et = b.element
+        shape = b.shape if b.space == "global" else (tiles, *b.shape)
         if et.is_fused:
-            data = rng.uniform(low, high, b.shape) + 1j * rng.uniform(low, high, b.shape)
+            data = rng.uniform(low, high, shape) + 1j * rng.uniform(low, high, shape)
         elif et.is_float:
-            data = rng.uniform(low, high, b.shape)
+            data = rng.uniform(low, high, shape)
         elif et.kind == "bool":
-            data = rng.integers(0, 2, b.shape)
+            data = rng.integers(0, 2, shape)
         else:
-            data = rng.integers(0, 8, b.shape)
+            data = rng.integers(0, 8, shape)
         out[b.key] = np.asarray(et.cast(data))
     for name, value in scalar_values.items():
         out[name] = np.asarray(value)
@@ -710,12 +746,15 @@ def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str |
     layout = _compute_layout(module, info, options, scalar_values)
     check_input_keys(info, layout, inputs, scalar_names)
     state = _new_state(info, options, probe=False)
-    memory = Memory("global memory", options.unit, layout.global_size, track_races=options.check_races)
+    memory = Memory("global memory", options.unit, layout.global_size, track_races=options.check_races,
+                    cell_bits=layout.cell_bits, tiles=state.num_tiles)
     state.global_memory = memory
     place_inputs(memory, layout, inputs)
+    place_local_inputs(state.scratchpad, state.num_tiles, layout, inputs)
     bases = {b.arg_index: b.address for b in layout.buffers if b.arg_index is not None}
     returns = _run_grid(module, info, state, _argument_values(info, scalar_values, bases))
     outputs = {b.key: memory.fetch(b.address, b.shape, b.element) for b in layout.global_buffers()}
+    outputs.update(local_outputs(state.scratchpad, state.num_tiles, layout))
     return KernelResult(outputs, layout, memory, state.scratchpads, returns, state.ops_run, state.warnings)
 
 
@@ -740,6 +779,29 @@ def place_inputs(memory: Memory, layout: Layout, inputs: dict[str, Any]) -> None
         if data.size != count:
             raise ValueError(f"input '{b.key}' has {data.size} elements but its buffer holds {count} ({list(b.shape)})")
         memory.place(b.address, b.element.cast(data).reshape(-1), b.element)
+
+
+def place_local_inputs(scratchpad, tiles: int, layout: Layout, inputs: dict[str, Any]) -> None:
+    """Store row t of each scratchpad-resident input in compute tile t's scratchpad
+    (`scratchpad(t) -> Memory`), at its buffer's address (no race bookkeeping)."""
+    for b in layout.local_buffers():
+        if b.key not in inputs:
+            continue
+        data = np.asarray(inputs[b.key])
+        count = int(np.prod(b.shape, dtype=np.int64))
+        if data.size != tiles * count:
+            raise ValueError(f"input '{b.key}' has {data.size} elements but its scratchpad buffer holds "
+                             f"{count} ({list(b.shape)}) in each of {tiles} compute tile(s): give shape "
+                             f"{[tiles, *b.shape]}")
+        rows = b.element.cast(data).reshape(tiles, count)
+        for t in range(tiles):
+            scratchpad(t).place(b.address, rows[t], b.element)
+
+
+def local_outputs(scratchpad, tiles: int, layout: Layout) -> dict[str, np.ndarray]:
+    """Each scratchpad-resident buffer after the run, one row per compute tile."""
+    return {b.key: np.stack([scratchpad(t).fetch(b.address, b.shape, b.element) for t in range(tiles)])
+            for b in layout.local_buffers()}
 
 
 def run_kernel(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str | None = None, **opts) -> dict[str, np.ndarray]:

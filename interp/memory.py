@@ -91,6 +91,8 @@ class Memory:
         *,
         probe: bool = False,
         track_races: bool = False,
+        cell_bits: int = 64,
+        tiles: int | None = None,
     ):
         if unit not in UNITS:
             raise ValueError(f"address unit must be one of {UNITS}, not {unit!r}")
@@ -99,7 +101,11 @@ class Memory:
         self.limit = size
         self.probe = probe
         self.track_races = track_races
-        self._cell = np.uint64 if unit == "element" else np.uint8
+        # an element-unit slot holds the bits of the widest element type stored (`cell_bits`);
+        # race bookkeeping needs int16 tile numbers for fewer than 32768 tiles
+        self._cell = _UINT_BYTES[max(1, cell_bits // 8)] if unit == "element" else np.uint8
+        self._tile_dtype = np.int16 if tiles is not None and tiles < (1 << 15) else np.int32
+        self._tracked = self.PAGE if track_races else 1  # slots of a page's writer/reader arrays
         # page number -> (cells, writer tile, reader tile)
         self.pages: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
@@ -110,8 +116,8 @@ class Memory:
         if page is None:
             page = (
                 np.zeros(self.PAGE, dtype=self._cell),
-                np.full(self.PAGE, NO_TILE, dtype=np.int32),
-                np.full(self.PAGE, NO_TILE, dtype=np.int32),
+                np.full(self._tracked, NO_TILE, dtype=self._tile_dtype),
+                np.full(self._tracked, NO_TILE, dtype=self._tile_dtype),
             )
             self.pages[number] = page
         return page
@@ -223,7 +229,7 @@ class Memory:
         bits = np.broadcast_to(et.to_bits(values), addresses.shape)
         slots = self._slots(addresses, et)
         if self.unit == "element":
-            raw = bits.astype(np.uint64)
+            raw = bits.astype(self._cell)
         else:
             raw = np.ascontiguousarray(bits.astype(_UINT_BYTES[et.itemsize])).view(np.uint8)
         self._store_slots(slots, raw, tile)
@@ -292,7 +298,7 @@ class Memory:
         if bits.shape != (count,):
             bits = np.broadcast_to(bits, (count,))
         if self.unit == "element":
-            raw = bits.astype(np.uint64, copy=False)
+            raw = bits.astype(self._cell, copy=False)
         else:
             raw = np.ascontiguousarray(bits.astype(_UINT_BYTES[et.itemsize], copy=False)).view(np.uint8)
         pages, _ = self._run_pages(start, count, et)
