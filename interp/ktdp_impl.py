@@ -171,6 +171,26 @@ def _check_shape(result_type, shape: tuple[int, ...], what: str) -> None:
         raise ValueError(f"the {what} has shape {list(shape)} but its type says {type_shape}")
 
 
+def _tile_points(interpreter, op, syms: list[int]):
+    """(points relative to the anchor, mask, box start relative to the anchor or None) of an
+    access tile: they depend on the op and its symbols only, so each is computed once."""
+    cache = interpreter.op_cache.setdefault(("access tile points", id(op)), {}) \
+        if hasattr(interpreter, "op_cache") else {}
+    key = tuple(syms)
+    found = cache.get(key)
+    if found is None:
+        order = _map(op, "access_tile_order")
+        pts, mask = enumerate_space(_set(op, "access_tile_set"), order, syms, op.result.type, "access tile")
+        pts.setflags(write=False)
+        start = None
+        if mask is None and pts.size and permutation(order) == list(range(pts.shape[-1])):
+            first, last = pts[(0,) * (pts.ndim - 1)], pts[(-1,) * (pts.ndim - 1)]
+            if tuple(int(x) for x in last - first + 1) == pts.shape[:-1]:
+                start = tuple(int(x) for x in first)  # a whole box in row-major order
+        found = cache[key] = (pts, mask, start)
+    return found
+
+
 def _run_access_tile(self, interpreter, op, args):
     vals = operand_values(op, args)
     base = vals[op.base]
@@ -178,16 +198,11 @@ def _run_access_tile(self, interpreter, op, args):
     syms = [int(vals[v]) for v in op.symbol_operands]
     base_map = op.base_map.data
     anchor = base_map.eval(indices[: base_map.num_dims], indices[base_map.num_dims :])
-    tset = _set(op, "access_tile_set")
-    order = _map(op, "access_tile_order")
-    pts, mask = enumerate_space(tset, order, syms, op.result.type, "access tile")
+    pts, mask, start = _tile_points(interpreter, op, syms)
     coords = pts + np.asarray(anchor, dtype=np.int64)
     _check_shape(op.result.type, coords.shape[:-1], "access tile")
-    start = None
-    if mask is None and coords.size and permutation(order) == list(range(coords.shape[-1])):
-        first, last = coords[(0,) * (coords.ndim - 1)], coords[(-1,) * (coords.ndim - 1)]
-        if tuple(int(x) for x in last - first + 1) == coords.shape[:-1]:
-            start = tuple(int(x) for x in first)  # a whole box in row-major order
+    if start is not None:
+        start = tuple(int(a) + b for a, b in zip(anchor, start))
     return (AccessTile(base, coords, mask, start),)
 
 

@@ -358,6 +358,26 @@ def _linear(s: AffineSet, symbols: tuple[int, ...]) -> bool:
 
 
 _LINEAR: dict[Any, bool] = {}
+_BOXES: dict[Any, Any] = {}
+
+
+def _box_set(s: AffineSet, symbols: tuple[int, ...]) -> list[tuple[int, int]] | None:
+    """[lo, hi] per dim when `s` is exactly a box (every constraint bounds one dim), else None."""
+    from dfsched.interp.sets import box, linear_form
+
+    key = (s, symbols)
+    if key not in _BOXES:
+        n = s.num_dims
+        result = None
+        forms = [(linear_form(c.lhs, n, list(symbols)), linear_form(c.rhs, n, list(symbols))) for c in s.constraints]
+        if all(a is not None and b is not None and sum(1 for x, y in zip(a[0], b[0]) if x != y) <= 1 for a, b in forms):
+            bounds = box(s, list(symbols))
+            if all(lo is not None and hi is not None for lo, hi in bounds):
+                result = bounds
+        if len(_BOXES) > 4096:
+            _BOXES.clear()
+        _BOXES[key] = result
+    return _BOXES[key]
 
 
 def eval_set(s: AffineSet, coords: np.ndarray, symbols: tuple[int, ...]) -> np.ndarray:
@@ -420,18 +440,29 @@ class StridedView:
         """Addresses of the box of global coordinates `start + [0, shape)` when all of it lies
         in this view (its sizes and its coordinate set), else None. A set of linear
         constraints is convex, so its corners decide; other sets answer None."""
-        if len(start) != self.rank or any(n <= 0 for n in shape):
+        rank = len(self.sizes)
+        if len(start) != rank or any(n <= 0 for n in shape):
             return None
-        lower = self.lower or (0,) * self.rank
+        lower = self.lower or (0,) * rank
         for first, n, low, size in zip(start, shape, lower, self.sizes):
             if first - low < 0 or first - low + n > size:
                 return None
         if self.coordinate_set is not None:
+            bounds = self.__dict__.get("_set_box", False)
+            if bounds is False:
+                bounds = self.__dict__["_set_box"] = _box_set(self.coordinate_set, self.set_symbols)
+            if bounds is not None:
+                if all(lo <= a and a + n - 1 <= hi for (lo, hi), a, n in zip(bounds, start, shape)):
+                    return self._box_addresses(start, shape, lower)
+                return None
             if not _linear(self.coordinate_set, self.set_symbols):
                 return None
             corners = np.array(list(itertools.product(*((a, a + n - 1) for a, n in zip(start, shape)))), dtype=np.int64)
             if not eval_set(self.coordinate_set, corners, self.set_symbols).all():
                 return None
+        return self._box_addresses(start, shape, lower)
+
+    def _box_addresses(self, start, shape, lower) -> np.ndarray:
         step = self.memory.element_step(self.et)
         addresses = np.full((1,) * self.rank, self.offset, dtype=np.int64)
         for k, (first, n, low, stride) in enumerate(zip(start, shape, lower, self.strides)):
