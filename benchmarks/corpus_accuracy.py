@@ -7,7 +7,8 @@ the repository unless `--corpus` names it; without it the script says so and exi
 runs in a child process, once per scalar binding its peer's registry (conftest.py) lists, with
 `unit="element"` (the corpus's address unit) and no device (reductions accumulate in f32):
 
-* `s`: seconds of `ktir.run` (layout dry run included), `MB`: the child's peak resident memory;
+* `s`: wall-clock seconds of `ktir.run` (layout dry run included), `cpu s`: its CPU seconds (what
+  a shared, loaded machine still measures fairly), `MB`: the child's peak resident memory during that run;
 * `ulps`: the largest difference between the reference's outputs and a float64 evaluation of
   the same kernel on the same inputs (`dtypes.float64_evaluation`: every f16/f32 value held and
   computed as f64, rounded to the output type once), in f16 ulps of that output's largest
@@ -82,9 +83,10 @@ def run_one(path: str, binds: dict) -> dict:
         kernel = ktir.kernel_info(module, None)
         scalars = {k: v for k, v in binds.items() if k in kernel.arg_names}
         inputs = ktir.make_inputs(module, 0, scalars=scalars, unit="element")
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         reference = ktir.run(module, inputs, unit="element")
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+        mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before the float64 run
         with float64_evaluation():
             exact = ktir.run(ktir.load_module(path), {k: np.asarray(v) for k, v in inputs.items()}, unit="element")
         error = ulps(reference.outputs, exact.outputs)
@@ -92,7 +94,7 @@ def run_one(path: str, binds: dict) -> dict:
         return {"error": exc.diagnostic.render().splitlines()[0]}
     except Exception as exc:  # noqa: BLE001 - a table row, not a crash
         return {"error": f"{type(exc).__name__}: {exc}"}
-    return {"seconds": seconds, "ulps": error}
+    return {"seconds": seconds, "cpu": cpu, "mb": mb, "ulps": error}
 
 
 def main() -> int:
@@ -104,7 +106,7 @@ def main() -> int:
     args = ap.parse_args()
     if args.one:
         result = run_one(args.one[0], json.loads(args.one[1]))
-        result["mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        result.setdefault("mb", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
         print(json.dumps(result))
         return 0
     if not os.path.isdir(args.corpus):
@@ -112,7 +114,7 @@ def main() -> int:
         return 0
     examples = os.path.join(args.corpus, "examples")
     registry = bindings(args.corpus)
-    print(f"{'kernel':60} {'s':>7} {'MB':>6} {'ulps':>8}")
+    print(f"{'kernel':60} {'s':>7} {'cpu s':>7} {'MB':>6} {'ulps':>8}")
     for dirpath, _, files in sorted(os.walk(examples)):
         for name in sorted(files):
             rel = os.path.relpath(os.path.join(dirpath, name), examples)
@@ -128,9 +130,10 @@ def main() -> int:
                 except subprocess.TimeoutExpired:
                     row = {"error": f"timeout after {args.timeout:g} s"}
                 if "error" in row:
-                    print(f"{tag[:60]:60} {'-':>7} {row.get('mb', 0):6.0f} {'-':>8}  {row['error'][:120]}")
+                    print(f"{tag[:60]:60} {'-':>7} {'-':>7} {row.get('mb', 0):6.0f} {'-':>8}  {row['error'][:120]}")
                 else:
-                    print(f"{tag[:60]:60} {row['seconds']:7.1f} {row['mb']:6.0f} {row['ulps']:8.2f}")
+                    print(f"{tag[:60]:60} {row['seconds']:7.1f} {row['cpu']:7.1f} {row['mb']:6.0f} {row['ulps']:8.2f}",
+                          flush=True)
     return 0
 
 

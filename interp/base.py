@@ -76,6 +76,7 @@ class State:
     probe: bool = False  # layout dry run: memories store nothing
     views: list[Any] = field(default_factory=list)  # dry run: ViewRecord-like tuples
     index_stack: list[list[Any]] = field(default_factory=list)  # linalg.index values
+    stop_after: Any = None  # layout dry run: the op after which a tile has built all its views
     widen: Any = None  # ElementType a reduction body computes in (linalg_impl), else None
     warnings: list[Any] = field(default_factory=list)  # Diagnostics, one per op and message
     _warned: set = field(default_factory=set)

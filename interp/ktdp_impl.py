@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, ShapedType
 
-from dfsched.interp.base import DYNAMIC, functions_for, operand_values, static_or_dynamic
+from dfsched.interp.base import DYNAMIC, compiled_map, functions_for, operand_values, per_op, static_or_dynamic
 from dfsched.interp.dtypes import element_type
 from dfsched.interp.memory import AccessTile, DistributedView, MemoryAccessError, StridedView
 from dfsched.interp.sets import box, permutation, points
@@ -191,16 +191,31 @@ def _tile_points(interpreter, op, syms: list[int]):
     return found
 
 
+class _AccessTileOp:
+    """What an access tile op's attributes say, read once per op (`base.per_op`)."""
+
+    def __init__(self, op):
+        operands = list(op.operands)
+        self.base = operands.index(op.base)
+        self.indices = [operands.index(v) for v in op.indices]
+        self.symbols = [operands.index(v) for v in op.symbol_operands]
+        base_map = op.base_map.data
+        self.num_dims = base_map.num_dims
+        self.anchor = compiled_map(base_map)
+        self.shape = list(op.result.type.get_shape())
+
+
 def _run_access_tile(self, interpreter, op, args):
-    vals = operand_values(op, args)
-    base = vals[op.base]
-    indices = [int(vals[v]) for v in op.indices]
-    syms = [int(vals[v]) for v in op.symbol_operands]
-    base_map = op.base_map.data
-    anchor = base_map.eval(indices[: base_map.num_dims], indices[base_map.num_dims :])
+    info = per_op(interpreter, op, _AccessTileOp)
+    base = args[info.base]
+    indices = [int(args[i]) for i in info.indices]
+    syms = [int(args[i]) for i in info.symbols]
+    anchor = info.anchor(indices[: info.num_dims], indices[info.num_dims :])
     pts, mask, start = _tile_points(interpreter, op, syms)
     coords = pts + np.asarray(anchor, dtype=np.int64)
-    _check_shape(op.result.type, coords.shape[:-1], "access tile")
+    shape = coords.shape[:-1]
+    if len(info.shape) != len(shape) or any(t != DYNAMIC and t != n for t, n in zip(info.shape, shape)):
+        _check_shape(op.result.type, shape, "access tile")
     if start is not None:
         start = tuple(int(a) + b for a, b in zip(anchor, start))
     return (AccessTile(base, coords, mask, start),)
@@ -274,6 +289,10 @@ def _selection(interpreter, tile: AccessTile) -> np.ndarray:
     return valid
 
 
+def _result_facts(op):
+    return element_type(op.result.type), list(op.result.type.get_shape())
+
+
 def _box_addresses(tile: AccessTile):
     """The addresses of a whole-box tile inside one strided view (no per-point checks
     needed), else None (the general path checks and masks point by point)."""
@@ -285,8 +304,9 @@ def _box_addresses(tile: AccessTile):
 def _run_load(self, interpreter, op, args):
     (tile,) = args
     st = interpreter.state
-    et = element_type(op.result.type)
-    _check_shape(op.result.type, tile.shape, "loaded tile")
+    et, shape = per_op(interpreter, op, _result_facts)
+    if tuple(shape) != tile.shape:
+        _check_shape(op.result.type, tile.shape, "loaded tile")
     addresses = _box_addresses(tile)
     if addresses is not None:
         view = tile.base

@@ -528,8 +528,38 @@ def _run_grid(module: ModuleOp, info: KernelInfo, state: State, arg_values: list
         for index, coords in enumerate(np.ndindex(*info.grid)):
             state.tile_index = index
             state.tile_coords = tuple(int(c) for c in coords)
-            returns[state.tile_coords] = tuple(interpreter.call_op(info.func, tuple(arg_values)))
+            try:
+                returns[state.tile_coords] = tuple(interpreter.call_op(info.func, tuple(arg_values)))
+            except _StopProbe:
+                returns[state.tile_coords] = ()
     return returns
+
+
+_VIEW_OPS = ("ktdp.construct_memory_view", "ktdp.construct_distributed_memory_view")
+
+
+def _last_view_op(module: ModuleOp, info: KernelInfo) -> Operation | None:
+    """The last view op of the kernel's entry block when every view op of the module is
+    there: the dry run can stop each tile after it (it only looks for views). Else None."""
+    entry = info.func.body.blocks.first
+    views = [op for op in module.walk() if _op_name(op) in _VIEW_OPS]
+    if not views or any(op.parent_block() is not entry for op in views):
+        return None
+    return max(views, key=entry.get_operation_index)
+
+
+class _StopProbe(Exception):
+    """The dry run has seen every view of the tile."""
+
+
+class _ProbeInterpreter(KtirInterpreter):
+    """The layout dry run's interpreter: stops a tile after its last view op (`State.stop_after`)."""
+
+    def interpret_op(self, op: Operation, inputs: tuple[Any, ...]) -> OpImplResult:
+        result = super().interpret_op(op, inputs)
+        if op is self.state.stop_after:
+            raise _StopProbe
+        return result
 
 
 def _argument_values(info: KernelInfo, scalars: dict[str, Any], bases: dict[int, int]) -> list[Any]:
@@ -556,7 +586,8 @@ def _compute_layout(module: ModuleOp, info: KernelInfo, options: Options, scalar
     else:
         state = _new_state(info, probe_options, probe=True)
         state.global_memory = Memory("global memory", options.unit, None, probe=True)
-        _run_grid(module, info, state, arg_values)
+        state.stop_after = _last_view_op(module, info)
+        _run_grid(module, info, state, arg_values, _ProbeInterpreter)
 
     def step(et: ElementType) -> int:
         return 1 if options.unit == "element" else et.itemsize

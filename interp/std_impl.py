@@ -260,11 +260,11 @@ def widened(interpreter, et):
 def _float_result(interpreter, op, et, compute, args):
     """`compute(*args)` rounded to the result type `et`, or kept in the accumulation type
     inside a reduction body (see `widened`)."""
+    # (the engines run under np.errstate(all="ignore"): overflow to inf is the semantics)
     wide = widened(interpreter, et)
-    with np.errstate(all="ignore"):
-        if wide is None:
-            return _result(op, et.cast(compute(*(np.asarray(a) for a in args))))
-        r = np.asarray(compute(*(np.asarray(a).astype(wide.dtype) for a in args))).astype(wide.dtype)
+    if wide is None:
+        return _result(op, et.cast(compute(*(np.asarray(a) for a in args))))
+    r = np.asarray(compute(*(np.asarray(a).astype(wide.dtype) for a in args))).astype(wide.dtype)
     return (r if r.ndim else wide.dtype.type(r),)
 
 
