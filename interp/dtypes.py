@@ -174,16 +174,17 @@ def float64_evaluation():
         _FLOAT64_EVALUATION = previous
 
 
-def element_type(t: Attribute) -> ElementType:
-    """The ElementType of a scalar type or of the elements of a shaped type."""
+def element_type(t: Attribute, evaluation: bool = True) -> ElementType:
+    """The ElementType of a scalar type or of the elements of a shaped type (with
+    `evaluation=False`, its declared storage even inside `float64_evaluation`)."""
     if isinstance(t, ShapedType):
         t = t.get_element_type()  # type: ignore[assignment]
     if isinstance(t, IndexType):
         return _INDEX
     if isinstance(t, Float16Type):
-        return _F64 if _FLOAT64_EVALUATION else _F16
+        return _F64 if _FLOAT64_EVALUATION and evaluation else _F16
     if isinstance(t, Float32Type):
-        return _F64 if _FLOAT64_EVALUATION else _F32
+        return _F64 if _FLOAT64_EVALUATION and evaluation else _F32
     if isinstance(t, Float64Type):
         return _F64
     if isinstance(t, IntegerType):

@@ -384,11 +384,13 @@ def _run_index_cast(self, interpreter, op, args):
 
 
 def _run_bitcast(self, interpreter, op, args):
-    src = element_type(op.operands[0].type)
-    dst = element_type(op.results[0].type)
+    src = element_type(op.operands[0].type, evaluation=False)
+    dst = element_type(op.results[0].type, evaluation=False)
     if src.bits != dst.bits:
         raise ValueError(f"bitcast between {src.bits}-bit and {dst.bits}-bit types")
-    return _result(op, dst.from_bits(src.to_bits(np.asarray(args[0]))))
+    value = src.cast(np.asarray(args[0]))
+    # (from_bits goes through np.ascontiguousarray, which makes a scalar 1-d)
+    return _result(op, dst.from_bits(src.to_bits(value)).reshape(value.shape))
 
 
 def constant_value(value: Any, t) -> Any:
