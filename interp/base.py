@@ -52,6 +52,8 @@ class Options:
     slice_width: lanes per slice for `spyreop.slice_reduction` (undocumented upstream).
     layernorm_eps: epsilon of `spyreop.layernormscale` (None: intrinsics.LAYERNORM_EPS).
     max_ops: give up (located error) after interpreting this many ops (None: no limit).
+    max_elements: refuse (located error) a kernel whose buffers hold more elements in all
+        (inputs and outputs are dense arrays; None: no limit).
     """
 
     unit: str = "byte"
@@ -61,6 +63,7 @@ class Options:
     slice_width: int | None = None
     layernorm_eps: float | None = None
     max_ops: int | None = 20_000_000
+    max_elements: int | None = 1 << 26
 
 
 @dataclass

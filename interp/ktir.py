@@ -637,6 +637,7 @@ def _compute_layout(module: ModuleOp, info: KernelInfo, options: Options, scalar
         layout.buffers.append(_make_buffer(info.arg_names[i], space, address, length, members, base, step, i))
     layout.global_size = max((b.end for b in layout.global_buffers()), default=0)
     layout.cell_bits = max((r[1].et.bits for r in records), default=64)
+    _check_buffer_sizes(layout, records, options)
     return layout
 
 
@@ -664,6 +665,23 @@ def _check_index_data_overlap(records, unit: str) -> None:
                     [(o_op, f"the {other[5]} view, addresses [{other[3]}, {other[4]}]")],
                 )
         active.append(current)
+
+
+def _check_buffer_sizes(layout: Layout, records, options: Options) -> None:
+    """Refuse, located, a kernel whose buffers hold more elements than `max_elements`: inputs
+    and outputs are dense arrays, so memory would grow with the buffers' whole extent."""
+    limit = options.max_elements
+    sizes = {b.key: int(np.prod(b.shape, dtype=np.int64)) for b in layout.buffers}
+    total = sum(sizes.values())
+    if limit is None or total <= limit:
+        return
+    key = max(sizes, key=sizes.get)
+    buffer = layout.by_key()[key]
+    op = next((r[0] for r in records if (r[2] == buffer.arg_index if buffer.arg_index is not None
+                                         else r[2] is None and buffer.address <= r[3] < buffer.end)), None)
+    raise error(op, f"the kernel's buffers hold {total} elements, more than the {limit} the reference interpreter "
+                    f"keeps as dense inputs and outputs (max_elements); the largest, '{key}' "
+                    f"{list(buffer.shape)}, starts with this view")
 
 
 def _make_buffer(key, space, address, length, members, start, step, arg_index) -> Buffer:

@@ -286,3 +286,12 @@ def test_scratchpad_resident_input_checks_through_the_schedule(capsys, tmp_path)
     path.write_text(kernel("%X: index, %Y: index, %Z: index", SCRATCHPAD_INPUT, grid=(2,)))
     code, out, err = run_main(capsys, path, "--check", "--no-dataflow-sim")
     assert code == 0 and "MISMATCH" not in out and "Traceback" not in err, out + err
+
+
+def test_buffers_beyond_max_elements_are_refused_at_their_view():
+    m = parse_module(kernel("%A: index, %C: index", MASKED), name="big.mlir")
+    with pytest.raises(DiagnosticError) as exc:
+        run_kernel(m, {}, max_elements=10)  # A and C hold 8 elements each
+    diag = exc.value.diagnostic
+    assert diag.file == "big.mlir" and diag.line == 3 and "max_elements" in diag.message
+    assert run_kernel(m, {}, max_elements=16)["C"].shape == (8,)
