@@ -17,7 +17,8 @@ API
   -> dict[str, np.ndarray]`: one seeded random array per buffer the kernel's views cover
   (floats uniform in [low, high), integers in [0, 8)), plus one 0-d array per scalar
   kernel argument (`scalars` overrides; default 0, a `!ktdp.runtime_arg`'s upper bound or
-  granularity when it has one).
+  granularity when it has one). A scratchpad-resident (`ct_local`) argument buffer gets one
+  row per compute tile: the data an earlier kernel left in each tile's scratchpad.
 * `run_kernel(module, inputs, *, kernel=None, **options) -> dict[str, np.ndarray]`: the
   contents of every buffer after all compute tiles ran. Missing buffers start as zeros.
 * `run(module, inputs, ...) -> KernelResult`: the same, plus the layout, the memories
@@ -35,7 +36,8 @@ name (`%A` -> "A", unnamed -> "arg<i>"); a buffer at a constant address by
 ``"@<address>"`` (`"@1024"`). Scalar arguments are keyed by their names too.
 
 `options` (see `base.Options`): `unit` ("byte" | "element"), `check_races` (True),
-`out_of_bounds` ("error" | "mask"), `slice_width`, `layernorm_eps`, `max_ops`.
+`out_of_bounds` ("mask" | "error"), `accumulate` ("f32" | "f16" | "f64" | None),
+`slice_width`, `layernorm_eps`, `max_ops`, `max_elements`.
 
 Execution model
 ---------------
@@ -44,7 +46,9 @@ Execution model
   row-major order; each point is one compute tile, and `ktdp.get_compute_tile_id`
   returns its coordinates (one result per grid dimension). Tiles run one after the other
   on a shared global memory; with `check_races` an access whose result would depend on
-  that order (see memory.py) is a located error.
+  that order (see memory.py; storing the bytes a slot holds is no race) is a located error.
+  An access outside a view's coordinate set is masked (loads read 0, stores are dropped)
+  unless `out_of_bounds="error"`.
 * Memory is byte-addressed by default: a view's offset (a constant, or a kernel argument's
   value) is a byte address and the element at coordinate c starts at byte
   `offset + sum(c * strides) * itemsize` (strides count elements), the unit dfsched's
@@ -57,10 +61,15 @@ Execution model
   each view's argument and the extent each argument's buffer needs. Constant-address
   buffers stay where the kernel puts them; argument buffers are placed after the last of
   them, in argument order, 64-unit aligned and never overlapping. A buffer is handed in and
-  out with the shape of a dense row-major view that covers it exactly, else flat.
+  out with the shape of a dense row-major view that covers it exactly, else flat. The dry run
+  stops each tile after its last view op when all of them sit in the kernel's entry block.
+  An integer view sharing memory with a float view (indices over data) is a located error
+  naming both; buffers holding more than `max_elements` elements in all are refused.
 * Values: see base.py. f16 arithmetic is numpy float16 (each operation correctly
-  rounded); reductions accumulate sequentially in the output type, as linalg specifies
-  (linalg_impl.py); `tensor.empty` reads as zeros, so a reduction into it starts at 0.
+  rounded); reductions and contractions accumulate in `accumulate` (the device's compute
+  unit's declaration; f32 by default) and round to the output type once (linalg_impl.py);
+  `tensor.empty` reads as zeros, so a reduction into it starts at 0, with a warning
+  (`KernelResult.warnings`: located `Diagnostic`s).
 * Errors in the kernel (an unsupported op, an access outside a view, a race, a division
   by zero, no kernel to run, ...) raise `DiagnosticError` located at the op; misuse of
   the Python API (an unknown input key, a wrongly sized array) raises `ValueError`;
