@@ -21,8 +21,9 @@ API
   row per compute tile: the data an earlier kernel left in each tile's scratchpad.
 * `run_kernel(module, inputs, *, kernel=None, **options) -> dict[str, np.ndarray]`: the
   contents of every buffer after all compute tiles ran. Missing buffers start as zeros.
-* `run(module, inputs, ...) -> KernelResult`: the same, plus the layout, the memories
-  (scratchpads included) and per-tile return values.
+* `run(module, inputs, *, kernel=None, scalars=None, **options) -> KernelResult`: the same,
+  plus the layout, the memories (scratchpads included), per-tile return values and
+  warnings; `scalars={name: value}` binds scalar arguments (what `--bind` passes).
 * `kernel_layout(module, *, kernel=None, scalars=None, **options) -> Layout`: where
   every buffer lives.
 * `call_function(module, name, *args, **options) -> tuple`: run one `func.func` on
@@ -794,11 +795,13 @@ class KernelResult:
     warnings: list = field(default_factory=list)  # located Diagnostics (severity "warning")
 
 
-def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str | None = None, **opts) -> KernelResult:
-    """Run the kernel over its grid on `inputs`; see the module docstring."""
+def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str | None = None,
+        scalars: dict[str, Any] | None = None, **opts) -> KernelResult:
+    """Run the kernel over its grid on `inputs`; see the module docstring. `scalars` binds
+    scalar arguments by name (as `inputs` entries of those names do; `scalars` wins)."""
     info = kernel_info(module, kernel)
     options = _options(opts)
-    inputs = dict(inputs or {})
+    inputs = {**(inputs or {}), **(scalars or {})}
     scalar_names = {n for i, n in enumerate(info.arg_names) if i not in info.address_args}
     scalar_values = _scalar_values(info, {k: v for k, v in inputs.items() if k in scalar_names})
     layout = _compute_layout(module, info, options, scalar_values)

@@ -295,3 +295,23 @@ def test_buffers_beyond_max_elements_are_refused_at_their_view():
     diag = exc.value.diagnostic
     assert diag.file == "big.mlir" and diag.line == 3 and "max_elements" in diag.message
     assert run_kernel(m, {}, max_elements=16)["C"].shape == (8,)
+
+
+def test_run_binds_scalar_arguments_by_name():
+    body = "\n".join([
+        "%c0 = arith.constant 0 : index",
+        view("va", "A", (8,), (1,)),
+        view("vc", "C", (8,), (1,)),
+        tile("ta", "va", (8,), ["%c0"], (8,)),
+        tile("tc", "vc", (8,), ["%c0"], (8,)),
+        "%a = ktdp.load %ta : <8xindex> -> tensor<8xf16>",
+        "%k8 = tensor.splat %k : tensor<8xf16>",
+        "%s = arith.addf %a, %k8 : tensor<8xf16>",
+        "ktdp.store %s, %tc : tensor<8xf16>, <8xindex>",
+    ])
+    m = parse_module(kernel("%A: index, %C: index, %k: f16", body))
+    inputs = make_inputs(m, seed=5)
+    out = run(m, {"A": inputs["A"]}, scalars={"k": 2.0}).outputs
+    np.testing.assert_array_equal(out["C"], inputs["A"] + np.float16(2.0))
+    with pytest.raises(ValueError, match="neither buffers nor scalar arguments"):
+        run(m, {"A": inputs["A"]}, scalars={"kk": 2.0})
