@@ -365,12 +365,16 @@ def _sample_tiles(module, kernel, reference, inputs, wanted: int, seed: int):
 
 
 def device_accumulation(device: str | None) -> str | None:
-    """The accumulation type `device`'s compute unit declares (None: none declared, or no device)."""
+    """The accumulation type `device`'s compute unit declares (None: none declared, no device,
+    or a device that does not load: the pipeline's first pass reports that, located)."""
     if device is None:
         return None
     from dfsched.arch.loading import load_device
 
-    return load_device(device).accumulation_type
+    try:
+        return load_device(device).accumulation_type
+    except (DiagnosticError, OSError, ValueError):
+        return None
 
 
 def _print_warnings(warnings, err, sources: SourceManager) -> None:
