@@ -203,3 +203,13 @@ def test_citations_into_docs_resolve():
                 elif anchor and anchor not in _anchors(target):
                     problems.append(f"{path.relative_to(ROOT)}:{number}: cites docs/{page}#{anchor}: no such heading")
     assert not problems, "\n".join(problems)
+
+
+def test_an_undocumented_pass_is_reported_with_what_to_add(monkeypatch):
+    import pytest
+
+    monkeypatch.setitem(passes.PASSES, "made-up-pass", ("dfsched.passes.cleanup.canonicalize", "CanonicalizePass"))
+    with pytest.raises(AssertionError) as failure:
+        test_every_pass_and_option_is_documented()
+    assert "pass 'made-up-pass' is undocumented: add a section '## `made-up-pass`' to docs/passes.md" in str(
+        failure.value)
