@@ -190,11 +190,15 @@ class DfschedOptMain(xDSLOptMain):
             if not args.verify_diagnostics:
                 sys.stdout.write(result) if outputs and not args.output_file else None
             return 1
-        if args.output_file:
-            write_text_atomic(args.output_file, result)
-        else:
-            sys.stdout.write(result)
+        self.write_output(result)
         return 0
+
+    def write_output(self, text: str) -> None:
+        """The run's output: into `-o`, else on stdout."""
+        if self.args.output_file:
+            write_text_atomic(self.args.output_file, text)
+        else:
+            sys.stdout.write(text)
 
     # -- the API dfsched-run uses to check a pipeline pass by pass ------------
     def build_passes(self) -> list[tuple[PassRequest, ModulePass]]:
