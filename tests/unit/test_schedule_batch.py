@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_schedule_interp import GLOBAL, L1, box, ddr_view, kernel, rand
+from test_schedule_interp import L1, ddr_view, kernel, rand
 
 from dfsched import pipeline
 from dfsched.diagnostics import DiagnosticError
