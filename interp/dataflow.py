@@ -444,6 +444,8 @@ def launch(sim: SimState, pending: list[tuple[Operation, dict]]) -> None:
                 raise error(op, f"program unit operand is {unit!r}, not a dataflow.get_unit handle")
             if unit.name in running:
                 raise error(op, f"unit {unit} runs two programs at once", [(running[unit.name], "its other program")])
+            if opts.tiles is not None and unit.core is not None and unit.core not in opts.tiles:
+                continue  # a compute tile left out of a sampled check
             running[unit.name] = op
             runner = Runner(sim, unit, dict(env))
             runner.launch_env = env

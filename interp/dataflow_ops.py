@@ -60,6 +60,7 @@ class SimOptions:
     check_bounds: bool = True  # an access outside a view's shape is an error
     check_races: bool = True  # accesses of two units to one byte not ordered by synchronisation are an error
     max_events: int | None = 50_000_000
+    tiles: tuple[int, ...] | None = None  # run only the units of these cores (compute tiles); None: all
 
 
 @dataclass
@@ -221,6 +222,7 @@ class SimState:
         self._trivial: dict[int, bool] = {}
         self._subscripts: dict[int, Any] = {}
         self._composite_cycles: dict[tuple[str, str, str, int], int] = {}
+        self._block_plans: dict[int, tuple[Block, list]] = {}
         self.ktir = KtirInterpreter(module, State(options=Options(check_races=False, max_ops=None)))
 
     # -- device facts ---------------------------------------------------------------------
@@ -274,6 +276,15 @@ class SimState:
             if lanes > 0:
                 return lanes
         return 0
+
+    def block_plan(self, block: Block) -> list[tuple[Operation, str, tuple, tuple]]:
+        """(op, name, operands, results) of each op of `block`, listed once (the IR does not
+        change while it runs)."""
+        found = self._block_plans.get(id(block))
+        if found is None or found[0] is not block:
+            found = self._block_plans[id(block)] = (
+                block, [(op, op.name, tuple(op.operands), tuple(op.results)) for op in block.ops])
+        return found[1]
 
     def segments(self, op: Operation) -> list[list[SSAValue]]:
         found = self._segments.get(id(op))
@@ -494,21 +505,20 @@ class Runner:
         for arg, value in zip(block.args, args):
             env[arg] = value
         invariant_maps = self.sim.invariant_maps
-        for op in block.ops:
-            name = op.name
+        for op, name, op_operands, op_results in self.sim.block_plan(block):
             if name == "uniform.def_immutable_mapping" and self.launch_env is not None:
                 cached = invariant_maps.get(op)
                 if cached is not None and cached[0] is self.launch_env:
                     env[op.results[0]] = cached[1]
                     continue
             if name in TERMINATORS:
-                values = [env[o] for o in op.operands]
+                values = [env[o] for o in op_operands]
                 if self.pending and self.unit is None:
                     pending, self.pending = self.pending, []
                     self.sim_launch(pending)
                 return values
             try:
-                operands = [env[o] for o in op.operands]
+                operands = [env[o] for o in op_operands]
             except KeyError as exc:
                 raise error(op, f"'{name}' op uses a value that has none here ({exc.args[0]})") from None
             try:
@@ -526,7 +536,7 @@ class Runner:
             except (SimError, RaceError, MemoryAccessError, ValueError, IndexError, UnsupportedType,
                     ZeroDivisionError) as exc:
                 raise error(op, f"'{name}' op {exc}") from exc
-            for result, value in zip(op.results, results):
+            for result, value in zip(op_results, results):
                 env[result] = value
         if self.pending and self.unit is None:
             pending, self.pending = self.pending, []
@@ -935,10 +945,19 @@ def _sync_recv(r: Runner, op, args) -> Gen:
     return ()
 
 
-def _describe(t: Attribute) -> str:
-    from dfsched.dialects.ktdf_arch import attribute_text
+_DESCRIPTIONS: dict[Attribute, str] = {}
 
-    return attribute_text(t)
+
+def _describe(t: Attribute) -> str:
+    """The type as IR text (remembered: a blocked receive asks for it every time it waits)."""
+    found = _DESCRIPTIONS.get(t)
+    if found is None:
+        from dfsched.dialects.ktdf_arch import attribute_text
+
+        if len(_DESCRIPTIONS) > 4096:
+            _DESCRIPTIONS.clear()
+        found = _DESCRIPTIONS[t] = attribute_text(t)
+    return found
 
 
 # -- agen ---------------------------------------------------------------------------------
