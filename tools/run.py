@@ -393,7 +393,7 @@ def _run(args, out, err, sources: SourceManager) -> int:
     set_max_input_mb(args.max_input_mb)
     reserve_size = _reserve_size(args.reserve_size)
     tiles = _tiles(args)
-    for output in (args.save, args.timeline):
+    for output in (args.save, args.timeline, args.trace):
         if output:
             check_writable(output)  # before any work
     if args.timeline:
@@ -525,10 +525,7 @@ def _draw_timeline(args, out) -> None:
     if args.trace:
         from dfsched.interp.trace import write_trace
 
-        try:
-            write_trace(result, args.trace)
-        except OSError as exc:
-            raise UsageError(f"cannot write the trace to '{args.trace}': {exc.strerror}") from None
+        write_trace(result, args.trace)
         print(f"trace: {args.trace} ({result.total_cycles} cycles; {status})", file=out)
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_schedule_interp import GLOBAL, L1, box, ddr_view, kernel, rand
+from test_schedule_interp import L1, ddr_view, kernel, rand
 
 from dfsched import pipeline
 from dfsched.diagnostics import DiagnosticError
@@ -40,9 +40,9 @@ def scheduled(path: Path):
         return ktir.load_module(out, verify=False)
 
 
-def both_ways(monkeypatch, module, inputs, **kw):
-    """(batched run, sequential run, how many loops ran batched)."""
-    batched = []
+def spy_batches(monkeypatch) -> list[bool]:
+    """Whether each `run_loop` call batched its loop, as they happen."""
+    batched: list[bool] = []
     real = schedule_batch.run_loop
 
     def spy(*args, **kwargs):
@@ -51,6 +51,12 @@ def both_ways(monkeypatch, module, inputs, **kw):
         return done
 
     monkeypatch.setattr(schedule_batch, "run_loop", spy)
+    return batched
+
+
+def both_ways(monkeypatch, module, inputs, **kw):
+    """(batched run, sequential run, how many loops ran batched)."""
+    batched = spy_batches(monkeypatch)
     fast = run_schedule(module, inputs, **kw)
     monkeypatch.setattr(schedule_batch, "MIN_TRIPS", 10**12)
     slow = run_schedule(module, inputs, **kw)
@@ -179,15 +185,7 @@ def test_every_check_point_batched_equals_sequential(monkeypatch, tmp_path):
     parallel instances, double-buffer phases)."""
     from dfsched.tools.run import check_kernel
 
-    batched = []
-    real = schedule_batch.run_loop
-
-    def spy(*args, **kwargs):
-        done = real(*args, **kwargs)
-        batched.append(done)
-        return done
-
-    monkeypatch.setattr(schedule_batch, "run_loop", spy)
+    batched = spy_batches(monkeypatch)
     path = tmp_path / "row_bias_512.mlir"
     path.write_text((EXAMPLES / "row_bias_tiled.mlir").read_text().replace("4096", "512").replace("4095", "511"))
     path = str(path)
