@@ -16,10 +16,12 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     IntegerAttr,
     IntegerType,
+    StringAttr,
     UnitAttr,
 )
 from xdsl.ir import Attribute, Operation, TypeAttribute
 
+from dfsched.arch.elementwise import is_elementwise_op_name
 from dfsched.dialects.ktdf_arch import MapAttr, attribute_text, verify_error
 
 PREFIX = "ktdf_arch."
@@ -47,7 +49,7 @@ FEATURE_FIELDS: dict[str, tuple[str, ...]] = {
     COMPUTE: (),
     LOAD: ("word_size", "access_granularity"),
     STORE: ("word_size", "access_granularity"),
-    SIMD: ("splat", "zero_pad", "lanes"),
+    SIMD: ("splat", "zero_pad", "lanes", "ops"),
     QUEUE: ("ordered", "size", "depth"),
 }
 ACCESS_FIELDS = ("size_in_words", "align_in_words")
@@ -246,6 +248,18 @@ def _check_simd(op: Operation, value: Attribute) -> None:
         not isinstance(lanes, MapAttr) or not all(isinstance(k, TypeAttribute) and is_i64(v) for k, v in lanes.items)
     ):
         raise _Fail("attribute 'lanes' requires map from type to 64-bit integer")
+    ops = fields.get("ops")
+    if ops is not None:
+        if not isinstance(ops, MapAttr) or not all(
+            isinstance(k, TypeAttribute) and isinstance(v, ArrayAttr) and all(isinstance(n, StringAttr) for n in v.data)
+            for k, v in ops.items
+        ):
+            raise _Fail("attribute 'ops' requires map from type to array of op names")
+        for ty, names in ops.items:
+            for name in names.data:  # type: ignore[union-attr]
+                if not is_elementwise_op_name(name.data):
+                    raise _Fail(f"attribute 'ops[{attribute_text(ty)}]' names '{name.data}', "
+                                "not an element-wise arith/math op or spyreop intrinsic")
 
 
 def _check_queue(op: Operation, value: Attribute) -> None:
@@ -338,6 +352,14 @@ class Simd:
     splat: bool = False
     zero_pad: bool = False
     lanes: tuple[tuple[Attribute, int], ...] = ()
+    ops: tuple[tuple[Attribute, frozenset[str]], ...] = ()  # element type -> ops executed; absent: all
+
+    def executes(self, op_name: str, element_type: Attribute) -> bool:
+        """Whether the unit executes `op_name` on `element_type` (a type `ops` omits: every op)."""
+        for key, names in self.ops:
+            if key == element_type:
+                return op_name in names
+        return True
 
     def lanes_for(self, element_type: Attribute) -> int:
         """Lanes for `element_type`, 0 when not declared (callers decide what that means)."""
@@ -399,7 +421,11 @@ def read_simd(value: Attribute | None) -> Simd | None:
     lanes: tuple[tuple[Attribute, int], ...] = ()
     if isinstance(lm := fields.get("lanes"), MapAttr):
         lanes = tuple((k, i64_value(v) or 0) for k, v in lm.items)
-    return Simd(isinstance(fields.get("splat"), UnitAttr), isinstance(fields.get("zero_pad"), UnitAttr), lanes)
+    ops: tuple[tuple[Attribute, frozenset[str]], ...] = ()
+    if isinstance(om := fields.get("ops"), MapAttr):
+        ops = tuple((k, frozenset(n.data for n in v.data if isinstance(n, StringAttr)))
+                    for k, v in om.items if isinstance(v, ArrayAttr))
+    return Simd(isinstance(fields.get("splat"), UnitAttr), isinstance(fields.get("zero_pad"), UnitAttr), lanes, ops)
 
 
 def read_queue(value: Attribute | None) -> Queue | None:

@@ -355,6 +355,17 @@ class DeviceModel:
             )
         return lanes
 
+    def check_executes(self, kind: str, op_name: str, element_type: Attribute, at: Operation | None = None) -> None:
+        """Error unless unit `kind` executes `op_name` on `element_type` (its SIMD `ops`)."""
+        unit = self.unit(kind, at)
+        if unit.simd is not None and not unit.simd.executes(op_name, element_type):
+            raise self.fail(
+                f"exec_unit '{kind}' does not execute '{op_name}' on element type {attribute_text(element_type)} "
+                "(not in its ktdf_arch.feature.simd ops)",
+                at,
+                unit.op,
+            )
+
     # -- links ------------------------------------------------------------
     def incoming_links(self, kind: str) -> list[Link]:
         return list(self.unit(kind).incoming)
