@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     I64,
     AffineMapAttr,
@@ -63,7 +62,6 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.printer import Printer
 from xdsl.traits import (
     ConditionallySpeculatable,
-    ConstantLike,
     EffectInstance,
     HasCanonicalizationPatternsTrait,
     HasParent,
@@ -79,6 +77,7 @@ from xdsl.utils.exceptions import VerifyException
 from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
 from dfsched.diagnostics import Diagnostic, DiagnosticError, location_of
 from dfsched.dialects.affine_subscripts import parse_optional_subscripts, print_subscripts
+from dfsched.dialects.constants import constant_int, index_constant
 from dfsched.dialects.syntax import parse_operand_list, parse_type_list, print_attr_dict, split_inherent
 
 KDYNAMIC = -(2**63)
@@ -239,24 +238,6 @@ def ensure_block(region: Region) -> Region:
 def print_body(printer: Printer, region: Region, terminators: bool = True) -> None:
     printer.print_region(region, print_entry_block_args=False, print_empty_block=False,
                          print_block_terminators=terminators)
-
-
-def _constant_int(value: SSAValue) -> int | None:
-    """The integer a value is known to hold (an `arith.constant` or other constant-like op)."""
-    if not isinstance(value, OpResult):
-        return None
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp):
-        attr = owner.value
-    else:
-        attr = ConstantLike.get_constant_value(value)
-    if isinstance(attr, IntegerAttr):
-        return attr.value.data
-    return None
-
-
-def _index_constant(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
 def _check_attr(op: Operation, name: str, *, index: bool = False, minimum: int | None = None) -> None:
@@ -1579,11 +1560,11 @@ class FoldBufferPhaseConstants(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: BufferPhaseOp, rewriter: PatternRewriter) -> None:
-        kept = [v for v in op.ivs if _constant_int(v) is None]
+        kept = [v for v in op.ivs if constant_int(v) is None]
         if len(kept) == len(op.ivs):
             return
         if not kept:
-            zero = _index_constant(0)
+            zero = index_constant(0)
             rewriter.replace(op, zero, [zero.result])
             return
         new = BufferPhaseOp(kept, op.num_phases, op.attributes)
@@ -1595,7 +1576,7 @@ class FoldSelectMemrefConstantPhase(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: SelectMemrefOp, rewriter: PatternRewriter) -> None:
-        phase = _constant_int(op.phase)
+        phase = constant_int(op.phase)
         if phase is None or not 0 <= phase < len(op.candidates):
             return
         rewriter.replace(op, [], [op.candidates[phase]])
@@ -1608,10 +1589,10 @@ class FoldSingleTripDeriveSize(RewritePattern):
     def match_and_rewrite(self, op: TilingDeriveSizeOp, rewriter: PatternRewriter) -> None:
         if len(op.ivs) != 1 or len(op.tile_sizes) != 1:
             return
-        iv, tile, total = (_constant_int(v) for v in (op.ivs[0], op.tile_sizes[0], op.total_size))
+        iv, tile, total = (constant_int(v) for v in (op.ivs[0], op.tile_sizes[0], op.total_size))
         if iv != 0 or tile is None or total is None:
             return
-        size = _index_constant(min(tile, total))
+        size = index_constant(min(tile, total))
         rewriter.replace(op, size, [size.result])
 
 

@@ -35,7 +35,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, Rewr
 from xdsl.rewriter import Rewriter
 from xdsl.traits import ConstantLike, IsolatedFromAbove
 
-from dfsched.passes.cleanup.affine_utils import constant_attr
+from dfsched.dialects.constants import constant_attr
 from dfsched.passes.cleanup.effects import is_trivially_dead, would_be_trivially_dead
 
 PatternsFor = Callable[[Operation], Sequence[RewritePattern]]

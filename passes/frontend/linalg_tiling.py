@@ -21,12 +21,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import gcd
 
-from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ShapedType
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IndexType, ShapedType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from dfsched.dialects.constants import index_constant
 from dfsched.diagnostics import error
 from dfsched.dialects.ktdf import LoopType, LoopTypeAttr
 from dfsched.passes.frontend.linalg_generalize import indexing_maps, iterator_names
@@ -102,10 +103,6 @@ def _expr_text(expr) -> str:
     return format_affine_expr(expr)
 
 
-def index_constant(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
-
-
 def build_loop_nest(
     anchor: Operation, tile_sizes: Sequence[int], ranges: Sequence[int], iterators: Sequence[str]
 ) -> list[scf.ForOp]:
@@ -134,7 +131,6 @@ def build_loop_nest(
 
 __all__ = [
     "build_loop_nest",
-    "index_constant",
     "loop_tile_sizes",
     "operand_tile_shape",
     "simd_tile_sizes",

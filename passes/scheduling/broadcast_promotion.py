@@ -78,7 +78,8 @@ from xdsl.traits import IsTerminator
 
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
-from dfsched.passes.scheduling.utils import depends_on, pipeline_enclosing_scope, pipelines_post_order
+from dfsched.passes.walk import pipelines_post_order
+from dfsched.passes.scheduling.utils import depends_on, pipeline_enclosing_scope
 
 NO_ALLOC = "broadcast promotion: destination does not trace back to a memref.alloc"
 

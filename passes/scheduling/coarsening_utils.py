@@ -34,6 +34,7 @@ from dfsched.passes.scheduling.utils import (
     is_inside,
     move_ops,
     nearest_pipeline,
+    replace_private,
     substitute,
 )
 
@@ -503,15 +504,8 @@ def _rebuild_private(private: ktdf.PrivateOp, ops_first: Sequence[Operation], ke
     move_ops(private.body.block, block, keep=terminator)
     values = list(new_values) + [terminator.values[i] for i in keep]
     block.add_op(ktdf.PrivateYieldOp(values, terminator.attributes))
-    new = ktdf.PrivateOp([v.type for v in values], Region(block), private.attributes)
-    new.location = private.location
-    parent = private.parent
-    assert parent is not None
-    parent.insert_op_before(new, private)
-    for position, index in enumerate(keep):
-        private.res[index].replace_all_uses_with(new.res[len(new_values) + position])
-    parent.erase_op(private, safe_erase=False)
-    return new
+    return replace_private(private, [v.type for v in values], Region(block),
+                           [(index, len(new_values) + position) for position, index in enumerate(keep)])
 
 
 def correct_scopes(outer: ktdf.PipelineOp) -> None:

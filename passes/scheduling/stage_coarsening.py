@@ -60,14 +60,9 @@ from dfsched.passes.scheduling.coarsening_utils import (
     new_node,
     remove_lifting_children,
 )
-from dfsched.passes.constants import constant_int
-from dfsched.passes.scheduling.utils import (
-    NodeKind,
-    PipelineTree,
-    TreeNode,
-    cleanup_private,
-    pipelines_post_order,
-)
+from dfsched.dialects.constants import constant_int
+from dfsched.passes.walk import pipelines_post_order
+from dfsched.passes.scheduling.utils import NodeKind, PipelineTree, TreeNode, cleanup_private
 
 PASS = "stage-coarsening"
 NO_DEVICE = ("Unable to import device specification for stage grouping. This could happen if the device spec "
