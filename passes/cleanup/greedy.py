@@ -93,7 +93,7 @@ class _Worklist:
 
 def is_constant_op(op: Operation) -> bool:
     return isinstance(op, arith.ConstantOp) or (
-        not isinstance(op, UnregisteredOp) and op.has_trait(ConstantLike) and len(op.results) == 1
+        op.has_trait(ConstantLike, value_if_unregistered=False) and len(op.results) == 1
         and constant_attr(op.results[0]) is not None
     )
 

@@ -27,6 +27,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from dfsched.dialects.affine_subscripts import format_affine_expr
 from dfsched.dialects.constants import index_constant
 from dfsched.diagnostics import error
 from dfsched.dialects.ktdf import LoopType, LoopTypeAttr
@@ -91,16 +92,9 @@ def operand_tile_shape(amap: AffineMap, tile_sizes: Sequence[int], ranges: Seque
         elif isinstance(expr, AffineConstantExpr) and expr.value == 0:
             shape.append(1)
         else:
-            raise error(at, f"unsupported affine expression '{_expr_text(expr)}' in an operand indexing map; "
+            raise error(at, f"unsupported affine expression '{format_affine_expr(expr)}' in an operand indexing map; "
                             "only loop indices and the constant 0 can be tiled")
     return shape
-
-
-def _expr_text(expr) -> str:
-    """An affine expression as mlir-opt spells it (the project printer's formatting)."""
-    from dfsched.printing import format_affine_expr
-
-    return format_affine_expr(expr)
 
 
 def build_loop_nest(
