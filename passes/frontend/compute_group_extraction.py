@@ -309,7 +309,9 @@ def extract_program(module: ModuleOp, orchestrator: ModuleOp, group: ComputeGrou
     # The program: module @name { func.func @name(params) attributes {grid} { ... } }
     body = Block(arg_types=signature.inputs)
     program_func = func.FuncOp(name, signature, Region(body))
-    program_func.location = group.last_store.location
+    # the kernel's own location: errors about the program's function (its grid) point at the
+    # `func.func` the user wrote, not at a store inside it
+    program_func.location = kernel.location
     if "grid" in kernel.attributes:
         program_func.attributes["grid"] = kernel.attributes["grid"]
     program = ModuleOp([program_func], sym_name=StringAttr(name))

@@ -21,13 +21,17 @@ def device_model(module: Operation, device: str | None = None, message: str = NO
     return model
 
 
+MISSING_GRID = ("Function missing 'grid' attribute: a kernel declares its compute grid, "
+                "e.g. `func.func @k(...) attributes {grid = [4]}`")
+
+
 def one_d_grid_size(function: Operation, not_an_array: str = "Function 'grid' attribute must be an array of integers"
                     ) -> int:
     """The number of cores a program runs on: its 1-D `grid` (§3.2; upstream `extractGridSize`).
     `ktdflowering-to-dfir` reports a grid that is not an array as a missing one, as upstream does."""
     grid = function.attributes.get("grid")
     if grid is None:
-        raise error(function, "Function missing 'grid' attribute")
+        raise error(function, MISSING_GRID)
     if not isinstance(grid, ArrayAttr):
         raise error(function, not_an_array)
     if len(grid.data) != 1:
