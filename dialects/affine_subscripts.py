@@ -288,12 +288,16 @@ def print_subscripts(printer: Printer, affine_map: AffineMap | AffineMapAttr,
         affine_map = affine_map.data
     num_dims = affine_map.num_dims
 
+    def operand(i: int, fallback: str) -> None:
+        # Invalid IR (printed before it is verified) may lack the operand: never crash.
+        printer.print_operand(operands[i]) if i < len(operands) else printer.print_string(fallback)
+
     def dim(i: int) -> None:
-        printer.print_operand(operands[i])
+        operand(i, f"d{i}")
 
     def sym(i: int) -> None:
         printer.print_string("symbol(")
-        printer.print_operand(operands[num_dims + i])
+        operand(num_dims + i, f"s{i}")
         printer.print_string(")")
 
     if brackets:

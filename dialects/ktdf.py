@@ -78,7 +78,8 @@ from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
 from dfsched.diagnostics import Diagnostic, DiagnosticError, location_of
 from dfsched.dialects.affine_subscripts import parse_optional_subscripts, print_subscripts
 from dfsched.dialects.constants import constant_int, index_constant
-from dfsched.dialects.syntax import parse_operand_list, parse_type_list, print_attr_dict, split_inherent
+from dfsched.dialects.directives import BracketPairs, SlotType, Token
+from dfsched.dialects.syntax import parse_operand_list, print_attr_dict, split_inherent
 
 KDYNAMIC = -(2**63)
 """MLIR's `ShapedType::kDynamic`: the placeholder for a dynamic fifo count or size entry."""
@@ -565,26 +566,7 @@ class PrivateYieldOp(IRDLOperation):
     def __init__(self, values: Sequence[SSAValue] = (), attributes: Mapping[str, Attribute] | None = None):
         super().__init__(operands=[list(values)], attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> PrivateYieldOp:
-        attrs = parser.parse_optional_attr_dict()
-        operands = parse_operand_list(parser)
-        values: list[SSAValue] = []
-        if operands:
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-            if len(types) != len(operands):
-                parser.raise_error(f"expected {len(operands)} types, got {len(types)}")
-            values = [_resolve(parser, o, t) for o, t in zip(operands, types)]
-        return cls(values, attrs)
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self)
-        if self.values:
-            printer.print_string(" ")
-            _print_operands(printer, self.values)
-            printer.print_string(" : ")
-            _print_types(printer, [v.type for v in self.values])
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
 
 
 @irdl_op_definition
@@ -674,18 +656,8 @@ class CreateTokenOp(_IgnoresUniqueId, IRDLOperation):
     def __init__(self, attributes: Mapping[str, Attribute] | None = None):
         super().__init__(result_types=[TokenType()], attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> CreateTokenOp:
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        # `!ktdf.token` stripped (as MLIR allows for this single-type format) is empty.
-        result_type = parser.parse_optional_type() or TokenType()
-        return cls.create(result_types=[result_type], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+    assembly_format = "attr-dict `:` custom<Token>(type($result))"
+    custom_directives = (Token,)
 
 
 # ===========================================================================
@@ -712,24 +684,7 @@ class FifoAllocateOp(IRDLOperation):
         super().__init__(operands=[list(dynamic_sizes)], result_types=[list(slot_types)],
                          attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> FifoAllocateOp:
-        parser.parse_punctuation("(")
-        sizes = resolve_all(parser, parse_operand_list(parser), IndexType())
-        parser.parse_punctuation(")")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation("->")
-        types = parse_type_list(parser)
-        return cls(types, sizes, attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        _print_operands(printer, self.dynamic_sizes)
-        printer.print_string(")")
-        print_attr_dict(printer, self)
-        printer.print_string(" -> ")
-        _print_types(printer, [s.type for s in self.slots])
-
+    assembly_format = "`(` $dynamic_sizes `)` attr-dict `->` type($slots)"
     def verify_(self) -> None:
         dynamic = sum(1 for s in self.slots if isinstance(s.type, FifoSlotType) and s.type.is_dynamic)
         if len(self.dynamic_sizes) != dynamic:
@@ -814,29 +769,8 @@ class WriteToFifoOp(IRDLOperation):
     def __init__(self, data: SSAValue, fifo_slot: SSAValue, attributes: Mapping[str, Attribute] | None = None):
         super().__init__(operands=[data, fifo_slot], attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> WriteToFifoOp:
-        data = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        slot = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        data_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        slot_type = parse_slot_type(parser)
-        return cls(_resolve(parser, data, data_type), _resolve(parser, slot, slot_type), attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.data)
-        printer.print_string(", ")
-        printer.print_operand(self.fifo_slot)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.data.type)
-        printer.print_string(", ")
-        print_slot_type(printer, self.fifo_slot.type)
-
+    assembly_format = "$data `,` $fifo_slot attr-dict `:` type($data) `,` custom<SlotType>(type($fifo_slot))"
+    custom_directives = (SlotType,)
     def verify_(self) -> None:
         _verify_fifo_access(self.fifo_slot.type, self.data.type, ("data", "fifo_slot"))
 
@@ -1190,22 +1124,8 @@ class TilingLinearizeIndexOp(IRDLOperation):
         super().__init__(operands=[list(ivs), list(strides)], result_types=[IndexType()],
                          attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> TilingLinearizeIndexOp:
-        ivs, strides = _parse_bracket_pairs(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        return cls.create(operands=[*ivs, *strides], result_types=[result_type], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        if self.ivs:
-            printer.print_string(" ")
-            _print_bracket_pairs(printer, self.ivs, self.strides)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-
+    assembly_format = "custom<BracketPairs>($ivs, $strides) attr-dict `:` type($result)"
+    custom_directives = (BracketPairs,)
     def verify_(self) -> None:
         _check_bracket_pairs(self.ivs, self.strides, "stride")
 
@@ -1335,12 +1255,7 @@ class ParallelYieldOp(IRDLOperation):
     def __init__(self, attributes: Mapping[str, Attribute] | None = None):
         super().__init__(attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> ParallelYieldOp:
-        return cls(parser.parse_optional_attr_dict())
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self)
+    assembly_format = "attr-dict"
 
 
 @irdl_op_definition
