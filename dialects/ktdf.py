@@ -40,6 +40,7 @@ from xdsl.ir import (
 )
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
+    ParsePropInAttrDict,
     AnyAttr,
     AttrSizedOperandSegments,
     BaseAttr,
@@ -1005,19 +1006,8 @@ class TilingReserveSizeOp(_IgnoresUniqueId, IRDLOperation):
             attributes=dict(attributes or {}),
         )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> TilingReserveSizeOp:
-        inherent, attrs = split_inherent(parser.parse_optional_attr_dict(), ["min_value", "divisibility"])
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        op = cls.create(properties=inherent, attributes=attrs, result_types=[result_type])
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-
+    assembly_format = "attr-dict `:` type($result)"
+    irdl_options = (ParsePropInAttrDict(),)
     def verify_(self) -> None:
         _check_attr(self, "min_value", index=True)
         _check_attr(self, "divisibility", index=True)
@@ -1157,24 +1147,8 @@ class BufferPhaseOp(IRDLOperation):
         super().__init__(operands=[list(ivs)], properties={"num_phases": num_phases},
                          result_types=[IndexType()], attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> BufferPhaseOp:
-        parser.parse_punctuation("(")
-        ivs = resolve_all(parser, parse_operand_list(parser), IndexType())
-        parser.parse_punctuation(")")
-        inherent, attrs = split_inherent(parser.parse_optional_attr_dict(), ["num_phases"])
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        return cls.create(operands=ivs, properties=inherent, attributes=attrs, result_types=[result_type])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        _print_operands(printer, self.ivs)
-        printer.print_string(")")
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-
+    assembly_format = "`(` $ivs `)` attr-dict `:` type($result)"
+    irdl_options = (ParsePropInAttrDict(),)
     def verify_(self) -> None:
         _check_attr(self, "num_phases", minimum=2)
         if not self.ivs:
