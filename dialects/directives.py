@@ -12,7 +12,9 @@ xDSL 0.74 reads an op's `assembly_format` as MLIR's ODS does; what ODS spells wi
 
 from __future__ import annotations
 
-from xdsl.ir import Attribute
+from collections.abc import Sequence
+
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import (
     CustomDirective,
@@ -33,20 +35,37 @@ def _printed(state: PrintingState) -> None:
     state.last_was_punctuation = False
 
 
+def parse_bracket_pairs(parser: Parser) -> tuple[list[UnresolvedOperand], list[UnresolvedOperand]]:
+    """`[%a : %b], [%c : %d]` (outermost first); the trailing comma is optional."""
+    first: list[UnresolvedOperand] = []
+    second: list[UnresolvedOperand] = []
+    while parser.parse_optional_punctuation("[") is not None:
+        first.append(parser.parse_unresolved_operand())
+        parser.parse_punctuation(":")
+        second.append(parser.parse_unresolved_operand())
+        parser.parse_punctuation("]")
+        parser.parse_optional_punctuation(",")
+    return first, second
+
+
+def print_bracket_pairs(printer: Printer, first: Sequence[SSAValue], second: Sequence[SSAValue]) -> None:
+    for i, (a, b) in enumerate(zip(first, second)):
+        if i:
+            printer.print_string(", ")
+        printer.print_string("[")
+        printer.print_operand(a)
+        printer.print_string(" : ")
+        printer.print_operand(b)
+        printer.print_string("]")
+
+
 @irdl_custom_directive
 class BracketPairs(CustomDirective):
     first: VariadicOperandVariable
     second: VariadicOperandVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        first: list[UnresolvedOperand] = []
-        second: list[UnresolvedOperand] = []
-        while parser.parse_optional_punctuation("[") is not None:
-            first.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation(":")
-            second.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation("]")
-            parser.parse_optional_punctuation(",")
+        first, second = parse_bracket_pairs(parser)
         self.first.set(state, first)
         self.second.set(state, second)
 
@@ -55,14 +74,7 @@ class BracketPairs(CustomDirective):
         if not pairs:
             return
         state.print_whitespace(printer)
-        for i, (a, b) in enumerate(pairs):
-            if i:
-                printer.print_string(", ")
-            printer.print_string("[")
-            printer.print_operand(a)
-            printer.print_string(" : ")
-            printer.print_operand(b)
-            printer.print_string("]")
+        print_bracket_pairs(printer, *zip(*pairs))
         _printed(state)
 
     def is_present(self, op: IRDLOperation) -> bool:

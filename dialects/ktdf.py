@@ -79,7 +79,7 @@ from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
 from dfsched.diagnostics import Diagnostic, DiagnosticError, location_of
 from dfsched.dialects.affine_subscripts import parse_optional_subscripts, print_subscripts
 from dfsched.dialects.constants import constant_int, index_constant
-from dfsched.dialects.directives import BracketPairs, SlotType, Token
+from dfsched.dialects.directives import BracketPairs, SlotType, Token, parse_bracket_pairs, print_bracket_pairs
 from dfsched.dialects.syntax import parse_operand_list, print_attr_dict, split_inherent
 
 KDYNAMIC = -(2**63)
@@ -1014,27 +1014,8 @@ class TilingReserveSizeOp(_IgnoresUniqueId, IRDLOperation):
 
 
 def _parse_bracket_pairs(parser: Parser) -> tuple[list[SSAValue], list[SSAValue]]:
-    """`[%a : %b], [%c : %d]` (outermost first); the trailing comma is optional."""
-    first: list[UnresolvedOperand] = []
-    second: list[UnresolvedOperand] = []
-    while parser.parse_optional_punctuation("[") is not None:
-        first.append(parser.parse_unresolved_operand())
-        parser.parse_punctuation(":")
-        second.append(parser.parse_unresolved_operand())
-        parser.parse_punctuation("]")
-        parser.parse_optional_punctuation(",")
+    first, second = parse_bracket_pairs(parser)
     return resolve_all(parser, first, IndexType()), resolve_all(parser, second, IndexType())
-
-
-def _print_bracket_pairs(printer: Printer, first: Sequence[SSAValue], second: Sequence[SSAValue]) -> None:
-    for i, (a, b) in enumerate(zip(first, second)):
-        if i:
-            printer.print_string(", ")
-        printer.print_string("[")
-        printer.print_operand(a)
-        printer.print_string(" : ")
-        printer.print_operand(b)
-        printer.print_string("]")
 
 
 def _check_bracket_pairs(ivs: Sequence[SSAValue], second: Sequence[SSAValue], second_name: str) -> None:
@@ -1080,7 +1061,7 @@ class TilingDeriveSizeOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        _print_bracket_pairs(printer, self.ivs, self.tile_sizes)
+        print_bracket_pairs(printer, self.ivs, self.tile_sizes)
         if self.ivs:
             printer.print_string(", ")
         printer.print_string("total_size = ")

@@ -57,7 +57,7 @@ from dfsched.dialects.ktdp import GetComputeTileIdOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 from dfsched.passes.walk import nearest_ancestor, pipelines_post_order, stages_post_order
 from dfsched.passes.builder import Inserter
-from dfsched.passes.lowering.aliasing import memref_aliases, memref_root, reads_from, region_writes_to, writes_to
+from dfsched.passes.aliasing import memref_aliases, memref_root, reads_from, region_writes_to, writes_to
 from dfsched.passes.lowering.dfir_utils import make_unit, unit_name, unit_type_tag
 from dfsched.passes.lowering.program import device_model, one_d_grid_size
 from dfsched.passes.lowering.stage_dag import (
