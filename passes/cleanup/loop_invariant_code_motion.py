@@ -94,6 +94,8 @@ def move_loop_invariant_code(loop: Operation) -> int:
 
 @dataclass(frozen=True)
 class LoopInvariantCodeMotion(ModulePass):
+    """Hoist pure, loop-invariant ops out of loops, innermost loops first (MLIR's rules)."""
+
     name = "loop-invariant-code-motion"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -27,7 +27,7 @@ MISSING_GRID = ("Function missing 'grid' attribute: a kernel declares its comput
 
 def one_d_grid_size(function: Operation, not_an_array: str = "Function 'grid' attribute must be an array of integers"
                     ) -> int:
-    """The number of cores a program runs on: its 1-D `grid` (§3.2; upstream `extractGridSize`).
+    """The number of cores a program runs on: its 1-D `grid` (upstream `extractGridSize`).
     `ktdflowering-to-dfir` reports a grid that is not an array as a missing one, as upstream does."""
     grid = function.attributes.get("grid")
     if grid is None:

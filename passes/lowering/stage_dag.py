@@ -1,4 +1,4 @@
-"""The token DAGs between stages (spec passes-lowering.md §3.6): one pipeline's
+"""The token DAGs between stages (`docs/passes.md#ktdf-to-ktdflowering`): one pipeline's
 (`analyze_stage_dependencies`, `topological_sort`), the root/leaf stages of a stage that wraps a
 pipeline, and the global DAG over leaf stages (`build_global_stage_dag`).
 
@@ -157,7 +157,7 @@ def _boundary_stages(stage: ktdf.StageOp, sources: bool) -> list[ktdf.StageOp]:
 
 
 def build_global_stage_dag(root: Operation) -> StageDAG:
-    """Edges between leaf stages across every nesting level under `root` (§3.6).
+    """Edges between leaf stages across every nesting level under `root`.
 
     Pipelines are taken outermost first; each local edge P→C of a pipeline adds
     leaves(P) × roots(C). Raises `CircularDependency` when a pipeline has a token cycle.

@@ -1,4 +1,4 @@
-"""`stage-coarsening`: turn a pipeline under a loop nest into a hierarchy (`passes-scheduling.md` §11).
+"""`stage-coarsening`: turn a pipeline under a loop nest into a hierarchy (`docs/passes.md#stage-coarsening`).
 
 After routing, every stage of a pipeline runs once per vector, inside the tile loops. This
 pass groups the stages that must advance in lockstep (they share a FIFO kind or a memory
@@ -68,7 +68,7 @@ NO_DEVICE = ("Unable to import device specification for stage grouping. This cou
 
 @dataclass(frozen=True)
 class StageCoarsening(ModulePass):
-    """Sink the loops around each pipeline into its stage groups (§11)."""
+    """Sink the loops around each pipeline into its stage groups."""
 
     name = "stage-coarsening"
 
@@ -523,7 +523,7 @@ def enclosing_pipelines(node: TreeNode) -> list[TreeNode]:
 
 
 # ---------------------------------------------------------------------------
-# Legalizer (§11 step 7)
+# Legalizer (step 7)
 # ---------------------------------------------------------------------------
 
 
@@ -591,7 +591,7 @@ def legalize(tree: PipelineTree, root: TreeNode) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Dependencies across pipeline boundaries (§11 step 8)
+# Dependencies across pipeline boundaries (step 8)
 # ---------------------------------------------------------------------------
 
 
@@ -626,7 +626,7 @@ def correct_dependencies(root: TreeNode) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Buffer expansion (what §11 step 5 decides, applied while materializing)
+# Buffer expansion (what step 5 decides, applied while materializing)
 # ---------------------------------------------------------------------------
 
 
@@ -653,7 +653,7 @@ def prepend_dims(amap: AffineMap, count: int) -> AffineMap:
 
 
 # ---------------------------------------------------------------------------
-# Materializer (§11 step 9)
+# Materializer (step 9)
 # ---------------------------------------------------------------------------
 
 
@@ -874,7 +874,7 @@ class Materializer:
 
 
 # ---------------------------------------------------------------------------
-# Scope correction (§11 step 11)
+# Scope correction (step 11)
 # ---------------------------------------------------------------------------
 
 
