@@ -69,25 +69,6 @@ def __getattr__(name: str):
     return value
 
 
-def _unregistered_ops_are_not_constants() -> None:
-    """Unregistered ops claim every trait in xDSL, so canonicalize hoists them out of loops as
-    if they were constants; in MLIR an unknown op is never `ConstantLike`."""
-    from xdsl.dialects.builtin import UnregisteredOp
-    from xdsl.traits import ConstantLike
-
-    original = UnregisteredOp.has_trait.__func__
-
-    def has_trait(cls, trait, *, value_if_unregistered: bool = True) -> bool:
-        if trait is ConstantLike or isinstance(trait, ConstantLike):
-            return False
-        return original(cls, trait, value_if_unregistered=value_if_unregistered)
-
-    UnregisteredOp.has_trait = classmethod(has_trait)
-
-
-_unregistered_ops_are_not_constants()
-
-
 # ---------------------------------------------------------------------------
 # Parsing
 # ---------------------------------------------------------------------------

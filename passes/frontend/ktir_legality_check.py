@@ -34,7 +34,7 @@ from xdsl.passes import ModulePass
 from dfsched.arch.elementwise import is_elementwise_op_name
 from dfsched.diagnostics import error
 from dfsched.passes.frontend.utils import op_name
-from dfsched.passes.constants import constant_int
+from dfsched.dialects.constants import constant_int
 
 ITER_ARGS = "V1 does not support scf.for with loop-carried arguments (iter_args)"
 WHILE = "V1 does not support scf.while loops"
