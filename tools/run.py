@@ -333,6 +333,7 @@ def _run(args, out, err, sources: SourceManager) -> int:
             check_writable(output)  # before any work
     if args.timeline:
         _check_timeline_target(args)
+    _check_views(args)
     if args.check:
         device = args.device or "sample"
         report = check_kernel(args.kernel, device=device, seed=args.seed, passes=args.passes,
@@ -386,6 +387,17 @@ def _run(args, out, err, sources: SourceManager) -> int:
             raise UsageError("--timeline needs a KTIR kernel (it compiles and simulates it)")
         _draw_timeline(args, out)
     return 0
+
+
+def _check_views(args) -> None:
+    """Views the device cannot hold are located errors before anything runs (the check
+    `ktir-legality-check` makes), not a failed allocation inside the interpreter."""
+    from dfsched.passes.frontend.ktir_legality_check import check_view_fits
+
+    module = _parse(args.kernel, _read(args.kernel))
+    for op in module.walk():
+        if op.name == "ktdp.construct_memory_view":
+            check_view_fits(op, args.device or "")
 
 
 def _check_timeline_target(args) -> None:
@@ -465,6 +477,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except (ValueError, OutputError) as exc:
         print(f"{PROG}: error: {exc}", file=err)
+        return 1
+    except MemoryError:
+        print(f"{PROG}: error: the kernel's memories do not fit in this machine's memory", file=err)
         return 1
     except KeyboardInterrupt:
         return 130
