@@ -206,6 +206,23 @@ class LocatingParser(MLIRAffineParsing, Parser):
         self._file_name = name
         self._line_starts = _line_starts(text)
         self._op_name_starts: list[int] = []
+        self._blocks_being_parsed: list[Block] = []
+
+    def _parse_block_body(self, block: Block):
+        self._blocks_being_parsed.append(block)
+        try:
+            super()._parse_block_body(block)
+        finally:
+            self._blocks_being_parsed.pop()
+
+    def emit_before_current_op(self, op: Operation) -> None:
+        """Put `op` into the block being parsed, ahead of the op whose custom parser calls this
+        (for a spelling that reads as two ops: `ktdp_spellings.collapse_delivery`)."""
+        if not self._blocks_being_parsed or not self._op_name_starts:
+            self.raise_error("this op cannot appear outside a block")
+        line, col = self.line_col(self._op_name_starts[-1])
+        op.location = FileLineColLoc(StringAttr(self._file_name), IntAttr(line), IntAttr(col))
+        self._blocks_being_parsed[-1].add_op(op)
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         try:

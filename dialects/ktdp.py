@@ -3,7 +3,7 @@
 Memory views interpret already-allocated memory as strided tensors, access tiles describe
 which coordinates of a view a compute tile touches, `load`/`store` move data through them,
 and the inter-tile ops describe data exchanged between compute tiles. The syntax is the
-one the upstream C++ dialect prints (see `/work/shared/spec/ktir-dialects.md`), so that
+one the upstream C++ dialect prints (see `docs/dialects.md#ktdp`), so that
 KTIR written for the C++ tools parses here unchanged and our output reads back there.
 """
 
@@ -85,6 +85,13 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand
+from dfsched.dialects.ktdp_spellings import (
+    check_produce_annotation,
+    collapse_delivery,
+    delivery_result_types,
+    parse_produce_annotation,
+    parse_tile_future_partials,
+)
 from dfsched.dialects.syntax import parse_type_list, print_attr_dict, split_attr_dict
 
 DYNAMIC = -(2**63)  # MLIR's ShapedType::kDynamic, also xDSL's DYNAMIC_INDEX
@@ -515,8 +522,7 @@ class TileFutureType(ParametrizedAttribute, TypeAttribute):
     @classmethod
     def parse_body(cls, parser: AttrParser) -> tuple[ArrayAttr[Attribute], AffineSetAttr]:
         start = parser.pos
-        partials = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
-        parser.parse_punctuation(",")
+        partials = parse_tile_future_partials(parser)
         parser.parse_keyword("groups")
         parser.parse_punctuation("=")
         groups = _parse_set_value(parser, "groups")  # type: ignore[arg-type]
@@ -706,6 +712,13 @@ class GetComputeTileIdOp(IRDLOperation):
             raise VerifyException("all results must be IndexType")
 
 
+def tile_id_covers_grid(num_ids: int, grid: Sequence[int]) -> bool:
+    """Whether a `get_compute_tile_id` with `num_ids` results can name the tiles of `grid`:
+    one id per dimension, where trailing unit dimensions may be left out (Triton declares
+    `grid = [N, 1]` and asks for one id); the ids are the leading coordinates."""
+    return num_ids == len(grid) or (0 < num_ids < len(grid) and all(d == 1 for d in grid[num_ids:]))
+
+
 def _index_operands(parser: Parser, operands: Sequence[UnresolvedOperand]) -> list[SSAValue]:
     return [parser.resolve_operand(o, IndexType()) for o in operands]
 
@@ -847,6 +860,8 @@ class ConstructMemoryViewOp(IRDLOperation):
                 "attribute 'memory_space' failed to satisfy constraint: ktdp memory space "
                 f"attribute (#ktdp.memory_space<...>), but got {_show(memory_space)}"
             )
+        if self.properties.get("coordinate_set") is None:
+            raise VerifyException(_missing_coordinate_set(self.get_static_sizes()))
         _require_set(self, "coordinate_set")
         sizes, strides = self.get_static_sizes(), self.get_static_strides()
         if len(sizes) != len(strides):
@@ -864,6 +879,17 @@ class ConstructMemoryViewOp(IRDLOperation):
             raise VerifyException("result must be a memref type")
         if result_type.get_num_dims() != len(sizes):
             raise VerifyException("result memref rank does not match sizes/strides length")
+
+
+def _missing_coordinate_set(sizes: Sequence[int]) -> str:
+    """The error for a view without `coordinate_set`, with the attribute the view's static
+    sizes call for (upstream KTIR requires it: the view's place in the global tensor)."""
+    text = "requires attribute 'coordinate_set' (the global coordinates the view covers)"
+    if not sizes or any(d == DYNAMIC for d in sizes):
+        return text + "; add `coordinate_set = affine_set<(d0, ...) : (...)>` to its attributes"
+    dims = ", ".join(f"d{i}" for i in range(len(sizes)))
+    bounds = ", ".join(f"d{i} >= 0, -d{i} + {d - 1} >= 0" for i, d in enumerate(sizes))
+    return text + f"; for these sizes add `coordinate_set = affine_set<({dims}) : ({bounds})>` to its attributes"
 
 
 @irdl_op_definition
@@ -1788,8 +1814,10 @@ class InterTileProduceOp(IRDLOperation):
         parser.parse_punctuation("=")
         producers = _parse_set_value(parser, "producer_tiles_per_group")
         props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        annotation = parse_produce_annotation(parser)
         parser.parse_punctuation("->")
         future_type = parse_ktdp_type(parser, TileFutureType)
+        check_produce_annotation(parser, annotation, future_type.get_partial_types())
         body = _parse_region_after(parser)
         props["producer_tiles_per_group"] = producers
         op = cls.build(result_types=[future_type], properties=props, attributes=attrs, regions=[body])
@@ -1947,13 +1975,16 @@ class InterTileConsumeOp(IRDLOperation):
         parser.parse_punctuation(":")
         future_type = parse_ktdp_type(parser, TileFutureType)
         parser.parse_punctuation("->")
+        types_pos = parser.pos
         result_types = parse_type_list(parser)
-        return cls.build(
+        partials = future_type.get_partial_types()
+        op = cls.build(
             operands=[parser.resolve_operand(future, future_type)],
-            result_types=[result_types],
+            result_types=[delivery_result_types(result_types, partials)],
             properties={**more, **props},
             attributes=attrs,
         )
+        return collapse_delivery(parser, op, result_types, types_pos)
 
     def print(self, printer: Printer) -> None:
         _print_delivery_head(printer, self, self.future)
@@ -2015,17 +2046,19 @@ class InterTileReduceOp(IRDLOperation):
         parser.parse_punctuation(":")
         future_type = parse_ktdp_type(parser, TileFutureType)
         parser.parse_punctuation("->")
+        types_pos = parser.pos
         result_types = parse_type_list(parser)
         combiner = _parse_region_after(parser)
+        partials = future_type.get_partial_types()
         op = cls.build(
             operands=[parser.resolve_operand(future, future_type), identity],
-            result_types=[result_types],
+            result_types=[delivery_result_types(result_types, partials)],
             properties={**more, **props},
             attributes=attrs,
             regions=[combiner],
         )
         ensure_terminator(op, SingleBlockImplicitTerminator(YieldReducedOp))
-        return op
+        return collapse_delivery(parser, op, result_types, types_pos)
 
     def print(self, printer: Printer) -> None:
         _print_delivery_head(printer, self, self.future)

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, ShapedType
 
+from dfsched.dialects.ktdp import tile_id_covers_grid
 from dfsched.interp.base import DYNAMIC, functions_for, operand_values, static_or_dynamic
 from dfsched.interp.dtypes import element_type
 from dfsched.interp.memory import AccessTile, DistributedView, MemoryAccessError, StridedView
@@ -56,12 +57,12 @@ def _map(op, name: str):
 
 def _run_tile_id(self, interpreter, op, args):
     st = interpreter.state
-    if len(op.results) != len(st.grid):
+    if not tile_id_covers_grid(len(op.results), st.grid):
         raise ValueError(
             f"get_compute_tile_id has {len(op.results)} result(s) but the kernel's grid "
-            f"{list(st.grid)} has {len(st.grid)} dimension(s)"
+            f"{list(st.grid)} has {len(st.grid)} dimension(s) (only trailing unit dimensions may be left out)"
         )
-    return tuple(int(c) for c in st.tile_coords)
+    return tuple(int(c) for c in st.tile_coords[: len(op.results)])
 
 
 def lower_corner(cset, symbols: list[int], rank: int) -> tuple[int, ...]:

@@ -47,6 +47,8 @@ def canonicalize(root, *, top_down: bool = True, max_iterations: int = 10, regio
 
 @dataclass(frozen=True)
 class CanonicalizePass(ModulePass):
+    """Run every op's canonicalization patterns and folders under MLIR's greedy driver."""
+
     name = "canonicalize"
 
     top_down: bool = True

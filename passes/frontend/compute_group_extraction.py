@@ -1,6 +1,6 @@
 """`compute-group-extraction`: split a KTIR kernel into programs and an orchestrator.
 
-`passes-scheduling.md` §3. A *compute group* is what one `ktdp.store` needs: walking back
+See `docs/passes.md#compute-group-extraction`. A *compute group* is what one `ktdp.store` needs: walking back
 from the store through its compute reaches the `ktdp.load`s it depends on, and every store
 that shares a load with it joins the same group. In each block the group covers the ops
 from its first load to its last store; groups never span control flow.
@@ -309,7 +309,9 @@ def extract_program(module: ModuleOp, orchestrator: ModuleOp, group: ComputeGrou
     # The program: module @name { func.func @name(params) attributes {grid} { ... } }
     body = Block(arg_types=signature.inputs)
     program_func = func.FuncOp(name, signature, Region(body))
-    program_func.location = group.last_store.location
+    # the kernel's own location: errors about the program's function (its grid) point at the
+    # `func.func` the user wrote, not at a store inside it
+    program_func.location = kernel.location
     if "grid" in kernel.attributes:
         program_func.attributes["grid"] = kernel.attributes["grid"]
     program = ModuleOp([program_func], sym_name=StringAttr(name))

@@ -1,4 +1,4 @@
-"""Shared vocabulary of the `ktdflowering-to-dfir` helpers (passes-lowering.md §0.3, §4).
+"""Shared vocabulary of the `ktdflowering-to-dfir` helpers (`docs/passes.md#ktdflowering-to-dfir`).
 
 * unit values: `kind_of` (a `uniform.query_map` over a mapping of `dataflow.get_unit`s → the
   upper-cased unit type), `get_unit_of`, `core_of`, `corelet_of`, `expand_units`;
@@ -45,6 +45,7 @@ from dfsched.diagnostics import error
 from dfsched.dialects.affine_subscripts import affine_add, affine_mul, affine_neg
 from dfsched.dialects.dataflow import GetUnitOp, ProgramUnitOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
+from dfsched.passes.lowering.utils import MISSING_GRID
 
 PASS = "ktdflowering-to-dfir"
 INDEX = IndexType()
@@ -272,7 +273,7 @@ def grid_size(func: Operation) -> int:
     """Upstream `extractGridSize`: the function's 1-D `grid` attribute."""
     grid = func.attributes.get("grid")
     if not isinstance(grid, ArrayAttr):
-        raise error(func, "Function missing 'grid' attribute")
+        raise error(func, MISSING_GRID)
     if len(grid.data) != 1:
         raise error(func, f"Only 1D grids supported in Phase 1 (got {len(grid.data)}D grid)")
     size = grid.data[0]

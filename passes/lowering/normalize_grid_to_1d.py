@@ -1,6 +1,6 @@
 """`normalize-grid-to-1d`: the logical grid of a kernel becomes the physical 1-D grid.
 
-`passes-lowering.md` §2. A function whose `grid` attribute is an array `[d0, ..., dk-1]`
+See `docs/passes.md#normalize-grid-to-1d`. A function whose `grid` attribute is an array `[d0, ..., dk-1]`
 gets `grid = [d0 * ... * dk-1 : index]`; every k-result `ktdp.get_compute_tile_id` in it
 becomes a single-result one (the flat tile id) and each former coordinate is rebuilt from
 it row-major:
@@ -15,7 +15,8 @@ Steps per function with an array `grid` (others are left alone):
 1. validate the grid: "Grid must have at least one dimension", "Grid size must be integer
    attribute", "Grid size must be positive (got N)"; a 1-D grid is already normal;
 2. validate every tile-id op: "get_compute_tile_id result count (n) does not match grid
-   rank (k)". Every function is validated before any is rewritten, so on an error the
+   rank (k)", unless the n ids leave out trailing unit dimensions only (`grid = [32, 1]`
+   with one id, as Triton emits: the id is the flat id). Every function is validated before any is rewritten, so on an error the
    module is left untouched (upstream rewrites the grid first and stops at the first bad
    function);
 3. set the flat grid;
@@ -36,7 +37,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from dfsched.diagnostics import error
-from dfsched.dialects.ktdp import GetComputeTileIdOp
+from dfsched.dialects.ktdp import GetComputeTileIdOp, tile_id_covers_grid
 from dfsched.passes.lowering.utils import Inserter, index_constant
 
 
@@ -51,11 +52,12 @@ class NormalizeGridTo1D(ModulePass):
         for function in functions_with_grid(op):
             dims = validated_grid(function)
             if len(dims) > 1:
-                plans.append((function, dims, tile_id_ops(function, len(dims))))
+                plans.append((function, dims, tile_id_ops(function, dims)))
         for function, dims, tile_ops in plans:
             set_flat_grid(function, dims)
             for tile_op in tile_ops:
-                delinearize_tile_id(tile_op, dims)
+                # ids for the leading dimensions only: the ones left out are unit dimensions
+                delinearize_tile_id(tile_op, dims[: len(tile_op.results)])
 
 
 def functions_with_grid(root: Operation) -> list[func.FuncOp]:
@@ -80,11 +82,13 @@ def validated_grid(function: func.FuncOp) -> list[int]:
     return dims
 
 
-def tile_id_ops(function: func.FuncOp, rank: int) -> list[GetComputeTileIdOp]:
-    """The function's tile-id ops, each checked to have one result per grid dimension (step 2)."""
+def tile_id_ops(function: func.FuncOp, dims: list[int]) -> list[GetComputeTileIdOp]:
+    """The function's tile-id ops, each checked to have one result per grid dimension, trailing
+    unit dimensions left out or not (step 2)."""
+    rank = len(dims)
     ops = [o for o in function.walk() if isinstance(o, GetComputeTileIdOp)]
     for tile_op in ops:
-        if len(tile_op.results) != rank:
+        if not tile_id_covers_grid(len(tile_op.results), dims):
             raise error(tile_op, f"get_compute_tile_id result count ({len(tile_op.results)}) "
                                  f"does not match grid rank ({rank})")
     return ops

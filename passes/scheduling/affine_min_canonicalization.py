@@ -1,4 +1,5 @@
-"""`affine-min-canonicalization`: `min(iv + step, ub) - iv` becomes `affine.min` (spec §19).
+"""`affine-min-canonicalization`: `min(iv + step, ub) - iv` becomes `affine.min`
+(`docs/passes.md#affine-min-canonicalization`).
 
 The fallback SCF tiling writes a partial tile's size as
 
@@ -102,6 +103,8 @@ def _patterns_for(op: Operation):
 
 @dataclass(frozen=True)
 class AffineMinCanonicalization(ModulePass):
+    """Rewrite the partial-tile size min(iv + step, ub) - iv as affine.min."""
+
     name = "affine-min-canonicalization"
 
     max_iterations: int = 10

@@ -52,7 +52,7 @@ def test_check_passes_on_every_example(capsys, kernel, device):
     assert "Traceback" not in out + err and not err
     lines = out.splitlines()
     assert lines[1].split() == ["#", "pass", "status", "max", "error"]
-    rows = [line for line in lines[3:] if line.strip() and not line.startswith(("OK", "FAILED", "after pass"))]
+    rows = [line for line in lines[3:] if line.strip() and not line.startswith(("OK", "FAILED", "after pass", "simulated cycles"))]
     rows = rows[: next((i + 1 for i, r in enumerate(rows) if "PASS FAILED" in r), len(rows))]
     # one row for the input, then one per pass of -ktir-to-dfir, in order
     assert rows[0].split()[:3] == ["-", "(input)", "exact"]
@@ -64,7 +64,8 @@ def test_check_passes_on_every_example(capsys, kernel, device):
     first_skip = statuses.index("skipped") if "skipped" in statuses else len(statuses)
     assert all(s == "exact" for s in statuses[:first_skip]), out
     assert code == 0, out
-    assert lines[-1].startswith("OK: ")
+    assert lines[-2].startswith("OK: ")
+    assert re.fullmatch(r"simulated cycles: \d+ \(wrap-program-dfir, DataflowIR simulator\)", lines[-1]), lines[-1]
 
 
 @pytest.mark.parametrize("kernel", ["add.mlir", "row_sum.mlir"])
@@ -82,11 +83,13 @@ def test_check_runs_dataflow_ir_on_the_simulator_and_skips_mixed_ir(capsys):
     rows = {line.split()[1]: line for line in out.splitlines() if line[:1].isdigit()}
     assert "skipped (ScheduleIR mixed with ktdf_lowering: no engine runs it)" in rows["ktdf-to-ktdflowering"]
     assert rows["ktdflowering-to-dfir"].split()[2:6] == ["exact", "(DataflowIR", "simulator)", "0"]
-    assert out.splitlines()[-1] == "OK: 8 of 9 point(s) (the input and 8 pass(es)) match the reference, 1 skipped"
+    assert out.splitlines()[-2] == "OK: 8 of 9 point(s) (the input and 8 pass(es)) match the reference, 1 skipped"
+    assert out.splitlines()[-1] == "simulated cycles: 18 (ktdflowering-to-dfir, DataflowIR simulator)"
     code, out, _ = run_main(capsys, EXAMPLES / "add_2tile.mlir", "--check", "--passes", passes_, "--no-dataflow-sim")
     assert code == 0
     assert "skipped (DataflowIR: not simulated)" in out
-    assert out.splitlines()[-1].endswith("2 skipped")
+    assert out.splitlines()[-2].endswith("2 skipped")
+    assert out.splitlines()[-1].startswith("simulated cycles: none")
 
 
 def test_check_reserve_size_placeholders(capsys):
@@ -124,7 +127,7 @@ def test_check_follows_address_arguments_into_the_programs(capsys, tmp_path):
     code, out, _ = run_main(capsys, kernel, "--check", "--passes", UP_TO_PATH_EXPANSION + ",normalize-scf-for-loops,"
                             "canonicalize,stage-coarsening,address-assignment")
     assert code == 0, out
-    assert out.splitlines()[-1].startswith("OK: 10 of 10 point(s)")
+    assert out.splitlines()[-2].startswith("OK: 10 of 10 point(s)")
 
 
 # ---------------------------------------------------------------------------------------
@@ -263,7 +266,7 @@ def test_a_failing_pass_stops_the_check(capsys, tmp_path):
     row = next(line for line in out.splitlines() if "PASS FAILED" in line)
     assert row.split()[:2] == ["3", "compute-group-extraction"]
     assert f"after pass #3 compute-group-extraction: the pass failed:\n{copy}:" in out
-    assert out.splitlines()[-1].startswith("FAILED:")
+    assert out.splitlines()[-2].startswith("FAILED:")
 
 
 # ---------------------------------------------------------------------------------------
@@ -377,7 +380,7 @@ def test_check_catches_seeded_bugs(capsys, monkeypatch, bug, status, message):
     assert re.search(rf"after pass #6 {bug.name}: {'the ScheduleIR cannot run as written' if status == 'ERROR' else ''}",
                      out)
     assert re.search(message, out), out
-    assert out.splitlines()[-1].startswith("FAILED:") and out.splitlines()[-1].endswith("1 failed")
+    assert out.splitlines()[-2].startswith("FAILED:") and out.splitlines()[-2].endswith("1 failed")
     assert "Traceback" not in out + err
 
 

@@ -104,3 +104,32 @@ module {
     }
   }
 }
+
+// -----
+
+// Trailing unit dimensions may be left out of the tile id (Triton declares grid = [N, 1] and
+// asks for one id): the one id is the flat id. With [2, 3, 1] and two ids, the ids are the
+// row-major coordinates of the leading [2, 3].
+// CHECK-LABEL: func.func @triton_grid
+// CHECK-SAME:  attributes {grid = [8 : index]}
+// CHECK-NEXT:  %[[F:.*]] = ktdp.get_compute_tile_id : index
+// CHECK-NEXT:  "test.use"(%[[F]])
+func.func @triton_grid() attributes {grid = [8, 1]} {
+  %t = ktdp.get_compute_tile_id : index
+  "test.use"(%t) : (index) -> ()
+  return
+}
+
+// CHECK-LABEL: func.func @two_of_three
+// CHECK-SAME:  attributes {grid = [6 : index]}
+// CHECK-NEXT:  %[[F:.*]] = ktdp.get_compute_tile_id : index
+// CHECK-NEXT:  %[[C3:.*]] = arith.constant 3 : index
+// CHECK-NEXT:  %[[ROW:.*]] = arith.divui %[[F]], %[[C3]] : index
+// CHECK-NEXT:  %[[C3B:.*]] = arith.constant 3 : index
+// CHECK-NEXT:  %[[COL:.*]] = arith.remui %[[F]], %[[C3B]] : index
+// CHECK-NEXT:  "test.use"(%[[ROW]], %[[COL]])
+func.func @two_of_three() attributes {grid = [2, 3, 1]} {
+  %t:2 = ktdp.get_compute_tile_id : index, index
+  "test.use"(%t#0, %t#1) : (index, index) -> ()
+  return
+}

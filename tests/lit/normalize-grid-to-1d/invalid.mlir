@@ -36,3 +36,13 @@ func.func @rank_mismatch() attributes {grid = [2, 3, 4]} {
   "test.use"(%a#0, %b#1) : (index, index) -> ()
   return
 }
+
+// -----
+
+// Only trailing unit dimensions may be left out: [4, 2] needs both ids.
+func.func @non_unit_left_out() attributes {grid = [4, 2]} {
+  // expected-error @below {{get_compute_tile_id result count (1) does not match grid rank (2)}}
+  %t = ktdp.get_compute_tile_id : index
+  "test.use"(%t) : (index) -> ()
+  return
+}

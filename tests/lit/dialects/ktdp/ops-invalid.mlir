@@ -78,7 +78,7 @@ func.func @view_without_memory_space(%a: index) {
 // -----
 
 func.func @view_without_coordinate_set(%a: index) {
-  // expected-error @+1 {{requires attribute 'coordinate_set'}}
+  // expected-error @+1 {{requires attribute 'coordinate_set' (the global coordinates the view covers); for these sizes add `coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 7 >= 0)>` to its attributes}}
   %v = ktdp.construct_memory_view %a, sizes: [4, 8], strides: [8, 1] {memory_space = #ktdp.memory_space<global>} : memref<4x8xf16>
   return
 }
