@@ -7,8 +7,9 @@
 - `resolve_device(decl)`: the definition behind `ktdf_arch.device @x import("path")`, the
   path taken relative to the file holding the declaration; the declaration's attributes
   (e.g. `mem_space_mapping`) are laid over the definition's. Imports resolve only inside the
-  allowed roots (`import_roots`): the folder two levels above the declaring file, the current
-  directory, the shipped devices, the folder of a `--device` file and `--device-path` folders.
+  allowed roots (`import_roots`): the folder two levels above the declaring file, the lit test
+  suite holding it, the current directory, the shipped devices, the folder of a `--device` file
+  and `--device-path` folders.
 - `find_device_declaration_for(op)` / `device_model_for(op, device=None)`: the device a
   kernel runs on, from its module or from `--device` (Decision 6 then supplies the
   `global`/`ct_local` mapping, see `DeviceModel.memory_for_space`).
@@ -163,13 +164,30 @@ def allow_device_root(folder: str | os.PathLike[str]) -> None:
 
 def import_roots(decl: DeviceOp) -> list[str]:
     """The folders (real paths) `decl`'s import may read from: two levels above the file
-    holding it (upstream's `../devices/x.mlir` layouts), the current directory, the shipped
-    devices and the folders given with `allow_device_root`."""
+    holding it (`../devices/x.mlir` layouts), the lit test suite holding it, the current
+    directory, the shipped devices and the folders given with `allow_device_root`."""
     file = location_of(decl)[0]
     roots = [os.getcwd(), str(DEVICES_DIR), *_EXTRA_ROOTS]
     if file is not None and file not in STDIN_NAMES:
-        roots.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(file)))))
+        folder = os.path.dirname(os.path.abspath(file))
+        roots.insert(0, os.path.dirname(os.path.dirname(folder)))
+        suite = _lit_suite_root(folder)
+        if suite is not None:
+            roots.insert(1, suite)
     return [os.path.realpath(r) for r in roots]
+
+
+def _lit_suite_root(folder: str) -> str | None:
+    """The nearest folder at or above `folder` holding a `lit.cfg.py`: a test suite whose
+    tests import shared devices from deeper than two levels up (upstream's
+    `../../../../Dialect/KTDFArch/sample_device.mlir`)."""
+    while True:
+        if os.path.isfile(os.path.join(folder, "lit.cfg.py")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
 
 
 def _inside(path: str, root: str) -> bool:
@@ -194,8 +212,8 @@ def resolve_device(decl: DeviceOp) -> DeviceOp:
     written_by_dfsched = device_refs.is_reference(decl.import_file or "")  # found by name or digest
     if not written_by_dfsched and not any(_inside(real, root) for root in import_roots(decl)):
         raise error(decl, f"{prefix}'{decl.import_file}' is outside the folders devices are imported from "
-                          "(two levels above this file, the current directory, the shipped devices, the "
-                          "--device file's folder, --device-path folders)")
+                          "(two levels above this file, its lit test suite, the current directory, the shipped "
+                          "devices, the --device file's folder, --device-path folders)")
     if not path.is_file():
         reason = "No such file or directory" if not path.exists() else "not a regular file"
         raise error(decl, f"{prefix}cannot open '{path}': {reason}")
