@@ -53,6 +53,9 @@ FEATURE_FIELDS: dict[str, tuple[str, ...]] = {
 ACCESS_FIELDS = ("size_in_words", "align_in_words")
 OTHER_DEVICE_ATTRIBUTES = (DOUBLE_BUFFER_LAST, CYCLES_PER_OP, MEM_SPACE_MAPPING)
 
+ACCUMULATE = "accumulate"  # field of feature.compute: the type reductions accumulate in
+ACCUMULATE_TYPES = ("f16", "f32", "f64")
+
 
 def is_i64(attr: Attribute | None) -> bool:
     """A signless 64-bit IntegerAttr (what bare integers like `size = 4` parse to)."""
@@ -183,7 +186,18 @@ def _exec_unit_only(op: Operation) -> None:
 
 
 def _check_compute(op: Operation, value: Attribute) -> None:
+    """`ktdf_arch.feature.compute` (a unit attribute), or `{accumulate = T}` with T the float
+    type the unit accumulates reductions in (a dfsched extension; see read_accumulate)."""
     _exec_unit_only(op)
+    if isinstance(value, UnitAttr):
+        return
+    if not isinstance(value, DictionaryAttr):
+        raise _Fail("requires unit or dictionary attribute")
+    for key, field_value in value.data.items():
+        if key != ACCUMULATE:
+            raise _Fail(f"unknown attribute '{key}' (expected '{ACCUMULATE}')")
+        if read_accumulate(field_value) is None:
+            raise _Fail(f"'{ACCUMULATE}' requires one of the float types {', '.join(ACCUMULATE_TYPES)}")
 
 
 def _check_load_store(op: Operation, value: Attribute) -> None:
@@ -347,6 +361,7 @@ class Features:
     """Everything a resource's `ktdf_arch.features` dictionary says, typed."""
 
     compute: bool = False
+    accumulate: str | None = None  # "f16" | "f32" | "f64": feature.compute's accumulation type
     load: LoadStore | None = None
     store: LoadStore | None = None
     simd: Simd | None = None
@@ -403,12 +418,19 @@ def read_features(op: Operation) -> Features:
     data = raw.data
     return Features(
         compute=COMPUTE in data,
+        accumulate=read_accumulate(_fields(data.get(COMPUTE)).get(ACCUMULATE)),
         load=read_load_store(data.get(LOAD)),
         store=read_load_store(data.get(STORE)),
         simd=read_simd(data.get(SIMD)),
         queue=read_queue(data.get(QUEUE)),
         raw=raw,
     )
+
+
+def read_accumulate(value: Attribute | None) -> str | None:
+    """The accumulation type named by `value` ("f16", "f32", "f64"), or None."""
+    text = attribute_text(value) if isinstance(value, TypeAttribute) else None
+    return text if text in ACCUMULATE_TYPES else None
 
 
 def read_transfer_granularity(op: Operation) -> tuple[int, ...]:

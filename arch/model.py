@@ -327,6 +327,14 @@ class DeviceModel:
         """The kind carrying `feature.compute` (None if none, or if two kinds claim it)."""
         return self._compute[0]
 
+    @property
+    def accumulation_type(self) -> str | None:
+        """The float type the compute unit declares it accumulates reductions in
+        (`ktdf_arch.feature.compute = {accumulate = f32}`), or None: it accumulates in the
+        reduction's own output type."""
+        kind = self.compute_kind
+        return self.units[kind].features.accumulate if kind in self.units else None
+
     def compute_unit(self, at: Operation | None = None) -> ExecUnit:
         kind, problem = self._compute
         if problem is not None:

@@ -9,6 +9,7 @@ it imports every pass module.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import inspect
@@ -64,6 +65,7 @@ class PassOption:
     name: str  # command-line spelling, `tile-single-loops`
     type: str
     default: object
+    help: str = ""  # the first line of the field's docstring
 
 
 def options(name: str) -> list[PassOption]:
@@ -71,7 +73,25 @@ def options(name: str) -> list[PassOption]:
     cls = pass_class(name)
     if not dataclasses.is_dataclass(cls):
         return []
-    return [PassOption(f.name.replace("_", "-"), _type_text(f.type), _default(f)) for f in dataclasses.fields(cls)]
+    docs = _field_docs(cls)
+    return [PassOption(f.name.replace("_", "-"), _type_text(f.type), _default(f), docs.get(f.name, ""))
+            for f in dataclasses.fields(cls)]
+
+
+def _field_docs(cls: type) -> dict[str, str]:
+    """Field name -> first line of the string literal written right below the field."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+    except (OSError, TypeError, SyntaxError):
+        return {}
+    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+    docs = {}
+    for field, after in zip(body, body[1:]):
+        if (isinstance(field, ast.AnnAssign) and isinstance(field.target, ast.Name)
+                and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)):
+            docs[field.target.id] = inspect.cleandoc(after.value.value).split("\n\n")[0].replace("\n", " ")
+    return docs
 
 
 def _type_text(annotation) -> str:
@@ -109,7 +129,14 @@ def help_text() -> str:
         text = summary(name)
         lines.append(head.ljust(40) + text if len(head) < 39 else head + "\n" + " " * 40 + text)
         for opt in options(name):
-            meaning = f"  {_COMMON_OPTIONS[opt.name]}" if opt.name in _COMMON_OPTIONS else ""
-            lines.append(f"      {opt.name}=<{opt.type}>{_default_text(opt.default)}{meaning}")
+            meaning = _first_sentence(opt.help or _COMMON_OPTIONS.get(opt.name, ""))
+            head = f"{opt.name}=<{opt.type}>{_default_text(opt.default)}"
+            lines += textwrap.wrap(f"{head} - {meaning}" if meaning else head, 100,
+                                   initial_indent=" " * 6, subsequent_indent=" " * 10, break_on_hyphens=False)
     lines += ["", "Each pass's rules, options and diagnostics: docs/passes.md."]
     return "\n".join(lines) + "\n"
+
+
+def _first_sentence(text: str) -> str:
+    end = text.find(". ")
+    return text[: end + 1] if end >= 0 else text

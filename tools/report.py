@@ -93,6 +93,7 @@ class Report:
     device: str | None
     programs: list[ProgramReport]
     simulation: SimulationReport | None = None
+    problems: list[str] = field(default_factory=list)  # what the report could not read (a bug)
 
     def as_json(self) -> dict:
         data = asdict(self)
@@ -115,19 +116,30 @@ class ReportCollector:
         self.simulate = simulate
         self.tiles: dict[str, list[TileReport]] = {}
         self.programs: list[ProgramReport] | None = None
+        self.problems: list[str] = []
 
     def before_pass(self, name: str, module: ModuleOp) -> None:
-        if name == TILE_POINT:
-            self.tiles = tile_decisions(module, self.device)
-        elif name == SCHEDULE_POINT and self.programs is None:
-            self.programs = program_reports(module, self.device)
+        """Read the IR at the two points; a report that cannot be made never fails the compile."""
+        try:
+            if name == TILE_POINT:
+                self.tiles = tile_decisions(module, self.device)
+            elif name == SCHEDULE_POINT and self.programs is None:
+                self.programs = program_reports(module, self.device)
+        except Exception as exc:  # noqa: BLE001 - the report says what it could not read
+            self.problems.append(f"before {name}: {type(exc).__name__}: {exc}")
 
     def finish(self, module: ModuleOp, kernel_name: str, kernel_text: str) -> Report:
-        programs = self.programs if self.programs is not None else program_reports(module, self.device)
+        programs = self.programs
+        if programs is None:
+            try:
+                programs = program_reports(module, self.device)
+            except Exception as exc:  # noqa: BLE001
+                self.problems.append(f"after the passes: {type(exc).__name__}: {exc}")
+                programs = []
         for program in programs:
             program.tiles = self.tiles.get(program.name, [])
         simulation = simulate(module, kernel_name, kernel_text, self.device) if self.simulate else None
-        return Report(self.device or _declared_device(module), programs, simulation)
+        return Report(self.device or _declared_device(module), programs, simulation, self.problems)
 
 
 def _declared_device(module: ModuleOp) -> str | None:
@@ -453,6 +465,7 @@ def render(report: Report) -> str:
         lines.append(f"corelets: {p.corelets}{device}")
     if not report.programs:
         lines.append("== no scheduled program ==")
+    lines += [f"report incomplete: {problem}" for problem in report.problems]
     sim = report.simulation
     if sim is not None:
         if sim.error:

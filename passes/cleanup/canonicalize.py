@@ -52,8 +52,11 @@ class CanonicalizePass(ModulePass):
     name = "canonicalize"
 
     top_down: bool = True
+    """Visit ops top-down (MLIR's default), else bottom-up."""
     max_iterations: int = 10
+    """Rounds of the greedy driver before it stops (not converging is not an error)."""
     region_simplify: str = "normal"
+    """`disabled`, `normal` or `aggressive` (the same as `normal`: no block merging)."""
 
     def __post_init__(self):
         if self.region_simplify not in REGION_SIMPLIFY_LEVELS:

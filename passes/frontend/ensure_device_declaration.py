@@ -43,8 +43,11 @@ class EnsureDeviceDeclaration(ModulePass):
     name = "ensure-device-declaration"
 
     device_filename: str = ""
+    """The architecture file to import when the module declares no device."""
     device_name: str = ""
-    device: str | None = None  # dfsched-opt --device
+    """Which device of that file (default: its only one)."""
+    device: str | None = None
+    """Used when `device-filename` is empty (`--device` fills it)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         devices = top_level_devices(op)

@@ -108,6 +108,7 @@ class AffineMinCanonicalization(ModulePass):
     name = "affine-min-canonicalization"
 
     max_iterations: int = 10
+    """Rounds of the greedy driver before the pass fails (dfsched's option, for testing)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         config = GreedyConfig(top_down=False, max_iterations=self.max_iterations)

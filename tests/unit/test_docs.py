@@ -10,7 +10,7 @@ from pathlib import Path
 
 from dfsched import dialects, passes
 from dfsched.arch import intrinsics
-from dfsched.tools.pass_help import options
+from dfsched.tools.pass_help import options, pipeline_order
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -59,6 +59,17 @@ def test_every_pass_and_option_is_documented():
             "docs/passes.md",
             "remove '- `{n}`' from the **Options.** of '## `" + name + "`' in docs/passes.md")
     assert not problems, "\n".join(problems)
+
+
+def test_pass_sections_follow_the_pipeline():
+    """The same order as `dfsched-opt --help`: `-ktir-to-dfir`'s, then the others alphabetically."""
+    documented = re.findall(r"^## `([^`]+)`\s*$", (DOCS / "passes.md").read_text(), re.M)
+    expected = [name for name in pipeline_order() if name in documented]
+    documented = [name for name in documented if name in expected]
+    for index, (have, want) in enumerate(zip(documented, expected)):
+        assert have == want, (f"docs/passes.md: section '## `{want}`' should come "
+                              + (f"right after '## `{expected[index - 1]}`'" if index else "first")
+                              + f" (pipeline.py order, then the other passes alphabetically), not '## `{have}`'")
 
 
 # ---------------------------------------------------------------------------------------
@@ -203,3 +214,13 @@ def test_citations_into_docs_resolve():
                 elif anchor and anchor not in _anchors(target):
                     problems.append(f"{path.relative_to(ROOT)}:{number}: cites docs/{page}#{anchor}: no such heading")
     assert not problems, "\n".join(problems)
+
+
+def test_an_undocumented_pass_is_reported_with_what_to_add(monkeypatch):
+    import pytest
+
+    monkeypatch.setitem(passes.PASSES, "made-up-pass", ("dfsched.passes.cleanup.canonicalize", "CanonicalizePass"))
+    with pytest.raises(AssertionError) as failure:
+        test_every_pass_and_option_is_documented()
+    assert "pass 'made-up-pass' is undocumented: add a section '## `made-up-pass`' to docs/passes.md" in str(
+        failure.value)

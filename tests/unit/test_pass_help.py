@@ -38,4 +38,4 @@ def test_every_pass_has_a_summary_and_its_options(help_text):
     block = help_text.split("  --tile-scf-for-loops", 1)[1].split("\n  --", 1)[0]
     for opt in options("tile-scf-for-loops"):
         assert f"      {opt.name}=<" in block
-    assert "tile-single-loops=<bool> (default false)" in block
+    assert "tile-single-loops=<bool> (default false) - Dynamic mode" in block  # the field docstring

@@ -13,17 +13,18 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
 
 
+@pytest.mark.parametrize("device", ["sample", "quad_corelet"])
 @pytest.mark.parametrize("kernel", EXAMPLES, ids=[p.stem for p in EXAMPLES])
-def test_report_on_every_example(kernel, tmp_path, capsys):
+def test_report_on_every_example(kernel, device, tmp_path, capsys):
     out = tmp_path / "report.json"
-    argv = [str(kernel), "--device=sample", "-ktir-to-dfir", "--report", "--report-json", str(out),
+    argv = [str(kernel), f"--device={device}", "-ktir-to-dfir", "--report", "--report-json", str(out),
             "-o", str(tmp_path / "out.mlir")]
     assert opt_main(argv) == 0
     err = capsys.readouterr().err
     data = json.loads(out.read_text())
-    assert data["programs"], err
+    assert data["programs"] and not data["problems"], err
     for program in data["programs"]:
-        assert f"== program @{program['name']}: grid {program['grid']}, device sample ==" in err
+        assert f"== program @{program['name']}: grid {program['grid']}, device {device} ==" in err
         assert program["pipelines"] and program["buffers"]
         for use in program["memories"]:
             assert use["capacity"] and 0 < use["used"] <= use["capacity"]
@@ -31,3 +32,9 @@ def test_report_on_every_example(kernel, tmp_path, capsys):
             assert tile["size"] in tile["candidates"] and tile["bound_by"]
     for header in ("buffers", "scratchpad use", "tile sizes", "corelets:"):
         assert header in err
+
+
+def test_a_report_without_schedule_says_so(tmp_path, capsys):
+    argv = [str(EXAMPLES[0]), "--canonicalize", "--report", "-o", str(tmp_path / "out.mlir")]
+    assert opt_main(argv) == 0
+    assert "== no scheduled program ==" in capsys.readouterr().err
