@@ -143,6 +143,9 @@ class DfschedOptMain(xDSLOptMain):
                             help=argparse.SUPPRESS)
         ap.add_argument("-p", dest="passes", help="xDSL pass pipeline, e.g. 'cse,canonicalize'")
         ap.add_argument("--no-implicit-module", action="store_true", help="do not wrap the input in a module")
+        ap.add_argument("--device-path", action="append", default=[], metavar="DIR",
+                        help="a folder device imports may also read from (repeatable; besides two "
+                             "levels above the kernel, the current directory and the shipped devices)")
         ap.add_argument("--max-input-mb", type=float, default=DEFAULT_MAX_INPUT_MB, metavar="MB",
                         help=f"refuse input files (kernel, device, imports) larger than this "
                              f"(default {DEFAULT_MAX_INPUT_MB})")
@@ -165,6 +168,10 @@ class DfschedOptMain(xDSLOptMain):
 
             diagnostics.DEBUG_ONLY.update(n.strip() for n in args.debug_only.split(","))
         set_max_input_mb(args.max_input_mb)
+        for folder in args.device_path:
+            from dfsched.arch.loading import allow_device_root
+
+            allow_device_root(folder)
         built = self.build_passes()
         if args.output_file:
             check_writable(args.output_file)  # before any work (and before split files are written)
@@ -316,7 +323,7 @@ _LONG_FLAGS = {
     "print-debuginfo", "mlir-print-debuginfo", "allow-unregistered-dialect", "print-ir-after-all",
     "mlir-print-ir-after-all", "print-ir-before-all", "mlir-print-ir-before-all", "dump-pass-pipeline",
     "device", "disable-verify", "show-dialects", "debug", "debug-only", "pass-pipeline", "passes",
-    "no-implicit-module", "help", "max-input-mb", "report", "report-json", "simulate",
+    "no-implicit-module", "help", "max-input-mb", "device-path", "report", "report-json", "simulate",
 }
 
 

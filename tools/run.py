@@ -400,6 +400,7 @@ def _run(args, out, err, sources: SourceManager) -> int:
         _check_timeline_target(args)
     if args.trace and args.unit != "byte":
         raise UsageError("--trace simulates byte addresses; drop --unit element")
+    _check_views(args)
     if args.check:
         device = args.device or "sample"
         warnings: list = []
@@ -467,6 +468,17 @@ def _run(args, out, err, sources: SourceManager) -> int:
     return 0
 
 
+def _check_views(args) -> None:
+    """Views the device cannot hold are located errors before anything runs (the check
+    `ktir-legality-check` makes), not a failed allocation inside the interpreter."""
+    from dfsched.passes.frontend.ktir_legality_check import check_view_fits
+
+    module = _parse(args.kernel, _read(args.kernel))
+    for op in module.walk():
+        if op.name == "ktdp.construct_memory_view":
+            check_view_fits(op, args.device or "")
+
+
 def _tiles(args) -> int | None:
     """`--tiles N`: a positive count, with --check only."""
     if args.tiles is None:
@@ -480,6 +492,8 @@ def _tiles(args) -> int | None:
     if not args.check:
         raise UsageError("--tiles samples the tiles of --check; add --check")
     return value
+
+
 def _final_cycles(report: CheckReport) -> str:
     """The last line of `--check`: the simulated cycles of the final schedule (the last
     row the DataflowIR simulator ran), or why there are none."""
@@ -574,6 +588,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except (ValueError, OutputError) as exc:
         print(f"{PROG}: error: {exc}", file=err)
+        return 1
+    except MemoryError:
+        print(f"{PROG}: error: the kernel's memories do not fit in this machine's memory", file=err)
         return 1
     except KeyboardInterrupt:
         return 130
