@@ -42,21 +42,24 @@ def in_pipeline(name: str) -> bool:
     return re.search(rf"(^|[(,\s]){re.escape(name)}($|[{{),\s])", pipeline_passes(), re.M) is not None
 
 
-def compile_args(kernel: str | os.PathLike[str], device: str = "sample", disable: Iterable[str] = ()) -> list[str]:
+def compile_args(kernel: str | os.PathLike[str], device: str = "sample", disable: Iterable[str] = (),
+                 extra_args: Iterable[str] = ()) -> list[str]:
     args = [str(kernel), f"--device={device}", "-ktir-to-dfir"]
     args += [f"-{name}" for name in BACKEND_TAIL if not in_pipeline(name)]
     args += [f"--disable-{name}" for name in disable]
-    return args
+    return args + list(extra_args)
 
 
-def compile_to_dfir(kernel: str | os.PathLike[str], device: str = "sample", disable: Iterable[str] = ()):
-    """The DataflowIR module of `kernel` (parsed); raises CompileError on failure."""
+def compile_to_dfir(kernel: str | os.PathLike[str], device: str = "sample", disable: Iterable[str] = (),
+                    extra_args: Iterable[str] = ()):
+    """The DataflowIR module of `kernel` (parsed; `extra_args`: more dfsched-opt flags, such as
+    `--bind`); raises CompileError on failure."""
     from dfsched.interp.ktir import load_module
     from dfsched.tools.opt import main
 
     with tempfile.TemporaryDirectory(prefix="dfsched-sim-") as tmp:
         out = Path(tmp) / (Path(kernel).stem + ".dfir.mlir")
-        args = compile_args(kernel, device, disable) + ["-o", str(out)]
+        args = compile_args(kernel, device, disable, extra_args) + ["-o", str(out)]
         stderr = io.StringIO()
         # as on the command line: a pass's use of a deprecated xDSL name warns, it does not
         # fail (pytest turns dfsched's DeprecationWarnings into errors)

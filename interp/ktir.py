@@ -83,20 +83,20 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
-    IndexType,
     IntAttr,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
     ShapedType,
     TensorType,
 )
 from xdsl.interpreter import OpImplResult
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation
 
 from dfsched.compat import InterpreterBase, op_implementations
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects import UPSTREAM_DIALECTS
+from dfsched.dialects.ktdp_addresses import address_arguments, address_sources, walk_addresses  # noqa: F401
+from dfsched.dialects.ktdp_addresses import can_hold_address as _can_hold_address  # noqa: F401
 from dfsched.interp.base import NeedsScalar, Options, State, to_python
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
 from dfsched.interp.memory import Memory, MemoryAccessError, RaceError
@@ -351,66 +351,8 @@ def grid_of(f: func.FuncOp) -> tuple[int, ...]:
     return tuple(dims)
 
 
-_ADDITIVE = (
-    "arith.addi",
-    "arith.subi",
-    "arith.index_cast",
-    "arith.index_castui",
-    "arith.select",
-    "spyreop.addi64toi64",
-    "ktdp.runtime_arg_extract",
-)
-
-
-def _can_hold_address(t) -> bool:
-    """Argument types a placeholder base (2**40 and up) passes through unchanged."""
-    if getattr(t, "name", "") == "ktdp.runtime_arg":
-        t = t.underlying_type
-    return isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width.data == 64)
-
-
 def _address_args(f: func.FuncOp) -> set[int]:
-    """Arguments that reach a memory view's offset through additions (and casts)."""
-    args = list(f.body.blocks.first.args)
-    found: set[int] = set()
-
-    def argument(v: BlockArgument) -> list[SSAValue]:
-        if v.owner is f.body.blocks.first and _can_hold_address(v.type):
-            found.add(args.index(v))
-        return []
-
-    walk_addresses([op.operands[0] for op in f.walk() if op.name == "ktdp.construct_memory_view"], argument)
-    return found
-
-
-def walk_addresses(roots: list[SSAValue], argument: Any) -> None:
-    """Visit, once each, the values an address reaches `roots` from through `address_sources`:
-    a block argument reached is handed to `argument`, which returns the values it comes from
-    (if any) to continue with."""
-    work = list(roots)
-    seen: set[int] = set()
-    while work:
-        v = work.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        if isinstance(v, BlockArgument):
-            work.extend(argument(v))
-        else:
-            work.extend(address_sources(v.owner))
-
-
-def address_sources(owner: Any) -> list[SSAValue]:
-    """The operands an address passes through `owner` from (an addition, a cast, a select's
-    values, a runtime argument's value); none for other ops."""
-    if not isinstance(owner, Operation) or owner.name not in _ADDITIVE:
-        return []
-    operands = list(owner.operands)
-    if owner.name == "arith.select":
-        operands = operands[1:]
-    if owner.name == "ktdp.runtime_arg_extract" and owner.kind.value.data != 0:
-        return []  # granularity / upperbound: not the argument's value
-    return operands
+    return address_arguments(f)
 
 
 def kernel_info(module: ModuleOp, kernel: str | None = None) -> KernelInfo:

@@ -122,6 +122,12 @@ class DfschedOptMain(xDSLOptMain):
                         help="print the pass pipeline to stderr before running it")
         ap.add_argument("--device", default=None,
                         help="architecture file (or a short name such as 'sample') for passes that need one")
+        ap.add_argument("--bind", action="append", default=[], metavar="NAME=VALUE",
+                        help="specialise the kernel on a scalar argument's value (repeatable; "
+                             "pass bind-kernel-arguments)")
+        ap.add_argument("--unit", choices=("byte", "element"), default=None,
+                        help="the unit of the kernel's memory addresses (default byte; element: "
+                             "address-units-to-bytes converts them)")
         ap.add_argument("--disable-verify", action="store_true", help="do not verify between passes")
         ap.add_argument("--show-dialects", action="store_true", help="list the registered dialects")
         ap.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
@@ -194,8 +200,7 @@ class DfschedOptMain(xDSLOptMain):
                 instance = compat.pass_from_options(cls, request.name, _arg_values(request.options))
             except (ValueError, TypeError) as exc:
                 raise UsageError(f"invalid options for pass '{request.name}': {exc}") from None
-            if self.args.device and any(f.name == "device" for f in dataclasses.fields(instance)):
-                instance = dataclasses.replace(instance, device=self.args.device)
+            instance = _with_tool_flags(instance, self.args)
             built.append((request, instance))
         return built
 
@@ -268,11 +273,24 @@ class DfschedOptMain(xDSLOptMain):
         return stream.getvalue()
 
 
+def _with_tool_flags(instance: ModulePass, args) -> ModulePass:
+    """`instance` with the tool-wide flags its pass takes: `--device`, `--bind`, `--unit`."""
+    fields = {f.name for f in dataclasses.fields(instance)}
+    changes = {}
+    if args.device and "device" in fields:
+        changes["device"] = args.device
+    if args.bind and "bind" in fields:
+        changes["bind"] = tuple(getattr(instance, "bind", ())) + tuple(args.bind)
+    if args.unit and "address_unit" in fields:
+        changes["address_unit"] = args.unit
+    return dataclasses.replace(instance, **changes) if changes else instance
+
+
 _LONG_FLAGS = {
     "output-file", "split-input-file", "verify-diagnostics", "print-op-generic", "mlir-print-op-generic",
     "print-debuginfo", "mlir-print-debuginfo", "allow-unregistered-dialect", "print-ir-after-all",
     "mlir-print-ir-after-all", "print-ir-before-all", "mlir-print-ir-before-all", "dump-pass-pipeline",
-    "device", "disable-verify", "show-dialects", "debug", "debug-only", "pass-pipeline", "passes",
+    "device", "bind", "unit", "disable-verify", "show-dialects", "debug", "debug-only", "pass-pipeline", "passes",
     "no-implicit-module", "help",
 }
 

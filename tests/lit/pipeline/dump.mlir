@@ -3,6 +3,8 @@
 
 // CHECK:      builtin.module(
 // CHECK-NEXT:   ensure-device-declaration,
+// CHECK-NEXT:   bind-kernel-arguments,
+// CHECK-NEXT:   address-units-to-bytes,
 // CHECK-NEXT:   ktir-legality-check,
 // CHECK-NEXT:   compute-group-extraction,
 // CHECK-NEXT:   construct-three-stage-pipeline,
