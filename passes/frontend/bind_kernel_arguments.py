@@ -13,7 +13,8 @@ numbers, as Triton and Inductor specialise their constexprs: `--bind NAME=VALUE`
 2. Every argument left that is not a buffer address (`dfsched.dialects.ktdp_addresses`) and is
    used is a value the schedule needs and no run-time input can supply: a located error on the
    function naming the argument and the flag (`--bind n_rows=VALUE`). Address arguments may stay
-   unbound: their views start at run-time symbols.
+   unbound (their views start at run-time symbols), and so may `!ktdp.runtime_arg` arguments
+   (declared run-time values) and tensors.
 
 Without bindings the pass changes nothing (step 2 still checks). Reads no architecture facts.
 """
@@ -177,5 +178,7 @@ def check_needed_scalars(f: func.FuncOp) -> None:
     for i, (name, arg) in enumerate(zip(argument_names(f), f.body.blocks.first.args)):
         if i in addresses or not arg.uses or isinstance(_underlying(arg.type), ShapedType):
             continue
+        if getattr(arg.type, "name", "") == "ktdp.runtime_arg":
+            continue  # declared a run-time value (with its bounds)
         raise error(f, f"kernel argument %{name} ({arg.type}) is a scalar the schedule needs "
                        f"(it is not a buffer address): bind it with {FLAG} {name}=VALUE")
