@@ -19,6 +19,7 @@ Nothing outside this file should name a private xDSL attribute (a leading unders
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any
@@ -31,7 +32,9 @@ from xdsl.pattern_rewriter import PatternRewriter  # noqa: F401  (re-export)
 from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter  # noqa: F401  (re-export)
 from xdsl.utils.exceptions import ParseError, VerifyException  # noqa: F401  (re-export)
-from xdsl.utils.mlir_lexer import MLIRTokenKind  # noqa: F401  (re-export)
+from xdsl.parser.generic_parser import ParserState
+from xdsl.utils.lexer import Input
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind  # noqa: F401  (MLIRTokenKind: re-export)
 from xdsl.utils.str_enum import StrEnum  # noqa: F401  (re-export: the base EnumAttribute's enums expect)
 
 from dfsched.diagnostics import Diagnostic, DiagnosticError, error
@@ -162,11 +165,35 @@ class MLIRAffineParsing:
         return MLIRAffineParser.at(self).parse_affine_set()
 
 
+class LinearLexer(MLIRLexer):
+    """xDSL's MLIR lexer with a string-literal pattern that runs in linear time.
+
+    xDSL 0.74 matches a string literal with `"(?:[^"\\...]+|\\...)*"`: a `+` inside a `*`,
+    which backtracks exponentially when the closing quote is missing (one stray `"` followed
+    by 30 characters took 50 s). One character per repetition matches the same strings, and
+    each alternative starts with a different character, so a failure is found in one pass."""
+
+    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+
+    def __init__(self, input: Input):
+        super().__init__(input)
+        self.wide_literals: list[tuple[int, int]] = []
+        """(start, end) of every integer literal no 64-bit integer holds, for error messages."""
+
+    def lex(self):
+        token = super().lex()
+        if token.kind == MLIRTokenKind.INTEGER_LIT and len(token.span.text) > 18:
+            if abs(token.kind.get_int_value(token.span)) >= 2**63:
+                self.wide_literals.append((token.span.start, token.span.end))
+        return token
+
+
 class LocatingParser(MLIRAffineParsing, Parser):
     """An xDSL parser that stamps every op with the `file:line:col` it was parsed at."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<stdin>"):
-        super().__init__(ctx, text, name)
+        super().__init__(ctx, "", name)
+        self._parser_state = ParserState(LinearLexer(Input(text, name)))  # the linear lexer, from token 1
         self._file_name = name
         self._line_starts = _line_starts(text)
         self._op_name_starts: list[int] = []
@@ -193,11 +220,13 @@ class LocatingParser(MLIRAffineParsing, Parser):
         fallback = self._current_token.span.start
         try:
             op = super().parse_operation()
-        except VerifyException as exc:
-            # Declarative formats verify while parsing (e.g. a wrong operand type): report it
-            # as a parse error located at the op.
+        except (VerifyException, ValueError) as exc:
+            # Declarative formats verify while parsing (e.g. a wrong operand type), and building
+            # an attribute checks its values (a literal too large for i64): report it as a parse
+            # error located on the literal to blame, or else at the op.
             start = self._op_name_starts[depth] if len(self._op_name_starts) > depth else fallback
             del self._op_name_starts[depth:]
+            self._raise_on_wide_literal(start)
             self.raise_error(str(exc).strip().splitlines()[0], start, start + 1)
         start = self._op_name_starts.pop()
         if not isinstance(op.location, FileLineColLoc):
@@ -227,6 +256,17 @@ class LocatingParser(MLIRAffineParsing, Parser):
             return super().parse_optional_attribute()
         except OverflowError as exc:
             self.raise_error(f"value out of range for its type ({exc})", start, self._current_token.span.start)
+        except (VerifyException, ValueError) as exc:
+            self._raise_on_wide_literal(start)
+            raise exc
+
+    def _raise_on_wide_literal(self, start: int) -> None:
+        """A parse error on the first integer literal since `start` that no 64-bit integer holds."""
+        end = self._current_token.span.end
+        wide = [(s, e) for s, e in self.lexer.wide_literals if start <= s <= end]
+        if wide:
+            self.raise_error("integer literal out of range: no 64-bit integer holds "
+                             f"{self.lexer.input.content[wide[0][0]:wide[0][1]]}", *wide[0])
 
     def _parse_optional_builtin_parametrized_attr(self) -> Attribute | None:
         # MLIR's `sparse<indices, values> : type` literal, which xDSL 0.74 lacks: device files

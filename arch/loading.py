@@ -28,6 +28,7 @@ from dfsched import compat
 from dfsched.arch.model import DeviceModel
 from dfsched.diagnostics import Diagnostic, DiagnosticError, error, location_of
 from dfsched.dialects.ktdf_arch import DeviceOp
+from dfsched.fileio import read_source
 
 DEVICES_DIR = Path(__file__).resolve().parent / "devices"
 STDIN_NAMES = ("-", "<stdin>", "<unknown>")
@@ -61,7 +62,7 @@ def parse_device_file(path: str | os.PathLike[str]) -> ModuleOp:
 
     name = str(path)
     try:
-        text = Path(path).read_text()
+        text = read_source(name)
     except OSError as exc:
         raise DiagnosticError(Diagnostic("error", f"unable to open device file '{name}': {exc.strerror}")) from None
     try:

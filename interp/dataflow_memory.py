@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from dfsched.interp.dtypes import ElementType
-from dfsched.interp.memory import MemoryAccessError
+from dfsched.interp.memory import MemoryAccessError, unique_sorted
 
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -75,7 +75,7 @@ class FlatMemory:
         numbers = flat >> self.PAGE_BITS
         offsets = flat & self.MASK
         out = np.zeros(flat.shape, dtype=np.uint8)
-        for number in np.unique(numbers):
+        for number in unique_sorted(numbers):
             page = self.pages.get(int(number))
             if page is not None:
                 sel = numbers == number
@@ -88,7 +88,7 @@ class FlatMemory:
         self._check(int(flat.min()), int(flat.max()))
         numbers = flat >> self.PAGE_BITS
         offsets = flat & self.MASK
-        for number in np.unique(numbers):
+        for number in unique_sorted(numbers):
             sel = numbers == number
             self._page(int(number))[offsets[sel]] = values[sel]
 

@@ -37,7 +37,7 @@ from dfsched.interp.dataflow_engine import Busy, Engine, Fifo, Process, SignalBo
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
 from dfsched.interp.dataflow_memory import FlatMemory
 from dfsched.interp.dataflow_races import RaceError, RaceTracker
-from dfsched.interp.memory import MemoryAccessError
+from dfsched.interp.memory import MemoryAccessError, overlaps
 
 # ---------------------------------------------------------------------------------------
 # options and statistics
@@ -1148,7 +1148,7 @@ def _composite(r: Runner, op, args) -> Gen:
     races = r.sim.races
     if races is not None:
         races.read(unit.name, src.memory.memory, src_addr, et.itemsize, src_seq)
-    if trivial and not (src.memory is dst.memory and np.intersect1d(src_addr, dst_addr).size):
+    if trivial and not (src.memory is dst.memory and overlaps(src_addr, dst_addr)):
         _check_count(store.count, shape, "stores")
         values = src.memory.memory.read(src_addr, et, src_seq)
         yield Busy(per_step * steps, what)

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from dfsched.interp.memory import unique_sorted
+
 NONE = -1
 
 
@@ -65,7 +67,7 @@ class Shadow:
         if first == last and (slots.size < 3 or int(numbers.min()) == int(numbers.max())):
             yield first, offsets, slots
             return
-        for number in np.unique(numbers):
+        for number in unique_sorted(numbers):
             sel = numbers == number
             yield int(number), offsets[sel], slots[sel]
 

@@ -137,8 +137,9 @@ def parse_module(text: str, name: str = "<text>", verify: bool = True) -> Module
 
 
 def load_module(path: str | Path, verify: bool = True) -> ModuleOp:
-    path = Path(path)
-    return parse_module(path.read_text(), str(path), verify)
+    from dfsched.fileio import read_source
+
+    return parse_module(read_source(str(path)), str(path), verify)
 
 
 # ---------------------------------------------------------------------------------------

@@ -38,10 +38,10 @@ from xdsl.interpreter import ReturnedValues
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from dfsched.diagnostics import DiagnosticError, error
-from dfsched.interp import linalg_impl
-from dfsched.interp.base import State, compiled_map, functions_for, per_op, to_python
+from dfsched.interp import linalg_impl, schedule_batch
+from dfsched.interp.base import NeedsScalar, State, compiled_map, functions_for, per_op, to_python
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
-from dfsched.interp.memory import Memory, StridedView
+from dfsched.interp.memory import Memory, StridedView, unique_sorted
 
 DYNAMIC = -(2**63)
 
@@ -447,8 +447,8 @@ class AccessLog:
         for i in insts:
             w = [self._as_array(e[2]) for e in entries if e[0] == i and e[1]]
             r = [self._as_array(e[2]) for e in entries if e[0] == i and not e[1]]
-            sets[i] = (np.unique(np.concatenate(w)) if w else np.zeros(0, np.int64),
-                       np.unique(np.concatenate(r)) if r else np.zeros(0, np.int64))
+            sets[i] = (unique_sorted(np.concatenate(w)) if w else np.zeros(0, np.int64),
+                       unique_sorted(np.concatenate(r)) if r else np.zeros(0, np.int64))
         for i in insts:
             wi, _ = sets[i]
             if not wi.size:
@@ -457,7 +457,8 @@ class AccessLog:
                 if j == i:
                     continue
                 wj, rj = sets[j]
-                common = np.intersect1d(wi, np.union1d(wj, rj))
+                both = unique_sorted(np.concatenate([wj, rj]))
+                common = wi[np.isin(wi, both, assume_unique=True, kind="sort")] if both.size else wi[:0]
                 if common.size:
                     return i, j, int(common[0])
         return None
@@ -993,6 +994,9 @@ def _run_parallel(self, interpreter, op, args):
     saved = st.access_log
     if log is not None:
         st.access_log = log
+    if points and _run_parallel_batched(interpreter, op, points, chunk, outer, log):
+        st.access_log = saved
+        return ()
     try:
         for inst in range(n):
             st.instance = inst if outer is None else outer
@@ -1004,6 +1008,36 @@ def _run_parallel(self, interpreter, op, args):
     if log is not None:
         log.check(op)
     return ()
+
+
+def _run_parallel_batched(interpreter, op, points, chunk: int, outer, log) -> bool:
+    """Every point of a `ktdf.parallel` in one batch (`schedule_batch`); False: run it point by point."""
+    st: ScheduleState = interpreter.state
+    columns = np.asarray(points, dtype=np.int64).reshape(len(points), -1)
+    ivs = [columns[:, k] for k in range(columns.shape[1])]
+    instances = np.arange(len(points), dtype=np.int64) // chunk  # the instance block argument
+    try:
+        return schedule_batch.run_loop(interpreter, op, ivs, instances if outer is None else None,
+                                       [schedule_batch.Batch(instances)],
+                                       finish=(lambda: log.check(op)) if log is not None else None)
+    finally:
+        st.instance = outer
+
+
+def _run_for(self, interpreter, op, args):
+    """`scf.for`: batched (`schedule_batch`) when its body allows, else iteration by iteration."""
+    if any(isinstance(a, np.ndarray) and a.ndim > 0 for a in args[:3]):
+        raise NeedsScalar()
+    lb, ub, step = (int(a) for a in args[:3])
+    if step <= 0:
+        raise ValueError(f"scf.for step must be positive, got {step}")
+    loop_args = tuple(args[3:])
+    if not loop_args and ub - lb >= schedule_batch.MIN_TRIPS * step:
+        if schedule_batch.run_loop(interpreter, op, [np.arange(lb, ub, step, dtype=np.int64)]):
+            return ()
+    for i in range(lb, ub, step):
+        loop_args = interpreter.run_ssacfg_region(op.body, (i, *loop_args), "for_loop")
+    return tuple(loop_args)
 
 
 def _run_opaque(self, interpreter, op, args):
@@ -1370,7 +1404,7 @@ def _run_call(self, interpreter, op, args):
     return tuple(interpreter.call_op(callee, tuple(args)))
 
 
-FUNC_TABLE: dict[str, Any] = {"func.call": _run_call}
+FUNC_TABLE: dict[str, Any] = {"func.call": _run_call, "scf.for": _run_for}
 
 
 def schedule_functions(classes) -> list[Any]:

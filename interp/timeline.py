@@ -35,9 +35,12 @@ output format comes from the file's extension (`FORMATS`).
 from __future__ import annotations
 
 import functools
+import io
 import os
 import re
 from collections import Counter
+
+from dfsched.fileio import write_bytes_atomic
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -426,4 +429,6 @@ def write_timeline(result, path: str, title: str = "", **options) -> None:
     metadata = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt)
     with matplotlib.rc_context({"svg.hashsalt": "dfsched-timeline", "svg.fonttype": "none"}):
         fig = timeline_figure(result, title, **options)
-        fig.savefig(path, format=fmt, dpi=150, metadata=metadata)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format=fmt, dpi=150, metadata=metadata)
+    write_bytes_atomic(path, buffer.getvalue())

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from dfsched.diagnostics import Diagnostic, DiagnosticError, SourceManager
+from dfsched.fileio import OutputError, read_source, write_text_atomic
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -39,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DiagnosticError as exc:
         print(_render(exc.diagnostic), file=sys.stderr)
         return 1
-    except OSError as exc:
+    except (OSError, OutputError) as exc:
         print(f"dfsched-arch: error: {exc}", file=sys.stderr)
         return 1
     except Exception as exc:  # a bug, but still no traceback for the user
@@ -67,8 +68,7 @@ def _argument_parser() -> argparse.ArgumentParser:
 
 def _write(text: str, output: str | None) -> None:
     if output:
-        with open(output, "w") as fh:
-            fh.write(text)
+        write_text_atomic(output, text)
     else:
         sys.stdout.write(text)
 
@@ -78,9 +78,8 @@ def _render(diag: Diagnostic) -> str:
     for item in [diag, *diag.notes]:
         if item.file:
             try:
-                with open(item.file) as fh:
-                    sources.add(item.file, fh.read())
-            except OSError:
+                sources.add(item.file, read_source(item.file))
+            except (OSError, DiagnosticError):
                 pass
     return diag.render(sources)
 

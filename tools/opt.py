@@ -31,6 +31,7 @@ from dfsched.diagnostics import (
     check_expectations,
     parse_expectations,
 )
+from dfsched.fileio import DEFAULT_MAX_INPUT_MB, OutputError, check_writable, read_source, set_max_input_mb, write_text_atomic
 from dfsched.tools.pipeline_syntax import PassRequest, PipelineSyntaxError, parse_options, parse_pipeline
 
 SPLIT_MARKER = "// -----"
@@ -142,6 +143,9 @@ class DfschedOptMain(xDSLOptMain):
                             help=argparse.SUPPRESS)
         ap.add_argument("-p", dest="passes", help="xDSL pass pipeline, e.g. 'cse,canonicalize'")
         ap.add_argument("--no-implicit-module", action="store_true", help="do not wrap the input in a module")
+        ap.add_argument("--max-input-mb", type=float, default=DEFAULT_MAX_INPUT_MB, metavar="MB",
+                        help=f"refuse input files (kernel, device, imports) larger than this "
+                             f"(default {DEFAULT_MAX_INPUT_MB})")
         ap.set_defaults(target="mlir", syntax_highlight=False)
 
     def setup_pipeline(self):
@@ -159,7 +163,10 @@ class DfschedOptMain(xDSLOptMain):
             from dfsched import diagnostics
 
             diagnostics.DEBUG_ONLY.update(n.strip() for n in args.debug_only.split(","))
+        set_max_input_mb(args.max_input_mb)
         built = self.build_passes()
+        if args.output_file:
+            check_writable(args.output_file)  # before any work (and before split files are written)
         if args.dump_pass_pipeline:
             print(_pipeline_text(self.pipeline_requests), file=sys.stderr)
         name, text = _read_input(args.input_file)
@@ -173,14 +180,13 @@ class DfschedOptMain(xDSLOptMain):
                 outputs.append(out)
         result = (f"{SPLIT_MARKER}\n").join(outputs)
         if failed:
-            if args.output_file and os.path.exists(args.output_file):
-                os.remove(args.output_file)
+            if args.output_file and os.path.isfile(args.output_file):
+                os.remove(args.output_file)  # as mlir-opt: an earlier run's output is not this run's
             if not args.verify_diagnostics:
                 sys.stdout.write(result) if outputs and not args.output_file else None
             return 1
         if args.output_file:
-            with open(args.output_file, "w") as fh:
-                fh.write(result)
+            write_text_atomic(args.output_file, result)
         else:
             sys.stdout.write(result)
         return 0
@@ -291,7 +297,7 @@ _LONG_FLAGS = {
     "print-debuginfo", "mlir-print-debuginfo", "allow-unregistered-dialect", "print-ir-after-all",
     "mlir-print-ir-after-all", "print-ir-before-all", "mlir-print-ir-before-all", "dump-pass-pipeline",
     "device", "bind", "unit", "disable-verify", "show-dialects", "debug", "debug-only", "pass-pipeline", "passes",
-    "no-implicit-module", "help",
+    "no-implicit-module", "help", "max-input-mb",
 }
 
 
@@ -380,11 +386,8 @@ def _option_spelling(request: PassRequest) -> str:
 
 
 def _read_input(path: str) -> tuple[str, str]:
-    if path == "-":
-        return "<stdin>", sys.stdin.read()
     try:
-        with open(path) as fh:
-            return path, fh.read()
+        return ("<stdin>" if path == "-" else path), read_source(path)
     except OSError as exc:
         raise UsageError(f"could not open input file '{path}': {exc.strerror}") from None
 
@@ -414,6 +417,9 @@ def run_tool(tool: type[DfschedOptMain], prog: str, argv: Sequence[str] | None) 
         return 2
     except DiagnosticError as exc:
         print(exc.diagnostic.render(), file=sys.stderr)
+        return 1
+    except OutputError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

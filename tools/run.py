@@ -47,6 +47,7 @@ from xdsl.utils.exceptions import ParseError
 
 from dfsched import compat
 from dfsched.diagnostics import DiagnosticError, SourceManager
+from dfsched.fileio import DEFAULT_MAX_INPUT_MB, OutputError, check_writable, read_source, set_max_input_mb, write_bytes_atomic
 
 PROG = "dfsched-run"
 
@@ -86,6 +87,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--no-dataflow-sim", dest="simulate_dataflow", action="store_false",
                     help="skip DataflowIR points instead of running them on the DataflowIR simulator")
     ap.add_argument("--verbose", "-v", action="store_true", help="print execution statistics per pass")
+    ap.add_argument("--max-input-mb", type=float, default=DEFAULT_MAX_INPUT_MB, metavar="MB",
+                    help=f"refuse input files larger than this (default {DEFAULT_MAX_INPUT_MB})")
     ap.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
     return ap
 
@@ -111,8 +114,9 @@ def describe_outputs(outputs: dict[str, np.ndarray], out) -> None:
 def save_arrays(path: str, inputs: dict[str, np.ndarray], outputs: dict[str, np.ndarray]) -> None:
     arrays = {f"in/{k}": np.asarray(v) for k, v in inputs.items()}
     arrays.update({f"out/{k}": np.asarray(v) for k, v in outputs.items()})
-    with open(path, "wb") as fh:
-        np.savez(fh, **arrays)
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    write_bytes_atomic(path, buffer.getvalue())
 
 
 # ---------------------------------------------------------------------------------------
@@ -122,7 +126,7 @@ def save_arrays(path: str, inputs: dict[str, np.ndarray], outputs: dict[str, np.
 
 def _read(path: str) -> str:
     try:
-        return Path(path).read_text()
+        return read_source(path)
     except OSError as exc:
         raise UsageError(f"could not open input file '{path}': {exc.strerror}") from None
 
@@ -387,7 +391,11 @@ def check_kernel(
 def _run(args, out, err, sources: SourceManager) -> int:
     from dfsched.interp import ktir, schedule
 
+    set_max_input_mb(args.max_input_mb)
     reserve_size = _reserve_size(args.reserve_size)
+    for output in (args.save, args.timeline):
+        if output:
+            check_writable(output)  # before any work
     if args.timeline:
         _check_timeline_target(args)
     if args.check:
@@ -539,7 +547,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         text = _safe_read(args.kernel)
         print(compat.parse_error_diagnostic(exc, args.kernel, text).render(sources), file=err)
         return 1
-    except ValueError as exc:
+    except (ValueError, OutputError) as exc:
         print(f"{PROG}: error: {exc}", file=err)
         return 1
     except KeyboardInterrupt:
@@ -554,7 +562,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _safe_read(path: str) -> str:
     try:
         return Path(path).read_text()
-    except OSError:
+    except (OSError, ValueError):
         return ""
 
 

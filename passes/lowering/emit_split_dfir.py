@@ -9,7 +9,10 @@
   all public. Any number of programs; an unnamed module holding DataflowIR directly (older
   layout) gives one file per function holding a `dataflow.program_unit`, named after it.
 
-The IR is not modified. Without `output-dir` the files go beside the input file. A module
+The IR is not modified. Without `output-dir` the files go beside the input file. The files
+are written all or nothing (`fileio.write_files_atomically`: staged, then moved in; files of an
+earlier run into the folder that this one does not write are removed); a program whose name is
+not a plain file name (`../x`, `/x`) is a located error, so nothing lands outside the folder. A module
 without any program is reported as a warning, as upstream does, and only `global.mlir` is
 written. Nothing is written when the module cannot be split.
 """
@@ -29,6 +32,7 @@ from xdsl.passes import ModulePass
 
 from dfsched.diagnostics import error, location_of, make_diagnostic
 from dfsched.dialects.dataflow import ProgramUnitOp
+from dfsched.fileio import OutputError, check_file_name, write_files_atomically
 
 PASS = "emit-split-dfir"
 STDIN_NAMES = ("-", "<stdin>", "<unknown>", "")
@@ -96,6 +100,11 @@ def split(top: ModuleOp) -> dict[str, str]:
                       if isinstance(f, func.FuncOp) and _holds_dataflow(f)]
         for name, functions in groups:
             filename = f"{name}.mlir"
+            try:
+                check_file_name(filename)
+            except OutputError:
+                raise error(module, f"{PASS}: program name '{name}' cannot be a file name in the output "
+                                    "folder (it holds a path separator, or is '..')") from None
             if filename in files:
                 raise error(module, f"{PASS}: two programs would both be written to '{filename}'")
             files[filename] = _render(functions)
@@ -112,18 +121,11 @@ class EmitSplitDfir(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         files = split(op)
         directory = _output_dir(op, self.output_dir)
-        try:
-            os.makedirs(directory, exist_ok=True)
-        except OSError as exc:
-            raise error(op, f"failed to create output directory {directory}: {exc.strerror}") from None
         if len(files) == 1:
             warning = make_diagnostic(op, "SplitDFIROutputPass: no implementation functions with "
                                           "dataflow.program_unit ops found", "warning")
             print(warning.render(), file=sys.stderr)
-        for filename, text in files.items():
-            path = os.path.join(directory, filename)
-            try:
-                with open(path, "w") as stream:
-                    stream.write(text)
-            except OSError as exc:
-                raise error(op, f"failed to open output file {path}: {exc.strerror}") from None
+        try:
+            write_files_atomically(directory, files)
+        except OutputError as exc:
+            raise error(op, f"{PASS}: {exc}") from None

@@ -1,0 +1,577 @@
+"""Batched loops of the ScheduleIR interpreter: one numpy pass for every iteration at once.
+
+A scheduled kernel spends its time in loops whose iterations each move one row
+(`scf.for` over `ktdf.data_transfer`s) or run one small pipeline (`ktdf.parallel` over
+FIFOs and an element-wise `linalg.generic`). Interpreting them iteration by iteration costs
+tens of microseconds per op; this module runs such a loop body *once*, with every value that
+depends on the induction variables holding one entry per iteration (`Batch`, leading axis =
+iteration), so a transfer is one gather/scatter and the compute is one numpy call.
+
+It is an optimisation, never a semantics: the result must be what the sequential run gives.
+
+* `batchable(op)` decides statically: the body is straight-line (no `scf.for`/`scf.if`, no
+  allocation, no view built inside), every op has a batched form here or is plain arithmetic,
+  every FIFO slot it uses is allocated inside it, and every `linalg` op works on tensors.
+* Writes to memory are deferred until the body has run for every iteration; reads see
+  memory as it was before the loop. That equals the sequential order when no iteration
+  writes an element any iteration reads and no two writes hit one element: checked before
+  the writes are committed.
+* Anything else (a conflict, an error of the IR, a race, an op that refuses arrays) aborts
+  the batch: the counters and logs are restored, nothing was written, and the caller runs
+  the loop sequentially, which then reports the error exactly as it always did.
+* Statistics (`ops_run`, pipelines, stages, transfers, FIFO elements) are counted as the
+  sequential run counts them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+
+from dfsched.interp import linalg_impl
+from dfsched.interp.memory import overlaps, unique_sorted
+
+MIN_TRIPS = 4  # shorter loops run sequentially (batching costs a few ops' worth of setup)
+
+
+class Abort(Exception):
+    """The batch cannot reproduce the sequential run here: run the loop sequentially."""
+
+
+class Batch:
+    """One value per iteration: `array[i]` is iteration i's."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: np.ndarray):
+        self.array = array
+
+
+class BatchFifo:
+    """A FIFO slot allocated inside a batched body: one queue per iteration, all the same length."""
+
+    def __init__(self, op: Operation, index: int, slot_type, capacity: int | None, n: int):
+        self.op, self.index, self.type, self.capacity, self.n = op, index, slot_type, capacity, n
+        self.chunks: list[np.ndarray] = []  # (n, k) each
+        self.count = 0  # per iteration
+        self.pushed = 0
+
+    def push(self, data: np.ndarray) -> None:
+        data = data.reshape(self.n, -1)
+        if data.shape[1]:
+            self.chunks.append(data)
+            self.count += data.shape[1]
+            self.pushed += data.shape[1]
+
+    def pop(self, k: int) -> np.ndarray:
+        if k > self.count:
+            raise Abort("a FIFO read before its write")
+        parts, need = [], k
+        while need:
+            head = self.chunks[0]
+            if head.shape[1] <= need:
+                parts.append(self.chunks.pop(0))
+                need -= head.shape[1]
+            else:
+                parts.append(head[:, :need])
+                self.chunks[0] = head[:, need:]
+                need = 0
+        self.count -= k
+        return np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0]
+
+
+# ---------------------------------------------------------------------------------------
+# which loops
+# ---------------------------------------------------------------------------------------
+
+STRUCTURE = {"ktdf.pipeline", "ktdf.stage", "ktdf.private"}
+TERMINATORS = {"scf.yield", "ktdf.private_yield", "ktdf.parallel_yield"}
+SPECIAL = {"ktdf.data_transfer", "ktdf.fifo.allocate", "ktdf.read_from_fifo", "ktdf.write_to_fifo",
+           "ktdf.create_token", "ktdf.tiling.linearize_index", "tensor.empty"}
+
+
+def _inside(value: SSAValue, root: Operation) -> bool:
+    owner = value.owner
+    node = owner.parent_op() if isinstance(owner, Block) else owner
+    while node is not None:
+        if node is root:
+            return True
+        node = node.parent_op()
+    return False
+
+
+def _linalg_ok(op: Operation, root: Operation) -> bool:
+    """A linalg op on tensors whose body uses only its own arguments and values from outside `root`."""
+    from xdsl.dialects.builtin import TensorType
+
+    if not all(isinstance(v.type, TensorType) for v in op.operands):
+        return False
+    for inner in op.walk():
+        if inner is op:
+            continue
+        if inner.name == "linalg.index" or inner.regions:
+            return False
+        for v in inner.operands:
+            if not _inside(v, op) and _inside(v, root):
+                return False
+    return True
+
+
+def _body_ok(loop: Operation) -> bool:
+    from xdsl.dialects.builtin import MemRefType, TensorType
+
+    for op in loop.walk():
+        if op is loop:
+            continue
+        name = op.name
+        parent = op.parent_op()
+        if parent is not loop and parent.name.startswith("linalg."):
+            continue  # checked with its linalg op
+        if name in STRUCTURE or name in TERMINATORS:
+            continue
+        if name == "scf.for":  # a nested loop runs its iterations one after the other
+            if op.results:
+                return False
+            continue
+        if name.startswith("linalg."):
+            if not _linalg_ok(op, loop):
+                return False
+            continue
+        if name in SPECIAL:
+            if name == "ktdf.read_from_fifo" and not isinstance(op.results[0].type, TensorType):
+                return False
+            if name == "ktdf.write_to_fifo" and isinstance(op.operands[0].type, MemRefType):
+                return False
+            for v in op.operands:  # FIFO slots: only those allocated inside
+                if v.type.name == "ktdf.fifo.slot" and not _inside(v, loop):
+                    return False
+            continue
+        if op.regions or not (name.startswith("arith.") or name.startswith("affine.apply")):
+            return False
+        if any(isinstance(r.type, (MemRefType, TensorType)) for r in op.results):
+            return False
+    return True
+
+
+def batchable(interpreter, loop: Operation) -> bool:
+    """`_body_ok(loop)`, once per run (keyed apart from the loop op's own `per_op` entry)."""
+    cache = interpreter.op_cache
+    key = ("batch", id(loop))
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _body_ok(loop)
+    return found
+
+
+# ---------------------------------------------------------------------------------------
+# running a batch
+# ---------------------------------------------------------------------------------------
+
+
+class BatchRun:
+    """One batched execution of a loop body over `n` iterations."""
+
+    def __init__(self, interpreter, n: int, instances: np.ndarray | None):
+        self.interpreter = interpreter
+        self.state = interpreter.state
+        self.n = n
+        self.instances = instances  # per iteration (a batched ktdf.parallel), or None
+        self.writes: list[tuple[Any, np.ndarray, np.ndarray, Any]] = []  # (view, addresses, values, tile)
+        self.reads: dict[int, tuple[Any, list[np.ndarray]]] = {}  # id(memory) -> (memory, slot arrays)
+        self.ops = 0  # ops one iteration interprets (the sequential run counts each once per iteration)
+        self.counters = {"pipelines_run": 0, "stages_run": 0, "transfers": 0, "fifo_elements": 0}
+
+    # -- values ---------------------------------------------------------------------------
+    @staticmethod
+    def raw(value: Any) -> Any:
+        return value.array if isinstance(value, Batch) else value
+
+    def wrap(self, value: Any) -> Any:
+        if isinstance(value, np.ndarray) and value.ndim and value.shape[0] == self.n:
+            return Batch(value)
+        raise Abort("a result that is not one value per iteration")
+
+    # -- blocks ---------------------------------------------------------------------------
+    def run_block(self, block: Block, args) -> list[Any]:
+        interpreter = self.interpreter
+        table = interpreter._values  # noqa: SLF001 - the flat value table (compat.InterpreterBase)
+        for a, v in zip(block.args, args):
+            table[id(a)] = v
+        for op in block.ops:
+            self.ops += 1
+            inputs = [table[id(v)] for v in op.operands]
+            name = op.name
+            if name in TERMINATORS:
+                return inputs
+            handler = HANDLERS.get(name)
+            if handler is not None:
+                results = handler(self, op, inputs)
+            elif name.startswith("linalg."):
+                results = self.linalg(op, inputs)
+            elif any(isinstance(v, Batch) for v in inputs):
+                values = interpreter.interpret_op(op, tuple(self.raw(v) for v in inputs)).values
+                results = [self.wrap(v) for v in values]
+            else:
+                results = interpreter.interpret_op(op, tuple(inputs)).values
+            for r, v in zip(op.results, results):
+                table[id(r)] = v
+        return []
+
+    # -- memory ---------------------------------------------------------------------------
+    def _log(self, view, write: bool, addresses: np.ndarray, op) -> None:
+        log = self.state.access_log
+        if log is None:
+            return
+        if self.instances is None:
+            log.add(view, self.state.instance, write, addresses, op)
+            return
+        for inst in unique_sorted(self.instances):
+            log.add(view, int(inst), write, addresses[self.instances == inst], op)
+
+    def read(self, view, anchor, sizes, strict: bool, op) -> np.ndarray:
+        """(n, count) elements of the box `anchor + [0, sizes)` of `view` per iteration."""
+        from dfsched.interp.schedule_ops import _addresses, _tile_of, box_points
+
+        points = box_points(tuple(sizes))
+        batched = [isinstance(a, np.ndarray) and a.ndim for a in anchor]
+        if any(batched):
+            columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
+            coords = points.reshape(1, -1, len(sizes)) + np.stack(columns, axis=1)[:, None, :]
+        else:
+            coords = (points + np.asarray([int(a) for a in anchor], dtype=np.int64)).reshape(1, -1, len(sizes))
+        if coords.size == 0:
+            return view.et.zeros((self.n, 0))
+        addresses = _addresses(view, coords, strict)
+        self._log(view, False, np.broadcast_to(addresses, (self.n, addresses.shape[1])), op)
+        memory = view.memory
+        self.reads.setdefault(id(memory), (memory, []))[1].append(_slots(addresses, memory.element_step(view.et)))
+        values = memory.read(addresses, view.et, _tile_of(self.state, view))
+        return np.broadcast_to(values, (self.n, values.shape[1]))
+
+    def write(self, view, anchor, sizes, values: np.ndarray, op) -> None:
+        from dfsched.interp.schedule_ops import _addresses, _tile_of, box_points
+
+        points = box_points(tuple(sizes))
+        columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
+        coords = points.reshape(1, -1, len(sizes)) + np.stack(columns, axis=1)[:, None, :]
+        if coords.shape[1] == 0:
+            return
+        addresses = _addresses(view, coords, True)
+        self._log(view, True, addresses, op)
+        self.writes.append((view, addresses, values.reshape(addresses.shape), _tile_of(self.state, view)))
+
+    def commit(self) -> None:
+        """Check that deferring the writes changed nothing, then write."""
+        by_memory: dict[int, list] = {}
+        for view, addresses, values, tile in self.writes:
+            by_memory.setdefault(id(view.memory), []).append((view, addresses, values, tile))
+        for key, writes in by_memory.items():
+            memory = writes[0][0].memory
+            slots = [_slots(w[1], memory.element_step(w[0].et)) for w in writes]
+            written = np.concatenate(slots)
+            if unique_sorted(written).size != written.size:
+                raise Abort("two iterations write one element")
+            if key in self.reads:
+                if overlaps(written, np.concatenate(self.reads[key][1])):
+                    raise Abort("an iteration reads what another writes")
+            if memory.track_races:
+                for (view, addresses, _, tile), s in zip(writes, slots):
+                    if tile is not None and _would_race(memory, s, tile):
+                        raise Abort("a race: the sequential run reports it")
+        for view, addresses, values, tile in self.writes:
+            view.memory.write(addresses, values, view.et, tile)
+
+    # -- linalg -----------------------------------------------------------------------------
+    def linalg(self, op: Operation, inputs: list[Any]) -> list[Any]:
+        if not any(isinstance(v, Batch) for v in inputs):
+            return list(self.interpreter.interpret_op(op, tuple(inputs)).values)
+        base = linalg_impl.structured(self.interpreter, op, linalg_impl.structured_op)
+        # outputs are always one per iteration (a shared init is copied for each)
+        pattern = tuple(isinstance(v, Batch) or k >= base.n_inputs for k, v in enumerate(inputs))
+        cache = self.interpreter.op_cache
+        key = ("batched", id(op), pattern)
+        s = cache.get(key)
+        if s is None:
+            s = cache[key] = _batched_structured(base, pattern)
+        args = [self.raw(v) for v in inputs]
+        for k in range(s.n_inputs, len(args)):
+            if not isinstance(inputs[k], Batch):
+                a = np.asarray(args[k])
+                args[k] = np.broadcast_to(a, (self.n, *a.shape)).copy()
+        before = self.state.ops_run
+        outs = linalg_impl.run_structured(self.interpreter, s, tuple(args))
+        self.ops += self.state.ops_run - before  # the body runs as often as for one iteration
+        return [Batch(o) for o in outs] if op.results else []
+
+
+def _batched_structured(s, pattern: tuple[bool, ...]):
+    """`s` with a leading parallel loop over the iterations: batched operands index it first."""
+    shift = [AffineExpr.dimension(i + 1) for i in range(s.maps[0].num_dims if s.maps else 0)]
+    maps = []
+    for amap, batched in zip(s.maps, pattern):
+        results = tuple(r.replace_dims_and_symbols(shift, []) for r in amap.results)
+        maps.append(AffineMap(amap.num_dims + 1, 0, ((AffineDimExpr(0),) if batched else ()) + results))
+    return linalg_impl.Structured(s.op, maps, ["parallel", *s.iterators], s.n_inputs, s.cast_inputs, s.body)
+
+
+def _slots(addresses: np.ndarray, width: int) -> np.ndarray:
+    flat = np.asarray(addresses, dtype=np.int64).reshape(-1)
+    if width == 1:
+        return flat
+    return (flat[:, None] + np.arange(width, dtype=np.int64)).reshape(-1)
+
+
+def _would_race(memory, slots: np.ndarray, tile: int) -> bool:
+    """Whether `memory.write` by `tile` to `slots` would raise `RaceError` (memory.py's rule)."""
+    from dfsched.interp.memory import NO_TILE
+
+    pages = slots >> memory.PAGE_BITS
+    offsets = slots & (memory.PAGE - 1)
+    for number in unique_sorted(pages):
+        page = memory.pages.get(int(number))
+        if page is None:
+            continue
+        sel = offsets[pages == number]
+        for seen in (page[1][sel], page[2][sel]):
+            if np.any((seen != NO_TILE) & (seen != tile)):
+                return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------
+# op handlers (batched forms)
+# ---------------------------------------------------------------------------------------
+
+
+def _h_linearize(run: BatchRun, op, inputs):
+    from dfsched.interp.schedule_ops import _iv_count, op_info
+
+    n = op_info(run.interpreter, op, _iv_count)
+    if any(isinstance(s, Batch) for s in inputs[n:]):
+        raise Abort("a batched stride")
+    total: Any = 0
+    for i, s in zip(inputs[:n], inputs[n:]):
+        total = total + (i.array.astype(np.int64) if isinstance(i, Batch) else int(i)) * int(s)
+    return [run.wrap(total) if isinstance(total, np.ndarray) else int(total)]
+
+
+def _h_token(run: BatchRun, op, inputs):
+    from dfsched.interp.schedule_ops import Token
+
+    return [Token(op)]
+
+
+def _h_empty(run: BatchRun, op, inputs):
+    if any(isinstance(v, Batch) for v in inputs):
+        raise Abort("a batched tensor size")
+    return list(run.interpreter.interpret_op(op, tuple(inputs)).values)
+
+
+def _h_fifo_allocate(run: BatchRun, op, inputs):
+    from dfsched.interp.schedule_ops import DYNAMIC, _fifo_slot_types, op_info
+
+    dynamic = iter(inputs)
+    out = []
+    for i, (t, count) in enumerate(op_info(run.interpreter, op, _fifo_slot_types)):
+        if count == DYNAMIC:
+            value = next(dynamic)
+            if isinstance(value, Batch):
+                raise Abort("a batched FIFO capacity")
+            capacity = int(value)
+        else:
+            capacity = int(count)
+        out.append(BatchFifo(op, i, t, capacity, run.n))
+    return out
+
+
+def _h_read_fifo(run: BatchRun, op, inputs):
+    from dfsched.interp.schedule_ops import _fifo_read_info, op_info
+
+    (slot,) = inputs
+    if not isinstance(slot, BatchFifo):
+        raise Abort("not a batched FIFO")
+    t, shape, dynamic, et = op_info(run.interpreter, op, _fifo_read_info)
+    if dynamic or et is None:
+        raise Abort("a dynamic FIFO read")
+    k = int(np.prod(shape, dtype=np.int64))
+    data = et.cast(slot.pop(k)).reshape((run.n, *shape))
+    run.counters["fifo_elements"] += k * run.n
+    return [Batch(data)]
+
+
+def _h_write_fifo(run: BatchRun, op, inputs):
+    data, slot = inputs
+    if not isinstance(slot, BatchFifo):
+        raise Abort("not a batched FIFO")
+    if isinstance(data, Batch):
+        slot.push(np.asarray(data.array).reshape(run.n, -1))
+    else:
+        flat = np.asarray(data).reshape(1, -1)
+        slot.push(np.broadcast_to(flat, (run.n, flat.shape[1])))
+    return []
+
+
+def _fit_rows(data: np.ndarray, target: int | None, mode: str | None) -> np.ndarray:
+    """`schedule_ops._fit` applied to each row of `data` (n, k)."""
+    k = data.shape[1]
+    if target is None or target == k:
+        return data
+    if mode == "splat" and k and target % k == 0:
+        return np.tile(data, (1, target // k))
+    if mode == "pad" and k <= target:
+        out = np.zeros((data.shape[0], target), dtype=data.dtype)
+        out[:, :k] = data
+        return out
+    raise Abort("transfer sizes disagree")
+
+
+def _side(run: BatchRun, info, inputs):
+    """(value, (anchor, sizes) or None, count or None): `schedule_ops._side` with batched indices."""
+    from dfsched.interp.schedule_ops import FifoSlot, StridedView
+
+    value = inputs[info.value]
+    sizes = info.sizes
+    if sizes is not None:
+        sizes = list(sizes)
+        for k, pos in info.dynamic:
+            if isinstance(inputs[pos], Batch):
+                raise Abort("a batched transfer size")
+            sizes[k] = int(inputs[pos])
+    if isinstance(value, (BatchFifo, FifoSlot)):
+        return value, None, None if sizes is None else int(np.prod(sizes, dtype=np.int64))
+    if not isinstance(value, StridedView):
+        raise Abort("not a memref")
+    indices = [run.raw(inputs[p]) for p in info.indices]
+    indices = [i if isinstance(i, np.ndarray) else int(i) for i in indices]
+    if sizes is None:
+        sizes = list(value.sizes)
+    anchor = info.evaluate(indices, []) if info.evaluate is not None else [0] * len(sizes)
+    if len(anchor) != len(sizes) or any(s < 0 for s in sizes):
+        raise Abort("a malformed transfer")
+    return value, (anchor, sizes), int(np.prod(sizes, dtype=np.int64))
+
+
+def _h_transfer(run: BatchRun, op, inputs):
+    from dfsched.interp.schedule_ops import _transfer_info, op_info
+
+    source, dest, mode = op_info(run.interpreter, op, _transfer_info)
+    src, src_box, src_count = _side(run, source, inputs)
+    dst, dst_box, dst_count = _side(run, dest, inputs)
+    if isinstance(src, BatchFifo) == isinstance(dst, BatchFifo) and src_box is None:
+        raise Abort("FIFO to FIFO")
+    run.counters["transfers"] += run.n
+    if isinstance(src, BatchFifo):
+        k = src_count if src_count is not None else dst_count
+        data = dst.et.cast(src.pop(k))
+        run.counters["fifo_elements"] += k * run.n
+    elif src_box is None:
+        raise Abort("an outside FIFO")
+    else:
+        data = run.read(src, src_box[0], src_box[1], run.state.schedule.strict_bounds, op)
+    if isinstance(dst, BatchFifo):
+        target = dst_count
+        if mode is not None and dst.capacity is not None:
+            target = max(target or 0, dst.capacity) if mode == "splat" else (target or dst.capacity)
+        dst.push(_fit_rows(data, target, mode))
+    elif dst_box is None:
+        raise Abort("an outside FIFO")
+    else:
+        payload = _fit_rows(data, dst_count, mode)
+        run.write(dst, dst_box[0], dst_box[1], dst.et.cast(payload), op)
+    return []
+
+
+def _h_pipeline(run: BatchRun, op, inputs):
+    from dfsched.interp.schedule_ops import _cached_stage_order, _pipeline_info, op_info
+
+    interpreter = run.interpreter
+    run.counters["pipelines_run"] += run.n
+    info = op_info(interpreter, op, _pipeline_info)
+    fifos: list[BatchFifo] = []
+    for child in info[0]:
+        run.ops += 1
+        values = run.run_block(child.regions[0].blocks.first, [])
+        interpreter.set_values(zip(child.results, values))
+        fifos.extend(v for v in values if isinstance(v, BatchFifo))
+    for stage in _cached_stage_order(interpreter, op, info):
+        run.counters["stages_run"] += run.n
+        run.ops += 1
+        run.run_block(stage.regions[0].blocks.first, [])
+    if any(slot.count for slot in fifos) and run.state.schedule.drain_fifos:
+        raise Abort("a FIFO left with data")
+    return []
+
+
+def _h_for(run: BatchRun, op, inputs):
+    if len(inputs) != 3 or any(isinstance(v, Batch) for v in inputs):
+        raise Abort("a nested loop with batched bounds or loop-carried values")
+    lb, ub, step = (int(v) for v in inputs)
+    if step <= 0:
+        raise Abort("a non-positive step")
+    block = op.regions[0].blocks.first
+    for iv in range(lb, ub, step):
+        run.run_block(block, [iv])
+    return []
+
+
+HANDLERS = {
+    "scf.for": _h_for,
+    "ktdf.data_transfer": _h_transfer,
+    "ktdf.fifo.allocate": _h_fifo_allocate,
+    "ktdf.read_from_fifo": _h_read_fifo,
+    "ktdf.write_to_fifo": _h_write_fifo,
+    "ktdf.create_token": _h_token,
+    "ktdf.tiling.linearize_index": _h_linearize,
+    "ktdf.pipeline": _h_pipeline,
+    "tensor.empty": _h_empty,
+}
+
+
+# ---------------------------------------------------------------------------------------
+# entry point
+# ---------------------------------------------------------------------------------------
+
+
+def run_loop(interpreter, loop: Operation, ivs: list[np.ndarray], instances: np.ndarray | None = None,
+             extra_args: list[Any] | None = None, finish=None) -> bool:
+    """Run `loop`'s body once for every iteration (`ivs`: the induction variables' values, one
+    array per variable; `instances`: each iteration's `ktdf.parallel` instance, if any;
+    `extra_args`: more block arguments; `finish()`: called after the body ran, before the
+    writes are committed, may raise). False: not batched, nothing changed, run sequentially."""
+    n = int(ivs[0].size) if ivs else 0
+    if n < MIN_TRIPS or not batchable(interpreter, loop):
+        return False
+    state = interpreter.state
+    max_ops = state.options.max_ops
+    saved_ops = state.ops_run
+    log = state.access_log
+    log_marks = {k: len(v[1]) for k, v in log.entries.items()} if log is not None else None
+    run = BatchRun(interpreter, n, instances)
+    args = [Batch(iv) for iv in ivs] + list(extra_args or [])
+    try:
+        with np.errstate(all="ignore"):
+            run.run_block(loop.regions[0].blocks.first, args)
+            if max_ops is not None and saved_ops + n * run.ops > max_ops:
+                raise Abort("max_ops: the sequential run says where")
+            if finish is not None:
+                finish()
+            run.commit()
+    except Exception:  # noqa: BLE001 - any failure: the sequential run decides (and reports)
+        state.ops_run = saved_ops
+        if log is not None:
+            for k in list(log.entries):
+                if k not in log_marks:
+                    del log.entries[k]
+                else:
+                    del log.entries[k][1][log_marks[k]:]
+        return False
+    state.ops_run = saved_ops + n * run.ops
+    for name, value in run.counters.items():
+        setattr(state, name, getattr(state, name) + value)
+    return True
+
+
+__all__ = ["Abort", "Batch", "BatchFifo", "MIN_TRIPS", "run_loop"]
