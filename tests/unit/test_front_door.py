@@ -98,7 +98,7 @@ def test_the_compiler_specialises_and_the_driver_takes_the_flags(capsys, tmp_pat
     code = dfsched_main(["-kEmitDFIR", "--device=sample", *BIND, str(SCALARS),
                          f"--split-dfir-output-dir={tmp_path}", "--print-ir-after-all=false"])
     assert code == 0, capsys.readouterr().err
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["global.mlir", "local_schedule_0.mlir"]
+    assert sorted(p.name for p in tmp_path.glob("*.mlir")) == ["global.mlir", "local_schedule_0.mlir"]
 
 
 # ---------------------------------------------------------------------------------------
