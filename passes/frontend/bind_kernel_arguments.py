@@ -10,11 +10,12 @@ numbers, as Triton and Inductor specialise their constexprs: `--bind NAME=VALUE`
    the body is canonicalised (constants folded, branches on constants resolved). A name the
    kernel has no argument for, a value its type cannot hold (`N=1.5` for an `index`), or a
    tensor argument is a located error on the function.
-2. Every argument left that is not a buffer address (`dfsched.dialects.ktdp_addresses`) and is
-   used is a value the schedule needs and no run-time input can supply: a located error on the
-   function naming the argument and the flag (`--bind n_rows=VALUE`). Address arguments may stay
-   unbound (their views start at run-time symbols), and so may `!ktdp.runtime_arg` arguments
-   (declared run-time values) and tensors.
+2. Every argument left whose value the schedule needs is a located error on the function naming
+   the argument and the flag (`--bind n_rows=VALUE`), with a note on the op that needs it. A
+   value may stay unbound when it only reaches memory view start addresses and access tile
+   anchors through additions and products with constants (`first_static_use`): DataflowIR
+   reads those as run-time symbols (buffer addresses, upstream's index arguments). So may
+   `!ktdp.runtime_arg` arguments (declared run-time values) and tensors.
 
 Without bindings the pass changes nothing (step 2 still checks). Reads no architecture facts.
 """
@@ -36,11 +37,12 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     ShapedType,
 )
-from xdsl.ir import Attribute, BlockArgument
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from dfsched.diagnostics import error
-from dfsched.dialects.ktdp_addresses import address_arguments
+from dfsched.dialects.ktdp_addresses import MEMORY_VIEW, address_arguments
+from dfsched.passes.constants import constant_int
 
 FLAG = "--bind"
 
@@ -173,12 +175,49 @@ def _overflows(value: float, t: Attribute) -> bool:
 
 
 def check_needed_scalars(f: func.FuncOp) -> None:
-    """Step 2: a used argument that is no buffer address must have been bound."""
+    """Step 2: a used argument that is no buffer address and that the schedule cannot leave to
+    run time (`first_static_use`) must have been bound."""
     addresses = address_arguments(f)
     for i, (name, arg) in enumerate(zip(argument_names(f), f.body.blocks.first.args)):
-        if i in addresses or not arg.uses or isinstance(_underlying(arg.type), ShapedType):
+        if i in addresses or isinstance(_underlying(arg.type), ShapedType):
             continue
         if getattr(arg.type, "name", "") == "ktdp.runtime_arg":
             continue  # declared a run-time value (with its bounds)
-        raise error(f, f"kernel argument %{name} ({arg.type}) is a scalar the schedule needs "
-                       f"(it is not a buffer address): bind it with {FLAG} {name}=VALUE")
+        use = first_static_use(arg)
+        if use is not None:
+            raise error(f, f"kernel argument %{name} ({arg.type}) is a scalar the schedule needs: bind it "
+                           f"with {FLAG} {name}=VALUE", [(use, f"'{use.name}' needs its value to be known")])
+
+
+# ops a run-time value may pass through and stay a run-time address or coordinate: what
+# DataflowIR's start-address symbols can express (dfir_symbols.READABLE), a constant factor
+_ADDITIVE = ("arith.addi", "arith.subi", "arith.index_cast", "arith.index_castui", "spyreop.addi64toi64")
+_SCALED = ("arith.muli", "arith.divsi", "arith.remsi", "arith.ceildivsi")
+
+
+def first_static_use(arg: BlockArgument) -> Operation | None:
+    """The first op that needs `arg`'s value at compile time, or None: a value may only flow,
+    through additions, casts, selects and products with constants, into a memory view's start
+    address or an access tile's anchor coordinates (both become run-time symbols); anything
+    else (a loop bound, a size or stride, a product with a tile id, compute) needs a number."""
+    work: list[SSAValue] = [arg]
+    seen: set[int] = set()
+    while work:
+        value = work.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        for use in list(value.uses):
+            op, index = use.operation, use.index
+            if op.name == MEMORY_VIEW and index == 0:
+                continue
+            if op.name == "ktdp.construct_access_tile" and any(value is v for v in op.indices):
+                continue
+            if op.name in _ADDITIVE or (op.name == "arith.select" and index > 0):
+                work.extend(op.results)
+                continue
+            if op.name in _SCALED and len(op.operands) == 2 and constant_int(op.operands[1 - index]) is not None:
+                work.extend(op.results)
+                continue
+            return op
+    return None

@@ -152,8 +152,8 @@ def test_inputs_that_are_not_an_npz_file(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("flags, message", [
-    ([], r"bound_scalars.mlir:10:3: error: kernel argument %block \(index\) is a scalar the schedule needs "
-         r"\(it is not a buffer address\): bind it with --bind block=VALUE"),
+    ([], r"bound_scalars.mlir:10:3: error: kernel argument %block \(index\) is a scalar the schedule needs: "
+         r"bind it with --bind block=VALUE\n.*\n.*\n.*bound_scalars.mlir:12:15: note: 'arith.muli' needs its value"),
     (BIND + ["--bind", "blok=3"], r"error: --bind blok=...: @double has no argument 'blok' "
                                   r"\(its arguments: x_ptr, y_ptr, block\)"),
     (["--bind", "block=12.5"], r"error: --bind block=12.5: 'block' is an index argument and '12.5' is not an integer"),
