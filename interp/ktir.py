@@ -66,9 +66,9 @@ Execution model
   the Python API (an unknown input key, a wrongly sized array) raises `ValueError`;
   `parse_module`/`load_module` let xDSL's `ParseError` through
   (`compat.parse_error_diagnostic` turns it into a located diagnostic).
-* Not supported (located error): the inter-tile ops (`inter_tile_produce/consume/
-  reduce`: tiles run one after the other, so a tile cannot wait for another's partials),
-  linalg on memrefs, `scf.parallel`, `tensor.pad`, a few integer math ops (`ctlz`, ...).
+* The inter-tile ops (`inter_tile_produce/consume/reduce`) exchange partials between tiles
+  that run one after the other by running the grid in rounds (inter_tile.py).
+* Not supported (located error): linalg on memrefs, `scf.parallel`, `tensor.pad`, a few integer math ops (`ctlz`, ...).
 """
 
 from __future__ import annotations
@@ -99,6 +99,7 @@ from dfsched.dialects.ktdp_addresses import address_arguments, address_sources, 
 from dfsched.dialects.ktdp_addresses import can_hold_address as _can_hold_address  # noqa: F401
 from dfsched.interp.base import NeedsScalar, Options, State, to_python
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
+from dfsched.interp.inter_tile import Exchange, WaitForTiles, has_inter_tile_ops, run_in_rounds
 from dfsched.interp.memory import Memory, MemoryAccessError, RaceError
 
 __all__ = [
@@ -182,6 +183,7 @@ def dialect_op_classes(sources) -> list[type[Operation]]:
 def _function_sets() -> list[Any]:
     global _FUNCTION_SETS
     if _FUNCTION_SETS is None:
+        from dfsched.interp.inter_tile import inter_tile_functions
         from dfsched.interp.ktdp_impl import ktdp_functions
         from dfsched.interp.linalg_impl import linalg_functions
         from dfsched.interp.spyreop_impl import spyreop_functions
@@ -192,6 +194,7 @@ def _function_sets() -> list[Any]:
             *std_functions(classes),
             *linalg_functions(classes),
             *ktdp_functions(classes),
+            *inter_tile_functions(classes),
             *spyreop_functions(classes),
         ]
     return _FUNCTION_SETS
@@ -465,7 +468,11 @@ def _run_grid(module: ModuleOp, info: KernelInfo, state: State, arg_values: list
         for index, coords in enumerate(np.ndindex(*info.grid)):
             state.tile_index = index
             state.tile_coords = tuple(int(c) for c in coords)
-            returns[state.tile_coords] = tuple(interpreter.call_op(info.func, tuple(arg_values)))
+            scope = interpreter._ctx  # noqa: SLF001
+            try:
+                returns[state.tile_coords] = tuple(interpreter.call_op(info.func, tuple(arg_values)))
+            except WaitForTiles:  # the tile waits for other tiles' partials: next round (inter_tile.py)
+                interpreter._ctx = scope  # noqa: SLF001
     return returns
 
 
@@ -649,12 +656,19 @@ def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str |
     scalar_values = _scalar_values(info, {k: v for k, v in inputs.items() if k in scalar_names})
     layout = _compute_layout(module, info, options, scalar_values)
     check_input_keys(info, layout, inputs, scalar_names)
-    state = _new_state(info, options, probe=False)
-    memory = Memory("global memory", options.unit, layout.global_size, track_races=options.check_races)
-    state.global_memory = memory
-    place_inputs(memory, layout, inputs)
     bases = {b.arg_index: b.address for b in layout.buffers if b.arg_index is not None}
-    returns = _run_grid(module, info, state, _argument_values(info, scalar_values, bases))
+
+    def run_round(exchange: Exchange | None):
+        state = _new_state(info, options, probe=False)
+        state.inter_tile = exchange
+        memory = Memory("global memory", options.unit, layout.global_size, track_races=options.check_races)
+        state.global_memory = memory
+        place_inputs(memory, layout, inputs)
+        returns = _run_grid(module, info, state, _argument_values(info, scalar_values, bases))
+        return state, memory, returns
+
+    # tiles exchanging partials run in rounds, each from the inputs (inter_tile.py)
+    state, memory, returns = run_in_rounds(run_round) if has_inter_tile_ops(info.func) else run_round(None)
     outputs = {b.key: memory.fetch(b.address, b.shape, b.element) for b in layout.global_buffers()}
     return KernelResult(outputs, layout, memory, state.scratchpads, returns, state.ops_run)
 

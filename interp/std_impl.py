@@ -711,7 +711,13 @@ def _run_insert_slice(self, interpreter, op: tensor.InsertSliceOp, args):
 
 
 def _reassociation(op) -> list[list[int]]:
-    return [[int(x.data) if hasattr(x, "data") else int(x) for x in group.data] for group in op.reassociation.data]
+    return [[_int_of(x) for x in group.data] for group in op.reassociation.data]
+
+
+def _int_of(x) -> int:
+    """An IntegerAttr's, IntAttr's or int's value."""
+    x = getattr(x, "value", x)
+    return int(getattr(x, "data", x))
 
 
 def _run_collapse_shape(self, interpreter, op: tensor.CollapseShapeOp, args):
