@@ -8,13 +8,14 @@ pipeline texts in MLIR syntax, so a pass can be anchored on nested ops.
 from __future__ import annotations
 
 # The front door: the kernel specialised on the tools' --bind values, its addresses made bytes
-# (--unit element). dfsched-run applies it before the reference runs, so both see one kernel.
+# (--unit element). The tools run it right after parsing, before `-ktir-to-dfir` (whose text
+# stays upstream's, as `--dump-pass-pipeline` shows it) and before dfsched-run's reference, so
+# the reference and every pass see one kernel.
 FRONT_DOOR: list[str] = ["bind-kernel-arguments", "address-units-to-bytes"]
 
 KTIR_TO_DFIR: list[str] = [
     # frontend (passes-scheduling.md §1, preceded by the device declaration)
     "ensure-device-declaration",
-    *FRONT_DOOR,
     "ktir-legality-check",
     "compute-group-extraction",
     "construct-three-stage-pipeline",

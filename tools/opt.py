@@ -164,7 +164,7 @@ class DfschedOptMain(xDSLOptMain):
 
             diagnostics.DEBUG_ONLY.update(n.strip() for n in args.debug_only.split(","))
         set_max_input_mb(args.max_input_mb)
-        built = self.build_passes()
+        built = self.front_door_passes() + self.build_passes()
         if args.output_file:
             check_writable(args.output_file)  # before any work (and before split files are written)
         if args.dump_pass_pipeline:
@@ -192,11 +192,25 @@ class DfschedOptMain(xDSLOptMain):
         return 0
 
     # -- the API dfsched-run uses to check a pipeline pass by pass ------------
-    def build_passes(self) -> list[tuple[PassRequest, ModulePass]]:
-        """The pipeline's passes, configured (options, `--device`), minus `--disable-<pass>`."""
+    def front_door_passes(self) -> list[tuple[PassRequest, ModulePass]]:
+        """`pipeline.FRONT_DOOR` (`--bind` values folded in, `--unit element` addresses made
+        bytes), run right after parsing when the run compiles KTIR (its passes include
+        `ktir-legality-check`) or `--bind`/`--unit` is given, unless the passes name a
+        front-door pass themselves. It is not part of the named pipelines, so
+        `--dump-pass-pipeline` shows upstream's."""
+        names = {r.name for r in self.pipeline_requests}
+        if names & set(pipeline.FRONT_DOOR):
+            return []
+        if not (self.args.bind or self.args.unit or "ktir-legality-check" in names):
+            return []
+        return self.build_passes(parse_pipeline(",".join(pipeline.FRONT_DOOR)))
+
+    def build_passes(self, requests: list[PassRequest] | None = None) -> list[tuple[PassRequest, ModulePass]]:
+        """The pipeline's passes (or `requests`), configured (options, `--device`, `--bind`,
+        `--unit`), minus `--disable-<pass>`."""
         built = []
         disabled = set(self.args.disabled or ())
-        for request in self.pipeline_requests:
+        for request in self.pipeline_requests if requests is None else requests:
             if request.name in disabled:
                 continue
             if request.name not in self.available_passes:

@@ -404,7 +404,9 @@ def _run(args, out, err, sources: SourceManager) -> int:
                               reserve_size=reserve_size, kernel=args.kernel_name, unit=args.unit, sources=sources,
                               simulate_dataflow=args.simulate_dataflow, stage_order=args.stage_order,
                               bind=args.bind, inputs_file=args.inputs)
-        print(f"{args.kernel}: {len(report.rows) - 1} pass(es) on device '{device}', seed {args.seed}", file=out)
+        flags = " ".join([f"--bind {b}" for b in args.bind] + ([f"--unit {args.unit}"] if args.unit != "byte" else []))
+        front = f", front door {flags}" if flags else ""
+        print(f"{args.kernel}: {len(report.rows) - 1} pass(es) on device '{device}', seed {args.seed}{front}", file=out)
         print(report.table(), file=out)
         if args.verbose:
             for r in report.rows:

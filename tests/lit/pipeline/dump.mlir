@@ -3,8 +3,6 @@
 
 // CHECK:      builtin.module(
 // CHECK-NEXT:   ensure-device-declaration,
-// CHECK-NEXT:   bind-kernel-arguments,
-// CHECK-NEXT:   address-units-to-bytes,
 // CHECK-NEXT:   ktir-legality-check,
 // CHECK-NEXT:   compute-group-extraction,
 // CHECK-NEXT:   construct-three-stage-pipeline,
