@@ -109,6 +109,7 @@ class DfschedMain(DfschedOptMain):
         super().__init__(rest)
         if self.emit_dfir:
             self.requests = self.pipeline_requests = self._expand_marker(self.requests)
+            self.named_pipeline = True
 
     def _expand_marker(self, requests: list[PassRequest]) -> list[PassRequest]:
         out: list[PassRequest] = []

@@ -57,15 +57,18 @@ def _normalise_argv(argv: Sequence[str], long_flags: set[str]) -> list[str]:
     return out
 
 
-def _split_pass_flags(argv: list[str]) -> tuple[list[str], list[PassRequest]]:
-    """Take pass and named-pipeline flags out of argv, keeping their command-line order."""
+def _split_pass_flags(argv: list[str]) -> tuple[list[str], list[PassRequest], bool]:
+    """Take pass and named-pipeline flags out of argv, keeping their command-line order; and
+    whether a named pipeline was among them."""
     rest: list[str] = []
     requests: list[PassRequest] = []
+    named = False
     for arg in argv:
         if arg.startswith("--"):
             name, _, value = arg[2:].partition("=")
             if name in pipeline.NAMED_PIPELINES:
                 requests.extend(parse_pipeline(",".join(pipeline.NAMED_PIPELINES[name])))
+                named = True
                 continue
             if name in passes.PASSES:
                 requests.append(PassRequest(name, parse_options(value)))
@@ -74,7 +77,7 @@ def _split_pass_flags(argv: list[str]) -> tuple[list[str], list[PassRequest]]:
                 requests.extend(parse_pipeline(value))
                 continue
         rest.append(arg)
-    return rest, requests
+    return rest, requests, named
 
 
 class DfschedOptMain(xDSLOptMain):
@@ -87,7 +90,7 @@ class DfschedOptMain(xDSLOptMain):
         argv = _normalise_argv(args, long_flags)
         # `-p X` (xDSL spelling) becomes --passes=X so it keeps its place in the order.
         argv = _join_p_flag(argv)
-        argv, self.requests = _split_pass_flags(argv)
+        argv, self.requests, self.named_pipeline = _split_pass_flags(argv)
         super().__init__(args=argv)
 
     # -- registration ------------------------------------------------------
@@ -194,14 +197,14 @@ class DfschedOptMain(xDSLOptMain):
     # -- the API dfsched-run uses to check a pipeline pass by pass ------------
     def front_door_passes(self) -> list[tuple[PassRequest, ModulePass]]:
         """`pipeline.FRONT_DOOR` (`--bind` values folded in, `--unit element` addresses made
-        bytes), run right after parsing when the run compiles KTIR (its passes include
-        `ktir-legality-check`) or `--bind`/`--unit` is given, unless the passes name a
-        front-door pass themselves. It is not part of the named pipelines, so
-        `--dump-pass-pipeline` shows upstream's."""
+        bytes), run right after parsing when a named pipeline (`-ktir-to-dfir`, `-kEmitDFIR`)
+        compiles the kernel or `--bind`/`--unit` is given, unless the passes name a front-door
+        pass themselves. It is not part of the named pipelines, so `--dump-pass-pipeline`
+        shows upstream's."""
         names = {r.name for r in self.pipeline_requests}
         if names & set(pipeline.FRONT_DOOR):
             return []
-        if not (self.args.bind or self.args.unit or "ktir-legality-check" in names):
+        if not (self.args.bind or self.args.unit or self.named_pipeline):
             return []
         return self.build_passes(parse_pipeline(",".join(pipeline.FRONT_DOOR)))
 
