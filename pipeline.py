@@ -1,7 +1,7 @@
 """THE pass order: the `-ktir-to-dfir` pipeline and other named pipelines, nothing else.
 
 A pass joins `KTIR_TO_DFIR` when it lands, at its upstream position
-(`passes-scheduling.md` §1, preceded by `ensure-device-declaration`). Entries are pass
+(`docs/architecture.md#the-pipeline`, preceded by `ensure-device-declaration`). Entries are pass
 pipeline texts in MLIR syntax, so a pass can be anchored on nested ops.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 FRONT_DOOR: list[str] = ["bind-kernel-arguments", "address-units-to-bytes"]
 
 KTIR_TO_DFIR: list[str] = [
-    # frontend (passes-scheduling.md §1, preceded by the device declaration)
+    # frontend (`docs/architecture.md#the-pipeline`, preceded by the device declaration)
     "ensure-device-declaration",
     "ktir-legality-check",
     "compute-group-extraction",

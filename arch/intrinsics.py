@@ -1,8 +1,8 @@
 """`ktdf_arch.*` intrinsic attributes: their verifier rules and their typed reading.
 
 Properties are discardable attributes named `ktdf_arch.<name>` on any op; features are
-the entries of a `ktdf_arch.features` dictionary (arch.md §2, schedule-dialects.md
-§3.6–3.7). The dialect verifier and the device model both go through this module, so a
+the entries of a `ktdf_arch.features` dictionary (`docs/devices.md#the-model-in-one-page`
+). The dialect verifier and the device model both go through this module, so a
 fact is checked where it is read.
 """
 
@@ -36,6 +36,22 @@ SIMD = "ktdf_arch.feature.simd"
 QUEUE = "ktdf_arch.feature.queue"
 
 DOUBLE_BUFFER_LAST = "dataflow_scheduler.double_buffer_last"
+CYCLES_PER_OP = "dfsched.cycles_per_op"  # simulator: cycles per compute issue of an exec unit
+MEM_SPACE_MAPPING = "mem_space_mapping"  # on the device: KTIR memory space -> memory kind
+
+# The registry of what a device may declare besides the ktdf_arch ops' own attributes (`kind`,
+# `size`, ...): the fields of each feature, the fields of an access shape, and the attributes
+# other dialects put on resources. docs/devices.md documents every entry, and every property
+# and feature of this module (tests/unit/test_docs.py checks both ways).
+FEATURE_FIELDS: dict[str, tuple[str, ...]] = {
+    COMPUTE: (),
+    LOAD: ("word_size", "access_granularity"),
+    STORE: ("word_size", "access_granularity"),
+    SIMD: ("splat", "zero_pad", "lanes"),
+    QUEUE: ("ordered", "size", "depth"),
+}
+ACCESS_FIELDS = ("size_in_words", "align_in_words")
+OTHER_DEVICE_ATTRIBUTES = (DOUBLE_BUFFER_LAST, CYCLES_PER_OP, MEM_SPACE_MAPPING)
 
 
 def is_i64(attr: Attribute | None) -> bool:
@@ -408,7 +424,7 @@ def feature_satisfies(name: str, provided: Attribute | None, required: Attribute
     """Does the `provided` value of feature `name` meet `required` (PDL `has_feature`)?
 
     Equal values and unit requirements always match; ktdf_arch features also compare
-    field-wise (schedule-dialects.md §3.7).
+    field-wise (`docs/devices.md#the-model-in-one-page`).
     """
     if provided is None:
         return False

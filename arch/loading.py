@@ -25,23 +25,14 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError
 
 from dfsched import compat
+from dfsched.arch import device_refs
+from dfsched.arch.device_refs import DEVICES_DIR, shipped_devices
 from dfsched.arch.model import DeviceModel
 from dfsched.diagnostics import Diagnostic, DiagnosticError, error, location_of
 from dfsched.dialects.ktdf_arch import DeviceOp
 from dfsched.fileio import read_source
 
-DEVICES_DIR = Path(__file__).resolve().parent / "devices"
 STDIN_NAMES = ("-", "<stdin>", "<unknown>")
-
-
-def shipped_devices() -> dict[str, Path]:
-    """Short name → file of every device description shipped with dfsched."""
-    out: dict[str, Path] = {}
-    for path in sorted(DEVICES_DIR.glob("*.mlir")):
-        out[path.stem] = path
-        if path.stem.endswith("_device"):
-            out.setdefault(path.stem[: -len("_device")], path)
-    return out
 
 
 def device_file(spec: str) -> Path:
@@ -124,13 +115,20 @@ _keep_alive: "weakref.WeakKeyDictionary[DeviceOp, ModuleOp]" = weakref.WeakKeyDi
 
 
 def import_path_for(decl: DeviceOp) -> Path:
-    """Where `decl`'s `import("...")` points: absolute, or next to the declaring file."""
+    """Where `decl`'s `import("...")` points: absolute, or next to the declaring file.
+
+    A reference written by dfsched (`dfsched:NAME`, `sha256:DIGEST/NAME`, see `device_refs`)
+    is looked up by name and digest; when no file matches, the raw text is returned (it names
+    no file, and the caller reports it).
+    """
     raw = decl.import_file or ""
+    file = location_of(decl)[0]
+    base = Path.cwd() if file is None or file in STDIN_NAMES else Path(os.path.abspath(file)).parent
+    if device_refs.is_reference(raw):
+        return device_refs.file_for_reference(raw, [base, Path.cwd()]) or Path(raw)
     path = Path(raw)
     if path.is_absolute():
         return path
-    file = location_of(decl)[0]
-    base = Path.cwd() if file is None or file in STDIN_NAMES else Path(os.path.abspath(file)).parent
     return Path(os.path.normpath(base / path))
 
 
@@ -146,6 +144,8 @@ def resolve_device(decl: DeviceOp) -> DeviceOp:
         return _RESOLVED[decl]
     path = import_path_for(decl)
     prefix = f"'{decl.name}' op unable to import device graph: "
+    if device_refs.is_reference(str(path)):
+        raise error(decl, f"{prefix}{device_refs.describe(str(path))}")
     if not path.is_file():
         reason = "No such file or directory" if not path.exists() else "not a regular file"
         raise error(decl, f"{prefix}cannot open '{path}': {reason}")
@@ -182,7 +182,7 @@ def _note(op: Operation, message: str) -> Diagnostic:
 
 
 def find_device_declaration_for(op: Operation) -> DeviceOp | None:
-    """The device `op` is mapped to (arch.md §3.1).
+    """The device `op` is mapped to (`docs/devices.md#the-model-in-one-page`).
 
     Walking up from `op`: a `ktdf_arch.maps_to = @dev` naming a device wins; otherwise a
     module holding exactly one device makes it the candidate; two candidates on the way
@@ -247,10 +247,10 @@ def device_model_for(op: Operation, device: str | None = None) -> DeviceModel | 
 
 
 def declaration_for_file(path: str | os.PathLike[str], name: str | None = None) -> DeviceOp:
-    """A `ktdf_arch.device @name import("<absolute path>")` for a device file (no mapping)."""
+    """A `ktdf_arch.device @name import("<reference>")` for a device file (no mapping)."""
     file = device_file(str(path)).resolve()
     device_name = name or infer_device_name(file)
-    return DeviceOp(device_name, import_path=str(file))
+    return DeviceOp(device_name, import_path=device_refs.reference_for(file))
 
 
 __all__ = [

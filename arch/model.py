@@ -255,7 +255,7 @@ class DeviceModel:
     @cached_property
     def mem_space_mapping(self) -> list[tuple[Attribute, str]]:
         """The device's explicit `mem_space_mapping` (KTIR space → memory kind), in order."""
-        mapping = self.device.attributes.get("mem_space_mapping")
+        mapping = self.device.attributes.get(intrinsics.MEM_SPACE_MAPPING)
         if not isinstance(mapping, MapAttr):
             return []
         return [(k, kind_name(v) or "") for k, v in mapping.items]
@@ -381,7 +381,7 @@ class DeviceModel:
         return len(views.equivalent_groups(core)) if core is not None else 1
 
     def instance_groups(self, kinds: list[str]) -> list[GroupOp]:
-        """The groups a pipeline over `kinds` can be replicated on (arch.md §4, corelets)."""
+        """The groups a pipeline over `kinds` can be replicated on (corelets: `docs/devices.md`)."""
         ops = []
         for kind in kinds:
             op = self._exemplars.get(kind)
@@ -403,7 +403,7 @@ class DeviceModel:
 
     @cached_property
     def local_memories(self) -> dict[str, str | None]:
-        """exec kind → its group-local memory kind, None where ambiguous (arch.md §6.3)."""
+        """exec kind → its group-local memory kind, None where ambiguous (`docs/devices.md#the-model-in-one-page`)."""
         return views.group_local_memory(self.device)
 
     def local_memory(self, kind: str, at: Operation | None = None) -> str:

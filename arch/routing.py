@@ -1,6 +1,6 @@
 """The routing graph of a device and the shortest routes path expansion follows.
 
-Built exactly as upstream's RoutingGraph (arch.md §6.1): one pass over the device body
+Built exactly as upstream's RoutingGraph (`docs/devices.md#the-model-in-one-page`): one pass over the device body
 in textual order; the first group of each kind is entered, later groups of that kind
 collapse into one Compute node per result; unkinded groups are always entered, so their
 contents are duplicated. Every datapath is an edge of cost 1, kept in insertion order.
@@ -123,7 +123,7 @@ class RoutingGraph:
 
 
 class _Builder:
-    """One pass over the device body, mapping SSA values to node ids (arch.md §6.1)."""
+    """One pass over the device body, mapping SSA values to node ids (`docs/devices.md#the-model-in-one-page`)."""
 
     def __init__(self, routing: RoutingGraph):
         self.routing = routing

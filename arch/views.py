@@ -1,6 +1,6 @@
 """Structural views of a `ktdf_arch.device` that do not need a graph library.
 
-Each function reads the op graph as upstream's analyses do (arch.md §4–§6): kinds and
+Each function reads the op graph as upstream's analyses do (`docs/devices.md#the-model-in-one-page`): kinds and
 their exemplars, link endpoints, the memory tree, group-local memory and the groups a
 pipeline's units can be replicated over. `DeviceModel` caches and exposes them.
 """
@@ -77,7 +77,7 @@ def exemplars(device: DeviceOp) -> dict[str | None, ResourceOp]:
 
 
 # ---------------------------------------------------------------------------
-# Endpoints and links (§5)
+# Endpoints and links
 # ---------------------------------------------------------------------------
 
 
@@ -150,7 +150,7 @@ def node_links(node: NodeOp, order: dict[Operation, int]) -> list[tuple[Directio
 
 
 # ---------------------------------------------------------------------------
-# Memory tree (§6.2)
+# Memory tree
 # ---------------------------------------------------------------------------
 
 
@@ -199,7 +199,7 @@ def memory_tree(device: DeviceOp) -> list[MemoryNode]:
 
 
 # ---------------------------------------------------------------------------
-# Group-local memory (§6.3)
+# Group-local memory
 # ---------------------------------------------------------------------------
 
 
@@ -224,7 +224,7 @@ def group_local_memory(device: DeviceOp) -> dict[str, str | None]:
 
 
 # ---------------------------------------------------------------------------
-# Replicated groups: cores and corelets (§4)
+# Replicated groups: cores and corelets
 # ---------------------------------------------------------------------------
 
 

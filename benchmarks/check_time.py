@@ -1,6 +1,6 @@
 """Time of `dfsched-run --check` and of the engines it runs (prints a table; asserts nothing).
 
-    python benchmarks/check_time.py [--device sample] [--seed 0] [--no-examples] [KERNEL ...]
+    python benchmarks/check_time.py [--device sample] [--seed 0] [--no-examples] [--against REV] [KERNEL ...]
 
 Every kernel in examples/ (unless `--no-examples`), then each KERNEL named (big kernels are not
 defaults: `tests/lit/pipeline/Inputs/big_rows_add.mlir`, for one, takes minutes). Per kernel:
@@ -16,8 +16,13 @@ defaults: `tests/lit/pipeline/Inputs/big_rows_add.mlir`, for one, takes minutes)
   every pass, a ScheduleIR run or a simulation after each), seconds, with its verdict (`OK`,
   or `FAILED` when a row mismatches, errs or a pass fails).
 
-A step that fails shows `FAILED` in its column and the reason below the table. Times are wall
-clock of one run each, on whatever else the machine is doing.
+A step that fails shows `FAILED` in its column and the reason below the table. Times are the
+process's CPU seconds of one run each (`time.process_time`): on a shared machine wall clock
+mostly measures the other jobs.
+
+`--against REV` times the git revision REV too, kernel by kernel in the same run (each kernel
+first on REV, in a subprocess that imports REV's `dfsched` exported to a temporary directory,
+then on the working tree), and adds `REV` columns and the speedups (REV time / this time).
 """
 
 from __future__ import annotations
@@ -25,7 +30,9 @@ from __future__ import annotations
 import argparse
 import glob
 import io
+import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -54,9 +61,9 @@ def scheduled_module(path: str, device: str):
 
 
 def timed(fn):
-    start = time.perf_counter()
+    start = time.process_time()
     value = fn()
-    return value, time.perf_counter() - start
+    return value, time.process_time() - start
 
 
 def measure(path: str, device: str, seed: int) -> tuple[dict[str, str], list[str]]:
@@ -107,15 +114,48 @@ def measure(path: str, device: str, seed: int) -> tuple[dict[str, str], list[str
 
 
 COLUMNS = ("kernel", "ktir", "ops", "sched", "sched ops", "us/op", "dfsim", "cycles", "check", "verdict")
+TIMED = ("sched", "dfsim", "check")
 
 
-def print_table(rows: list[dict[str, str]]) -> None:
-    widths = [max(len(c), *(len(r.get(c, "-")) for r in rows)) for c in COLUMNS]
-    print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(COLUMNS, widths))))
+def print_table(rows: list[dict[str, str]], columns=COLUMNS) -> None:
+    widths = [max(len(c), *(len(r.get(c, "-")) for r in rows)) for c in columns]
+    print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(columns, widths))))
     print("  ".join("-" * w for w in widths))
     for r in rows:
-        cells = [r.get(c, "-") for c in COLUMNS]
+        cells = [r.get(c, "-") for c in columns]
         print("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(cells, widths))))
+
+
+def export_revision(rev: str, where: str) -> str:
+    """`rev` of this repository as an importable `dfsched` package under `where`; returns `where`."""
+    target = os.path.join(where, "dfsched")
+    os.makedirs(target)
+    archive = subprocess.run(["git", "-C", ROOT, "archive", rev], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", target], input=archive, check=True)
+    return where
+
+
+def measure_elsewhere(path: str, device: str, seed: int, pythonpath: str) -> tuple[dict[str, str], list[str]]:
+    """`measure` in a subprocess whose `dfsched` is the one under `pythonpath`."""
+    env = dict(os.environ, PYTHONPATH=pythonpath)
+    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--row-json", path, "--device", device,
+                           "--seed", str(seed)], env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        return {"kernel": path}, [f"{proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else 'failed'}"]
+    row, problems = json.loads(proc.stdout)
+    return row, problems
+
+
+def with_baseline(row: dict[str, str], old: dict[str, str], rev: str) -> dict[str, str]:
+    """`row` plus REV's times and the speedups."""
+    out = dict(row)
+    for c in TIMED:
+        out[f"{c}@{rev}"] = old.get(c, "-")
+        try:
+            out[f"{c} x"] = f"{float(old[c]) / max(float(row[c]), 1e-3):.1f}"
+        except (KeyError, ValueError):
+            out[f"{c} x"] = "-"
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,16 +164,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--device", default="sample")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-examples", action="store_true", help="time only the kernels named")
+    ap.add_argument("--against", metavar="REV", default=None,
+                    help="also time git revision REV, kernel by kernel, and print the speedups")
+    ap.add_argument("--row-json", metavar="KERNEL", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.row_json:  # one row, for --against's subprocess
+        print(json.dumps(measure(os.path.abspath(args.row_json), args.device, args.seed)))
+        return 0
     paths = [] if args.no_examples else sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir")))
     paths += [os.path.abspath(p) for p in args.kernels]
     rows, notes = [], []
-    for path in paths:
-        row, problems = measure(path, args.device, args.seed)
-        rows.append(row)
-        notes += [f"{row['kernel']}: {p}" for p in problems]
-        print(f"  timed {row['kernel']}", file=sys.stderr)
-    print_table(rows)
+    with tempfile.TemporaryDirectory(prefix="dfsched-check-time-rev-") as tmp:
+        baseline = export_revision(args.against, tmp) if args.against else None
+        for path in paths:
+            old = None
+            if baseline is not None:
+                old, old_problems = measure_elsewhere(path, args.device, args.seed, baseline)
+                notes += [f"{old.get('kernel', path)} @{args.against}: {p}" for p in old_problems]
+            row, problems = measure(path, args.device, args.seed)
+            rows.append(row if old is None else with_baseline(row, old, args.against))
+            notes += [f"{row['kernel']}: {p}" for p in problems]
+            print(f"  timed {row['kernel']}", file=sys.stderr)
+    columns = COLUMNS
+    if args.against:
+        columns = ("kernel", "sched", f"sched@{args.against}", "sched x", "dfsim", f"dfsim@{args.against}",
+                   "dfsim x", "check", f"check@{args.against}", "check x", "cycles", "verdict")
+    print_table(rows, columns)
     if notes:
         print()
         print("\n".join(notes))

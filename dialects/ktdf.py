@@ -1,7 +1,7 @@
 """The `ktdf` dialect (ScheduleIR): pipelines of stages, FIFOs, tokens and data transfers.
 
 Textually compatible with the C++ Dataflow Scheduler's `ktdf` dialect (see
-`schedule-dialects.md` §2): every op prints exactly as `mlir-opt` prints it, and the
+`docs/dialects.md#ktdf`): every op prints exactly as `mlir-opt` prints it, and the
 parser accepts what the C++ parser accepts (plus the stripped fifo-slot type form).
 
 Where the C++ verifiers would dereference a missing defining op (block-argument tokens,

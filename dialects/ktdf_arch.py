@@ -4,7 +4,7 @@ A `ktdf_arch.device` holds nodes (`memory`, `exec_unit`, `switch`), links (`data
 and hierarchy (`group`, which shares outer memories with `share(...)` and exports exec
 units with `yield`). `patterns` blocks carry device-specific PDL rewrites.
 
-The textual syntax follows the C++ dialect (see `spec/schedule-dialects.md` §3): ops in a
+The textual syntax follows the C++ dialect (see `docs/dialects.md#ktdf_arch`): ops in a
 device or group body may drop the `ktdf_arch.` prefix, a resource's attributes are one
 dictionary (or an alias of one) right after its optional `@id`, group bodies are
 isolated from above and re-bind the shared memories under their outer names.

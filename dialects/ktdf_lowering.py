@@ -1,7 +1,7 @@
 """The `ktdf_lowering` dialect: the temporary ops between ScheduleIR and DataflowIR.
 
 `ktdf-to-ktdflowering` turns pipelines and stages into `execute_on` regions and token
-dependencies into `signal`s; `ktdflowering-to-dfir` consumes both (`schedule-dialects.md` §7).
+dependencies into `signal`s; `ktdflowering-to-dfir` consumes both (`docs/dialects.md#ktdf_lowering`).
 """
 
 from __future__ import annotations

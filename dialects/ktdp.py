@@ -3,7 +3,7 @@
 Memory views interpret already-allocated memory as strided tensors, access tiles describe
 which coordinates of a view a compute tile touches, `load`/`store` move data through them,
 and the inter-tile ops describe data exchanged between compute tiles. The syntax is the
-one the upstream C++ dialect prints (see `/work/shared/spec/ktir-dialects.md`), so that
+one the upstream C++ dialect prints (see `docs/dialects.md#ktdp`), so that
 KTIR written for the C++ tools parses here unchanged and our output reads back there.
 """
 

@@ -3,7 +3,7 @@
 Scalar (or register-row) operations the Spyre compute units implement directly: activation
 functions, division, normalisation building blocks, integer address arithmetic, slice
 reductions, compares and selects on floats, and register constants. Syntax and verifier
-messages follow the upstream C++ dialect (`/work/shared/spec/ktir-dialects.md` §3).
+messages follow the upstream C++ dialect (`docs/dialects.md#spyreop`).
 """
 
 from __future__ import annotations

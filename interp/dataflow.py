@@ -33,8 +33,9 @@ API
   loaded/stored/sent/received, DMA bytes, vector ops, compute cycles, syncs), `launches`
   (`(program function, start, end)`), `warnings`, `fifos` (name -> peak bytes queued);
   `.bound(device)` / `.efficiency(device)`: the device bound below and bound / cycles;
-  `.utilization()`: busy share per unit; `.chrome_trace()`: the timeline as a Chrome
-  trace-event dict (`json.dump` it, open it in Perfetto).
+  `.utilization()`: busy share per unit; `fifo_occupancy` (FIFO name -> `(cycle, bytes
+  queued)` after every send and receive); `.chrome_trace()`: the timeline as a Chrome
+  trace-event dict (`dfsched.interp.trace`; `json.dump` it, open it in Perfetto).
 * `check_against_reference(kernel_module, dfir_module, inputs=None, device=None, ...)
   -> (SimResult, differences)`: seeded inputs, the KTIR reference run, the simulation with the
   reference's layout, `compare_outputs`.
@@ -191,6 +192,7 @@ class SimResult:
     warnings: list[str] = field(default_factory=list)
     fifos: dict[str, int] = field(default_factory=dict)
     device: Any = None
+    fifo_occupancy: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # (cycle, bytes queued)
 
     def utilization(self) -> dict[str, float]:
         """Busy share of the run, per unit."""
@@ -198,18 +200,10 @@ class SimResult:
         return {name: busy / total for name, busy in self.busy_cycles_per_unit.items()}
 
     def chrome_trace(self) -> dict:
-        """The timeline in Chrome's trace-event format (open it in Perfetto or chrome://tracing).
+        """The timeline in Chrome's trace-event format (`dfsched.interp.trace`)."""
+        from dfsched.interp.trace import chrome_trace
 
-        One row per unit; one cycle is shown as one microsecond.
-        """
-        units = sorted({e.unit for e in self.timeline})
-        tid = {u: i for i, u in enumerate(units)}
-        events: list[dict] = [
-            {"name": "thread_name", "ph": "M", "pid": 0, "tid": tid[u], "args": {"name": u}} for u in units
-        ]
-        events += [{"name": e.what, "ph": "X", "pid": 0, "tid": tid[e.unit], "ts": e.start, "dur": e.end - e.start}
-                   for e in self.timeline]
-        return {"traceEvents": events, "displayTimeUnit": "ns"}
+        return chrome_trace(self)
 
     def bound(self, device=None) -> Bound:
         return device_bound(self, device if device is not None else self.device)
@@ -274,7 +268,9 @@ def simulate(
     outputs = {key: memory.fetch(address, shape, et) for key, address, shape, et in buffers}
     busy = {name: s.busy for name, s in sim.stats.items()}
     fifo_peaks = getattr(sim, "fifo_peaks", {})
-    return SimResult(outputs, sim.clock, busy, sim.timeline, sim.stats, sim.launches, sim.warnings, fifo_peaks, model)
+    occupancy = getattr(sim, "fifo_occupancy", {})
+    return SimResult(outputs, sim.clock, busy, sim.timeline, sim.stats, sim.launches, sim.warnings, fifo_peaks, model,
+                     occupancy)
 
 
 def _teach_host_code(sim: SimState) -> None:
@@ -467,6 +463,8 @@ def launch(sim: SimState, pending: list[tuple[Operation, dict]]) -> None:
                 raise error(op, f"program unit operand is {unit!r}, not a dataflow.get_unit handle")
             if unit.name in running:
                 raise error(op, f"unit {unit} runs two programs at once", [(running[unit.name], "its other program")])
+            if opts.tiles is not None and unit.core is not None and unit.core not in opts.tiles:
+                continue  # a compute tile left out of a sampled check
             running[unit.name] = op
             runner = Runner(sim, unit, dict(env))
             runner.launch_env = env
@@ -500,8 +498,13 @@ def launch(sim: SimState, pending: list[tuple[Operation, dict]]) -> None:
     peaks = getattr(sim, "fifo_peaks", None)
     if peaks is None:
         peaks = sim.fifo_peaks = {}  # type: ignore[attr-defined]
+    occupancy = getattr(sim, "fifo_occupancy", None)
+    if occupancy is None:
+        occupancy = sim.fifo_occupancy = {}  # type: ignore[attr-defined]
     for fifo in sim.fifos.values():
         peaks[fifo.name] = max(peaks.get(fifo.name, 0), fifo.high_water)
+        if fifo.occupancy:
+            occupancy.setdefault(fifo.name, []).extend(fifo.occupancy)
     leftovers = [f for f in sim.fifos.values() if f.chunks]
     if leftovers:
         text = "; ".join(f"{f.name} holds {f.queued_elements()} element(s)" for f in leftovers)

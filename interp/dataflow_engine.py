@@ -44,6 +44,7 @@ from dfsched.diagnostics import DiagnosticError, error
 class Busy:
     cycles: int
     what: str
+    amount: int | None = None  # bytes moved or vectors computed (shown by the trace)
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,7 @@ class TimelineEntry:
     start: int
     end: int
     what: str
+    amount: int | None = None  # bytes for a transfer, vectors for a compute op
 
 
 class Engine:
@@ -167,7 +169,8 @@ class Engine:
                     continue
                 process.busy += command.cycles
                 if self.record_timeline:
-                    self.timeline.append(TimelineEntry(process.name, self.now, self.now + command.cycles, command.what))
+                    self.timeline.append(TimelineEntry(process.name, self.now, self.now + command.cycles, command.what,
+                                                       command.amount))
                 self._push(process, self.now + command.cycles)
                 return
             if isinstance(command, WaitUntil):
@@ -211,6 +214,8 @@ class Fifo:
         self.room = Waitlist(f"room of {src}->{dst}")
         self.bytes_total = 0
         self.high_water = 0
+        self.now: Any = None  # () -> simulated time; set when occupancy is recorded
+        self.occupancy: list[tuple[int, int]] = []  # (time, bytes queued) after each change
 
     @property
     def name(self) -> str:
@@ -228,6 +233,11 @@ class Fifo:
         self.used += values.nbytes
         self.bytes_total += values.nbytes
         self.high_water = max(self.high_water, self.used)
+        self._record()
+
+    def _record(self) -> None:
+        if self.now is not None:
+            self.occupancy.append((self.now(), self.used))
 
     def visible(self, now: int) -> int:
         """Elements at the head of the stream visible at `now`."""
@@ -262,6 +272,7 @@ class Fifo:
                 chunk[1] = values[count:]
                 self.used -= out[-1].nbytes
                 count = 0
+        self._record()
         return out, clocks
 
 

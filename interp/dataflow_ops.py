@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ShapedType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 
+from dfsched.arch.intrinsics import CYCLES_PER_OP
 from dfsched.compat import op_implementations
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp import sets
@@ -59,6 +60,7 @@ class SimOptions:
     check_bounds: bool = True  # an access outside a view's shape is an error
     check_races: bool = True  # accesses of two units to one byte not ordered by synchronisation are an error
     max_events: int | None = 50_000_000
+    tiles: tuple[int, ...] | None = None  # run only the units of these cores (compute tiles); None: all
 
 
 @dataclass
@@ -220,6 +222,7 @@ class SimState:
         self._trivial: dict[int, bool] = {}
         self._subscripts: dict[int, Any] = {}
         self._composite_cycles: dict[tuple[str, str, str, int], int] = {}
+        self._block_plans: dict[int, tuple[Block, list]] = {}
         self.ktir = KtirInterpreter(module, State(options=Options(check_races=False, max_ops=None)))
 
     # -- device facts ---------------------------------------------------------------------
@@ -249,7 +252,7 @@ class SimState:
         if self.device is None or unit is None:
             return 1
         exec_unit = self.device.units.get(unit.kind)
-        attr = exec_unit.op.attributes.get("dfsched.cycles_per_op") if exec_unit is not None else None
+        attr = exec_unit.op.attributes.get(CYCLES_PER_OP) if exec_unit is not None else None
         return int(attr.value.data) if isinstance(attr, IntegerAttr) else 1
 
     def lanes(self, unit: Unit | None, et: ElementType) -> int:
@@ -273,6 +276,15 @@ class SimState:
             if lanes > 0:
                 return lanes
         return 0
+
+    def block_plan(self, block: Block) -> list[tuple[Operation, str, tuple, tuple]]:
+        """(op, name, operands, results) of each op of `block`, listed once (the IR does not
+        change while it runs)."""
+        found = self._block_plans.get(id(block))
+        if found is None or found[0] is not block:
+            found = self._block_plans[id(block)] = (
+                block, [(op, op.name, tuple(op.operands), tuple(op.results)) for op in block.ops])
+        return found[1]
 
     def segments(self, op: Operation) -> list[list[SSAValue]]:
         found = self._segments.get(id(op))
@@ -325,6 +337,8 @@ class SimState:
             capacity = queue.size if queue is not None and queue.size else depth * (granularity or self.options.fifo_entry_bytes)
             fifo = Fifo(src.name, dst.name, capacity, granularity, depth)
             fifo.link = link  # type: ignore[attr-defined]
+            if self.options.record_timeline and self.engine is not None:
+                fifo.now = lambda engine=self.engine: engine.now
             self.fifos[key] = fifo
         return fifo
 
@@ -491,21 +505,20 @@ class Runner:
         for arg, value in zip(block.args, args):
             env[arg] = value
         invariant_maps = self.sim.invariant_maps
-        for op in block.ops:
-            name = op.name
+        for op, name, op_operands, op_results in self.sim.block_plan(block):
             if name == "uniform.def_immutable_mapping" and self.launch_env is not None:
                 cached = invariant_maps.get(op)
                 if cached is not None and cached[0] is self.launch_env:
                     env[op.results[0]] = cached[1]
                     continue
             if name in TERMINATORS:
-                values = [env[o] for o in op.operands]
+                values = [env[o] for o in op_operands]
                 if self.pending and self.unit is None:
                     pending, self.pending = self.pending, []
                     self.sim_launch(pending)
                 return values
             try:
-                operands = [env[o] for o in op.operands]
+                operands = [env[o] for o in op_operands]
             except KeyError as exc:
                 raise error(op, f"'{name}' op uses a value that has none here ({exc.args[0]})") from None
             try:
@@ -523,7 +536,7 @@ class Runner:
             except (SimError, RaceError, MemoryAccessError, ValueError, IndexError, UnsupportedType,
                     ZeroDivisionError) as exc:
                 raise error(op, f"'{name}' op {exc}") from exc
-            for result, value in zip(op.results, results):
+            for result, value in zip(op_results, results):
                 env[result] = value
         if self.pending and self.unit is None:
             pending, self.pending = self.pending, []
@@ -554,7 +567,7 @@ class Runner:
                 cycles = self.sim.op_cycles(op, self.unit, et, count)
                 self.stats.vector_ops += 1
                 self.stats.compute_cycles += cycles
-                yield Busy(cycles, op.name)
+                yield Busy(cycles, op.name, 1)
         return results
 
     # -- helpers for op implementations ---------------------------------------------------
@@ -847,7 +860,7 @@ def _send(r: Runner, op, args) -> Gen:
         clock = sim.races.release(unit.name) if sim.races is not None else None
         fifo.push(part, sim.engine.now + cycles, clock)
         sim.engine.wake(fifo.data)
-        yield Busy(cycles, f"send to {peer}")
+        yield Busy(cycles, f"send to {peer}", part.nbytes)
     return ()
 
 
@@ -932,10 +945,19 @@ def _sync_recv(r: Runner, op, args) -> Gen:
     return ()
 
 
-def _describe(t: Attribute) -> str:
-    from dfsched.dialects.ktdf_arch import attribute_text
+_DESCRIPTIONS: dict[Attribute, str] = {}
 
-    return attribute_text(t)
+
+def _describe(t: Attribute) -> str:
+    """The type as IR text (remembered: a blocked receive asks for it every time it waits)."""
+    found = _DESCRIPTIONS.get(t)
+    if found is None:
+        from dfsched.dialects.ktdf_arch import attribute_text
+
+        if len(_DESCRIPTIONS) > 4096:
+            _DESCRIPTIONS.clear()
+        found = _DESCRIPTIONS[t] = attribute_text(t)
+    return found
 
 
 # -- agen ---------------------------------------------------------------------------------
@@ -1061,7 +1083,7 @@ def _vector_load(r: Runner, op, args) -> Gen:
     nbytes = values.nbytes
     r.stats.loaded_bytes += nbytes
     cycles = r.sim.transfer_cycles(r.sim.link(view.memory.kind, unit.kind), nbytes)
-    yield Busy(cycles, f"vector_load {view.memory.name}")
+    yield Busy(cycles, f"vector_load {view.memory.name}", nbytes)
     return (values,)
 
 
@@ -1082,7 +1104,7 @@ def _vector_store(r: Runner, op, args) -> Gen:
     addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
     et = _vector_type_info(op.operands[0].type)[1]
     cycles = r.sim.transfer_cycles(r.sim.link(unit.kind, view.memory.kind), values.nbytes)
-    yield Busy(cycles, f"vector_store {view.memory.name}")
+    yield Busy(cycles, f"vector_store {view.memory.name}", values.nbytes)
     if r.sim.races is not None:
         r.sim.races.write(unit.name, view.memory.memory, addresses, et.itemsize, consecutive)
     view.memory.memory.write(addresses, values, et, consecutive)
@@ -1151,7 +1173,7 @@ def _composite(r: Runner, op, args) -> Gen:
     if trivial and not (src.memory is dst.memory and overlaps(src_addr, dst_addr)):
         _check_count(store.count, shape, "stores")
         values = src.memory.memory.read(src_addr, et, src_seq)
-        yield Busy(per_step * steps, what)
+        yield Busy(per_step * steps, what, vector_bytes * steps)
         if races is not None:
             races.write(unit.name, dst.memory.memory, dst_addr, et.itemsize, dst_seq)
         dst.memory.memory.write(dst_addr, values, et, dst_seq)
@@ -1161,7 +1183,7 @@ def _composite(r: Runner, op, args) -> Gen:
             out = yield from r.run_block(body, [vector])
             stored = np.asarray(out[0] if out else vector).reshape(-1)
             _check_count(store.count, (stored.size,), "stores")
-            yield Busy(per_step, what)
+            yield Busy(per_step, what, vector_bytes)
             if races is not None:
                 races.write(unit.name, dst.memory.memory, dst_addr[t], et.itemsize, False)
             dst.memory.memory.write(dst_addr[t], stored, et)
@@ -1243,7 +1265,7 @@ def _compute(r: Runner, op: Operation, result: np.ndarray, et: ElementType) -> G
     cycles = r.sim.op_cycles(op, unit, et, int(np.asarray(result).size))
     r.stats.vector_ops += 1
     r.stats.compute_cycles += cycles
-    yield Busy(cycles, op.name)
+    yield Busy(cycles, op.name, 1)
 
 
 def _no_mask(op: Operation) -> None:

@@ -60,6 +60,16 @@ class Shadow:
             page = self.pages[number] = _Page(self.PAGE)
         return page
 
+    def spans(self, first: int, count: int):
+        """(page number, in-page slice, address of the slice's first byte) of the bytes
+        [first, first + count), in address order."""
+        at, end = first, first + count
+        while at < end:
+            number = at >> self.PAGE_BITS
+            stop = min(end, (number + 1) << self.PAGE_BITS)
+            yield number, slice(at & self.MASK, ((stop - 1) & self.MASK) + 1), at
+            at = stop
+
     def _by_page(self, slots: np.ndarray):
         numbers = slots >> self.PAGE_BITS
         offsets = slots & self.MASK
@@ -119,14 +129,27 @@ class RaceTracker:
         safe_units = np.where(units >= 0, units, 0)
         return (units < 0) | (units == me) | (epochs <= clock[safe_units])
 
-    def read(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
-        slots = self._slots(addresses, itemsize, consecutive)
-        if slots.size == 0:
+    def _pages(self, shadow: Shadow, addresses, itemsize: int, consecutive: bool):
+        """(page number, offsets in the page, the bytes' addresses: an array, or the first
+        byte's address of a run) of each page the accessed bytes fall in, in address order."""
+        if consecutive:
+            flat = np.asarray(addresses).reshape(-1)
+            if flat.size:
+                yield from shadow.spans(int(flat[0]), flat.size * itemsize)
             return
+        slots = self._slots(addresses, itemsize, consecutive)
+        if slots.size:
+            yield from shadow._by_page(slots)
+
+    @staticmethod
+    def _address(where, k: int) -> int:
+        return where + k if isinstance(where, int) else int(where[k])
+
+    def read(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
         me = self.index[unit]
         epoch = self.clocks[me][me]
         shadow = self._shadow(memory)
-        for number, offsets, where in shadow._by_page(slots):
+        for number, offsets, where in self._pages(shadow, addresses, itemsize, consecutive):
             page = shadow.pages.get(number)
             if page is None:
                 page = shadow._page(number)
@@ -134,27 +157,24 @@ class RaceTracker:
                 ok = self._ordered(me, page.w_unit[offsets], page.w_epoch[offsets])
                 if not ok.all():
                     k = int(np.argmax(~ok))
-                    other = self.units[int(page.w_unit[offsets[k]])]
-                    raise RaceError(f"{unit} reads byte {int(where[k])} of {memory.name}, which {other} wrote "
+                    other = self.units[int(page.w_unit[offsets][k])]
+                    raise RaceError(f"{unit} reads byte {self._address(where, k)} of {memory.name}, which {other} wrote "
                                     f"with no synchronisation ordering the write before the read (a race)")
             page.r_unit[offsets] = me
             page.r_epoch[offsets] = epoch
 
     def write(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
-        slots = self._slots(addresses, itemsize, consecutive)
-        if slots.size == 0:
-            return
         me = self.index[unit]
         epoch = self.clocks[me][me]
         shadow = self._shadow(memory)
-        for number, offsets, where in shadow._by_page(slots):
+        for number, offsets, where in self._pages(shadow, addresses, itemsize, consecutive):
             page = shadow._page(number)
             for units, epochs, what in ((page.w_unit, page.w_epoch, "wrote"), (page.r_unit, page.r_epoch, "read")):
                 ok = self._ordered(me, units[offsets], epochs[offsets])
                 if not ok.all():
                     k = int(np.argmax(~ok))
-                    other = self.units[int(units[offsets[k]])]
-                    raise RaceError(f"{unit} writes byte {int(where[k])} of {memory.name}, which {other} {what} "
+                    other = self.units[int(units[offsets][k])]
+                    raise RaceError(f"{unit} writes byte {self._address(where, k)} of {memory.name}, which {other} {what} "
                                     f"with no synchronisation ordering the two (a race)")
             page.w_unit[offsets] = me
             page.w_epoch[offsets] = epoch

@@ -274,7 +274,21 @@ def _new_state(info: ktir.KernelInfo, options: Options, sched: ScheduleOptions, 
 
 
 def _run_grid(module, info, state: ScheduleState, arg_values: list[Any]) -> dict[tuple[int, ...], tuple]:
-    return ktir._run_grid(module, info, state, arg_values, ScheduleInterpreter)  # noqa: SLF001
+    """`ktir._run_grid` on this interpreter, over the tiles `state.schedule.tiles` names (all by default)."""
+    selected = state.schedule.tiles
+    if selected is None:
+        return ktir._run_grid(module, info, state, arg_values, ScheduleInterpreter)  # noqa: SLF001
+    wanted = set(selected)
+    interpreter = ScheduleInterpreter(module, state)
+    returns: dict[tuple[int, ...], tuple] = {}
+    with np.errstate(all="ignore"):
+        for index, coords in enumerate(np.ndindex(*info.grid)):
+            if index not in wanted:
+                continue
+            state.tile_index = index
+            state.tile_coords = tuple(int(c) for c in coords)
+            returns[state.tile_coords] = tuple(interpreter.call_op(info.func, tuple(arg_values)))
+    return returns
 
 
 def _check_executable(module: Operation) -> None:
@@ -301,7 +315,7 @@ def _dry_run_layout(module, info, options: Options, sched: ScheduleOptions, scal
     """`ktir._compute_layout`, with the ScheduleIR interpreter doing the dry run."""
 
     def dry_run(probe_options: Options, arg_values: list[Any]) -> ScheduleState:
-        state = _new_state(info, probe_options, replace(sched, drain_fifos=False), True)
+        state = _new_state(info, probe_options, replace(sched, drain_fifos=False, tiles=None), True)
         state.global_memory = Memory("global memory", options.unit, None, probe=True)
         _run_grid(module, info, state, arg_values)
         return state
@@ -468,14 +482,15 @@ def is_dataflow_ir(module: Operation) -> bool:
 
 
 def check_dataflow(module: ModuleOp, inputs: dict[str, Any], reference: KernelResult, device, *,
-                   reductions: bool = False, sources=None, kernel: str | None = None) -> Verdict:
+                   reductions: bool = False, sources=None, kernel: str | None = None,
+                   tiles: tuple[int, ...] | None = None) -> Verdict:
     """Run DataflowIR on the DataflowIR simulator (`dataflow.py`) and compare with the reference."""
     try:
         from dfsched.interp.dataflow import simulate
     except ImportError as exc:
         return Verdict("skipped", message=f"DataflowIR: no DataflowIR simulator ({exc})")
     try:
-        result = simulate(module, inputs, device, layout=reference.layout, kernel=kernel)
+        result = simulate(module, inputs, device, layout=reference.layout, kernel=kernel, tiles=tiles)
     except DiagnosticError as exc:
         return Verdict("error", message=exc.diagnostic.render(sources), engine="dataflow")
     except Exception as exc:  # noqa: BLE001 - the simulator's own failure is not the schedule's
@@ -504,7 +519,7 @@ def check_schedule(
     if why is not None:
         if dataflow_device is not None and is_dataflow_ir(module):
             return check_dataflow(module, inputs, reference, dataflow_device, reductions=reductions,
-                                  sources=sources, kernel=run_options.get("kernel"))
+                                  sources=sources, kernel=run_options.get("kernel"), tiles=run_options.get("tiles"))
         return Verdict("skipped", message=why)
     try:
         result = run_schedule(module, inputs, layout=reference.layout, **run_options)

@@ -28,7 +28,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
 from dfsched.interp import linalg_impl
@@ -83,6 +84,17 @@ class BatchFifo:
         return np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0]
 
 
+class BatchView:
+    """Buffers allocated inside a batched body, one per iteration: one fresh buffer whose
+    leading axis is the iteration. Only its own iteration touches each part, so its reads and
+    writes happen at once (no deferral, no conflict to check)."""
+
+    __slots__ = ("view",)
+
+    def __init__(self, view):
+        self.view = view
+
+
 # ---------------------------------------------------------------------------------------
 # which loops
 # ---------------------------------------------------------------------------------------
@@ -90,7 +102,8 @@ class BatchFifo:
 STRUCTURE = {"ktdf.pipeline", "ktdf.stage", "ktdf.private"}
 TERMINATORS = {"scf.yield", "ktdf.private_yield", "ktdf.parallel_yield"}
 SPECIAL = {"ktdf.data_transfer", "ktdf.fifo.allocate", "ktdf.read_from_fifo", "ktdf.write_to_fifo",
-           "ktdf.create_token", "ktdf.tiling.linearize_index", "tensor.empty"}
+           "ktdf.create_token", "ktdf.tiling.linearize_index", "ktdf.tiling.derive_size", "tensor.empty",
+           "memref.alloc", "memref.dealloc"}
 
 
 def _inside(value: SSAValue, root: Operation) -> bool:
@@ -141,10 +154,6 @@ def _body_ok(loop: Operation) -> bool:
                 return False
             continue
         if name in SPECIAL:
-            if name == "ktdf.read_from_fifo" and not isinstance(op.results[0].type, TensorType):
-                return False
-            if name == "ktdf.write_to_fifo" and isinstance(op.operands[0].type, MemRefType):
-                return False
             for v in op.operands:  # FIFO slots: only those allocated inside
                 if v.type.name == "ktdf.fifo.slot" and not _inside(v, loop):
                     return False
@@ -182,7 +191,7 @@ class BatchRun:
         self.writes: list[tuple[Any, np.ndarray, np.ndarray, Any]] = []  # (view, addresses, values, tile)
         self.reads: dict[int, tuple[Any, list[np.ndarray]]] = {}  # id(memory) -> (memory, slot arrays)
         self.ops = 0  # ops one iteration interprets (the sequential run counts each once per iteration)
-        self.counters = {"pipelines_run": 0, "stages_run": 0, "transfers": 0, "fifo_elements": 0}
+        self.counters = {"pipelines_run": 0, "stages_run": 0, "transfers": 0, "fifo_elements": 0, "allocations": 0}
 
     # -- values ---------------------------------------------------------------------------
     @staticmethod
@@ -231,10 +240,32 @@ class BatchRun:
         for inst in unique_sorted(self.instances):
             log.add(view, int(inst), write, addresses[self.instances == inst], op)
 
+    def _private_box(self, view: BatchView, anchor, sizes) -> np.ndarray:
+        """Addresses (n, count) of the box in each iteration's part of `view`; the box must lie
+        inside the part (past it, a sequential read would see other storage)."""
+        from dfsched.interp.schedule_ops import _addresses, box_points
+
+        big = view.view
+        rank = len(sizes)
+        if len(anchor) != rank or len(big.sizes) != rank + 1:
+            raise Abort("a box of another rank")
+        columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
+        for column, size, extent in zip(columns, sizes, big.sizes[1:]):
+            if column.size and (int(column.min()) < 0 or int(column.max()) + size > extent):
+                raise Abort("a box outside its buffer")
+        points = box_points(tuple(sizes)).reshape(1, -1, rank)
+        coords = np.concatenate([np.broadcast_to(np.arange(self.n, dtype=np.int64)[:, None, None],
+                                                 (self.n, points.shape[1], 1)),
+                                 points + np.stack(columns, axis=1)[:, None, :]], axis=2)
+        return _addresses(big, coords, True)
+
     def read(self, view, anchor, sizes, strict: bool, op) -> np.ndarray:
         """(n, count) elements of the box `anchor + [0, sizes)` of `view` per iteration."""
         from dfsched.interp.schedule_ops import _addresses, _tile_of, box_points
 
+        if isinstance(view, BatchView):
+            addresses = self._private_box(view, anchor, sizes)
+            return view.view.memory.read(addresses, view.view.et, None)
         points = box_points(tuple(sizes))
         batched = [isinstance(a, np.ndarray) and a.ndim for a in anchor]
         if any(batched):
@@ -254,6 +285,10 @@ class BatchRun:
     def write(self, view, anchor, sizes, values: np.ndarray, op) -> None:
         from dfsched.interp.schedule_ops import _addresses, _tile_of, box_points
 
+        if isinstance(view, BatchView):
+            addresses = self._private_box(view, anchor, sizes)
+            view.view.memory.write(addresses, values.reshape(addresses.shape), view.view.et, None)
+            return
         points = box_points(tuple(sizes))
         columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
         coords = points.reshape(1, -1, len(sizes)) + np.stack(columns, axis=1)[:, None, :]
@@ -399,14 +434,66 @@ def _h_read_fifo(run: BatchRun, op, inputs):
     k = int(np.prod(shape, dtype=np.int64))
     data = et.cast(slot.pop(k)).reshape((run.n, *shape))
     run.counters["fifo_elements"] += k * run.n
+    if isinstance(t, MemRefType):
+        return [_fresh(run, op, shape, et, lambda: f"the buffer of a FIFO read ({slot.describe()})", data)]
     return [Batch(data)]
+
+
+def _fresh(run: BatchRun, op, shape, et, describe, data=None) -> BatchView:
+    """One fresh buffer of `shape` per iteration (`schedule_ops.new_buffer`, counted once each)."""
+    from dfsched.interp.schedule_ops import Label, new_buffer
+
+    run.counters["allocations"] += run.n - 1
+    return BatchView(new_buffer(run.state, (run.n, *shape), et, Label(describe), data=data))
+
+
+def _h_alloc(run: BatchRun, op, inputs):
+    from xdsl.dialects.builtin import NoneAttr
+
+    from dfsched.interp.schedule_ops import _alloc_info, _static_or_dynamic, _value_name, op_info
+
+    t, static, n_dynamic, et = op_info(run.interpreter, op, _alloc_info)
+    if et is None or not isinstance(t.layout, NoneAttr) or any(isinstance(v, Batch) for v in inputs):
+        raise Abort("an allocation batching does not reproduce")
+    shape = _static_or_dynamic(static, [int(v) for v in inputs[:n_dynamic]])
+    if any(d < 0 for d in shape):
+        raise Abort("a negative size")
+    return [_fresh(run, op, shape, et, lambda: f"buffer {_value_name(op.results[0])} ({t})")]
+
+
+def _h_dealloc(run: BatchRun, op, inputs):
+    return []
+
+
+def _h_derive_size(run: BatchRun, op, inputs):
+    """`schedule_ops._run_derive_size` per iteration; one size for all of them, or no batch."""
+    from dfsched.interp.schedule_ops import _iv_count, op_info
+
+    k = op_info(run.interpreter, op, _iv_count)
+    if any(isinstance(v, Batch) for v in inputs[k:]):
+        raise Abort("a batched tile size")
+    remaining: Any = int(inputs[2 * k])
+    for iv, ts in zip(inputs[:k], inputs[k: 2 * k]):
+        ts = int(ts)
+        if ts <= 0:
+            raise Abort("a tile size that is not positive")
+        iv = iv.array.astype(np.int64) if isinstance(iv, Batch) else int(iv)
+        remaining = np.maximum(0, np.minimum(ts, remaining - iv * ts))
+    values = np.broadcast_to(np.asarray(remaining, dtype=np.int64), (run.n,))
+    if values.size and (values != values[0]).any():
+        raise Abort("tile sizes that differ between iterations")
+    return [int(values[0])]
 
 
 def _h_write_fifo(run: BatchRun, op, inputs):
     data, slot = inputs
     if not isinstance(slot, BatchFifo):
         raise Abort("not a batched FIFO")
-    if isinstance(data, Batch):
+    if isinstance(data, BatchView):
+        big = data.view
+        anchor = [0] * (len(big.sizes) - 1)
+        slot.push(run.read(data, anchor, list(big.sizes[1:]), True, op))
+    elif isinstance(data, Batch):
         slot.push(np.asarray(data.array).reshape(run.n, -1))
     else:
         flat = np.asarray(data).reshape(1, -1)
@@ -442,12 +529,12 @@ def _side(run: BatchRun, info, inputs):
             sizes[k] = int(inputs[pos])
     if isinstance(value, (BatchFifo, FifoSlot)):
         return value, None, None if sizes is None else int(np.prod(sizes, dtype=np.int64))
-    if not isinstance(value, StridedView):
+    if not isinstance(value, (StridedView, BatchView)):
         raise Abort("not a memref")
     indices = [run.raw(inputs[p]) for p in info.indices]
     indices = [i if isinstance(i, np.ndarray) else int(i) for i in indices]
     if sizes is None:
-        sizes = list(value.sizes)
+        sizes = list(value.view.sizes[1:] if isinstance(value, BatchView) else value.sizes)
     anchor = info.evaluate(indices, []) if info.evaluate is not None else [0] * len(sizes)
     if len(anchor) != len(sizes) or any(s < 0 for s in sizes):
         raise Abort("a malformed transfer")
@@ -460,12 +547,12 @@ def _h_transfer(run: BatchRun, op, inputs):
     source, dest, mode = op_info(run.interpreter, op, _transfer_info)
     src, src_box, src_count = _side(run, source, inputs)
     dst, dst_box, dst_count = _side(run, dest, inputs)
-    if isinstance(src, BatchFifo) == isinstance(dst, BatchFifo) and src_box is None:
+    if src_box is None and dst_box is None:
         raise Abort("FIFO to FIFO")
     run.counters["transfers"] += run.n
     if isinstance(src, BatchFifo):
         k = src_count if src_count is not None else dst_count
-        data = dst.et.cast(src.pop(k))
+        data = _et(dst).cast(src.pop(k))
         run.counters["fifo_elements"] += k * run.n
     elif src_box is None:
         raise Abort("an outside FIFO")
@@ -480,8 +567,12 @@ def _h_transfer(run: BatchRun, op, inputs):
         raise Abort("an outside FIFO")
     else:
         payload = _fit_rows(data, dst_count, mode)
-        run.write(dst, dst_box[0], dst_box[1], dst.et.cast(payload), op)
+        run.write(dst, dst_box[0], dst_box[1], _et(dst).cast(payload), op)
     return []
+
+
+def _et(value):
+    return value.view.et if isinstance(value, BatchView) else value.et
 
 
 def _h_pipeline(run: BatchRun, op, inputs):
@@ -519,6 +610,9 @@ def _h_for(run: BatchRun, op, inputs):
 
 HANDLERS = {
     "scf.for": _h_for,
+    "memref.alloc": _h_alloc,
+    "memref.dealloc": _h_dealloc,
+    "ktdf.tiling.derive_size": _h_derive_size,
     "ktdf.data_transfer": _h_transfer,
     "ktdf.fifo.allocate": _h_fifo_allocate,
     "ktdf.read_from_fifo": _h_read_fifo,

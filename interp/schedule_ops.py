@@ -74,6 +74,9 @@ class ScheduleOptions:
     instance_races: two `ktdf.parallel` instances touching the same element of any memory
         (one of them writing) in one execution of the parallel op are an error: corelets run
         the instances at the same time.
+    tiles: run only these compute tiles (row-major indices; None: every tile of the grid).
+        `dfsched-run --check --tiles N` samples tiles that do not communicate
+        (`tile_sample.py`).
     """
 
     reserve_size: Any = None
@@ -82,6 +85,7 @@ class ScheduleOptions:
     strict_bounds: bool = False
     drain_fifos: bool = True
     instance_races: bool = True
+    tiles: tuple[int, ...] | None = None
 
 
 @dataclass

@@ -16,12 +16,20 @@ located `file:line:col` diagnostics, `--split-input-file`, `--verify-diagnostics
 * `--verify-each[=true|false]`: verify after every pass (default true);
 * `--split-dfir-output-dir=DIR`: where `-kEmitDFIR` writes its files.
 
+`-kEmitDFIR` on its own (with `--device`, `-o`, the flags above) compiles through
+`dfsched.compile`, so a kernel compiled before is read from the artifact cache; `--no-cache`
+compiles without it and `-v` says "cache hit KEY" or "cache miss KEY". Any other flag (more
+passes, dumps, `--split-input-file`, ...) runs the pipeline directly. `dfsched cache ...` and
+`dfsched build ...` are the cache's commands (`tools/cache_cli.py`, `tools/build.py`).
+
 A failure exits non-zero and writes nothing: no split files (the output pass runs last and
 writes only once everything is built) and no output file.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -73,6 +81,8 @@ class DfschedMain(DfschedOptMain):
         self.emit_dfir = False
         self.split_dir = ""
         self.print_final_ir = True
+        self.use_cache = True
+        self.verbose = False
         rest: list[str] = []
         verify = True
         i = 0
@@ -93,6 +103,14 @@ class DfschedMain(DfschedOptMain):
                 self.print_final_ir = flag
                 i += 1
                 continue
+            if arg in ("--no-cache", "-no-cache"):
+                self.use_cache = False
+                i += 1
+                continue
+            if arg in ("-v", "--verbose"):
+                self.verbose = True
+                i += 1
+                continue
             flag = _bool_flag(arg, "verify-each")
             if flag is not None:
                 verify = flag
@@ -107,6 +125,7 @@ class DfschedMain(DfschedOptMain):
         if self.emit_dfir:
             rest[self._placeholder_index] = "--pass-pipeline=" + _EMIT_MARKER
         super().__init__(rest)
+        self._only_emit_dfir = [r.name for r in self.requests] == [_EMIT_MARKER]
         if self.emit_dfir:
             self.requests = self.pipeline_requests = self._expand_marker(self.requests)
             self.named_pipeline = True
@@ -121,6 +140,56 @@ class DfschedMain(DfschedOptMain):
             options = {"output-dir": self.split_dir} if self.split_dir else {}
             out.append(PassRequest(OUTPUT_PASS, options))
         return out
+
+    # -- -kEmitDFIR through the artifact cache ------------------------------
+    def run(self) -> int:  # type: ignore[override]
+        if self._compiles_through_cache():
+            return self._run_compile()
+        return super().run()
+
+    def _compiles_through_cache(self) -> bool:
+        """Whether the command line asks for nothing but `-kEmitDFIR` (and `-o`, `--device`, ...).
+
+        Every flag set to anything but its default, beyond those `dfsched.compile` honours,
+        sends the run down the direct path: a new flag can never be ignored by a cache hit.
+        """
+        if not (self.emit_dfir and self._only_emit_dfir):
+            return False
+        if self.args.input_file == "-" and not self.split_dir:
+            return False  # no folder to write into: the pass reports it
+        defaults = argparse.ArgumentParser(add_help=False)
+        self.register_all_arguments(defaults)
+        default = vars(defaults.parse_args([]))
+        honoured = {"input_file", "output_file", "device", "dump_pass_pipeline", "disable_verify"}
+        return all(value == default.get(name) for name, value in vars(self.args).items() if name not in honoured)
+
+    def _run_compile(self) -> int:
+        from dfsched import api
+        from dfsched.fileio import check_writable, set_max_input_mb
+        from dfsched.passes.lowering.emit_split_dfir import write_split_files
+        from dfsched.tools.opt import _pipeline_text, _read_input
+
+        args = self.args
+        set_max_input_mb(args.max_input_mb)
+        if args.output_file:
+            check_writable(args.output_file)  # before any work, as the direct path does
+        if args.dump_pass_pipeline:
+            print(_pipeline_text(self.pipeline_requests), file=sys.stderr)
+        name, text = _read_input(args.input_file)  # size limit, located non-UTF-8 bytes
+        try:
+            artifact = api.compile(text, args.device, cache=self.use_cache, name=name)
+        except api.CompileError as exc:
+            print(exc, file=sys.stderr)
+            if args.output_file and os.path.exists(args.output_file):
+                os.remove(args.output_file)
+            return 1
+        if self.verbose:
+            outcome = "hit" if artifact.hit else "miss" if self.use_cache else "bypassed"
+            print(f"cache {outcome} {artifact.key}", file=sys.stderr)
+        directory = self.split_dir or os.path.dirname(os.path.abspath(args.input_file))
+        write_split_files(dict(artifact.files), directory)
+        self.write_output(artifact.final_ir if self.print_final_ir else "")
+        return 0
 
     # -- parse-time device injection (upstream `injectDevice`) -------------
     def parse(self, name: str, text: str) -> ModuleOp:
@@ -161,6 +230,15 @@ _EMIT_MARKER = "dfsched-emit-dfir-pipeline"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "cache":
+        from dfsched.tools.cache_cli import main as cache_main
+
+        return cache_main(argv[1:])
+    if argv and argv[0] == "build":
+        from dfsched.tools.build import main as build_main
+
+        return build_main(argv[1:])
     return run_tool(DfschedMain, "dfsched", argv)
 
 

@@ -133,6 +133,11 @@ class DfschedOptMain(xDSLOptMain):
                         help="the unit of the kernel's memory addresses (default byte; element: "
                              "address-units-to-bytes converts them)")
         ap.add_argument("--disable-verify", action="store_true", help="do not verify between passes")
+        ap.add_argument("--report", action="store_true",
+                        help="after the passes, print what the scheduler decided per program on stderr")
+        ap.add_argument("--report-json", metavar="FILE", default=None, help="write the --report facts as JSON")
+        ap.add_argument("--simulate", action="store_true",
+                        help="with --report/--report-json: simulate the DataflowIR (cycles, device bound)")
         ap.add_argument("--show-dialects", action="store_true", help="list the registered dialects")
         ap.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
         ap.add_argument("--debug-only", default=None, help="accepted for mlir-opt compatibility")
@@ -140,8 +145,8 @@ class DfschedOptMain(xDSLOptMain):
         ap.add_argument("--pass-pipeline", help="MLIR pass pipeline, e.g. 'builtin.module(cse)'")
         for name in pipeline.NAMED_PIPELINES:
             ap.add_argument(f"--{name}", action="store_true", help=f"run the {name} pipeline")
-        for name in passes.PASSES:
-            ap.add_argument(f"--{name}", nargs="?", metavar="OPTIONS", help=f"run the {name} pass")
+        for name in passes.PASSES:  # listed by `_add_pass_list` in pipeline order
+            ap.add_argument(f"--{name}", nargs="?", metavar="OPTIONS", help=argparse.SUPPRESS)
             ap.add_argument(f"--disable-{name}", action="append_const", const=name, dest="disabled",
                             help=argparse.SUPPRESS)
         ap.add_argument("-p", dest="passes", help="xDSL pass pipeline, e.g. 'cse,canonicalize'")
@@ -150,6 +155,7 @@ class DfschedOptMain(xDSLOptMain):
                         help=f"refuse input files (kernel, device, imports) larger than this "
                              f"(default {DEFAULT_MAX_INPUT_MB})")
         ap.set_defaults(target="mlir", syntax_highlight=False)
+        _add_pass_list(ap)
 
     def setup_pipeline(self):
         self.pipeline_requests = self.requests
@@ -176,23 +182,32 @@ class DfschedOptMain(xDSLOptMain):
         self.source_manager.add(name, text)
         outputs: list[str] = []
         failed = False
+        self.reports: list = []
         for first_line, chunk in _chunks(text, args.split_input_file):
             ok, out = self._process_chunk(name, first_line, chunk, built)
             failed |= not ok
             if out is not None:
                 outputs.append(out)
         result = (f"{SPLIT_MARKER}\n").join(outputs)
+        if args.report_json and self.reports and not failed:
+            from dfsched.tools.report import write_json
+
+            write_json(self.reports, args.report_json)  # an OutputError is reported by main
         if failed:
             if args.output_file and os.path.isfile(args.output_file):
                 os.remove(args.output_file)  # as mlir-opt: an earlier run's output is not this run's
             if not args.verify_diagnostics:
                 sys.stdout.write(result) if outputs and not args.output_file else None
             return 1
-        if args.output_file:
-            write_text_atomic(args.output_file, result)
-        else:
-            sys.stdout.write(result)
+        self.write_output(result)
         return 0
+
+    def write_output(self, text: str) -> None:
+        """The run's output: into `-o`, else on stdout."""
+        if self.args.output_file:
+            write_text_atomic(self.args.output_file, text)
+        else:
+            sys.stdout.write(text)
 
     # -- the API dfsched-run uses to check a pipeline pass by pass ------------
     def front_door_passes(self) -> list[tuple[PassRequest, ModulePass]]:
@@ -236,8 +251,11 @@ class DfschedOptMain(xDSLOptMain):
             module = self.parse(name, padded)
             if not self.args.disable_verify:
                 compat.verify_module(module)
-            self._run_passes(module, built)
+            collector = self._report_collector()
+            self._run_passes(module, built, collector)
             out = self._print(module)
+            if collector is not None:
+                self._report(collector.finish(module, name, padded))
         except DiagnosticError as exc:
             produced.append(exc.diagnostic)
         except ParseError as exc:
@@ -263,8 +281,25 @@ class DfschedOptMain(xDSLOptMain):
         parser = compat.LocatingParser(self.ctx, text, name)
         return parser.parse_module(not self.args.no_implicit_module)
 
-    def _run_passes(self, module: ModuleOp, built) -> None:
+    def _report_collector(self):
+        """A `--report` collector for one buffer, or None."""
+        if not (self.args.report or self.args.report_json):
+            return None
+        from dfsched.tools.report import ReportCollector
+
+        return ReportCollector(self.args.device, simulate=self.args.simulate)
+
+    def _report(self, report) -> None:
+        from dfsched.tools.report import render
+
+        self.reports.append(report)
+        if self.args.report:
+            print(render(report), file=sys.stderr, end="")
+
+    def _run_passes(self, module: ModuleOp, built, collector=None) -> None:
         for request, instance in built:
+            if collector is not None:
+                collector.before_pass(request.name, module)
             if self.args.print_ir_before_all:
                 self._dump("Before", request, instance, module)
             self.apply_pass(module, request, instance)
@@ -314,8 +349,20 @@ _LONG_FLAGS = {
     "print-debuginfo", "mlir-print-debuginfo", "allow-unregistered-dialect", "print-ir-after-all",
     "mlir-print-ir-after-all", "print-ir-before-all", "mlir-print-ir-before-all", "dump-pass-pipeline",
     "device", "bind", "unit", "disable-verify", "show-dialects", "debug", "debug-only", "pass-pipeline", "passes",
-    "no-implicit-module", "help", "max-input-mb",
+    "no-implicit-module", "help", "max-input-mb", "report", "report-json", "simulate",
 }
+
+
+def _add_pass_list(ap: argparse.ArgumentParser) -> None:
+    """`--help` ends with every pass, its summary and options (built only when help is shown)."""
+    plain = ap.format_help
+
+    def format_help() -> str:
+        from dfsched.tools.pass_help import help_text
+
+        return plain() + "\n" + help_text()
+
+    ap.format_help = format_help  # type: ignore[method-assign]
 
 
 def _join_p_flag(argv: list[str]) -> list[str]:

@@ -1,7 +1,7 @@
 """`dfsched-run`: run a kernel on random inputs, and check the scheduler pass by pass.
 
-    dfsched-run KERNEL [--device FILE] [--seed N] [--save OUT.npz] [--check]
-                [--passes PIPELINE] [--reserve-size N|auto] [--kernel NAME] [--verbose]
+    dfsched-run KERNEL [--device FILE] [--seed N] [--save OUT.npz] [--check [--tiles N]]
+                [--timeline OUT.svg] [--trace OUT.json] [--passes PIPELINE] [--reserve-size N|auto] [--kernel NAME] [--verbose]
 
 * Without `--check`: runs the KTIR reference interpreter on seeded random inputs (placed
   at non-overlapping addresses, `ktir.make_inputs`) and prints, per output buffer, its
@@ -21,6 +21,13 @@
   simulator)") unless `--no-dataflow-sim`. The first row, `(input)`, runs the unscheduled
   kernel through the ScheduleIR interpreter.
   Exit status 1 if any row is a mismatch or an error, or a pass fails.
+* `--tiles N` (with `--check`): when the kernel's compute tiles do not communicate (no
+  inter-tile op, no access to another tile's scratchpad, no global bytes written by two
+  tiles in the reference run), every engine runs only N tiles: the first, the last and
+  seeded random others (`--seed`), and each is compared with what those tiles wrote in the
+  reference run. A line above the table says which tiles were checked, or why all were.
+* `--trace OUT.json`: the simulated timeline of the compiled kernel as Chrome trace-event JSON
+  (`dfsched.interp.trace`), next to `--timeline`'s chart.
 * `--stage-order reverse`: among the stages of a pipeline that may run, run the last one
   first (default: the first); a schedule whose tokens forgot a dependency then fails.
 * `--reserve-size`: the value of `ktdf.tiling.reserve_size` placeholders before
@@ -67,6 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--timeline", metavar="OUT.svg|OUT.png", default=None,
                     help="simulate the compiled DataflowIR and draw a Gantt chart of unit activity "
                          "(matplotlib; .svg, .png or .pdf by the extension)")
+    ap.add_argument("--trace", metavar="OUT.json", default=None,
+                    help="simulate the compiled DataflowIR and write its timeline as Chrome trace-event JSON "
+                         "(open it in ui.perfetto.dev or chrome://tracing)")
     ap.add_argument("--passes", default=None,
                     help="pass pipeline to check instead of -ktir-to-dfir (dfsched-opt syntax)")
     ap.add_argument("--reserve-size", default="auto",
@@ -86,6 +96,9 @@ def _parser() -> argparse.ArgumentParser:
                          "(exposes dependencies the tokens forgot)")
     ap.add_argument("--no-dataflow-sim", dest="simulate_dataflow", action="store_false",
                     help="skip DataflowIR points instead of running them on the DataflowIR simulator")
+    ap.add_argument("--tiles", metavar="N", default=None,
+                    help="with --check: check N compute tiles (the first, the last, seeded random others) "
+                         "instead of all, when the tiles do not communicate")
     ap.add_argument("--verbose", "-v", action="store_true", help="print execution statistics per pass")
     ap.add_argument("--max-input-mb", type=float, default=DEFAULT_MAX_INPUT_MB, metavar="MB",
                     help=f"refuse input files larger than this (default {DEFAULT_MAX_INPUT_MB})")
@@ -257,6 +270,7 @@ class CheckReport:
     rows: list[Row]
     reference_outputs: dict[str, np.ndarray]
     inputs: dict[str, np.ndarray]
+    tiles_note: str | None = None  # which tiles were checked, with --tiles
 
     @property
     def failed(self) -> bool:
@@ -318,6 +332,7 @@ def check_kernel(
     stage_order: str = "sibling",
     bind: Sequence[str] = (),
     inputs_file: str | None = None,
+    tiles: int | None = None,
 ) -> CheckReport:
     """Compile `path` pass by pass and compare the ScheduleIR after each with the reference.
 
@@ -347,6 +362,9 @@ def check_kernel(
     reductions = schedule.has_reduction(module)
     run_options = {"reserve_size": reserve_size, "unit": "byte", "kernel": kernel, "stage_order": stage_order}
     dataflow_device = (device or "sample") if simulate_dataflow else None
+    tiles_note = None
+    if tiles is not None:
+        reference, run_options["tiles"], tiles_note = _sample_tiles(module, kernel, reference, inputs, tiles, seed)
 
     rows = [Row(0, "(input)", schedule.check_schedule(module, inputs, reference, reductions=reductions,
                                                        sources=sources, **run_options))]
@@ -380,7 +398,24 @@ def check_kernel(
         previous_text = text_now
         if progress:
             progress(rows[-1])
-    return CheckReport(rows, reference.outputs, inputs)
+    return CheckReport(rows, reference.outputs, inputs, tiles_note)
+
+
+def _sample_tiles(module, kernel, reference, inputs, wanted: int, seed: int):
+    """(the reference as seen by the tiles checked, those tiles or None for all, what to say)."""
+    from dfsched.interp import ktir, tile_sample
+
+    total = int(np.prod(ktir.kernel_info(module, kernel).grid, dtype=np.int64))
+    if wanted >= total:
+        return reference, None, f"checking all {total} tile(s): --tiles {wanted} covers the grid"
+    why = tile_sample.why_all_tiles(module, reference)
+    if why is not None:
+        return reference, None, f"checking all {total} tiles, not {wanted}: {why}"
+    chosen = tile_sample.sampled_tiles(total, wanted, seed)
+    outputs = tile_sample.sampled_outputs(reference, inputs, chosen)
+    note = (f"checking {len(chosen)} of {total} tiles ({', '.join(map(str, chosen))}; seed {seed}): "
+            "the tiles do not communicate")
+    return dataclasses.replace(reference, outputs=outputs), chosen, note
 
 
 # ---------------------------------------------------------------------------------------
@@ -393,7 +428,8 @@ def _run(args, out, err, sources: SourceManager) -> int:
 
     set_max_input_mb(args.max_input_mb)
     reserve_size = _reserve_size(args.reserve_size)
-    for output in (args.save, args.timeline):
+    tiles = _tiles(args)
+    for output in (args.save, args.timeline, args.trace):
         if output:
             check_writable(output)  # before any work
     if args.timeline:
@@ -403,10 +439,12 @@ def _run(args, out, err, sources: SourceManager) -> int:
         report = check_kernel(args.kernel, device=device, seed=args.seed, passes=args.passes,
                               reserve_size=reserve_size, kernel=args.kernel_name, unit=args.unit, sources=sources,
                               simulate_dataflow=args.simulate_dataflow, stage_order=args.stage_order,
-                              bind=args.bind, inputs_file=args.inputs)
+                              bind=args.bind, inputs_file=args.inputs, tiles=tiles)
         flags = " ".join([f"--bind {b}" for b in args.bind] + ([f"--unit {args.unit}"] if args.unit != "byte" else []))
         front = f", front door {flags}" if flags else ""
         print(f"{args.kernel}: {len(report.rows) - 1} pass(es) on device '{device}', seed {args.seed}{front}", file=out)
+        if report.tiles_note:
+            print(report.tiles_note, file=out)
         print(report.table(), file=out)
         if args.verbose:
             for r in report.rows:
@@ -428,7 +466,7 @@ def _run(args, out, err, sources: SourceManager) -> int:
         if failed:
             summary += f", {len(failed)} failed"
         print(summary, file=out)
-        if args.timeline:
+        if args.timeline or args.trace:
             _draw_timeline(args, out)
         print(_final_cycles(report), file=out)
         return 0 if ok else 1
@@ -455,13 +493,26 @@ def _run(args, out, err, sources: SourceManager) -> int:
     describe_outputs(outputs, out)
     if args.save:
         save_arrays(args.save, inputs, outputs)
-    if args.timeline:
+    if args.timeline or args.trace:
         if _is_schedule_ir(module):
-            raise UsageError("--timeline needs a KTIR kernel (it compiles and simulates it)")
+            raise UsageError("--timeline and --trace need a KTIR kernel (they compile and simulate it)")
         _draw_timeline(args, out)
     return 0
 
 
+def _tiles(args) -> int | None:
+    """`--tiles N`: a positive count, with --check only."""
+    if args.tiles is None:
+        return None
+    try:
+        value = int(args.tiles)
+    except ValueError:
+        raise UsageError(f"--tiles must be a positive integer, not '{args.tiles}'") from None
+    if value <= 0:
+        raise UsageError(f"--tiles must be a positive integer, not '{args.tiles}'")
+    if not args.check:
+        raise UsageError("--tiles samples the tiles of --check; add --check")
+    return value
 def _final_cycles(report: CheckReport) -> str:
     """The last line of `--check`: the simulated cycles of the final schedule (the last
     row the DataflowIR simulator ran), or why there are none."""
@@ -484,7 +535,8 @@ def _check_timeline_target(args) -> None:
 
 
 def _draw_timeline(args, out) -> None:
-    """Compile the kernel to DataflowIR, simulate it on the reference inputs, draw the chart."""
+    """Compile the kernel to DataflowIR, simulate it on the reference inputs, draw the chart
+    (`--timeline`) and/or write the trace (`--trace`)."""
     from dfsched.interp import ktir
     from dfsched.interp.dataflow import check_against_reference
     from dfsched.interp.dataflow_compile import CompileError, compile_to_dfir
@@ -495,15 +547,20 @@ def _draw_timeline(args, out) -> None:
     try:
         dfir = compile_to_dfir(args.kernel, device, extra_args=flags)
     except CompileError as exc:
-        raise UsageError(f"cannot draw the timeline: {exc}") from None
+        raise UsageError(f"cannot simulate the schedule: {exc}") from None
     module = ktir.load_module(args.kernel)
     front_door(module, bind=args.bind, unit=args.unit)
     inputs = load_inputs(args.inputs, module, args.seed, args.kernel_name) if args.inputs else None
     result, differences = check_against_reference(module, dfir, inputs, device=device, seed=args.seed)
-    title = f"{os.path.basename(args.kernel)} on {device}"
-    write_timeline(result, args.timeline, title=title)
     status = "outputs match the reference" if not differences else "outputs DIFFER from the reference"
-    print(f"timeline: {args.timeline} ({result.total_cycles} cycles; {status})", file=out)
+    if args.timeline:
+        write_timeline(result, args.timeline, title=f"{os.path.basename(args.kernel)} on {device}")
+        print(f"timeline: {args.timeline} ({result.total_cycles} cycles; {status})", file=out)
+    if args.trace:
+        from dfsched.interp.trace import write_trace
+
+        write_trace(result, args.trace)
+        print(f"trace: {args.trace} ({result.total_cycles} cycles; {status})", file=out)
 
 
 def _random_inputs(layout, seed: int) -> dict[str, np.ndarray]:

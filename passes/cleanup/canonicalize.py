@@ -47,11 +47,16 @@ def canonicalize(root, *, top_down: bool = True, max_iterations: int = 10, regio
 
 @dataclass(frozen=True)
 class CanonicalizePass(ModulePass):
+    """Run every op's canonicalization patterns and folders under MLIR's greedy driver."""
+
     name = "canonicalize"
 
     top_down: bool = True
+    """Visit ops top-down (MLIR's default), else bottom-up."""
     max_iterations: int = 10
+    """Rounds of the greedy driver before it stops (not converging is not an error)."""
     region_simplify: str = "normal"
+    """`disabled`, `normal` or `aggressive` (the same as `normal`: no block merging)."""
 
     def __post_init__(self):
         if self.region_simplify not in REGION_SIMPLIFY_LEVELS:

@@ -108,6 +108,8 @@ def _post_order_loops(root: Operation) -> list[Operation]:
 
 @dataclass(frozen=True)
 class LoopInvariantCodeMotion(ModulePass):
+    """Hoist pure, loop-invariant ops out of loops, innermost loops first (MLIR's rules)."""
+
     name = "loop-invariant-code-motion"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

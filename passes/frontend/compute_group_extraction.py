@@ -1,6 +1,6 @@
 """`compute-group-extraction`: split a KTIR kernel into programs and an orchestrator.
 
-`passes-scheduling.md` §3. A *compute group* is what one `ktdp.store` needs: walking back
+See `docs/passes.md#compute-group-extraction`. A *compute group* is what one `ktdp.store` needs: walking back
 from the store through its compute reaches the `ktdp.load`s it depends on, and every store
 that shares a load with it joins the same group. In each block the group covers the ops
 from its first load to its last store; groups never span control flow.

@@ -1,6 +1,6 @@
 """`construct-three-stage-pipeline`: turn each program into a naive load/compute/store pipeline.
 
-`passes-scheduling.md` §4. For every `func.func` in the module (the programs that
+See `docs/passes.md#construct-three-stage-pipeline`. For every `func.func` in the module (the programs that
 `compute-group-extraction` made, and the orchestrator, which has nothing to do):
 
 1. **Generalize**: named linalg ops and elementwise `arith`/`math` ops on tensors become

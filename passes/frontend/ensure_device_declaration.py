@@ -1,6 +1,6 @@
 """`ensure-device-declaration`: make sure the kernel module names the device it runs on.
 
-`arch.md` §3.3. Options: `device-filename=<path>` and `device-name=<name>`; the driver's
+See `docs/passes.md#ensure-device-declaration`. Options: `device-filename=<path>` and `device-name=<name>`; the driver's
 `--device=<file or short name>` fills `device` and is used when `device-filename` is not
 given.
 
@@ -9,8 +9,9 @@ given.
    declaration. Two devices at the top level are an error.
 2. Otherwise the device file is required ("no 'ktdf_arch.device' is present ...").
 3. The device name is `device-name`, or the name of the only device in the file.
-4. `ktdf_arch.device @<name> import("<absolute path>")` is inserted at the start of the
-   module and imported.
+4. `ktdf_arch.device @<name> import("<reference>")` is inserted at the start of the
+   module and imported: `dfsched:<file>` for a shipped device, `sha256:<digest>/<file>` for
+   any other (`arch/device_refs.py`), never a path of the machine.
 5. Decision 6: when the imported device says nothing about `mem_space_mapping`, the
    declaration gets one: `#ktdp.memory_space<global>` maps to the device-level memory the
    cores share and `#ktdp.memory_space<ct_local>` to a core's private memory (both as the
@@ -42,8 +43,11 @@ class EnsureDeviceDeclaration(ModulePass):
     name = "ensure-device-declaration"
 
     device_filename: str = ""
+    """The architecture file to import when the module declares no device."""
     device_name: str = ""
-    device: str | None = None  # dfsched-opt --device
+    """Which device of that file (default: its only one)."""
+    device: str | None = None
+    """Used when `device-filename` is empty (`--device` fills it)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         devices = top_level_devices(op)
@@ -108,12 +112,17 @@ def infer_device_name(path: Path, module: ModuleOp) -> str:
 
 
 def declare_device(module: ModuleOp, name: str, path: Path) -> None:
-    """Insert `ktdf_arch.device @name import("path")`, import it, apply Decision 6."""
+    """Insert `ktdf_arch.device @name import("reference")`, import it, apply Decision 6.
+
+    The reference names the file by shipped name or content digest, never by its path
+    (`arch/device_refs.py`), so the output is the same on every machine.
+    """
+    from dfsched.arch.device_refs import reference_for
     from dfsched.arch.loading import model_of, resolve_device
     from dfsched.arch.model import DeviceModel
     from dfsched.dialects.ktdf_arch import DeviceOp
 
-    declaration = DeviceOp(name, import_path=str(path))
+    declaration = DeviceOp(name, import_path=reference_for(path))
     block = module.body.block
     if block.first_op is None:
         block.add_op(declaration)

@@ -1,6 +1,6 @@
 """`ktdfarch-apply-patterns{groups=...}`: apply the device's own PDL rewrites (a checkpoint).
 
-`passes-scheduling.md` §5, `arch.md` §9, Decision 9. A device may carry
+`docs/passes.md#ktdfarch-apply-patterns`, Decision 9. A device may carry
 `ktdf_arch.patterns ["group", ...] { pdl.pattern ... }` blocks. For each function:
 
 1. find its device: a `ktdf_arch.maps_to = @dev` on the way up wins, else the one device
@@ -13,7 +13,7 @@
    does (which also uniques and hoists constants, erases dead ops and folds, even when the
    device has no pattern).
 
-The native helpers of arch.md §9 are provided: constraints `ktdf_arch.mapped_to(op)` (the
+The native helpers of `docs/passes.md#ktdfarch-apply-patterns` are provided: constraints `ktdf_arch.mapped_to(op)` (the
 op's `ktdf_arch.maps_to`; fails without one) and `ktdf_arch.has_feature(op, name[,
 requirement])` (the op's feature `name`, if it meets `requirement`), rewrites
 `ktdf_arch.map_to(op, attr)` and `ktdf_arch.set_feature(op, name, value)`. Constraints may
@@ -256,7 +256,7 @@ class _NativeRewrites(InterpreterFunctions):
 
 
 # ---------------------------------------------------------------------------
-# The native helpers (arch.md §9)
+# The native helpers (`docs/passes.md#ktdfarch-apply-patterns`)
 # ---------------------------------------------------------------------------
 
 

@@ -1,6 +1,6 @@
 """`ktir-legality-check`: accept the V1 KTIR language, reject the rest with a located error.
 
-The first frontend pass (`passes-scheduling.md` §2, `ktir-dialects.md` §4.1). It walks the
+The first frontend pass (`docs/passes.md#ktir-legality-check`). It walks the
 module in pre-order and stops at the first construct V1 cannot schedule:
 
 * `scf.for` with loop-carried values (`iter_args`) and any `scf.while`;

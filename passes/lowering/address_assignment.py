@@ -1,6 +1,6 @@
 """`address-assignment`: every buffer gets an address in its memory.
 
-`passes-lowering.md` §1, `arch.md` §6.4.
+See `docs/passes.md#address-assignment`.
 
 **Address unit (Decision 8): the byte.** An address is the offset, in bytes, of the buffer's
 first byte from the start of its memory; a buffer of `memref<1x64xf16, "L1">` takes 128
@@ -88,7 +88,7 @@ def collect_allocations(module: ModuleOp) -> list[memref.AllocOp]:
 
 
 # ---------------------------------------------------------------------------
-# The memory tracker (arch.md §6.4)
+# The memory tracker (`docs/passes.md#address-assignment`)
 # ---------------------------------------------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""Buffer-phase (double-buffering) lowering (passes-lowering.md §4.12).
+"""Buffer-phase (double-buffering) lowering (`docs/passes.md#ktdflowering-to-dfir`).
 
 `ktdf.select_memref %phase[%view0, %view1]` with `%phase = ktdf.buffer_phase(%ivs...)` picks one
 of two equal views that differ only in their start address. It becomes one view whose start

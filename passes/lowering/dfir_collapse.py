@@ -1,4 +1,4 @@
-"""Query-map arithmetic collapse (passes-lowering.md §4.9).
+"""Query-map arithmetic collapse (`docs/passes.md#ktdflowering-to-dfir`).
 
 Integer arithmetic over per-unit constant lookups is folded into the lookup itself:
 

@@ -1,4 +1,4 @@
-"""Compute and FIFO lowerings (passes-lowering.md §4.11, except signals: `dfir_signals`).
+"""Compute and FIFO lowerings (`docs/passes.md#ktdflowering-to-dfir`, except signals: `dfir_signals`).
 
 * `ktdf.read_from_fifo` → `dataflow.receive` from the unit of the slot's source kind;
 * `ktdf.write_to_fifo` → `dataflow.send` to the unit of the slot's destination kind (a memref

@@ -1,4 +1,4 @@
-"""Logical memory views (passes-lowering.md §4.4–§4.7).
+"""Logical memory views (`docs/passes.md#ktdflowering-to-dfir`).
 
 Memories become units (`dataflow.get_unit` per memory kind: one for a global or below-scratchpad
 memory, one per core for a per-core scratchpad), and every memref a program reaches becomes a

@@ -1,4 +1,4 @@
-"""`ktdf.parallel` lowering (passes-lowering.md §4.13, Decision 3).
+"""`ktdf.parallel` lowering (`docs/passes.md#ktdflowering-to-dfir`, Decision 3).
 
 `ktdf.parallel (%iv, %inst) = (%lb) to (%ub) step (%s) distribute(num_instances = N)` runs its
 iterations on N instances (the corelets of a core). Inside a program unit each unit is one

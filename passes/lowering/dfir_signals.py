@@ -1,4 +1,4 @@
-"""Signal lowering (passes-lowering.md §4.11, last item).
+"""Signal lowering (`docs/passes.md#ktdflowering-to-dfir`, last item).
 
 A `ktdf_lowering.signal` left in a program unit says "the units of this kind and those peers
 synchronise here". Each peer kind (a signal operand of another kind) gets a uniform map from the

@@ -1,4 +1,4 @@
-"""Symbolic start addresses (passes-lowering.md §4.8).
+"""Symbolic start addresses (`docs/passes.md#ktdflowering-to-dfir`).
 
 A tensor whose address is computed from one of the run's inputs (a kernel argument) has no
 value inside DataflowIR: its view reads a `symbol.create_symbol` instead, and the definition of

@@ -1,4 +1,4 @@
-"""Data-transfer lowering (passes-lowering.md §4.10).
+"""Data-transfer lowering (`docs/passes.md#ktdflowering-to-dfir`).
 
 `ktdf.data_transfer` becomes address generation:
 

@@ -1,12 +1,12 @@
-"""Program units: one `dataflow.program_unit` per unit kind (passes-lowering.md §4.1–§4.3).
+"""Program units: one `dataflow.program_unit` per unit kind (`docs/passes.md#ktdflowering-to-dfir`).
 
 * `partition(func)`: the prelude (unit handles, constants, uniform maps/queries, tile ids) and
-  the work (everything else) of the entry block (§4.1);
+  the work (everything else) of the entry block;
 * `discover_unit_types(work)`: kind → the `get_unit` values of that kind, in the order the
-  `execute_on`s (walked innermost first) name them (§4.2);
+  `execute_on`s (walked innermost first) name them;
 * `build_program_units(func, work, components)`: one program unit per kind, each a copy of the
   work with the `execute_on`s of its kind unwrapped and the others (and signals not involving
-  it) removed; a compute tile id used inside becomes a per-unit core lookup (§4.3).
+  it) removed; a compute tile id used inside becomes a per-unit core lookup.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Shared vocabulary of the `ktdflowering-to-dfir` helpers (passes-lowering.md §0.3, §4).
+"""Shared vocabulary of the `ktdflowering-to-dfir` helpers (`docs/passes.md#ktdflowering-to-dfir`).
 
 * unit values: `kind_of` (a `uniform.query_map` over a mapping of `dataflow.get_unit`s → the
   upper-cased unit type), `get_unit_of`, `core_of`, `corelet_of`, `expand_units`;

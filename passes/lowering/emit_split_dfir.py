@@ -1,4 +1,4 @@
-"""`emit-split-dfir{output-dir=DIR}`: write the scheduled kernel as files (§6, Decision 2).
+"""`emit-split-dfir{output-dir=DIR}`: write the scheduled kernel as files (Decision 2).
 
 * `global.mlir`: the declaration module's functions (the kernel and the programs' forward
   declarations); definitions become public (so nothing reading the file drops them as unused
@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from dfsched.diagnostics import error, location_of, make_diagnostic
+from dfsched.diagnostics import Diagnostic, DiagnosticError, error, location_of, make_diagnostic
 from dfsched.dialects.dataflow import ProgramUnitOp
 from dfsched.fileio import OutputError, check_file_name, write_files_atomically
 
@@ -113,19 +113,29 @@ def split(top: ModuleOp) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class EmitSplitDfir(ModulePass):
+    """Write global.mlir and one file per program (the IR is not changed)."""
+
     name = "emit-split-dfir"
 
     output_dir: str = ""
     """Where to write the files (default: the input file's folder)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        files = split(op)
-        directory = _output_dir(op, self.output_dir)
-        if len(files) == 1:
-            warning = make_diagnostic(op, "SplitDFIROutputPass: no implementation functions with "
-                                          "dataflow.program_unit ops found", "warning")
-            print(warning.render(), file=sys.stderr)
-        try:
-            write_files_atomically(directory, files)
-        except OutputError as exc:
-            raise error(op, f"{PASS}: {exc}") from None
+        write_split_files(split(op), _output_dir(op, self.output_dir), op)
+
+
+def write_split_files(files: dict[str, str], directory: str, op: Operation | None = None) -> None:
+    """Write the files `split` made into `directory`, all or nothing; errors located on `op` when given.
+
+    `dfsched -kEmitDFIR` calls it with the files of a (possibly cached) artifact.
+    """
+    if len(files) == 1:
+        message = "SplitDFIROutputPass: no implementation functions with dataflow.program_unit ops found"
+        warning = make_diagnostic(op, message, "warning") if op is not None else Diagnostic("warning", message)
+        print(warning.render(), file=sys.stderr)
+    try:
+        write_files_atomically(directory, files)
+    except OutputError as exc:
+        if op is None:
+            raise DiagnosticError(Diagnostic("error", f"{PASS}: {exc}")) from None
+        raise error(op, f"{PASS}: {exc}") from None

@@ -1,32 +1,32 @@
 """`ktdf-to-ktdflowering`: scheduled pipelines become units, signals and `execute_on` regions.
 
-`passes-lowering.md` §3. For every function holding `ktdf.stage`s (every `func.func` of the
+See `docs/passes.md#ktdf-to-ktdflowering`. For every function holding `ktdf.stage`s (every `func.func` of the
 module, nested modules included, in textual order):
 
-1. **Classify** the unit kinds (§3.1): each kind in a stage's `applicable_units` is
+1. **Classify** the unit kinds: each kind in a stage's `applicable_units` is
    *parallel* for the nearest `ktdf.parallel` around the stage, or a candidate
    *non-parallel* kind; a kind used in any parallel region is not non-parallel.
-2. **Grid** (§3.2): the function's 1-D `grid` is the number of cores G.
+2. **Grid**: the function's 1-D `grid` is the number of cores G.
 3. **Check the units against the device** (dfsched): every kind must be an exec_unit kind
    of the device, and a `ktdf.parallel` may not distribute over more instances than the
    device has copies of its units (Decision 3: the corelet count is the parallel op's
    `num_instances`, which parallelization took from the device: 2 on the sample device,
    4 on `quad_corelet`, any N in general).
-4. **Analyse** before anything changes: the stages each stage runs on (§3.5, as unit
-   slots), the global DAG over leaf stages plus the cross-iteration back-edges (§3.6), and
-   the scratchpad conflicts on its edges (§3.7). Every diagnostic is raised in steps 1-4,
+4. **Analyse** before anything changes: the stages each stage runs on (as unit
+   slots), the global DAG over leaf stages plus the cross-iteration back-edges, and
+   the scratchpad conflicts on its edges. Every diagnostic is raised in steps 1-4,
    and every function is analysed before any is rewritten, so on an error the module is
    left untouched.
-5. **Materialise units** at the start of the entry block (§3.3): per non-parallel kind,
+5. **Materialise units** at the start of the entry block: per non-parallel kind,
    per core `dataflow.get_unit {core = c, corelet = 0, name = "C<c>-<kind>"}`; per parallel
    op, kind and corelet k, per core `{..., corelet = k, name = "C<c>-<kind>-CL<k>"}`.
-6. **Uniform infrastructure** (§3.4): a new `ktdp.get_compute_tile_id`, then per unit list
+6. **Uniform infrastructure**: a new `ktdp.get_compute_tile_id`, then per unit list
    G key constants, a `uniform.def_immutable_mapping` core → unit and a `uniform.query_map`
    keyed by the tile id.
-7. **Signals** (§3.8): `ktdf_lowering.signal` after the anchor of every conflicting edge
+7. **Signals**: `ktdf_lowering.signal` after the anchor of every conflicting edge
    (IR order of producer then consumer, Decision 5); guarded signals at the start of the
    load stage and the end of the store stage of every conflicting back-edge.
-8. **Pipeline execution transform** (§3.9), outer pipelines first: each stage becomes a
+8. **Pipeline execution transform**, outer pipelines first: each stage becomes a
    `ktdf_lowering.execute_on` of its units, each pipeline one of the ordered union of its
    stages' units holding the inlined `ktdf.private` contents, the stages' regions and the
    signals. Finally `loop_type` is dropped from every `scf.for` of the function.
@@ -130,7 +130,7 @@ def lower_function(plan: FunctionPlan) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Step 1: component classification (§3.1)
+# Step 1: component classification
 # ---------------------------------------------------------------------------
 
 
@@ -210,7 +210,7 @@ def check_units_against_device(components: Components, model: DeviceModel) -> No
 
 
 # ---------------------------------------------------------------------------
-# Step 4: analysis (§3.5-§3.7)
+# Step 4: analysis
 # ---------------------------------------------------------------------------
 
 
@@ -271,7 +271,7 @@ def analyze_schedule(function: func.FuncOp, stages: list[ktdf.StageOp], componen
 
 
 def map_stages_to_units(stages: list[ktdf.StageOp], components: Components) -> dict[ktdf.StageOp, list[UnitSlot]]:
-    """The unit lists of every stage, in `applicable_units` order (§3.5)."""
+    """The unit lists of every stage, in `applicable_units` order."""
     mapping: dict[ktdf.StageOp, list[UnitSlot]] = {}
     for stage in stages:
         slots: list[UnitSlot] = []
@@ -292,7 +292,7 @@ def _corelet_slots(kind: str, parallel: ktdf.ParallelOp) -> list[UnitSlot]:
 
 
 def build_stage_dag(function: func.FuncOp) -> tuple[StageDAG, list[BackEdge]]:
-    """The global DAG over leaf stages, with the back-edges of every pipeline added (§3.6)."""
+    """The global DAG over leaf stages, with the back-edges of every pipeline added."""
     try:
         dag = build_global_stage_dag(function)
     except CircularDependency as exc:
@@ -334,7 +334,7 @@ def pipeline_reuse_edges(pipeline: ktdf.PipelineOp, stage_slots: dict[ktdf.Stage
                          model: DeviceModel) -> list[ReuseEdge]:
     """Reader→writer edges of a pipeline inside a loop (more than one iteration) whose stage
     `writer` writes a scratchpad buffer that a later stage `reader` reads (dfsched; upstream
-    only orders a store stage before the next iteration's load stage, §3.6).
+    only orders a store stage before the next iteration's load stage).
 
     The token edges order the writer before the reader within one iteration, and the signal
     after the writer is a two-way exchange, so the reader starts after the writer's data is
@@ -468,7 +468,7 @@ def _loops_around(op: Operation) -> list[scf.ForOp]:
 
 
 def has_scratchpad_conflict(producer: list[UnitSlot], consumer: list[UnitSlot], model: DeviceModel) -> bool:
-    """A producer unit writes a memory kind a consumer unit reads (§3.7)."""
+    """A producer unit writes a memory kind a consumer unit reads."""
     for u in producer:
         writes = model.write_kinds(u.kind)
         for v in consumer:
@@ -478,7 +478,7 @@ def has_scratchpad_conflict(producer: list[UnitSlot], consumer: list[UnitSlot], 
 
 
 # ---------------------------------------------------------------------------
-# Steps 5 and 6: units and their queries (§3.3, §3.4)
+# Steps 5 and 6: units and their queries
 # ---------------------------------------------------------------------------
 
 
@@ -502,7 +502,7 @@ def materialize_units(at: Inserter, components: Components, grid: int) -> dict[U
 def build_uniform_infrastructure(at: Inserter, units: dict[UnitSlot, list[SSAValue]],
                                  grid: int) -> dict[UnitSlot, SSAValue]:
     """Right after the units: a tile id, then per unit list core keys, a core → unit map and its
-    query keyed by the tile id (§3.4)."""
+    query keyed by the tile id."""
     tile_id = at.add(GetComputeTileIdOp(1)).results[0]
     queries: dict[UnitSlot, SSAValue] = {}
     for slot, per_core in units.items():
@@ -513,7 +513,7 @@ def build_uniform_infrastructure(at: Inserter, units: dict[UnitSlot, list[SSAVal
 
 
 # ---------------------------------------------------------------------------
-# Step 7: signals (§3.8)
+# Step 7: signals
 # ---------------------------------------------------------------------------
 
 
@@ -601,7 +601,7 @@ def _guarded_signal(at: Inserter, conditions: list[SSAValue], units: list[SSAVal
 
 
 # ---------------------------------------------------------------------------
-# Step 8: pipeline execution transform (§3.9)
+# Step 8: pipeline execution transform
 # ---------------------------------------------------------------------------
 
 

@@ -1,18 +1,17 @@
-"""`ktdflowering-to-dfir`: KTDFLowering → DataflowIR (passes-lowering.md §4).
+"""`ktdflowering-to-dfir`: KTDFLowering → DataflowIR (`docs/passes.md#ktdflowering-to-dfir`).
 
 Per function (every `func.func` of the module, in textual order), after numbering the run's
-symbols once for the module (§4.8):
+symbols once for the module:
 
-1. split the entry block into prelude and work (§4.1) — a function without work is skipped;
-2. discover the unit kinds its `execute_on`s name (§4.2) and build one `dataflow.program_unit`
-   per kind, each holding only its own work, a compute tile id becoming a per-unit core lookup
-   (§4.3);
+1. split the entry block into prelude and work — a function without work is skipped;
+2. discover the unit kinds its `execute_on`s name and build one `dataflow.program_unit`
+   per kind, each holding only its own work, a compute tile id becoming a per-unit core lookup;
 3. erase what became dead;
 4. turn memories into units and memrefs into logical memory views, with symbolic start
-   addresses where a base address comes from a run input (§4.4–§4.8);
-5. fold arithmetic over per-unit constant lookups into the lookups (§4.9);
-6. lower transfers, compute, FIFOs, signals and tile-size derivations (§4.10, §4.11), then
-   double buffering (§4.12) and `ktdf.parallel` (§4.13, over any number of corelets);
+   addresses where a base address comes from a run input;
+5. fold arithmetic over per-unit constant lookups into the lookups;
+6. lower transfers, compute, FIFOs, signals and tile-size derivations, then
+   double buffering and `ktdf.parallel` (over any number of corelets);
 7. canonicalize the function.
 
 Where dfsched departs from upstream (the spec's Decisions):
@@ -73,7 +72,8 @@ def _functions(module: ModuleOp) -> list[FuncOp]:
 
 
 def operation_lowerings(func: FuncOp, components, model) -> None:
-    """§4.10–§4.11 as one greedy pattern set (folding on), then §4.12 and §4.13."""
+    """Transfers, compute, FIFOs and signals as one greedy pattern set (folding on), then buffer
+    phases and `ktdf.parallel`."""
     generic = dfir_compute.LowerLinalgGeneric(model)
     fill = dfir_compute.LowerLinalgFill(model)
     copy = dfir_compute.LowerCopyFromFifo()
@@ -104,6 +104,8 @@ def operation_lowerings(func: FuncOp, components, model) -> None:
 
 @dataclass(frozen=True)
 class KtdfloweringToDfir(ModulePass):
+    """Lower units, signals and execute_on regions to per-unit DataflowIR programs."""
+
     name = "ktdflowering-to-dfir"
 
     device: str | None = None

@@ -1,6 +1,6 @@
 """`normalize-grid-to-1d`: the logical grid of a kernel becomes the physical 1-D grid.
 
-`passes-lowering.md` §2. A function whose `grid` attribute is an array `[d0, ..., dk-1]`
+See `docs/passes.md#normalize-grid-to-1d`. A function whose `grid` attribute is an array `[d0, ..., dk-1]`
 gets `grid = [d0 * ... * dk-1 : index]`; every k-result `ktdp.get_compute_tile_id` in it
 becomes a single-result one (the flat tile id) and each former coordinate is rebuilt from
 it row-major:

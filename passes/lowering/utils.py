@@ -1,9 +1,9 @@
-"""Helpers shared by the backend passes (`passes-lowering.md` §0.3, §3).
+"""Helpers shared by the backend passes (`docs/passes.md#ktdf-to-ktdflowering`).
 
 * **Building**: `Inserter` (insert ops in order at one place, each taking a source
   location), `index_constant`.
 * **Device**: `device_model` (the device a module runs on, or a located error).
-* **Grid**: `one_d_grid_size` (the 1-D `grid` of a program function, §3.2 diagnostics).
+* **Grid**: `one_d_grid_size` (the 1-D `grid` of a program function, with its diagnostics).
 * **Units**: `unit_type_tag` (the lower-case `type` of a `dataflow.get_unit` for a kind or a
   memory space), `make_unit`, `kind_of` (the spec's kindOf: the device kind behind a unit
   query or a `get_unit`), `core_of` / `corelet_of`.
@@ -108,7 +108,7 @@ MISSING_GRID = ("Function missing 'grid' attribute: a kernel declares its comput
 
 
 def one_d_grid_size(function: func.FuncOp) -> int:
-    """The number of cores a program runs on: its 1-D `grid` (§3.2)."""
+    """The number of cores a program runs on: its 1-D `grid`."""
     grid = function.attributes.get("grid")
     if grid is None:
         raise error(function, MISSING_GRID)
@@ -185,7 +185,7 @@ def get_unit_of(value: SSAValue):
 
 
 def kind_of(value: SSAValue) -> str | None:
-    """The device kind of a unit value: its `get_unit`'s `type`, upper-cased (§0.3 kindOf)."""
+    """The device kind of a unit value: its `get_unit`'s `type`, upper-cased (kindOf)."""
     unit = get_unit_of(value)
     return unit.unit_type.data.upper() if unit is not None else None
 
@@ -374,7 +374,7 @@ def _boundary_stages(stage: ktdf.StageOp, sources: bool) -> list[ktdf.StageOp]:
 
 
 def build_global_stage_dag(root: Operation) -> StageDAG:
-    """Edges between leaf stages across every nesting level under `root` (§3.6).
+    """Edges between leaf stages across every nesting level under `root`.
 
     Pipelines are taken outermost first; each local edge P→C of a pipeline adds
     leaves(P) × roots(C). Raises `CircularDependency` when a pipeline has a token cycle.

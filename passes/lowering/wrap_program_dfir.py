@@ -1,4 +1,4 @@
-"""`wrap-program-dfir`: each program becomes what it is and what it is compiled from (§5).
+"""`wrap-program-dfir`: each program becomes what it is and what it is compiled from.
 
 A program module `@P` (a named child module of the top module holding DataflowIR, not yet
 wrapped) whose function `@P` declares symbols (`symbol.create_id` in its entry block) becomes:
@@ -151,6 +151,8 @@ def _wrap(program_module: ModuleOp) -> None:
 
 @dataclass(frozen=True)
 class WrapProgramDfir(ModulePass):
+    """Split each program into its symbol declarations and a body function to compile."""
+
     name = "wrap-program-dfir"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

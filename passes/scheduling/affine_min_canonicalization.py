@@ -1,4 +1,5 @@
-"""`affine-min-canonicalization`: `min(iv + step, ub) - iv` becomes `affine.min` (spec §19).
+"""`affine-min-canonicalization`: `min(iv + step, ub) - iv` becomes `affine.min`
+(`docs/passes.md#affine-min-canonicalization`).
 
 The fallback SCF tiling writes a partial tile's size as
 
@@ -102,9 +103,12 @@ def _patterns_for(op: Operation):
 
 @dataclass(frozen=True)
 class AffineMinCanonicalization(ModulePass):
+    """Rewrite the partial-tile size min(iv + step, ub) - iv as affine.min."""
+
     name = "affine-min-canonicalization"
 
     max_iterations: int = 10
+    """Rounds of the greedy driver before the pass fails (dfsched's option, for testing)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         config = GreedyConfig(top_down=False, max_iterations=self.max_iterations)

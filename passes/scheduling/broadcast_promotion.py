@@ -1,4 +1,4 @@
-"""`broadcast-promotion`: load loop-invariant data once, before the loop (`passes-scheduling.md` §15).
+"""`broadcast-promotion`: load loop-invariant data once, before the loop (`docs/passes.md#broadcast-promotion`).
 
 A pipeline inside a loop refetches every operand on every iteration. When a transfer reads
 the same data each time (an operand broadcast along that loop, a constant buffer), it moves
@@ -18,7 +18,7 @@ Algorithm (a fixed point, one hoist per round, as upstream):
    hoists its best one and the round ends.
 2. **Candidates** of a pipeline: every memref-destination `ktdf.data_transfer` at any depth
    of its stages, in order (FIFO destinations are skipped: upstream's condition (b)). The
-   pipeline's enclosing scope (§0.4) is walked innermost to outermost and the walk stops at
+   pipeline's enclosing scope is walked innermost to outermost and the walk stops at
    the first loop where one of these fails; the last loop that passed is the target:
    (a) no index or dynamic size of either side depends (SSA-transitively) on the loop IV;
    (c) nothing in the loop writes the source (a transfer into it, a `memref.store`, a linalg
@@ -90,7 +90,7 @@ _VIEW_OPS = frozenset(
 
 @dataclass(frozen=True)
 class BroadcastPromotion(ModulePass):
-    """Hoist loop-invariant memref transfers into sibling pipelines before the loop (§15)."""
+    """Hoist loop-invariant memref transfers into sibling pipelines before the loop."""
 
     name = "broadcast-promotion"
 

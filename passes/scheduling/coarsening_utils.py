@@ -1,15 +1,15 @@
-"""The machinery behind `stage-coarsening` (`passes-scheduling.md` §11).
+"""The machinery behind `stage-coarsening` (`docs/passes.md#stage-coarsening`).
 
 * **Tree editing** on the shared `PipelineTree` nodes (`dfsched.passes.scheduling.utils`):
   append, insert at a position, detach, and remove a node lifting its children.
-* **Legalizer** (§11 step 7): wrap loose loops of a pipeline in a stage, give stages
+* **Legalizer** (step 7): wrap loose loops of a pipeline in a stage, give stages
   under a loop their own nested pipeline, and give a pipeline whose stages wait on each
   other a private to hold the tokens.
-* **Materializer** (§11 step 9): builds the IR of a rearranged tree before the original
+* **Materializer** (step 9): builds the IR of a rearranged tree before the original
   loop nest. Loops copy their template's bounds, attributes and tiling ops; stages clone
   their original body into their innermost loop; buffers marked for expansion get the
   loop dims in front and every transfer touching them one index per added dim.
-* **Scope correction** (§11 step 11): outer private results used only inside one inner
+* **Scope correction** (step 11): outer private results used only inside one inner
   pipeline move into that pipeline's private.
 
 Everything keeps IR order (Decision 5).
@@ -135,7 +135,7 @@ def enclosing_pipelines(node: TreeNode) -> list[TreeNode]:
 
 
 # ---------------------------------------------------------------------------
-# Legalizer (§11 step 7)
+# Legalizer (step 7)
 # ---------------------------------------------------------------------------
 
 
@@ -203,7 +203,7 @@ def legalize(tree: PipelineTree, root: TreeNode) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Dependencies across pipeline boundaries (§11 step 8)
+# Dependencies across pipeline boundaries (step 8)
 # ---------------------------------------------------------------------------
 
 
@@ -238,7 +238,7 @@ def correct_dependencies(root: TreeNode) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Buffer expansion (what §11 step 5 decides, applied while materializing)
+# Buffer expansion (what step 5 decides, applied while materializing)
 # ---------------------------------------------------------------------------
 
 
@@ -265,7 +265,7 @@ def prepend_dims(amap: AffineMap, count: int) -> AffineMap:
 
 
 # ---------------------------------------------------------------------------
-# Materializer (§11 step 9)
+# Materializer (step 9)
 # ---------------------------------------------------------------------------
 
 
@@ -486,7 +486,7 @@ class Materializer:
 
 
 # ---------------------------------------------------------------------------
-# Scope correction (§11 step 11)
+# Scope correction (step 11)
 # ---------------------------------------------------------------------------
 
 

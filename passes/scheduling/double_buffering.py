@@ -1,5 +1,5 @@
 """`double-buffering`: ping-pong scratchpad buffers handed from one stage to the next
-(`passes-scheduling.md` §16).
+(`docs/passes.md#double-buffering`).
 
 A pipeline inside a loop runs its stages on successive iterations at once: while the
 consumer of a scratchpad buffer drains tile N, its producer could already fill tile N+1,
@@ -19,7 +19,7 @@ alternate between the two copies (`ktdf.buffer_phase` of the loop IVs, one
 Steps, as the spec numbers them (every pipeline is analysed before any is rewritten):
 
 1. **Pipeline guards**: no `modulo` yet (so the pass is idempotent), a non-empty enclosing
-   scope of `scf.for` loops (§0.4), a `ktdf.private`.
+   scope of `scf.for` loops, a `ktdf.private`.
 2. **Shape rules** per private slot: (a) a ranked memref, (b) in a memory the device calls a
    per-core scratchpad, (c) yielded straight from a `memref.alloc`, (d) that alloc's only
    use is the yield, (e) in the yield's block, (f) its dynamic sizes are defined before the
@@ -75,7 +75,7 @@ NO_DEVICE = ("Unable to import the device specification. This could happen if th
 
 @dataclass(frozen=True)
 class DoubleBuffering(ModulePass):
-    """Alternate scratchpad buffers handed between sibling stages between two copies (§16)."""
+    """Alternate scratchpad buffers handed between sibling stages between two copies."""
 
     name = "double-buffering"
 

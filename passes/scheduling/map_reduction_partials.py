@@ -1,4 +1,4 @@
-"""`map-reduction-partials`: keep a reduction's partial result in the compute unit's memory (§14).
+"""`map-reduction-partials`: keep a reduction's partial result in the compute unit's memory.
 
 After `reduction-loop-exposure` a reduction carries its accumulator as a tensor through the
 `iter_args` of its reduction loops. The hardware keeps that partial result in a buffer of
@@ -51,7 +51,7 @@ NO_DEVICE = "Unable to import the device specification."
 
 @dataclass(frozen=True)
 class MapReductionPartials(ModulePass):
-    """Lower each exposed reduction to an in-place reduction into a local buffer (§14)."""
+    """Lower each exposed reduction to an in-place reduction into a local buffer."""
 
     name = "map-reduction-partials"
 

@@ -1,4 +1,4 @@
-"""`normalize-scf-for-loops`: every `scf.for` counts from 0 by 1 (spec passes-scheduling.md §8).
+"""`normalize-scf-for-loops`: every `scf.for` counts from 0 by 1 (`docs/passes.md#normalize-scf-for-loops`).
 
 For each `scf.for` (post-order, so inner loops first) whose lower bound is not the constant 0
 or whose step is not the constant 1:
@@ -168,6 +168,8 @@ def compose_transfer_maps(root: Operation) -> None:
 
 @dataclass(frozen=True)
 class NormalizeSCFForLoops(ModulePass):
+    """Rewrite every scf.for to count from 0 by 1, rebuilding its IV uses with affine.apply."""
+
     name = "normalize-scf-for-loops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -1,5 +1,5 @@
 """`parallelize-loops-across-instances`: spread a corelet-local pipeline's loop over the
-device's identical corelets (`passes-scheduling.md` §17).
+device's identical corelets (`docs/passes.md#parallelize-loops-across-instances`).
 
 A pipeline whose stages all run on units of one sub-core ("corelet") group can run on every
 copy of that group at once. The pass picks one `parallel_loop` around such a pipeline and
@@ -26,7 +26,7 @@ Steps, for every pipeline in pre-order (all candidates are found before any loop
    cores are spread by the grid, not by this pass. (Upstream counts the siblings of any
    group; on a device with several cores, such as `quad_corelet`, it would spread a DMA
    pipeline's loop over the cores.)
-4. **Scope**: the `scf.for` loops around the pipeline (§0.4); none rejects it.
+4. **Scope**: the `scf.for` loops around the pipeline; none rejects it.
 5. **Loop selection** among the scope's `parallel_loop`s, outermost first: a static trip
    count T >= N that N divides (balanced); else a static T >= N (imbalanced: chunks of
    `ceil(T/N)`, the last `T - (N-1)*ceil(T/N)`); else a dynamic trip count.
@@ -77,7 +77,7 @@ NO_DEVICE = ("Unable to import the device specification. This could happen if th
 
 @dataclass(frozen=True)
 class ParallelizeLoopsAcrossInstances(ModulePass):
-    """Distribute a loop around each corelet-local pipeline over the corelets (§17)."""
+    """Distribute a loop around each corelet-local pipeline over the corelets."""
 
     name = "parallelize-loops-across-instances"
 

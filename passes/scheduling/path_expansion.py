@@ -1,6 +1,6 @@
 """`path-expansion`: make every pipeline move its data along the device's datapaths.
 
-`passes-scheduling.md` §6, `arch.md` §6.1. The frontend's pipelines move data in one
+See `docs/passes.md#path-expansion`. The frontend's pipelines move data in one
 step from where it lives to the compute unit and back (a DDR view straight into a FIFO
 of the SFU). This pass follows each piece of data through the pipeline, finds the
 device's shortest route for every step (breadth-first over the routing graph, ties as
@@ -35,7 +35,7 @@ The algorithm, per pipeline (inner pipelines first):
    joins at the scratchpad's load unit and no DMA stage moves it.
 5. **Rebuild** (only if something changed): a new pipeline replaces the old one. Its
    private yields the original resources, then the new buffers and FIFOs in the order the
-   new stages first use them, then one token per stage that has a successor (§0.4);
+   new stages first use them, then one token per stage that has a successor;
    results nobody uses any more are cleaned up. A stage that holds exactly the transfers
    of one original stage is that stage's body, cloned, with only the transfers that
    changed rebuilt; rebuilt subscripts are canonicalized (`%buf[0, 0]`).
@@ -105,7 +105,7 @@ PLAN_FAILED = f"{PASS}: failed to plan path expansion"
 
 @dataclass(frozen=True)
 class PathExpansion(ModulePass):
-    """Expand every pipeline's data movement into hops the device has (§6)."""
+    """Expand every pipeline's data movement into hops the device has."""
 
     name = "path-expansion"
 

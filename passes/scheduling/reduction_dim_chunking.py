@@ -1,4 +1,4 @@
-"""`reduction-dim-chunking`: split a large reduction into sequential chunks (`passes-scheduling.md` §12).
+"""`reduction-dim-chunking`: split a large reduction into sequential chunks (`docs/passes.md#reduction-dim-chunking`).
 
 After `stage-coarsening`, a reduction's scratchpad load, compute and store stages form an
 inner `ktdf.pipeline` inside the batch `scf.for` of the coarse stage, and the load stage
@@ -65,7 +65,7 @@ PASS = "reduction-dim-chunking"
 
 @dataclass(frozen=True)
 class ReductionDimChunking(ModulePass):
-    """Split reductions whose input does not fit into sequential chunks (§12)."""
+    """Split reductions whose input does not fit into sequential chunks."""
 
     name = "reduction-dim-chunking"
 

@@ -1,4 +1,4 @@
-"""`reduction-loop-exposure`: make a reduction's steps explicit loops (`passes-scheduling.md` §13).
+"""`reduction-loop-exposure`: make a reduction's steps explicit loops (`docs/passes.md#reduction-loop-exposure`).
 
 Before this pass the compute stage of a reduction reads its whole input (or one chunk of it)
 from one FIFO slot and reduces it with one `linalg.generic`. Afterwards every stage of the
@@ -68,7 +68,7 @@ PASS = "reduction-loop-exposure"
 
 @dataclass(frozen=True)
 class ReductionLoopExposure(ModulePass):
-    """Turn each reduction into explicit reduction loops with a carried accumulator (§13)."""
+    """Turn each reduction into explicit reduction loops with a carried accumulator."""
 
     name = "reduction-loop-exposure"
 

@@ -1,4 +1,4 @@
-"""Helpers shared by the reduction passes (`passes-scheduling.md` §12–§14).
+"""Helpers shared by the reduction passes (`docs/passes.md#reduction-dim-chunking`).
 
 The three passes work on the shape `stage-coarsening` gives a reduction: an inner
 `ktdf.pipeline` of a load stage (scratchpad → FIFO), a compute stage (read the FIFO, run a

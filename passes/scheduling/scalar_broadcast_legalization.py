@@ -1,6 +1,6 @@
 """`scalar-broadcast-legalization`: send scalars broadcast along the vector dim as splats.
 
-`passes-scheduling.md` §7. After path expansion a compute stage may read an operand that
+See `docs/passes.md#scalar-broadcast-legalization`. After path expansion a compute stage may read an operand that
 a `linalg.generic` broadcasts along the innermost (vector) dimension: its indexing map
 ends in a constant, e.g. `(d0, d1, d2, d3, d4) -> (d0, d2, d3, 0)`, so one element serves
 a whole vector. The hardware cannot hand the compute unit a single element; the pass
@@ -77,7 +77,7 @@ NO_DEVICE = ("Unable to import the device specification. This could happen if th
 
 @dataclass(frozen=True)
 class ScalarBroadcastLegalization(ModulePass):
-    """Widen scalar operands broadcast along the vector dim and send them as splats (§7)."""
+    """Widen scalar operands broadcast along the vector dim and send them as splats."""
 
     name = "scalar-broadcast-legalization"
 

@@ -1,4 +1,4 @@
-"""`stage-coarsening`: turn a pipeline under a loop nest into a hierarchy (`passes-scheduling.md` §11).
+"""`stage-coarsening`: turn a pipeline under a loop nest into a hierarchy (`docs/passes.md#stage-coarsening`).
 
 After routing, every stage of a pipeline runs once per vector, inside the tile loops. This
 pass groups the stages that must advance in lockstep (they share a FIFO kind or a memory
@@ -76,7 +76,7 @@ NO_DEVICE = ("Unable to import device specification for stage grouping. This cou
 
 @dataclass(frozen=True)
 class StageCoarsening(ModulePass):
-    """Sink the loops around each pipeline into its stage groups (§11)."""
+    """Sink the loops around each pipeline into its stage groups."""
 
     name = "stage-coarsening"
 

@@ -1,5 +1,5 @@
 """`strip-mine-scf-for-loops`: split single loops into a block loop and an inner loop
-(spec passes-scheduling.md §10b; for tests, not in the pipeline).
+(`docs/passes.md#strip-mine-scf-for-loops`; for tests, not in the pipeline).
 
 Each strip-mined loop keeps running over its range, now stepping by `step * size`; its body
 moves into a new inner loop `iv .. minsi(ub, iv + step*size)` by the original step, which
@@ -47,6 +47,8 @@ PASS = "strip-mine-scf-for-loops"
 
 @dataclass(frozen=True)
 class StripMineSCFForLoops(ModulePass):
+    """Strip-mine single loops into a block loop and an inner loop (for tests)."""
+
     name = "strip-mine-scf-for-loops"
 
     strip_mine_size: tuple[int, ...] = ()

@@ -1,5 +1,5 @@
 """`subsume-linearize-index`: fold `ktdf.tiling.linearize_index` into the subscripts of
-`ktdf.data_transfer` (spec passes-scheduling.md §20).
+`ktdf.data_transfer` (`docs/passes.md#subsume-linearize-index`).
 
 For every transfer, each side that has a subscript map (a memref side) and at least one index
 computed by a `linearize_index` whose strides are all `arith.constant`s is rewritten:
@@ -42,6 +42,8 @@ SIDES = ("source", "dest")
 
 @dataclass(frozen=True)
 class SubsumeLinearizeIndex(ModulePass):
+    """Fold ktdf.tiling.linearize_index into the subscript maps of data transfers."""
+
     name = "subsume-linearize-index"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

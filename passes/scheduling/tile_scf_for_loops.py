@@ -1,5 +1,5 @@
 """`tile-scf-for-loops`: split perfect nests of parallel loops into tile and point loops
-(spec passes-scheduling.md §10).
+(`docs/passes.md#tile-scf-for-loops`).
 
 Modes:
 
@@ -89,6 +89,8 @@ PASS = "tile-scf-for-loops"
 
 @dataclass(frozen=True)
 class TileSCFForLoops(ModulePass):
+    """Tile perfect nests of parallel loops into tile and point loops with size placeholders."""
+
     name = "tile-scf-for-loops"
 
     tile_sizes: tuple[int, ...] = ()

@@ -1,5 +1,5 @@
 """`tile-size-selection`: give every `ktdf.tiling.reserve_size` a concrete size
-(spec passes-scheduling.md §18, with the scratchpad budget upstream leaves as a TODO).
+(`docs/passes.md#tile-size-selection`, with the scratchpad budget upstream leaves as a TODO).
 
 **Which placeholders.** A placeholder is resolved through the loops it tiles: each
 `arith.ceildivui %total, %placeholder` with a constant `%total` whose result is the upper bound
@@ -91,6 +91,8 @@ Interval = tuple[int, int]
 
 @dataclass(frozen=True)
 class TileSizeSelection(ModulePass):
+    """Give each tile-size placeholder the largest size whose buffers fit the scratchpad."""
+
     name = "tile-size-selection"
 
     device: str | None = None

@@ -1,8 +1,8 @@
-"""Helpers shared by the tiling passes (`passes-scheduling.md` §10, §10b, §18).
+"""Helpers shared by the tiling passes (`docs/passes.md#tile-scf-for-loops`).
 
 * **Loop nests**: `perfectly_nested_loops` (MLIR's `getPerfectlyNestedLoops`: a loop whose
   body holds exactly one `scf.for` and the terminator nests it).
-* **LoopTilingAnalysis** (§10, input): from every loop not yet seen (pre-order), its perfectly
+* **LoopTilingAnalysis** (input): from every loop not yet seen (pre-order), its perfectly
   nested chain, cut to 4 loops, split into sub-nests that end *at and including* the first
   non-parallel loop. Every loop gets `divisibility = 1`, `min_value = 1` and a strategy:
   *tiling* in a sub-nest of depth > 1, *strip-mining* for a depth-1 sub-nest with no `scf.for`
@@ -11,7 +11,7 @@
   the original loop with its step multiplied by the size; the point loop runs
   `iv .. minsi(ub, iv + step*size)` with the original step and the original body.
 * `propagate_loop_type` (the point loops inherit the `loop_type` of the loops they come from)
-  and `normalize_loops` (§8's normalization applied to a given list of loops, each followed by
+  and `normalize_loops` (`normalize-scf-for-loops`'s normalization applied to a given list of loops, each followed by
   sinking the `affine.apply` ops it created next to their users).
 
 Everything keeps IR order (Decision 5).
@@ -159,7 +159,7 @@ class LoopNest:
 
 @dataclass
 class LoopTilingAnalysis:
-    """Perfect sub-nests of parallel loops and what to do with each loop (§10, Input)."""
+    """Perfect sub-nests of parallel loops and what to do with each loop (Input)."""
 
     nests: list[LoopNest] = field(default_factory=list)
     metadata: dict[scf.ForOp, LoopMetadata] = field(default_factory=dict)
@@ -276,7 +276,7 @@ def propagate_loop_type(originals: Sequence[scf.ForOp], inner_loops: Sequence[sc
 
 
 def normalize_loops(loops: Sequence[scf.ForOp]) -> None:
-    """Normalize each loop to `0 .. trip count step 1` in the given order (§8, steps 1-3)."""
+    """Normalize each loop to `0 .. trip count step 1` in the given order (steps 1-3)."""
     from dfsched.passes.scheduling.normalize_scf_for_loops import normalize_loop
 
     for loop in loops:

@@ -1,4 +1,4 @@
-"""Structural helpers shared by the scheduling passes (`passes-scheduling.md` §0.4).
+"""Structural helpers shared by the scheduling passes (`docs/passes.md`).
 
 * **PipelineTree**: the loops, pipelines, stages and privates under a root op, stage
   edges from token flow, topological order of a pipeline's stages (Kahn, seeded in
@@ -297,7 +297,7 @@ def linear_stage_chain(pipeline: ktdf.PipelineOp) -> list[ktdf.StageOp]:
 
 
 class TokenPlan:
-    """Token re-materialization for a rebuilt pipeline (§0.4).
+    """Token re-materialization for a rebuilt pipeline.
 
     `stages` are stage keys in sibling order and `successors` maps a key to the keys that
     wait for it. Every stage with a successor gets one token, numbered in stage order;
@@ -422,7 +422,7 @@ def depends_on(value: SSAValue, target: SSAValue) -> bool:
 
 
 def cleanup_private(private: ktdf.PrivateOp) -> ktdf.PrivateOp:
-    """Drop unused results and keep only the body ops the remaining yields need (§0.4).
+    """Drop unused results and keep only the body ops the remaining yields need.
 
     As upstream, a private whose results are all used is left exactly as it is.
     """
@@ -530,7 +530,7 @@ def is_parallel_loop(loop: Operation) -> bool:
 
 
 def pipeline_enclosing_scope(pipeline: ktdf.PipelineOp) -> list[scf.ForOp]:
-    """The `scf.for` ancestors of `pipeline`, innermost first (§0.4).
+    """The `scf.for` ancestors of `pipeline`, innermost first.
 
     The walk stops at the first ancestor that is not an `scf.for`, and before a loop whose
     body holds another pipeline that is not on the way to `pipeline`.

@@ -19,6 +19,8 @@ config.environment["PATH"] = os.pathsep.join([bindir, os.environ.get("PATH", "")
 for var in ("HOME", "TMPDIR", "PYTHONPATH"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# `dfsched -kEmitDFIR` compiles through the artifact cache: the tests' own, not the user's.
+config.environment["DFSCHED_CACHE_DIR"] = os.path.join(config.test_exec_root, "dfsched-cache")
 
 
 def tool(name):

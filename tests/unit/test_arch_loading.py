@@ -1,4 +1,4 @@
-"""Device files: short names, import declarations, and which device an op runs on (arch.md §3)."""
+"""Device files: short names, import declarations, and which device an op runs on (`docs/devices.md#the-model-in-one-page`)."""
 
 import os
 from pathlib import Path
@@ -112,8 +112,30 @@ def test_infer_device_name(tmp_path):
 def test_declaration_for_file():
     decl = loading.declaration_for_file("sample")
     assert decl.device_name == "sample_device"
-    assert Path(decl.import_file).is_absolute() and decl.import_file.endswith("sample_device.mlir")
+    assert decl.import_file == "dfsched:sample_device.mlir"
     assert "mem_space_mapping" not in decl.attributes
+
+
+def test_device_reference_names_no_path_of_the_machine(tmp_path, monkeypatch):
+    """A shipped device by name, any other by digest: the same text in every checkout."""
+    from dfsched.arch import device_refs
+
+    assert device_refs.reference_for(loading.device_file("sample")) == "dfsched:sample_device.mlir"
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "small.mlir").write_text(SMALL.format(size=8))
+    ref_a = device_refs.reference_for(tmp_path / "a" / "small.mlir")
+    ref_b = device_refs.reference_for(tmp_path / "b" / "small.mlir")
+    assert ref_a == ref_b and ref_a.startswith("sha256:") and ref_a.endswith("/small.mlir")
+    assert str(tmp_path) not in ref_a
+    # found again beside the declaring file, in a fresh process (nothing remembered)
+    monkeypatch.setattr(device_refs, "_KNOWN", {})
+    assert device_refs.file_for_reference(ref_a, [tmp_path / "b"]) == tmp_path / "b" / "small.mlir"
+    # a file of that name with other bytes is never taken
+    monkeypatch.setattr(device_refs, "_KNOWN", {})
+    (tmp_path / "b" / "small.mlir").write_text(SMALL.format(size=16))
+    assert device_refs.file_for_reference(ref_a, [tmp_path / "b"]) is None
+    assert device_refs.file_for_reference("sha256:00/../x.mlir", [tmp_path]) is None
 
 
 KERNEL = """

@@ -1,4 +1,4 @@
-"""DeviceModel on the shipped devices: the facts passes read (arch.md §4–§8)."""
+"""DeviceModel on the shipped devices: the facts passes read (`docs/devices.md#the-model-in-one-page`)."""
 
 import pytest
 from xdsl.dialects.builtin import StringAttr, bf16, f16, f32, i8

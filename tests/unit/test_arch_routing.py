@@ -1,4 +1,4 @@
-"""The routing graph: nodes, edges and breadth-first routes as upstream builds them (arch.md §6.1)."""
+"""The routing graph: nodes, edges and breadth-first routes as upstream builds them (`docs/devices.md#the-model-in-one-page`)."""
 
 import pytest
 

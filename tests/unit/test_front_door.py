@@ -175,3 +175,12 @@ def test_bad_bindings_in_the_compiler(capsys):
     code = dfsched_main(["-kEmitDFIR", "--device=sample", "--bind", "nope=1", str(SCALARS)])
     err = capsys.readouterr().err
     assert code == 1 and "@double has no argument 'nope'" in err and "Traceback" not in err
+
+
+def test_the_cached_compile_applies_the_binds(tmp_path):
+    import dfsched
+
+    artifact = dfsched.compile(str(SCALARS), "sample", binds={"block": 128}, cache=tmp_path)
+    assert "dataflow.program_unit" in artifact.final_ir
+    with pytest.raises(dfsched.CompileError, match="bind it with --bind block=VALUE"):
+        dfsched.compile(str(SCALARS), "sample", cache=tmp_path)

@@ -1,7 +1,7 @@
 """The ScheduleIR interpreter on hand-written ScheduleIR, against numpy.
 
 Every kernel here is written the way the scheduling passes write theirs (the shapes of
-`schedule-dialects.md` §10 and `passes-scheduling.md`): a 3-stage FIFO pipeline, a routed
+`docs/dialects.md#ktdf`): a 3-stage FIFO pipeline, a routed
 5-stage pipeline through L1 buffers, a nested pipeline, a double-buffered loop,
 `ktdf.parallel` over 2 and 4 instances, splat and pad transfers, tiling placeholders,
 address-assigned buffers and an orchestrator calling a program. Then the located errors:

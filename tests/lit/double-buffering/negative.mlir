@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s -split-input-file -allow-unregistered-dialect --device=sample -double-buffering | filecheck %s
 
-// Each function breaks one rule of the pass (passes-scheduling.md §16); its IR is printed
+// Each function breaks one rule of the pass (`docs/passes.md#double-buffering`); its IR is printed
 // unchanged: no phase, no selection, no hoisted copies, the buffer still in the private.
 // Every buffer is an "L1" scratchpad buffer.
 

@@ -8,22 +8,24 @@
 // RUN: dfsched-opt %s --ensure-device-declaration --disable-ensure-device-declaration --device=sample | filecheck %s --check-prefix=DISABLED
 
 // A module without a device gets an import declaration of the device file, at its start,
-// with an absolute path. The name comes from the file (its only device) or from
-// `device-name`. Decision 6: when the device says nothing about `mem_space_mapping`, the
-// declaration maps `global` to the memory the cores share and `ct_local` to a core's own.
+// naming no path of the machine: a shipped device by its file name (`dfsched:`), any other
+// by its content digest and file name (`sha256:`), so every checkout prints the same text.
+// The name comes from the file (its only device) or from `device-name`. Decision 6: when
+// the device says nothing about `mem_space_mapping`, the declaration maps `global` to the
+// memory the cores share and `ct_local` to a core's own.
 
 // SAMPLE:      module {
-// SAMPLE-NEXT:   ktdf_arch.device @sample_device attributes {mem_space_mapping = #ktdf_arch.map<#ktdp.memory_space<global> = "DDR", #ktdp.memory_space<ct_local> = "L1">} import("/{{.*}}arch/devices/sample_device.mlir")
+// SAMPLE-NEXT:   ktdf_arch.device @sample_device attributes {mem_space_mapping = #ktdf_arch.map<#ktdp.memory_space<global> = "DDR", #ktdp.memory_space<ct_local> = "L1">} import("dfsched:sample_device.mlir")
 // SAMPLE-NEXT:   func.func @kernel()
 
-// QUAD:        ktdf_arch.device @quad_corelet attributes {mem_space_mapping = #ktdf_arch.map<#ktdp.memory_space<global> = "GMEM", #ktdp.memory_space<ct_local> = "SPAD">} import("/{{.*}}quad_corelet.mlir")
+// QUAD:        ktdf_arch.device @quad_corelet attributes {mem_space_mapping = #ktdf_arch.map<#ktdp.memory_space<global> = "GMEM", #ktdp.memory_space<ct_local> = "SPAD">} import("dfsched:quad_corelet.mlir")
 
-// NAMED:       ktdf_arch.device @right attributes {mem_space_mapping = #ktdf_arch.map<#ktdp.memory_space<global> = "DRAM", #ktdp.memory_space<ct_local> = "BUF">} import("/{{.*}}Inputs/two-devices.mlir")
+// NAMED:       ktdf_arch.device @right attributes {mem_space_mapping = #ktdf_arch.map<#ktdp.memory_space<global> = "DRAM", #ktdp.memory_space<ct_local> = "BUF">} import("sha256:{{[0-9a-f]+}}/two-devices.mlir")
 
 // The device's own mapping stands: the declaration adds none.
-// MAPPED:      ktdf_arch.device @mapped import("/{{.*}}Inputs/mapped-device.mlir")
+// MAPPED:      ktdf_arch.device @mapped import("sha256:{{[0-9a-f]+}}/mapped-device.mlir")
 
-// RELATIVE:    ktdf_arch.device @left attributes {mem_space_mapping = #ktdf_arch.map<#ktdp.memory_space<global> = "HBM", #ktdp.memory_space<ct_local> = "SRAM">} import("/{{.*}}ensure-device-declaration/Inputs/two-devices.mlir")
+// RELATIVE:    ktdf_arch.device @left attributes {mem_space_mapping = #ktdf_arch.map<#ktdp.memory_space<global> = "HBM", #ktdp.memory_space<ct_local> = "SRAM">} import("sha256:{{[0-9a-f]+}}/two-devices.mlir")
 
 // DISABLED-NOT: ktdf_arch.device
 // DISABLED:     func.func @kernel()

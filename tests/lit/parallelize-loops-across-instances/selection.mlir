@@ -1,7 +1,7 @@
 // RUN: dfsched-opt %s -split-input-file -allow-unregistered-dialect --device=sample -parallelize-loops-across-instances | filecheck %s
 
 // Which loop around an SFU pipeline is spread over the sample device's two sub-cores
-// (passes-scheduling.md §17): among the parallel loops, outermost first, one whose trip
+// (`docs/passes.md#parallelize-loops-across-instances`): among the parallel loops, outermost first, one whose trip
 // count the 2 instances divide; else one with at least 2 iterations; else one whose trip
 // count is unknown.
 

@@ -4,8 +4,8 @@
 // RUN: filecheck %s < %t.1.mlir
 // RUN: dfsched-opt %s -split-input-file --print-op-generic | dfsched-opt -split-input-file | filecheck %s
 
-// The ScheduleIR shapes the scheduler passes build and consume (schedule-dialects.md
-// §10.1-10.3), written as our own kernels: each parses, verifies and prints in upstream's
+// The ScheduleIR shapes the scheduler passes build and consume (`docs/dialects.md#ktdf`),
+// written as our own kernels: each parses, verifies and prints in upstream's
 // syntax.
 
 // A three-stage pipeline per row: DMA-in to a FIFO, a compute stage on the SFU, DMA-out.

@@ -1,0 +1,1 @@
+"""The persistent artifact cache: stable keys (`keys`), the store (`store`), manifests (`manifest`)."""

@@ -1,0 +1,40 @@
+"""`--report` prints a table for every example, and the JSON holds the same facts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dfsched.tools.opt import main as opt_main
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
+
+
+@pytest.mark.parametrize("device", ["sample", "quad_corelet"])
+@pytest.mark.parametrize("kernel", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_report_on_every_example(kernel, device, tmp_path, capsys):
+    out = tmp_path / "report.json"
+    argv = [str(kernel), f"--device={device}", "-ktir-to-dfir", "--report", "--report-json", str(out),
+            "-o", str(tmp_path / "out.mlir")]
+    assert opt_main(argv) == 0
+    err = capsys.readouterr().err
+    data = json.loads(out.read_text())
+    assert data["programs"] and not data["problems"], err
+    for program in data["programs"]:
+        assert f"== program @{program['name']}: grid {program['grid']}, device {device} ==" in err
+        assert program["pipelines"] and program["buffers"]
+        for use in program["memories"]:
+            assert use["capacity"] and 0 < use["used"] <= use["capacity"]
+        for tile in program["tiles"]:
+            assert tile["size"] in tile["candidates"] and tile["bound_by"]
+    for header in ("buffers", "scratchpad use", "tile sizes", "corelets:"):
+        assert header in err
+
+
+def test_a_report_without_schedule_says_so(tmp_path, capsys):
+    argv = [str(EXAMPLES[0]), "--canonicalize", "--report", "-o", str(tmp_path / "out.mlir")]
+    assert opt_main(argv) == 0
+    assert "== no scheduled program ==" in capsys.readouterr().err

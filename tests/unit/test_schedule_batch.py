@@ -1,0 +1,197 @@
+"""Batched loops of the ScheduleIR interpreter (`interp/schedule_batch.py`) change nothing but speed.
+
+Every test runs the same IR twice, batched and one iteration at a time (`MIN_TRIPS` out of
+reach), and wants the same outputs, statistics and errors: on the examples as
+`tile-size-selection` leaves them (transfer loops, `ktdf.parallel` over FIFO pipelines with
+tensor compute), and on loops batching must refuse (an iteration reading what another wrote,
+two iterations writing one element, races between instances or compute tiles).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_schedule_interp import GLOBAL, L1, box, ddr_view, kernel, rand
+
+from dfsched import pipeline
+from dfsched.diagnostics import DiagnosticError
+from dfsched.interp import ktir, schedule_batch
+from dfsched.interp.ktir import parse_module
+from dfsched.interp.schedule import run_schedule
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def scheduled(path: Path):
+    """`path` compiled by -ktir-to-dfir up to tile-size-selection."""
+    from dfsched.tools.opt import main
+
+    passes = pipeline.KTIR_TO_DFIR[: pipeline.KTIR_TO_DFIR.index("tile-size-selection") + 1]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "scheduled.mlir")
+        with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+            assert main([str(path), "--device=sample", "--passes=" + ",".join(passes), "-o", out]) == 0
+        return ktir.load_module(out, verify=False)
+
+
+def both_ways(monkeypatch, module, inputs, **kw):
+    """(batched run, sequential run, how many loops ran batched)."""
+    batched = []
+    real = schedule_batch.run_loop
+
+    def spy(*args, **kwargs):
+        done = real(*args, **kwargs)
+        batched.append(done)
+        return done
+
+    monkeypatch.setattr(schedule_batch, "run_loop", spy)
+    fast = run_schedule(module, inputs, **kw)
+    monkeypatch.setattr(schedule_batch, "MIN_TRIPS", 10**12)
+    slow = run_schedule(module, inputs, **kw)
+    monkeypatch.setattr(schedule_batch, "MIN_TRIPS", 4)
+    return fast, slow, sum(batched)
+
+
+def same(fast, slow):
+    assert fast.stats == slow.stats
+    assert sorted(fast.outputs) == sorted(slow.outputs)
+    for key in slow.outputs:
+        assert fast.outputs[key].tobytes() == slow.outputs[key].tobytes(), key
+
+
+@pytest.mark.parametrize("name, loops", [("row_bias_tiled.mlir", 12), ("loop_nest.mlir", 0),
+                                         ("fused_chain.mlir", 0), ("row_sum.mlir", 0)])
+def test_examples_batched_equal_sequential(monkeypatch, name, loops):
+    path = EXAMPLES / name
+    module = ktir.load_module(path)
+    inputs = ktir.make_inputs(module, 0)
+    reference = ktir.run(module, inputs)
+    fast, slow, batched = both_ways(monkeypatch, scheduled(path), inputs, layout=reference.layout,
+                                    reserve_size="auto")
+    same(fast, slow)
+    assert batched >= loops
+    assert not ktir.compare_outputs(reference.outputs, fast.outputs)
+
+
+def loop_kernel(body: str, rows: int = 8, grid: int = 1) -> str:
+    return kernel(f"""
+    %n = arith.constant {rows} : index
+    %last = arith.constant {rows - 1} : index
+{body}""", "\n".join([ddr_view("A", 0, rows), ddr_view("C", 4096, rows)]), grid=grid)
+
+
+def test_copy_loop_is_batched(monkeypatch):
+    text = loop_kernel("""
+    scf.for %i = %c0 to %n step %c1 {
+      ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %C[%i, %c0] size [1, 64] : memref<8x64xf16, "DDR">, memref<8x64xf16, "DDR">
+    }""")
+    a = rand((8, 64), 1)
+    fast, slow, batched = both_ways(monkeypatch, parse_module(text), {"@0": a})
+    same(fast, slow)
+    assert batched >= 1  # (the layout dry run batches it too)
+    np.testing.assert_array_equal(fast.outputs["@4096"], a)
+
+
+def test_loop_reading_what_an_earlier_iteration_wrote_runs_in_order(monkeypatch):
+    # row i + 1 = row i, in order: every row ends up as row 0
+    text = loop_kernel("""
+    scf.for %i = %c0 to %last step %c1 {
+      %next = arith.addi %i, %c1 : index
+      ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %A[%next, %c0] size [1, 64] : memref<8x64xf16, "DDR">, memref<8x64xf16, "DDR">
+    }""")
+    a = rand((8, 64), 2)
+    fast, slow, batched = both_ways(monkeypatch, parse_module(text), {"@0": a})
+    same(fast, slow)
+    assert batched == 0
+    np.testing.assert_array_equal(fast.outputs["@0"], np.broadcast_to(a[0], (8, 64)))
+
+
+def test_loop_writing_one_row_every_iteration_keeps_the_last(monkeypatch):
+    text = loop_kernel("""
+    scf.for %i = %c0 to %n step %c1 {
+      ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %C[%c0, %c0] size [1, 64] : memref<8x64xf16, "DDR">, memref<8x64xf16, "DDR">
+    }""")
+    a = rand((8, 64), 3)
+    fast, slow, batched = both_ways(monkeypatch, parse_module(text), {"@0": a})
+    same(fast, slow)
+    assert batched == 0
+    np.testing.assert_array_equal(fast.outputs["@4096"][0], a[7])
+
+
+def errors(monkeypatch, text: str, inputs: dict) -> tuple[str, str]:
+    messages = []
+    for trips in (4, 10**12):
+        monkeypatch.setattr(schedule_batch, "MIN_TRIPS", trips)
+        with pytest.raises(DiagnosticError) as info:
+            run_schedule(parse_module(text), inputs)
+        diag = info.value.diagnostic
+        messages.append((diag.message, [(n.message, n.line) for n in diag.notes], diag.line))
+    return messages[0], messages[1]
+
+
+def test_instance_race_reported_as_the_sequential_run_does(monkeypatch):
+    text = loop_kernel(f"""
+    %shared = memref.alloc() : {L1}
+    ktdf.parallel (%i, %inst) = (%c0) to (%n) step (%c1) distribute(num_instances = 2) {{
+      ktdf.pipeline {{
+        ktdf.stage depends_in(none) depends_out(none) {{
+          ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %shared[0, 0] size [1, 64] : memref<8x64xf16, "DDR">, {L1}
+        }} {{applicable_units = ["MNILU"]}}
+      }}
+      ktdf.parallel_yield
+    }}""")
+    fast, slow = errors(monkeypatch, text, {"@0": rand((8, 64), 4)})
+    assert fast == slow
+    assert "instances 0 and 1 race" in fast[0]
+
+
+def test_compute_tiles_writing_one_row_race_as_before(monkeypatch):
+    text = loop_kernel("""
+    scf.for %i = %c0 to %n step %c1 {
+      ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %C[%i, %c0] size [1, 64] : memref<8x64xf16, "DDR">, memref<8x64xf16, "DDR">
+    }""", grid=2)
+    fast, slow = errors(monkeypatch, text, {"@0": rand((8, 64), 5)})
+    assert fast == slow
+    assert "races with compute tile 0" in fast[0]
+
+
+def test_out_of_bounds_transfer_reported_as_before(monkeypatch):
+    text = loop_kernel("""
+    %far = arith.constant 9 : index
+    scf.for %i = %c0 to %far step %c1 {
+      ktdf.data_transfer from %A[%c0, %c0] size [1, 64] to %C[%i, %c0] size [1, 64] : memref<8x64xf16, "DDR">, memref<8x64xf16, "DDR">
+    }""")
+    fast, slow = errors(monkeypatch, text, {"@0": rand((8, 64), 6)})
+    assert fast == slow
+
+
+def test_every_check_point_batched_equals_sequential(monkeypatch, tmp_path):
+    """`dfsched-run --check` on a kernel of row loops (row_bias_tiled on 512 rows): the same
+    verdict and statistics at every pass point (private buffers per iteration, tiled loops,
+    parallel instances, double-buffer phases)."""
+    from dfsched.tools.run import check_kernel
+
+    batched = []
+    real = schedule_batch.run_loop
+
+    def spy(*args, **kwargs):
+        done = real(*args, **kwargs)
+        batched.append(done)
+        return done
+
+    monkeypatch.setattr(schedule_batch, "run_loop", spy)
+    path = tmp_path / "row_bias_512.mlir"
+    path.write_text((EXAMPLES / "row_bias_tiled.mlir").read_text().replace("4096", "512").replace("4095", "511"))
+    path = str(path)
+    fast = check_kernel(path, simulate_dataflow=False)
+    monkeypatch.setattr(schedule_batch, "MIN_TRIPS", 10**12)
+    slow = check_kernel(path, simulate_dataflow=False)
+    assert [(r.name, r.status(), r.verdict.stats if r.verdict else None) for r in fast.rows] == \
+        [(r.name, r.status(), r.verdict.stats if r.verdict else None) for r in slow.rows]
+    assert not fast.failed and sum(batched) >= 10
