@@ -32,6 +32,7 @@ from dfsched.diagnostics import (
     parse_expectations,
 )
 from dfsched.fileio import DEFAULT_MAX_INPUT_MB, OutputError, check_writable, read_source, set_max_input_mb, write_text_atomic
+from dfsched.tools import tile_search
 from dfsched.tools.pipeline_syntax import PassRequest, PipelineSyntaxError, parse_options, parse_pipeline
 
 SPLIT_MARKER = "// -----"
@@ -239,6 +240,7 @@ class DfschedOptMain(xDSLOptMain):
             except (ValueError, TypeError) as exc:
                 raise UsageError(f"invalid options for pass '{request.name}': {exc}") from None
             instance = _with_tool_flags(instance, self.args)
+            instance = tile_search.attach(instance, self.args.device)
             built.append((request, instance))
         return built
 

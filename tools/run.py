@@ -91,6 +91,9 @@ def _parser() -> argparse.ArgumentParser:
                          "the compiler specialises the kernel on it")
     ap.add_argument("--inputs", metavar="FILE.npz", default=None,
                     help="input arrays (keys 'in/<buffer>' as --save writes them) instead of random ones")
+    ap.add_argument("--strict-bounds", action="store_true",
+                    help="an access outside a view's coordinate_set is an error (default: masked, as Triton: "
+                         "loads read 0, stores are dropped)")
     ap.add_argument("--stage-order", choices=("sibling", "reverse"), default="sibling",
                     help="which ready stage runs first: the first in its pipeline (default) or the last "
                          "(exposes dependencies the tokens forgot)")
@@ -333,6 +336,8 @@ def check_kernel(
     bind: Sequence[str] = (),
     inputs_file: str | None = None,
     tiles: int | None = None,
+    strict_bounds: bool = False,
+    warnings: list | None = None,
 ) -> CheckReport:
     """Compile `path` pass by pass and compare the ScheduleIR after each with the reference.
 
@@ -356,11 +361,17 @@ def check_kernel(
     compat.verify_module(compiled)
     front_door(compiled, bind=bind, unit=unit)
     module = compiled.clone()
+    # the reference accumulates reductions as the device's compute unit declares
+    semantics = {"accumulate": device_accumulation(device),
+                 "out_of_bounds": "error" if strict_bounds else "mask"}
     inputs = (load_inputs(inputs_file, module, seed, kernel) if inputs_file
               else ktir.make_inputs(module, seed, kernel=kernel))
-    reference = ktir.run(module, inputs, kernel=kernel)
+    reference = ktir.run(module, inputs, kernel=kernel, **semantics)
+    if warnings is not None:
+        warnings.extend(reference.warnings)
     reductions = schedule.has_reduction(module)
-    run_options = {"reserve_size": reserve_size, "unit": "byte", "kernel": kernel, "stage_order": stage_order}
+    run_options = {"reserve_size": reserve_size, "unit": "byte", "kernel": kernel, "stage_order": stage_order,
+                   **semantics}
     dataflow_device = (device or "sample") if simulate_dataflow else None
     tiles_note = None
     if tiles is not None:
@@ -418,6 +429,24 @@ def _sample_tiles(module, kernel, reference, inputs, wanted: int, seed: int):
     return dataclasses.replace(reference, outputs=outputs), chosen, note
 
 
+def device_accumulation(device: str | None) -> str | None:
+    """The accumulation type `device`'s compute unit declares (None: none declared, no device,
+    or a device that does not load: the pipeline's first pass reports that, located)."""
+    if device is None:
+        return None
+    from dfsched.arch.loading import load_device
+
+    try:
+        return load_device(device).accumulation_type
+    except (DiagnosticError, OSError, ValueError):
+        return None
+
+
+def _print_warnings(warnings, err, sources: SourceManager) -> None:
+    for diagnostic in warnings:
+        print(diagnostic.render(sources), file=err)
+
+
 # ---------------------------------------------------------------------------------------
 # main
 # ---------------------------------------------------------------------------------------
@@ -436,10 +465,13 @@ def _run(args, out, err, sources: SourceManager) -> int:
         _check_timeline_target(args)
     if args.check:
         device = args.device or "sample"
+        warnings: list = []
         report = check_kernel(args.kernel, device=device, seed=args.seed, passes=args.passes,
                               reserve_size=reserve_size, kernel=args.kernel_name, unit=args.unit, sources=sources,
-                              simulate_dataflow=args.simulate_dataflow, stage_order=args.stage_order,
-                              bind=args.bind, inputs_file=args.inputs, tiles=tiles)
+                              simulate_dataflow=args.simulate_dataflow, stage_order=args.stage_order, tiles=tiles,
+                              strict_bounds=args.strict_bounds, warnings=warnings,
+                              bind=args.bind, inputs_file=args.inputs)
+        _print_warnings(warnings, err, sources)
         flags = " ".join([f"--bind {b}" for b in args.bind] + ([f"--unit {args.unit}"] if args.unit != "byte" else []))
         front = f", front door {flags}" if flags else ""
         print(f"{args.kernel}: {len(report.rows) - 1} pass(es) on device '{device}', seed {args.seed}{front}", file=out)
@@ -485,9 +517,15 @@ def _run(args, out, err, sources: SourceManager) -> int:
         print(f"{args.kernel}: ScheduleIR interpreter, seed {args.seed}", file=out)
     else:
         front_door(module, bind=args.bind, unit=args.unit)
+        # without --device: f32 accumulation (Options' default); with one: what it declares
+        semantics = {"out_of_bounds": "error" if args.strict_bounds else "mask"}
+        if args.device:
+            semantics["accumulate"] = device_accumulation(args.device)
         inputs = (load_inputs(args.inputs, module, args.seed, args.kernel_name) if args.inputs
                   else ktir.make_inputs(module, args.seed, kernel=args.kernel_name))
-        outputs = ktir.run(module, inputs, kernel=args.kernel_name).outputs
+        result = ktir.run(module, inputs, kernel=args.kernel_name, **semantics)
+        _print_warnings(result.warnings, err, sources)
+        outputs = result.outputs
         source = f"inputs {args.inputs}" if args.inputs else f"seed {args.seed}"
         print(f"{args.kernel}: KTIR reference interpreter, {source}", file=out)
     describe_outputs(outputs, out)

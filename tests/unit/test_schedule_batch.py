@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_schedule_interp import GLOBAL, L1, box, ddr_view, kernel, rand
+from test_schedule_interp import L1, ddr_view, kernel, rand
 
 from dfsched import pipeline
 from dfsched.diagnostics import DiagnosticError
@@ -40,9 +40,9 @@ def scheduled(path: Path):
         return ktir.load_module(out, verify=False)
 
 
-def both_ways(monkeypatch, module, inputs, **kw):
-    """(batched run, sequential run, how many loops ran batched)."""
-    batched = []
+def spy_batches(monkeypatch) -> list[bool]:
+    """Whether each `run_loop` call batched its loop, as they happen."""
+    batched: list[bool] = []
     real = schedule_batch.run_loop
 
     def spy(*args, **kwargs):
@@ -51,6 +51,12 @@ def both_ways(monkeypatch, module, inputs, **kw):
         return done
 
     monkeypatch.setattr(schedule_batch, "run_loop", spy)
+    return batched
+
+
+def both_ways(monkeypatch, module, inputs, **kw):
+    """(batched run, sequential run, how many loops ran batched)."""
+    batched = spy_batches(monkeypatch)
     fast = run_schedule(module, inputs, **kw)
     monkeypatch.setattr(schedule_batch, "MIN_TRIPS", 10**12)
     slow = run_schedule(module, inputs, **kw)
@@ -71,9 +77,10 @@ def test_examples_batched_equal_sequential(monkeypatch, name, loops):
     path = EXAMPLES / name
     module = ktir.load_module(path)
     inputs = ktir.make_inputs(module, 0)
-    reference = ktir.run(module, inputs)
+    # the sample device declares no accumulation type: reductions accumulate in their output type
+    reference = ktir.run(module, inputs, accumulate=None)
     fast, slow, batched = both_ways(monkeypatch, scheduled(path), inputs, layout=reference.layout,
-                                    reserve_size="auto")
+                                    reserve_size="auto", accumulate=None)
     same(fast, slow)
     assert batched >= loops
     assert not ktir.compare_outputs(reference.outputs, fast.outputs)
@@ -154,8 +161,9 @@ def test_instance_race_reported_as_the_sequential_run_does(monkeypatch):
 def test_compute_tiles_writing_one_row_race_as_before(monkeypatch):
     text = loop_kernel("""
     scf.for %i = %c0 to %n step %c1 {
-      ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %C[%i, %c0] size [1, 64] : memref<8x64xf16, "DDR">, memref<8x64xf16, "DDR">
+      ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %C[%c0, %c0] size [1, 64] : memref<8x64xf16, "DDR">, memref<8x64xf16, "DDR">
     }""", grid=2)
+    # (every row into row 0: tile 1 changes what tile 0 left there; identical bytes would not race)
     fast, slow = errors(monkeypatch, text, {"@0": rand((8, 64), 5)})
     assert fast == slow
     assert "races with compute tile 0" in fast[0]
@@ -177,15 +185,7 @@ def test_every_check_point_batched_equals_sequential(monkeypatch, tmp_path):
     parallel instances, double-buffer phases)."""
     from dfsched.tools.run import check_kernel
 
-    batched = []
-    real = schedule_batch.run_loop
-
-    def spy(*args, **kwargs):
-        done = real(*args, **kwargs)
-        batched.append(done)
-        return done
-
-    monkeypatch.setattr(schedule_batch, "run_loop", spy)
+    batched = spy_batches(monkeypatch)
     path = tmp_path / "row_bias_512.mlir"
     path.write_text((EXAMPLES / "row_bias_tiled.mlir").read_text().replace("4096", "512").replace("4095", "511"))
     path = str(path)
