@@ -27,7 +27,7 @@ from xdsl.passes import ModulePass
 
 from dfsched.diagnostics import error
 from dfsched.dialects.ktdp_addresses import MEMORY_VIEW, address_sources
-from dfsched.passes.constants import constant_int
+from dfsched.dialects.constants import constant_int
 from dfsched.passes.lowering.address_assignment import element_bytes
 
 UNITS = ("byte", "element")

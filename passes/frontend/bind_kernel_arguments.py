@@ -42,7 +42,7 @@ from xdsl.passes import ModulePass
 
 from dfsched.diagnostics import error
 from dfsched.dialects.ktdp_addresses import MEMORY_VIEW, address_arguments
-from dfsched.passes.constants import constant_int
+from dfsched.dialects.constants import constant_int
 
 FLAG = "--bind"
 
