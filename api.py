@@ -15,6 +15,7 @@ hit on the raw key never imports it at all.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -28,6 +29,7 @@ from dfsched.cache import keys
 
 PIPELINE = ",".join(pipeline.KTIR_TO_DFIR)
 FINAL = "final.mlir"
+REPORT = "report.json"
 BIND_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 DEFAULT_MAX_INPUT_BYTES = 256 * 2**20  # `dfsched.fileio`'s default, used before anything imported it
 
@@ -52,6 +54,8 @@ class Artifact:
     """The cache entry's folder (None when compiled without the cache)."""
     hit: bool = False
     """Whether it was read from the cache."""
+    report: Mapping | None = None
+    """What the scheduler decided (`dfsched --report`'s facts as JSON, `tools/report.py`)."""
 
     @property
     def global_ir(self) -> str:
@@ -199,8 +203,9 @@ def _read_entry(store, key: str) -> Artifact | None:
         store.remove(key)
         return None
     store.touch(entry)
-    files = {n: t for n, t in entry.files.items() if n not in (FINAL, "report.json")}
-    return Artifact(key, files, entry.files.get(FINAL, ""), entry.manifest, entry.path, hit=True)
+    files = {n: t for n, t in entry.files.items() if n not in (FINAL, REPORT)}
+    report = json.loads(entry.files[REPORT]) if REPORT in entry.files else None
+    return Artifact(key, files, entry.files.get(FINAL, ""), entry.manifest, entry.path, hit=True, report=report)
 
 
 # ---------------------------------------------------------------------------
@@ -238,7 +243,7 @@ def _compile_parsed(kernel_name: str, kernel_bytes: bytes, device: str | None, b
                 return artifact
         return _compile_and_store(tool, module, key, binds, store, raw,
                                   {"name": device_name, "reference": reference,
-                                   "sha256": keys.digest_text(device_text)})
+                                   "sha256": keys.digest_text(device_text)}, (device, kernel_name, text))
     except DiagnosticError as exc:
         raise CompileError(exc.diagnostic.render(tool.source_manager)) from None
     except ParseError as exc:
@@ -264,33 +269,42 @@ def _device_of(module) -> tuple[str | None, str | None, str]:
     return declaration.device_name, declaration.import_file, module_to_string(definition)
 
 
-def _compile_and_store(tool, module, key: str, binds: dict, store, raw: str | None, device: dict) -> Artifact:
+def _compile_and_store(tool, module, key: str, binds: dict, store, raw: str | None, device: dict,
+                       source: tuple) -> Artifact:
     if store is None:
-        return _run_pipeline(tool, module, key, binds, device)
+        return _run_pipeline(tool, module, key, binds, device, source)
     lock = _guarded(store, lambda: store.lock(key))
     if lock is None:
-        return _run_pipeline(tool, module, key, binds, device)
+        return _run_pipeline(tool, module, key, binds, device, source)
     with lock:
         artifact = _guarded(store, lambda: _read_entry(store, key))  # compiled while we waited
         if artifact is not None:
             if raw is not None:
                 _guarded(store, lambda: store.write_alias(raw, key))
             return artifact
-        artifact = _run_pipeline(tool, module, key, binds, device)
-        written = _guarded(store, lambda: store.write(key, {**artifact.files, FINAL: artifact.final_ir},
-                                                      dict(artifact.manifest), raw))
+        artifact = _run_pipeline(tool, module, key, binds, device, source)
+        stored = {**artifact.files, FINAL: artifact.final_ir, REPORT: json.dumps(artifact.report, indent=2) + "\n"}
+        written = _guarded(store, lambda: store.write(key, stored, dict(artifact.manifest), raw))
         _guarded(store, lambda: store.prune(keep=key))
     if written is None:
         return artifact
-    return Artifact(key, artifact.files, artifact.final_ir, written.manifest, written.path, hit=False)
+    return Artifact(key, artifact.files, artifact.final_ir, written.manifest, written.path, hit=False,
+                    report=artifact.report)
 
 
-def _run_pipeline(tool, module, key: str, binds: dict, device: dict) -> Artifact:
+def _run_pipeline(tool, module, key: str, binds: dict, device: dict, source: tuple) -> Artifact:
+    """Run the pipeline on `module`; the artifact keeps what `--report` shows, so a cache hit
+    can show it too (`source`: the device spec, kernel name and text the report reads)."""
     from dfsched.cache.manifest import launch_table, program_table
     from dfsched.passes.lowering.emit_split_dfir import split
+    from dfsched.tools.report import ReportCollector
 
+    device_spec, kernel_name, kernel_text = source
+    collector = ReportCollector(device_spec)
     for request, instance in tool.front_door_passes() + tool.build_passes():  # binds: the front door
+        collector.before_pass(request.name, module)
         tool.apply_pass(module, request, instance)
+    report = collector.finish(module, kernel_name, kernel_text).as_json()
     final_ir = tool._print(module)
     files = split(module)
     manifest = {
@@ -301,6 +315,6 @@ def _run_pipeline(tool, module, key: str, binds: dict, device: dict) -> Artifact
         "launch": launch_table(module),
         "programs": program_table(module),
         "final": FINAL,
-        "report": None,
+        "report": REPORT,
     }
-    return Artifact(key, files, final_ir, manifest)
+    return Artifact(key, files, final_ir, manifest, report=report)

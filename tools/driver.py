@@ -161,7 +161,8 @@ class DfschedMain(DfschedOptMain):
         defaults = argparse.ArgumentParser(add_help=False)
         self.register_all_arguments(defaults)
         default = vars(defaults.parse_args([]))
-        honoured = {"input_file", "output_file", "device", "dump_pass_pipeline", "disable_verify"}
+        honoured = {"input_file", "output_file", "device", "dump_pass_pipeline", "disable_verify", "report",
+                    "report_json"}  # the artifact keeps its report; --simulate runs directly
         return all(value == default.get(name) for name, value in vars(self.args).items() if name not in honoured)
 
     def _run_compile(self) -> int:
@@ -198,8 +199,22 @@ class DfschedMain(DfschedOptMain):
                 self.source_manager.add(name, text)
             print(diagnostic.render(self.source_manager), file=sys.stderr)
             return 1
+        self._report_cached(artifact)
         self.write_output(artifact.final_ir if self.print_final_ir else "")
         return 0
+
+    def _report_cached(self, artifact) -> None:
+        """`--report` / `--report-json` from the artifact's stored report (hit or miss alike)."""
+        if not (self.args.report or self.args.report_json) or artifact.report is None:
+            return
+        from dfsched.tools.report import Report
+
+        self.reports = []
+        self._report(Report.from_json(dict(artifact.report)))
+        if self.args.report_json:
+            from dfsched.tools.report import write_json
+
+            write_json(self.reports, self.args.report_json)
 
     # -- parse-time device injection (upstream `injectDevice`) -------------
     def parse(self, name: str, text: str) -> ModuleOp:

@@ -105,6 +105,20 @@ class Report:
     simulation: SimulationReport | None = None
     problems: list[str] = field(default_factory=list)  # what the report could not read (a bug)
 
+    @classmethod
+    def from_json(cls, data: dict) -> Report:
+        """The report `as_json` gave (a cached artifact's `report.json`)."""
+        programs = []
+        for raw in data["programs"]:
+            fields = dict(raw)
+            fields["buffers"] = [BufferReport(**b) for b in raw["buffers"]]
+            fields["memories"] = [MemoryUse(m["memory"], m["used"], m["capacity"]) for m in raw["memories"]]
+            fields["tiles"] = [TileReport(**t) for t in raw["tiles"]]
+            fields["tile_candidates"] = [TileCandidate(**c) for c in raw.get("tile_candidates", [])]
+            programs.append(ProgramReport(**fields))
+        simulation = SimulationReport(**data["simulation"]) if data.get("simulation") else None
+        return cls(data["device"], programs, simulation, list(data.get("problems", [])))
+
     def as_json(self) -> dict:
         data = asdict(self)
         for program, raw in zip(self.programs, data["programs"]):

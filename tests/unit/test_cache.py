@@ -51,9 +51,10 @@ def test_artifact_files_and_manifest(warm):
     manifest = json.loads((artifact.path / MANIFEST).read_text())
     assert manifest["key"] == artifact.key
     assert manifest["device"]["reference"] == "dfsched:sample_device.mlir"
-    assert manifest["versions"]["xdsl"] == "0.74.0" and manifest["report"] is None
+    assert manifest["versions"]["xdsl"] == "0.74.0" and manifest["report"] == "report.json"
+    assert artifact.report["programs"][0]["name"] == "local_schedule_0"  # what --report shows
     assert manifest["programs"][0]["file"] == "local_schedule_0.mlir" and manifest["programs"][0]["units"] > 0
-    for name in ("global.mlir", "local_schedule_0.mlir", "final.mlir"):
+    for name in ("global.mlir", "local_schedule_0.mlir", "final.mlir", "report.json"):
         data = (artifact.path / name).read_bytes()
         assert manifest["files"][name]["sha256"] == hashlib.sha256(data).hexdigest()
     # no path of the machine in anything the artifact holds
