@@ -5,8 +5,10 @@ module in pre-order and stops at the first construct V1 cannot schedule:
 
 * `scf.for` with loop-carried values (`iter_args`) and any `scf.while`;
 * `ktdp.construct_distributed_memory_view` and `ktdp.construct_indirect_access_tile`;
-* linalg compute other than `add`, `mul`, `sub`, `reduce` and `generic` (whose body may only
-  hold `arith.addf/mulf/subf`, `linalg.yield` and `spyreop` intrinsics).
+* linalg compute other than `add`, `mul`, `sub`, `reduce`, `matmul` and `generic` (the bodies
+  of the last two may only hold `arith.addf/mulf/subf`, `linalg.yield` and `spyreop`
+  intrinsics: a matmul whose body converts types, f16 operands into an f32 accumulator, is
+  rejected at the conversion).
 
 dfsched also rejects a `ktdp.construct_memory_view` whose base address is a negative constant
 (upstream compiles it into a negative DataflowIR address).
@@ -42,6 +44,8 @@ NEGATIVE_BASE = "memory view base address must not be negative (got {})"
 
 # linalg ops the walk accepts and descends into.
 ACCEPTED_LINALG = frozenset({"linalg.add", "linalg.mul", "linalg.sub", "linalg.reduce", "linalg.yield"})
+# Named ops whose body is checked like a generic's (a contraction: multiply-accumulate).
+CHECKED_BODY = frozenset({"linalg.generic", "linalg.matmul"})
 # What a linalg.generic body may contain besides spyreop intrinsics.
 ACCEPTED_GENERIC_BODY = frozenset({"arith.addf", "arith.mulf", "arith.subf", "linalg.yield"})
 
@@ -88,7 +92,7 @@ def check_op(op: Operation) -> bool:
 
 
 def check_linalg(op: Operation, name: str) -> bool:
-    if name == "linalg.generic":
+    if name in CHECKED_BODY:
         check_generic_body(op)
         return False  # the body was inspected as a whole
     if name in ACCEPTED_LINALG:

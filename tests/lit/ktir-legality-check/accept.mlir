@@ -66,3 +66,13 @@ func.func @with_intrinsics(%a: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16
   } -> tensor<8xf16>
   return %r : tensor<8xf16>
 }
+
+// -----
+
+// A contraction: linalg.matmul, whose body multiplies and adds (dfsched; upstream rejects it).
+// CHECK-LABEL: func.func @matmul
+// CHECK: linalg.matmul
+func.func @matmul(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %o: tensor<4x4xf16>) -> tensor<4x4xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%o : tensor<4x4xf16>) -> tensor<4x4xf16>
+  return %r : tensor<4x4xf16>
+}
