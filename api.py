@@ -20,7 +20,7 @@ import re
 import stat
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from dfsched import pipeline
@@ -52,8 +52,6 @@ class Artifact:
     """The cache entry's folder (None when compiled without the cache)."""
     hit: bool = False
     """Whether it was read from the cache."""
-    notes: tuple[str, ...] = field(default=())
-    """Warnings the compile printed (a cache hit repeats none)."""
 
     @property
     def global_ir(self) -> str:

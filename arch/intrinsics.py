@@ -16,10 +16,12 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     IntegerAttr,
     IntegerType,
+    StringAttr,
     UnitAttr,
 )
 from xdsl.ir import Attribute, Operation, TypeAttribute
 
+from dfsched.arch.elementwise import is_elementwise_op_name
 from dfsched.dialects.ktdf_arch import MapAttr, attribute_text, verify_error
 
 PREFIX = "ktdf_arch."
@@ -47,11 +49,14 @@ FEATURE_FIELDS: dict[str, tuple[str, ...]] = {
     COMPUTE: (),
     LOAD: ("word_size", "access_granularity"),
     STORE: ("word_size", "access_granularity"),
-    SIMD: ("splat", "zero_pad", "lanes"),
+    SIMD: ("splat", "zero_pad", "lanes", "ops"),
     QUEUE: ("ordered", "size", "depth"),
 }
 ACCESS_FIELDS = ("size_in_words", "align_in_words")
 OTHER_DEVICE_ATTRIBUTES = (DOUBLE_BUFFER_LAST, CYCLES_PER_OP, MEM_SPACE_MAPPING)
+
+ACCUMULATE = "accumulate"  # field of feature.compute: the type reductions accumulate in
+ACCUMULATE_TYPES = ("f16", "f32", "f64")
 
 
 def is_i64(attr: Attribute | None) -> bool:
@@ -183,7 +188,18 @@ def _exec_unit_only(op: Operation) -> None:
 
 
 def _check_compute(op: Operation, value: Attribute) -> None:
+    """`ktdf_arch.feature.compute` (a unit attribute), or `{accumulate = T}` with T the float
+    type the unit accumulates reductions in (a dfsched extension; see read_accumulate)."""
     _exec_unit_only(op)
+    if isinstance(value, UnitAttr):
+        return
+    if not isinstance(value, DictionaryAttr):
+        raise _Fail("requires unit or dictionary attribute")
+    for key, field_value in value.data.items():
+        if key != ACCUMULATE:
+            raise _Fail(f"unknown attribute '{key}' (expected '{ACCUMULATE}')")
+        if read_accumulate(field_value) is None:
+            raise _Fail(f"'{ACCUMULATE}' requires one of the float types {', '.join(ACCUMULATE_TYPES)}")
 
 
 def _check_load_store(op: Operation, value: Attribute) -> None:
@@ -232,6 +248,18 @@ def _check_simd(op: Operation, value: Attribute) -> None:
         not isinstance(lanes, MapAttr) or not all(isinstance(k, TypeAttribute) and is_i64(v) for k, v in lanes.items)
     ):
         raise _Fail("attribute 'lanes' requires map from type to 64-bit integer")
+    ops = fields.get("ops")
+    if ops is not None:
+        if not isinstance(ops, MapAttr) or not all(
+            isinstance(k, TypeAttribute) and isinstance(v, ArrayAttr) and all(isinstance(n, StringAttr) for n in v.data)
+            for k, v in ops.items
+        ):
+            raise _Fail("attribute 'ops' requires map from type to array of op names")
+        for ty, names in ops.items:
+            for name in names.data:  # type: ignore[union-attr]
+                if not is_elementwise_op_name(name.data):
+                    raise _Fail(f"attribute 'ops[{attribute_text(ty)}]' names '{name.data}', "
+                                "not an element-wise arith/math op or spyreop intrinsic")
 
 
 def _check_queue(op: Operation, value: Attribute) -> None:
@@ -324,6 +352,14 @@ class Simd:
     splat: bool = False
     zero_pad: bool = False
     lanes: tuple[tuple[Attribute, int], ...] = ()
+    ops: tuple[tuple[Attribute, frozenset[str]], ...] = ()  # element type -> ops executed; absent: all
+
+    def executes(self, op_name: str, element_type: Attribute) -> bool:
+        """Whether the unit executes `op_name` on `element_type` (a type `ops` omits: every op)."""
+        for key, names in self.ops:
+            if key == element_type:
+                return op_name in names
+        return True
 
     def lanes_for(self, element_type: Attribute) -> int:
         """Lanes for `element_type`, 0 when not declared (callers decide what that means)."""
@@ -347,6 +383,7 @@ class Features:
     """Everything a resource's `ktdf_arch.features` dictionary says, typed."""
 
     compute: bool = False
+    accumulate: str | None = None  # "f16" | "f32" | "f64": feature.compute's accumulation type
     load: LoadStore | None = None
     store: LoadStore | None = None
     simd: Simd | None = None
@@ -384,7 +421,11 @@ def read_simd(value: Attribute | None) -> Simd | None:
     lanes: tuple[tuple[Attribute, int], ...] = ()
     if isinstance(lm := fields.get("lanes"), MapAttr):
         lanes = tuple((k, i64_value(v) or 0) for k, v in lm.items)
-    return Simd(isinstance(fields.get("splat"), UnitAttr), isinstance(fields.get("zero_pad"), UnitAttr), lanes)
+    ops: tuple[tuple[Attribute, frozenset[str]], ...] = ()
+    if isinstance(om := fields.get("ops"), MapAttr):
+        ops = tuple((k, frozenset(n.data for n in v.data if isinstance(n, StringAttr)))
+                    for k, v in om.items if isinstance(v, ArrayAttr))
+    return Simd(isinstance(fields.get("splat"), UnitAttr), isinstance(fields.get("zero_pad"), UnitAttr), lanes, ops)
 
 
 def read_queue(value: Attribute | None) -> Queue | None:
@@ -403,12 +444,19 @@ def read_features(op: Operation) -> Features:
     data = raw.data
     return Features(
         compute=COMPUTE in data,
+        accumulate=read_accumulate(_fields(data.get(COMPUTE)).get(ACCUMULATE)),
         load=read_load_store(data.get(LOAD)),
         store=read_load_store(data.get(STORE)),
         simd=read_simd(data.get(SIMD)),
         queue=read_queue(data.get(QUEUE)),
         raw=raw,
     )
+
+
+def read_accumulate(value: Attribute | None) -> str | None:
+    """The accumulation type named by `value` ("f16", "f32", "f64"), or None."""
+    text = attribute_text(value) if isinstance(value, TypeAttribute) else None
+    return text if text in ACCUMULATE_TYPES else None
 
 
 def read_transfer_granularity(op: Operation) -> tuple[int, ...]:

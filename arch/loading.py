@@ -37,13 +37,10 @@ STDIN_NAMES = ("-", "<stdin>", "<unknown>")
 
 def device_file(spec: str) -> Path:
     """The file `spec` names: an existing path, else a shipped device's short name."""
-    path = Path(spec)
-    if path.is_file():
+    path = device_refs.device_file_for(spec)
+    if path is not None:
         return path
-    shipped = shipped_devices()
-    if spec in shipped:
-        return shipped[spec]
-    known = ", ".join(sorted(shipped))
+    known = ", ".join(sorted(shipped_devices()))
     raise DiagnosticError(Diagnostic("error", f"unable to find device file '{spec}' (shipped devices: {known})"))
 
 

@@ -327,6 +327,14 @@ class DeviceModel:
         """The kind carrying `feature.compute` (None if none, or if two kinds claim it)."""
         return self._compute[0]
 
+    @property
+    def accumulation_type(self) -> str | None:
+        """The float type the compute unit declares it accumulates reductions in
+        (`ktdf_arch.feature.compute = {accumulate = f32}`), or None: it accumulates in the
+        reduction's own output type."""
+        kind = self.compute_kind
+        return self.units[kind].features.accumulate if kind in self.units else None
+
     def compute_unit(self, at: Operation | None = None) -> ExecUnit:
         kind, problem = self._compute
         if problem is not None:
@@ -346,6 +354,17 @@ class DeviceModel:
                 unit.op,
             )
         return lanes
+
+    def check_executes(self, kind: str, op_name: str, element_type: Attribute, at: Operation | None = None) -> None:
+        """Error unless unit `kind` executes `op_name` on `element_type` (its SIMD `ops`)."""
+        unit = self.unit(kind, at)
+        if unit.simd is not None and not unit.simd.executes(op_name, element_type):
+            raise self.fail(
+                f"exec_unit '{kind}' does not execute '{op_name}' on element type {attribute_text(element_type)} "
+                "(not in its ktdf_arch.feature.simd ops)",
+                at,
+                unit.op,
+            )
 
     # -- links ------------------------------------------------------------
     def incoming_links(self, kind: str) -> list[Link]:

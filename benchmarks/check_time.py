@@ -16,6 +16,11 @@ defaults: `tests/lit/pipeline/Inputs/big_rows_add.mlir`, for one, takes minutes)
   every pass, a ScheduleIR run or a simulation after each), seconds, with its verdict (`OK`,
   or `FAILED` when a row mismatches, errs or a pass fails).
 
+Then, when the public KTIR corpus is next to the repository (../shared/reference/ktir-corpus;
+skipped if absent, or with `--no-corpus`), the reference run alone (`ktir`, `ops`) of its three
+big Triton kernels, `CORPUS_KERNELS`, in element units with the scalar values its peer's registry
+binds (see `corpus_accuracy.py`); their other columns wait for `--bind` in the pipeline.
+
 A step that fails shows `FAILED` in its column and the reason below the table. Times are the
 process's CPU seconds of one run each (`time.process_time`): on a shared machine wall clock
 mostly measures the other jobs.
@@ -113,6 +118,30 @@ def measure(path: str, device: str, seed: int) -> tuple[dict[str, str], list[str
     return row, problems
 
 
+CORPUS_KERNELS = ("triton-ktir/layernorm_fwd_ktir.mlir", "triton-ktir/matmul_fwd_ktir.mlir",
+                  "triton-ktir/softmax_fwd_ktir.mlir")
+
+
+def measure_corpus(corpus: str, rel: str, seed: int) -> tuple[dict[str, str], list[str]]:
+    """The reference-run row of corpus kernel `rel` (element units, the registry's scalars)."""
+    from corpus_accuracy import bindings
+
+    from dfsched.interp import ktir
+
+    row: dict[str, str] = {"kernel": "corpus:" + rel}
+    try:
+        module = ktir.load_module(os.path.join(corpus, "examples", rel))
+        names = ktir.kernel_info(module, None).arg_names
+        scalars = {k: v for k, v in bindings(corpus).get(rel, [{}])[0].items() if k in names}
+        inputs = ktir.make_inputs(module, seed, scalars=scalars, unit="element")
+        reference, seconds = timed(lambda: ktir.run(module, inputs, unit="element"))
+        row["ktir"], row["ops"] = f"{seconds:.2f}", str(reference.ops_run)
+        return row, []
+    except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not stop
+        row["ktir"] = "FAILED"
+        return row, [f"ktir: {type(exc).__name__}: {exc}"]
+
+
 COLUMNS = ("kernel", "ktir", "ops", "sched", "sched ops", "us/op", "dfsim", "cycles", "check", "verdict")
 TIMED = ("sched", "dfsim", "check")
 
@@ -164,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--device", default="sample")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-examples", action="store_true", help="time only the kernels named")
+    ap.add_argument("--no-corpus", action="store_true", help="skip the public KTIR corpus rows")
     ap.add_argument("--against", metavar="REV", default=None,
                     help="also time git revision REV, kernel by kernel, and print the speedups")
     ap.add_argument("--row-json", metavar="KERNEL", default=None, help=argparse.SUPPRESS)
@@ -189,6 +219,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.against:
         columns = ("kernel", "sched", f"sched@{args.against}", "sched x", "dfsim", f"dfsim@{args.against}",
                    "dfsim x", "check", f"check@{args.against}", "check x", "cycles", "verdict")
+    corpus = os.path.join(os.path.dirname(ROOT), "shared", "reference", "ktir-corpus")
+    if not args.no_corpus and os.path.isdir(corpus):
+        for rel in CORPUS_KERNELS:
+            row, problems = measure_corpus(corpus, rel, args.seed)
+            rows.append(row)
+            notes += [f"{row['kernel']}: {p}" for p in problems]
+            print(f"  timed {row['kernel']}", file=sys.stderr)
     print_table(rows, columns)
     if notes:
         print()

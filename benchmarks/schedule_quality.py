@@ -1,18 +1,24 @@
 """Schedule quality: simulated cycles of each example's DataflowIR against the device bound
 (prints a table; asserts nothing).
 
-    python benchmarks/schedule_quality.py [--device sample] [--seed 0] [--details] [EXAMPLE ...]
+    python benchmarks/schedule_quality.py [--device sample] [--seed 0] [--details] [--no-search] [EXAMPLE ...]
 
 For every kernel in examples/ (or those named), the full schedule (`-ktir-to-dfir`, then the
 backend passes the pipeline does not run yet, see `interp/dataflow_compile.py`) is simulated
 by `dfsched.interp.dataflow.simulate` on seeded inputs and checked against the KTIR reference
 interpreter ("ok", or "WRONG" with the differences below the table). The table shows
 
-* `cycles`: simulated cycles of the whole run;
+* `model`: simulated cycles of the whole run (the default schedule: tile sizes chosen by the
+  cost model, `tile-size-selection{strategy=model}`);
 * `bound`: the device bound (DataflowIR simulator docstring): the DMA units' bytes over their
   datapaths' bytes per cycle and the vector work over the compute units' throughput, spread
   over every instance (cores of the grid x corelets), whichever is larger (`dma`/`vec`);
 * `eff`: bound / cycles;
+* `largest`, `search`: the same with `tile-size-selection{strategy=largest}` (the largest
+  tile that fits) and `{strategy=search}` (the best few by the model, and the largest,
+  compiled and simulated; the fastest kept), each with its efficiency against the default
+  schedule's bound; `--no-search` leaves `search` out. A note gives each search's time (wall
+  and CPU: on a loaded machine the CPU time is the figure to read);
 * `no-DB`, `no-CL`: the same with `--disable-double-buffering` and with
   `--disable-parallelize-loops-across-instances` (cycles and efficiency against the full
   schedule's bound); "n/a" when that pass is not in the pipeline.
@@ -34,6 +40,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+STRATEGIES = ["largest", "search"]  # tile-size-selection strategies besides the default (`model`)
+COLUMN = {"largest": "largest", "search": "search (best)"}
+
 VARIANTS = [
     ("no-DB", "double-buffering"),
     ("no-CL", "parallelize-loops-across-instances"),
@@ -49,7 +58,7 @@ def _first_line(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
-def simulate_kernel(path: str, device: str, seed: int, disable=()):
+def simulate_kernel(path: str, device: str, seed: int, disable=(), strategy: str | None = None):
     """(result, problems, race) of the kernel's schedule, or raises with the reason.
 
     A schedule with a race (see the simulator's `check_races`) is simulated again without the
@@ -63,7 +72,8 @@ def simulate_kernel(path: str, device: str, seed: int, disable=()):
     kernel = ktir.load_module(path)
     inputs = ktir.make_inputs(kernel, seed=seed)
     reference = ktir.run(kernel, inputs)
-    dfir = compile_to_dfir(path, device, disable)
+    options = {"tile-size-selection": f"strategy={strategy}"} if strategy else None
+    dfir = compile_to_dfir(path, device, disable, options)
     race = None
     try:
         result = simulate(dfir, inputs, device, layout=reference.layout, record_timeline=False)
@@ -73,6 +83,23 @@ def simulate_kernel(path: str, device: str, seed: int, disable=()):
         race = exc.diagnostic.render()
         result = simulate(dfir, inputs, device, layout=reference.layout, record_timeline=False, check_races=False)
     return result, ktir.compare_outputs(reference.outputs, result.outputs), race
+
+
+def variant_cells(label: str, bound, notes: list[str], *args, **kwargs) -> list[str]:
+    """The cycles and efficiency cells of one variant (`simulate_kernel(*args, **kwargs)`),
+    its problems added to `notes`."""
+    try:
+        variant, problems, race = simulate_kernel(*args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 (a table cell, whatever failed)
+        notes.append(f"{label}: {_first_line(exc)}")
+        return ["FAILED", ""]
+    check = _check(problems, race)
+    mark = "" if check == "ok" else f" {check}"
+    if race:
+        notes.append(f"{label}: {race.splitlines()[0]}")
+    if problems:
+        notes.append(f"{label}: " + "; ".join(problems))
+    return [f"{variant.total_cycles}{mark}", f"{bound.cycles / max(1, variant.total_cycles):.0%}"]
 
 
 def _check(problems, race) -> str:
@@ -85,6 +112,7 @@ def main() -> None:
     ap.add_argument("--device", default="sample")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--details", action="store_true", help="busy share of every unit kind")
+    ap.add_argument("--no-search", action="store_true", help="leave out the (slow) `search` column")
     args = ap.parse_args()
 
     from dfsched.interp.dataflow_compile import in_pipeline
@@ -96,7 +124,10 @@ def main() -> None:
             sys.exit(f"no example {name}")
         paths.append(path)
 
-    header = ["kernel", "check", "cycles", "bound", "eff"]
+    strategies = [s for s in STRATEGIES if s != "search" or not args.no_search]
+    header = ["kernel", "check", "model", "bound", "eff"]
+    for label in strategies:
+        header += [COLUMN[label], "eff"]
     for label, _ in VARIANTS:
         header += [label, "eff"]
     rows: list[list[str]] = []
@@ -108,30 +139,24 @@ def main() -> None:
         try:
             result, problems, race = simulate_kernel(path, args.device, args.seed)
         except Exception as exc:  # noqa: BLE001 (a table row, whatever failed)
-            rows.append([name, "FAILED", "-", "-", "-"] + ["-", "-"] * len(VARIANTS))
+            rows.append([name, "FAILED", "-", "-", "-"] + ["-", "-"] * (len(VARIANTS) + len(strategies)))
             notes.append(f"{name}: {_first_line(exc)}")
             continue
         bound = result.bound()
         which = "dma" if bound.dma_cycles >= bound.compute_cycles else "vec"
         row = [name, _check(problems, race), str(result.total_cycles), f"{bound.cycles} {which}",
                f"{bound.cycles / max(1, result.total_cycles):.0%}"]
+        for strategy in strategies:
+            started, cpu = time.perf_counter(), time.process_time()
+            row += variant_cells(f"{name} {strategy}", bound, notes, path, args.device, args.seed, strategy=strategy)
+            if strategy == "search":
+                notes.append(f"{name}: search compiled and simulated in {time.perf_counter() - started:.1f} s "
+                             f"({time.process_time() - cpu:.1f} s of CPU)")
         for label, pass_name in VARIANTS:
             if not in_pipeline(pass_name):
                 row += ["n/a", ""]
                 continue
-            try:
-                variant, variant_problems, variant_race = simulate_kernel(path, args.device, args.seed, [pass_name])
-            except Exception as exc:  # noqa: BLE001
-                row += ["FAILED", ""]
-                notes.append(f"{name} {label}: {_first_line(exc)}")
-                continue
-            check = _check(variant_problems, variant_race)
-            mark = "" if check == "ok" else f" {check}"
-            row += [f"{variant.total_cycles}{mark}", f"{bound.cycles / max(1, variant.total_cycles):.0%}"]
-            if variant_race:
-                notes.append(f"{name} {label}: {variant_race.splitlines()[0]}")
-            if variant_problems:
-                notes.append(f"{name} {label}: " + "; ".join(variant_problems))
+            row += variant_cells(f"{name} {label}", bound, notes, path, args.device, args.seed, [pass_name])
         rows.append(row)
         if race:
             notes.append(f"{name}: {race.splitlines()[0]}")

@@ -43,19 +43,27 @@ class Options:
     unit: address unit of memories and view offsets: "byte" (default) or "element"
         (see memory.py).
     check_races: fail when two compute tiles touch one memory slot and one of them writes.
-    out_of_bounds: "error" (default) fails on an access outside a view's sizes or
-        coordinate set; "mask" makes such loads read 0 and such stores do nothing.
+    out_of_bounds: "mask" (default, as Triton and ktir-cpu) makes a load outside a view's
+        sizes or coordinate set read 0 and such a store do nothing; "error" (`--strict-bounds`)
+        fails on it, located.
+    accumulate: the float type reductions and contractions accumulate in ("f32", default:
+        what a device declares, `ktdf_arch.feature.compute = {accumulate = T}`, and f32 without
+        one; "f16"/"f64"; None: the output's own type). See linalg_impl.py.
     slice_width: lanes per slice for `spyreop.slice_reduction` (undocumented upstream).
     layernorm_eps: epsilon of `spyreop.layernormscale` (None: intrinsics.LAYERNORM_EPS).
     max_ops: give up (located error) after interpreting this many ops (None: no limit).
+    max_elements: refuse (located error) a kernel whose buffers hold more elements in all
+        (inputs and outputs are dense arrays; None: no limit).
     """
 
     unit: str = "byte"
     check_races: bool = True
-    out_of_bounds: str = "error"
+    out_of_bounds: str = "mask"
+    accumulate: str | None = "f32"
     slice_width: int | None = None
     layernorm_eps: float | None = None
     max_ops: int | None = 20_000_000
+    max_elements: int | None = 1 << 26
 
 
 @dataclass
@@ -71,11 +79,24 @@ class State:
     probe: bool = False  # layout dry run: memories store nothing
     views: list[Any] = field(default_factory=list)  # dry run: ViewRecord-like tuples
     index_stack: list[list[Any]] = field(default_factory=list)  # linalg.index values
+    stop_after: Any = None  # layout dry run: the op after which a tile has built all its views
+    widen: Any = None  # ElementType a reduction body computes in (linalg_impl), else None
+    warnings: list[Any] = field(default_factory=list)  # Diagnostics, one per op and message
+    _warned: set = field(default_factory=set)
     ops_run: int = 0
 
     @property
     def num_tiles(self) -> int:
         return int(np.prod(self.grid, dtype=np.int64))
+
+    def warn(self, op: Operation, message: str) -> None:
+        """A located warning, once per op and message (not during the layout dry run)."""
+        if self.probe or (id(op), message) in self._warned:
+            return
+        from dfsched.diagnostics import make_diagnostic
+
+        self._warned.add((id(op), message))
+        self.warnings.append(make_diagnostic(op, message, "warning"))
 
     def scratchpad(self, tile: int) -> Memory:
         mem = self.scratchpads.get(tile)

@@ -283,7 +283,8 @@ def check_against_reference(kernel_module: ModuleOp, dfir_module: ModuleOp, inpu
 
     if inputs is None:
         inputs = ktir.make_inputs(kernel_module, seed=seed)
-    reference = ktir.run(kernel_module, inputs)
+    model = _device_model(dfir_module, device)  # the reference accumulates as the device declares
+    reference = ktir.run(kernel_module, inputs, accumulate=model.accumulation_type if model is not None else None)
     result = simulate(dfir_module, inputs, device, layout=reference.layout, **sim_options)
     return result, ktir.compare_outputs(reference.outputs, result.outputs, rtol=rtol, atol=atol)
 

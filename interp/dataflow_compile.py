@@ -3,6 +3,7 @@
     from dfsched.interp.dataflow_compile import compile_to_dfir, CompileError
     dfir = compile_to_dfir("examples/add_2tile.mlir", device="sample")
     dfir = compile_to_dfir(path, disable=["double-buffering"])   # a variant
+    dfir = compile_to_dfir(path, options={"tile-size-selection": "strategy=largest"})
 
 It runs `dfsched-opt --device=DEVICE -ktir-to-dfir` followed by whichever of
 `ktdflowering-to-dfir` and `wrap-program-dfir` the named pipeline does not run yet (so it keeps
@@ -42,21 +43,30 @@ def in_pipeline(name: str) -> bool:
     return re.search(rf"(^|[(,\s]){re.escape(name)}($|[{{),\s])", pipeline_passes(), re.M) is not None
 
 
-def compile_args(kernel: str | os.PathLike[str], device: str = "sample", disable: Iterable[str] = ()) -> list[str]:
-    args = [str(kernel), f"--device={device}", "-ktir-to-dfir"]
+def compile_args(kernel: str | os.PathLike[str], device: str = "sample", disable: Iterable[str] = (),
+                 options: dict[str, str] | None = None) -> list[str]:
+    """`options`: pass name -> option text (`strategy=search`) for passes of the pipeline."""
+    if options:
+        from dfsched import pipeline
+
+        entries = [f"{e}{{{options[e]}}}" if e in options else e for e in pipeline.KTIR_TO_DFIR]
+        args = [str(kernel), f"--device={device}", "-p", ",".join(entries)]
+    else:
+        args = [str(kernel), f"--device={device}", "-ktir-to-dfir"]
     args += [f"-{name}" for name in BACKEND_TAIL if not in_pipeline(name)]
     args += [f"--disable-{name}" for name in disable]
     return args
 
 
-def compile_to_dfir(kernel: str | os.PathLike[str], device: str = "sample", disable: Iterable[str] = ()):
+def compile_to_dfir(kernel: str | os.PathLike[str], device: str = "sample", disable: Iterable[str] = (),
+                    options: dict[str, str] | None = None):
     """The DataflowIR module of `kernel` (parsed); raises CompileError on failure."""
     from dfsched.interp.ktir import load_module
     from dfsched.tools.opt import main
 
     with tempfile.TemporaryDirectory(prefix="dfsched-sim-") as tmp:
         out = Path(tmp) / (Path(kernel).stem + ".dfir.mlir")
-        args = compile_args(kernel, device, disable) + ["-o", str(out)]
+        args = compile_args(kernel, device, disable, options) + ["-o", str(out)]
         stderr = io.StringIO()
         # as on the command line: a pass's use of a deprecated xDSL name warns, it does not
         # fail (pytest turns dfsched's DeprecationWarnings into errors)

@@ -1375,7 +1375,7 @@ def _sigmoid(x):
 
 
 # -- spyreop intrinsics (no vectorchain op carries one: ktdflowering-to-dfir keeps each in a
-# one-op element-wise linalg.generic over the vector, see dfir_compute.intrinsic) -----------
+# one-op element-wise linalg.generic over the vector, see dfir_compute.island) -----------
 
 _NOT_ELEMENTWISE = frozenset({"spyreop.exx2", "spyreop.exx2_fused", "spyreop.exx2_zeromean_fused",
                               "spyreop.slice_reduction", "spyreop.constant"})

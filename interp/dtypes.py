@@ -25,6 +25,7 @@ fraction; magnitudes below 2^-31 flush to zero and overflow becomes infinity.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -157,16 +158,33 @@ _FUSED = {
 FUSED_PART = {"spyreop.fp16_fused": "f16", "spyreop.df16_fused": "spyreop.df16", "spyreop.fp32_fused": "f32"}
 
 
-def element_type(t: Attribute) -> ElementType:
-    """The ElementType of a scalar type or of the elements of a shaped type."""
+_FLOAT64_EVALUATION = False
+
+
+@contextmanager
+def float64_evaluation():
+    """Within it, `f16` and `f32` values are held and computed as `f64`: the float64 evaluation
+    a reference run is measured against (`benchmarks/corpus_accuracy.py`). Only element-unit
+    runs keep their addresses (a byte-unit element grows to 8 bytes)."""
+    global _FLOAT64_EVALUATION
+    previous, _FLOAT64_EVALUATION = _FLOAT64_EVALUATION, True
+    try:
+        yield
+    finally:
+        _FLOAT64_EVALUATION = previous
+
+
+def element_type(t: Attribute, evaluation: bool = True) -> ElementType:
+    """The ElementType of a scalar type or of the elements of a shaped type (with
+    `evaluation=False`, its declared storage even inside `float64_evaluation`)."""
     if isinstance(t, ShapedType):
         t = t.get_element_type()  # type: ignore[assignment]
     if isinstance(t, IndexType):
         return _INDEX
     if isinstance(t, Float16Type):
-        return _F16
+        return _F64 if _FLOAT64_EVALUATION and evaluation else _F16
     if isinstance(t, Float32Type):
-        return _F32
+        return _F64 if _FLOAT64_EVALUATION and evaluation else _F32
     if isinstance(t, Float64Type):
         return _F64
     if isinstance(t, IntegerType):

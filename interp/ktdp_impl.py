@@ -23,7 +23,7 @@ import numpy as np
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, ShapedType
 
 from dfsched.dialects.ktdp import tile_id_covers_grid
-from dfsched.interp.base import DYNAMIC, functions_for, operand_values, static_or_dynamic
+from dfsched.interp.base import DYNAMIC, compiled_map, functions_for, operand_values, per_op, static_or_dynamic
 from dfsched.interp.dtypes import element_type
 from dfsched.interp.memory import AccessTile, DistributedView, MemoryAccessError, StridedView
 from dfsched.interp.sets import box, permutation, points
@@ -172,19 +172,54 @@ def _check_shape(result_type, shape: tuple[int, ...], what: str) -> None:
         raise ValueError(f"the {what} has shape {list(shape)} but its type says {type_shape}")
 
 
+def _tile_points(interpreter, op, syms: list[int]):
+    """(points relative to the anchor, mask, box start relative to the anchor or None) of an
+    access tile: they depend on the op and its symbols only, so each is computed once."""
+    cache = interpreter.op_cache.setdefault(("access tile points", id(op)), {}) \
+        if hasattr(interpreter, "op_cache") else {}
+    key = tuple(syms)
+    found = cache.get(key)
+    if found is None:
+        order = _map(op, "access_tile_order")
+        pts, mask = enumerate_space(_set(op, "access_tile_set"), order, syms, op.result.type, "access tile")
+        pts.setflags(write=False)
+        start = None
+        if mask is None and pts.size and permutation(order) == list(range(pts.shape[-1])):
+            first, last = pts[(0,) * (pts.ndim - 1)], pts[(-1,) * (pts.ndim - 1)]
+            if tuple(int(x) for x in last - first + 1) == pts.shape[:-1]:
+                start = tuple(int(x) for x in first)  # a whole box in row-major order
+        found = cache[key] = (pts, mask, start)
+    return found
+
+
+class _AccessTileOp:
+    """What an access tile op's attributes say, read once per op (`base.per_op`)."""
+
+    def __init__(self, op):
+        operands = list(op.operands)
+        self.base = operands.index(op.base)
+        self.indices = [operands.index(v) for v in op.indices]
+        self.symbols = [operands.index(v) for v in op.symbol_operands]
+        base_map = op.base_map.data
+        self.num_dims = base_map.num_dims
+        self.anchor = compiled_map(base_map)
+        self.shape = list(op.result.type.get_shape())
+
+
 def _run_access_tile(self, interpreter, op, args):
-    vals = operand_values(op, args)
-    base = vals[op.base]
-    indices = [int(vals[v]) for v in op.indices]
-    syms = [int(vals[v]) for v in op.symbol_operands]
-    base_map = op.base_map.data
-    anchor = base_map.eval(indices[: base_map.num_dims], indices[base_map.num_dims :])
-    tset = _set(op, "access_tile_set")
-    order = _map(op, "access_tile_order")
-    pts, mask = enumerate_space(tset, order, syms, op.result.type, "access tile")
+    info = per_op(interpreter, op, _AccessTileOp)
+    base = args[info.base]
+    indices = [int(args[i]) for i in info.indices]
+    syms = [int(args[i]) for i in info.symbols]
+    anchor = info.anchor(indices[: info.num_dims], indices[info.num_dims :])
+    pts, mask, start = _tile_points(interpreter, op, syms)
     coords = pts + np.asarray(anchor, dtype=np.int64)
-    _check_shape(op.result.type, coords.shape[:-1], "access tile")
-    return (AccessTile(base, coords, mask),)
+    shape = coords.shape[:-1]
+    if len(info.shape) != len(shape) or any(t != DYNAMIC and t != n for t, n in zip(info.shape, shape)):
+        _check_shape(op.result.type, shape, "access tile")
+    if start is not None:
+        start = tuple(int(a) + b for a, b in zip(anchor, start))
+    return (AccessTile(base, coords, mask, start),)
 
 
 def _run_indirect_access_tile(self, interpreter, op, args):
@@ -255,11 +290,28 @@ def _selection(interpreter, tile: AccessTile) -> np.ndarray:
     return valid
 
 
+def _result_facts(op):
+    return element_type(op.result.type), list(op.result.type.get_shape())
+
+
+def _box_addresses(tile: AccessTile):
+    """The addresses of a whole-box tile inside one strided view (no per-point checks
+    needed), else None (the general path checks and masks point by point)."""
+    if tile.box_start is None or not isinstance(tile.base, StridedView):
+        return None
+    return tile.base.box_addresses(tile.box_start, tile.shape)
+
+
 def _run_load(self, interpreter, op, args):
     (tile,) = args
     st = interpreter.state
-    et = element_type(op.result.type)
-    _check_shape(op.result.type, tile.shape, "loaded tile")
+    et, shape = per_op(interpreter, op, _result_facts)
+    if tuple(shape) != tile.shape:
+        _check_shape(op.result.type, tile.shape, "loaded tile")
+    addresses = _box_addresses(tile)
+    if addresses is not None:
+        view = tile.base
+        return (et.cast(view.memory.read(addresses, view.et, st.tile_index)),)
     valid = _selection(interpreter, tile)
     out = et.zeros(tile.shape)
     coords = tile.coords[valid]
@@ -281,6 +333,10 @@ def _run_store(self, interpreter, op, args):
         raise ValueError(f"storing a tensor of shape {list(data.shape)} through an access tile of shape {list(tile.shape)}")
     if isinstance(tile.base, np.ndarray):
         raise ValueError("ktdp.store through an access tile built on a tensor (tensors are values, not memory)")
+    addresses = _box_addresses(tile)
+    if addresses is not None:
+        tile.base.memory.write(addresses, data, tile.base.et, st.tile_index)
+        return ()
     valid = _selection(interpreter, tile)
     tile.base.write(tile.coords[valid], data[valid], st.tile_index)
     return ()

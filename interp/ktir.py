@@ -17,11 +17,13 @@ API
   -> dict[str, np.ndarray]`: one seeded random array per buffer the kernel's views cover
   (floats uniform in [low, high), integers in [0, 8)), plus one 0-d array per scalar
   kernel argument (`scalars` overrides; default 0, a `!ktdp.runtime_arg`'s upper bound or
-  granularity when it has one).
+  granularity when it has one). A scratchpad-resident (`ct_local`) argument buffer gets one
+  row per compute tile: the data an earlier kernel left in each tile's scratchpad.
 * `run_kernel(module, inputs, *, kernel=None, **options) -> dict[str, np.ndarray]`: the
   contents of every buffer after all compute tiles ran. Missing buffers start as zeros.
-* `run(module, inputs, ...) -> KernelResult`: the same, plus the layout, the memories
-  (scratchpads included) and per-tile return values.
+* `run(module, inputs, *, kernel=None, scalars=None, **options) -> KernelResult`: the same,
+  plus the layout, the memories (scratchpads included), per-tile return values and
+  warnings; `scalars={name: value}` binds scalar arguments (what `--bind` passes).
 * `kernel_layout(module, *, kernel=None, scalars=None, **options) -> Layout`: where
   every buffer lives.
 * `call_function(module, name, *args, **options) -> tuple`: run one `func.func` on
@@ -35,7 +37,8 @@ name (`%A` -> "A", unnamed -> "arg<i>"); a buffer at a constant address by
 ``"@<address>"`` (`"@1024"`). Scalar arguments are keyed by their names too.
 
 `options` (see `base.Options`): `unit` ("byte" | "element"), `check_races` (True),
-`out_of_bounds` ("error" | "mask"), `slice_width`, `layernorm_eps`, `max_ops`.
+`out_of_bounds` ("mask" | "error"), `accumulate` ("f32" | "f16" | "f64" | None),
+`slice_width`, `layernorm_eps`, `max_ops`, `max_elements`.
 
 Execution model
 ---------------
@@ -44,7 +47,9 @@ Execution model
   row-major order; each point is one compute tile, and `ktdp.get_compute_tile_id`
   returns its coordinates (one result per grid dimension). Tiles run one after the other
   on a shared global memory; with `check_races` an access whose result would depend on
-  that order (see memory.py) is a located error.
+  that order (see memory.py; storing the bytes a slot holds is no race) is a located error.
+  An access outside a view's coordinate set is masked (loads read 0, stores are dropped)
+  unless `out_of_bounds="error"`.
 * Memory is byte-addressed by default: a view's offset (a constant, or a kernel argument's
   value) is a byte address and the element at coordinate c starts at byte
   `offset + sum(c * strides) * itemsize` (strides count elements), the unit dfsched's
@@ -57,10 +62,15 @@ Execution model
   each view's argument and the extent each argument's buffer needs. Constant-address
   buffers stay where the kernel puts them; argument buffers are placed after the last of
   them, in argument order, 64-unit aligned and never overlapping. A buffer is handed in and
-  out with the shape of a dense row-major view that covers it exactly, else flat.
+  out with the shape of a dense row-major view that covers it exactly, else flat. The dry run
+  stops each tile after its last view op when all of them sit in the kernel's entry block.
+  An integer view sharing memory with a float view (indices over data) is a located error
+  naming both; buffers holding more than `max_elements` elements in all are refused.
 * Values: see base.py. f16 arithmetic is numpy float16 (each operation correctly
-  rounded); reductions accumulate sequentially in the output type, as linalg specifies
-  (linalg_impl.py); `tensor.empty` reads as zeros, so a reduction into it starts at 0.
+  rounded); reductions and contractions accumulate in `accumulate` (the device's compute
+  unit's declaration; f32 by default) and round to the output type once (linalg_impl.py);
+  `tensor.empty` reads as zeros, so a reduction into it starts at 0, with a warning
+  (`KernelResult.warnings`: located `Diagnostic`s).
 * Errors in the kernel (an unsupported op, an access outside a view, a race, a division
   by zero, no kernel to run, ...) raise `DiagnosticError` located at the op; misuse of
   the Python API (an unknown input key, a wrongly sized array) raises `ValueError`;
@@ -449,12 +459,18 @@ class Layout:
     buffers: list[Buffer] = field(default_factory=list)
     scalars: dict[str, Any] = field(default_factory=dict)
     global_size: int = 0
+    cell_bits: int = 64  # widest element type any view uses (an element-unit slot's width)
 
     def by_key(self) -> dict[str, Buffer]:
         return {b.key: b for b in self.buffers}
 
     def global_buffers(self) -> list[Buffer]:
         return [b for b in self.buffers if b.space == "global"]
+
+    def local_buffers(self) -> list[Buffer]:
+        """Scratchpad-resident argument buffers: data another kernel left in each tile's
+        scratchpad (an input and an output array with one row per compute tile)."""
+        return [b for b in self.buffers if b.space == "ct_local"]
 
     def arg_address(self, index: int) -> int | None:
         for b in self.buffers:
@@ -523,8 +539,38 @@ def _run_grid(module: ModuleOp, info: KernelInfo, state: State, arg_values: list
         for index, coords in enumerate(np.ndindex(*info.grid)):
             state.tile_index = index
             state.tile_coords = tuple(int(c) for c in coords)
-            returns[state.tile_coords] = tuple(interpreter.call_op(info.func, tuple(arg_values)))
+            try:
+                returns[state.tile_coords] = tuple(interpreter.call_op(info.func, tuple(arg_values)))
+            except _StopProbe:
+                returns[state.tile_coords] = ()
     return returns
+
+
+_VIEW_OPS = ("ktdp.construct_memory_view", "ktdp.construct_distributed_memory_view")
+
+
+def _last_view_op(module: ModuleOp, info: KernelInfo) -> Operation | None:
+    """The last view op of the kernel's entry block when every view op of the module is
+    there: the dry run can stop each tile after it (it only looks for views). Else None."""
+    entry = info.func.body.blocks.first
+    views = [op for op in module.walk() if _op_name(op) in _VIEW_OPS]
+    if not views or any(op.parent_block() is not entry for op in views):
+        return None
+    return max(views, key=entry.get_operation_index)
+
+
+class _StopProbe(Exception):
+    """The dry run has seen every view of the tile."""
+
+
+class _ProbeInterpreter(KtirInterpreter):
+    """The layout dry run's interpreter: stops a tile after its last view op (`State.stop_after`)."""
+
+    def interpret_op(self, op: Operation, inputs: tuple[Any, ...]) -> OpImplResult:
+        result = super().interpret_op(op, inputs)
+        if op is self.state.stop_after:
+            raise _StopProbe
+        return result
 
 
 def _argument_values(info: KernelInfo, scalars: dict[str, Any], bases: dict[int, int]) -> list[Any]:
@@ -551,7 +597,8 @@ def _compute_layout(module: ModuleOp, info: KernelInfo, options: Options, scalar
     else:
         state = _new_state(info, probe_options, probe=True)
         state.global_memory = Memory("global memory", options.unit, None, probe=True)
-        _run_grid(module, info, state, arg_values)
+        state.stop_after = _last_view_op(module, info)
+        _run_grid(module, info, state, arg_values, _ProbeInterpreter)
 
     def step(et: ElementType) -> int:
         return 1 if options.unit == "element" else et.itemsize
@@ -567,6 +614,7 @@ def _compute_layout(module: ModuleOp, info: KernelInfo, options: Options, scalar
             raise error(op, f"view offset {view.offset} is out of range")
         records.append((op, view, arg, first, last))
 
+    _check_index_data_overlap(records, options.unit)
     layout = Layout(options.unit, scalars=scalars)
     # constant-address buffers (global memory only: scratchpads are not inputs)
     const = [r for r in records if r[2] is None and r[1].space == "global"]
@@ -599,7 +647,52 @@ def _compute_layout(module: ModuleOp, info: KernelInfo, options: Options, scalar
             address, next_local = next_local, _align(next_local + length)
         layout.buffers.append(_make_buffer(info.arg_names[i], space, address, length, members, base, step, i))
     layout.global_size = max((b.end for b in layout.global_buffers()), default=0)
+    layout.cell_bits = max((r[1].et.bits for r in records), default=64)
+    _check_buffer_sizes(layout, records, options)
     return layout
+
+
+def _check_index_data_overlap(records, unit: str) -> None:
+    """Refuse a kernel whose integer view (indices) and float view (data) share memory: each
+    would read the other's bits. Views of one kind may overlap (in-place updates, fused
+    pairs read through their first half)."""
+    seen: dict[tuple, tuple] = {}
+    for op, view, arg, first, last in records:
+        kind = "integer" if view.et.is_integer else "float"
+        seen.setdefault((id(op), view.space, arg, first, last, kind), (op, view, arg, first, last, kind))
+    intervals = sorted(seen.values(), key=lambda r: (r[3], r[4]))
+    active: list[tuple] = []
+    for current in intervals:
+        op, view, arg, first, last, kind = current
+        active = [a for a in active if a[4] >= first]
+        for other in active:
+            if other[5] != kind and other[1].space == view.space and other[2] == arg:
+                o_op, o_view = other[0], other[1]
+                raise error(
+                    op,
+                    f"this {kind} view of {unit} addresses [{first}, {last}] overlaps the {other[5]} view of "
+                    f"[{other[3]}, {other[4]}] ({o_view.et.name} elements) in {view.space} memory: an index "
+                    f"buffer and a data buffer cannot share memory",
+                    [(o_op, f"the {other[5]} view, addresses [{other[3]}, {other[4]}]")],
+                )
+        active.append(current)
+
+
+def _check_buffer_sizes(layout: Layout, records, options: Options) -> None:
+    """Refuse, located, a kernel whose buffers hold more elements than `max_elements`: inputs
+    and outputs are dense arrays, so memory would grow with the buffers' whole extent."""
+    limit = options.max_elements
+    sizes = {b.key: int(np.prod(b.shape, dtype=np.int64)) for b in layout.buffers}
+    total = sum(sizes.values())
+    if limit is None or total <= limit:
+        return
+    key = max(sizes, key=sizes.get)
+    buffer = layout.by_key()[key]
+    op = next((r[0] for r in records if (r[2] == buffer.arg_index if buffer.arg_index is not None
+                                         else r[2] is None and buffer.address <= r[3] < buffer.end)), None)
+    raise error(op, f"the kernel's buffers hold {total} elements, more than the {limit} the reference interpreter "
+                    f"keeps as dense inputs and outputs (max_elements); the largest, '{key}' "
+                    f"{list(buffer.shape)}, starts with this view")
 
 
 def _make_buffer(key, space, address, length, members, start, step, arg_index) -> Buffer:
@@ -643,6 +736,8 @@ def _options(opts: dict[str, Any]) -> Options:
     options = replace(options, **opts)
     if options.unit not in ("element", "byte"):
         raise ValueError(f"unit must be 'element' or 'byte', not {options.unit!r}")
+    if options.accumulate not in (None, "f16", "f32", "f64"):
+        raise ValueError(f"accumulate must be None, 'f16', 'f32' or 'f64', not {options.accumulate!r}")
     if options.out_of_bounds not in ("error", "mask"):
         raise ValueError(f"out_of_bounds must be 'error' or 'mask', not {options.out_of_bounds!r}")
     return options
@@ -672,16 +767,18 @@ def make_inputs(
     layout = _compute_layout(module, info, options, scalar_values)
     rng = np.random.default_rng(seed)
     out: dict[str, np.ndarray] = {}
-    for b in layout.global_buffers():
+    tiles = int(np.prod(info.grid, dtype=np.int64))
+    for b in layout.global_buffers() + layout.local_buffers():
         et = b.element
+        shape = b.shape if b.space == "global" else (tiles, *b.shape)
         if et.is_fused:
-            data = rng.uniform(low, high, b.shape) + 1j * rng.uniform(low, high, b.shape)
+            data = rng.uniform(low, high, shape) + 1j * rng.uniform(low, high, shape)
         elif et.is_float:
-            data = rng.uniform(low, high, b.shape)
+            data = rng.uniform(low, high, shape)
         elif et.kind == "bool":
-            data = rng.integers(0, 2, b.shape)
+            data = rng.integers(0, 2, shape)
         else:
-            data = rng.integers(0, 8, b.shape)
+            data = rng.integers(0, 8, shape)
         out[b.key] = np.asarray(et.cast(data))
     for name, value in scalar_values.items():
         out[name] = np.asarray(value)
@@ -696,25 +793,31 @@ class KernelResult:
     scratchpads: dict[int, Memory]
     returns: dict[tuple[int, ...], tuple]
     ops_run: int
+    warnings: list = field(default_factory=list)  # located Diagnostics (severity "warning")
 
 
-def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str | None = None, **opts) -> KernelResult:
-    """Run the kernel over its grid on `inputs`; see the module docstring."""
+def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str | None = None,
+        scalars: dict[str, Any] | None = None, **opts) -> KernelResult:
+    """Run the kernel over its grid on `inputs`; see the module docstring. `scalars` binds
+    scalar arguments by name (as `inputs` entries of those names do; `scalars` wins)."""
     info = kernel_info(module, kernel)
     options = _options(opts)
-    inputs = dict(inputs or {})
+    inputs = {**(inputs or {}), **(scalars or {})}
     scalar_names = {n for i, n in enumerate(info.arg_names) if i not in info.address_args}
     scalar_values = _scalar_values(info, {k: v for k, v in inputs.items() if k in scalar_names})
     layout = _compute_layout(module, info, options, scalar_values)
     check_input_keys(info, layout, inputs, scalar_names)
     state = _new_state(info, options, probe=False)
-    memory = Memory("global memory", options.unit, layout.global_size, track_races=options.check_races)
+    memory = Memory("global memory", options.unit, layout.global_size, track_races=options.check_races,
+                    cell_bits=layout.cell_bits, tiles=state.num_tiles)
     state.global_memory = memory
     place_inputs(memory, layout, inputs)
+    place_local_inputs(state.scratchpad, state.num_tiles, layout, inputs)
     bases = {b.arg_index: b.address for b in layout.buffers if b.arg_index is not None}
     returns = _run_grid(module, info, state, _argument_values(info, scalar_values, bases))
     outputs = {b.key: memory.fetch(b.address, b.shape, b.element) for b in layout.global_buffers()}
-    return KernelResult(outputs, layout, memory, state.scratchpads, returns, state.ops_run)
+    outputs.update(local_outputs(state.scratchpad, state.num_tiles, layout))
+    return KernelResult(outputs, layout, memory, state.scratchpads, returns, state.ops_run, state.warnings)
 
 
 def check_input_keys(info: KernelInfo, layout: Layout, inputs: dict[str, Any], scalar_names: set[str]) -> None:
@@ -738,6 +841,29 @@ def place_inputs(memory: Memory, layout: Layout, inputs: dict[str, Any]) -> None
         if data.size != count:
             raise ValueError(f"input '{b.key}' has {data.size} elements but its buffer holds {count} ({list(b.shape)})")
         memory.place(b.address, b.element.cast(data).reshape(-1), b.element)
+
+
+def place_local_inputs(scratchpad, tiles: int, layout: Layout, inputs: dict[str, Any]) -> None:
+    """Store row t of each scratchpad-resident input in compute tile t's scratchpad
+    (`scratchpad(t) -> Memory`), at its buffer's address (no race bookkeeping)."""
+    for b in layout.local_buffers():
+        if b.key not in inputs:
+            continue
+        data = np.asarray(inputs[b.key])
+        count = int(np.prod(b.shape, dtype=np.int64))
+        if data.size != tiles * count:
+            raise ValueError(f"input '{b.key}' has {data.size} elements but its scratchpad buffer holds "
+                             f"{count} ({list(b.shape)}) in each of {tiles} compute tile(s): give shape "
+                             f"{[tiles, *b.shape]}")
+        rows = b.element.cast(data).reshape(tiles, count)
+        for t in range(tiles):
+            scratchpad(t).place(b.address, rows[t], b.element)
+
+
+def local_outputs(scratchpad, tiles: int, layout: Layout) -> dict[str, np.ndarray]:
+    """Each scratchpad-resident buffer after the run, one row per compute tile."""
+    return {b.key: np.stack([scratchpad(t).fetch(b.address, b.shape, b.element) for t in range(tiles)])
+            for b in layout.local_buffers()}
 
 
 def run_kernel(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str | None = None, **opts) -> dict[str, np.ndarray]:

@@ -6,11 +6,22 @@ Every structured op (a body region, indexing maps, iterator types) runs the same
 2. The parallel loops are *vectorised*: each operand is gathered over the whole parallel
    iteration space through its indexing map, and the body is interpreted once with numpy
    arrays as block arguments, so `arith.addf` becomes one numpy add over the tile.
-3. Reduction loops are walked one point at a time in lexicographic order, feeding the
-   body the current accumulator: the result is the sequential accumulation MLIR
-   specifies, f16 rounding after every step included (no pairwise summation).
+3. Reductions (`reduction` iterators) whose body combines the accumulator with one
+   associative op (`addf`, `mulf`, `max*f`, `min*f`, `addi`, `muli`, `max/min*i`, `andi`,
+   `ori`, `xori`: `linalg.reduce { arith.addf }`, `matmul`, a generic whose yield is
+   `acc <op> f(inputs)`) run on the *whole* iteration space at once: the body computes
+   f(inputs) for every point with the accumulator set to the op's identity, then a numpy
+   reduction combines the points. Float bodies compute in the accumulation type
+   (`Options.accumulate`, what the device's compute unit declares; f32 by default) and
+   the result is rounded to the output type once: hardware accumulates in a wide register.
+   numpy's f32/f64 sums are pairwise; an f16 accumulation is sequential, each step rounded.
+   Other reduction bodies are walked one reduction point at a time in lexicographic order,
+   feeding the body the current accumulator (the sequential accumulation MLIR specifies).
 4. A body that cannot run on arrays (an `scf.if` on a per-element condition, ...) is
    rerun element by element over the whole iteration space, in loop order.
+
+An output that comes from `tensor.empty()` holds no defined value; a reduction into one
+starts from zero (what Triton-generated KTIR expects) and the interpreter warns, naming the op.
 
 Named ops (`linalg.add`, `matmul`, `fill`, ...) cast their inputs to the output element
 type first, as MLIR's OpDSL definitions do; `linalg.generic` bodies run as written.
@@ -138,12 +149,216 @@ def run_structured(interpreter: Interpreter, s: Structured, args: tuple[Any, ...
         s.injective = all(
             {r.position for r in m.results if isinstance(r, AffineDimExpr)} >= set(parallel) for m in out_maps
         )
+    if reduction:
+        _warn_empty_init(interpreter, s)
+    if s.injective and reduction and not exx2 and combiners(s) is not None and all(et.kind != "bool" for et in out_types):
+        try:
+            return _run_reduction(interpreter, s, ins, outs, out_types, ranges)
+        except NeedsScalar:
+            outs = [np.array(a, copy=True) for a in args[s.n_inputs :]]
     if s.injective:
         try:
             return _run_vectorised(interpreter, s, ins, outs, out_types, ranges, parallel, reduction, exx2)
         except NeedsScalar:
             outs = [np.array(a, copy=True) for a in args[s.n_inputs :]]
     return _run_pointwise(interpreter, s, ins, outs, out_types, ranges, exx2, bool(reduction))
+
+
+# ---------------------------------------------------------------------------------------
+# reductions on the whole iteration space
+# ---------------------------------------------------------------------------------------
+
+# combiner op -> (numpy ufunc, float identity, integer identity given the width or None)
+_COMBINERS: dict[str, tuple[Any, float, Any]] = {
+    "arith.addf": (np.add, 0.0, None),
+    "arith.mulf": (np.multiply, 1.0, None),
+    "arith.maximumf": (np.maximum, -np.inf, None),
+    "arith.minimumf": (np.minimum, np.inf, None),
+    "arith.maxnumf": (np.fmax, -np.inf, None),
+    "arith.minnumf": (np.fmin, np.inf, None),
+    "arith.addi": (np.add, 0, lambda w: 0),
+    "arith.muli": (np.multiply, 1, lambda w: 1),
+    "arith.maxsi": (np.maximum, 0, lambda w: -(1 << (w - 1))),
+    "arith.minsi": (np.minimum, 0, lambda w: (1 << (w - 1)) - 1),
+    "arith.andi": (np.bitwise_and, 0, lambda w: -1),
+    "arith.ori": (np.bitwise_or, 0, lambda w: 0),
+    "arith.xori": (np.bitwise_xor, 0, lambda w: 0),
+}
+
+_ACCUMULATORS = {"f16": np.dtype(np.float16), "f32": np.dtype(np.float32), "f64": np.dtype(np.float64)}
+
+
+def combiners(s: Structured) -> list[str] | None:
+    """The combiner op name of each output when every output's yielded value is
+    `acc <combiner> x` with the accumulator used nowhere else (so x does not depend on it)
+    and the output indexed by parallel loops only; else None (sequential engine)."""
+    if getattr(s, "_combiners", False) is not False:
+        return s._combiners
+    found: list[str] | None = []
+    block = s.body.blocks.first
+    terminator = block.last_op if block is not None else None
+    reduction = set(s.reduction)
+    for j, out_map in enumerate(s.maps[s.n_inputs :]):
+        if terminator is None or j >= len(terminator.operands) or any(
+            p is None or p in reduction for p in s.positions[s.n_inputs + j]
+        ):
+            found = None
+            break
+        acc = block.args[s.n_inputs + j]
+        value = terminator.operands[j]
+        op = value.owner
+        uses = [u.operation for u in acc.uses]
+        if (
+            getattr(op, "name", None) not in _COMBINERS
+            or op.parent_block() is not block
+            or len(op.operands) != 2
+            or acc not in op.operands
+            or uses != [op]
+            or [u.operation for u in value.uses] != [terminator]
+        ):
+            found = None
+            break
+        found.append(op.name)
+    s._combiners = found
+    return found
+
+
+def _accumulator(interpreter, et) -> Any:
+    """The numpy dtype a float reduction into `et` accumulates in: Options.accumulate, or
+    `et` itself when that is wider (an accumulator never narrows the output type)."""
+    name = interpreter.state.options.accumulate if hasattr(interpreter, "state") else "f32"
+    if name is None or et.kind != "float" or _ACCUMULATORS[name].itemsize <= et.dtype.itemsize:
+        return et.dtype
+    return _ACCUMULATORS[name]
+
+
+def _warn_empty_init(interpreter, s: Structured) -> None:
+    state = getattr(interpreter, "state", None)
+    if state is None or not hasattr(state, "warn"):
+        return
+    for operand in s.op.operands[s.n_inputs :]:
+        owner = getattr(operand, "owner", None)
+        if getattr(owner, "name", None) == "tensor.empty":
+            state.warn(s.op, f"'{s.op.name}' reduces into tensor.empty(), whose contents are undefined: it starts from zero")
+
+
+def contraction(s: Structured) -> str | None:
+    """`np.einsum` subscripts when the op is a float contraction of two inputs: the body is
+    `acc + a * b` (each of a, b an input, possibly `arith.extf`-ed), every map a list of
+    distinct loops; the output's subscripts are the parallel loops in loop order. Else None."""
+    if getattr(s, "_contraction", False) is not False:
+        return s._contraction
+    s._contraction = None
+    if s.n_inputs != 2 or len(s.maps) != 3 or combiners(s) != ["arith.addf"]:
+        return None
+    block = s.body.blocks.first
+    ops = list(block.ops)
+    if len(ops) < 3 or ops[-3].name != "arith.mulf":
+        return None
+    extended = {}
+    for op in ops[:-3]:
+        if op.name != "arith.extf" or op.operands[0] not in block.args[:2]:
+            return None
+        extended[op.results[0]] = op.operands[0]
+    factors = [extended.get(v, v) for v in ops[-3].operands]
+    if sorted(block.args.index(f) if f in block.args else -1 for f in factors) != [0, 1]:
+        return None
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    if len(s.iterators) > len(letters):
+        return None
+    terms = []
+    for positions in s.positions[:2]:
+        if None in positions or len(set(positions)) != len(positions):
+            return None
+        terms.append("".join(letters[p] for p in positions))
+    if any(p not in s.parallel for p in s.positions[2]) or len(set(s.positions[2])) != len(s.parallel):
+        return None
+    out = "".join(letters[p] for p in s.parallel)
+    s._contraction = f"{terms[0]},{terms[1]}->{out}"
+    return s._contraction
+
+
+_FULL_SPACE_LIMIT = 1 << 24  # elements of the iteration space evaluated at once
+
+
+def _run_reduction(interpreter, s: Structured, ins, outs, out_types, ranges):
+    """Steps 3 of the module docstring: body on the whole space, numpy reductions, one rounding."""
+    n = s.n_inputs
+    names = combiners(s)
+    parallel, reduction = s.parallel, s.reduction
+    p_shape = tuple(ranges[d] for d in parallel)
+    state = interpreter.state  # ScheduleIR and KTIR interpreters both carry a base.State
+    acc_dtypes = [_accumulator(interpreter, et) for et in out_types]
+    widen = None
+    for et, dt in zip(out_types, acc_dtypes):
+        if et.kind == "float" and dt.itemsize > et.dtype.itemsize:
+            widen = _et_of(dt)
+    identities = []
+    for name, et, dt in zip(names, out_types, acc_dtypes):
+        ufunc, fident, iident = _COMBINERS[name]
+        identities.append(dt.type(fident) if iident is None else int(iident(et.bits)))
+    # cut the outermost reduction loop into chunks so the evaluated space stays bounded
+    per_step = int(np.prod(ranges, dtype=np.int64)) // max(1, ranges[reduction[0]])
+    step = max(1, _FULL_SPACE_LIMIT // max(1, per_step))
+    grids = _grids(p_shape) if parallel else np.zeros((0,), dtype=np.int64)
+    out_dims: list[Any] = [np.int64(0)] * len(ranges)
+    for k, d in enumerate(parallel):
+        out_dims[d] = grids[k]
+    out_args = [(s.maps[n + j], s.evaluators[n + j], s.positions[n + j]) for j in range(len(outs))]
+    # the accumulators start from the outputs' values (MLIR: the init comes first)
+    partials = [np.broadcast_to(np.asarray(_gather(o, m, out_dims, f, p, ranges)), p_shape).astype(dt)
+                for o, (m, f, p), dt in zip(outs, out_args, acc_dtypes)]
+    r0 = reduction[0]
+    remaining = ranges[r0]
+    subscripts = contraction(s)
+    if subscripts is not None and acc_dtypes[0].kind == "f" and acc_dtypes[0] != np.float16:
+        # a contraction: exact products and BLAS sums in the accumulation type
+        with np.errstate(all="ignore"):
+            product = np.einsum(subscripts, *(np.asarray(a).astype(acc_dtypes[0]) for a in ins))
+            partials[0] = (partials[0] + product).astype(acc_dtypes[0])
+        remaining = 0
+    sparse = np.indices(tuple(ranges), sparse=True)
+    for start in range(0, remaining, step):
+        stop = min(ranges[r0], start + step)
+        dims: list[Any] = list(sparse)
+        dims[r0] = sparse[r0][(slice(None),) * r0 + (slice(start, stop),)]
+        shape = list(ranges)
+        shape[r0] = stop - start
+        block_args = [_gather(a, m, dims, f, p, ranges) for a, m, f, p in
+                      zip(ins, s.maps[:n], s.evaluators[:n], s.positions[:n])]
+        block_args += identities
+        previous, state.widen = state.widen, widen
+        try:
+            results = _call_body(interpreter, s.body, block_args, dims)
+        finally:
+            state.widen = previous
+        for j, (name, r, dt) in enumerate(zip(names, results, acc_dtypes)):
+            x = np.broadcast_to(np.asarray(r).astype(dt, copy=False), tuple(shape))
+            x = np.moveaxis(x, reduction, range(len(parallel), len(ranges))).reshape(p_shape + (-1,))
+            partials[j] = _reduce(name, partials[j], x, dt)
+    for j, et in enumerate(out_types):
+        m, f, _ = out_args[j]
+        _scatter(outs[j], m, out_dims, partials[j], p_shape, et, f)
+    return tuple(outs)
+
+
+def _et_of(dtype):
+    from dfsched.interp.dtypes import _F16, _F32, _F64  # noqa: PLC2701
+
+    return {np.dtype(np.float16): _F16, np.dtype(np.float32): _F32, np.dtype(np.float64): _F64}[np.dtype(dtype)]
+
+
+def _reduce(name: str, acc: np.ndarray, x: np.ndarray, dtype) -> np.ndarray:
+    """`acc` combined with every element of `x` along its last axis, in `dtype`: pairwise
+    (numpy) in f32/f64, one rounded step after another in f16 (numpy would sum f16 pairwise
+    in f32, which an f16 accumulator does not)."""
+    ufunc = _COMBINERS[name][0]
+    with np.errstate(all="ignore"):
+        if dtype == np.float16 and ufunc in (np.add, np.multiply):
+            return ufunc.accumulate(np.concatenate([acc[..., None], x], axis=-1), axis=-1, dtype=dtype)[..., -1]
+        if dtype.kind in "iu" and ufunc in (np.add, np.multiply):
+            return ufunc(acc, ufunc.reduce(x.astype(np.int64), axis=-1)).astype(dtype)
+        return ufunc(acc, ufunc.reduce(x, axis=-1, dtype=dtype)).astype(dtype)
 
 
 def _gather(arr: Any, amap: AffineMap, dims: list[Any], evaluate=None, positions=None, ranges=None) -> Any:

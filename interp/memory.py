@@ -23,9 +23,10 @@ the executing tile's; `ct_local, ct_id = N`: tile N's, N the row-major tile inde
 Memory that was never written reads as zero.
 
 Race detection: with `track_races`, every slot remembers which tile wrote it and which
-tiles read it. A tile that reads a slot another tile wrote, or writes a slot another tile
+tiles read it. A tile that reads a slot another tile wrote, or changes a slot another tile
 read or wrote, makes the result depend on the order tiles run in; the memory raises
-`RaceError` (the interpreter turns it into a located error on the load/store).
+`RaceError` (the interpreter turns it into a located error on the load/store). Storing the
+bytes a slot already holds is no race (tiles writing identical values agree in any order).
 
 Views and tiles
 ---------------
@@ -40,6 +41,7 @@ coordinate set contains it. `AccessTile` is an array of coordinates (shape = til
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,6 +115,8 @@ class Memory:
         *,
         probe: bool = False,
         track_races: bool = False,
+        cell_bits: int = 64,
+        tiles: int | None = None,
     ):
         if unit not in UNITS:
             raise ValueError(f"address unit must be one of {UNITS}, not {unit!r}")
@@ -121,7 +125,11 @@ class Memory:
         self.limit = size
         self.probe = probe
         self.track_races = track_races
-        self._cell = np.uint64 if unit == "element" else np.uint8
+        # an element-unit slot holds the bits of the widest element type stored (`cell_bits`);
+        # race bookkeeping needs int16 tile numbers for fewer than 32768 tiles
+        self._cell = _UINT_BYTES[max(1, cell_bits // 8)] if unit == "element" else np.uint8
+        self._tile_dtype = np.int16 if tiles is not None and tiles < (1 << 15) else np.int32
+        self._tracked = self.PAGE if track_races else 1  # slots of a page's writer/reader arrays
         # page number -> (cells, writer tile, reader tile)
         self.pages: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
@@ -132,18 +140,22 @@ class Memory:
         if page is None:
             page = (
                 np.zeros(self.PAGE, dtype=self._cell),
-                np.full(self.PAGE, NO_TILE, dtype=np.int32),
-                np.full(self.PAGE, NO_TILE, dtype=np.int32),
+                np.full(self._tracked, NO_TILE, dtype=self._tile_dtype),
+                np.full(self._tracked, NO_TILE, dtype=self._tile_dtype),
             )
             self.pages[number] = page
         return page
 
     def _by_page(self, flat: np.ndarray):
-        """(page, selection, in-page offsets) for each page `flat` slots fall in."""
+        """(page, selection, in-page offsets) for each page `flat` slots fall in (a selection
+        is a slice or an index array into `flat`): one sort, not one pass per page."""
         numbers = flat >> self.PAGE_BITS
         offsets = flat & (self.PAGE - 1)
-        if flat.size and numbers.min() == numbers.max():
-            yield int(numbers[0]), slice(None), offsets
+        if flat.size == 0:
+            return
+        first, last = int(numbers.min()), int(numbers.max())
+        if first == last:
+            yield first, slice(None), offsets
             return
         # group by page with one stable sort (a mask per page is quadratic on big accesses)
         order = np.argsort(numbers, kind="stable")
@@ -189,7 +201,7 @@ class Memory:
         for number, sel, offsets in self._by_page(flat):
             page = self._page(number)
             if self.track_races and tile is not None:
-                self._check_write(page, number, offsets, tile)
+                self._check_write(page, number, offsets, tile, values[sel])
             page[0][offsets] = values[sel]
 
     # -- races ------------------------------------------------------------------------------
@@ -209,12 +221,15 @@ class Memory:
         r = reader[offsets]
         reader[offsets] = np.where((r == NO_TILE) | (r == tile), tile, MANY_TILES)
 
-    def _check_write(self, page, number: int, offsets, tile: int) -> None:
-        _, writer, reader = page
+    def _check_write(self, page, number: int, offsets, tile: int, raw) -> None:
+        """A write races with another tile's access to a slot only if it changes the slot:
+        tiles storing identical bytes to one place agree whatever their order."""
+        cells, writer, reader = page
         w = writer[offsets]
         r = reader[offsets]
+        changes = cells[offsets] != raw
         for seen, what in ((w, "write"), (r, "write")):
-            bad = (seen != NO_TILE) & (seen != tile)
+            bad = (seen != NO_TILE) & (seen != tile) & changes
             if bad.any():
                 i = int(np.argmax(bad))
                 raise RaceError(self.name, (number << self.PAGE_BITS) + self._offset_at(offsets, i), tile,
@@ -240,7 +255,7 @@ class Memory:
         bits = np.broadcast_to(et.to_bits(values), addresses.shape)
         slots = self._slots(addresses, et)
         if self.unit == "element":
-            raw = bits.astype(np.uint64)
+            raw = bits.astype(self._cell)
         else:
             raw = np.ascontiguousarray(bits.astype(_UINT_BYTES[et.itemsize])).view(np.uint8)
         self._store_slots(slots, raw, tile)
@@ -309,15 +324,16 @@ class Memory:
         if bits.shape != (count,):
             bits = np.broadcast_to(bits, (count,))
         if self.unit == "element":
-            raw = bits.astype(np.uint64, copy=False)
+            raw = bits.astype(self._cell, copy=False)
         else:
             raw = np.ascontiguousarray(bits.astype(_UINT_BYTES[et.itemsize], copy=False)).view(np.uint8)
         pages, _ = self._run_pages(start, count, et)
         for number, offsets, at in pages:
             page = self._page(number)
+            part = raw[at : at + offsets.stop - offsets.start]
             if self.track_races and tile is not None:
-                self._check_write(page, number, offsets, tile)
-            page[0][offsets] = raw[at : at + offsets.stop - offsets.start]
+                self._check_write(page, number, offsets, tile, part)
+            page[0][offsets] = part
         return True
 
     def place(self, address: int, array: np.ndarray, et: ElementType) -> None:
@@ -349,6 +365,45 @@ _UINT_BYTES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 # ---------------------------------------------------------------------------------------
 # views
 # ---------------------------------------------------------------------------------------
+
+
+def _linear(s: AffineSet, symbols: tuple[int, ...]) -> bool:
+    """Whether every constraint of `s` is linear in its dims (so its integer points are the
+    points of a convex polyhedron)."""
+    from dfsched.interp.sets import linear_form
+
+    key = (s, symbols)
+    found = _LINEAR.get(key)
+    if found is None:
+        n = s.num_dims
+        found = _LINEAR[key] = all(
+            linear_form(c.lhs, n, list(symbols)) is not None and linear_form(c.rhs, n, list(symbols)) is not None
+            for c in s.constraints
+        )
+    return found
+
+
+_LINEAR: dict[Any, bool] = {}
+_BOXES: dict[Any, Any] = {}
+
+
+def _box_set(s: AffineSet, symbols: tuple[int, ...]) -> list[tuple[int, int]] | None:
+    """[lo, hi] per dim when `s` is exactly a box (every constraint bounds one dim), else None."""
+    from dfsched.interp.sets import box, linear_form
+
+    key = (s, symbols)
+    if key not in _BOXES:
+        n = s.num_dims
+        result = None
+        forms = [(linear_form(c.lhs, n, list(symbols)), linear_form(c.rhs, n, list(symbols))) for c in s.constraints]
+        if all(a is not None and b is not None and sum(1 for x, y in zip(a[0], b[0]) if x != y) <= 1 for a, b in forms):
+            bounds = box(s, list(symbols))
+            if all(lo is not None and hi is not None for lo, hi in bounds):
+                result = bounds
+        if len(_BOXES) > 4096:
+            _BOXES.clear()
+        _BOXES[key] = result
+    return _BOXES[key]
 
 
 def eval_set(s: AffineSet, coords: np.ndarray, symbols: tuple[int, ...]) -> np.ndarray:
@@ -406,6 +461,40 @@ class StridedView:
             )
         linear = (local * np.asarray(self.strides, dtype=np.int64)).sum(axis=-1)
         return self.offset + linear * self.memory.element_step(self.et)
+
+    def box_addresses(self, start: tuple[int, ...], shape: tuple[int, ...]) -> np.ndarray | None:
+        """Addresses of the box of global coordinates `start + [0, shape)` when all of it lies
+        in this view (its sizes and its coordinate set), else None. A set of linear
+        constraints is convex, so its corners decide; other sets answer None."""
+        rank = len(self.sizes)
+        if len(start) != rank or any(n <= 0 for n in shape):
+            return None
+        lower = self.lower or (0,) * rank
+        for first, n, low, size in zip(start, shape, lower, self.sizes):
+            if first - low < 0 or first - low + n > size:
+                return None
+        if self.coordinate_set is not None:
+            bounds = self.__dict__.get("_set_box", False)
+            if bounds is False:
+                bounds = self.__dict__["_set_box"] = _box_set(self.coordinate_set, self.set_symbols)
+            if bounds is not None:
+                if all(lo <= a and a + n - 1 <= hi for (lo, hi), a, n in zip(bounds, start, shape)):
+                    return self._box_addresses(start, shape, lower)
+                return None
+            if not _linear(self.coordinate_set, self.set_symbols):
+                return None
+            corners = np.array(list(itertools.product(*((a, a + n - 1) for a, n in zip(start, shape)))), dtype=np.int64)
+            if not eval_set(self.coordinate_set, corners, self.set_symbols).all():
+                return None
+        return self._box_addresses(start, shape, lower)
+
+    def _box_addresses(self, start, shape, lower) -> np.ndarray:
+        step = self.memory.element_step(self.et)
+        addresses = np.full((1,) * self.rank, self.offset, dtype=np.int64)
+        for k, (first, n, low, stride) in enumerate(zip(start, shape, lower, self.strides)):
+            axis = (np.arange(n, dtype=np.int64) + (first - low)) * (stride * step)
+            addresses = addresses + axis.reshape((1,) * k + (n,) + (1,) * (self.rank - k - 1))
+        return addresses
 
     def extent(self) -> tuple[int, int] | None:
         """[first, last] address this view can touch (None if empty)."""
@@ -502,6 +591,7 @@ class AccessTile:
     base: Any  # StridedView | DistributedView | np.ndarray
     coords: np.ndarray
     mask: np.ndarray | None = None
+    box_start: tuple[int, ...] | None = None  # coords is the whole box from here, row-major
 
     @property
     def shape(self) -> tuple[int, ...]:

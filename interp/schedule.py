@@ -361,6 +361,7 @@ def run_schedule(
     memory = Memory("global memory", options.unit, None, track_races=options.check_races and tiles > 1)
     state.global_memory = memory
     ktir.place_inputs(memory, layout, inputs)
+    ktir.place_local_inputs(state.scratchpad, tiles, layout, inputs)
     args = []
     for i, name in enumerate(info.arg_names):
         if i in address_args:
@@ -370,6 +371,7 @@ def run_schedule(
             args.append(scalars[name])
     returns = _run_grid(module, info, state, args)
     outputs = {b.key: memory.fetch(b.address, b.shape, b.element) for b in layout.global_buffers()}
+    outputs.update(ktir.local_outputs(state.scratchpad, tiles, layout))
     stats = {
         "ops": state.ops_run,
         "pipelines": state.pipelines_run,

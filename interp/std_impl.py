@@ -248,12 +248,30 @@ def _run_cmpi(self, interpreter, op: arith.CmpiOp, args):
 # ---------------------------------------------------------------------------------------
 
 
+def widened(interpreter, et):
+    """The accumulation type a reduction body runs in (`State.widen`), when it is wider than
+    the op's float type `et`; else None (the op computes in its own type)."""
+    wide = getattr(getattr(interpreter, "state", None), "widen", None)
+    if wide is None or et.kind != "float" or et.bits >= wide.bits:
+        return None
+    return wide
+
+
+def _float_result(interpreter, op, et, compute, args):
+    """`compute(*args)` rounded to the result type `et`, or kept in the accumulation type
+    inside a reduction body (see `widened`)."""
+    # (the engines run under np.errstate(all="ignore"): overflow to inf is the semantics)
+    wide = widened(interpreter, et)
+    if wide is None:
+        return _result(op, et.cast(compute(*(np.asarray(a) for a in args))))
+    r = np.asarray(compute(*(np.asarray(a).astype(wide.dtype) for a in args))).astype(wide.dtype)
+    return (r if r.ndim else wide.dtype.type(r),)
+
+
 def _float_binary(fn):
     def run(self, interpreter, op, args):
         et = per_op(interpreter, op, _result_element_type)
-        with np.errstate(all="ignore"):
-            r = fn(np.asarray(args[0]), np.asarray(args[1]))
-        return _result(op, et.cast(r))
+        return _float_result(interpreter, op, et, fn, args)
 
     return run
 
@@ -271,7 +289,7 @@ def _minimumf(a, b):
 
 
 def _run_negf(self, interpreter, op, args):
-    return _result(op, -np.asarray(args[0]))
+    return _float_result(interpreter, op, per_op(interpreter, op, _result_element_type), np.negative, args)
 
 
 # predicates in xDSL's enumeration order
@@ -306,7 +324,10 @@ def _run_select(self, interpreter, op: arith.SelectOp, args):
     cond, t, f = args
     if not isinstance(cond, np.ndarray) or cond.ndim == 0:
         return (t if bool(cond) else f,)
-    return _result(op, np.where(cond, t, f))
+    r = np.where(cond, t, f)
+    if r.dtype.kind == "f" and widened(interpreter, _result_element_type(op)) is not None:
+        return (r,)  # a reduction body in its accumulation type
+    return _result(op, r)
 
 
 # ---------------------------------------------------------------------------------------
@@ -363,11 +384,13 @@ def _run_index_cast(self, interpreter, op, args):
 
 
 def _run_bitcast(self, interpreter, op, args):
-    src = element_type(op.operands[0].type)
-    dst = element_type(op.results[0].type)
+    src = element_type(op.operands[0].type, evaluation=False)
+    dst = element_type(op.results[0].type, evaluation=False)
     if src.bits != dst.bits:
         raise ValueError(f"bitcast between {src.bits}-bit and {dst.bits}-bit types")
-    return _result(op, dst.from_bits(src.to_bits(np.asarray(args[0]))))
+    value = src.cast(np.asarray(args[0]))
+    # (from_bits goes through np.ascontiguousarray, which makes a scalar 1-d)
+    return _result(op, dst.from_bits(src.to_bits(value)).reshape(value.shape))
 
 
 def constant_value(value: Any, t) -> Any:
@@ -495,31 +518,34 @@ _MATH_BINARY = {
 }
 
 
+def _in_float64(fn):
+    """`fn` evaluated in float64 (rounded once to the result type)."""
+    return lambda *xs: fn(*(x.astype(np.float64) for x in xs))
+
+
 def _math_unary(fn):
+    fn64 = _in_float64(fn)
+
     def run(self, interpreter, op, args):
-        et = element_type(op.results[0].type)
-        with np.errstate(all="ignore"):
-            r = fn(np.asarray(args[0]).astype(np.float64))
-        return _result(op, et.cast(r))
+        return _float_result(interpreter, op, element_type(op.results[0].type), fn64, args[:1])
 
     return run
 
 
 def _math_binary(fn):
+    fn64 = _in_float64(fn)
+
     def run(self, interpreter, op, args):
-        et = element_type(op.results[0].type)
-        with np.errstate(all="ignore"):
-            r = fn(np.asarray(args[0]).astype(np.float64), np.asarray(args[1]).astype(np.float64))
-        return _result(op, et.cast(r))
+        return _float_result(interpreter, op, element_type(op.results[0].type), fn64, args[:2])
 
     return run
 
 
+_FMA = _in_float64(lambda a, b, c: a * b + c)
+
+
 def _run_fma(self, interpreter, op, args):
-    et = element_type(op.results[0].type)
-    a, b, c = (np.asarray(x).astype(np.float64) for x in args)
-    with np.errstate(all="ignore"):
-        return _result(op, et.cast(a * b + c))
+    return _float_result(interpreter, op, element_type(op.results[0].type), _FMA, args)
 
 
 def _run_fpowi(self, interpreter, op, args):
@@ -711,7 +737,9 @@ def _run_insert_slice(self, interpreter, op: tensor.InsertSliceOp, args):
 
 
 def _reassociation(op) -> list[list[int]]:
-    return [[int(x.data) if hasattr(x, "data") else int(x) for x in group.data] for group in op.reassociation.data]
+    """The dimension groups of a collapse/expand_shape (IntegerAttr entries: their values)."""
+    return [[int(x.value.data) if isinstance(x, IntegerAttr) else int(x.data) for x in group.data]
+            for group in op.reassociation.data]
 
 
 def _run_collapse_shape(self, interpreter, op: tensor.CollapseShapeOp, args):

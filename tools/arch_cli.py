@@ -122,7 +122,7 @@ def _load_store(label: str, feature) -> str:
 def _unit_facts(model, unit) -> list[str]:
     facts = []
     if unit.compute:
-        facts.append("compute")
+        facts.append("compute" + (f" accumulate {unit.features.accumulate}" if unit.features.accumulate else ""))
     if unit.load is not None:
         facts.append(_load_store("load", unit.load))
     if unit.store is not None:

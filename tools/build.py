@@ -7,8 +7,8 @@ the CPU count), or with `--ray` as Ray tasks on the cluster at ADDRESS (none: a 
 writing into the same cache folder (on a cluster it must be a shared file system).
 
 A progress bar is shown on a terminal; at the end a table of every kernel (hit, miss or failed,
-seconds) and a summary line. One kernel's failure never stops the others; its located error is
-printed after the table, and the exit status is 1.
+seconds) and a summary line; below it each kernel's warnings and each failure's located error.
+One kernel's failure never stops the others; the exit status is then 1.
 """
 
 from __future__ import annotations
@@ -147,7 +147,8 @@ def _with_progress(results: Iterable[dict], total: int, show: bool) -> list[dict
 
 
 def report(results: list[dict], seconds: float, write: Callable[[str], None] = print) -> None:
-    """The summary table (every kernel, in the order given), the failures' errors, a total line."""
+    """The summary table (every kernel, in the order given), warnings and the failures' errors,
+    a total line."""
     from rich.console import Console
     from rich.table import Table
 
@@ -160,6 +161,8 @@ def report(results: list[dict], seconds: float, write: Callable[[str], None] = p
     console.print(table)
     write(console.file.getvalue().rstrip("\n"))
     for r in results:
+        if r["warnings"].strip():
+            write(r["warnings"].rstrip("\n"))
         if r["status"] == "failed":
             write(r["error"].rstrip("\n"))
     counts = {s: sum(r["status"] == s for r in results) for s in ("hit", "miss", "failed")}

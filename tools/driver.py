@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ModuleOp
 
 from dfsched import pipeline
-from dfsched.diagnostics import make_diagnostic
+from dfsched.diagnostics import DiagnosticError, make_diagnostic
 from dfsched.tools.opt import DfschedOptMain, UsageError, run_tool
 from dfsched.tools.pipeline_syntax import PassRequest, parse_pipeline
 
@@ -186,7 +187,16 @@ class DfschedMain(DfschedOptMain):
             outcome = "hit" if artifact.hit else "miss" if self.use_cache else "bypassed"
             print(f"cache {outcome} {artifact.key}", file=sys.stderr)
         directory = self.split_dir or os.path.dirname(os.path.abspath(args.input_file))
-        write_split_files(dict(artifact.files), directory)
+        try:
+            write_split_files(dict(artifact.files), directory)
+        except DiagnosticError as exc:  # located on the module, as the pass locates it
+            diagnostic = exc.diagnostic
+            where = _module_keyword(text)
+            if where is not None:
+                diagnostic.file, (diagnostic.line, diagnostic.col) = name, where
+                self.source_manager.add(name, text)
+            print(diagnostic.render(self.source_manager), file=sys.stderr)
+            return 1
         self.write_output(artifact.final_ir if self.print_final_ir else "")
         return 0
 
@@ -226,6 +236,16 @@ class DfschedMain(DfschedOptMain):
 
 
 _EMIT_MARKER = "dfsched-emit-dfir-pipeline"
+_MODULE_KEYWORD = re.compile(r"^([ \t]*)module\b", re.MULTILINE)
+
+
+def _module_keyword(text: str) -> tuple[int, int] | None:
+    """Line and column of the kernel's `module` keyword: where errors on the whole module are
+    located (Decision 16); None when the file leaves its module implicit."""
+    match = _MODULE_KEYWORD.search(text)
+    if match is None:
+        return None
+    return text.count("\n", 0, match.start()) + 1, len(match.group(1)) + 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -32,6 +32,7 @@ from dfsched.diagnostics import (
     parse_expectations,
 )
 from dfsched.fileio import DEFAULT_MAX_INPUT_MB, OutputError, check_writable, read_source, set_max_input_mb, write_text_atomic
+from dfsched.tools import tile_search
 from dfsched.tools.pipeline_syntax import PassRequest, PipelineSyntaxError, parse_options, parse_pipeline
 
 SPLIT_MARKER = "// -----"
@@ -217,6 +218,7 @@ class DfschedOptMain(xDSLOptMain):
                 raise UsageError(f"invalid options for pass '{request.name}': {exc}") from None
             if self.args.device and any(f.name == "device" for f in dataclasses.fields(instance)):
                 instance = dataclasses.replace(instance, device=self.args.device)
+            instance = tile_search.attach(instance, self.args.device)
             built.append((request, instance))
         return built
 

@@ -5,7 +5,7 @@ one. Two points of the pipeline are read, because later passes erase what they s
 
 * before `tile-size-selection`: each placeholder's chosen size and the constraint that bound
   it (Decision 11, `docs/passes.md#tile-size-selection`), by running the pass's own selection
-  (`choose_sizes`) on the unchanged IR;
+  (`choose_sizes`, then the cost model's `rank` of the default strategy) on the unchanged IR;
 * before `ktdf-to-ktdflowering` (the last ScheduleIR, addresses assigned): pipelines and
   stages with their units, every buffer (memory, address, bytes, double-buffered, the units
   writing and reading it), scratchpad use per memory counted as `tile-size-selection` counts
@@ -50,7 +50,7 @@ class BufferReport:
 class TileReport:
     size: int
     loop_totals: list[int]
-    bound_by: str  # "loop extent", "constraints", or "scratchpad <KIND>"
+    bound_by: str  # "loop extent", "constraints", "scratchpad <KIND>" or "cost model"
     reason: str
     candidates: list[int]  # every size the selection could take, largest first
 
@@ -183,14 +183,28 @@ def tile_decisions(module: ModuleOp, device: str | None) -> dict[str, list[TileR
                 continue
             budget = tss.ScratchpadBudget.of(program, tiles[0].op, device)
             tss.choose_sizes(tiles, budget)
+            largest = {t.op: t.size for t in tiles}
+            decision = tss.TileSizeSelection(device=device).rank(module, program, tiles, budget)
         except DiagnosticError:
             continue  # the pass itself reports it
-        env = {t.op: t.size for t in tiles}
         reports = []
         for tile in tiles:  # IR order: outermost tiled dimension first
-            reports.append(_explain(tile, env, budget))
+            if tile.size != largest[tile.op]:
+                reports.append(_by_model(tile, tuple(largest[t.op] for t in tiles), decision))
+            else:
+                reports.append(_explain(tile, largest, budget))
         out[_program_name(program)] = reports
     return out
+
+
+def _by_model(tile, largest: tuple[int, ...], decision) -> TileReport:
+    """A size the cost model chose below the largest that fits (the pass's default strategy)."""
+    chosen = decision.candidates[0]
+    reason = f"{chosen.predicted} cycles predicted"
+    biggest = next((c for c in decision.candidates if c.sizes == largest), None)
+    if biggest is not None and biggest.predicted is not None:
+        reason += f"; the largest that fits ({', '.join(map(str, largest))}): {biggest.predicted}"
+    return TileReport(tile.size, list(tile.totals), "cost model", reason, list(tile.candidates))
 
 
 def _explain(tile, env: dict, budget) -> TileReport:

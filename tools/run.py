@@ -84,6 +84,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--kernel-name", "--kernel-func", dest="kernel_name", default=None,
                     help="the kernel function, if the module has several")
     ap.add_argument("--unit", choices=("byte", "element"), default="byte", help="address unit (default byte)")
+    ap.add_argument("--strict-bounds", action="store_true",
+                    help="an access outside a view's coordinate_set is an error (default: masked, as Triton: "
+                         "loads read 0, stores are dropped)")
     ap.add_argument("--stage-order", choices=("sibling", "reverse"), default="sibling",
                     help="which ready stage runs first: the first in its pipeline (default) or the last "
                          "(exposes dependencies the tokens forgot)")
@@ -278,6 +281,8 @@ def check_kernel(
     simulate_dataflow: bool = True,
     stage_order: str = "sibling",
     tiles: int | None = None,
+    strict_bounds: bool = False,
+    warnings: list | None = None,
 ) -> CheckReport:
     """Compile `path` pass by pass and compare the ScheduleIR after each with the reference.
 
@@ -291,10 +296,16 @@ def check_kernel(
     sources = sources or SourceManager()
     sources.add(path, text)
     module = _parse(path, text)
+    # the reference accumulates reductions as the device's compute unit declares
+    semantics = {"accumulate": device_accumulation(device),
+                 "out_of_bounds": "error" if strict_bounds else "mask"}
     inputs = ktir.make_inputs(module, seed, kernel=kernel, unit=unit)
-    reference = ktir.run(module, inputs, kernel=kernel, unit=unit)
+    reference = ktir.run(module, inputs, kernel=kernel, unit=unit, **semantics)
+    if warnings is not None:
+        warnings.extend(reference.warnings)
     reductions = schedule.has_reduction(module)
-    run_options = {"reserve_size": reserve_size, "unit": unit, "kernel": kernel, "stage_order": stage_order}
+    run_options = {"reserve_size": reserve_size, "unit": unit, "kernel": kernel, "stage_order": stage_order,
+                   **semantics}
     dataflow_device = (device or "sample") if simulate_dataflow and unit == "byte" else None
     tiles_note = None
     if tiles is not None:
@@ -353,6 +364,24 @@ def _sample_tiles(module, kernel, reference, inputs, wanted: int, seed: int):
     return dataclasses.replace(reference, outputs=outputs), chosen, note
 
 
+def device_accumulation(device: str | None) -> str | None:
+    """The accumulation type `device`'s compute unit declares (None: none declared, no device,
+    or a device that does not load: the pipeline's first pass reports that, located)."""
+    if device is None:
+        return None
+    from dfsched.arch.loading import load_device
+
+    try:
+        return load_device(device).accumulation_type
+    except (DiagnosticError, OSError, ValueError):
+        return None
+
+
+def _print_warnings(warnings, err, sources: SourceManager) -> None:
+    for diagnostic in warnings:
+        print(diagnostic.render(sources), file=err)
+
+
 # ---------------------------------------------------------------------------------------
 # main
 # ---------------------------------------------------------------------------------------
@@ -373,9 +402,12 @@ def _run(args, out, err, sources: SourceManager) -> int:
         raise UsageError("--trace simulates byte addresses; drop --unit element")
     if args.check:
         device = args.device or "sample"
+        warnings: list = []
         report = check_kernel(args.kernel, device=device, seed=args.seed, passes=args.passes,
                               reserve_size=reserve_size, kernel=args.kernel_name, unit=args.unit, sources=sources,
-                              simulate_dataflow=args.simulate_dataflow, stage_order=args.stage_order, tiles=tiles)
+                              simulate_dataflow=args.simulate_dataflow, stage_order=args.stage_order, tiles=tiles,
+                              strict_bounds=args.strict_bounds, warnings=warnings)
+        _print_warnings(warnings, err, sources)
         print(f"{args.kernel}: {len(report.rows) - 1} pass(es) on device '{device}', seed {args.seed}", file=out)
         if report.tiles_note:
             print(report.tiles_note, file=out)
@@ -416,8 +448,14 @@ def _run(args, out, err, sources: SourceManager) -> int:
                                         reserve_size=reserve_size).outputs
         print(f"{args.kernel}: ScheduleIR interpreter, seed {args.seed}", file=out)
     else:
+        # without --device: f32 accumulation (Options' default); with one: what it declares
+        semantics = {"out_of_bounds": "error" if args.strict_bounds else "mask"}
+        if args.device:
+            semantics["accumulate"] = device_accumulation(args.device)
         inputs = ktir.make_inputs(module, args.seed, kernel=args.kernel_name, unit=args.unit)
-        outputs = ktir.run(module, inputs, kernel=args.kernel_name, unit=args.unit).outputs
+        result = ktir.run(module, inputs, kernel=args.kernel_name, unit=args.unit, **semantics)
+        _print_warnings(result.warnings, err, sources)
+        outputs = result.outputs
         print(f"{args.kernel}: KTIR reference interpreter, seed {args.seed}", file=out)
     describe_outputs(outputs, out)
     if args.save:

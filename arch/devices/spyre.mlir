@@ -45,10 +45,15 @@
 }
 
 // The vector unit: 64 f16 lanes, one stick per vector.
+// Accumulation type: the public sources above (IBM Research, "Lifting the cover on the IBM
+// Spyre Accelerator"; torch-spyre's docs/architecture/spyre_accelerator.md) say the cores do
+// mixed-precision math but do not name the accumulator format. f32 is our modelling choice
+// (fp16 products summed in a wider register, as mixed-precision engines do); the reference
+// interpreter accumulates this device's reductions in it when it checks a schedule.
 #pe = {
   kind = "PE",
   ktdf_arch.features = {
-    ktdf_arch.feature.compute,
+    ktdf_arch.feature.compute = {accumulate = f32},
     ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64>}
   }
 }

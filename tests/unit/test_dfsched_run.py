@@ -49,7 +49,7 @@ def run_main(capsys, *argv) -> tuple[int, str, str]:
 def test_check_passes_on_every_example(capsys, kernel, device):
     code, out, err = run_main(capsys, EXAMPLES / kernel, "--check", "--device", device)
     assert "MISMATCH" not in out and "ERROR" not in out, out
-    assert "Traceback" not in out + err and not err
+    assert "Traceback" not in out + err and "error" not in err  # (warnings may be printed)
     lines = out.splitlines()
     assert lines[1].split() == ["#", "pass", "status", "max", "error"]
     rows = [line for line in lines[3:] if line.strip() and not line.startswith(("OK", "FAILED", "after pass", "simulated cycles"))]
@@ -137,7 +137,7 @@ def test_check_follows_address_arguments_into_the_programs(capsys, tmp_path):
 
 def test_reference_run_prints_shapes_and_checksums(capsys):
     code, out, err = run_main(capsys, EXAMPLES / "row_sum.mlir")
-    assert code == 0 and not err
+    assert code == 0 and "error" not in err and "warning: 'linalg.reduce' reduces into tensor.empty()" in err
     lines = out.splitlines()
     assert lines[0].endswith("KTIR reference interpreter, seed 0")
     assert re.fullmatch(r"@0: shape \[96, 64\] float16 sum \S+ crc32 0x[0-9a-f]{8}", lines[1])
@@ -235,7 +235,7 @@ def test_kernel_error_is_a_located_diagnostic(capsys, tmp_path):
     text = (EXAMPLES / "add_2tile.mlir").read_text().replace("%tc = ktdp.construct_access_tile %c[%row, %c0]",
                                                              "%tc = ktdp.construct_access_tile %c[%row, %row]")
     bad.write_text(text)
-    code, out, err = run_main(capsys, bad)
+    code, out, err = run_main(capsys, bad, "--strict-bounds")  # (masked by default)
     assert code == 1
     assert re.match(rf"{re.escape(str(bad))}:\d+:\d+: error: 'ktdp.store' op coordinate \(1, 64\) is outside", err)
 

@@ -69,6 +69,34 @@ func.func @with_intrinsics(%a: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16
 
 // -----
 
+// A generic body may hold any element-wise arith/math op and scalar constants (upstream:
+// only addf/mulf/subf): a sigmoid-style chain, a compare feeding a select, and casts.
+
+// CHECK-LABEL: func.func @elementwise_body
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK: arith.cmpf
+// CHECK: arith.select
+// CHECK: arith.truncf
+func.func @elementwise_body(%a: tensor<4xf16>, %o: tensor<4xf16>) -> tensor<4xf16> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf16>) outs(%o : tensor<4xf16>) {
+  ^bb0(%x: f16, %z: f16):
+    %one = arith.constant 1.000000e+00 : f16
+    %e = math.exp %x : f16
+    %d = arith.addf %e, %one : f16
+    %s = arith.divf %e, %d : f16
+    %pos = arith.cmpf ogt, %x, %one : f16
+    %m = arith.select %pos, %s, %x : f16
+    %w = arith.extf %m : f16 to f32
+    %t = arith.truncf %w : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<4xf16>
+  return %r : tensor<4xf16>
+}
+
+// -----
+
 // A contraction: linalg.matmul, whose body multiplies and adds (dfsched; upstream rejects it).
 // CHECK-LABEL: func.func @matmul
 // CHECK: linalg.matmul

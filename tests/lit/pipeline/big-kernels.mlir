@@ -14,15 +14,16 @@
 // because the rows do not fit whole. Stage coarsening sinks the point loop into the stages and
 // leaves the tile loop around the outer pipeline; double buffering gives each of A, B and C
 // two L1 copies selected by the tile loop's phase; the corelet pipeline's point loop is
-// spread over the 2 corelets; tile-size-selection takes the largest row count dividing 8192
-// that fits with all six copies: 1024 rows (6 x 128 KiB = 768 KiB; 2048 would need 1.5 MiB),
-// so the tile loop runs 8 times. No tiling placeholder or helper op is left.
+// spread over the 2 corelets; tile-size-selection takes the row count dividing 8192 with the
+// fewest predicted cycles among those that fit with all six copies (Decision 11): 64 rows
+// (the largest, 1024, would make the first load and the last store a 1024-row wait), so the
+// tile loop runs 128 times. No tiling placeholder or helper op is left.
 
 // SAMPLE-LABEL: func.func @local_schedule_0(
 // SAMPLE-NOT:     ktdf.tiling
-// SAMPLE-COUNT-6: memref.alloc() : memref<1024x1x64xf16, "L1">
+// SAMPLE-COUNT-6: memref.alloc() : memref<64x1x64xf16, "L1">
 // SAMPLE-NOT:     memref.alloc
-// SAMPLE:         scf.for %[[T:[^ ]+]] = %[[C0:[^ ]+]] to %c8 step %[[C1:[^ ]+]] {
+// SAMPLE:         scf.for %[[T:[^ ]+]] = %[[C0:[^ ]+]] to %c128 step %[[C1:[^ ]+]] {
 // SAMPLE-NEXT:      %[[PH:.+]] = ktdf.buffer_phase(%[[T]]) {num_phases = 2 : i64} : index
 // SAMPLE-NEXT:      %[[A:.+]] = ktdf.select_memref %[[PH]][%{{.+}}, %{{.+}}] : memref<?x1x64xf16, "L1">
 // SAMPLE-NEXT:      %[[B:.+]] = ktdf.select_memref %[[PH]][%{{.+}}, %{{.+}}] : memref<?x1x64xf16, "L1">
@@ -30,38 +31,38 @@
 // SAMPLE-NEXT:      ktdf.pipeline modulo(size : 2) {
 // SAMPLE-NEXT:        ktdf.private -> (!ktdf.token, !ktdf.token) {
 // SAMPLE:             ktdf.stage depends_in(none) depends_out(%{{.+}}) {
-// SAMPLE-NEXT:          scf.for %[[P:[^ ]+]] = %[[C0]] to %c1024 step %[[C1]] {
-// SAMPLE-NEXT:            ktdf.data_transfer from %{{.+}}[%[[T]] * 1024 + %[[P]], 0] size [1, 64] to %[[A]][%[[P]], 0, 0] size [1, 1, 64]
-// SAMPLE-NEXT:            ktdf.data_transfer from %{{.+}}[%[[T]] * 1024 + %[[P]], 0] size [1, 64] to %[[B]][%[[P]], 0, 0] size [1, 1, 64]
+// SAMPLE-NEXT:          scf.for %[[P:[^ ]+]] = %[[C0]] to %c64 step %[[C1]] {
+// SAMPLE-NEXT:            ktdf.data_transfer from %{{.+}}[%[[T]] * 64 + %[[P]], 0] size [1, 64] to %[[A]][%[[P]], 0, 0] size [1, 1, 64]
+// SAMPLE-NEXT:            ktdf.data_transfer from %{{.+}}[%[[T]] * 64 + %[[P]], 0] size [1, 64] to %[[B]][%[[P]], 0, 0] size [1, 1, 64]
 // SAMPLE:             } {applicable_units = ["MNILU"]}
 // SAMPLE-NEXT:        ktdf.stage
-// SAMPLE-NEXT:          ktdf.parallel (%[[Q:[^,]+]], %{{[^)]+}}) = (%[[C0]]) to (%c1024) step (%[[C1]]) distribute(num_instances = 2) {
+// SAMPLE-NEXT:          ktdf.parallel (%[[Q:[^,]+]], %{{[^)]+}}) = (%[[C0]]) to (%c64) step (%[[C1]]) distribute(num_instances = 2) {
 // SAMPLE-NEXT:            ktdf.pipeline {
 // SAMPLE:                   ktdf.data_transfer from %[[A]][%[[Q]], 0, 0] size [1, 1, 64] to
 // SAMPLE-NEXT:              ktdf.data_transfer from %[[B]][%[[Q]], 0, 0] size [1, 1, 64] to
 // SAMPLE:                   ktdf.data_transfer from %{{.+}} size [64] to %[[C]][%[[Q]], 0, 0] size [1, 1, 64]
 // SAMPLE:             } {applicable_units = ["L1LU", "SFU", "L1SU"]}
 // SAMPLE-NEXT:        ktdf.stage
-// SAMPLE-NEXT:          scf.for %[[P2:[^ ]+]] = %[[C0]] to %c1024 step %[[C1]] {
-// SAMPLE-NEXT:            ktdf.data_transfer from %[[C]][%[[P2]], 0, 0] size [1, 1, 64] to %{{.+}}[%[[T]] * 1024 + %[[P2]], 0] size [1, 64]
+// SAMPLE-NEXT:          scf.for %[[P2:[^ ]+]] = %[[C0]] to %c64 step %[[C1]] {
+// SAMPLE-NEXT:            ktdf.data_transfer from %[[C]][%[[P2]], 0, 0] size [1, 1, 64] to %{{.+}}[%[[T]] * 64 + %[[P2]], 0] size [1, 64]
 // SAMPLE:             } {applicable_units = ["MNISU"]}
 // SAMPLE-NEXT:      }
 // SAMPLE-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
-// SAMPLE-COUNT-6: memref.dealloc %{{.+}} : memref<1024x1x64xf16, "L1">
+// SAMPLE-COUNT-6: memref.dealloc %{{.+}} : memref<64x1x64xf16, "L1">
 // SAMPLE-NEXT:    return
 // SAMPLE-NOT:     ktdf.tiling
 
 // quad_corelet (32 lanes, 512 KiB of "SPAD", 4 corelets). A row is 2 vectors, so the compute
 // tile is a 2-deep nest, tiled as such (no single loop here). Selection keeps both vectors of
-// a row (the innermost dimension first, so its tile loop folds away) and takes 512 rows
-// (6 x 64 KiB = 384 KiB; 1024 rows would need 768 KiB): 16 tiles, each spread over the 4
-// corelets.
+// a row (its tile loop folds away) and takes the 64 rows the cost model predicts fastest
+// (Decision 11; 128 rows by one vector tie, and ties keep the larger innermost tile; the
+// largest that fits is 512, 6 x 64 KiB = 384 KiB): 128 tiles, each spread over the 4 corelets.
 
 // QUAD-LABEL: func.func @local_schedule_0(
 // QUAD-NOT:     ktdf.tiling
-// QUAD-COUNT-6: memref.alloc() : memref<512x2x1x32xf16, "SPAD">
+// QUAD-COUNT-6: memref.alloc() : memref<64x2x1x32xf16, "SPAD">
 // QUAD-NOT:     memref.alloc
-// QUAD:         scf.for %[[T:[^ ]+]] = %[[C0:[^ ]+]] to %c16 step %[[C1:[^ ]+]] {
+// QUAD:         scf.for %[[T:[^ ]+]] = %[[C0:[^ ]+]] to %c128 step %[[C1:[^ ]+]] {
 // QUAD-NEXT:      %[[PH:.+]] = ktdf.buffer_phase(%[[T]]) {num_phases = 2 : i64} : index
 // QUAD-NEXT:      %[[A:.+]] = ktdf.select_memref %[[PH]][%{{.+}}, %{{.+}}] : memref<?x?x1x32xf16, "SPAD">
 // QUAD-NEXT:      %[[B:.+]] = ktdf.select_memref %[[PH]][%{{.+}}, %{{.+}}] : memref<?x?x1x32xf16, "SPAD">
@@ -69,15 +70,15 @@
 // QUAD-NEXT:      ktdf.pipeline modulo(size : 2) {
 // QUAD-NEXT:        ktdf.private -> (!ktdf.token, !ktdf.token) {
 // QUAD:             ktdf.stage depends_in(none) depends_out(%{{.+}}) {
-// QUAD-NEXT:          scf.for %[[P:[^ ]+]] = %[[C0]] to %c512 step %[[C1]] {
+// QUAD-NEXT:          scf.for %[[P:[^ ]+]] = %[[C0]] to %c64 step %[[C1]] {
 // QUAD-NEXT:            scf.for %[[V:[^ ]+]] = %[[C0]] to %c2 step %[[C1]] {
-// QUAD-NEXT:              ktdf.data_transfer from %{{.+}}[%[[T]] * 512 + %[[P]], %[[V]] * 32] size [1, 32] to %[[A]][%[[P]], %[[V]], 0, 0] size [1, 1, 1, 32]
+// QUAD-NEXT:              ktdf.data_transfer from %{{.+}}[%[[T]] * 64 + %[[P]], %[[V]] * 32] size [1, 32] to %[[A]][%[[P]], %[[V]], 0, 0] size [1, 1, 1, 32]
 // QUAD:             } {applicable_units = ["DMARD"]}
 // QUAD-NEXT:        ktdf.stage
-// QUAD-NEXT:          ktdf.parallel (%[[Q:[^,]+]], %{{[^)]+}}) = (%[[C0]]) to (%c512) step (%[[C1]]) distribute(num_instances = 4) {
+// QUAD-NEXT:          ktdf.parallel (%[[Q:[^,]+]], %{{[^)]+}}) = (%[[C0]]) to (%c64) step (%[[C1]]) distribute(num_instances = 4) {
 // QUAD:             } {applicable_units = ["VLD", "VPU", "VST"]}
 // QUAD-NEXT:        ktdf.stage
 // QUAD:             } {applicable_units = ["DMAWR"]}
-// QUAD-COUNT-6: memref.dealloc %{{.+}} : memref<512x2x1x32xf16, "SPAD">
+// QUAD-COUNT-6: memref.dealloc %{{.+}} : memref<64x2x1x32xf16, "SPAD">
 // QUAD-NEXT:    return
 // QUAD-NOT:     ktdf.tiling

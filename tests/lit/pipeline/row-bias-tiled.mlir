@@ -9,8 +9,9 @@
 // outer pipeline. The bias does not depend on the tile loop, so broadcast promotion moves its
 // load into a sibling pipeline before the loop: it is loaded once per program, into its own L1
 // buffer, which the corelet pipeline reads on every row. A and C are double-buffered; the
-// largest row tile that fits with the bias is 1024 rows (four 128 KiB copies; 2048 rows would
-// need the whole 1 MiB plus the bias), so the tile loop runs 4 times.
+// cost model (Decision 11) takes 32-row tiles, the fewest predicted cycles (the largest that
+// fits with the bias, 1024 rows, leaves the first load and the last store exposed), so the
+// tile loop runs 128 times.
 
 // CHECK-LABEL: module @local_schedule_0
 // CHECK:         %[[BIAS:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [64], strides: [1]
@@ -21,14 +22,14 @@
 // CHECK-NEXT:        ktdf.data_transfer from %[[BIAS]][{{.*}}] size [64] to %[[BIAS_L1]][0] size [64]
 // CHECK-NEXT:      } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:    }
-// CHECK-COUNT-4: memref.alloc() : memref<1024x1x64xf16, "L1">
-// CHECK:         scf.for %[[T:.*]] = %{{.*}} to %c4 step
+// CHECK-COUNT-4: memref.alloc() : memref<32x1x64xf16, "L1">
+// CHECK:         scf.for %[[T:.*]] = %{{.*}} to %c128 step
 // CHECK-NEXT:      ktdf.buffer_phase(%[[T]]) {num_phases = 2 : i64}
 // CHECK:           ktdf.pipeline modulo(size : 2) {
 // CHECK:             ktdf.stage
 // CHECK-NOT:           %[[BIAS]]
 // CHECK:             } {applicable_units = ["MNILU"]}
-// CHECK:             ktdf.parallel ({{.*}}) = ({{.*}}) to (%c1024) step ({{.*}}) distribute(num_instances = 2) {
+// CHECK:             ktdf.parallel ({{.*}}) = ({{.*}}) to (%c32) step ({{.*}}) distribute(num_instances = 2) {
 // CHECK:               ktdf.data_transfer from %[[BIAS_L1]][0] size [64] to %{{.*}} size [64]
 // CHECK:           } {applicable_units = ["MNISU"]}
 // CHECK-NOT:     ktdf.tiling.reserve_size
@@ -39,6 +40,6 @@
 // DFIR:         dataflow.program_unit iter_arg : %{{.*}} -> (%0) : {
 // DFIR:           %[[BIAS:.*]] = dataflow.get_logical_memory_view %{{.*}}, %c524288 {{.*}} memref<64xf16>
 // DFIR:           agen.composite_load_and_store src:%[[BIAS]]
-// DFIR:           scf.for %{{.*}} = %c0 to %c4 step %c1
+// DFIR:           scf.for %{{.*}} = %c0 to %c128 step %c1
 // DFIR-NOT:       src:%[[BIAS]]
 // DFIR-NOT:       ktdf.

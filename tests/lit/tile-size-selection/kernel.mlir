@@ -1,4 +1,4 @@
-// RUN: dfsched-opt %s --device=sample -p ensure-device-declaration,ktir-legality-check,compute-group-extraction,construct-three-stage-pipeline,path-expansion,scalar-broadcast-legalization,normalize-scf-for-loops,canonicalize,tile-scf-for-loops,canonicalize,loop-invariant-code-motion,stage-coarsening,reduction-dim-chunking,reduction-loop-exposure,map-reduction-partials,double-buffering,parallelize-loops-across-instances,tile-size-selection,canonicalize | filecheck %s
+// RUN: dfsched-opt %s --device=sample -p ensure-device-declaration,ktir-legality-check,compute-group-extraction,construct-three-stage-pipeline,path-expansion,scalar-broadcast-legalization,normalize-scf-for-loops,canonicalize,tile-scf-for-loops,canonicalize,loop-invariant-code-motion,stage-coarsening,reduction-dim-chunking,reduction-loop-exposure,map-reduction-partials,double-buffering,parallelize-loops-across-instances,tile-size-selection{strategy=largest},canonicalize | filecheck %s
 
 // One compute tile adds two 8192x128 f16 matrices: 2 MiB per operand, far more than the
 // sample device's 1 MiB L1. Through the scheduling passes the rows x 64-column-blocks nest is

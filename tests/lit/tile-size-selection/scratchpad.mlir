@@ -1,4 +1,4 @@
-// RUN: dfsched-opt %s --split-input-file --device=sample --allow-unregistered-dialect --tile-size-selection | filecheck %s
+// RUN: dfsched-opt %s --split-input-file --device=sample --allow-unregistered-dialect --tile-size-selection=strategy=largest | filecheck %s
 
 // The largest tile whose buffers fit the device's scratchpad (the sample device's L1 holds
 // 1 MiB): A + B -> C over 8192 rows of 64 f16 (128 bytes a row). A whole-kernel tile would

@@ -193,6 +193,20 @@ ktdf_arch.device @lanes_by_name {
 
 // -----
 
+ktdf_arch.device @ops_not_names {
+  // expected-error @below {{attribute 'ops' requires map from type to array of op names}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.simd = {ops = #ktdf_arch.map<f16 = "arith.addf">}}}
+}
+
+// -----
+
+ktdf_arch.device @ops_unknown_op {
+  // expected-error @below {{attribute 'ops[f16]' names 'linalg.matmul', not an element-wise arith/math op or spyreop intrinsic}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.simd = {ops = #ktdf_arch.map<f16 = ["arith.addf", "linalg.matmul"]>}}}
+}
+
+// -----
+
 ktdf_arch.device @simd_on_memory {
   // expected-error @below {{'ktdf_arch.feature.simd' intrisic only valid on execution units}}
   %m = memory {kind = "M", ktdf_arch.features = {ktdf_arch.feature.simd}}
