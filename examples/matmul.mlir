@@ -1,8 +1,8 @@
 // A contraction: C = A x B for f16 matrices, A 64x128, B 128x64, C 64x64, written the way
 // Inductor writes it, as a `linalg.matmul` on loaded tiles, over a grid of 16 compute tiles,
 // 4 rows of A (and of C) per tile. Each tile loads its 4x128 rows of A and all of B and
-// multiplies them into its 4x64 rows of C. The accumulator is a `tensor.empty`: the
-// scheduler starts every accumulator at zero. On a device without a matrix unit the
+// multiplies them into its 4x64 rows of C, accumulating into a zero fill (the only initial
+// value the scheduler accepts for an accumulator). On a device without a matrix unit the
 // contraction runs on the vector unit: one multiply-accumulate per step of K, a column of A
 // spread over a row of B.
 // A, B and C live in global memory at byte addresses 0, 16384 and 32768.
@@ -32,7 +32,9 @@ module {
     %b_all = ktdp.construct_access_tile %b[%c0, %c0] {access_tile_set = #b_matrix, access_tile_order = #row_major} : memref<128x64xf16> -> !ktdp.access_tile<128x64xindex>
     %x = ktdp.load %a_tile : <4x128xindex> -> tensor<4x128xf16>
     %y = ktdp.load %b_all : <128x64xindex> -> tensor<128x64xf16>
-    %init = tensor.empty() : tensor<4x64xf16>
+    %zero = arith.constant 0.000000e+00 : f16
+    %empty = tensor.empty() : tensor<4x64xf16>
+    %init = linalg.fill ins(%zero : f16) outs(%empty : tensor<4x64xf16>) -> tensor<4x64xf16>
     %product = linalg.matmul ins(%x, %y : tensor<4x128xf16>, tensor<128x64xf16>) outs(%init : tensor<4x64xf16>) -> tensor<4x64xf16>
 
     %c_tile = ktdp.construct_access_tile %c[%first_row, %c0] {access_tile_set = #c_rows, access_tile_order = #row_major} : memref<64x64xf16> -> !ktdp.access_tile<4x64xindex>

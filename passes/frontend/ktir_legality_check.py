@@ -156,6 +156,8 @@ def is_reduction_init(user: Operation, operand_index: int) -> bool:
     name = op_name(user)
     if name == "linalg.reduce":
         return operand_index in init_operand_indices(user)
+    if name == "linalg.matmul":  # a contraction: its init is the accumulator
+        return operand_index >= len(user.operands) - len(getattr(user, "outputs", ()))
     if name == "linalg.generic":
         if not any(str(getattr(it, "data", it)).endswith("reduction") for it in iterator_types(user)):
             return False

@@ -16,5 +16,5 @@
 // produce the f32 accumulator; the error is on the contraction and names the type and unit.
 // RUN: not dfsched-opt --device=sample -ktir-to-dfir %S/Inputs/matmul_f32.mlir -o %t.out 2>&1 | filecheck %s --check-prefix=F32
 // RUN: not test -e %t.out
-// F32: matmul_f32.mlir:28:16: error: exec_unit 'SFU' declares no SIMD lanes for element type f32
+// F32: matmul_f32.mlir:30:16: error: exec_unit 'SFU' declares no SIMD lanes for element type f32
 // F32-NEXT: %product = linalg.matmul

@@ -24,7 +24,9 @@ module {
     %b_all = ktdp.construct_access_tile %b[%c0, %c0] {access_tile_set = #b_matrix, access_tile_order = #row_major} : memref<128x64xf32> -> !ktdp.access_tile<128x64xindex>
     %x = ktdp.load %a_tile : <4x128xindex> -> tensor<4x128xf32>
     %y = ktdp.load %b_all : <128x64xindex> -> tensor<128x64xf32>
-    %init = tensor.empty() : tensor<4x64xf32>
+    %zero = arith.constant 0.000000e+00 : f32
+    %empty = tensor.empty() : tensor<4x64xf32>
+    %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<4x64xf32>) -> tensor<4x64xf32>
     %product = linalg.matmul ins(%x, %y : tensor<4x128xf32>, tensor<128x64xf32>) outs(%init : tensor<4x64xf32>) -> tensor<4x64xf32>
 
     %c_tile = ktdp.construct_access_tile %c[%first_row, %c0] {access_tile_set = #c_rows, access_tile_order = #row_major} : memref<64x64xf32> -> !ktdp.access_tile<4x64xindex>
