@@ -217,6 +217,7 @@ def _compile_parsed(kernel_name: str, kernel_bytes: bytes, device: str | None, b
     from dfsched.tools.driver import DfschedMain
 
     args = ["--ktir-to-dfir", kernel_name] + ([f"--device={device}"] if device is not None else [])
+    args += [f"--bind={name}={value}" for name, value in binds.items()]
     tool = DfschedMain(args)
     from dfsched.fileio import decode_source
 
@@ -288,10 +289,7 @@ def _run_pipeline(tool, module, key: str, binds: dict, device: dict) -> Artifact
     from dfsched.cache.manifest import launch_table, program_table
     from dfsched.passes.lowering.emit_split_dfir import split
 
-    if binds:
-        print("warning: bound scalars are part of the artifact's key but not applied: this build has "
-              "no specialisation pass yet", file=sys.stderr)
-    for request, instance in tool.build_passes():
+    for request, instance in tool.front_door_passes() + tool.build_passes():  # binds: the front door
         tool.apply_pass(module, request, instance)
     final_ir = tool._print(module)
     files = split(module)

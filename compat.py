@@ -26,7 +26,7 @@ from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.parser import AffineParser, Parser, UnresolvedOperand  # noqa: F401  (UnresolvedOperand: re-export)
 from xdsl.pattern_rewriter import PatternRewriter  # noqa: F401  (re-export)
 from xdsl.printer import Printer
@@ -67,25 +67,6 @@ def __getattr__(name: str):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value
     return value
-
-
-def _unregistered_ops_are_not_constants() -> None:
-    """Unregistered ops claim every trait in xDSL, so canonicalize hoists them out of loops as
-    if they were constants; in MLIR an unknown op is never `ConstantLike`."""
-    from xdsl.dialects.builtin import UnregisteredOp
-    from xdsl.traits import ConstantLike
-
-    original = UnregisteredOp.has_trait.__func__
-
-    def has_trait(cls, trait, *, value_if_unregistered: bool = True) -> bool:
-        if trait is ConstantLike or isinstance(trait, ConstantLike):
-            return False
-        return original(cls, trait, value_if_unregistered=value_if_unregistered)
-
-    UnregisteredOp.has_trait = classmethod(has_trait)
-
-
-_unregistered_ops_are_not_constants()
 
 
 # ---------------------------------------------------------------------------
@@ -188,8 +169,17 @@ class LinearLexer(MLIRLexer):
         return token
 
 
+MAX_OP_NESTING = 64
+"""Ops nested deeper than this (a module, a function and 62 loops) are a parse error: the
+parser, verifier and passes recurse over regions, and Python's stack is bounded."""
+
+
 class LocatingParser(MLIRAffineParsing, Parser):
-    """An xDSL parser that stamps every op with the `file:line:col` it was parsed at."""
+    """An xDSL parser that stamps every op with the `file:line:col` it was parsed at.
+
+    Inputs nested too deeply are parse errors located where the nesting goes too deep: ops
+    beyond `MAX_OP_NESTING` levels, and any other construct (attributes, affine expressions)
+    nested so deeply that parsing it would exhaust Python's stack."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<stdin>"):
         super().__init__(ctx, "", name)
@@ -215,9 +205,19 @@ class LocatingParser(MLIRAffineParsing, Parser):
         op.location = FileLineColLoc(StringAttr(self._file_name), IntAttr(line), IntAttr(col))
         self._blocks_being_parsed[-1].add_op(op)
 
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        try:
+            return super().parse_module(allow_implicit_module)
+        except RecursionError:
+            start = self._current_token.span.start
+            self.raise_error("input nested too deeply to parse", start, start + 1)
+
     def parse_operation(self) -> Operation:
         depth = len(self._op_name_starts)
         fallback = self._current_token.span.start
+        if depth >= MAX_OP_NESTING:
+            self.raise_error(f"operations nested more than {MAX_OP_NESTING} levels deep (dfsched's limit)",
+                             fallback, self._current_token.span.end)
         try:
             op = super().parse_operation()
         except (VerifyException, ValueError) as exc:
@@ -310,12 +310,18 @@ def verify_module(root: Operation) -> None:
     """Verify `root` and everything nested, raising a located error on the first bad op.
 
     xDSL's own `verify()` reports failures without a source position; we verify op by op
-    (nested ops first, as MLIR does) so the error names the innermost offending op.
+    (nested ops first, as MLIR does) so the error names the innermost offending op. Then
+    every operand must dominate its use (`verify_dominance`), which xDSL does not check.
     """
+    _verify_ops(root)
+    verify_dominance(root)
+
+
+def _verify_ops(root: Operation) -> None:
     for region in root.regions:
         for block in region.blocks:
             for op in block.ops:
-                verify_module(op)
+                _verify_ops(op)
     try:
         _verify_dialect_attributes(root)
         root.verify(verify_nested_ops=False)
@@ -326,6 +332,89 @@ def verify_module(root: Operation) -> None:
         if message.startswith("Operation does not verify: "):
             message = message[len("Operation does not verify: ") :]
         raise error(root, f"'{root.name}' op {message}") from exc
+
+
+def verify_dominance(root: Operation) -> None:
+    """MLIR's dominance rule: a value is used only where its definition dominates the use.
+
+    A block argument is visible in its block and what is nested in it; an op's result in the
+    ops after it in its block (not in its own regions). Across blocks of one region, block
+    dominance decides. The body of `builtin.module` is a graph region (no order). The walk is
+    iterative, one pass over the IR; the error is located on the use, with a note on the
+    definition."""
+    visible: set[SSAValue] = set()
+    stack: list[Any] = [iter([("op", root)])]
+    while stack:
+        event = next(stack[-1], None)
+        if event is None:
+            stack.pop()
+            continue
+        kind, item = event
+        if kind == "op":
+            for index, operand in enumerate(item.operands):
+                if operand not in visible and not _dominates_across_blocks(operand, item):
+                    raise _dominance_error(item, index, operand)
+            events = [("block", block) for region in item.regions for block in region.blocks]
+            stack.append(iter([*events, ("results", item)]))
+        elif kind == "block":
+            visible.update(item.args)
+            graph = isinstance(item.parent_op(), ModuleOp)
+            if graph:
+                visible.update(r for op in item.ops for r in op.results)
+            stack.append(iter([*(("op", op) for op in item.ops), ("forget", item)]))
+        elif kind == "results":
+            visible.update(item.results)
+        else:  # "forget": the block is done, its values go out of scope
+            visible.difference_update(item.args)
+            visible.difference_update(r for op in item.ops for r in op.results)
+
+
+def _dominates_across_blocks(value: SSAValue, user: Operation) -> bool:
+    """Whether `value`, defined in another block of a region enclosing `user`, dominates it."""
+    block = value.block if isinstance(value, BlockArgument) else value.owner.parent_block()
+    region = block.parent if block is not None else None
+    if region is None or len(region.blocks) < 2:
+        return False
+    node: Operation | None = user
+    while node is not None:
+        holder = node.parent_block()
+        if holder is not None and holder.parent is region:
+            if holder is block:
+                return False  # the same block: order decides, and the walk has seen it
+            if not _reachable(region, holder):
+                return True  # as MLIR: uses in unreachable blocks are not checked
+            info = _dominance_info(region)
+            return info.dominates(block, holder) if isinstance(value, BlockArgument) \
+                else info.strictly_dominates(block, holder)
+        node = node.parent_op()
+    return False
+
+
+def _reachable(region, target: Block) -> bool:
+    """Whether `target` can be reached from the region's entry block along successors."""
+    seen = {region.blocks[0]}
+    todo = [region.blocks[0]]
+    while todo:
+        block = todo.pop()
+        if block is target:
+            return True
+        last = block.last_op
+        for succ in (last.successors if last is not None else ()):
+            if succ not in seen:
+                seen.add(succ)
+                todo.append(succ)
+    return False
+
+
+def _dominance_info(region):
+    return __getattr__("DominanceInfo")(region)
+
+
+def _dominance_error(user: Operation, index: int, value: SSAValue) -> DiagnosticError:
+    definer = value.owner if isinstance(value.owner, Operation) else value.block.parent_op()
+    if definer is None:
+        return error(user, f"operand #{index} does not dominate this use")
+    return error(user, f"operand #{index} does not dominate this use", [(definer, "operand defined here")])
 
 
 def _verify_dialect_attributes(op: Operation) -> None:

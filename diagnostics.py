@@ -46,11 +46,12 @@ class Diagnostic:
     line: int | None = None
     col: int | None = None
     notes: list["Diagnostic"] = field(default_factory=list)
+    show_source: bool = True  # False: never quote the line (a file that is not MLIR)
 
     def render(self, sources: "SourceManager | None" = None) -> str:
         where = f"{self.file}:{self.line}:{self.col}: " if self.line is not None else ""
         text = f"{where}{self.severity}: {self.message}"
-        if sources is not None and self.line is not None:
+        if sources is not None and self.line is not None and self.show_source:
             src = sources.line(self.file, self.line)
             if src is not None:
                 text += f"\n{src}\n{' ' * max(0, (self.col or 1) - 1)}^"

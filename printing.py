@@ -67,19 +67,13 @@ from xdsl.ir import (
     SSAValue,
     TypeAttribute,
 )
-from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineConstraintKind,
-    AffineDimExpr,
-    AffineExpr,
-    AffineMap,
-    AffineSet,
-)
+from xdsl.ir.affine import AffineDimExpr, AffineMap, AffineSet
+from xdsl.printer import Printer
 from xdsl.traits import IsTerminator
 
 from dfsched.compat import PrinterBase, indented
+from dfsched.dialects.affine_subscripts import format_affine_map, format_affine_set
+from dfsched.dialects.ktdf_arch import kind_alias
 
 # ---------------------------------------------------------------------------
 # Entry points
@@ -103,100 +97,6 @@ def op_to_string(op: Operation, generic: bool = False) -> str:
     stream = StringIO()
     MLIRPrinter(stream=stream, print_generic_format=generic).print_op(op)
     return stream.getvalue()
-
-
-_ALIAS_HOOKS: list[Callable[[Attribute], str | None]] = []
-
-
-def register_alias_hook(hook: Callable[[Attribute], str | None]) -> None:
-    """Give some attributes/types an alias name (`#name = ...` / `!name = ...`), like MLIR's getAlias."""
-    if hook not in _ALIAS_HOOKS:
-        _ALIAS_HOOKS.append(hook)
-
-
-# ---------------------------------------------------------------------------
-# Affine expressions, maps and sets in MLIR's syntax
-# ---------------------------------------------------------------------------
-
-
-def format_affine_expr(expr: AffineExpr, name: Callable[[int, bool], str] | None = None) -> str:
-    """`expr` as MLIR prints it (as stored: no simplification here). `name(pos, is_symbol)` names ids."""
-    from dfsched.dialects.affine_subscripts import format_affine_expr as fmt
-
-    if name is None:
-        return fmt(expr)
-    return fmt(expr, lambda i: name(i, False), lambda i: name(i, True))
-
-
-def rebuild_affine_expr(e: AffineExpr) -> AffineExpr:
-    """`e` rebuilt bottom-up with MLIR's operators: the form MLIR would hold (xDSL builds differently)."""
-    from dfsched.dialects import affine_subscripts as a
-
-    if isinstance(e, AffineBinaryOpExpr):
-        build = {
-            AffineBinaryOpKind.Add: a.affine_add, AffineBinaryOpKind.Mul: a.affine_mul,
-            AffineBinaryOpKind.FloorDiv: a.affine_floordiv, AffineBinaryOpKind.CeilDiv: a.affine_ceildiv,
-            AffineBinaryOpKind.Mod: a.affine_mod,
-        }[e.kind]
-        return build(rebuild_affine_expr(e.lhs), rebuild_affine_expr(e.rhs))
-    return e
-
-
-def canonical_map(m: AffineMap) -> AffineMap:
-    return AffineMap(m.num_dims, m.num_symbols, tuple(rebuild_affine_expr(r) for r in m.results))
-
-
-def _negate_distributing(e: AffineExpr) -> AffineExpr:
-    """`-e` pushed through sums: undoes xDSL's `lhs - rhs <= 0` form of a `<=` constraint."""
-    from dfsched.dialects.affine_subscripts import affine_add, affine_neg
-
-    if isinstance(e, AffineBinaryOpExpr) and e.kind == AffineBinaryOpKind.Add:
-        return affine_add(_negate_distributing(e.lhs), _negate_distributing(e.rhs))
-    return affine_neg(e)
-
-
-def canonical_constraints(s: AffineSet) -> list[tuple[AffineExpr, bool]]:
-    """The set's constraints as MLIR holds them: `(expr, is_equality)` for `expr >= 0` / `expr == 0`."""
-    from dfsched.dialects.affine_subscripts import affine_sub
-
-    out: list[tuple[AffineExpr, bool]] = []
-    for c in s.constraints:
-        lhs, rhs = rebuild_affine_expr(c.lhs), rebuild_affine_expr(c.rhs)
-        rhs_zero = isinstance(rhs, AffineConstantExpr) and rhs.value == 0
-        if c.kind == AffineConstraintKind.le:
-            expr = _negate_distributing(lhs) if rhs_zero else affine_sub(rhs, lhs)
-        else:
-            expr = lhs if rhs_zero else affine_sub(lhs, rhs)
-        out.append((expr, c.kind == AffineConstraintKind.eq))
-    return out
-
-
-def _space(num_dims: int, num_symbols: int) -> str:
-    text = "(" + ", ".join(f"d{i}" for i in range(num_dims)) + ")"
-    if num_symbols:
-        text += "[" + ", ".join(f"s{i}" for i in range(num_symbols)) + "]"
-    return text
-
-
-def format_affine_map(m: AffineMap) -> str:
-    """`(d0)[s0] -> (d0 + s0)`: the body of `affine_map<...>`, with MLIR's canonical expressions."""
-    m = canonical_map(m)
-    return _space(m.num_dims, m.num_symbols) + " -> (" + ", ".join(format_affine_expr(r) for r in m.results) + ")"
-
-
-def format_affine_set(s: AffineSet) -> str:
-    """`(d0) : (d0 - 10 >= 0)`: the body of `affine_set<...>` as MLIR prints it."""
-    parts = [format_affine_expr(e) + (" == 0" if eq else " >= 0") for e, eq in canonical_constraints(s)]
-    if not parts:  # MLIR's parser turns an empty constraint list into the trivial `0 == 0`
-        parts = ["0 == 0"]
-    return _space(s.num_dims, s.num_symbols) + " : (" + ", ".join(parts) + ")"
-
-
-def print_affine_map_of_ssa_ids(printer: Printer, affine_map: AffineMap, operands: Sequence[SSAValue]) -> None:
-    """MLIR's `[%i + 3, symbol(%n)]` subscript: dims print as their operand, symbols as `symbol(%x)`."""
-    from dfsched.dialects.affine_subscripts import print_subscripts
-
-    print_subscripts(printer, canonical_map(affine_map), operands)
 
 
 # ---------------------------------------------------------------------------
@@ -1191,6 +1091,16 @@ def _is_identity_layout(layout: Attribute) -> bool:
             isinstance(r, AffineDimExpr) and r.position == i for i, r in enumerate(m.results)
         )
     return False
+
+
+_ALIAS_HOOKS: list[Callable[[Attribute], str | None]] = [kind_alias]
+
+
+def register_alias_hook(hook: Callable[[Attribute], str | None]) -> None:
+    """Give some attributes/types an alias name (`#name = ...` / `!name = ...`), like MLIR's getAlias.
+    The device dialect's `{kind = "DDR", ...}` dictionaries are named from the start."""
+    if hook not in _ALIAS_HOOKS:
+        _ALIAS_HOOKS.append(hook)
 
 
 def _plain_text(attr: Attribute) -> str:

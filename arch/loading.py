@@ -6,7 +6,10 @@
 - `load_device(spec, name=None)`: the `DeviceModel` of a file's device.
 - `resolve_device(decl)`: the definition behind `ktdf_arch.device @x import("path")`, the
   path taken relative to the file holding the declaration; the declaration's attributes
-  (e.g. `mem_space_mapping`) are laid over the definition's.
+  (e.g. `mem_space_mapping`) are laid over the definition's. Imports resolve only inside the
+  allowed roots (`import_roots`): the folder two levels above the declaring file, the lit test
+  suite holding it, the current directory, the shipped devices, the folder of a `--device` file
+  and `--device-path` folders.
 - `find_device_declaration_for(op)` / `device_model_for(op, device=None)`: the device a
   kernel runs on, from its module or from `--device` (Decision 6 then supplies the
   `global`/`ct_local` mapping, see `DeviceModel.memory_for_space`).
@@ -39,6 +42,8 @@ def device_file(spec: str) -> Path:
     """The file `spec` names: an existing path, else a shipped device's short name."""
     path = device_refs.device_file_for(spec)
     if path is not None:
+        if Path(spec).is_file():
+            allow_device_root(os.path.dirname(os.path.abspath(path)))  # the user chose this file
         return path
     known = ", ".join(sorted(shipped_devices()))
     raise DiagnosticError(Diagnostic("error", f"unable to find device file '{spec}' (shipped devices: {known})"))
@@ -56,9 +61,25 @@ def parse_device_file(path: str | os.PathLike[str]) -> ModuleOp:
     try:
         module = compat.LocatingParser(make_context(), text, name).parse_module()
     except ParseError as exc:
-        raise DiagnosticError(compat.parse_error_diagnostic(exc, name, text)) from None
+        diagnostic = compat.parse_error_diagnostic(exc, name, text)
+        if exc.span.start <= _first_token_offset(text):
+            # Not MLIR at all (e.g. a file imported by mistake): say so without quoting it.
+            diagnostic = Diagnostic("error", "not an MLIR file: expected an operation or an alias at its start",
+                                    name, diagnostic.line, diagnostic.col, show_source=False)
+        raise DiagnosticError(diagnostic) from None
     compat.verify_module(module)
     return module
+
+
+def _first_token_offset(text: str) -> int:
+    """Where the first token of `text` starts (after blanks and `//` comments)."""
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        code = line.split("//", 1)[0]
+        if code.strip():
+            return offset + len(code) - len(code.lstrip())
+        offset += len(line)
+    return offset
 
 
 def devices_in(module: ModuleOp) -> list[DeviceOp]:
@@ -129,6 +150,48 @@ def import_path_for(decl: DeviceOp) -> Path:
     return Path(os.path.normpath(base / path))
 
 
+_EXTRA_ROOTS: list[str] = []
+
+
+def allow_device_root(folder: str | os.PathLike[str]) -> None:
+    """Let imports read device files inside `folder` (`--device-path`, a `--device` file's folder)."""
+    real = os.path.realpath(folder)
+    if real not in _EXTRA_ROOTS:
+        _EXTRA_ROOTS.append(real)
+
+
+def import_roots(decl: DeviceOp) -> list[str]:
+    """The folders (real paths) `decl`'s import may read from: two levels above the file
+    holding it (`../devices/x.mlir` layouts), the lit test suite holding it, the current
+    directory, the shipped devices and the folders given with `allow_device_root`."""
+    file = location_of(decl)[0]
+    roots = [os.getcwd(), str(DEVICES_DIR), *_EXTRA_ROOTS]
+    if file is not None and file not in STDIN_NAMES:
+        folder = os.path.dirname(os.path.abspath(file))
+        roots.insert(0, os.path.dirname(os.path.dirname(folder)))
+        suite = _lit_suite_root(folder)
+        if suite is not None:
+            roots.insert(1, suite)
+    return [os.path.realpath(r) for r in roots]
+
+
+def _lit_suite_root(folder: str) -> str | None:
+    """The nearest folder at or above `folder` holding a `lit.cfg.py`: a test suite whose
+    tests import shared devices from deeper than two levels up (upstream's
+    `../../../../Dialect/KTDFArch/sample_device.mlir`)."""
+    while True:
+        if os.path.isfile(os.path.join(folder, "lit.cfg.py")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _inside(path: str, root: str) -> bool:
+    return os.path.commonpath([path, root]) == root
+
+
 def resolve_device(decl: DeviceOp) -> DeviceOp:
     """The definition `decl` stands for (itself when it has a body).
 
@@ -143,6 +206,12 @@ def resolve_device(decl: DeviceOp) -> DeviceOp:
     prefix = f"'{decl.name}' op unable to import device graph: "
     if device_refs.is_reference(str(path)):
         raise error(decl, f"{prefix}{device_refs.describe(str(path))}")
+    real = os.path.realpath(path)
+    written_by_dfsched = device_refs.is_reference(decl.import_file or "")  # found by name or digest
+    if not written_by_dfsched and not any(_inside(real, root) for root in import_roots(decl)):
+        raise error(decl, f"{prefix}'{decl.import_file}' is outside the folders devices are imported from "
+                          "(two levels above this file, its lit test suite, the current directory, the shipped "
+                          "devices, the --device file's folder, --device-path folders)")
     if not path.is_file():
         reason = "No such file or directory" if not path.exists() else "not a regular file"
         raise error(decl, f"{prefix}cannot open '{path}': {reason}")

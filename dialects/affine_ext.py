@@ -45,7 +45,7 @@ from dfsched.dialects.affine_subscripts import (
     parse_subscripts,
 )
 from dfsched.dialects.syntax import parse_arrow_type_list, print_arrow_type_list
-from dfsched.printing import print_affine_map_of_ssa_ids
+from dfsched.dialects.affine_subscripts import print_affine_map_of_ssa_ids
 
 # ---------------------------------------------------------------------------
 # MLIR affine-expression semantics (the builders live in affine_subscripts, shared with agen/ktdf)

@@ -22,7 +22,8 @@ API (used by the `agen` and `ktdf` dialects):
     check_subscript_operands(map_attr, n, "src")   # verifier helper
 
 `format_affine_expr(expr)` prints any affine expression the way MLIR does (`d0 * 64 - 3`),
-with optional callbacks naming dims and symbols.
+with optional callbacks naming dims and symbols; `format_affine_map` / `format_affine_set` print
+the bodies of `affine_map<...>` / `affine_set<...>` with MLIR's canonical expressions.
 """
 
 from __future__ import annotations
@@ -37,9 +38,11 @@ from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
     AffineConstantExpr,
+    AffineConstraintKind,
     AffineDimExpr,
     AffineExpr,
     AffineMap,
+    AffineSet,
     AffineSymExpr,
 )
 from xdsl.parser import Parser
@@ -285,12 +288,16 @@ def print_subscripts(printer: Printer, affine_map: AffineMap | AffineMapAttr,
         affine_map = affine_map.data
     num_dims = affine_map.num_dims
 
+    def operand(i: int, fallback: str) -> None:
+        # Invalid IR (printed before it is verified) may lack the operand: never crash.
+        printer.print_operand(operands[i]) if i < len(operands) else printer.print_string(fallback)
+
     def dim(i: int) -> None:
-        printer.print_operand(operands[i])
+        operand(i, f"d{i}")
 
     def sym(i: int) -> None:
         printer.print_string("symbol(")
-        printer.print_operand(operands[num_dims + i])
+        operand(num_dims + i, f"s{i}")
         printer.print_string(")")
 
     if brackets:
@@ -311,6 +318,74 @@ def format_subscripts(affine_map: AffineMap | AffineMapAttr, names: Sequence[str
     body = ", ".join(format_affine_expr(r, lambda i: names[i], lambda i: f"symbol({names[nd + i]})")
                      for r in affine_map.results)
     return f"[{body}]"
+
+
+# ---------------------------------------------------------------------------
+# Whole maps and sets in MLIR's canonical form
+# ---------------------------------------------------------------------------
+
+
+def rebuild_affine_expr(e: AffineExpr) -> AffineExpr:
+    """`e` rebuilt bottom-up with MLIR's operators: the form MLIR would hold (xDSL builds differently)."""
+    if isinstance(e, AffineBinaryOpExpr):
+        build = {
+            AffineBinaryOpKind.Add: affine_add, AffineBinaryOpKind.Mul: affine_mul,
+            AffineBinaryOpKind.FloorDiv: affine_floordiv, AffineBinaryOpKind.CeilDiv: affine_ceildiv,
+            AffineBinaryOpKind.Mod: affine_mod,
+        }[e.kind]
+        return build(rebuild_affine_expr(e.lhs), rebuild_affine_expr(e.rhs))
+    return e
+
+
+def canonical_map(m: AffineMap) -> AffineMap:
+    return AffineMap(m.num_dims, m.num_symbols, tuple(rebuild_affine_expr(r) for r in m.results))
+
+
+def _negate_distributing(e: AffineExpr) -> AffineExpr:
+    """`-e` pushed through sums: undoes xDSL's `lhs - rhs <= 0` form of a `<=` constraint."""
+    if isinstance(e, AffineBinaryOpExpr) and e.kind == AffineBinaryOpKind.Add:
+        return affine_add(_negate_distributing(e.lhs), _negate_distributing(e.rhs))
+    return affine_neg(e)
+
+
+def canonical_constraints(s: AffineSet) -> list[tuple[AffineExpr, bool]]:
+    """The set's constraints as MLIR holds them: `(expr, is_equality)` for `expr >= 0` / `expr == 0`."""
+    out: list[tuple[AffineExpr, bool]] = []
+    for c in s.constraints:
+        lhs, rhs = rebuild_affine_expr(c.lhs), rebuild_affine_expr(c.rhs)
+        rhs_zero = isinstance(rhs, AffineConstantExpr) and rhs.value == 0
+        if c.kind == AffineConstraintKind.le:
+            expr = _negate_distributing(lhs) if rhs_zero else affine_sub(rhs, lhs)
+        else:
+            expr = lhs if rhs_zero else affine_sub(lhs, rhs)
+        out.append((expr, c.kind == AffineConstraintKind.eq))
+    return out
+
+
+def _space(num_dims: int, num_symbols: int) -> str:
+    text = "(" + ", ".join(f"d{i}" for i in range(num_dims)) + ")"
+    if num_symbols:
+        text += "[" + ", ".join(f"s{i}" for i in range(num_symbols)) + "]"
+    return text
+
+
+def format_affine_map(m: AffineMap) -> str:
+    """`(d0)[s0] -> (d0 + s0)`: the body of `affine_map<...>`, with MLIR's canonical expressions."""
+    m = canonical_map(m)
+    return _space(m.num_dims, m.num_symbols) + " -> (" + ", ".join(format_affine_expr(r) for r in m.results) + ")"
+
+
+def format_affine_set(s: AffineSet) -> str:
+    """`(d0) : (d0 - 10 >= 0)`: the body of `affine_set<...>` as MLIR prints it."""
+    parts = [format_affine_expr(e) + (" == 0" if eq else " >= 0") for e, eq in canonical_constraints(s)]
+    if not parts:  # MLIR's parser turns an empty constraint list into the trivial `0 == 0`
+        parts = ["0 == 0"]
+    return _space(s.num_dims, s.num_symbols) + " : (" + ", ".join(parts) + ")"
+
+
+def print_affine_map_of_ssa_ids(printer: Printer, affine_map: AffineMap, operands: Sequence[SSAValue]) -> None:
+    """MLIR's `[%i + 3, symbol(%n)]` subscript: dims print as their operand, symbols as `symbol(%x)`."""
+    print_subscripts(printer, canonical_map(affine_map), operands)
 
 
 # ---------------------------------------------------------------------------

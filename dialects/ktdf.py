@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     I64,
     AffineMapAttr,
@@ -41,6 +40,7 @@ from xdsl.ir import (
 )
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
+    ParsePropInAttrDict,
     AnyAttr,
     AttrSizedOperandSegments,
     BaseAttr,
@@ -63,7 +63,6 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.printer import Printer
 from xdsl.traits import (
     ConditionallySpeculatable,
-    ConstantLike,
     EffectInstance,
     HasCanonicalizationPatternsTrait,
     HasParent,
@@ -79,7 +78,9 @@ from xdsl.utils.exceptions import VerifyException
 from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
 from dfsched.diagnostics import Diagnostic, DiagnosticError, location_of
 from dfsched.dialects.affine_subscripts import parse_optional_subscripts, print_subscripts
-from dfsched.dialects.syntax import parse_operand_list, parse_type_list, print_attr_dict, split_inherent
+from dfsched.dialects.constants import constant_int, index_constant
+from dfsched.dialects.directives import BracketPairs, SlotType, Token, parse_bracket_pairs, print_bracket_pairs
+from dfsched.dialects.syntax import parse_operand_list, print_attr_dict, split_inherent
 
 KDYNAMIC = -(2**63)
 """MLIR's `ShapedType::kDynamic`: the placeholder for a dynamic fifo count or size entry."""
@@ -239,24 +240,6 @@ def ensure_block(region: Region) -> Region:
 def print_body(printer: Printer, region: Region, terminators: bool = True) -> None:
     printer.print_region(region, print_entry_block_args=False, print_empty_block=False,
                          print_block_terminators=terminators)
-
-
-def _constant_int(value: SSAValue) -> int | None:
-    """The integer a value is known to hold (an `arith.constant` or other constant-like op)."""
-    if not isinstance(value, OpResult):
-        return None
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp):
-        attr = owner.value
-    else:
-        attr = ConstantLike.get_constant_value(value)
-    if isinstance(attr, IntegerAttr):
-        return attr.value.data
-    return None
-
-
-def _index_constant(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
 def _check_attr(op: Operation, name: str, *, index: bool = False, minimum: int | None = None) -> None:
@@ -584,26 +567,7 @@ class PrivateYieldOp(IRDLOperation):
     def __init__(self, values: Sequence[SSAValue] = (), attributes: Mapping[str, Attribute] | None = None):
         super().__init__(operands=[list(values)], attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> PrivateYieldOp:
-        attrs = parser.parse_optional_attr_dict()
-        operands = parse_operand_list(parser)
-        values: list[SSAValue] = []
-        if operands:
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-            if len(types) != len(operands):
-                parser.raise_error(f"expected {len(operands)} types, got {len(types)}")
-            values = [_resolve(parser, o, t) for o, t in zip(operands, types)]
-        return cls(values, attrs)
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self)
-        if self.values:
-            printer.print_string(" ")
-            _print_operands(printer, self.values)
-            printer.print_string(" : ")
-            _print_types(printer, [v.type for v in self.values])
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
 
 
 @irdl_op_definition
@@ -693,18 +657,8 @@ class CreateTokenOp(_IgnoresUniqueId, IRDLOperation):
     def __init__(self, attributes: Mapping[str, Attribute] | None = None):
         super().__init__(result_types=[TokenType()], attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> CreateTokenOp:
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        # `!ktdf.token` stripped (as MLIR allows for this single-type format) is empty.
-        result_type = parser.parse_optional_type() or TokenType()
-        return cls.create(result_types=[result_type], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+    assembly_format = "attr-dict `:` custom<Token>(type($result))"
+    custom_directives = (Token,)
 
 
 # ===========================================================================
@@ -731,24 +685,7 @@ class FifoAllocateOp(IRDLOperation):
         super().__init__(operands=[list(dynamic_sizes)], result_types=[list(slot_types)],
                          attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> FifoAllocateOp:
-        parser.parse_punctuation("(")
-        sizes = resolve_all(parser, parse_operand_list(parser), IndexType())
-        parser.parse_punctuation(")")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation("->")
-        types = parse_type_list(parser)
-        return cls(types, sizes, attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        _print_operands(printer, self.dynamic_sizes)
-        printer.print_string(")")
-        print_attr_dict(printer, self)
-        printer.print_string(" -> ")
-        _print_types(printer, [s.type for s in self.slots])
-
+    assembly_format = "`(` $dynamic_sizes `)` attr-dict `->` type($slots)"
     def verify_(self) -> None:
         dynamic = sum(1 for s in self.slots if isinstance(s.type, FifoSlotType) and s.type.is_dynamic)
         if len(self.dynamic_sizes) != dynamic:
@@ -833,29 +770,8 @@ class WriteToFifoOp(IRDLOperation):
     def __init__(self, data: SSAValue, fifo_slot: SSAValue, attributes: Mapping[str, Attribute] | None = None):
         super().__init__(operands=[data, fifo_slot], attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> WriteToFifoOp:
-        data = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        slot = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        data_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        slot_type = parse_slot_type(parser)
-        return cls(_resolve(parser, data, data_type), _resolve(parser, slot, slot_type), attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.data)
-        printer.print_string(", ")
-        printer.print_operand(self.fifo_slot)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.data.type)
-        printer.print_string(", ")
-        print_slot_type(printer, self.fifo_slot.type)
-
+    assembly_format = "$data `,` $fifo_slot attr-dict `:` type($data) `,` custom<SlotType>(type($fifo_slot))"
+    custom_directives = (SlotType,)
     def verify_(self) -> None:
         _verify_fifo_access(self.fifo_slot.type, self.data.type, ("data", "fifo_slot"))
 
@@ -1090,46 +1006,16 @@ class TilingReserveSizeOp(_IgnoresUniqueId, IRDLOperation):
             attributes=dict(attributes or {}),
         )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> TilingReserveSizeOp:
-        inherent, attrs = split_inherent(parser.parse_optional_attr_dict(), ["min_value", "divisibility"])
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        op = cls.create(properties=inherent, attributes=attrs, result_types=[result_type])
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-
+    assembly_format = "attr-dict `:` type($result)"
+    irdl_options = (ParsePropInAttrDict(),)
     def verify_(self) -> None:
         _check_attr(self, "min_value", index=True)
         _check_attr(self, "divisibility", index=True)
 
 
 def _parse_bracket_pairs(parser: Parser) -> tuple[list[SSAValue], list[SSAValue]]:
-    """`[%a : %b], [%c : %d]` (outermost first); the trailing comma is optional."""
-    first: list[UnresolvedOperand] = []
-    second: list[UnresolvedOperand] = []
-    while parser.parse_optional_punctuation("[") is not None:
-        first.append(parser.parse_unresolved_operand())
-        parser.parse_punctuation(":")
-        second.append(parser.parse_unresolved_operand())
-        parser.parse_punctuation("]")
-        parser.parse_optional_punctuation(",")
+    first, second = parse_bracket_pairs(parser)
     return resolve_all(parser, first, IndexType()), resolve_all(parser, second, IndexType())
-
-
-def _print_bracket_pairs(printer: Printer, first: Sequence[SSAValue], second: Sequence[SSAValue]) -> None:
-    for i, (a, b) in enumerate(zip(first, second)):
-        if i:
-            printer.print_string(", ")
-        printer.print_string("[")
-        printer.print_operand(a)
-        printer.print_string(" : ")
-        printer.print_operand(b)
-        printer.print_string("]")
 
 
 def _check_bracket_pairs(ivs: Sequence[SSAValue], second: Sequence[SSAValue], second_name: str) -> None:
@@ -1175,7 +1061,7 @@ class TilingDeriveSizeOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        _print_bracket_pairs(printer, self.ivs, self.tile_sizes)
+        print_bracket_pairs(printer, self.ivs, self.tile_sizes)
         if self.ivs:
             printer.print_string(", ")
         printer.print_string("total_size = ")
@@ -1209,22 +1095,8 @@ class TilingLinearizeIndexOp(IRDLOperation):
         super().__init__(operands=[list(ivs), list(strides)], result_types=[IndexType()],
                          attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> TilingLinearizeIndexOp:
-        ivs, strides = _parse_bracket_pairs(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        return cls.create(operands=[*ivs, *strides], result_types=[result_type], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        if self.ivs:
-            printer.print_string(" ")
-            _print_bracket_pairs(printer, self.ivs, self.strides)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-
+    assembly_format = "custom<BracketPairs>($ivs, $strides) attr-dict `:` type($result)"
+    custom_directives = (BracketPairs,)
     def verify_(self) -> None:
         _check_bracket_pairs(self.ivs, self.strides, "stride")
 
@@ -1256,24 +1128,8 @@ class BufferPhaseOp(IRDLOperation):
         super().__init__(operands=[list(ivs)], properties={"num_phases": num_phases},
                          result_types=[IndexType()], attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> BufferPhaseOp:
-        parser.parse_punctuation("(")
-        ivs = resolve_all(parser, parse_operand_list(parser), IndexType())
-        parser.parse_punctuation(")")
-        inherent, attrs = split_inherent(parser.parse_optional_attr_dict(), ["num_phases"])
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        return cls.create(operands=ivs, properties=inherent, attributes=attrs, result_types=[result_type])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        _print_operands(printer, self.ivs)
-        printer.print_string(")")
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-
+    assembly_format = "`(` $ivs `)` attr-dict `:` type($result)"
+    irdl_options = (ParsePropInAttrDict(),)
     def verify_(self) -> None:
         _check_attr(self, "num_phases", minimum=2)
         if not self.ivs:
@@ -1354,12 +1210,7 @@ class ParallelYieldOp(IRDLOperation):
     def __init__(self, attributes: Mapping[str, Attribute] | None = None):
         super().__init__(attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> ParallelYieldOp:
-        return cls(parser.parse_optional_attr_dict())
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self)
+    assembly_format = "attr-dict"
 
 
 @irdl_op_definition
@@ -1579,11 +1430,11 @@ class FoldBufferPhaseConstants(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: BufferPhaseOp, rewriter: PatternRewriter) -> None:
-        kept = [v for v in op.ivs if _constant_int(v) is None]
+        kept = [v for v in op.ivs if constant_int(v) is None]
         if len(kept) == len(op.ivs):
             return
         if not kept:
-            zero = _index_constant(0)
+            zero = index_constant(0)
             rewriter.replace(op, zero, [zero.result])
             return
         new = BufferPhaseOp(kept, op.num_phases, op.attributes)
@@ -1595,7 +1446,7 @@ class FoldSelectMemrefConstantPhase(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: SelectMemrefOp, rewriter: PatternRewriter) -> None:
-        phase = _constant_int(op.phase)
+        phase = constant_int(op.phase)
         if phase is None or not 0 <= phase < len(op.candidates):
             return
         rewriter.replace(op, [], [op.candidates[phase]])
@@ -1608,10 +1459,10 @@ class FoldSingleTripDeriveSize(RewritePattern):
     def match_and_rewrite(self, op: TilingDeriveSizeOp, rewriter: PatternRewriter) -> None:
         if len(op.ivs) != 1 or len(op.tile_sizes) != 1:
             return
-        iv, tile, total = (_constant_int(v) for v in (op.ivs[0], op.tile_sizes[0], op.total_size))
+        iv, tile, total = (constant_int(v) for v in (op.ivs[0], op.tile_sizes[0], op.total_size))
         if iv != 0 or tile is None or total is None:
             return
-        size = _index_constant(min(tile, total))
+        size = index_constant(min(tile, total))
         rewriter.replace(op, size, [size.result])
 
 

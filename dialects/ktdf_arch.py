@@ -461,14 +461,6 @@ def kind_alias(attr: Attribute) -> str | None:
     return None
 
 
-def _register_alias_hook() -> None:
-    try:
-        from dfsched.printing import register_alias_hook
-    except ImportError:  # printing without dfsched's MLIR-style printer: no aliases
-        return
-    register_alias_hook(kind_alias)
-
-
 def _print_id(printer: Printer, op: Operation) -> None:
     ident = op.properties.get("id")
     if isinstance(ident, StringAttr):
@@ -1230,7 +1222,6 @@ class DeviceOp(IRDLOperation):
             visit(self.block)
 
 
-_register_alias_hook()
 
 KTDF_ARCH = Dialect(
     DIALECT_NAME,

@@ -9,7 +9,7 @@ KTIR written for the C++ tools parses here unchanged and our output reads back t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from enum import IntEnum
 
 from xdsl.dialects.builtin import (
@@ -85,6 +85,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand
+from dfsched.dialects.affine_subscripts import Subscripts, parse_subscripts, print_subscripts
 from dfsched.dialects.ktdp_spellings import (
     check_produce_annotation,
     collapse_delivery,
@@ -145,205 +146,6 @@ def _parse_set_value(parser: Parser, what: str) -> AffineSetAttr:
     if not isinstance(attr, AffineSetAttr):
         parser.raise_error(f"expected an integer set (affine_set<...>) for '{what}'", pos)
     return attr
-
-
-# ===========================================================================
-# Affine expressions over SSA ids: `%i * 2 + %j`, `%k floordiv 64`
-# ===========================================================================
-
-
-class SsaAffineParser:
-    """Parses MLIR's "affine map of SSA ids": each distinct `%v` becomes the next dimension.
-
-    The ids seen are kept, in first-appearance order, as unresolved operands so that the
-    caller decides what they refer to (operands, or values the op itself defines).
-    """
-
-    def __init__(self, parser: Parser):
-        self.parser = parser
-        self.ids: list[UnresolvedOperand] = []
-        self._positions: dict[tuple[str, int], int] = {}
-
-    @staticmethod
-    def key(operand: UnresolvedOperand) -> tuple[str, int]:
-        return operand.operand_name, operand.index
-
-    def parse_list(self, delimiter: Parser.Delimiter) -> list[AffineExpr]:
-        return self.parser.parse_comma_separated_list(delimiter, self.parse_expr)
-
-    def parse_expr(self) -> AffineExpr:
-        lhs = self._parse_term()
-        while True:
-            start = self.parser.pos
-            if self.parser.parse_optional_punctuation("+"):
-                lhs = self._combine(lhs, "+", self._parse_term(), start)
-            elif self.parser.parse_optional_punctuation("-"):
-                lhs = self._combine(lhs, "-", self._parse_term(), start)
-            else:
-                return lhs
-
-    def _parse_term(self) -> AffineExpr:
-        lhs = self._parse_unary()
-        while True:
-            start = self.parser.pos
-            if self.parser.parse_optional_punctuation("*"):
-                lhs = self._combine(lhs, "*", self._parse_unary(), start)
-                continue
-            keyword = self.parser.parse_optional_keyword_in(("floordiv", "ceildiv", "mod"))
-            if keyword is None:
-                return lhs
-            lhs = self._combine(lhs, keyword, self._parse_unary(), start)
-
-    def _parse_unary(self) -> AffineExpr:
-        if self.parser.parse_optional_punctuation("-"):
-            return -self._parse_unary()
-        return self._parse_primary()
-
-    def _parse_primary(self) -> AffineExpr:
-        if self.parser.parse_optional_punctuation("("):
-            expr = self.parse_expr()
-            self.parser.parse_punctuation(")", " to close the affine expression")
-            return expr
-        operand = self.parser.parse_optional_unresolved_operand()
-        if operand is not None:
-            key = self.key(operand)
-            if key not in self._positions:
-                self._positions[key] = len(self.ids)
-                self.ids.append(operand)
-            return AffineExpr.dimension(self._positions[key])
-        value = self.parser.parse_optional_integer(allow_boolean=False, allow_negative=False)
-        if value is not None:
-            return AffineExpr.constant(value)
-        self.parser.raise_error("expected an affine expression of SSA ids and integers")
-
-    def _combine(self, lhs: AffineExpr, op: str, rhs: AffineExpr, at) -> AffineExpr:
-        try:
-            if op == "+":
-                return lhs + rhs
-            if op == "-":
-                return lhs - rhs
-            if op == "*":
-                return lhs * rhs
-            if not isinstance(rhs, AffineConstantExpr) or rhs.value <= 0:
-                raise NotImplementedError
-            if op == "floordiv":
-                return lhs // rhs
-            if op == "ceildiv":
-                return lhs.ceil_div(rhs)
-            return lhs % rhs
-        except NotImplementedError:
-            if op == "*":
-                self.parser.raise_error(
-                    "non-affine expression: at least one of the multiply operands has to be "
-                    "a constant",
-                    at,
-                )
-            self.parser.raise_error(
-                f"non-affine expression: right operand of {op} has to be a positive constant",
-                at,
-            )
-
-
-_STRONG, _WEAK = True, False
-
-
-def print_affine_expr(
-    printer: Printer,
-    expr: AffineExpr,
-    print_dim: Callable[[int], None],
-    print_sym: Callable[[int], None] | None = None,
-    strong: bool = _WEAK,
-) -> None:
-    """Print `expr` exactly as MLIR's AsmPrinter does (`d0 - d1 * 2`, `-d0 + 3`, ...)."""
-    if isinstance(expr, AffineDimExpr):
-        print_dim(expr.position)
-        return
-    if isinstance(expr, AffineSymExpr):
-        if print_sym is None:
-            printer.print_string(f"s{expr.position}")
-        else:
-            print_sym(expr.position)
-        return
-    if isinstance(expr, AffineConstantExpr):
-        printer.print_string(str(expr.value))
-        return
-    assert isinstance(expr, AffineBinaryOpExpr)
-
-    def sub(e: AffineExpr, s: bool) -> None:
-        print_affine_expr(printer, e, print_dim, print_sym, s)
-
-    lhs, rhs = expr.lhs, expr.rhs
-    if expr.kind != AffineBinaryOpKind.Add:
-        if strong:
-            printer.print_string("(")
-        if (
-            expr.kind == AffineBinaryOpKind.Mul
-            and isinstance(rhs, AffineConstantExpr)
-            and rhs.value == -1
-        ):
-            printer.print_string("-")
-            sub(lhs, _STRONG)
-        else:
-            sub(lhs, _STRONG)
-            printer.print_string(f" {expr.kind.get_token()} ")
-            sub(rhs, _STRONG)
-        if strong:
-            printer.print_string(")")
-        return
-
-    if strong:
-        printer.print_string("(")
-    done = False
-    if isinstance(rhs, AffineBinaryOpExpr) and rhs.kind == AffineBinaryOpKind.Mul:
-        factor = rhs.rhs
-        if isinstance(factor, AffineConstantExpr) and factor.value == -1:
-            sub(lhs, _WEAK)
-            printer.print_string(" - ")
-            nested_add = (
-                isinstance(rhs.lhs, AffineBinaryOpExpr)
-                and rhs.lhs.kind == AffineBinaryOpKind.Add
-            )
-            sub(rhs.lhs, _STRONG if nested_add else _WEAK)
-            done = True
-        elif isinstance(factor, AffineConstantExpr) and factor.value < -1:
-            sub(lhs, _WEAK)
-            printer.print_string(" - ")
-            sub(rhs.lhs, _STRONG)
-            printer.print_string(f" * {-factor.value}")
-            done = True
-    if not done and isinstance(rhs, AffineConstantExpr) and rhs.value < 0:
-        sub(lhs, _WEAK)
-        printer.print_string(f" - {-rhs.value}")
-        done = True
-    if not done:
-        sub(lhs, _WEAK)
-        printer.print_string(" + ")
-        sub(rhs, _WEAK)
-    if strong:
-        printer.print_string(")")
-
-
-def print_affine_map_of_ssa_ids(
-    printer: Printer, amap: AffineMap, operands: Sequence[SSAValue]
-) -> None:
-    """The results of `amap`, comma-separated, with dimension i spelled as operands[i]."""
-
-    def operand(i: int, fallback: str) -> None:
-        # Invalid IR (printed before it is verified) may lack the operand: never crash.
-        if i < len(operands):
-            printer.print_operand(operands[i])
-        else:
-            printer.print_string(fallback)
-
-    def dim(i: int) -> None:
-        operand(i, f"d{i}")
-
-    def sym(i: int) -> None:
-        printer.print_string("symbol(")
-        operand(amap.num_dims + i, f"s{i}")
-        printer.print_string(")")
-
-    printer.print_list(amap.results, lambda e: print_affine_expr(printer, e, dim, sym))
 
 
 # ===========================================================================
@@ -719,6 +521,20 @@ def tile_id_covers_grid(num_ids: int, grid: Sequence[int]) -> bool:
     return num_ids == len(grid) or (0 < num_ids < len(grid) and all(d == 1 for d in grid[num_ids:]))
 
 
+def _operand_key(operand: UnresolvedOperand) -> tuple[str, int]:
+    return operand.operand_name, operand.index
+
+
+def _parse_dim_subscripts(parser: Parser, *, brackets: bool) -> Subscripts:
+    """Affine subscripts over SSA ids (`affine_subscripts.py`); ktdp passes symbols apart, in
+    `symbols(...)`, so `symbol(%s)` is refused here."""
+    start = parser.pos
+    subscripts = parse_subscripts(parser, brackets=brackets)
+    if subscripts.map.num_symbols:
+        parser.raise_error("a ktdp subscript takes no 'symbol(...)': pass symbols in 'symbols(...)'", start)
+    return subscripts
+
+
 def _index_operands(parser: Parser, operands: Sequence[UnresolvedOperand]) -> list[SSAValue]:
     return [parser.resolve_operand(o, IndexType()) for o in operands]
 
@@ -1016,9 +832,8 @@ class ConstructAccessTileOp(IRDLOperation):
     def parse(cls, parser: Parser) -> ConstructAccessTileOp:
         start = parser.pos
         base = parser.parse_unresolved_operand()
-        ssa = SsaAffineParser(parser)
-        exprs = ssa.parse_list(parser.Delimiter.SQUARE)
-        base_map = AffineMap(len(ssa.ids), 0, tuple(exprs))
+        subscripts = _parse_dim_subscripts(parser, brackets=True)
+        base_map = subscripts.map
         symbols: list[UnresolvedOperand] = []
         if parser.parse_optional_keyword("symbols"):
             symbols = parser.parse_comma_separated_list(
@@ -1062,7 +877,7 @@ class ConstructAccessTileOp(IRDLOperation):
         return cls.build(
             operands=[
                 parser.resolve_operand(base, base_type),
-                _index_operands(parser, ssa.ids),
+                _index_operands(parser, subscripts.operands),
                 _index_operands(parser, symbols),
             ],
             result_types=[result_type],
@@ -1073,9 +888,7 @@ class ConstructAccessTileOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.base)
-        printer.print_string("[")
-        print_affine_map_of_ssa_ids(printer, self.base_map.data, self.indices)
-        printer.print_string("]")
+        print_subscripts(printer, self.base_map.data, self.indices)
         if self.symbol_operands:
             printer.print_string(" symbols(")
             printer.print_list(self.symbol_operands, printer.print_operand)
@@ -1206,7 +1019,7 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
         variables = parser.parse_comma_separated_list(
             parser.Delimiter.PAREN, parser.parse_unresolved_operand
         )
-        variable_keys = [SsaAffineParser.key(v) for v in variables]
+        variable_keys = [_operand_key(v) for v in variables]
         if len(set(variable_keys)) != len(variable_keys):
             fail("error parsing intermediate_variables: a name is repeated")
         base = parser.parse_unresolved_operand()
@@ -1219,23 +1032,20 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
         while not parser.parse_optional_punctuation("]"):
             if kinds and not parser.parse_optional_punctuation(","):
                 fail("expecting a comma between subscripts", parser.pos)
-            ssa = SsaAffineParser(parser)
             if parser.parse_optional_keyword("ind"):
                 parser.parse_punctuation("(")
                 indirect.append(parser.parse_unresolved_operand())
-                exprs = ssa.parse_list(parser.Delimiter.SQUARE)
+                subscripts = _parse_dim_subscripts(parser, brackets=True)
                 parser.parse_punctuation(")")
                 kinds.append(True)
             elif parser.parse_optional_punctuation("("):
-                exprs = [ssa.parse_expr()]
-                while parser.parse_optional_punctuation(","):
-                    exprs.append(ssa.parse_expr())
+                subscripts = _parse_dim_subscripts(parser, brackets=False)
                 parser.parse_punctuation(")")
                 kinds.append(False)
             else:
                 fail("unexpected token in subscript list, expected 'ind', '(', or ']'", parser.pos)
-            local_maps.append(exprs)
-            local_ids.append(ssa.ids)
+            local_maps.append(list(subscripts.map.results))
+            local_ids.append(subscripts.operands)
 
         symbols: list[UnresolvedOperand] = []
         if parser.parse_optional_keyword("symbols"):
@@ -1249,14 +1059,14 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
         seen: set[tuple[str, int]] = set(variable_keys)
         for ids in local_ids:
             for operand in ids:
-                if SsaAffineParser.key(operand) not in seen:
-                    seen.add(SsaAffineParser.key(operand))
+                if _operand_key(operand) not in seen:
+                    seen.add(_operand_key(operand))
                     captured.append(operand)
-        unified = [SsaAffineParser.key(o) for o in captured] + variable_keys
+        unified = [_operand_key(o) for o in captured] + variable_keys
         position = {k: i for i, k in enumerate(unified)}
         maps = []
         for exprs, ids in zip(local_maps, local_ids):
-            dims = [AffineExpr.dimension(position[SsaAffineParser.key(o)]) for o in ids]
+            dims = [AffineExpr.dimension(position[_operand_key(o)]) for o in ids]
             maps.append(
                 AffineMap(len(unified), 0, tuple(e.replace_dims_and_symbols(dims, []) for e in exprs))
             )
@@ -1318,12 +1128,11 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
                     printer.print_string("<<missing index view>>")
                 else:
                     printer.print_operand(index_view)
-                printer.print_string("[")
-                print_affine_map_of_ssa_ids(printer, amap, variables)
-                printer.print_string("])")
+                print_subscripts(printer, amap, variables)
+                printer.print_string(")")
             else:
                 printer.print_string("(")
-                print_affine_map_of_ssa_ids(printer, amap, variables)
+                print_subscripts(printer, amap, variables, brackets=False)
                 printer.print_string(")")
         printer.print_string("]")
         if self.symbol_operands:

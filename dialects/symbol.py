@@ -150,7 +150,7 @@ class SymbolImmutableMappingOp(IRDLOperation):
         if len(self.keys) != len(self.values):
             raise VerifyException("Mismatching keys/values sizes in SymbolImmutableMapping")
         for key in self.keys:
-            if not isinstance(key.owner, Operation) or not key.owner.has_trait(ConstantLike):
+            if not isinstance(key.owner, Operation) or not key.owner.has_trait(ConstantLike, value_if_unregistered=False):
                 raise VerifyException("All keys expected to be constant operations")
         for value in self.values:
             if not isinstance(value.owner, CreateSymbolOp):

@@ -250,6 +250,7 @@ def simulate(
     opts = _options(options, overrides)
     model = _device_model(module, device)
     sim = SimState(module, model, opts)
+    _teach_host_code(sim)
     sim.functions = _functions(module)
     kernel_op = _find_kernel(sim, module, kernel)
 
@@ -270,6 +271,24 @@ def simulate(
     occupancy = getattr(sim, "fifo_occupancy", {})
     return SimResult(outputs, sim.clock, busy, sim.timeline, sim.stats, sim.launches, sim.warnings, fifo_peaks, model,
                      occupancy)
+
+
+def _teach_host_code(sim: SimState) -> None:
+    """The orchestrator's host-side control flow runs on the KTIR interpreter's ops (scf,
+    arith); loop normalisation leaves `affine.apply` (and `affine.min`/`max`) of the loop
+    indices there too: give the host the ScheduleIR interpreter's implementations of those."""
+    from dfsched.interp.base import functions_for
+    from dfsched.interp.schedule import _all_op_classes
+    from dfsched.interp.schedule_ops import AFFINE_TABLE
+
+    global _HOST_AFFINE
+    if _HOST_AFFINE is None:
+        classes = [c for c in _all_op_classes() if c.name in AFFINE_TABLE]
+        _HOST_AFFINE = functions_for("HostAffineFunctions", AFFINE_TABLE, classes)()
+    sim.ktir.register_implementations(_HOST_AFFINE, override=True)
+
+
+_HOST_AFFINE = None
 
 
 def check_against_reference(kernel_module: ModuleOp, dfir_module: ModuleOp, inputs: dict[str, Any] | None = None,

@@ -44,8 +44,9 @@ def in_pipeline(name: str) -> bool:
 
 
 def compile_args(kernel: str | os.PathLike[str], device: str = "sample", disable: Iterable[str] = (),
-                 options: dict[str, str] | None = None) -> list[str]:
-    """`options`: pass name -> option text (`strategy=search`) for passes of the pipeline."""
+                 options: dict[str, str] | None = None, extra_args: Iterable[str] = ()) -> list[str]:
+    """`options`: pass name -> option text (`strategy=search`) for passes of the pipeline;
+    `extra_args`: more dfsched-opt flags (`--bind`, `--unit`)."""
     if options:
         from dfsched import pipeline
 
@@ -55,18 +56,19 @@ def compile_args(kernel: str | os.PathLike[str], device: str = "sample", disable
         args = [str(kernel), f"--device={device}", "-ktir-to-dfir"]
     args += [f"-{name}" for name in BACKEND_TAIL if not in_pipeline(name)]
     args += [f"--disable-{name}" for name in disable]
-    return args
+    return args + list(extra_args)
 
 
 def compile_to_dfir(kernel: str | os.PathLike[str], device: str = "sample", disable: Iterable[str] = (),
-                    options: dict[str, str] | None = None):
-    """The DataflowIR module of `kernel` (parsed); raises CompileError on failure."""
+                    options: dict[str, str] | None = None, extra_args: Iterable[str] = ()):
+    """The DataflowIR module of `kernel` (parsed; `extra_args`: more dfsched-opt flags, such as
+    `--bind`); raises CompileError on failure."""
     from dfsched.interp.ktir import load_module
     from dfsched.tools.opt import main
 
     with tempfile.TemporaryDirectory(prefix="dfsched-sim-") as tmp:
         out = Path(tmp) / (Path(kernel).stem + ".dfir.mlir")
-        args = compile_args(kernel, device, disable, options) + ["-o", str(out)]
+        args = compile_args(kernel, device, disable, options, extra_args) + ["-o", str(out)]
         stderr = io.StringIO()
         # as on the command line: a pass's use of a deprecated xDSL name warns, it does not
         # fail (pytest turns dfsched's DeprecationWarnings into errors)

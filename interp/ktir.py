@@ -76,9 +76,9 @@ Execution model
   the Python API (an unknown input key, a wrongly sized array) raises `ValueError`;
   `parse_module`/`load_module` let xDSL's `ParseError` through
   (`compat.parse_error_diagnostic` turns it into a located diagnostic).
-* Not supported (located error): the inter-tile ops (`inter_tile_produce/consume/
-  reduce`: tiles run one after the other, so a tile cannot wait for another's partials),
-  linalg on memrefs, `scf.parallel`, `tensor.pad`, a few integer math ops (`ctlz`, ...).
+* The inter-tile ops (`inter_tile_produce/consume/reduce`) exchange partials between tiles
+  that run one after the other by running the grid in rounds (inter_tile.py).
+* Not supported (located error): linalg on memrefs, `scf.parallel`, `tensor.pad`, a few integer math ops (`ctlz`, ...).
 """
 
 from __future__ import annotations
@@ -93,22 +93,23 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
-    IndexType,
     IntAttr,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
     ShapedType,
     TensorType,
 )
 from xdsl.interpreter import OpImplResult
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation
 
 from dfsched.compat import InterpreterBase, op_implementations
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects import UPSTREAM_DIALECTS
+from dfsched.dialects.ktdp_addresses import address_arguments, address_sources, walk_addresses  # noqa: F401
+from dfsched.dialects.ktdp_addresses import can_hold_address as _can_hold_address  # noqa: F401
 from dfsched.interp.base import NeedsScalar, Options, State, to_python
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
+from dfsched.interp.inter_tile import Exchange, WaitForTiles, has_inter_tile_ops, run_in_rounds
 from dfsched.interp.memory import Memory, MemoryAccessError, RaceError
 
 __all__ = [
@@ -192,6 +193,7 @@ def dialect_op_classes(sources) -> list[type[Operation]]:
 def _function_sets() -> list[Any]:
     global _FUNCTION_SETS
     if _FUNCTION_SETS is None:
+        from dfsched.interp.inter_tile import inter_tile_functions
         from dfsched.interp.ktdp_impl import ktdp_functions
         from dfsched.interp.linalg_impl import linalg_functions
         from dfsched.interp.spyreop_impl import spyreop_functions
@@ -202,6 +204,7 @@ def _function_sets() -> list[Any]:
             *std_functions(classes),
             *linalg_functions(classes),
             *ktdp_functions(classes),
+            *inter_tile_functions(classes),
             *spyreop_functions(classes),
         ]
     return _FUNCTION_SETS
@@ -362,66 +365,8 @@ def grid_of(f: func.FuncOp) -> tuple[int, ...]:
     return tuple(dims)
 
 
-_ADDITIVE = (
-    "arith.addi",
-    "arith.subi",
-    "arith.index_cast",
-    "arith.index_castui",
-    "arith.select",
-    "spyreop.addi64toi64",
-    "ktdp.runtime_arg_extract",
-)
-
-
-def _can_hold_address(t) -> bool:
-    """Argument types a placeholder base (2**40 and up) passes through unchanged."""
-    if getattr(t, "name", "") == "ktdp.runtime_arg":
-        t = t.underlying_type
-    return isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width.data == 64)
-
-
 def _address_args(f: func.FuncOp) -> set[int]:
-    """Arguments that reach a memory view's offset through additions (and casts)."""
-    args = list(f.body.blocks.first.args)
-    found: set[int] = set()
-
-    def argument(v: BlockArgument) -> list[SSAValue]:
-        if v.owner is f.body.blocks.first and _can_hold_address(v.type):
-            found.add(args.index(v))
-        return []
-
-    walk_addresses([op.operands[0] for op in f.walk() if op.name == "ktdp.construct_memory_view"], argument)
-    return found
-
-
-def walk_addresses(roots: list[SSAValue], argument: Any) -> None:
-    """Visit, once each, the values an address reaches `roots` from through `address_sources`:
-    a block argument reached is handed to `argument`, which returns the values it comes from
-    (if any) to continue with."""
-    work = list(roots)
-    seen: set[int] = set()
-    while work:
-        v = work.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        if isinstance(v, BlockArgument):
-            work.extend(argument(v))
-        else:
-            work.extend(address_sources(v.owner))
-
-
-def address_sources(owner: Any) -> list[SSAValue]:
-    """The operands an address passes through `owner` from (an addition, a cast, a select's
-    values, a runtime argument's value); none for other ops."""
-    if not isinstance(owner, Operation) or owner.name not in _ADDITIVE:
-        return []
-    operands = list(owner.operands)
-    if owner.name == "arith.select":
-        operands = operands[1:]
-    if owner.name == "ktdp.runtime_arg_extract" and owner.kind.value.data != 0:
-        return []  # granularity / upperbound: not the argument's value
-    return operands
+    return address_arguments(f)
 
 
 def kernel_info(module: ModuleOp, kernel: str | None = None) -> KernelInfo:
@@ -539,10 +484,13 @@ def _run_grid(module: ModuleOp, info: KernelInfo, state: State, arg_values: list
         for index, coords in enumerate(np.ndindex(*info.grid)):
             state.tile_index = index
             state.tile_coords = tuple(int(c) for c in coords)
+            scope = interpreter._ctx  # noqa: SLF001
             try:
                 returns[state.tile_coords] = tuple(interpreter.call_op(info.func, tuple(arg_values)))
             except _StopProbe:
                 returns[state.tile_coords] = ()
+            except WaitForTiles:  # the tile waits for other tiles' partials: next round (inter_tile.py)
+                interpreter._ctx = scope  # noqa: SLF001
     return returns
 
 
@@ -807,14 +755,21 @@ def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str |
     scalar_values = _scalar_values(info, {k: v for k, v in inputs.items() if k in scalar_names})
     layout = _compute_layout(module, info, options, scalar_values)
     check_input_keys(info, layout, inputs, scalar_names)
-    state = _new_state(info, options, probe=False)
-    memory = Memory("global memory", options.unit, layout.global_size, track_races=options.check_races,
-                    cell_bits=layout.cell_bits, tiles=state.num_tiles)
-    state.global_memory = memory
-    place_inputs(memory, layout, inputs)
-    place_local_inputs(state.scratchpad, state.num_tiles, layout, inputs)
     bases = {b.arg_index: b.address for b in layout.buffers if b.arg_index is not None}
-    returns = _run_grid(module, info, state, _argument_values(info, scalar_values, bases))
+
+    def run_round(exchange: Exchange | None):
+        state = _new_state(info, options, probe=False)
+        state.inter_tile = exchange
+        memory = Memory("global memory", options.unit, layout.global_size, track_races=options.check_races,
+                        cell_bits=layout.cell_bits, tiles=state.num_tiles)
+        state.global_memory = memory
+        place_inputs(memory, layout, inputs)
+        place_local_inputs(state.scratchpad, state.num_tiles, layout, inputs)
+        returns = _run_grid(module, info, state, _argument_values(info, scalar_values, bases))
+        return state, memory, returns
+
+    # tiles exchanging partials run in rounds, each from the inputs (inter_tile.py)
+    state, memory, returns = run_in_rounds(run_round) if has_inter_tile_ops(info.func) else run_round(None)
     outputs = {b.key: memory.fetch(b.address, b.shape, b.element) for b in layout.global_buffers()}
     outputs.update(local_outputs(state.scratchpad, state.num_tiles, layout))
     return KernelResult(outputs, layout, memory, state.scratchpads, returns, state.ops_run, state.warnings)

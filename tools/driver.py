@@ -129,6 +129,7 @@ class DfschedMain(DfschedOptMain):
         self._only_emit_dfir = [r.name for r in self.requests] == [_EMIT_MARKER]
         if self.emit_dfir:
             self.requests = self.pipeline_requests = self._expand_marker(self.requests)
+            self.named_pipeline = True
 
     def _expand_marker(self, requests: list[PassRequest]) -> list[PassRequest]:
         out: list[PassRequest] = []

@@ -58,15 +58,18 @@ def _normalise_argv(argv: Sequence[str], long_flags: set[str]) -> list[str]:
     return out
 
 
-def _split_pass_flags(argv: list[str]) -> tuple[list[str], list[PassRequest]]:
-    """Take pass and named-pipeline flags out of argv, keeping their command-line order."""
+def _split_pass_flags(argv: list[str]) -> tuple[list[str], list[PassRequest], bool]:
+    """Take pass and named-pipeline flags out of argv, keeping their command-line order; and
+    whether a named pipeline was among them."""
     rest: list[str] = []
     requests: list[PassRequest] = []
+    named = False
     for arg in argv:
         if arg.startswith("--"):
             name, _, value = arg[2:].partition("=")
             if name in pipeline.NAMED_PIPELINES:
                 requests.extend(parse_pipeline(",".join(pipeline.NAMED_PIPELINES[name])))
+                named = True
                 continue
             if name in passes.PASSES:
                 requests.append(PassRequest(name, parse_options(value)))
@@ -75,7 +78,7 @@ def _split_pass_flags(argv: list[str]) -> tuple[list[str], list[PassRequest]]:
                 requests.extend(parse_pipeline(value))
                 continue
         rest.append(arg)
-    return rest, requests
+    return rest, requests, named
 
 
 class DfschedOptMain(xDSLOptMain):
@@ -88,7 +91,7 @@ class DfschedOptMain(xDSLOptMain):
         argv = _normalise_argv(args, long_flags)
         # `-p X` (xDSL spelling) becomes --passes=X so it keeps its place in the order.
         argv = _join_p_flag(argv)
-        argv, self.requests = _split_pass_flags(argv)
+        argv, self.requests, self.named_pipeline = _split_pass_flags(argv)
         super().__init__(args=argv)
 
     # -- registration ------------------------------------------------------
@@ -124,6 +127,12 @@ class DfschedOptMain(xDSLOptMain):
                         help="print the pass pipeline to stderr before running it")
         ap.add_argument("--device", default=None,
                         help="architecture file (or a short name such as 'sample') for passes that need one")
+        ap.add_argument("--bind", action="append", default=[], metavar="NAME=VALUE",
+                        help="specialise the kernel on a scalar argument's value (repeatable; "
+                             "pass bind-kernel-arguments)")
+        ap.add_argument("--unit", choices=("byte", "element"), default=None,
+                        help="the unit of the kernel's memory addresses (default byte; element: "
+                             "address-units-to-bytes converts them)")
         ap.add_argument("--disable-verify", action="store_true", help="do not verify between passes")
         ap.add_argument("--report", action="store_true",
                         help="after the passes, print what the scheduler decided per program on stderr")
@@ -143,6 +152,9 @@ class DfschedOptMain(xDSLOptMain):
                             help=argparse.SUPPRESS)
         ap.add_argument("-p", dest="passes", help="xDSL pass pipeline, e.g. 'cse,canonicalize'")
         ap.add_argument("--no-implicit-module", action="store_true", help="do not wrap the input in a module")
+        ap.add_argument("--device-path", action="append", default=[], metavar="DIR",
+                        help="a folder device imports may also read from (repeatable; besides two "
+                             "levels above the kernel, the current directory and the shipped devices)")
         ap.add_argument("--max-input-mb", type=float, default=DEFAULT_MAX_INPUT_MB, metavar="MB",
                         help=f"refuse input files (kernel, device, imports) larger than this "
                              f"(default {DEFAULT_MAX_INPUT_MB})")
@@ -165,7 +177,11 @@ class DfschedOptMain(xDSLOptMain):
 
             diagnostics.DEBUG_ONLY.update(n.strip() for n in args.debug_only.split(","))
         set_max_input_mb(args.max_input_mb)
-        built = self.build_passes()
+        for folder in args.device_path:
+            from dfsched.arch.loading import allow_device_root
+
+            allow_device_root(folder)
+        built = self.front_door_passes() + self.build_passes()
         if args.output_file:
             check_writable(args.output_file)  # before any work (and before split files are written)
         if args.dump_pass_pipeline:
@@ -202,11 +218,25 @@ class DfschedOptMain(xDSLOptMain):
             sys.stdout.write(text)
 
     # -- the API dfsched-run uses to check a pipeline pass by pass ------------
-    def build_passes(self) -> list[tuple[PassRequest, ModulePass]]:
-        """The pipeline's passes, configured (options, `--device`), minus `--disable-<pass>`."""
+    def front_door_passes(self) -> list[tuple[PassRequest, ModulePass]]:
+        """`pipeline.FRONT_DOOR` (`--bind` values folded in, `--unit element` addresses made
+        bytes), run right after parsing when a named pipeline (`-ktir-to-dfir`, `-kEmitDFIR`)
+        compiles the kernel or `--bind`/`--unit` is given, unless the passes name a front-door
+        pass themselves. It is not part of the named pipelines, so `--dump-pass-pipeline`
+        shows upstream's."""
+        names = {r.name for r in self.pipeline_requests}
+        if names & set(pipeline.FRONT_DOOR):
+            return []
+        if not (self.args.bind or self.args.unit or self.named_pipeline):
+            return []
+        return self.build_passes(parse_pipeline(",".join(pipeline.FRONT_DOOR)))
+
+    def build_passes(self, requests: list[PassRequest] | None = None) -> list[tuple[PassRequest, ModulePass]]:
+        """The pipeline's passes (or `requests`), configured (options, `--device`, `--bind`,
+        `--unit`), minus `--disable-<pass>`."""
         built = []
         disabled = set(self.args.disabled or ())
-        for request in self.pipeline_requests:
+        for request in self.pipeline_requests if requests is None else requests:
             if request.name in disabled:
                 continue
             if request.name not in self.available_passes:
@@ -216,8 +246,7 @@ class DfschedOptMain(xDSLOptMain):
                 instance = compat.pass_from_options(cls, request.name, _arg_values(request.options))
             except (ValueError, TypeError) as exc:
                 raise UsageError(f"invalid options for pass '{request.name}': {exc}") from None
-            if self.args.device and any(f.name == "device" for f in dataclasses.fields(instance)):
-                instance = dataclasses.replace(instance, device=self.args.device)
+            instance = _with_tool_flags(instance, self.args)
             instance = tile_search.attach(instance, self.args.device)
             built.append((request, instance))
         return built
@@ -311,12 +340,25 @@ class DfschedOptMain(xDSLOptMain):
         return stream.getvalue()
 
 
+def _with_tool_flags(instance: ModulePass, args) -> ModulePass:
+    """`instance` with the tool-wide flags its pass takes: `--device`, `--bind`, `--unit`."""
+    fields = {f.name for f in dataclasses.fields(instance)}
+    changes = {}
+    if args.device and "device" in fields:
+        changes["device"] = args.device
+    if args.bind and "bind" in fields:
+        changes["bind"] = tuple(getattr(instance, "bind", ())) + tuple(args.bind)
+    if args.unit and "address_unit" in fields:
+        changes["address_unit"] = args.unit
+    return dataclasses.replace(instance, **changes) if changes else instance
+
+
 _LONG_FLAGS = {
     "output-file", "split-input-file", "verify-diagnostics", "print-op-generic", "mlir-print-op-generic",
     "print-debuginfo", "mlir-print-debuginfo", "allow-unregistered-dialect", "print-ir-after-all",
     "mlir-print-ir-after-all", "print-ir-before-all", "mlir-print-ir-before-all", "dump-pass-pipeline",
-    "device", "disable-verify", "show-dialects", "debug", "debug-only", "pass-pipeline", "passes",
-    "no-implicit-module", "help", "max-input-mb", "report", "report-json", "simulate",
+    "device", "bind", "unit", "disable-verify", "show-dialects", "debug", "debug-only", "pass-pipeline", "passes",
+    "no-implicit-module", "help", "max-input-mb", "device-path", "report", "report-json", "simulate",
 }
 
 

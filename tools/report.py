@@ -56,6 +56,15 @@ class TileReport:
 
 
 @dataclass
+class TileCandidate:
+    """One size combination `tile-size-selection` ranked (one size per placeholder, IR order)."""
+
+    sizes: list[int]
+    predicted: int | None  # the cost model's cycles (None: no device to predict with)
+    chosen: bool
+
+
+@dataclass
 class MemoryUse:
     memory: str
     used: int
@@ -74,6 +83,7 @@ class ProgramReport:
     buffers: list[BufferReport] = field(default_factory=list)
     memories: list[MemoryUse] = field(default_factory=list)
     tiles: list[TileReport] = field(default_factory=list)
+    tile_candidates: list[TileCandidate] = field(default_factory=list)  # best first
     corelets: int = 1
     device_corelets: int | None = None
 
@@ -114,7 +124,7 @@ class ReportCollector:
     def __init__(self, device: str | None, simulate: bool = False):
         self.device = device
         self.simulate = simulate
-        self.tiles: dict[str, list[TileReport]] = {}
+        self.tiles: dict[str, tuple[list[TileReport], list[TileCandidate]]] = {}
         self.programs: list[ProgramReport] | None = None
         self.problems: list[str] = []
 
@@ -137,7 +147,7 @@ class ReportCollector:
                 self.problems.append(f"after the passes: {type(exc).__name__}: {exc}")
                 programs = []
         for program in programs:
-            program.tiles = self.tiles.get(program.name, [])
+            program.tiles, program.tile_candidates = self.tiles.get(program.name, ([], []))
         simulation = simulate(module, kernel_name, kernel_text, self.device) if self.simulate else None
         return Report(self.device or _declared_device(module), programs, simulation, self.problems)
 
@@ -168,8 +178,9 @@ def _program_name(op: Operation) -> str:
 # -- tile sizes (Decision 11) ------------------------------------------------------------
 
 
-def tile_decisions(module: ModuleOp, device: str | None) -> dict[str, list[TileReport]]:
-    """Per program, what `tile-size-selection` will choose and what bound each choice."""
+def tile_decisions(module: ModuleOp, device: str | None) -> dict[str, tuple[list[TileReport], list[TileCandidate]]]:
+    """Per program, what `tile-size-selection` will choose, what bound each choice, and the
+    combinations the cost model ranked (best first)."""
     from dfsched.diagnostics import DiagnosticError
     from dfsched.dialects import ktdf
     from dfsched.passes.scheduling import tile_size_selection as tss
@@ -193,7 +204,8 @@ def tile_decisions(module: ModuleOp, device: str | None) -> dict[str, list[TileR
                 reports.append(_by_model(tile, tuple(largest[t.op] for t in tiles), decision))
             else:
                 reports.append(_explain(tile, largest, budget))
-        out[_program_name(program)] = reports
+        ranked = [TileCandidate(list(c.sizes), c.predicted, c.sizes == decision.chosen) for c in decision.candidates]
+        out[_program_name(program)] = (reports, ranked)
     return out
 
 
@@ -440,6 +452,9 @@ def simulate(module: ModuleOp, kernel_name: str, kernel_text: str, device: str |
 BUFFER_COLUMNS = ("memory", "address", "bytes", "type", "double-buffered", "written by", "read by")
 MEMORY_COLUMNS = ("memory", "used bytes", "capacity", "use")
 TILE_COLUMNS = ("size", "loop totals", "bound by", "why")  # add "candidates" here to show them
+CANDIDATE_COLUMNS = ("sizes", "predicted cycles", "chosen")
+SHOWN_CANDIDATES = 8
+"""Candidates the table lists (best first); the JSON holds all of them."""
 
 
 def _tile_cell(tile: TileReport, column: str) -> str:
@@ -450,6 +465,15 @@ def _tile_cell(tile: TileReport, column: str) -> str:
         "why": tile.reason,
         "candidates": ",".join(map(str, tile.candidates)),
     }[column]
+
+
+def _candidate_rows(candidates: list[TileCandidate]) -> list[str]:
+    shown = candidates[:SHOWN_CANDIDATES]
+    shown += [c for c in candidates[SHOWN_CANDIDATES:] if c.chosen]
+    rows = [(",".join(map(str, c.sizes)), "-" if c.predicted is None else str(c.predicted), "yes" if c.chosen else "")
+            for c in shown]
+    more = len(candidates) - len(shown)
+    return table(CANDIDATE_COLUMNS, rows) + ([f"  ... {more} more (--report-json lists all)"] if more > 0 else [])
 
 
 def table(headers: tuple[str, ...], rows: list[tuple[str, ...]], indent: str = "  ") -> list[str]:
@@ -475,6 +499,9 @@ def render(report: Report) -> str:
         lines.append("tile sizes")
         lines += table(TILE_COLUMNS, [tuple(_tile_cell(t, c) for c in TILE_COLUMNS) for t in p.tiles]) \
             if p.tiles else ["  none (no loop was tiled)"]
+        if len(p.tile_candidates) > 1:
+            lines.append("tile candidates (cost model, best first)")
+            lines += _candidate_rows(p.tile_candidates)
         device = f" (device: {p.device_corelets} per core)" if p.device_corelets else ""
         lines.append(f"corelets: {p.corelets}{device}")
     if not report.programs:

@@ -83,7 +83,14 @@ def _parser() -> argparse.ArgumentParser:
                     help="value of tiling placeholders still in the IR: an integer or 'auto' (default)")
     ap.add_argument("--kernel-name", "--kernel-func", dest="kernel_name", default=None,
                     help="the kernel function, if the module has several")
-    ap.add_argument("--unit", choices=("byte", "element"), default="byte", help="address unit (default byte)")
+    ap.add_argument("--unit", choices=("byte", "element"), default="byte",
+                    help="the unit of the kernel's memory addresses (default byte; element: converted to "
+                         "bytes by the front door, address-units-to-bytes)")
+    ap.add_argument("--bind", action="append", default=[], metavar="NAME=VALUE",
+                    help="the value of a scalar kernel argument (repeatable): the reference uses it, "
+                         "the compiler specialises the kernel on it")
+    ap.add_argument("--inputs", metavar="FILE.npz", default=None,
+                    help="input arrays (keys 'in/<buffer>' as --save writes them) instead of random ones")
     ap.add_argument("--strict-bounds", action="store_true",
                     help="an access outside a view's coordinate_set is an error (default: masked, as Triton: "
                          "loads read 0, stores are dropped)")
@@ -167,6 +174,49 @@ def _reserve_size(text: str) -> Any:
     return value
 
 
+def front_door(module, *, bind: Sequence[str] = (), unit: str = "byte") -> None:
+    """Apply the pipeline's front door (`pipeline.FRONT_DOOR`: the `--bind` values folded in,
+    element addresses turned into bytes) to a KTIR `module`, in place: the reference runs the
+    kernel the compiler schedules."""
+    from dfsched import pipeline
+    from dfsched.tools.opt import DfschedOptMain
+
+    argv = [f"--bind={b}" for b in bind] + [f"--unit={unit}", "--pass-pipeline=" + ",".join(pipeline.FRONT_DOOR)]
+    driver = DfschedOptMain(argv)
+    for request, instance in driver.build_passes():
+        driver.apply_pass(module, request, instance)
+
+
+def load_inputs(path: str, module, seed: int, kernel: str | None) -> dict[str, np.ndarray]:
+    """The arrays of `path` (an .npz with `in/<key>` entries, as `--save` writes them) for the
+    kernel's buffers; buffers it does not hold get seeded random contents. A key the kernel has
+    no buffer for, or an array of another shape or type than its buffer, is a UsageError."""
+    from dfsched.interp import ktir
+
+    expected = ktir.make_inputs(module, seed, kernel=kernel)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            given = {k[3:]: np.asarray(data[k]) for k in data.files if k.startswith("in/")}
+            others = [k for k in data.files if not k.startswith(("in/", "out/"))]
+    except (OSError, ValueError, EOFError) as exc:
+        raise UsageError(f"--inputs {path}: not a readable .npz file ({exc})") from None
+    if others:
+        raise UsageError(f"--inputs {path}: key '{others[0]}' is not 'in/<buffer>' (as --save writes them)")
+    inputs = dict(expected)
+    for key, array in given.items():
+        if key not in expected:
+            raise UsageError(f"--inputs {path}: the kernel has no input 'in/{key}' "
+                             f"(its inputs: {', '.join('in/' + k for k in expected) or 'none'})")
+        want = expected[key]
+        if array.dtype != want.dtype:
+            raise UsageError(f"--inputs {path}: 'in/{key}' holds {array.dtype} but the kernel's buffer is {want.dtype}")
+        if array.shape != want.shape:
+            raise UsageError(f"--inputs {path}: 'in/{key}' has shape {list(array.shape)} but the kernel's buffer "
+                             f"has shape {list(want.shape)}")
+        inputs[key] = array
+    return inputs
+
+
 # ---------------------------------------------------------------------------------------
 # --check
 # ---------------------------------------------------------------------------------------
@@ -179,6 +229,7 @@ class Row:
     verdict: Any  # schedule.Verdict | None
     failure: str | None = None  # the pass itself failed
     unchanged: bool = False  # the pass left the IR as it was: the verdict is the previous row's
+    front_door: bool = False  # applied before the reference ran (`front_door`): nothing to compare
 
     @property
     def failed(self) -> bool:
@@ -187,6 +238,8 @@ class Row:
     def status(self) -> str:
         if self.failure is not None:
             return "PASS FAILED"
+        if self.front_door:
+            return "front door (the reference runs its output)"
         v = self.verdict
         sim = " (DataflowIR simulator)" if v.engine == "dataflow" else ""
         sim += " (IR unchanged)" if self.unchanged else ""
@@ -280,33 +333,46 @@ def check_kernel(
     progress=None,
     simulate_dataflow: bool = True,
     stage_order: str = "sibling",
+    bind: Sequence[str] = (),
+    inputs_file: str | None = None,
     tiles: int | None = None,
     strict_bounds: bool = False,
     warnings: list | None = None,
 ) -> CheckReport:
     """Compile `path` pass by pass and compare the ScheduleIR after each with the reference.
 
+    The front door (`front_door`: `bind` folded in, `unit` addresses made bytes) runs first;
+    the reference runs its output, and its passes get a "front door" row in the table.
     A pass that leaves the IR text as it was gets the previous row's verdict, marked
     "(IR unchanged)": running the same IR again would compute the same outputs.
     """
+    from dfsched import pipeline
     from dfsched.interp import ktir, schedule
     from dfsched.tools.opt import DfschedOptMain
 
     text = _read(path) if text is None else text
     sources = sources or SourceManager()
     sources.add(path, text)
-    module = _parse(path, text)
+    argv = ([f"--device={device}"] if device else []) + ([f"--passes={passes}"] if passes else ["-ktir-to-dfir"])
+    argv += [f"--bind={b}" for b in bind] + [f"--unit={unit}", path]
+    driver = DfschedOptMain(argv)
+    built = driver.build_passes()
+    compiled = driver.parse(path, text)
+    compat.verify_module(compiled)
+    front_door(compiled, bind=bind, unit=unit)
+    module = compiled.clone()
     # the reference accumulates reductions as the device's compute unit declares
     semantics = {"accumulate": device_accumulation(device),
                  "out_of_bounds": "error" if strict_bounds else "mask"}
-    inputs = ktir.make_inputs(module, seed, kernel=kernel, unit=unit)
-    reference = ktir.run(module, inputs, kernel=kernel, unit=unit, **semantics)
+    inputs = (load_inputs(inputs_file, module, seed, kernel) if inputs_file
+              else ktir.make_inputs(module, seed, kernel=kernel))
+    reference = ktir.run(module, inputs, kernel=kernel, **semantics)
     if warnings is not None:
         warnings.extend(reference.warnings)
     reductions = schedule.has_reduction(module)
-    run_options = {"reserve_size": reserve_size, "unit": unit, "kernel": kernel, "stage_order": stage_order,
+    run_options = {"reserve_size": reserve_size, "unit": "byte", "kernel": kernel, "stage_order": stage_order,
                    **semantics}
-    dataflow_device = (device or "sample") if simulate_dataflow and unit == "byte" else None
+    dataflow_device = (device or "sample") if simulate_dataflow else None
     tiles_note = None
     if tiles is not None:
         reference, run_options["tiles"], tiles_note = _sample_tiles(module, kernel, reference, inputs, tiles, seed)
@@ -315,15 +381,14 @@ def check_kernel(
                                                        sources=sources, **run_options))]
     if progress:
         progress(rows[-1])
-    argv = ([f"--device={device}"] if device else []) + ([f"--passes={passes}"] if passes else ["-ktir-to-dfir"])
-    argv.append(path)
-    driver = DfschedOptMain(argv)
-    built = driver.build_passes()
-    compiled = driver.parse(path, text)
-    compat.verify_module(compiled)
     previous_text = _ir_text(compiled)
     for index, (request, instance) in enumerate(built, 1):
         label = _pass_label(request)
+        if request.name in pipeline.FRONT_DOOR:
+            rows.append(Row(index, label, rows[0].verdict, front_door=True))
+            if progress:
+                progress(rows[-1])
+            continue
         try:
             driver.apply_pass(compiled, request, instance)
         except DiagnosticError as exc:
@@ -398,17 +463,19 @@ def _run(args, out, err, sources: SourceManager) -> int:
             check_writable(output)  # before any work
     if args.timeline:
         _check_timeline_target(args)
-    if args.trace and args.unit != "byte":
-        raise UsageError("--trace simulates byte addresses; drop --unit element")
+    _check_views(args)
     if args.check:
         device = args.device or "sample"
         warnings: list = []
         report = check_kernel(args.kernel, device=device, seed=args.seed, passes=args.passes,
                               reserve_size=reserve_size, kernel=args.kernel_name, unit=args.unit, sources=sources,
                               simulate_dataflow=args.simulate_dataflow, stage_order=args.stage_order, tiles=tiles,
-                              strict_bounds=args.strict_bounds, warnings=warnings)
+                              strict_bounds=args.strict_bounds, warnings=warnings,
+                              bind=args.bind, inputs_file=args.inputs)
         _print_warnings(warnings, err, sources)
-        print(f"{args.kernel}: {len(report.rows) - 1} pass(es) on device '{device}', seed {args.seed}", file=out)
+        flags = " ".join([f"--bind {b}" for b in args.bind] + ([f"--unit {args.unit}"] if args.unit != "byte" else []))
+        front = f", front door {flags}" if flags else ""
+        print(f"{args.kernel}: {len(report.rows) - 1} pass(es) on device '{device}', seed {args.seed}{front}", file=out)
         if report.tiles_note:
             print(report.tiles_note, file=out)
         print(report.table(), file=out)
@@ -441,6 +508,8 @@ def _run(args, out, err, sources: SourceManager) -> int:
     sources.add(args.kernel, text)
     module = _parse(args.kernel, text)
     if _is_schedule_ir(module):
+        if args.bind or args.inputs:
+            raise UsageError("--bind and --inputs apply to KTIR kernels, not to ScheduleIR")
         # the dry run finds the same buffers as the kernel's, so the inputs are the same too
         layout = schedule.schedule_layout(module, kernel=args.kernel_name, unit=args.unit, reserve_size=reserve_size)
         inputs = _random_inputs(layout, args.seed)
@@ -448,15 +517,18 @@ def _run(args, out, err, sources: SourceManager) -> int:
                                         reserve_size=reserve_size).outputs
         print(f"{args.kernel}: ScheduleIR interpreter, seed {args.seed}", file=out)
     else:
+        front_door(module, bind=args.bind, unit=args.unit)
         # without --device: f32 accumulation (Options' default); with one: what it declares
         semantics = {"out_of_bounds": "error" if args.strict_bounds else "mask"}
         if args.device:
             semantics["accumulate"] = device_accumulation(args.device)
-        inputs = ktir.make_inputs(module, args.seed, kernel=args.kernel_name, unit=args.unit)
-        result = ktir.run(module, inputs, kernel=args.kernel_name, unit=args.unit, **semantics)
+        inputs = (load_inputs(args.inputs, module, args.seed, args.kernel_name) if args.inputs
+                  else ktir.make_inputs(module, args.seed, kernel=args.kernel_name))
+        result = ktir.run(module, inputs, kernel=args.kernel_name, **semantics)
         _print_warnings(result.warnings, err, sources)
         outputs = result.outputs
-        print(f"{args.kernel}: KTIR reference interpreter, seed {args.seed}", file=out)
+        source = f"inputs {args.inputs}" if args.inputs else f"seed {args.seed}"
+        print(f"{args.kernel}: KTIR reference interpreter, {source}", file=out)
     describe_outputs(outputs, out)
     if args.save:
         save_arrays(args.save, inputs, outputs)
@@ -465,6 +537,17 @@ def _run(args, out, err, sources: SourceManager) -> int:
             raise UsageError("--timeline and --trace need a KTIR kernel (they compile and simulate it)")
         _draw_timeline(args, out)
     return 0
+
+
+def _check_views(args) -> None:
+    """Views the device cannot hold are located errors before anything runs (the check
+    `ktir-legality-check` makes), not a failed allocation inside the interpreter."""
+    from dfsched.passes.frontend.ktir_legality_check import check_view_fits
+
+    module = _parse(args.kernel, _read(args.kernel))
+    for op in module.walk():
+        if op.name == "ktdp.construct_memory_view":
+            check_view_fits(op, args.device or "")
 
 
 def _tiles(args) -> int | None:
@@ -480,6 +563,8 @@ def _tiles(args) -> int | None:
     if not args.check:
         raise UsageError("--tiles samples the tiles of --check; add --check")
     return value
+
+
 def _final_cycles(report: CheckReport) -> str:
     """The last line of `--check`: the simulated cycles of the final schedule (the last
     row the DataflowIR simulator ran), or why there are none."""
@@ -499,8 +584,6 @@ def _check_timeline_target(args) -> None:
         output_format(args.timeline)
     except ValueError as exc:
         raise UsageError(f"--timeline: {exc}") from None
-    if args.unit != "byte":
-        raise UsageError("--timeline simulates byte addresses; drop --unit element")
 
 
 def _draw_timeline(args, out) -> None:
@@ -512,12 +595,15 @@ def _draw_timeline(args, out) -> None:
     from dfsched.interp.timeline import write_timeline
 
     device = args.device or "sample"
+    flags = [f"--bind={b}" for b in args.bind] + [f"--unit={args.unit}"]
     try:
-        dfir = compile_to_dfir(args.kernel, device)
+        dfir = compile_to_dfir(args.kernel, device, extra_args=flags)
     except CompileError as exc:
         raise UsageError(f"cannot simulate the schedule: {exc}") from None
     module = ktir.load_module(args.kernel)
-    result, differences = check_against_reference(module, dfir, device=device, seed=args.seed)
+    front_door(module, bind=args.bind, unit=args.unit)
+    inputs = load_inputs(args.inputs, module, args.seed, args.kernel_name) if args.inputs else None
+    result, differences = check_against_reference(module, dfir, inputs, device=device, seed=args.seed)
     status = "outputs match the reference" if not differences else "outputs DIFFER from the reference"
     if args.timeline:
         write_timeline(result, args.timeline, title=f"{os.path.basename(args.kernel)} on {device}")
@@ -574,6 +660,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except (ValueError, OutputError) as exc:
         print(f"{PROG}: error: {exc}", file=err)
+        return 1
+    except MemoryError:
+        print(f"{PROG}: error: the kernel's memories do not fit in this machine's memory", file=err)
         return 1
     except KeyboardInterrupt:
         return 130

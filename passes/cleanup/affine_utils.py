@@ -26,8 +26,7 @@ import math
 from collections.abc import Sequence
 
 from xdsl.dialects import affine as xaffine
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -38,8 +37,9 @@ from xdsl.ir.affine import (
     AffineMap,
     AffineSymExpr,
 )
-from xdsl.traits import ConstantLike, IsolatedFromAbove
+from xdsl.traits import IsolatedFromAbove
 
+from dfsched.dialects.constants import constant_attr, constant_int
 from dfsched.dialects.affine_subscripts import (
     affine_add,
     affine_ceildiv,
@@ -63,31 +63,6 @@ def const(value: int) -> AffineExpr:
 def binary(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     """MLIR's `getBinaryOpExpr`: the simplifying operator of `kind`."""
     return _BUILD[kind](lhs, rhs)
-
-
-# ---------------------------------------------------------------------------
-# Constants
-# ---------------------------------------------------------------------------
-
-
-def constant_attr(value: SSAValue):
-    """The attribute of a constant-like op's result (MLIR's `m_Constant`), else None."""
-    if not isinstance(value, OpResult):
-        return None
-    op = value.op
-    if isinstance(op, arith.ConstantOp):
-        return op.value
-    if op.has_trait(ConstantLike, value_if_unregistered=False):
-        return ConstantLike.get_constant_value(value)
-    return None
-
-
-def constant_int(value: SSAValue) -> int | None:
-    """The integer an index/integer constant defines (MLIR's `getConstantIntValue`), else None."""
-    attr = constant_attr(value)
-    if isinstance(attr, IntegerAttr) and isinstance(attr.type, IndexType | IntegerType):
-        return attr.value.data
-    return None
 
 
 # ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
-from dfsched.passes.cleanup.affine_utils import constant_attr
+from dfsched.dialects.constants import constant_attr
 from dfsched.passes.cleanup.greedy import IN_PLACE
 
 

@@ -28,6 +28,8 @@ from xdsl.traits import (
 )
 from xdsl.traits import is_speculatable as _xdsl_is_speculatable
 
+from dfsched.dialects.constants import constant_int
+
 # Ops that are Pure in MLIR but carry no (or a partial) trait in xDSL 0.74.
 PURE_BY_NAME = frozenset({"affine.min", "arith.remui"})
 
@@ -135,8 +137,6 @@ def is_speculatable(op: Operation) -> bool:
     if op.name in PURE_BY_NAME:
         return True
     if op.name in _DIVISIONS:
-        from dfsched.passes.cleanup.affine_utils import constant_int
-
         divisor = constant_int(op.operands[1])
         return divisor is not None and divisor not in _DIVISIONS[op.name]
     if _linalg_on_tensors(op):

@@ -35,7 +35,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, Rewr
 from xdsl.rewriter import Rewriter
 from xdsl.traits import ConstantLike, IsolatedFromAbove
 
-from dfsched.passes.cleanup.affine_utils import constant_attr
+from dfsched.dialects.constants import constant_attr
 from dfsched.passes.cleanup.effects import is_trivially_dead, would_be_trivially_dead
 
 PatternsFor = Callable[[Operation], Sequence[RewritePattern]]
@@ -93,7 +93,7 @@ class _Worklist:
 
 def is_constant_op(op: Operation) -> bool:
     return isinstance(op, arith.ConstantOp) or (
-        not isinstance(op, UnregisteredOp) and op.has_trait(ConstantLike) and len(op.results) == 1
+        op.has_trait(ConstantLike, value_if_unregistered=False) and len(op.results) == 1
         and constant_attr(op.results[0]) is not None
     )
 

@@ -30,6 +30,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
 
+from dfsched.passes.walk import post_order
 from dfsched.passes.cleanup.effects import is_memory_effect_free, is_speculatable
 
 LOOP_REGIONS = {"scf.for": (0,), "scf.parallel": (0,), "scf.while": (1,), "affine.for": (0,)}
@@ -91,21 +92,6 @@ def move_loop_invariant_code(loop: Operation) -> int:
     return moved
 
 
-def _post_order_loops(root: Operation) -> list[Operation]:
-    found: list[Operation] = []
-
-    def visit(op: Operation) -> None:
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in list(block.ops):
-                    visit(inner)
-        if op.name in LOOP_REGIONS:
-            found.append(op)
-
-    visit(root)
-    return found
-
-
 @dataclass(frozen=True)
 class LoopInvariantCodeMotion(ModulePass):
     """Hoist pure, loop-invariant ops out of loops, innermost loops first (MLIR's rules)."""
@@ -113,5 +99,5 @@ class LoopInvariantCodeMotion(ModulePass):
     name = "loop-invariant-code-motion"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for loop in _post_order_loops(op):
+        for loop in [op for op in post_order(op) if op.name in LOOP_REGIONS]:
             move_loop_invariant_code(loop)

@@ -55,9 +55,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.arch.elementwise import is_elementwise_op_name
+from dfsched.dialects.constants import index_constant
 from dfsched.arch.model import DeviceModel, ExecUnit, Link
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, ktdp
+from dfsched.passes.builder import Builder
 from dfsched.passes.frontend.linalg_fusion import fuse_elementwise_generics
 from dfsched.passes.frontend.linalg_generalize import (
     ElementwiseToGeneric,
@@ -70,7 +72,6 @@ from dfsched.passes.frontend.linalg_generalize import (
 )
 from dfsched.passes.frontend.linalg_tiling import (
     build_loop_nest,
-    index_constant,
     loop_tile_sizes,
     operand_tile_shape,
     static_loop_ranges,
@@ -282,7 +283,7 @@ class ProgramPipeline:
             raise error(tile, "Result is not an access tile type")
         tile_shape = list(tile_type.get_shape())
         strides = _view_strides(view_type, tile)
-        builder = _Builder(InsertPoint.before(tile))
+        builder = Builder(InsertPoint.before(tile))
         operands = [*tile.indices, *tile.symbol_operands]
         base_map = tile.base_map.data
         indices = [_expand_expr(builder, e, operands[: base_map.num_dims], operands[base_map.num_dims:])
@@ -642,21 +643,7 @@ def _view_strides(view_type: MemRefType, at: Operation) -> list[int]:
     return strides
 
 
-class _Builder:
-    """Inserts ops at a fixed point, in order."""
-
-    def __init__(self, point: InsertPoint):
-        self.point = point
-
-    def insert(self, op: Operation) -> Operation:
-        Rewriter.insert_op(op, self.point)
-        return op
-
-    def constant(self, value: int) -> SSAValue:
-        return self.insert(index_constant(value)).results[0]
-
-
-def _expand_expr(builder: _Builder, expr: AffineExpr, dims: Sequence[SSAValue], symbols: Sequence[SSAValue]) -> SSAValue:
+def _expand_expr(builder: Builder, expr: AffineExpr, dims: Sequence[SSAValue], symbols: Sequence[SSAValue]) -> SSAValue:
     """MLIR's `expandAffineExpr`: the value of `expr` as index arithmetic."""
     if isinstance(expr, AffineDimExpr):
         return dims[expr.position]
@@ -694,7 +681,7 @@ def _is_constant_zero(value: SSAValue) -> bool:
     return isinstance(attr, IntegerAttr) and attr.value.data == 0
 
 
-def _offset(builder: _Builder, indices: Sequence[SSAValue], strides: Sequence[int]) -> SSAValue:
+def _offset(builder: Builder, indices: Sequence[SSAValue], strides: Sequence[int]) -> SSAValue:
     """Σ index·stride: constant-0 indices skipped, stride 1 not multiplied, adds left to right."""
     terms: list[SSAValue] = []
     for index, stride in zip(indices, strides):

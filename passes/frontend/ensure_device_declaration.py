@@ -97,6 +97,9 @@ def device_path(spec: str, module: ModuleOp) -> Path:
             known = ", ".join(sorted(shipped))
             raise error(module, f"unable to import device: cannot open input file '{absolute}': {reason}",
                         notes=[(module, f"--device also accepts a shipped device name: {known}")])
+    from dfsched.arch.loading import allow_device_root
+
+    allow_device_root(os.path.dirname(os.path.abspath(path)))  # the user chose this file
     return Path(os.path.abspath(path))
 
 

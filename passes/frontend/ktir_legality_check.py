@@ -11,8 +11,10 @@ module in pre-order and stops at the first construct V1 cannot schedule:
   (upstream accepts only `arith.addf/mulf/subf` there; whether the device's compute unit
   executes an op on its element type is `construct-three-stage-pipeline`'s check).
 
-dfsched also rejects a `ktdp.construct_memory_view` whose base address is a negative constant
-(upstream compiles it into a negative DataflowIR address).
+dfsched also rejects a `ktdp.construct_memory_view` the device cannot hold (upstream
+compiles these, and the result cannot run): a negative constant base address, a negative
+static size or stride, and, when the device is known, a view whose bytes (base address plus
+the farthest element, in the memory its memory space maps to) reach past that memory's size.
 
 One step past upstream: a `linalg.fill` of a scalar `arith.constant` whose result only
 initialises reductions (the `outs` of a `linalg.reduce`, or of a `linalg.generic` with a
@@ -32,9 +34,10 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from dfsched.arch.elementwise import is_elementwise_op_name
-from dfsched.diagnostics import error
+from dfsched.diagnostics import DiagnosticError, error
+from dfsched.dialects.ktdp import DYNAMIC
 from dfsched.passes.frontend.utils import op_name
-from dfsched.passes.constants import constant_int
+from dfsched.dialects.constants import constant_int
 
 ITER_ARGS = "V1 does not support scf.for with loop-carried arguments (iter_args)"
 WHILE = "V1 does not support scf.while loops"
@@ -44,6 +47,8 @@ GENERIC_BODY = ("unsupported op in a linalg.generic body: only element-wise arit
                 "intrinsics and scalar constants are accepted")
 NAMED_LINALG = "V1 only supports add/mul/sub/reduce compute ops; found unsupported compute op"
 NEGATIVE_BASE = "memory view base address must not be negative (got {})"
+NEGATIVE_SHAPE = "memory view {} must not be negative (got {})"
+BEYOND_MEMORY = "memory view ends at byte {} but memory '{}' of the device holds {} bytes"
 
 # linalg ops the walk accepts and descends into.
 ACCEPTED_LINALG = frozenset({"linalg.add", "linalg.mul", "linalg.sub", "linalg.reduce", "linalg.yield"})
@@ -57,17 +62,62 @@ class KtirLegalityCheck(ModulePass):
 
     name = "ktir-legality-check"
 
+    device: str = ""
+    """Device file (`--device`) used when the module declares none, to check views' sizes."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        check_region_ops(op)
+        check_region_ops(op, self.device)
 
 
-def check_region_ops(op: Operation) -> None:
+def check_region_ops(op: Operation, device: str = "") -> None:
     """Pre-order walk of everything nested in `op`; raise on the first illegal op."""
     for region in op.regions:
         for block in region.blocks:
             for inner in block.ops:
                 if check_op(inner):
-                    check_region_ops(inner)
+                    if op_name(inner) == "ktdp.construct_memory_view":
+                        check_view_fits(inner, device)
+                    check_region_ops(inner, device)
+
+
+def check_view_fits(view: Operation, device: str) -> None:
+    """A view's static sizes and strides are not negative, and its bytes fit its memory."""
+    sizes, strides = view.get_static_sizes(), view.get_static_strides()
+    for what, values in (("size", sizes), ("stride", strides)):
+        for value in values:
+            if value < 0 and value != DYNAMIC:
+                raise error(view, NEGATIVE_SHAPE.format(what, value))
+    base = constant_int(view.operands[0])
+    if base is None or DYNAMIC in sizes or DYNAMIC in strides or not sizes:
+        return
+    memory = _memory_of(view, device)
+    if memory is None or memory.size is None:
+        return
+    element = _element_bytes(view)
+    last = sum((size - 1) * stride for size, stride in zip(sizes, strides)) if all(sizes) else -1
+    end = base + (last + 1) * element
+    if base >= memory.size or end > memory.size:
+        raise error(view, BEYOND_MEMORY.format(max(base, end), memory.kind, memory.size))
+
+
+def _memory_of(view: Operation, device: str):
+    """The device memory `view`'s memory space maps to (None when unknown: later passes say why)."""
+    from dfsched.arch.loading import device_model_for
+
+    space = view.properties.get("memory_space")
+    if space is None:
+        return None
+    try:
+        model = device_model_for(view, device or None)
+        return model.memory_for_space(space, view) if model is not None else None
+    except DiagnosticError:
+        return None
+
+
+def _element_bytes(view: Operation) -> int:
+    element = getattr(view.results[0].type, "element_type", None)
+    width = getattr(element, "bitwidth", None)
+    return max(1, (width or 8) // 8) if isinstance(width, int) else 1
 
 
 def check_op(op: Operation) -> bool:

@@ -21,12 +21,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import gcd
 
-from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ShapedType
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IndexType, ShapedType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from dfsched.dialects.affine_subscripts import format_affine_expr
+from dfsched.dialects.constants import index_constant
 from dfsched.diagnostics import error
 from dfsched.dialects.ktdf import LoopType, LoopTypeAttr
 from dfsched.passes.frontend.linalg_generalize import indexing_maps, iterator_names
@@ -90,20 +92,9 @@ def operand_tile_shape(amap: AffineMap, tile_sizes: Sequence[int], ranges: Seque
         elif isinstance(expr, AffineConstantExpr) and expr.value == 0:
             shape.append(1)
         else:
-            raise error(at, f"unsupported affine expression '{_expr_text(expr)}' in an operand indexing map; "
+            raise error(at, f"unsupported affine expression '{format_affine_expr(expr)}' in an operand indexing map; "
                             "only loop indices and the constant 0 can be tiled")
     return shape
-
-
-def _expr_text(expr) -> str:
-    """An affine expression as mlir-opt spells it (the project printer's formatting)."""
-    from dfsched.printing import format_affine_expr
-
-    return format_affine_expr(expr)
-
-
-def index_constant(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
 def build_loop_nest(
@@ -134,7 +125,6 @@ def build_loop_nest(
 
 __all__ = [
     "build_loop_nest",
-    "index_constant",
     "loop_tile_sizes",
     "operand_tile_shape",
     "simd_tile_sizes",

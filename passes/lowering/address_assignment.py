@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import memref
+from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import (
     ComplexType,
     IndexType,
@@ -50,10 +50,14 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from dfsched.dialects.constants import index_constant
 from dfsched.arch.model import GLOBAL, DeviceModel, Memory
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects.ktdf_arch import attribute_text
-from dfsched.passes.lowering.utils import Inserter, constant_upper_bound, device_model, function_parent, index_constant
+from dfsched.passes.builder import Inserter
+from dfsched.passes.lowering.program import device_model
+from dfsched.passes.walk import nearest_ancestor
+from dfsched.passes.value_bounds import upper_bound
 
 NO_DEVICE = ("MemoryTrackerAnalysis: No ktdf_arch::DeviceOp found in module. This could happen if the device "
              "spec file is empty or contains multiple devices")
@@ -150,7 +154,7 @@ def plan_addresses(module: ModuleOp, allocations: list[memref.AllocOp],
 
 def program_of(alloc: Operation) -> Operation | None:
     """The program an allocation belongs to: its function (None outside any function)."""
-    return function_parent(alloc)
+    return nearest_ancestor(alloc, func.FuncOp)
 
 
 def allocation_size(alloc: memref.AllocOp) -> int:
@@ -161,7 +165,7 @@ def allocation_size(alloc: memref.AllocOp) -> int:
     dynamic = iter(alloc.dynamic_sizes)
     for dim, extent in enumerate(memref_type.get_shape()):
         if extent < 0:
-            bound = constant_upper_bound(next(dynamic))
+            bound = upper_bound(next(dynamic))
             if bound is None or bound < 0:
                 raise AllocationError(f"the size of dynamic dimension {dim} has no constant upper bound")
             extent = bound

@@ -21,7 +21,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from dfsched.diagnostics import error
 from dfsched.dialects.dataflow import GetLogicalMemoryViewOp
 from dfsched.dialects.ktdf import BufferPhaseOp, SelectMemrefOp
-from dfsched.passes.lowering.dfir_utils import INDEX, Builder, enclosing_program_unit, program_unit_kind
+from dfsched.passes.builder import Builder
+from dfsched.passes.lowering.dfir_utils import INDEX, enclosing_program_unit, program_unit_kind
 
 
 def _with_extra_iter_arg(loop: scf.ForOp, init: SSAValue) -> scf.ForOp:

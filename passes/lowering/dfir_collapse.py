@@ -18,11 +18,12 @@ from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
+from dfsched.dialects.constants import index_constant
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 from dfsched.passes.cleanup.greedy import GreedyConfig, apply_patterns_greedily
 from dfsched.passes.cleanup.patterns import fold, folder_patterns
-from dfsched.passes.constants import constant_int
-from dfsched.passes.lowering.dfir_utils import INDEX, index_constant
+from dfsched.dialects.constants import constant_int
+from dfsched.passes.lowering.dfir_utils import INDEX
 
 _MASK = (1 << 64) - 1
 _OPS = (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivUIOp, arith.RemUIOp)

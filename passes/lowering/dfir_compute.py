@@ -40,9 +40,9 @@ from dfsched.diagnostics import error
 from dfsched.dialects.dataflow import ReceiveOp, SendOp
 from dfsched.dialects.ktdf import ReadFromFifoOp, TilingDeriveSizeOp, WriteToFifoOp
 from dfsched.dialects.vectorchain import BinaryOp, BinaryOperator, BinaryOperatorAttr, ConstantBitstreamOp, ShuffleOp
-from dfsched.passes.constants import constant_int
+from dfsched.dialects.constants import constant_int
+from dfsched.passes.builder import Builder
 from dfsched.passes.lowering.dfir_utils import (
-    Builder,
     emit_vector_load,
     emit_vector_store,
     enclosing_program_unit,

@@ -39,11 +39,11 @@ from dfsched.dialects.dataflow import GetLogicalMemoryViewOp, GetUnitOp, Program
 from dfsched.dialects.ktdf import SelectMemrefOp
 from dfsched.dialects.ktdf_arch import attribute_text
 from dfsched.passes.lowering import dfir_symbols as sym
-from dfsched.passes.constants import constant_int
+from dfsched.dialects.constants import constant_int
+from dfsched.passes.lowering.program import MISSING_GRID, one_d_grid_size
+from dfsched.passes.builder import Builder
 from dfsched.passes.lowering.dfir_utils import (
-    Builder,
     get_unit_of,
-    grid_size,
     iter_arg_of,
     linear_layout,
     row_major_strides,
@@ -376,7 +376,7 @@ def build_logical_memory_views(func: FuncOp, model: DeviceModel, symbols) -> Non
     needed = discover_and_prune(func)
     if not needed:
         return
-    grid = grid_size(func)
+    grid = one_d_grid_size(func, not_an_array=MISSING_GRID)
     block = func.body.blocks.first
     assert block is not None
     last_unit = None

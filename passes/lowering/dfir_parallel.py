@@ -33,13 +33,13 @@ from dfsched.dialects.ktdf import ParallelOp
 from dfsched.passes.cleanup.affine_utils import binary
 from dfsched.passes.lowering.dfir_symbols import element_size_bytes
 from dfsched.passes.lowering.dfir_transfers import linear_coefficients
-from dfsched.passes.constants import constant_int
+from dfsched.dialects.constants import constant_int
+from dfsched.passes.lowering.program import MISSING_GRID, one_d_grid_size
+from dfsched.passes.builder import Builder
 from dfsched.passes.lowering.dfir_utils import (
-    Builder,
     corelet_of,
     enclosing_program_unit,
     get_unit_of,
-    grid_size,
     iter_arg_of,
     uniform_map_query,
 )
@@ -201,6 +201,6 @@ def lower_parallel_ops(func: Operation) -> None:
     ops = [op for op in func.walk(region_first=True) if isinstance(op, ParallelOp)]
     if not ops:
         return
-    grid_size(func)
+    one_d_grid_size(func, not_an_array=MISSING_GRID)
     for op in ops:
         _lower_one(op)

@@ -18,9 +18,9 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from dfsched.diagnostics import error
 from dfsched.dialects.dataflow import SyncRecvOp, SyncSendOp
 from dfsched.dialects.ktdf_lowering import SignalOp
-from dfsched.passes.constants import constant_int
+from dfsched.dialects.constants import constant_int
+from dfsched.passes.builder import Builder
 from dfsched.passes.lowering.dfir_utils import (
-    Builder,
     corelet_of,
     enclosing_program_unit,
     get_unit_of,

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.rewriter import Rewriter
@@ -38,8 +38,9 @@ from dfsched.diagnostics import error
 from dfsched.dialects.dataflow import ProgramUnitOp
 from dfsched.dialects.symbol import CreateIdOp, CreateSymbolOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
-from dfsched.passes.constants import constant_int
-from dfsched.passes.lowering.dfir_utils import INDEX, Builder, iter_arg_of, uniform_map_query
+from dfsched.dialects.constants import constant_int, index_constant
+from dfsched.passes.builder import Builder
+from dfsched.passes.lowering.dfir_utils import iter_arg_of, uniform_map_query
 
 MAX_CALL_DEPTH = 8
 
@@ -399,7 +400,7 @@ def _declare_derived(taken: SymbolicAddress, terms: Sequence[int], displacement:
 
     mapping: dict[SSAValue, SSAValue] = {}
     for leaf, term in zip(taken.per_unit_leaves, terms):
-        mapping[leaf] = note(arith.ConstantOp(IntegerAttr(term, INDEX)))
+        mapping[leaf] = note(index_constant(term))
     result = taken.root
     for op in taken.expression:
         operands = [mapping.get(v, v) for v in op.operands]
@@ -409,13 +410,13 @@ def _declare_derived(taken: SymbolicAddress, terms: Sequence[int], displacement:
             result = folded
             continue
         if isinstance(folded, int):
-            value = note(arith.ConstantOp(IntegerAttr(folded, INDEX)))
+            value = note(index_constant(folded))
         else:
             value = note(op.clone(value_mapper=dict(mapping)))
         mapping[op.results[0]] = value
         result = value
     if displacement != 0:
-        by = note(arith.ConstantOp(IntegerAttr(displacement, INDEX)))
+        by = note(index_constant(displacement))
         result = note(arith.AddiOp(result, by))
     if result is taken.root:
         discard()

@@ -36,9 +36,9 @@ from dfsched.dialects.dataflow import GetLogicalMemoryViewOp, ReceiveOp, SendOp
 from dfsched.dialects.ktdf import DataTransferOp, FifoSlotType
 from dfsched.dialects.vectorchain import ShuffleOp
 from dfsched.dialects.affine_subscripts import affine_add, affine_mul
+from dfsched.passes.builder import Builder
 from dfsched.passes.lowering.dfir_utils import (
     INDEX,
-    Builder,
     enclosing_program_unit,
     identity_map,
     resolve_fifo_unit,

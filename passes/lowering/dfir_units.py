@@ -17,19 +17,15 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from dfsched.passes.walk import post_order
+from dfsched.dialects.constants import index_constant
 from dfsched.diagnostics import error
 from dfsched.dialects.dataflow import GetUnitOp, ProgramUnitOp, ReturnOp
 from dfsched.dialects.ktdf_lowering import ExecuteOnOp, SignalOp
 from dfsched.dialects.ktdp import GetComputeTileIdOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
-from dfsched.passes.lowering.dfir_utils import (
-    INDEX,
-    Builder,
-    get_unit_of,
-    index_constant,
-    kind_of,
-    uniform_map_query,
-)
+from dfsched.passes.builder import Builder
+from dfsched.passes.lowering.dfir_utils import INDEX, get_unit_of, kind_of, uniform_map_query
 
 Components = dict[str, list[SSAValue]]
 
@@ -62,11 +58,6 @@ def _is_terminator(op: Operation) -> bool:
 
     block = op.parent_block()
     return block is not None and op is block.last_op and op.has_trait(IsTerminator)
-
-
-def post_order(op: Operation):
-    """MLIR's default (post-order) walk: nested ops before the op holding them."""
-    return op.walk(region_first=True)
 
 
 def _expand(unit: SSAValue, at: Operation) -> list[SSAValue]:

@@ -2,11 +2,12 @@
 
 * unit values: `kind_of` (a `uniform.query_map` over a mapping of `dataflow.get_unit`s → the
   upper-cased unit type), `get_unit_of`, `core_of`, `corelet_of`, `expand_units`;
-* building: `Builder` (inserts in order at a fixed point), index constants, identity maps,
+* unit names: `unit_type_tag` (the lower-case `type` of a `dataflow.get_unit` for a kind or
+  a memory space), `unit_name`, `make_unit`;
+* building: identity maps,
   `sizes_set` (the per-dimension integer set of a box), `uniform_map_query`;
 * agen helpers: `emit_vector_load` / `emit_vector_store` of a whole memref;
 * architecture facts: `vector_lanes`, `flattened_vector_type` (read through `DeviceModel`);
-* `grid_size(func)`: the 1-D grid of a function, with upstream's diagnostics.
 
 Unit kinds are compared as upper-case strings (`"MNILU"`), as upstream upper-cases the `type`
 of a `get_unit` to find its kind.
@@ -16,20 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AffineMapAttr,
-    FileLineColLoc,
     AffineSetAttr,
-    ArrayAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
     StringAttr,
+    i32,
     TensorType,
     VectorType,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineConstantExpr,
     AffineConstraintExpr,
@@ -39,13 +38,12 @@ from xdsl.ir.affine import (
     AffineMap,
     AffineSet,
 )
-from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.diagnostics import error
 from dfsched.dialects.affine_subscripts import affine_add, affine_mul, affine_neg
 from dfsched.dialects.dataflow import GetUnitOp, ProgramUnitOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
-from dfsched.passes.lowering.utils import MISSING_GRID
+from dfsched.passes.builder import Builder
 
 PASS = "ktdflowering-to-dfir"
 INDEX = IndexType()
@@ -54,57 +52,6 @@ INDEX = IndexType()
 # ---------------------------------------------------------------------------
 # Building IR
 # ---------------------------------------------------------------------------
-
-
-class Builder:
-    """Inserts ops at a fixed insertion point, each after the previous one.
-
-    With a `rewriter` (inside a rewrite pattern) the insertions notify the greedy driver. Ops
-    without a source location take `location` (by default the op they are built before or
-    after), so that a diagnostic on a new op points at the source it came from (Decision 4).
-    """
-
-    def __init__(self, point: InsertPoint, rewriter=None, location=None):
-        self.point = point
-        self.rewriter = rewriter
-        self.location = location
-
-    @classmethod
-    def before(cls, op: Operation, rewriter=None) -> Builder:
-        return cls(InsertPoint.before(op), rewriter, op.location)
-
-    @classmethod
-    def after(cls, op: Operation) -> Builder:
-        return cls(InsertPoint.after(op), None, op.location)
-
-    @classmethod
-    def at_start(cls, block: Block) -> Builder:
-        return cls(InsertPoint.at_start(block))
-
-    @classmethod
-    def at_end(cls, block: Block) -> Builder:
-        return cls(InsertPoint.at_end(block))
-
-    def insert(self, op: Operation) -> Operation:
-        if self.location is not None and not isinstance(op.location, FileLineColLoc):
-            for inner in op.walk():
-                if not isinstance(inner.location, FileLineColLoc):
-                    inner.location = self.location
-        if self.rewriter is not None:
-            self.rewriter.insert(op, self.point)
-        else:
-            Rewriter.insert_op(op, self.point)
-        return op
-
-    def value(self, op: Operation) -> SSAValue:
-        return self.insert(op).results[0]
-
-    def constant(self, value: int) -> SSAValue:
-        return self.value(index_constant(value))
-
-
-def index_constant(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, INDEX))
 
 
 def identity_map(rank: int) -> AffineMap:
@@ -151,6 +98,44 @@ def uniform_map_query(builder: Builder, keys: Sequence[SSAValue], values: Sequen
 # ---------------------------------------------------------------------------
 # Units
 # ---------------------------------------------------------------------------
+
+
+def unit_type_tag(kind: Attribute | str) -> str:
+    """The `type` of a `dataflow.get_unit` for a kind: lower case.
+
+    `#ktdp.memory_space<global>` / `<ct_local>` are spelled `hbm` / `lx` (what DFIR code
+    generation expects); any other attribute is its printed form, lower-cased.
+    """
+    if isinstance(kind, str):
+        return kind.lower()
+    if isinstance(kind, StringAttr):
+        return kind.data.lower()
+    if kind.name == "ktdp.memory_space":
+        space = getattr(kind, "kind", None)
+        name = space.data if isinstance(space, StringAttr) else str(space)
+        if name == "global":
+            return "hbm"
+        if name == "ct_local":
+            return "lx"
+    from dfsched.dialects.ktdf_arch import attribute_text
+
+    return attribute_text(kind).lower()
+
+
+def unit_name(tag: str, core: int | None = None, corelet: int | None = None) -> str:
+    """`C<core>-<tag>[-CL<corelet>]`, or the bare tag for a unit that belongs to no core."""
+    name = tag if core is None else f"C{core}-{tag}"
+    return name if corelet is None else f"{name}-CL{corelet}"
+
+
+def make_unit(name: str, tag: str, core: int | None = None, corelet: int | None = None):
+    """`dataflow.get_unit {core = c : i32, corelet = k : i32, name = ..., type = ...} : index`."""
+    attrs: dict[str, Attribute] = {}
+    if core is not None:
+        attrs["core"] = IntegerAttr(core, i32)
+    if corelet is not None:
+        attrs["corelet"] = IntegerAttr(corelet, i32)
+    return GetUnitOp(name, tag, attributes=attrs)
 
 
 def get_unit_of(value: SSAValue) -> GetUnitOp | None:
@@ -267,22 +252,6 @@ def resolve_fifo_unit(builder: Builder, endpoint: Attribute, components: dict[st
 # ---------------------------------------------------------------------------
 # Functions
 # ---------------------------------------------------------------------------
-
-
-def grid_size(func: Operation) -> int:
-    """Upstream `extractGridSize`: the function's 1-D `grid` attribute."""
-    grid = func.attributes.get("grid")
-    if not isinstance(grid, ArrayAttr):
-        raise error(func, MISSING_GRID)
-    if len(grid.data) != 1:
-        raise error(func, f"Only 1D grids supported in Phase 1 (got {len(grid.data)}D grid)")
-    size = grid.data[0]
-    if not isinstance(size, IntegerAttr):
-        raise error(func, "Grid size must be integer attribute")
-    value = size.value.data
-    if value <= 0:
-        raise error(func, f"Grid size must be positive (got {value})")
-    return value
 
 
 # ---------------------------------------------------------------------------

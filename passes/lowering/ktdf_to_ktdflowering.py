@@ -47,6 +47,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from dfsched.dialects.constants import index_constant, static_trip_count
 from dfsched.arch.model import DeviceModel
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
@@ -54,30 +55,19 @@ from dfsched.dialects.ktdf_arch import attribute_text
 from dfsched.dialects.ktdf_lowering import ExecuteOnOp, SignalOp
 from dfsched.dialects.ktdp import GetComputeTileIdOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
-from dfsched.passes.lowering.utils import (
+from dfsched.passes.walk import nearest_ancestor, pipelines_post_order, stages_post_order
+from dfsched.passes.builder import Inserter
+from dfsched.passes.aliasing import memref_aliases, memref_root, reads_from, region_writes_to, writes_to
+from dfsched.passes.lowering.dfir_utils import make_unit, unit_name, unit_type_tag
+from dfsched.passes.lowering.program import device_model, one_d_grid_size
+from dfsched.passes.lowering.stage_dag import (
     CircularDependency,
-    Inserter,
     StageDAG,
     analyze_stage_dependencies,
     build_global_stage_dag,
-    device_model,
     direct_stages,
-    index_constant,
-    make_unit,
-    one_d_grid_size,
     op_positions,
-    parallel_parent,
-    pipelines_post_order,
-    memref_aliases,
-    memref_root,
-    reads_from,
-    region_writes_to,
-    stages_post_order,
-    static_trip_count,
     topological_sort,
-    unit_name,
-    unit_type_tag,
-    writes_to,
 )
 
 
@@ -156,7 +146,7 @@ def classify_components(function: func.FuncOp, stages: list[ktdf.StageOp]) -> Co
     for stage in stages:
         kinds = stage_unit_kinds(stage)
         components.stage_kinds[stage] = kinds
-        parallel = parallel_parent(stage)
+        parallel = nearest_ancestor(stage, ktdf.ParallelOp)
         for kind in kinds:
             components.first_use.setdefault(kind, stage)
             if parallel is not None:
@@ -275,7 +265,7 @@ def map_stages_to_units(stages: list[ktdf.StageOp], components: Components) -> d
     mapping: dict[ktdf.StageOp, list[UnitSlot]] = {}
     for stage in stages:
         slots: list[UnitSlot] = []
-        parallel = parallel_parent(stage)
+        parallel = nearest_ancestor(stage, ktdf.ParallelOp)
         for kind in components.stage_kinds[stage]:
             if parallel is not None:
                 slots.extend(_corelet_slots(kind, parallel))
@@ -347,7 +337,7 @@ def pipeline_reuse_edges(pipeline: ktdf.PipelineOp, stage_slots: dict[ktdf.Stage
     corelets split its iterations, so the loops alone do not say which is first or last).
     """
     stages = direct_stages(pipeline)
-    if len(stages) < 2 or parallel_parent(pipeline) is not None:
+    if len(stages) < 2 or nearest_ancestor(pipeline, ktdf.ParallelOp) is not None:
         return []
     loops = [loop for loop in reversed(_loops_around(pipeline))
              if (trips := static_trip_count(loop)) is None or trips > 1]

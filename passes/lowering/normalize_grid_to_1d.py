@@ -36,9 +36,10 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from dfsched.dialects.constants import index_constant
 from dfsched.diagnostics import error
 from dfsched.dialects.ktdp import GetComputeTileIdOp, tile_id_covers_grid
-from dfsched.passes.lowering.utils import Inserter, index_constant
+from dfsched.passes.builder import Inserter
 
 
 @dataclass(frozen=True)

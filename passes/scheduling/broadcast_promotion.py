@@ -78,14 +78,11 @@ from xdsl.traits import IsTerminator
 
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
-from dfsched.passes.scheduling.utils import depends_on, pipeline_enclosing_scope, pipelines_post_order
+from dfsched.passes.aliasing import memref_aliases, memref_root
+from dfsched.passes.walk import pipelines_post_order
+from dfsched.passes.scheduling.utils import depends_on, pipeline_enclosing_scope
 
 NO_ALLOC = "broadcast promotion: destination does not trace back to a memref.alloc"
-
-# Ops whose result is a view of their (first) memref operand.
-_VIEW_OPS = frozenset(
-    {"memref.cast", "memref.view", "memref.subview", "memref.reinterpret_cast", "memref.memory_space_cast"}
-)
 
 
 @dataclass(frozen=True)
@@ -188,20 +185,7 @@ def alias_set(memref_value: SSAValue) -> set[SSAValue]:
     Upstream only looks at views derived from `memref_value` itself, so a write to the
     whole buffer a transfer reads a view of went unnoticed.
     """
-    root = memref_value
-    while isinstance(root, OpResult) and _op_name(root.owner) in _VIEW_OPS and root.owner.operands:
-        root = root.owner.operands[0]
-    aliases: set[SSAValue] = set()
-    worklist = [root]
-    while worklist:
-        value = worklist.pop()
-        if value in aliases:
-            continue
-        aliases.add(value)
-        for use in value.uses:
-            if _op_name(use.operation) in _VIEW_OPS:
-                worklist.extend(use.operation.results)
-    return aliases
+    return set(memref_aliases(memref_root(memref_value)))
 
 
 def written_memrefs(op: Operation) -> list[SSAValue]:

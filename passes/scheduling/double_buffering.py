@@ -65,7 +65,7 @@ from dfsched.arch.model import SCRATCHPAD, DeviceModel
 from dfsched.compat import DominanceInfo
 from dfsched.diagnostics import DiagnosticError, error, loc_text
 from dfsched.dialects import ktdf
-from dfsched.passes.scheduling.utils import pipeline_enclosing_scope
+from dfsched.passes.scheduling.utils import pipeline_enclosing_scope, replace_private
 
 PASS = "double-buffering"
 NUM_PHASES = 2
@@ -379,14 +379,8 @@ def prune_private_slots(private: ktdf.PrivateOp, slots: list[int]) -> ktdf.Priva
     body.erase_op(terminator)
 
     region = private.detach_region(private.body)
-    new_private = ktdf.PrivateOp([private.res[i].type for i in keep], region, private.attributes)
-    new_private.location = private.location
-    parent = private.parent_block()
-    assert parent is not None
-    parent.insert_op_before(new_private, private)
-    for new_index, old_index in enumerate(keep):
-        private.res[old_index].replace_all_uses_with(new_private.res[new_index])
-    parent.erase_op(private)
+    new_private = replace_private(private, [private.res[i].type for i in keep], region,
+                                  [(old, new) for new, old in enumerate(keep)])
     for alloc in orphaned:
         assert isinstance(alloc, Operation)
         body.erase_op(alloc)

@@ -67,7 +67,7 @@ from dfsched.arch.views import enclosing_group, kind_name
 from dfsched.diagnostics import error, loc_text
 from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import GroupOp
-from dfsched.passes.constants import constant_int
+from dfsched.dialects.constants import static_trip_count
 from dfsched.passes.scheduling.utils import is_parallel_loop, move_ops, pipeline_enclosing_scope
 
 PASS = "parallelize-loops-across-instances"
@@ -224,14 +224,6 @@ def can_distribute(loop: scf.ForOp) -> bool:
         debug(f" skip loop at {loc_text(loop)}: its iterations alternate double-buffer copies")
         return False
     return True
-
-
-def static_trip_count(loop: scf.ForOp) -> int | None:
-    """The trip count when the bounds and step are constants (MLIR's `getStaticTripCount`)."""
-    lb, ub, step = (constant_int(v) for v in (loop.lb, loop.ub, loop.step))
-    if lb is None or ub is None or step is None or step <= 0:
-        return None
-    return max(0, -(-(ub - lb) // step))
 
 
 # ===========================================================================

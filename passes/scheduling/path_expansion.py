@@ -82,17 +82,17 @@ from dfsched.arch.routing import NodeClass, RouteNode
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import attribute_text
+from dfsched.passes.walk import pipelines_post_order
 from dfsched.passes.scheduling.utils import (
     ChainError,
     TokenPlan,
-    canonicalize_map_and_operands,
+    fold_subscript_map_and_operands,
     cleanup_private,
     contains_pipeline,
     extend_private,
     index_constant_at_function_entry,
     linear_stage_chain,
     nearest_stage,
-    pipelines_post_order,
     stage_ops,
     zero_map,
 )
@@ -688,7 +688,7 @@ class Materializer:
         new_map = amap.data if amap is not None else None
         new_indices = [self.mapped(i) for i in indices]
         if new_map is not None:
-            new_map, new_indices = canonicalize_map_and_operands(new_map, new_indices)
+            new_map, new_indices = fold_subscript_map_and_operands(new_map, new_indices)
         return _Side(lambda: self.mapped(value), new_map, new_indices, mapped_sizes)
 
     def buffer_side(self, spec: BufferSpec) -> _Side:

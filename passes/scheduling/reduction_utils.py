@@ -28,7 +28,6 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
     IndexType,
-    IntegerAttr,
     MemRefType,
     TensorType,
 )
@@ -37,6 +36,7 @@ from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 
+from dfsched.dialects.constants import index_constant
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
 from dfsched.dialects import scf_ext
@@ -388,7 +388,7 @@ class Inserter:
         return op
 
     def index(self, value: int) -> SSAValue:
-        return self(arith.ConstantOp(IntegerAttr(value, IndexType()))).results[0]
+        return self(index_constant(value)).results[0]
 
 
 def local_slot_index(add: Inserter, batch_iv: SSAValue, c0: SSAValue) -> SSAValue:

@@ -84,7 +84,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import affine, arith, func, memref, scf
+from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import (
     FixedBitwidthType,
     IndexType,
@@ -93,9 +93,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NoneAttr,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
-from xdsl.ir.affine import AffineExpr, AffineSymExpr
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.traits import IsolatedFromAbove
@@ -103,13 +101,11 @@ from xdsl.traits import IsolatedFromAbove
 from dfsched.arch.model import SCRATCHPAD, DeviceModel, Memory
 from dfsched.diagnostics import DiagnosticError, error, location_of
 from dfsched.dialects import ktdf
-from dfsched.dialects.affine_ext import MaxOp as AffineMaxOp
 from dfsched.passes.scheduling.tile_cost_model import TileCostModel
 from dfsched.passes.scheduling.tiling_utils import constant_index_value, insert_before
+from dfsched.passes.value_bounds import known_bounds, upper_bound
 
 PASS = "tile-size-selection"
-
-Interval = tuple[int, int]
 
 
 STRATEGIES = ("largest", "model", "search")
@@ -195,7 +191,7 @@ class TileSizeSelection(ModulePass):
         model = None if self.strategy == "largest" else device_model_for(tiles[0].op, device=self.device)
         if model is None:  # `largest`, or nothing to predict with: the largest stays
             return TileDecision(name, self.strategy, places, [Candidate(largest, None)], largest)
-        cost = TileCostModel(program, model, value_bounds)
+        cost = TileCostModel(program, model, known_bounds)
         ranked = rank_combinations(tiles, budget, cost, largest)
         if self.strategy == "search":
             ranked = self.simulate(root, tiles, ranked, largest)
@@ -497,10 +493,10 @@ class Buffer:
             if isinstance(dim, int):
                 total *= dim
                 continue
-            bound = value_bounds(dim, env)
-            if bound is None:
+            high = upper_bound(dim, env)
+            if high is None:
                 return None
-            total *= max(0, bound[1])
+            total *= max(0, high)
         return total
 
 
@@ -613,183 +609,3 @@ def feeds_select_memref(value: SSAValue) -> bool:
             if isinstance(private, ktdf.PrivateOp) and feeds_select_memref(private.results[use.index]):
                 return True
     return False
-
-
-# ---------------------------------------------------------------------------
-# Value bounds: the smallest and largest value an index can take
-# ---------------------------------------------------------------------------
-
-
-def value_bounds(value: SSAValue, env: dict[Operation, int]) -> Interval | None:
-    """Closed bounds of `value` with the placeholders of `env` in place, or None if unknown."""
-    return _Bounds(env).of(value)
-
-
-class _Bounds:
-    def __init__(self, env: dict[Operation, int]):
-        self.env = env
-        self.memo: dict[SSAValue, Interval | None] = {}
-
-    def of(self, value: SSAValue) -> Interval | None:
-        if value in self.memo:
-            return self.memo[value]
-        self.memo[value] = None  # cycles (loop-carried values) are unknown
-        result = self._compute(value)
-        self.memo[value] = result
-        return result
-
-    def _compute(self, value: SSAValue) -> Interval | None:
-        if isinstance(value, BlockArgument):
-            return self._block_argument(value)
-        op = value.owner
-        if isinstance(op, ktdf.TilingReserveSizeOp):
-            size = self.env.get(op)
-            return None if size is None else (size, size)
-        if isinstance(op, arith.ConstantOp):
-            attr = op.value
-            return (attr.value.data, attr.value.data) if isinstance(attr, IntegerAttr) else None
-        if isinstance(op, ktdf.TilingDeriveSizeOp):
-            tile = self.of(op.tile_sizes[-1]) if op.tile_sizes else None
-            total = self.of(op.total_size)
-            his = [b[1] for b in (tile, total) if b is not None]
-            return (0, max(0, min(his))) if his else None
-        if isinstance(op, ktdf.TilingLinearizeIndexOp):
-            result: Interval | None = (0, 0)
-            for iv, stride in zip(op.ivs, op.strides):
-                result = _add(result, _mul(self.of(iv), self.of(stride)))
-            return result
-        if isinstance(op, arith.IndexCastOp):
-            return self.of(op.operands[0])
-        if isinstance(op, arith.SelectOp):
-            a, b = self.of(op.lhs), self.of(op.rhs)
-            return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
-        binary = _ARITH.get(type(op))
-        if binary is not None:
-            return binary(self.of(op.operands[0]), self.of(op.operands[1]))
-        if isinstance(op, affine.ApplyOp | affine.MinOp | AffineMaxOp):
-            return self._affine(op)
-        return None
-
-    def _block_argument(self, arg: BlockArgument) -> Interval | None:
-        owner = arg.block.parent_op()
-        if isinstance(owner, scf.ForOp) and arg.index == 0:
-            return _loop_range(self.of(owner.lb), self.of(owner.ub))
-        if isinstance(owner, ktdf.ParallelOp):
-            ivs = owner.induction_vars
-            if arg.index < len(ivs):
-                return _loop_range(self.of(owner.lower_bounds[arg.index]), self.of(owner.upper_bounds[arg.index]))
-            return (0, max(0, owner.num_instances.value.data - 1))
-        return None
-
-    def _affine(self, op: Operation) -> Interval | None:
-        amap = op.map.data
-        operands = [self.of(v) for v in op.operands]
-        dims, syms = operands[: amap.num_dims], operands[amap.num_dims:]
-        results = [_affine_expr(expr, dims, syms) for expr in amap.results]
-        if any(r is None for r in results) or not results:
-            return None
-        if isinstance(op, affine.MinOp):
-            return (min(r[0] for r in results), min(r[1] for r in results))
-        if isinstance(op, AffineMaxOp):
-            return (max(r[0] for r in results), max(r[1] for r in results))
-        return results[0]
-
-
-def _loop_range(lb: Interval | None, ub: Interval | None) -> Interval | None:
-    if lb is None or ub is None:
-        return None
-    return (lb[0], max(lb[0], ub[1] - 1))
-
-
-def _corners(a: Interval | None, b: Interval | None, f: Callable[[int, int], int]) -> Interval | None:
-    if a is None or b is None:
-        return None
-    values = [f(x, y) for x in a for y in b]
-    return (min(values), max(values))
-
-
-def _add(a: Interval | None, b: Interval | None) -> Interval | None:
-    return None if a is None or b is None else (a[0] + b[0], a[1] + b[1])
-
-
-def _sub(a: Interval | None, b: Interval | None) -> Interval | None:
-    return None if a is None or b is None else (a[0] - b[1], a[1] - b[0])
-
-
-def _mul(a: Interval | None, b: Interval | None) -> Interval | None:
-    return _corners(a, b, lambda x, y: x * y)
-
-
-def _positive(b: Interval | None) -> bool:
-    return b is not None and b[0] > 0
-
-
-def _floordiv(a: Interval | None, b: Interval | None) -> Interval | None:
-    return _corners(a, b, lambda x, y: x // y) if _positive(b) else None
-
-
-def _ceildiv(a: Interval | None, b: Interval | None) -> Interval | None:
-    return _corners(a, b, lambda x, y: -((-x) // y)) if _positive(b) else None
-
-
-def _truncdiv(a: Interval | None, b: Interval | None) -> Interval | None:
-    return _corners(a, b, lambda x, y: int(x / y) if abs(x) < 2**52 else x // y) if _positive(b) else None
-
-
-def _rem(a: Interval | None, b: Interval | None) -> Interval | None:
-    if a is None or not _positive(b) or a[0] < 0:
-        return None
-    assert b is not None
-    return (0, min(a[1], b[1] - 1))
-
-
-def _min(a: Interval | None, b: Interval | None) -> Interval | None:
-    return None if a is None or b is None else (min(a[0], b[0]), min(a[1], b[1]))
-
-
-def _max(a: Interval | None, b: Interval | None) -> Interval | None:
-    return None if a is None or b is None else (max(a[0], b[0]), max(a[1], b[1]))
-
-
-_ARITH: dict[type, Callable[[Interval | None, Interval | None], Interval | None]] = {
-    arith.AddiOp: _add,
-    arith.SubiOp: _sub,
-    arith.MuliOp: _mul,
-    arith.CeilDivUIOp: _ceildiv,
-    arith.CeilDivSIOp: _ceildiv,
-    arith.FloorDivSIOp: _floordiv,
-    arith.DivUIOp: _floordiv,
-    arith.DivSIOp: _truncdiv,
-    arith.RemUIOp: _rem,
-    arith.RemSIOp: _rem,
-    arith.MinSIOp: _min,
-    arith.MinUIOp: _min,
-    arith.MaxSIOp: _max,
-    arith.MaxUIOp: _max,
-}
-
-
-def _affine_expr(expr: AffineExpr, dims: list[Interval | None], syms: list[Interval | None]) -> Interval | None:
-    if isinstance(expr, AffineConstantExpr):
-        return (expr.value, expr.value)
-    if isinstance(expr, AffineDimExpr):
-        return dims[expr.position] if expr.position < len(dims) else None
-    if isinstance(expr, AffineSymExpr):
-        return syms[expr.position] if expr.position < len(syms) else None
-    if isinstance(expr, AffineBinaryOpExpr):
-        lhs, rhs = _affine_expr(expr.lhs, dims, syms), _affine_expr(expr.rhs, dims, syms)
-        kind = expr.kind
-        if kind == AffineBinaryOpKind.Add:
-            return _add(lhs, rhs)
-        if kind == AffineBinaryOpKind.Mul:
-            return _mul(lhs, rhs)
-        if kind == AffineBinaryOpKind.FloorDiv:
-            return _floordiv(lhs, rhs)
-        if kind == AffineBinaryOpKind.CeilDiv:
-            return _ceildiv(lhs, rhs)
-        if kind == AffineBinaryOpKind.Mod:
-            if not _positive(rhs):
-                return None
-            assert rhs is not None
-            return (0, rhs[1] - 1)
-    return None

@@ -29,7 +29,9 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.dialects import ktdf
-from dfsched.passes.scheduling.utils import is_parallel_loop, post_order
+from dfsched.dialects.constants import index_constant
+from dfsched.passes.walk import post_order
+from dfsched.passes.scheduling.utils import is_parallel_loop
 
 MAX_LOOP_NEST_DEPTH = 4
 """Deeper perfect nests are analysed as their outermost four loops (upstream's kMaxLoopNestDepth)."""
@@ -58,7 +60,7 @@ def insert_before(op: Operation, anchor: Operation, location_of: Operation | Non
 
 
 def index_constant_before(value: int, anchor: Operation, location_of: Operation | None = None) -> SSAValue:
-    return insert_before(arith.ConstantOp(IntegerAttr(value, IndexType())), anchor, location_of).results[0]
+    return insert_before(index_constant(value), anchor, location_of).results[0]
 
 
 def new_loop(lb: SSAValue, ub: SSAValue, step: SSAValue) -> scf.ForOp:

@@ -12,9 +12,8 @@
   (a block's ops into another block).
 * **Scopes**: `pipeline_enclosing_scope` (the `scf.for` ancestors of a pipeline,
   innermost first) and `is_parallel_loop`.
-* **Affine subscripts**: `canonicalize_map_and_operands` (MLIR's
-  `canonicalizeMapAndOperands`: duplicate operands merged, constant operands folded into
-  the map, unused dims dropped).
+* **Affine subscripts**: `fold_subscript_map_and_operands` (duplicate operands merged,
+  constant dim operands folded into the map, unused dims dropped).
 * **Retyping**: `retype_private_results` (a wider buffer, a bigger FIFO slot: the defining
   `memref.alloc` / `ktdf.fifo.allocate` and the private are rebuilt, every use follows).
 * **Transfers**: `set_transfer_side` (a new map and index list for one side).
@@ -27,19 +26,20 @@ Everything here keeps IR order (Decision 5): no result depends on hashing or poi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TypeVar
 
-from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, IndexType, IntegerAttr, i32
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, i32
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSymExpr
 
+from dfsched.passes.walk import nearest_ancestor
 from dfsched.dialects import ktdf
-from dfsched.passes.constants import constant_int
+from dfsched.dialects.constants import constant_int, index_constant
 from dfsched.dialects.affine_subscripts import (
     affine_add,
     affine_ceildiv,
@@ -56,28 +56,9 @@ from dfsched.dialects.affine_subscripts import (
 OpT = TypeVar("OpT", bound=Operation)
 
 
-def post_order(root: Operation, kind: type[OpT]) -> list[OpT]:
-    """Every op of class `kind` under `root` (`root` included), nested ops before the ops
-    holding them."""
-    return [op for op in root.walk(region_first=True) if isinstance(op, kind)]
-
-
-def pipelines_post_order(root: Operation) -> list[ktdf.PipelineOp]:
-    """Every `ktdf.pipeline` under `root`, inner pipelines before the ones holding them."""
-    return post_order(root, ktdf.PipelineOp)
-
-
 def stage_ops(stage: ktdf.StageOp) -> list[Operation]:
     """The ops of `stage`, nested ones included, except those of stages nested in it."""
     return [op for op in stage.walk() if op is not stage and nearest_stage(op) is stage]
-
-
-def nearest_ancestor(op: Operation, kind: type[OpT]) -> OpT | None:
-    """The closest op of class `kind` holding `op` (not `op` itself)."""
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, kind):
-        parent = parent.parent_op()
-    return parent
 
 
 def nearest_stage(op: Operation) -> ktdf.StageOp | None:
@@ -370,20 +351,29 @@ def extend_private(
         new_block.add_op(token)
     yielded = old_values + extra_values + [t.result for t in tokens]
     new_block.add_op(ktdf.PrivateYieldOp(yielded, old_yield.attributes))
-    new_private = ktdf.PrivateOp(types, new_region, private.attributes)
-    new_private.location = private.location
-    parent = private.parent
-    assert parent is not None
-    parent.insert_op_before(new_private, private)
     count = len(private.res)
-    for old, new in zip(private.res, new_private.res[:count]):
-        old.replace_all_uses_with(new)
+    new_private = replace_private(private, types, new_region, [(i, i) for i in range(count)])
     extra_results = list(new_private.res[count : count + len(extra_values)])
     for value, result in zip(extra_values, extra_results):
         value.replace_uses_with_if(result, lambda use: not is_inside(use.operation, new_private))
     token_results = list(new_private.res[count + len(extra_values) :])
-    parent.erase_op(private)
     return new_private, extra_results, token_results
+
+
+def replace_private(private: ktdf.PrivateOp, types: Sequence[Attribute], region: Region,
+                    result_map: Iterable[tuple[int, int]]) -> ktdf.PrivateOp:
+    """Put a new `ktdf.private` of `types` over `region` in place of `private` (its attributes
+    and location kept); each (old, new) pair of `result_map` moves the old result's uses to
+    the new result. The old private is erased."""
+    new_private = ktdf.PrivateOp(types, region, private.attributes)
+    new_private.location = private.location
+    parent = private.parent
+    assert parent is not None
+    parent.insert_op_before(new_private, private)
+    for old, new in result_map:
+        private.res[old].replace_all_uses_with(new_private.res[new])
+    parent.erase_op(private, safe_erase=False)
+    return new_private
 
 
 def move_ops(source: Block, destination: Block, keep: Operation | None = None) -> None:
@@ -452,15 +442,8 @@ def cleanup_private(private: ktdf.PrivateOp) -> ktdf.PrivateOp:
         new_block.add_op(op.clone(mapping))
     new_block.add_op(ktdf.PrivateYieldOp([mapping.get(terminator.values[i], terminator.values[i]) for i in live],
                                          terminator.attributes))
-    new_private = ktdf.PrivateOp([private.res[i].type for i in live], new_region, private.attributes)
-    new_private.location = private.location
-    parent = private.parent
-    assert parent is not None
-    parent.insert_op_before(new_private, private)
-    for new_index, old_index in enumerate(live):
-        private.res[old_index].replace_all_uses_with(new_private.res[new_index])
-    parent.erase_op(private, safe_erase=False)
-    return new_private
+    return replace_private(private, [private.res[i].type for i in live], new_region,
+                           [(old, new) for new, old in enumerate(live)])
 
 
 def retype_private_results(private: ktdf.PrivateOp, new_types: dict[int, Attribute]) -> ktdf.PrivateOp:
@@ -498,15 +481,7 @@ def retype_private_results(private: ktdf.PrivateOp, new_types: dict[int, Attribu
         rebuilt[value.owner] = new_owner
     types = [new_types.get(i, r.type) for i, r in enumerate(private.res)]
     region = private.detach_region(private.body)
-    new_private = ktdf.PrivateOp(types, region, private.attributes)
-    new_private.location = private.location
-    parent = private.parent
-    assert parent is not None
-    parent.insert_op_before(new_private, private)
-    for old, new in zip(private.res, new_private.res):
-        old.replace_all_uses_with(new)
-    parent.erase_op(private)
-    return new_private
+    return replace_private(private, types, region, [(i, i) for i in range(len(types))])
 
 
 def private_result_source(value: SSAValue) -> SSAValue | None:
@@ -581,7 +556,7 @@ def index_constant_at_function_entry(op: Operation, value: int) -> SSAValue | No
     function = enclosing_function(op)
     if function is None or not function.body.blocks:
         return None
-    constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+    constant = index_constant(value)
     entry = function.body.blocks[0]
     first = entry.first_op
     if first is None:
@@ -616,12 +591,12 @@ def substitute(expr: AffineExpr, dims: Sequence[AffineExpr], symbols: Sequence[A
     return expr
 
 
-def canonicalize_map_and_operands(
+def fold_subscript_map_and_operands(
     amap: AffineMap, operands: Sequence[SSAValue]
 ) -> tuple[AffineMap, list[SSAValue]]:
-    """MLIR's `canonicalizeMapAndOperands` for dims-only subscript maps.
-
-    Operands defined by index constants fold into the map, repeated operands share one
+    """Subscript maps as path expansion wants them (not MLIR's `canonicalizeMapAndOperands`,
+    which `cleanup.affine_utils` implements: that one keeps constant dims and may turn dims into
+    symbols). Operands defined by index constants fold into the map, repeated operands share one
     dim, and dims the map no longer uses are dropped (dims renumbered in operand order).
     Symbols are kept as they are.
     """

@@ -25,7 +25,8 @@ from xdsl.utils.exceptions import ParseError
 
 from dfsched import dialects, printing
 from dfsched.dialects.affine_ext import MLIRAffineParsing, add, ceildiv, floordiv, mod, mul, neg, sub
-from dfsched.printing import format_affine_expr, format_affine_map, format_affine_set, format_float
+from dfsched.dialects.affine_subscripts import format_affine_expr, format_affine_map, format_affine_set
+from dfsched.printing import format_float
 
 d0, d1, d2 = AffineDimExpr(0), AffineDimExpr(1), AffineDimExpr(2)
 s0, s1 = AffineSymExpr(0), AffineSymExpr(1)
@@ -77,8 +78,8 @@ def test_expression_printer(expr, text):
 
 
 def test_expression_printer_names_operands():
-    name = lambda pos, is_symbol: f"symbol(%n{pos})" if is_symbol else f"%i{pos}"  # noqa: E731
-    assert format_affine_expr(raw("+", raw("*", d0, 2), s0), name) == "%i0 * 2 + symbol(%n0)"
+    expr = raw("+", raw("*", d0, 2), s0)
+    assert format_affine_expr(expr, lambda pos: f"%i{pos}", lambda pos: f"symbol(%n{pos})") == "%i0 * 2 + symbol(%n0)"
 
 
 # ---------------------------------------------------------------------------

@@ -65,7 +65,7 @@ func.func @order_vs_set(%v: memref<4x8xf16>, %i: index) {
 #s = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 7 >= 0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @non_affine_subscript(%v: memref<4x8xf16>, %i: index, %j: index) {
-  // expected-error @+1 {{non-affine expression: at least one of the multiply operands has to be a constant}}
+  // expected-error @+1 {{non-affine expression: at least one of the multiply operands has to be either a constant or symbolic}}
   %t = ktdp.construct_access_tile %v[%i * %j, %i] {access_tile_set = #s, access_tile_order = #id} : memref<4x8xf16> -> !ktdp.access_tile<4x8xindex>
   return
 }

@@ -1,0 +1,41 @@
+"""Constants read off the IR and built into it: the one home for dialect canonicalizers and every pass."""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.ir import Attribute, OpResult, SSAValue
+from xdsl.traits import ConstantLike
+
+
+def constant_attr(value: SSAValue) -> Attribute | None:
+    """The attribute of a constant-like op's result (MLIR's `m_Constant`), else None.
+
+    An unregistered op is never constant-like, whatever traits it is asked about."""
+    if not isinstance(value, OpResult):
+        return None
+    op = value.op
+    if isinstance(op, arith.ConstantOp):
+        return op.value
+    if op.has_trait(ConstantLike, value_if_unregistered=False):
+        return ConstantLike.get_constant_value(value)
+    return None
+
+
+def constant_int(value: SSAValue) -> int | None:
+    """The integer an index/integer constant defines (MLIR's `getConstantIntValue`), else None."""
+    attr = constant_attr(value)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+def index_constant(value: int) -> arith.ConstantOp:
+    """A new (uninserted) `arith.constant <value> : index`."""
+    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+
+
+def static_trip_count(loop: scf.ForOp) -> int | None:
+    """The trip count when the bounds and step are constants (MLIR's `getStaticTripCount`)."""
+    lb, ub, step = (constant_int(v) for v in (loop.lb, loop.ub, loop.step))
+    if lb is None or ub is None or step is None or step <= 0:
+        return None
+    return max(0, -(-(ub - lb) // step))
