@@ -5,8 +5,8 @@ module in pre-order and stops at the first construct V1 cannot schedule:
 
 * `scf.for` with loop-carried values (`iter_args`) and any `scf.while`;
 * `ktdp.construct_distributed_memory_view` and `ktdp.construct_indirect_access_tile`;
-* linalg compute other than `add`, `mul`, `sub`, `reduce` and `generic`;
-* in a `linalg.generic` body, anything but the element-wise arith/math ops of
+* linalg compute other than `add`, `mul`, `sub`, `reduce`, `matmul` and `generic`;
+* in a `linalg.generic` or `linalg.matmul` body, anything but the element-wise arith/math ops of
   `arch/elementwise.py`, `spyreop` intrinsics, scalar `arith.constant`s and `linalg.yield`
   (upstream accepts only `arith.addf/mulf/subf` there; whether the device's compute unit
   executes an op on its element type is `construct-three-stage-pipeline`'s check).
@@ -52,6 +52,8 @@ BEYOND_MEMORY = "memory view ends at byte {} but memory '{}' of the device holds
 
 # linalg ops the walk accepts and descends into.
 ACCEPTED_LINALG = frozenset({"linalg.add", "linalg.mul", "linalg.sub", "linalg.reduce", "linalg.yield"})
+# Named ops whose body is checked like a generic's (a contraction: multiply-accumulate).
+CHECKED_BODY = frozenset({"linalg.generic", "linalg.matmul"})
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,7 @@ def check_op(op: Operation) -> bool:
 
 
 def check_linalg(op: Operation, name: str) -> bool:
-    if name == "linalg.generic":
+    if name in CHECKED_BODY:
         check_generic_body(op)
         return False  # the body was inspected as a whole
     if name in ACCEPTED_LINALG:
@@ -204,6 +206,8 @@ def is_reduction_init(user: Operation, operand_index: int) -> bool:
     name = op_name(user)
     if name == "linalg.reduce":
         return operand_index in init_operand_indices(user)
+    if name == "linalg.matmul":  # a contraction: its init is the accumulator
+        return operand_index >= len(user.operands) - len(getattr(user, "outputs", ()))
     if name == "linalg.generic":
         if not any(str(getattr(it, "data", it)).endswith("reduction") for it in iterator_types(user)):
             return False

@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
@@ -319,11 +320,11 @@ class LowerLinalgGeneric(RewritePattern):
         terminator = block.last_op
         if terminator is None or len(terminator.operands) != 1:
             return
-        for arg, value in zip(block.args[: len(op.inputs)], op.inputs):
-            arg.replace_all_uses_with(value)
         out = op.outputs[0]
         builder = Builder.before(op, rewriter)
         vector = flattened_vector_type(self.model, out.type, op)
+        for index, (arg, value) in enumerate(zip(block.args[: len(op.inputs)], op.inputs)):
+            arg.replace_all_uses_with(broadcast_input(builder, self.model, op, index, value, vector))
         block.args[-1].replace_all_uses_with(emit_vector_load(builder, vector, out))
         result = _lower_body(op, self.model, builder, block)
         emit_vector_store(builder, result, out)
@@ -375,6 +376,56 @@ class LowerLinalgGeneric(RewritePattern):
             result = loop.results[0]
         rewriter.replace(op, [], [result])
         rewriter.erase(read)
+
+
+def broadcast_input(builder: Builder, model, op: Operation, index: int, value: SSAValue,
+                    vector: VectorType) -> SSAValue:
+    """Input `index` of a buffer generic as the output's flattened vector.
+
+    An input indexed like the output is used as it is. Otherwise (one step of a contraction:
+    a column of A and a row of B, each spread over the output tile) a `vectorchain.shuffle`
+    gathers, for every output element, the input element its indexing map names; a pattern
+    that repeats is written once with a repetition count. Reduction dims must have extent 1
+    here (`reduction-loop-exposure` made each step explicit).
+    """
+    maps = [m.data for m in op.indexing_maps.data]
+    shapes = [list(v.type.get_shape()) for v in (*op.inputs, *op.outputs)]
+    if maps[index] == maps[-1] and shapes[index] == shapes[-1]:
+        return value
+    extents = [1] * maps[-1].num_dims
+    for amap, shape in zip(maps, shapes):
+        for result, size in zip(amap.results, shape):
+            if isinstance(result, AffineDimExpr):
+                extents[result.position] = size
+    if any(extents[d] != 1 for d, kind in enumerate(_iterators(op)) if kind == "reduction"):
+        raise error(op, "a contraction reaches the vector unit with an unexposed reduction dim "
+                        "(run reduction-loop-exposure first)")
+    out_shape, in_shape = shapes[-1], shapes[index]
+    point = [0] * len(extents)
+    indices: list[int] = []
+    for flat in range(vector.element_count()):
+        rest = flat
+        for position in reversed(range(len(out_shape))):
+            rest, point[maps[-1].results[position].position] = divmod(rest, out_shape[position])  # type: ignore[attr-defined]
+        coords = [point[r.position] if isinstance(r, AffineDimExpr) else 0 for r in maps[index].results]
+        linear = 0
+        for coord, size in zip(coords, in_shape):
+            linear = linear * size + coord
+        indices.append(linear)
+    if indices == list(range(len(indices))) and vector.element_count() == _element_count(in_shape):
+        return value
+    period = next(p for p in range(1, len(indices) + 1)
+                  if len(indices) % p == 0 and indices == indices[:p] * (len(indices) // p))
+    if isinstance(value.type, MemRefType) and not isinstance(value.owner, ReadFromFifoOp):  # a FIFO read becomes a vector
+        value = emit_vector_load(builder, flattened_vector_type(model, value.type, op), value)
+    return builder.value(ShuffleOp(value, indices[:period], len(indices) // period, vector))
+
+
+def _element_count(shape: list[int]) -> int:
+    count = 1
+    for size in shape:
+        count *= size
+    return count
 
 
 def _zero_attr(vector: VectorType):

@@ -96,11 +96,12 @@ def analyse(generic: xlinalg.GenericOp, model: DeviceModel) -> Plan:
 
     if len(generic.outputs) != 1 or len(generic.results) != 1 or not isinstance(generic.outputs[0].type, TensorType):
         raise error(generic, f"{PASS}: expected a reduction with one tensor init")
-    if len(generic.inputs) != 1:
-        raise error(generic, f"{PASS}: expected a reduction with exactly one input, got {len(generic.inputs)}")
-    read = generic.inputs[0].owner if isinstance(generic.inputs[0], OpResult) else None
-    if not isinstance(read, ktdf.ReadFromFifoOp) or not isinstance(read.result.type, TensorType):
-        raise error(generic, f"{PASS}: the reduction's input must be a tensor ktdf.read_from_fifo")
+    if not generic.inputs:
+        raise error(generic, f"{PASS}: expected a reduction with at least one input")
+    for value in generic.inputs:  # one for a reduction, one per operand for a contraction
+        read = value.owner if isinstance(value, OpResult) else None
+        if not isinstance(read, ktdf.ReadFromFifoOp) or not isinstance(read.result.type, TensorType):
+            raise error(generic, f"{PASS}: the reduction's input must be a tensor ktdf.read_from_fifo")
 
     chain: list[tuple[scf.ForOp, int]] = []
     current: SSAValue = generic.outputs[0]
@@ -152,15 +153,18 @@ def rewrite(plan: Plan) -> None:
     init.replace_all_uses_with(alloc)
     lower_initializer(init, alloc, stage)
 
-    # The reduction runs in place on a memref read of its FIFO slot.
-    read = generic.inputs[0].owner
-    assert isinstance(read, ktdf.ReadFromFifoOp)
-    in_type = read.result.type
-    assert isinstance(in_type, TensorType)
+    # The reduction runs in place on memref reads of its FIFO slots.
+    reads = list(dict.fromkeys(value.owner for value in generic.inputs))  # x * x reads once
     add = Inserter.before_op(generic, generic.location)
-    buffer_read = add(ktdf.ReadFromFifoOp(read.fifo_slot, MemRefType(in_type.element_type, in_type.get_shape())))
+    buffer_reads: dict[Operation, SSAValue] = {}
+    for read in reads:
+        assert isinstance(read, ktdf.ReadFromFifoOp) and isinstance(read.result.type, TensorType)
+        in_type = read.result.type
+        buffer_reads[read] = add(ktdf.ReadFromFifoOp(
+            read.fifo_slot, MemRefType(in_type.element_type, in_type.get_shape()))).results[0]
     body = generic.body.clone()
-    add(linalg_ext.GenericOp([buffer_read.results[0]], [alloc], body, generic.indexing_maps, generic.iterator_types))
+    add(linalg_ext.GenericOp([buffer_reads[value.owner] for value in generic.inputs], [alloc], body,
+                             generic.indexing_maps, generic.iterator_types))
 
     result = generic.results[0]
     for use in list(result.uses):
@@ -170,10 +174,9 @@ def rewrite(plan: Plan) -> None:
     block = generic.parent
     assert block is not None
     block.erase_op(generic)
-    if not read.result.uses:
-        read_block = read.parent
-        assert read_block is not None
-        read_block.erase_op(read)
+    for read in reads:
+        if read.parent is not None and not read.result.uses:
+            read.parent.erase_op(read)
 
     # The loops no longer carry the accumulator.
     for loop, index in plan.chain:  # innermost first

@@ -53,6 +53,7 @@ from dfsched.passes.scheduling.reduction_utils import (
     find_store_stage,
     if_then,
     input_read,
+    input_reduction_positions,
     is_exposed,
     is_fifo,
     loop_extent,
@@ -87,6 +88,16 @@ class ReductionLoopExposure(ModulePass):
 
 
 @dataclass
+class SteppedInput:
+    """One input of the generic read per step: its FIFO slot (a private result) and one step's slice."""
+
+    fifo_in_index: int
+    fifo_in_type: ktdf.FifoSlotType
+    slice_type: TensorType
+    positions: list[int]  # the tensor dim each reduction dim indexes
+
+
+@dataclass
 class Plan:
     pipeline: ktdf.PipelineOp
     private: ktdf.PrivateOp
@@ -96,10 +107,8 @@ class Plan:
     generic: xlinalg.GenericOp
     red_dims: list[int]
     sizes: list[int]
-    fifo_in_index: int
-    fifo_in_type: ktdf.FifoSlotType
+    inputs: list[SteppedInput]  # one per generic input, in order
     write: ktdf.WriteToFifoOp
-    slice_type: TensorType
 
     @property
     def steps(self) -> int:
@@ -117,7 +126,6 @@ def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp) -> Plan | None:
     if not isinstance(input_type, TensorType):
         check_reduction_operands(generic, PASS, generic)  # reports what is wrong
     assert isinstance(input_type, TensorType)
-    shape = input_type.get_shape()
     sizes = [loop_extent(generic, d) for d in red_dims]
     if any(size < 0 for size in sizes):  # a dynamic reduction extent: left alone, as upstream
         return None
@@ -132,15 +140,48 @@ def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp) -> Plan | None:
     if load is None:
         raise error(pipeline, f"{PASS}: cannot find load stage upstream of compute stage")
 
-    fifo_in = find_fifo_in(pipeline, load, generic)
+    positions = input_reduction_positions(generic)
+    fifo_ins = [find_fifo_in(pipeline, load, generic)] if len(generic.inputs) == 1 else \
+        [contraction_fifo_in(pipeline, load, generic, i) for i in range(len(generic.inputs))]
+    for index, (value, fifo_in) in enumerate(zip(generic.inputs, fifo_ins)):
+        if any(fifo_in is other and value is not generic.inputs[i] for i, other in enumerate(fifo_ins[:index])):
+            raise error(generic, f"{PASS}: contraction inputs {fifo_ins.index(fifo_in)} and {index} are "
+                                 "different reads of one FIFO slot")
+    steps = 1
+    for size in sizes:
+        steps *= size
+    inputs: list[SteppedInput] = []
+    for fifo_in, value, input_positions in zip(fifo_ins, generic.inputs, positions):
+        check_fifo_in(pipeline, private, fifo_in, steps)
+        value_type = value.type
+        assert isinstance(value_type, TensorType)
+        slice_shape = list(value_type.get_shape())
+        for position in input_positions:
+            slice_shape[position] = 1
+        inputs.append(SteppedInput(fifo_in.index, fifo_in.type, TensorType(value_type.element_type, slice_shape),
+                                   input_positions))
+
+    partial = next((t for t in transfers(load) if is_fifo(t.destination) and t.destination not in fifo_ins), None)
+    if partial is not None and guarding_if(partial, load) is None:
+        raise error(pipeline, f"{PASS}: found partial FIFO but no scf.if condition in load stage")
+    write = next((op for op in compute.walk() if isinstance(op, ktdf.WriteToFifoOp)), None)
+    if write is None:
+        raise error(pipeline, f"{PASS}: no write_to_fifo in compute stage")
+
+    # What the rewrite relies on (upstream assumes it).
+    if generic.parent_op() is not compute:
+        raise error(generic, f"{PASS}: the reduction linalg.generic must be directly in its ktdf.stage")
+    return Plan(pipeline, private, load, compute, find_store_stage(pipeline, compute), generic, red_dims, sizes,
+                inputs, write)
+
+
+def check_fifo_in(pipeline: ktdf.PipelineOp, private: ktdf.PrivateOp, fifo_in: SSAValue, steps: int) -> None:
+    """`fifo_in` is a statically sized slot the private allocates, divisible into `steps` steps."""
     if not (isinstance(fifo_in, OpResult) and fifo_in.owner is private):
         raise error(pipeline, f"{PASS}: fifo_in is not a ktdf.private result")
     fifo_type = fifo_in.type
     if not isinstance(fifo_type, ktdf.FifoSlotType):
         raise error(pipeline, f"{PASS}: fifo_in is not a FifoSlotType")
-    steps = 1
-    for size in sizes:
-        steps *= size
     if fifo_type.is_dynamic or fifo_type.num_elements.data % steps:
         raise error(pipeline, f"{PASS}: input FIFO element count not divisible by reduction_size")
     source = private_result_source(fifo_in)
@@ -153,23 +194,17 @@ def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp) -> Plan | None:
             if value is fifo_in and sizes_of_side and any(not isinstance(s, int) for s in sizes_of_side):
                 raise error(transfer, f"{PASS}: cannot shrink a dynamic transfer size of fifo_in")
 
-    partial = next((t for t in transfers(load) if is_fifo(t.destination) and t.destination is not fifo_in), None)
-    if partial is not None and guarding_if(partial, load) is None:
-        raise error(pipeline, f"{PASS}: found partial FIFO but no scf.if condition in load stage")
-    write = next((op for op in compute.walk() if isinstance(op, ktdf.WriteToFifoOp)), None)
-    if write is None:
-        raise error(pipeline, f"{PASS}: no write_to_fifo in compute stage")
 
-    # What the rewrite relies on (upstream assumes it).
-    if generic.parent_op() is not compute:
-        raise error(generic, f"{PASS}: the reduction linalg.generic must be directly in its ktdf.stage")
-    check_reduction_operands(generic, PASS, generic)
-
-    slice_shape = list(shape)
-    for dim in red_dims:
-        slice_shape[dim] = 1
-    return Plan(pipeline, private, load, compute, find_store_stage(pipeline, compute), generic, red_dims, sizes,
-                fifo_in.index, fifo_type, write, TensorType(input_type.element_type, slice_shape))
+def contraction_fifo_in(pipeline: ktdf.PipelineOp, load: ktdf.StageOp, generic: xlinalg.GenericOp,
+                        index: int) -> SSAValue:
+    """The slot input `index` of a contraction is read from, filled by a transfer of the load stage."""
+    value = generic.inputs[index]
+    read = value.owner if isinstance(value, OpResult) else None
+    if not isinstance(read, ktdf.ReadFromFifoOp) or read.parent_op() is not generic.parent_op():
+        raise error(generic, f"{PASS}: contraction input {index} must be read from a FIFO in its stage")
+    if not any(t.destination is read.fifo_slot for t in transfers(load)):
+        raise error(pipeline, f"{PASS}: no transfer of the load stage feeds contraction input {index}")
+    return read.fifo_slot
 
 
 def find_fifo_in(pipeline: ktdf.PipelineOp, load: ktdf.StageOp, generic: xlinalg.GenericOp) -> SSAValue:
@@ -208,16 +243,21 @@ def rewrite(plan: Plan) -> None:
     pipeline = plan.pipeline
     location = pipeline.location
 
-    # Shrink fifo_in in the private, then in every transfer touching it.
-    shrunk = ktdf.FifoSlotType(plan.fifo_in_type.src, plan.fifo_in_type.dest,
-                               plan.fifo_in_type.num_elements.data // plan.steps, plan.fifo_in_type.element_type)
-    private = retype_private_results(plan.private, {plan.fifo_in_index: shrunk})
-    fifo_in = private.res[plan.fifo_in_index]
+    # Shrink every fifo_in in the private, then in every transfer touching it.
+    shrunk = {stepped.fifo_in_index: ktdf.FifoSlotType(
+        stepped.fifo_in_type.src, stepped.fifo_in_type.dest,
+        stepped.fifo_in_type.num_elements.data // plan.steps, stepped.fifo_in_type.element_type)
+        for stepped in plan.inputs}
+    private = retype_private_results(plan.private, shrunk)
+    fifo_ins = [private.res[stepped.fifo_in_index] for stepped in plan.inputs]
     for transfer in transfers(pipeline):
-        if transfer.destination is fifo_in:
-            _divide_sizes(transfer, "dest", plan.steps)
-        if transfer.source is fifo_in:
-            _divide_sizes(transfer, "source", plan.steps)
+        for side, value in (("dest", transfer.destination), ("source", transfer.source)):
+            if value not in fifo_ins:
+                continue
+            if len(plan.inputs) == 1:  # upstream: every size divided by the step count
+                _divide_sizes(transfer, side, plan.steps)
+            else:
+                _shrink_sizes(transfer, side, plan.inputs[fifo_ins.index(value)], plan.sizes)
 
     # Shared constants, before the pipeline.
     add = Inserter.before_op(pipeline, location)
@@ -227,11 +267,11 @@ def rewrite(plan: Plan) -> None:
 
     for stage in pipeline.stages:
         if stage is plan.compute:
-            rewrite_compute(plan, fifo_in, start, step, lasts)
+            rewrite_compute(plan, fifo_ins, start, step, lasts)
         elif stage is plan.store:
             wrap_stage(stage, plan.sizes, start, step, lasts, guard_transfer=True)
         elif stage is plan.load:
-            rewrite_load(plan, fifo_in, start, step)
+            rewrite_load(plan, fifo_ins, start, step)
         else:
             wrap_stage(stage, plan.sizes, start, step, lasts, guard_transfer=False)
 
@@ -242,7 +282,29 @@ def _divide_sizes(transfer: ktdf.DataTransferOp, side: str, steps: int) -> None:
         rebuild_transfer(transfer, **{f"{side}_sizes": [s // steps for s in sizes]})  # type: ignore[operator]
 
 
-def rewrite_compute(plan: Plan, fifo_in: SSAValue, start: SSAValue, step: SSAValue, lasts: Sequence[SSAValue]) -> None:
+def _shrink_sizes(transfer: ktdf.DataTransferOp, side: str, stepped: SteppedInput, sizes: Sequence[int]) -> None:
+    """A contraction operand's FIFO side to one step: each reduction position of a shaped
+    side divided by its extent (a flat side by the step count; leading dims beyond the
+    tensor's rank, a batch slot, are kept)."""
+    current = transfer.mixed_sizes(side)
+    if current is None:
+        return
+    new = list(current)
+    if len(new) == 1:
+        steps = 1
+        for size in sizes:
+            steps *= size
+        new[0] //= steps
+    else:
+        offset = len(new) - len(stepped.slice_type.get_shape())
+        for position, size in zip(stepped.positions, sizes):
+            if 0 <= position + offset < len(new):
+                new[position + offset] //= size
+    rebuild_transfer(transfer, **{f"{side}_sizes": new})  # type: ignore[arg-type]
+
+
+def rewrite_compute(plan: Plan, fifo_ins: Sequence[SSAValue], start: SSAValue, step: SSAValue,
+                    lasts: Sequence[SSAValue]) -> None:
     """Seed before the loops, one generic per step on the carried accumulator, write on the last."""
     generic = plan.generic
     body = plan.compute.body.block
@@ -263,9 +325,12 @@ def rewrite_compute(plan: Plan, fifo_in: SSAValue, start: SSAValue, step: SSAVal
     add = Inserter.before_op(anchor, plan.pipeline.location)
     loops = nested_reduction_loops(add, plan.sizes, start, step, generic.outputs[0])
     inner = Inserter.before_op(loops.inner_terminator, plan.pipeline.location)
-    step_input = inner(ktdf.ReadFromFifoOp(fifo_in, plan.slice_type)).results[0]
-    carried = loops.innermost.body.block.args[1]
-    updated = inner(generic.clone(value_mapper={generic.inputs[0]: step_input, generic.outputs[0]: carried}))
+    mapping: dict[SSAValue, SSAValue] = {}
+    for value, fifo_in, stepped in zip(generic.inputs, fifo_ins, plan.inputs):
+        if value not in mapping:  # an operand used twice (x * x) is read once per step
+            mapping[value] = inner(ktdf.ReadFromFifoOp(fifo_in, stepped.slice_type)).results[0]
+    mapping[generic.outputs[0]] = loops.innermost.body.block.args[1]
+    updated = inner(generic.clone(value_mapper=mapping))
     is_last = all_equal(inner, loops.ivs, lasts)
     inner(if_then(is_last, [ktdf.WriteToFifoOp(updated.results[0], plan.write.fifo_slot)]))
     loops.inner_terminator.operands = [updated.results[0]]
@@ -277,22 +342,24 @@ def rewrite_compute(plan: Plan, fifo_in: SSAValue, start: SSAValue, step: SSAVal
             body.erase_op(op)
 
 
-def rewrite_load(plan: Plan, fifo_in: SSAValue, start: SSAValue, step: SSAValue) -> None:
-    """The transfer into fifo_in moves into loops at the end of the stage; the rest stays put."""
+def rewrite_load(plan: Plan, fifo_ins: Sequence[SSAValue], start: SSAValue, step: SSAValue) -> None:
+    """The transfers into the fifo_ins move into loops at the end of the stage; the rest stays put."""
     body = plan.load.body.block
-    main = next((t for t in transfers(plan.load) if is_fifo(t.destination) and t.destination is fifo_in), None)
-    tensor_rank = len(plan.slice_type.get_shape())
-    if main is None:
+    mains = [t for t in transfers(plan.load) if is_fifo(t.destination) and t.destination in fifo_ins]
+    if not mains:
+        stepped = plan.inputs[0]
         loops = wrap_stage(plan.load, plan.sizes, start, step, (), guard_transfer=False)
         for transfer in transfers(loops.innermost):
             if is_fifo(transfer.destination):
-                patch_input_transfer(transfer, loops.ivs, plan.red_dims, tensor_rank)
+                patch_input_transfer(transfer, loops.ivs, stepped.positions, len(stepped.slice_type.get_shape()))
         return
     loops = nested_reduction_loops(Inserter.at_end(body, plan.pipeline.location), plan.sizes, start, step)
-    main.detach()
     inner_block = loops.innermost.body.block
-    inner_block.insert_op_before(main, loops.inner_terminator)
-    patch_input_transfer(main, loops.ivs, plan.red_dims, tensor_rank)
+    for main in mains:
+        stepped = plan.inputs[list(fifo_ins).index(main.destination)]
+        main.detach()
+        inner_block.insert_op_before(main, loops.inner_terminator)
+        patch_input_transfer(main, loops.ivs, stepped.positions, len(stepped.slice_type.get_shape()))
 
 
 def patch_input_transfer(transfer: ktdf.DataTransferOp, ivs: Sequence[SSAValue], red_dims: Sequence[int],

@@ -147,6 +147,39 @@ def check_reduction_operands(generic: xlinalg.GenericOp, pass_name: str, at: Ope
         raise error(at, f"{pass_name}: expected the reduction's input to be indexed by the identity map")
 
 
+def input_reduction_positions(generic: xlinalg.GenericOp) -> list[list[int]]:
+    """For each input, the tensor dim that each reduction dim indexes, in `reduction_dims` order.
+
+    A contraction (several inputs, e.g. a matmul's (m, k) and (k, n)) is accepted when one
+    tensor init is indexed by the parallel dims alone and every input is a tensor indexed by
+    a projected permutation that uses every reduction dim: then one step of the reduction
+    reads a slice of size 1 along those positions of every input. A single input must be
+    indexed by the identity map (`check_reduction_operands`). Anything else: a located error.
+    """
+    if len(generic.inputs) == 1:
+        check_reduction_operands(generic, "reduction-loop-exposure", generic)
+        return [reduction_dims(generic)]
+    red_dims = reduction_dims(generic)
+    if len(generic.outputs) != 1 or len(generic.results) != 1 or not isinstance(generic.outputs[0].type, TensorType):
+        raise error(generic, "reduction-loop-exposure: expected a contraction with one tensor init")
+    maps = [m.data for m in generic.indexing_maps.data]
+    out_dims = {r.position for r in maps[-1].results if isinstance(r, AffineDimExpr)}
+    if out_dims & set(red_dims):
+        raise error(generic, "reduction-loop-exposure: the contraction's init is indexed by a reduction dim")
+    positions: list[list[int]] = []
+    for index, (value, amap) in enumerate(zip(generic.inputs, maps)):
+        dims = [r.position if isinstance(r, AffineDimExpr) else None for r in amap.results]
+        if not isinstance(value.type, TensorType) or None in dims or len(set(dims)) != len(dims):
+            raise error(generic, f"reduction-loop-exposure: contraction input {index} must be a tensor indexed "
+                                 "by a permutation of loop dims")
+        missing = [d for d in red_dims if d not in dims]
+        if missing:
+            raise error(generic, f"reduction-loop-exposure: contraction input {index} does not use reduction "
+                                 f"dim d{missing[0]}; every input must step along every reduction dim")
+        positions.append([dims.index(d) for d in red_dims])
+    return positions
+
+
 # ---------------------------------------------------------------------------
 # Pipeline shape
 # ---------------------------------------------------------------------------

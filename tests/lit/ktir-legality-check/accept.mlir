@@ -94,3 +94,17 @@ func.func @elementwise_body(%a: tensor<4xf16>, %o: tensor<4xf16>) -> tensor<4xf1
   } -> tensor<4xf16>
   return %r : tensor<4xf16>
 }
+
+// -----
+
+// A contraction: linalg.matmul, whose body multiplies and adds (dfsched; upstream rejects it),
+// its accumulator a linalg.fill of zero.
+// CHECK-LABEL: func.func @matmul
+// CHECK: linalg.fill
+// CHECK: linalg.matmul
+func.func @matmul(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %o: tensor<4x4xf16>) -> tensor<4x4xf16> {
+  %zero = arith.constant 0.000000e+00 : f16
+  %init = linalg.fill ins(%zero : f16) outs(%o : tensor<4x4xf16>) -> tensor<4x4xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%init : tensor<4x4xf16>) -> tensor<4x4xf16>
+  return %r : tensor<4x4xf16>
+}

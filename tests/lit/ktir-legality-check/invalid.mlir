@@ -103,10 +103,11 @@ func.func @constant_in_generic(%a: tensor<4xf16>, %o: tensor<4xf16>) -> tensor<4
 
 // -----
 
-func.func @matmul(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %o: tensor<4x4xf16>) -> tensor<4x4xf16> {
+// Other contractions than linalg.matmul are not accepted yet.
+func.func @batch_matmul(%a: tensor<2x4x8xf16>, %b: tensor<2x8x4xf16>, %o: tensor<2x4x4xf16>) -> tensor<2x4x4xf16> {
   // expected-error @below {{V1 only supports add/mul/sub/reduce compute ops; found unsupported compute op}}
-  %r = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%o : tensor<4x4xf16>) -> tensor<4x4xf16>
-  return %r : tensor<4x4xf16>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<2x4x8xf16>, tensor<2x8x4xf16>) outs(%o : tensor<2x4x4xf16>) -> tensor<2x4x4xf16>
+  return %r : tensor<2x4x4xf16>
 }
 
 // -----

@@ -216,8 +216,8 @@ func.func @input_not_from_fifo(%in: memref<2x1x64xf16, "L1">, %out: memref<2x1xf
 
 // -----
 
-// A reduction of two inputs.
-func.func @two_inputs(%in: memref<2x1x64xf16, "L1">, %out: memref<2x1xf16, "L1">) {
+// A contraction whose second input is not read from a FIFO.
+func.func @second_input_not_from_fifo(%in: memref<2x1x64xf16, "L1">, %out: memref<2x1xf16, "L1">) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -241,8 +241,9 @@ func.func @two_inputs(%in: memref<2x1x64xf16, "L1">, %out: memref<2x1xf16, "L1">
         %e = tensor.empty() : tensor<1xf16>
         %sum = scf.for %j = %c0 to %c64 step %c1 iter_args(%acc = %e) -> (tensor<1xf16>) {
           %v = ktdf.read_from_fifo %f#0 : <"L1LU" -> "SFU", 1xf16> -> tensor<1x1xf16>
-          // expected-error @below {{map-reduction-partials: expected a reduction with exactly one input, got 2}}
-          %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%v, %v : tensor<1x1xf16>, tensor<1x1xf16>) outs(%acc : tensor<1xf16>) {
+          %k = arith.constant dense<1.000000e+00> : tensor<1x1xf16>
+          // expected-error @below {{map-reduction-partials: the reduction's input must be a tensor ktdf.read_from_fifo}}
+          %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%v, %k : tensor<1x1xf16>, tensor<1x1xf16>) outs(%acc : tensor<1xf16>) {
           ^bb0(%a: f16, %a2: f16, %b: f16):
             %m = arith.mulf %a, %a2 : f16
             %n = arith.addf %b, %m : f16

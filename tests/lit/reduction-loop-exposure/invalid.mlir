@@ -389,8 +389,9 @@ func.func @no_write(%in: memref<2x1x64xf16, "L1">, %out: memref<2x1xf16, "L1">) 
 
 // -----
 
-// A reduction of two inputs: only one is read per step.
-func.func @two_inputs(%in: memref<2x1x64xf16, "L1">, %out: memref<2x1xf16, "L1">) {
+// A contraction whose two inputs are two reads of one FIFO slot: stepping both would read
+// the slot twice per step. (One read used twice, x * x, is fine.)
+func.func @two_reads_of_one_slot(%in: memref<2x1x64xf16, "L1">, %out: memref<2x1xf16, "L1">) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -408,9 +409,10 @@ func.func @two_inputs(%in: memref<2x1x64xf16, "L1">, %out: memref<2x1xf16, "L1">
       } {applicable_units = ["L1LU"]}
       ktdf.stage depends_in(%f#2) depends_out(%f#3) {
         %v = ktdf.read_from_fifo %f#0 : <"L1LU" -> "SFU", 64xf16> -> tensor<1x64xf16>
+        %w = ktdf.read_from_fifo %f#0 : <"L1LU" -> "SFU", 64xf16> -> tensor<1x64xf16>
         %e = tensor.empty() : tensor<1xf16>
-        // expected-error @below {{reduction-loop-exposure: expected a reduction with one input and one init, got 2 inputs and 1 inits}}
-        %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%v, %v : tensor<1x64xf16>, tensor<1x64xf16>) outs(%e : tensor<1xf16>) {
+        // expected-error @below {{reduction-loop-exposure: contraction inputs 0 and 1 are different reads of one FIFO slot}}
+        %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%v, %w : tensor<1x64xf16>, tensor<1x64xf16>) outs(%e : tensor<1xf16>) {
         ^bb0(%a: f16, %a2: f16, %b: f16):
           %m = arith.mulf %a, %a2 : f16
           %n = arith.addf %b, %m : f16
