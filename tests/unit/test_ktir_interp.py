@@ -8,6 +8,7 @@ in `examples/` are checked against what each one says it computes.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -848,15 +849,33 @@ def _loop_nest(i):
     return {"@8192": x, "@12288": a * b, "@16384": z}
 
 
+def _elementwise_ops(i):
+    v, w = i["@0"], i["@1024"]
+    erf = np.vectorize(lambda t: math.erf(float(t)), otypes=[np.float64])
+    mx = np.fmax(np.log1p(np.sqrt(np.abs(v))), -erf(np.tanh(w)).astype(np.float16))  # maxnumf
+    picked = np.where(v < w, np.minimum(mx, w), mx)
+    return {"@2048": picked * np.float16(1 / math.sqrt(0.5)) / np.float16(0.5) - w}
+
+
+def _sigmoid_by_exp(i):
+    e = np.exp(i["@0"])
+    return {"@4096": e / (np.float16(1) + e)}
+
+
 EXAMPLE_EXPECTATIONS = {
     "add.mlir": lambda i: {"@24576": i["@0"] + i["@12288"]},
     "add_2tile.mlir": lambda i: {"@8192": i["@0"] + i["@4096"]},
+    "elementwise_ops.mlir": _elementwise_ops,
     "fused_chain.mlir": lambda i: {"@12288": (i["@0"] + i["@4096"]) * i["@8192"]},
     "intrinsic.mlir": lambda i: {"@8192": _sigmoid_f16(i["@0"]) * i["@4096"]},
     "loop_nest.mlir": _loop_nest,
+    # f32 accumulation without a device, rounded to f16 once (einsum: the reference's order)
+    "matmul.mlir": lambda i: {"@32768": np.einsum("mk,kn->mn", i["@0"].astype(np.float32),
+                                                   i["@16384"].astype(np.float32)).astype(np.float16)},
     "mul_args.mlir": lambda i: {"z_address": i["x_address"] * i["y_address"]},
     "row_bias.mlir": lambda i: {"@16384": i["@0"] + i["@12288"][None, :]},
     "row_bias_tiled.mlir": lambda i: {"@528384": i["@0"] + i["@524288"][None, :]},
+    "sigmoid.mlir": _sigmoid_by_exp,
     "row_sum.mlir": lambda i: {"@12288": i["@0"].astype(np.float32).sum(axis=1).astype(np.float16)},
 }
 
