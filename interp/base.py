@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ShapedType
 from xdsl.interpreter import InterpreterFunctions, impl, impl_terminator, register_impls
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from dfsched.interp.dtypes import element_type
@@ -264,3 +264,14 @@ def compiled_map(amap, checked: bool = True) -> Callable[[Any, Any], tuple]:
         _COMPILED_MAPS.clear()
     _COMPILED_MAPS[(amap, checked)] = fn
     return fn
+
+
+def defined_inside(value: SSAValue, root: Operation) -> bool:
+    """Whether `value` is defined by an op or block nested in `root` (or by `root` itself)."""
+    owner = value.owner
+    node = owner.parent_op() if isinstance(owner, Block) else owner
+    while node is not None:
+        if node is root:
+            return True
+        node = node.parent_op()
+    return False

@@ -33,6 +33,7 @@ from dfsched.arch.intrinsics import CYCLES_PER_OP
 from dfsched.compat import op_implementations
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp import sets
+from dfsched.interp.base import defined_inside
 from dfsched.interp.dataflow_engine import Block as BlockCmd
 from dfsched.interp.dataflow_engine import Busy, Engine, Fifo, Process, SignalBox, WaitUntil
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
@@ -427,7 +428,7 @@ class SimState:
             program = op.parent_op()
             while program is not None and program.name != "dataflow.program_unit":
                 program = program.parent_op()
-            found = program is not None and all(not _inside(program, v) for v in op.operands)
+            found = program is not None and all(not defined_inside(v, program) for v in op.operands)
             self._invariant[op] = found
         return found
 
@@ -457,14 +458,6 @@ class SimState:
         return found
 
 
-def _inside(program: Operation, value: SSAValue) -> bool:
-    owner = value.owner
-    node = owner.parent_op() if isinstance(owner, Block) else owner
-    while node is not None:
-        if node is program:
-            return True
-        node = node.parent_op()
-    return False
 
 
 # ---------------------------------------------------------------------------------------

@@ -29,10 +29,11 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
 from dfsched.interp import linalg_impl
+from dfsched.interp.base import defined_inside
 from dfsched.interp.memory import overlaps, unique_sorted
 
 MIN_TRIPS = 4  # shorter loops run sequentially (batching costs a few ops' worth of setup)
@@ -106,16 +107,6 @@ SPECIAL = {"ktdf.data_transfer", "ktdf.fifo.allocate", "ktdf.read_from_fifo", "k
            "memref.alloc", "memref.dealloc"}
 
 
-def _inside(value: SSAValue, root: Operation) -> bool:
-    owner = value.owner
-    node = owner.parent_op() if isinstance(owner, Block) else owner
-    while node is not None:
-        if node is root:
-            return True
-        node = node.parent_op()
-    return False
-
-
 def _linalg_ok(op: Operation, root: Operation) -> bool:
     """A linalg op on tensors whose body uses only its own arguments and values from outside `root`."""
     from xdsl.dialects.builtin import TensorType
@@ -128,7 +119,7 @@ def _linalg_ok(op: Operation, root: Operation) -> bool:
         if inner.name == "linalg.index" or inner.regions:
             return False
         for v in inner.operands:
-            if not _inside(v, op) and _inside(v, root):
+            if not defined_inside(v, op) and defined_inside(v, root):
                 return False
     return True
 
@@ -155,7 +146,7 @@ def _body_ok(loop: Operation) -> bool:
             continue
         if name in SPECIAL:
             for v in op.operands:  # FIFO slots: only those allocated inside
-                if v.type.name == "ktdf.fifo.slot" and not _inside(v, loop):
+                if v.type.name == "ktdf.fifo.slot" and not defined_inside(v, loop):
                     return False
             continue
         if op.regions or not (name.startswith("arith.") or name.startswith("affine.apply")):
