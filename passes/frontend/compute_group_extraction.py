@@ -11,7 +11,10 @@ id, address arithmetic) plus the kernel's `grid`. The kernel itself moves into a
 orchestrator module that keeps the control flow and calls the programs where the groups
 were (`func.call @local_schedule_N(ivs...)`, declared `private` in the orchestrator);
 block arguments the group reads (loop induction variables, kernel arguments) become the
-program's parameters. Devices stay at the top level. Blocks are visited nested-first, so
+program's parameters. Devices stay at the top level. An accumulation loop (`scf.for` with
+`iter_args` summing reductions of loaded chunks) is first folded into one reduction over its
+range (`fold-accumulation-loops`, README Decision 38), so its loads and the store after it
+form one group. Blocks are visited nested-first, so
 programs inside loops are numbered before the groups around them.
 
 Where upstream only asserts (a load feeding a store from another block, interleaved
@@ -35,6 +38,7 @@ from xdsl.passes import ModulePass
 
 from dfsched.compat import InsertPoint, Rewriter
 from dfsched.diagnostics import error
+from dfsched.passes.frontend.fold_accumulation_loops import fold_accumulation_loops
 from dfsched.passes.frontend.utils import (
     blocks_post_order,
     dialect_of,
@@ -58,6 +62,7 @@ class ComputeGroupExtraction(ModulePass):
     name = "compute-group-extraction"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        fold_accumulation_loops(op)  # a group never crosses control flow: K loops become one reduction
         groups = find_compute_groups(op)
         if not groups:
             return

@@ -3,7 +3,9 @@
 The first frontend pass (`docs/passes.md#ktir-legality-check`). It walks the
 module in pre-order and stops at the first construct V1 cannot schedule:
 
-* `scf.for` with loop-carried values (`iter_args`) and any `scf.while`;
+* `scf.for` with loop-carried values (`iter_args`) that do not accumulate sums of loaded
+  chunks (`fold-accumulation-loops` says why; the others `compute-group-extraction` folds),
+  and any `scf.while`;
 * `ktdp.construct_distributed_memory_view` and `ktdp.construct_indirect_access_tile`;
 * linalg compute other than `add`, `mul`, `sub`, `reduce`, `matmul` and `generic`;
 * in a `linalg.generic` or `linalg.matmul` body, anything but the element-wise arith/math ops of
@@ -29,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -36,6 +39,7 @@ from xdsl.passes import ModulePass
 from dfsched.arch.elementwise import is_elementwise_op_name
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects.ktdp import DYNAMIC
+from dfsched.passes.frontend.fold_accumulation_loops import plan_fold
 from dfsched.passes.frontend.utils import op_name
 from dfsched.dialects.constants import constant_int
 
@@ -125,7 +129,9 @@ def check_op(op: Operation) -> bool:
     name = op_name(op)
     if name == "scf.for":
         if loop_carried_values(op):
-            raise error(op, ITER_ARGS)
+            if not isinstance(op, scf.ForOp):
+                raise error(op, ITER_ARGS)
+            plan_fold(op)  # raises, naming the carried value and why it does not fold
         return True
     if name == "scf.while":
         raise error(op, WHILE)
