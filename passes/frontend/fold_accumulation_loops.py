@@ -52,7 +52,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
 )
-from xdsl.dialects.linalg import FillOp
+from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineDimExpr, AffineExpr, AffineMap, AffineSet
 from xdsl.passes import ModulePass
@@ -153,9 +153,7 @@ def _plan_sum(plan: FoldPlan, deps: _LoopDependence, index: int, acc: BlockArgum
     reduction = _reduction_of(loop, index, acc, next_value)
     if not _sums_into_init(reduction):
         raise _refuse(loop, f"'{op_name(reduction)}' does not add into its init", index)
-    generic = generic_form(reduction, None) if op_name(reduction) != "linalg.generic" else reduction
-    maps = [m.data for m in generic.indexing_maps.data]
-    iterators = [str(it.data) for it in generic.iterator_types.data]
+    maps, iterators = _maps_and_iterators(reduction)
     inputs = list(reduction.operands[:-1])
     dims: set[int] = set()
     for position, value in enumerate(inputs):
@@ -218,8 +216,20 @@ def _only_use(loop: Operation, index: int, value: SSAValue, user: Operation) -> 
 def _is_reduction(op: Operation) -> bool:
     if not is_linalg_compute(op) or len(op.results) != 1 or not op.regions:
         return False
-    generic = generic_form(op, None) if op_name(op) != "linalg.generic" else op
-    return generic is not None and any(str(it.data) == "reduction" for it in generic.iterator_types.data)
+    maps_iterators = _maps_and_iterators(op)
+    return maps_iterators is not None and "reduction" in maps_iterators[1]
+
+
+def _maps_and_iterators(op: Operation) -> tuple[list[AffineMap], list[str]] | None:
+    """The indexing maps and iterator names of a linalg op, read off its generic form."""
+    generic = op if op_name(op) == "linalg.generic" else generic_form(op, None)
+    if generic is None:
+        return None
+    maps = [m.data for m in generic.indexing_maps.data]
+    iterators = [str(it.data) for it in generic.iterator_types.data]
+    if generic is not op:
+        generic.erase()  # a detached copy: drop the uses it holds on the kernel's values
+    return maps, iterators
 
 
 def _sums_into_init(reduction: Operation) -> bool:

@@ -208,8 +208,11 @@ def is_shaped(ty: Attribute) -> bool:
 
 
 def is_reduction_init(user: Operation, operand_index: int) -> bool:
-    """Whether operand `operand_index` of `user` is the accumulator of a reduction."""
+    """Whether operand `operand_index` of `user` is the accumulator of a reduction (also the
+    initial value of an `scf.for` accumulation, which folds into one: the loop is checked itself)."""
     name = op_name(user)
+    if name == "scf.for":
+        return operand_index >= 3
     if name == "linalg.reduce":
         return operand_index in init_operand_indices(user)
     if name == "linalg.matmul":  # a contraction: its init is the accumulator

@@ -59,10 +59,14 @@ def test_check_passes_on_every_example(capsys, kernel, device):
     expected = [re.sub(r"^.*\(|\)+$", "", p).split("{")[0] for p in pipeline.NAMED_PIPELINES["ktir-to-dfir"]]
     names = [row.split()[1].split("{")[0] for row in rows[1:]]
     assert names == expected[: len(names)]
-    # every point before the DataflowIR ones runs and matches the reference exactly
+    # every point before the DataflowIR ones runs and matches the reference exactly; folding an
+    # accumulation loop (compute-group-extraction, Decision 38) re-associates its sums, so from
+    # there on such a kernel matches within the reduction tolerance
     statuses = [row.split()[2] for row in rows]
     first_skip = statuses.index("skipped") if "skipped" in statuses else len(statuses)
-    assert all(s == "exact" for s in statuses[:first_skip]), out
+    folded = names.index("compute-group-extraction") + 1 if "iter_args" in (EXAMPLES / kernel).read_text() else first_skip
+    assert all(s == "exact" for s in statuses[:min(folded, first_skip)]), out
+    assert all(s in ("exact", "ok") for s in statuses[folded:first_skip]), out
     assert code == 0, out
     assert lines[-2].startswith("OK: ")
     assert re.fullmatch(r"simulated cycles: \d+ \(wrap-program-dfir, DataflowIR simulator\)", lines[-1]), lines[-1]

@@ -862,6 +862,23 @@ def _sigmoid_by_exp(i):
     return {"@4096": e / (np.float16(1) + e)}
 
 
+def _chunked_matmul(a, b, chunk):
+    """The K loop as written: each chunk's product in f32, rounded to f16, added in f16."""
+    acc = np.zeros((a.shape[0], b.shape[1]), np.float16)
+    for k in range(0, a.shape[1], chunk):
+        acc = acc + np.einsum("mk,kn->mn", a[:, k:k + chunk].astype(np.float32),
+                              b[k:k + chunk].astype(np.float32)).astype(np.float16)
+    return acc
+
+
+def _chunked_row_sum(a, chunk):
+    """Each chunk reduced into the f16 running sums, accumulating in f32 (no device)."""
+    acc = np.zeros(a.shape[0], np.float16)
+    for c in range(0, a.shape[1], chunk):
+        acc = (acc.astype(np.float32) + a[:, c:c + chunk].astype(np.float32).sum(axis=1)).astype(np.float16)
+    return acc
+
+
 EXAMPLE_EXPECTATIONS = {
     "add.mlir": lambda i: {"@24576": i["@0"] + i["@12288"]},
     "add_2tile.mlir": lambda i: {"@8192": i["@0"] + i["@4096"]},
@@ -872,11 +889,13 @@ EXAMPLE_EXPECTATIONS = {
     # f32 accumulation without a device, rounded to f16 once (einsum: the reference's order)
     "matmul.mlir": lambda i: {"@32768": np.einsum("mk,kn->mn", i["@0"].astype(np.float32),
                                                    i["@16384"].astype(np.float32)).astype(np.float16)},
+    "matmul_kloop.mlir": lambda i: {"@9216": _chunked_matmul(i["@0"], i["@1024"], chunk=32)},
     "mul_args.mlir": lambda i: {"z_address": i["x_address"] * i["y_address"]},
     "row_bias.mlir": lambda i: {"@16384": i["@0"] + i["@12288"][None, :]},
     "row_bias_tiled.mlir": lambda i: {"@528384": i["@0"] + i["@524288"][None, :]},
     "sigmoid.mlir": _sigmoid_by_exp,
     "row_sum.mlir": lambda i: {"@12288": i["@0"].astype(np.float32).sum(axis=1).astype(np.float16)},
+    "row_sum_chunked.mlir": lambda i: {"@4096": _chunked_row_sum(i["@0"], chunk=64)},
 }
 
 

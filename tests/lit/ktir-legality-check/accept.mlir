@@ -108,3 +108,29 @@ func.func @matmul(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %o: tensor<4x4xf16>)
   %r = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%init : tensor<4x4xf16>) -> tensor<4x4xf16>
   return %r : tensor<4x4xf16>
 }
+
+// -----
+
+// An accumulation loop (dfsched, Decision 38): the carried sums, starting from a zero fill,
+// take a reduction of one loaded chunk per iteration; accepted, and left for
+// compute-group-extraction to fold.
+// CHECK-LABEL: func.func @chunked_row_sum
+// CHECK: linalg.fill
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: linalg.reduce
+func.func @chunked_row_sum() -> tensor<4xf16> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %a = ktdp.construct_memory_view %c0, sizes: [4, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  %zero = arith.constant 0.000000e+00 : f16
+  %e = tensor.empty() : tensor<4xf16>
+  %init = linalg.fill ins(%zero : f16) outs(%e : tensor<4xf16>) -> tensor<4xf16>
+  %s = scf.for %j = %c0 to %c64 step %c16 iter_args(%acc = %init) -> (tensor<4xf16>) {
+    %t = ktdp.construct_access_tile %a[%c0, %j] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<4x64xf16> -> !ktdp.access_tile<4x16xindex>
+    %x = ktdp.load %t : <4x16xindex> -> tensor<4x16xf16>
+    %r = linalg.reduce { arith.addf } ins(%x : tensor<4x16xf16>) outs(%acc : tensor<4xf16>) dimensions = [1]
+    scf.yield %r : tensor<4xf16>
+  }
+  return %s : tensor<4xf16>
+}
