@@ -7,6 +7,8 @@
 // RUN: dfsched-opt %examples/intrinsic.mlir --ensure-device-declaration --device=sample --ktir-legality-check --compute-group-extraction | filecheck %s --check-prefixes=CHECK,ONE
 // RUN: dfsched-opt %examples/row_bias.mlir --ensure-device-declaration --device=sample --ktir-legality-check --compute-group-extraction | filecheck %s --check-prefixes=CHECK,ONE
 // RUN: dfsched-opt %examples/row_sum.mlir --ensure-device-declaration --device=sample --ktir-legality-check --compute-group-extraction | filecheck %s --check-prefixes=CHECK,ONE
+// RUN: dfsched-opt %examples/matmul_kloop.mlir --ensure-device-declaration --device=sample --ktir-legality-check --compute-group-extraction | filecheck %s --check-prefixes=CHECK,ONE
+// RUN: dfsched-opt %examples/row_sum_chunked.mlir --ensure-device-declaration --device=sample --ktir-legality-check --compute-group-extraction | filecheck %s --check-prefixes=CHECK,ONE
 // RUN: dfsched-opt %examples/loop_nest.mlir --ensure-device-declaration --device=sample --ktir-legality-check --compute-group-extraction | filecheck %s --check-prefixes=CHECK,NEST
 
 // CHECK:      module {
