@@ -46,7 +46,7 @@ MAX_CALL_DEPTH = 8
 
 # Operators whose definition whatever resolves symbols can read back.
 READABLE = (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivSIOp, arith.RemSIOp, arith.MinSIOp,
-            arith.CeilDivSIOp)
+            arith.CeilDivSIOp, arith.DivUIOp, arith.RemUIOp)
 
 I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -283,6 +283,9 @@ def _evaluate(op_type: type, lhs: int, rhs: int) -> int | None:
         return remainder if lhs >= 0 else -remainder
     elif op_type is arith.CeilDivSIOp and lhs >= 0 and rhs > 0:
         return (lhs + rhs - 1) // rhs
+    elif op_type in (arith.DivUIOp, arith.RemUIOp) and lhs >= 0 and rhs > 0:
+        # a 2-D tile id rebuilt from the flat one (normalize-grid-to-1d): `(id / 2, id mod 2)`
+        return lhs // rhs if op_type is arith.DivUIOp else lhs % rhs
     else:
         return None
     return result if I64_MIN <= result <= I64_MAX else None

@@ -206,6 +206,8 @@ class LowerDataTransfer(RewritePattern):
             if not src_sizes or not dst_sizes:
                 raise error(op, f"data transfer of {total} elements exceeds the hardware vector width of {lanes} "
                                 "but has no dimensions to split")
+            if src_sizes[-1] == dst_sizes[-1] < lanes and lanes % src_sizes[-1] == 0:
+                lanes = src_sizes[-1]  # rows narrower than a vector (a 32-wide tile, 64 lanes): one row each
             if src_sizes[-1] % lanes or dst_sizes[-1] % lanes:
                 raise error(op, f"data transfer of {total} elements exceeds the hardware vector width of {lanes}; "
                                 "splitting requires the innermost source and destination sizes to be a multiple "

@@ -71,6 +71,32 @@ func.func @divergent(%a: memref<2x256xf16, "DDR">, %b: memref<2x128xf16, "L1">) 
 
 // -----
 
+// Rows narrower than a vector whose width divides the lanes (a 64x32 block of a 64-wide matrix,
+// a matmul's B tile): one row per vector of 32; the rows lie 64 elements apart in DDR and 32
+// in L1, so an scf.for walks them (Decision 38's corpus kernels; rows that neither fill nor
+// divide a vector stay an error, below).
+
+// CHECK-LABEL: func.func @narrow_rows(
+// CHECK:         scf.for %[[R:.*]] = %{{.*}} to %c64 step %{{.*}} {
+// CHECK-NEXT:      agen.composite_load_and_store src:%{{.*}}[%{{.*}} + %[[R]], %c32] dst:%{{.*}}[%{{.*}} + %[[R]], %{{.*}}]
+// CHECK-NEXT:       time_symbols(), load_iv(%{{.*}}:vector<32xf16>)
+// CHECK:           } : memref<64x64xf16, "DDR">, memref<64x32xf16, "L1">
+func.func @narrow_rows(%a: memref<64x64xf16, "DDR">, %b: memref<64x32xf16, "L1">) attributes {grid = [1]} {
+  %u = dataflow.get_unit {core = 0 : i32, name = "C0-MNILU", type = "MNILU"} : index
+  %tid = ktdp.get_compute_tile_id : index
+  %k = arith.constant 0 : index
+  %m = uniform.def_immutable_mapping([%k -> %u]):index
+  %q = uniform.query_map(map:%m, key:%tid) : index
+  ktdf_lowering.execute_on %q {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    ktdf.data_transfer from %a[%c0, %c32] size [64, 32] to %b[%c0, %c0] size [64, 32] : memref<64x64xf16, "DDR">, memref<64x32xf16, "L1">
+  }
+  return
+}
+
+// -----
+
 func.func @not_whole_vectors(%a: memref<2x96xf16, "DDR">, %b: memref<2x96xf16, "L1">) attributes {grid = [1]} {
   %u = dataflow.get_unit {core = 0 : i32, name = "C0-MNILU", type = "MNILU"} : index
   %tid = ktdp.get_compute_tile_id : index
