@@ -42,6 +42,10 @@ Algorithm (a fixed point, one hoist per round, as upstream):
    Readers of the old destination move to the new buffer, and the original transfer is
    erased; the donor keeps its other ops (an emptied `scf.if`, dead index arithmetic) and
    its private keeps the old buffer, as upstream leaves them.
+4. **Within a stage** (dfsched, after the fixed point): a transfer still in a loop that a
+   stage runs itself moves before that loop, in the same stage (`hoist_within_stages`: after
+   stage coarsening a DMA stage walks the rows of A, and a matmul's B tile, the same for every
+   row, is then loaded once).
 
 Where dfsched differs from upstream (no upstream test output changes):
 * condition (f) above; the `ktdf.opaque` / `memref.copy` writers of (c) and (d), and
@@ -94,6 +98,41 @@ class BroadcastPromotion(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         while (candidate := next_candidate(op)) is not None:
             hoist(candidate)
+        hoist_within_stages(op)
+
+
+# ===========================================================================
+# Within a stage (dfsched): a loop the stage itself runs
+# ===========================================================================
+
+
+def hoist_within_stages(module: Operation) -> None:
+    """Step 4: a memref transfer in an `scf.for` that a stage runs (after stage coarsening, a
+    DMA stage walking the rows of A) moves before the outermost such loop it does not change
+    across, in the same stage: a matmul's B tile, the same for every row, is loaded once.
+    The conditions are (a), (c), (d) and (e) of step 2 for that loop, and every operand of the
+    transfer is defined outside it. The stage's readers run after it (its tokens), so they see
+    the same data; readers in the stage see it from the first iteration on.
+    """
+    for transfer in [t for t in module.walk() if isinstance(t, ktdf.DataTransferOp)]:
+        if not isinstance(transfer.destination.type, MemRefType):
+            continue
+        target: scf.ForOp | None = None
+        loop = transfer.parent_op()
+        while isinstance(loop, scf.ForOp) and isinstance(loop.parent_op(), scf.ForOp | ktdf.StageOp):
+            iv = loop.body.block.args[0]
+            if (not transfer_is_invariant(transfer, iv)
+                    or any(defined_inside(v, loop) for v in transfer.operands)
+                    or region_writes_to(loop.body, transfer.source)
+                    or region_writes_to(loop.body, transfer.destination, ignore=transfer)):
+                break
+            target = loop
+            if isinstance(loop.parent_op(), ktdf.StageOp):
+                break
+            loop = loop.parent_op()
+        if target is not None:
+            transfer.detach()
+            target.parent_block().insert_op_before(transfer, target)
 
 
 # ===========================================================================

@@ -48,16 +48,20 @@
 // EARLY-NEXT:    scf.for
 // EARLY:           ktdf.data_transfer from %[[NEW]][0] size [64] to %{{.+}} size [64]
 // In pipeline order, stage coarsening has already moved the row loop into the stages: the
-// pipeline has no loop around it, the bias load sits in the MNILU stage's own loop, and
-// the pass, as upstream's, has nothing to hoist.
+// pipeline has no loop around it and the bias load sits in the MNILU stage's own loop, where
+// upstream's pass leaves it (one load per row). dfsched's step 4 moves it before that loop,
+// in the same stage: the bias is loaded once, the rows of A in the loop.
 // ORDER-LABEL: func.func @local_schedule_0(
 // ORDER-NOT:     memref.alloc() : memref<64xf16, "L1">
 // ORDER:         ktdf.pipeline {
 // ORDER-NEXT:      ktdf.private
 // ORDER:             memref.alloc() : memref<64xf16, "L1">
 // ORDER:           ktdf.stage depends_in(none)
+// ORDER-NEXT:        ktdf.data_transfer from %{{.+}} size [64] to %{{.+}}#1[0] size [64]
 // ORDER-NEXT:        scf.for
-// ORDER:               ktdf.data_transfer from %{{.+}} size [64] to %{{.+}}#1[0] size [64]
+// ORDER-NOT:           size [64] to %{{.+}}#1[0]
+// ORDER:               ktdf.data_transfer from %{{.+}} size [1, 64] to %{{.+}}#0
+// ORDER-NEXT:        } {loop_type = #ktdf.loop_type<parallel_loop>}
 
 #matrix = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 127 >= 0)>
 #vector = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>
