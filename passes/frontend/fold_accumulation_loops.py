@@ -53,7 +53,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg.ops import FillOp
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineDimExpr, AffineExpr, AffineMap, AffineSet
 from xdsl.passes import ModulePass
 from xdsl.traits import Pure
@@ -61,7 +61,7 @@ from xdsl.traits import Pure
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdp
 from dfsched.dialects.constants import constant_attr, constant_int
-from dfsched.passes.frontend.linalg_generalize import generic_form, is_linalg_compute
+from dfsched.passes.frontend.linalg_generalize import generic_form, is_linalg_compute, is_zero
 from dfsched.passes.frontend.utils import op_name
 
 REFUSED = "V1 does not support scf.for with loop-carried arguments (iter_args)"
@@ -114,6 +114,8 @@ class CarriedSum:
 
 @dataclass
 class FoldPlan:
+    """What folding `loop` changes: its carried sums, its streamed loads, the range's length."""
+
     loop: scf.ForOp
     total: int
     sums: list[CarriedSum] = field(default_factory=list)
@@ -333,19 +335,11 @@ def _zero_or_empty(value: SSAValue) -> bool | None:
         return True
     if isinstance(owner, FillOp):
         attr = constant_attr(owner.inputs[0])
-        return None if attr is None else _is_zero(attr)
+        return None if attr is None else is_zero(attr)
     attr = constant_attr(value)
     if isinstance(attr, DenseIntOrFPElementsAttr) and attr.is_splat():
-        return _is_zero(attr)
+        return is_zero(attr)
     return None
-
-
-def _is_zero(attr) -> bool:
-    if isinstance(attr, FloatAttr | IntegerAttr):
-        return float(attr.value.data) == 0.0
-    if isinstance(attr, DenseIntOrFPElementsAttr):
-        return all(float(v) == 0.0 for v in attr.get_values())
-    return False
 
 
 def _is_fill_or_empty(value: SSAValue) -> bool:

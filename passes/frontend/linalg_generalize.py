@@ -239,7 +239,7 @@ def drop_fill_inits(func: Operation) -> None:
             value = _fill_constant(fill)
             if value is None:
                 raise error(fill, "a reduction init must be a linalg.fill of a constant")
-            if not _is_zero(value):
+            if not is_zero(value):
                 raise error(
                     fill,
                     "reductions start from zero on this scheduler; a linalg.fill of a non-zero "
@@ -285,7 +285,8 @@ def _fill_constant(fill: Operation) -> Attribute | None:
     return constant_value(owner) if isinstance(owner, Operation) else None
 
 
-def _is_zero(value: Attribute) -> bool:
+def is_zero(value: Attribute) -> bool:
+    """A zero scalar, or a dense tensor of zeros."""
     if isinstance(value, FloatAttr):
         return float(value.value.data) == 0.0
     if isinstance(value, IntegerAttr):
@@ -302,6 +303,7 @@ __all__ = [
     "generalize_named_ops",
     "generic_form",
     "indexing_maps",
+    "is_zero",
     "iterator_names",
     "make_generic",
     "op_class",
