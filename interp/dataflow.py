@@ -266,6 +266,11 @@ def simulate(
         call_function(sim, kernel_op, args)
     memory = sim.global_memory.memory
     outputs = {key: memory.fetch(address, shape, et) for key, address, shape, et in buffers}
+    if sim.local_layout is not None:
+        from dfsched.interp import ktir
+
+        layout, tiles = sim.local_layout
+        outputs.update(ktir.local_outputs(lambda t: scratchpad_of(sim, t).memory, tiles, layout))
     busy = {name: s.busy for name, s in sim.stats.items()}
     fifo_peaks = getattr(sim, "fifo_peaks", {})
     occupancy = getattr(sim, "fifo_occupancy", {})
@@ -380,6 +385,10 @@ def _place_inputs(sim: SimState, kernel_op: func.FuncOp, inputs: dict[str, Any],
             buffers.append((b.key, b.address, tuple(b.shape), b.element))
             if b.arg_index is not None and b.arg_index < len(params):
                 arg_values[b.arg_index] = b.address
+        for b in layout.local_buffers():
+            if b.arg_index is not None and b.arg_index < len(params):
+                arg_values[b.arg_index] = b.address
+        _place_local_inputs(sim, kernel_op, layout, inputs)
         scalars = [(name, inputs.get(name, value)) for name, value in layout.scalars.items()]
     else:
         arrays = [(k, np.asarray(v)) for k, v in inputs.items() if np.asarray(v).ndim > 0 or k.startswith("@")]
@@ -414,6 +423,29 @@ def _place_inputs(sim: SimState, kernel_op: func.FuncOp, inputs: dict[str, Any],
             value = 0
         arg_values[i] = _scalar(value, p.type)
     return buffers, arg_values
+
+
+def scratchpad_of(sim: SimState, core: int) -> SimMemory:
+    """Compute tile `core`'s scratchpad (the memory `ct_local` maps to): the memory unit the
+    lowering names `C<core>-<kind>` (`passes/lowering/dfir_utils.unit_name`)."""
+    model = sim.device
+    if model is None:
+        raise ValueError("scratchpad-resident inputs need a device (which memory is a tile's scratchpad)")
+    kind = model.memory_for_space("ct_local").kind
+    tag = kind.lower()
+    return sim.memory_of(Unit(f"C{core}-{tag}", tag, core=core))
+
+
+def _place_local_inputs(sim: SimState, kernel_op: func.FuncOp, layout, inputs: dict[str, Any]) -> None:
+    """Seed every tile's scratchpad with its row of each scratchpad-resident input, where the
+    reference puts it (`ktir.place_local_inputs`); `address-assignment` keeps buffers off it."""
+    from dfsched.interp import ktir
+
+    if not layout.local_buffers():
+        return
+    tiles = int(np.prod(ktir.grid_of(kernel_op), dtype=np.int64))
+    ktir.place_local_inputs(lambda t: scratchpad_of(sim, t).memory, tiles, layout, inputs)
+    sim.local_layout = (layout, tiles)
 
 
 def _scalar(value: Any, t) -> Any:

@@ -212,6 +212,7 @@ class SimState:
         self._links: dict[tuple[str, str], Any] = {}
         self._captures: dict[Operation, list[SSAValue]] = {}
         self._local_buffers = 0
+        self.local_layout = None  # (layout, tiles) when scratchpad-resident inputs were seeded
         self.map_cache: dict[Operation, tuple[list[Any], UniformMap]] = {}
         self.invariant_maps: dict[Operation, tuple[dict, UniformMap]] = {}
         self._invariant: dict[Operation, bool] = {}
