@@ -77,7 +77,7 @@ Execution model
   `parse_module`/`load_module` let xDSL's `ParseError` through
   (`compat.parse_error_diagnostic` turns it into a located diagnostic).
 * The inter-tile ops (`inter_tile_produce/consume/reduce`) exchange partials between tiles
-  that run one after the other by running the grid in rounds (inter_tile.py).
+  that run one at a time by pausing a tile at a delivery until the others produced it (inter_tile.py).
 * Not supported (located error): linalg on memrefs, `scf.parallel`, `tensor.pad`, a few integer math ops (`ctlz`, ...).
 """
 
@@ -109,7 +109,7 @@ from dfsched.dialects.ktdp_addresses import address_arguments, address_sources, 
 from dfsched.dialects.ktdp_addresses import can_hold_address as _can_hold_address  # noqa: F401
 from dfsched.interp.base import NeedsScalar, Options, State, to_python
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
-from dfsched.interp.inter_tile import Exchange, WaitForTiles, has_inter_tile_ops, run_in_rounds
+from dfsched.interp.inter_tile import Exchange, WaitForTiles, has_inter_tile_ops, run_tiles
 from dfsched.interp.memory import Memory, MemoryAccessError, RaceError
 
 __all__ = [
@@ -479,6 +479,9 @@ def _run_grid(module: ModuleOp, info: KernelInfo, state: State, arg_values: list
               interpreter_class: type[KtirInterpreter] | None = None) -> dict[tuple[int, ...], tuple]:
     """Call the kernel once per compute tile, in row-major order (on `interpreter_class`)."""
     interpreter = (interpreter_class or KtirInterpreter)(module, state)
+    exchange = getattr(state, "inter_tile", None)
+    if exchange is not None and not state.probe:
+        return _run_tiles_exchanging(module, info, state, arg_values, interpreter, exchange)
     returns: dict[tuple[int, ...], tuple] = {}
     with np.errstate(all="ignore"):
         for index, coords in enumerate(np.ndindex(*info.grid)):
@@ -489,9 +492,26 @@ def _run_grid(module: ModuleOp, info: KernelInfo, state: State, arg_values: list
                 returns[state.tile_coords] = tuple(interpreter.call_op(info.func, tuple(arg_values)))
             except _StopProbe:
                 returns[state.tile_coords] = ()
-            except WaitForTiles:  # the tile waits for other tiles' partials: next round (inter_tile.py)
+            except WaitForTiles:  # a lone tile (call_function) waits for partials nobody produces (inter_tile.py)
                 interpreter._ctx = scope  # noqa: SLF001
     return returns
+
+
+def _run_tiles_exchanging(module, info: KernelInfo, state: State, arg_values: list[Any], first, exchange: Exchange):
+    """The grid of a kernel whose tiles exchange partials: one interpreter (scope stack) per
+    tile, sharing the first's caches, run by `inter_tile.run_tiles`."""
+
+    def run_tile(index: int, coords: tuple[int, ...]) -> tuple:
+        interpreter = first if index == 0 else type(first)(module, state)
+        interpreter.op_cache, interpreter._dispatch = first.op_cache, first._dispatch  # noqa: SLF001
+        return tuple(interpreter.call_op(info.func, tuple(arg_values)))
+
+    def enter(index: int, coords: tuple[int, ...]) -> None:
+        state.tile_index = index
+        state.tile_coords = tuple(int(c) for c in coords)
+
+    tiles = [(i, tuple(int(c) for c in coords)) for i, coords in enumerate(np.ndindex(*info.grid))]
+    return run_tiles(exchange, tiles, run_tile, enter)
 
 
 _VIEW_OPS = ("ktdp.construct_memory_view", "ktdp.construct_distributed_memory_view")
@@ -757,7 +777,7 @@ def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str |
     check_input_keys(info, layout, inputs, scalar_names)
     bases = {b.arg_index: b.address for b in layout.buffers if b.arg_index is not None}
 
-    def run_round(exchange: Exchange | None):
+    def run_grid(exchange: Exchange | None):
         state = _new_state(info, options, probe=False)
         state.inter_tile = exchange
         memory = Memory("global memory", options.unit, layout.global_size, track_races=options.check_races,
@@ -768,8 +788,8 @@ def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str |
         returns = _run_grid(module, info, state, _argument_values(info, scalar_values, bases))
         return state, memory, returns
 
-    # tiles exchanging partials run in rounds, each from the inputs (inter_tile.py)
-    state, memory, returns = run_in_rounds(run_round) if has_inter_tile_ops(info.func) else run_round(None)
+    # tiles exchanging partials pause at deliveries until others produced them (inter_tile.py)
+    state, memory, returns = run_grid(Exchange() if has_inter_tile_ops(info.func) else None)
     outputs = {b.key: memory.fetch(b.address, b.shape, b.element) for b in layout.global_buffers()}
     outputs.update(local_outputs(state.scratchpad, state.num_tiles, layout))
     return KernelResult(outputs, layout, memory, state.scratchpads, returns, state.ops_run, state.warnings)
