@@ -591,7 +591,7 @@ def _draw_timeline(args, out) -> None:
     (`--timeline`) and/or write the trace (`--trace`)."""
     from dfsched.interp import ktir
     from dfsched.interp.dataflow import check_against_reference
-    from dfsched.interp.dataflow_compile import CompileError, compile_to_dfir
+    from dfsched.tools.dataflow_compile import CompileError, compile_to_dfir
     from dfsched.interp.timeline import write_timeline
 
     device = args.device or "sample"

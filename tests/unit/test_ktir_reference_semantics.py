@@ -294,7 +294,7 @@ def test_scratchpad_resident_input_checks_through_the_schedule(capsys, tmp_path,
 
 def test_simulator_seeds_and_saves_scratchpad_resident_buffers(tmp_path):
     from dfsched.interp.dataflow import simulate
-    from dfsched.interp.dataflow_compile import compile_to_dfir
+    from dfsched.tools.dataflow_compile import compile_to_dfir
 
     path = tmp_path / "resident.mlir"
     path.write_text(kernel("%X: index, %Y: index, %Z: index", SCRATCHPAD_INPUT, grid=(2,)))
