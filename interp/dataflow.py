@@ -145,9 +145,9 @@ from dfsched.interp.dataflow_ops import (
     SimState,
     Unit,
     UnitStats,
+    byte_memory,
 )
 from dfsched.interp.dtypes import ElementType, element_type
-from dfsched.interp.dataflow_memory import FlatMemory
 from dfsched.interp.dataflow_races import RaceTracker
 
 __all__ = [
@@ -259,7 +259,7 @@ def simulate(
     if model is not None and model.global_memory is not None:
         global_kind = model.global_memory.kind
         size = model.global_memory.size
-    sim.global_memory = SimMemory(global_kind.lower(), global_kind, FlatMemory("global memory", size))
+    sim.global_memory = SimMemory(global_kind.lower(), global_kind, byte_memory("global memory", size))
 
     buffers, args = _place_inputs(sim, kernel_op, dict(inputs or {}), layout)
     with np.errstate(all="ignore"):

@@ -37,9 +37,8 @@ from dfsched.interp.base import defined_inside
 from dfsched.interp.dataflow_engine import Block as BlockCmd
 from dfsched.interp.dataflow_engine import Busy, Engine, Fifo, Process, SignalBox, WaitUntil
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
-from dfsched.interp.dataflow_memory import FlatMemory
 from dfsched.interp.dataflow_races import RaceError, RaceTracker
-from dfsched.interp.memory import MemoryAccessError, overlaps
+from dfsched.interp.memory import Memory, MemoryAccessError, overlaps
 
 # ---------------------------------------------------------------------------------------
 # options and statistics
@@ -134,13 +133,21 @@ class UniformMap:
             raise SimError(f"key {key} is not in the map (keys: {keys})") from None
 
 
+SIM_PAGE_BITS = 16  # 64 KiB pages: the simulator moves whole vectors and DMA blocks
+
+
+def byte_memory(name: str, size: int | None) -> Memory:
+    """A simulated memory unit's contents: the interpreters' paged memory, in bytes."""
+    return Memory(name, "byte", size, page_bits=SIM_PAGE_BITS)
+
+
 @dataclass
 class SimMemory:
     """One memory unit's contents (byte-addressed)."""
 
     name: str
     kind: str
-    memory: FlatMemory
+    memory: Memory
 
 
 @dataclass
@@ -377,7 +384,7 @@ class SimState:
             size = None
             if self.device is not None and unit.kind in self.device.memories:
                 size = self.device.memories[unit.kind].size
-            mem = SimMemory(key, unit.kind, FlatMemory(f"memory {key}", size))
+            mem = SimMemory(key, unit.kind, byte_memory(f"memory {key}", size))
         self.memories[key] = mem
         return mem
 
@@ -392,7 +399,7 @@ class SimState:
     def local_buffer(self, nbytes: int) -> SimMemory:
         self._local_buffers += 1
         name = f"buffer#{self._local_buffers}"
-        return SimMemory(name, "LOCAL", FlatMemory(name, nbytes))
+        return SimMemory(name, "LOCAL", byte_memory(name, nbytes))
 
     # -- access patterns ------------------------------------------------------------------
     def pattern(self, the_set: AffineSet, order: AffineMap, symbols: tuple[int, ...] = ()) -> np.ndarray:
@@ -1073,7 +1080,7 @@ def _vector_load(r: Runner, op, args) -> Gen:
     addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
     if r.sim.races is not None:
         r.sim.races.read(unit.name, view.memory.memory, addresses, et.itemsize, consecutive)
-    values = view.memory.memory.read(addresses, et, consecutive).reshape(shape)
+    values = view.memory.memory.read(addresses, et, consecutive=consecutive).reshape(shape)
     nbytes = values.nbytes
     r.stats.loaded_bytes += nbytes
     cycles = r.sim.transfer_cycles(r.sim.link(view.memory.kind, unit.kind), nbytes)
@@ -1101,7 +1108,7 @@ def _vector_store(r: Runner, op, args) -> Gen:
     yield Busy(cycles, f"vector_store {view.memory.name}", values.nbytes)
     if r.sim.races is not None:
         r.sim.races.write(unit.name, view.memory.memory, addresses, et.itemsize, consecutive)
-    view.memory.memory.write(addresses, values, et, consecutive)
+    view.memory.memory.write(addresses, values, et, consecutive=consecutive)
     r.stats.stored_bytes += values.nbytes
     return ()
 
@@ -1166,11 +1173,11 @@ def _composite(r: Runner, op, args) -> Gen:
         races.read(unit.name, src.memory.memory, src_addr, et.itemsize, src_seq)
     if trivial and not (src.memory is dst.memory and overlaps(src_addr, dst_addr)):
         _check_count(store.count, shape, "stores")
-        values = src.memory.memory.read(src_addr, et, src_seq)
+        values = src.memory.memory.read(src_addr, et, consecutive=src_seq)
         yield Busy(per_step * steps, what, vector_bytes * steps)
         if races is not None:
             races.write(unit.name, dst.memory.memory, dst_addr, et.itemsize, dst_seq)
-        dst.memory.memory.write(dst_addr, values, et, dst_seq)
+        dst.memory.memory.write(dst_addr, values, et, consecutive=dst_seq)
     else:
         for t in range(steps):
             vector = src.memory.memory.read(src_addr[t], et).reshape(shape)

@@ -117,9 +117,11 @@ class Memory:
         track_races: bool = False,
         cell_bits: int = 64,
         tiles: int | None = None,
+        page_bits: int = PAGE_BITS,
     ):
         if unit not in UNITS:
             raise ValueError(f"address unit must be one of {UNITS}, not {unit!r}")
+        self.PAGE_BITS, self.PAGE = page_bits, 1 << page_bits  # the simulator's memories take 64 KiB pages
         self.name = name
         self.unit = unit
         self.limit = size
@@ -238,19 +240,43 @@ class Memory:
 
     # -- access -----------------------------------------------------------------------------
 
-    def read(self, addresses, et: ElementType, tile: int | None = None) -> np.ndarray:
-        """The elements (of type `et`) at `addresses` (any shape)."""
+    def _run_start(self, addresses: np.ndarray, et: ElementType, consecutive: bool) -> int | None:
+        """The first address when `addresses` are consecutive elements (the caller may know
+        it: `consecutive`), else None: such an access is one slice per page."""
+        n = addresses.size
+        if n == 0:
+            return None
+        flat = addresses.reshape(-1)
+        if consecutive or n == 1:
+            return int(flat[0])
+        step = self.element_step(et)
+        if int(flat[-1]) - int(flat[0]) != (n - 1) * step or not bool(np.all(np.diff(flat) == step)):
+            return None
+        return int(flat[0])
+
+    def read(self, addresses, et: ElementType, tile: int | None = None, *, consecutive: bool = False) -> np.ndarray:
+        """The elements (of type `et`) at `addresses` (any shape); `consecutive`: the caller
+        knows they are consecutive elements."""
         addresses = np.asarray(addresses, dtype=np.int64)
         if self.probe:
             return et.zeros(addresses.shape)
+        start = self._run_start(addresses, et, consecutive)
+        if start is not None:
+            return self.read_run(start, addresses.size, et, tile).reshape(addresses.shape)
         raw = self._load_slots(self._slots(addresses, et), tile)
         if self.unit == "byte":
             raw = np.ascontiguousarray(raw).view(_UINT_BYTES[et.itemsize]).reshape(addresses.shape)
         return et.from_bits(raw)
 
-    def write(self, addresses, values, et: ElementType, tile: int | None = None) -> None:
+    def write(self, addresses, values, et: ElementType, tile: int | None = None, *, consecutive: bool = False) -> None:
         addresses = np.asarray(addresses, dtype=np.int64)
         if self.probe:
+            return
+        start = self._run_start(addresses, et, consecutive)
+        if start is not None:
+            values = np.asarray(values)
+            flat = values.reshape(-1) if values.size == addresses.size else np.broadcast_to(values, addresses.shape).reshape(-1)
+            self.write_run(start, flat, et, addresses.size, tile)
             return
         bits = np.broadcast_to(et.to_bits(values), addresses.shape)
         slots = self._slots(addresses, et)
