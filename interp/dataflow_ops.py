@@ -589,17 +589,6 @@ def _int(value: Any) -> int:
     return int(value)
 
 
-def eval_map_rows(amap: AffineMap, points: np.ndarray, symbols: list[int]) -> np.ndarray:
-    """`amap` on each row of `points` (shape (n, dims)) -> (n, results)."""
-    n = points.shape[0]
-    if not amap.results:
-        return np.zeros((n, 0), dtype=np.int64)
-    dims = [points[:, k] for k in range(points.shape[1])]
-    syms = symbols[: amap.num_symbols] + [0] * max(0, amap.num_symbols - len(symbols))
-    cols = [np.broadcast_to(np.asarray(e.eval(dims, syms), dtype=np.int64), (n,)) for e in amap.results]
-    return np.stack(cols, axis=1)
-
-
 # ---------------------------------------------------------------------------------------
 # pure ops (no time)
 # ---------------------------------------------------------------------------------------
@@ -1131,8 +1120,8 @@ def _time_plan(r: Runner, op, symbols: tuple[int, ...]) -> TimePlan:
     plan = r.sim.plans.get(key)
     if plan is None:
         times = r.sim.pattern(op.time_set.data, op.time_order.data, symbols)
-        load = eval_map_rows(op.load_time_addr_map.data, times, list(symbols))
-        store = eval_map_rows(op.store_time_addr_map.data, times, list(symbols))
+        load = sets.eval_map_rows(op.load_time_addr_map.data, times, list(symbols))
+        store = sets.eval_map_rows(op.store_time_addr_map.data, times, list(symbols))
 
         def bounds(a: np.ndarray):
             if a.shape[0] == 0:

@@ -49,6 +49,7 @@ import numpy as np
 from xdsl.ir.affine import AffineSet
 
 from dfsched.interp.dtypes import ElementType
+from dfsched.interp.sets import box, eval_set, linear_form
 
 UNITS = ("element", "byte")
 
@@ -396,8 +397,6 @@ _UINT_BYTES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 def _linear(s: AffineSet, symbols: tuple[int, ...]) -> bool:
     """Whether every constraint of `s` is linear in its dims (so its integer points are the
     points of a convex polyhedron)."""
-    from dfsched.interp.sets import linear_form
-
     key = (s, symbols)
     found = _LINEAR.get(key)
     if found is None:
@@ -415,8 +414,6 @@ _BOXES: dict[Any, Any] = {}
 
 def _box_set(s: AffineSet, symbols: tuple[int, ...]) -> list[tuple[int, int]] | None:
     """[lo, hi] per dim when `s` is exactly a box (every constraint bounds one dim), else None."""
-    from dfsched.interp.sets import box, linear_form
-
     key = (s, symbols)
     if key not in _BOXES:
         n = s.num_dims
@@ -430,21 +427,6 @@ def _box_set(s: AffineSet, symbols: tuple[int, ...]) -> list[tuple[int, int]] | 
             _BOXES.clear()
         _BOXES[key] = result
     return _BOXES[key]
-
-
-def eval_set(s: AffineSet, coords: np.ndarray, symbols: tuple[int, ...]) -> np.ndarray:
-    """Membership of each point (last axis = dims) in the integer set `s`."""
-    dims = [coords[..., k] for k in range(coords.shape[-1])]
-    ok = np.ones(coords.shape[:-1], dtype=bool)
-    for c in s.constraints:
-        v = np.asarray(c.lhs.eval(dims, list(symbols))) - np.asarray(c.rhs.eval(dims, list(symbols)))
-        if c.kind.value == ">=":
-            ok &= v >= 0
-        elif c.kind.value == "<=":
-            ok &= v <= 0
-        else:
-            ok &= v == 0
-    return ok
 
 
 @dataclass
