@@ -376,12 +376,10 @@ def _place_inputs(sim: SimState, kernel_op: func.FuncOp, inputs: dict[str, Any],
         if unknown:
             raise ValueError(f"input(s) {', '.join(sorted(unknown))} are not in the layout "
                              f"(buffers: {', '.join(b.key for b in layout.buffers)})")
+        from dfsched.interp import ktir
+
+        ktir.place_inputs(memory, layout, inputs)  # a buffer too large to hold is generated on touch
         for b in layout.global_buffers():
-            if b.key in inputs:
-                data = np.asarray(inputs[b.key])
-                if data.size != int(np.prod(b.shape, dtype=np.int64)):
-                    raise ValueError(f"input '{b.key}' has {data.size} elements but its buffer holds {list(b.shape)}")
-                memory.place(b.address, b.element.cast(data).reshape(-1), b.element)
             buffers.append((b.key, b.address, tuple(b.shape), b.element))
             if b.arg_index is not None and b.arg_index < len(params):
                 arg_values[b.arg_index] = b.address
