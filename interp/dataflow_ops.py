@@ -286,13 +286,25 @@ class SimState:
                 return lanes
         return 0
 
-    def block_plan(self, block: Block) -> list[tuple[Operation, str, tuple, tuple]]:
-        """(op, name, operands, results) of each op of `block`, listed once (the IR does not
-        change while it runs)."""
+    def block_plan(self, block: Block) -> list[tuple]:
+        """(op, name, operands, results, kind, implementation) of each op of `block`, decoded
+        once (the IR does not change while it runs); kind: "term", "pure", "timed" or
+        "fallback"."""
         found = self._block_plans.get(id(block))
         if found is None or found[0] is not block:
-            found = self._block_plans[id(block)] = (
-                block, [(op, op.name, tuple(op.operands), tuple(op.results)) for op in block.ops])
+            plan = []
+            for op in block.ops:
+                name = op.name
+                if name in TERMINATORS:
+                    kind, fn = "term", None
+                elif name in PURE:
+                    kind, fn = "pure", PURE[name]
+                elif name in TIMED:
+                    kind, fn = "timed", TIMED[name]
+                else:
+                    kind, fn = "fallback", None
+                plan.append((op, name, tuple(op.operands), tuple(op.results), kind, fn))
+            found = self._block_plans[id(block)] = (block, plan)
         return found[1]
 
     def segments(self, op: Operation) -> list[list[SSAValue]]:
@@ -506,13 +518,13 @@ class Runner:
         for arg, value in zip(block.args, args):
             env[arg] = value
         invariant_maps = self.sim.invariant_maps
-        for op, name, op_operands, op_results in self.sim.block_plan(block):
+        for op, name, op_operands, op_results, kind, fn in self.sim.block_plan(block):
             if name == "uniform.def_immutable_mapping" and self.launch_env is not None:
                 cached = invariant_maps.get(op)
                 if cached is not None and cached[0] is self.launch_env:
-                    env[op.results[0]] = cached[1]
+                    env[op_results[0]] = cached[1]
                     continue
-            if name in TERMINATORS:
+            if kind == "term":
                 values = [env[o] for o in op_operands]
                 if self.pending and self.unit is None:
                     pending, self.pending = self.pending, []
@@ -523,15 +535,12 @@ class Runner:
             except KeyError as exc:
                 raise error(op, f"'{name}' op uses a value that has none here ({exc.args[0]})") from None
             try:
-                pure = PURE.get(name)
-                if pure is not None:
-                    results = pure(self, op, operands)
+                if kind == "pure":
+                    results = fn(self, op, operands)
+                elif kind == "timed":
+                    results = yield from fn(self, op, operands)
                 else:
-                    timed = TIMED.get(name)
-                    if timed is not None:
-                        results = yield from timed(self, op, operands)
-                    else:
-                        results = yield from self._fallback(op, operands)
+                    results = yield from self._fallback(op, operands)
             except DiagnosticError:
                 raise
             except (SimError, RaceError, MemoryAccessError, ValueError, IndexError, UnsupportedType,
