@@ -283,16 +283,26 @@ def _insert_address_program(plan: IndirectPlan, addresses: SSAValue, anchor: Ope
     for op in block.ops:
         op.location = tile.location
     build_pipeline(scratch)
-    for op in list(block.ops):
-        if isinstance(op, memref.MemorySpaceCastOp) and op.source is placeholder:
-            op.results[0].replace_all_uses_with(addresses)
-            Rewriter.erase_op(op)
-    Rewriter.erase_op(placeholder.owner)  # type: ignore[arg-type]
+    _store_into(placeholder, addresses)
     for op in list(block.ops):
         if isinstance(op, func.ReturnOp):
             continue
         op.detach()
         Rewriter.insert_op(op, InsertPoint.before(anchor))
+
+
+def _store_into(placeholder: SSAValue, addresses: SSAValue) -> None:
+    """The pipeline stores into the placeholder view through a space cast and a reinterpret
+    cast at offset 0 (the whole list): make it store into the address buffer itself."""
+    for cast_use in list(placeholder.uses):
+        cast = cast_use.operation
+        for use in list(cast.results[0].uses):
+            if isinstance(use.operation, memref.ReinterpretCastOp):
+                use.operation.results[0].replace_all_uses_with(addresses)
+                Rewriter.erase_op(use.operation)
+        cast.results[0].replace_all_uses_with(addresses)
+        Rewriter.erase_op(cast)
+    Rewriter.erase_op(placeholder.owner)  # type: ignore[arg-type]
 
 
 def _address_body(plan: IndirectPlan) -> Block:

@@ -61,6 +61,7 @@ from dfsched.passes.aliasing import memref_aliases, memref_root, reads_from, reg
 from dfsched.passes.lowering.dfir_utils import make_unit, unit_name, unit_type_tag
 from dfsched.passes.lowering.program import device_model, one_d_grid_size
 from dfsched.passes.lowering.stage_dag import (
+    address_list_edges,
     CircularDependency,
     StageDAG,
     analyze_stage_dependencies,
@@ -252,9 +253,12 @@ def analyze_schedule(function: func.FuncOp, stages: list[ktdf.StageOp], componen
                      model: DeviceModel) -> Schedule:
     stage_slots = map_stages_to_units(stages, components)
     dag, back_edges = build_stage_dag(function)
+    listed = address_list_edges(function)  # the mover reads its list: always a conflict
+    for writer, mover in listed:
+        dag.add_edge(writer, mover)
     positions = op_positions(function)
     conflicting = [edge for edge in dag.edges_in_ir_order(positions)
-                   if has_scratchpad_conflict(stage_slots[edge[0]], stage_slots[edge[1]], model)]
+                   if edge in listed or has_scratchpad_conflict(stage_slots[edge[0]], stage_slots[edge[1]], model)]
     reuse = [edge for pipeline in pipelines_post_order(function)
              for edge in pipeline_reuse_edges(pipeline, stage_slots, model)]
     return Schedule(stage_slots, dag, back_edges, conflicting, reuse)
