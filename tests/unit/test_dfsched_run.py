@@ -44,8 +44,15 @@ def run_main(capsys, *argv) -> tuple[int, str, str]:
 # ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("device", ["sample", "quad_corelet"])
-@pytest.mark.parametrize("kernel", KERNELS)
+# Examples that gather or scatter need a unit declaring `ktdf_arch.feature.address_list`: the
+# sample device and spyre have one, quad_corelet none (its refusal is checked below).
+ADDRESS_LISTS = {"embedding_gather.mlir", "kv_cache_scatter.mlir"}
+CHECKS = [(kernel, device) for kernel in KERNELS for device in ("sample", "quad_corelet")
+          if not (kernel in ADDRESS_LISTS and device == "quad_corelet")] + \
+         [(kernel, "spyre") for kernel in sorted(ADDRESS_LISTS)]
+
+
+@pytest.mark.parametrize("kernel,device", CHECKS)
 def test_check_passes_on_every_example(capsys, kernel, device):
     code, out, err = run_main(capsys, EXAMPLES / kernel, "--check", "--device", device)
     assert "MISMATCH" not in out and "ERROR" not in out, out
@@ -66,6 +73,13 @@ def test_check_passes_on_every_example(capsys, kernel, device):
     assert code == 0, out
     assert lines[-2].startswith("OK: ")
     assert re.fullmatch(r"simulated cycles: \d+ \(wrap-program-dfir, DataflowIR simulator\)", lines[-1]), lines[-1]
+
+
+@pytest.mark.parametrize("kernel", sorted(ADDRESS_LISTS))
+def test_check_refuses_gathers_without_an_address_list_unit(capsys, kernel):
+    code, out, _ = run_main(capsys, EXAMPLES / kernel, "--check", "--device", "quad_corelet")
+    assert code == 1
+    assert "error: device 'quad_corelet' has no exec_unit with 'ktdf_arch.feature.address_list'" in out, out
 
 
 @pytest.mark.parametrize("kernel", ["add.mlir", "row_sum.mlir"])
