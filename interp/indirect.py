@@ -35,9 +35,11 @@ class IndirectView:
         return len(self.sizes)
 
     def byte_addresses(self, read_list: Callable[[StridedView, np.ndarray], np.ndarray],
-                       points: np.ndarray) -> np.ndarray:
-        """Addresses, in the memory's units, of `points` (n, rank)."""
-        listed = read_list(self.addresses, self.list_map(points)).astype(np.int64).reshape(-1)
+                       points: np.ndarray, tile: int | None = None) -> np.ndarray:
+        """Addresses, in the memory's units, of `points` (n, rank); `tile` (the grid tile) names
+        who went out of range."""
+        entries = self.list_map(points)
+        listed = read_list(self.addresses, entries).astype(np.int64).reshape(-1)
         step = self.memory.element_step(self.et)
         itemsize = self.et.itemsize
         if step != itemsize and np.any(listed % itemsize):
@@ -46,10 +48,11 @@ class IndirectView:
         start = listed // itemsize * step if step != itemsize else listed
         linear = points @ np.asarray(self.strides, dtype=np.int64) + self.offset
         addresses = start + linear * step
-        self._check_range(addresses, listed)
+        self._check_range(addresses, entries, listed, points, tile)
         return addresses
 
-    def _check_range(self, addresses: np.ndarray, listed: np.ndarray) -> None:
+    def _check_range(self, addresses: np.ndarray, entries: np.ndarray, listed: np.ndarray, points: np.ndarray,
+                     tile: int | None) -> None:
         extent = self.source.extent()
         if extent is None or addresses.size == 0:
             return
@@ -57,8 +60,11 @@ class IndirectView:
         outside = (addresses < low) | (addresses > high)
         if outside.any():
             i = int(np.argmax(outside))
-            raise ValueError(f"the indirect access reaches address {int(addresses[i])}, outside the view "
-                             f"{self.source.sizes} at [{low}, {high}] (address list entry {int(listed[i])})")
+            who = f"grid tile {tile}: " if tile is not None else ""
+            raise ValueError(f"{who}the indirect access at point {tuple(int(x) for x in points[i])} reaches address "
+                             f"{int(addresses[i])} (address list entry {tuple(int(x) for x in entries[i])} holds "
+                             f"{int(listed[i])}), outside the view of sizes {list(self.source.sizes)} at "
+                             f"[{low}, {high}]")
 
 
 def make_indirect_view(source: Any, addresses: Any, offset: int, result_type: Any,

@@ -852,7 +852,7 @@ def _run_data_transfer(self, interpreter, op, args):
         st.fifo_elements += n
     elif isinstance(src, IndirectView):
         et = src.et
-        addresses = src.byte_addresses(lambda v, c: read_region(st, v, c, True, op), box(*src_box))
+        addresses = src.byte_addresses(lambda v, c: read_region(st, v, c, True, op), box(*src_box), st.tile_index)
         data = src.memory.read(addresses, et, _tile_of(st, src.source))
     else:
         et = src.et
@@ -864,7 +864,7 @@ def _run_data_transfer(self, interpreter, op, args):
             target = max(target or 0, dst.capacity) if mode == "splat" else (target or dst.capacity)
         dst.push(_fit(op, data, target, mode))
     elif isinstance(dst, IndirectView):
-        addresses = dst.byte_addresses(lambda v, c: read_region(st, v, c, True, op), box(*dst_box))
+        addresses = dst.byte_addresses(lambda v, c: read_region(st, v, c, True, op), box(*dst_box), st.tile_index)
         dst.memory.write(addresses, dst.et.cast(_fit(op, data, dst_count, mode)), dst.et, _tile_of(st, dst.source))
     else:
         payload = _fit(op, data, dst_count, mode)

@@ -82,6 +82,18 @@ def test_check_refuses_gathers_without_an_address_list_unit(capsys, kernel):
     assert "error: device 'quad_corelet' has no exec_unit with 'ktdf_arch.feature.address_list'" in out, out
 
 
+def test_check_reports_an_index_outside_the_gathered_view(capsys, tmp_path):
+    ids = np.arange(32, dtype=np.int32)
+    ids[5] = 200  # the table has 128 rows
+    np.savez(tmp_path / "ids.npz", **{"in/@16384": ids})
+    code, out, _ = run_main(capsys, EXAMPLES / "embedding_gather.mlir", "--check", "--device", "sample",
+                            "--inputs", tmp_path / "ids.npz")
+    assert code == 1
+    assert ("embedding_gather.mlir:37:17: error: 'ktdf.data_transfer' op grid tile 0: the indirect access at point "
+            "(5, 0) reaches address 25600 (address list entry (5,) holds 25600), outside the view of sizes [128, 64] "
+            "at [0, 16383]") in out, out
+
+
 @pytest.mark.parametrize("kernel", ["add.mlir", "row_sum.mlir"])
 def test_check_in_reverse_stage_order(capsys, kernel):
     """The passes' tokens order every dependency: the other legal order gives the same outputs."""
