@@ -5,6 +5,8 @@ module in pre-order and stops at the first construct V1 cannot schedule:
 
 * `scf.for` with loop-carried values (`iter_args`) and any `scf.while`;
 * `ktdp.construct_distributed_memory_view`;
+* `ktdp.inter_tile_produce`/`consume`/`reduce` (dfsched: cross-core transfers are not scheduled;
+  the error says so instead of failing later on what surrounds them);
 * `ktdp.construct_indirect_access_tile` without a device (upstream's V1 refusal), or on a device
   with no unit declaring `ktdf_arch.feature.address_list` (no unit can move its rows; the
   error names the capability). `construct-three-stage-pipeline` splits the rest;
@@ -46,6 +48,10 @@ ITER_ARGS = "V1 does not support scf.for with loop-carried arguments (iter_args)
 WHILE = "V1 does not support scf.while loops"
 DISTRIBUTED_VIEW = "V1 does not support ktdp.construct_distributed_memory_view"
 INDIRECT_TILE = "V1 does not support ktdp.construct_indirect_access_tile"
+INTER_TILE_OPS = ("ktdp.inter_tile_produce", "ktdp.inter_tile_consume", "ktdp.inter_tile_reduce")
+INTER_TILE = ("dfsched does not schedule inter-tile communication ('{}'): cross-core transfers and reductions "
+              "need core-to-core links, which no device describes yet (the reference interpreter runs it: "
+              "dfsched-run without --check)")
 NO_ADDRESS_LIST = ("device '{}' has no exec_unit with 'ktdf_arch.feature.address_list': no unit can issue the "
                    "address-list transfers of an indirect access tile (gather or scatter)")
 GENERIC_BODY = ("unsupported op in a linalg.generic body: only element-wise arith/math ops, spyreop "
@@ -150,6 +156,8 @@ def check_op(op: Operation) -> bool:
         raise error(op, WHILE)
     if name == "ktdp.construct_distributed_memory_view":
         raise error(op, DISTRIBUTED_VIEW)
+    if name in INTER_TILE_OPS:
+        raise error(op, INTER_TILE.format(name))
     if name == "ktdp.construct_memory_view":
         base = constant_int(op.operands[0])
         if base is not None and base < 0:
