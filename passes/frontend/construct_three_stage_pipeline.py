@@ -275,7 +275,7 @@ class ProgramPipeline:
         for view in [op for op in self.function.walk() if isinstance(op, ktdp.ConstructMemoryViewOp)]:
             if not _used_before(view, anchor, ignore=ktdp.ConstructAccessTileOp):
                 _hoist_before(view, anchor)
-        for tile in tiles:
+        for tile in [*tiles, *self.indirect]:
             _hoist_before(tile, anchor)
         for tile in tiles:
             self.casts[tile.result] = self._reinterpret_cast(tile)
