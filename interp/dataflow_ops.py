@@ -1195,6 +1195,69 @@ def _composite(r: Runner, op, args) -> Gen:
     return ()
 
 
+def _composite_indirect(r: Runner, op, args) -> Gen:
+    """An address-list transfer (`passes/lowering/dfir_indirect.py`): each time step's vector is
+    at the direct side's addresses plus the byte address its list entry holds."""
+    unit = r.require_unit(op)
+    env = r.env
+    ind_src, dir_src, ind_dst, dir_dst, ind_src_ops, dir_src_ops, ind_dst_ops, dir_dst_ops, time_syms, _ = \
+        r.sim.segments(op)
+    src, dst = _view(env[dir_src[0]]), _view(env[dir_dst[0]])
+    symbols = tuple(int(env[v]) for v in time_syms)
+    times = r.sim.pattern(op.time_set.data, op.time_order.data, symbols)
+    body = op.regions[0].blocks.first
+    if not r.sim.trivial_body(op, body):
+        raise SimError("an address-list transfer with a body is not supported")
+    shape, et = _vector_type_info(body.args[0].type)
+    check = r.sim.options.check_bounds
+    moved = []
+    for side, view, indices, lists, list_ops, set_name in (
+            ("load", src, dir_src_ops, ind_src, ind_src_ops, "load"),
+            ("store", dst, dir_dst_ops, ind_dst, ind_dst_ops, "store")):
+        plan = access_plan(r, op, set_name, getattr(op, f"{set_name}_set").data, getattr(op, f"{set_name}_order").data,
+                           len(view.shape))
+        steps = eval_map_rows(getattr(op, f"{side}_direct_time_addr_map").data, times, list(symbols))
+        base = _base(r, getattr(op, f"direct_{'src' if side == 'load' else 'dst'}_map").data,
+                     [env[v] for v in indices])
+        lo = tuple(int(x) for x in steps.min(axis=0)) if steps.size else (0,) * len(view.shape)
+        hi = tuple(int(x) for x in steps.max(axis=0)) if steps.size else (0,) * len(view.shape)
+        addresses, _ = view_addresses(view, base, plan, check, steps, lo, hi)
+        if lists:
+            addresses = addresses + _listed(r, unit, op, side, env[lists[0]], [env[v] for v in list_ops], times,
+                                            symbols)[:, None]
+        moved.append(addresses)
+    src_addr, dst_addr = moved
+    vector_bytes = math.prod(shape) * et.itemsize
+    steps = times.shape[0]
+    per_step = r.sim.composite_cycles(src.memory.kind, unit.kind, dst.memory.kind, vector_bytes)
+    if r.sim.races is not None:
+        r.sim.races.read(unit.name, src.memory.memory, src_addr, et.itemsize, False)
+    values = src.memory.memory.read(src_addr, et, False)
+    yield Busy(per_step * steps, f"address-list transfer {src.memory.name} -> {dst.memory.name}",
+               vector_bytes * steps)
+    if r.sim.races is not None:
+        r.sim.races.write(unit.name, dst.memory.memory, dst_addr, et.itemsize, False)
+    dst.memory.memory.write(dst_addr, values, et, False)
+    moved_bytes = steps * vector_bytes
+    r.stats.loaded_bytes += moved_bytes
+    r.stats.stored_bytes += moved_bytes
+    r.stats.dma_bytes += moved_bytes
+    r.stats.dma_cycles += per_step * steps
+    return ()
+
+
+def _listed(r: Runner, unit: Unit, op, side: str, value: Any, operands: list[Any], times: np.ndarray,
+            symbols: tuple[int, ...]) -> np.ndarray:
+    """The byte address each time step's list entry holds."""
+    view = _view(value)
+    base = np.asarray(_base(r, getattr(op, f"indirect_{'src' if side == 'load' else 'dst'}_map").data, operands))
+    offsets = eval_map_rows(getattr(op, f"{side}_indirect_time_addr_map").data, times, list(symbols))
+    addresses = view.addresses(base[None, :] + offsets, r.sim.options.check_bounds)
+    if r.sim.races is not None:
+        r.sim.races.read(unit.name, view.memory.memory, addresses, view.et.itemsize, False)
+    return view.memory.memory.read(addresses, view.et, False).astype(np.int64)
+
+
 def _trivial_body(body: Block) -> bool:
     ops = list(body.ops)
     return len(ops) == 1 and ops[0].name == "agen.yield" and not ops[0].operands
@@ -1462,6 +1525,7 @@ TIMED: dict[str, Callable] = {
     "agen.vector_load": _vector_load,
     "agen.vector_store": _vector_store,
     "agen.composite_load_and_store": _composite,
+    "agen.composite_indirect_load_and_store": _composite_indirect,
     "vectorchain.binary": _binary,
     "vectorchain.shuffle": _shuffle,
     "vectorchain.cast": _cast,
