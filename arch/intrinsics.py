@@ -41,6 +41,10 @@ MATRIX = "ktdf_arch.feature.matrix"
 DOUBLE_BUFFER_LAST = "dataflow_scheduler.double_buffer_last"
 CYCLES_PER_OP = "dfsched.cycles_per_op"  # simulator: cycles per compute issue of an exec unit
 MEM_SPACE_MAPPING = "mem_space_mapping"  # on the device: KTIR memory space -> memory kind
+# Not a device attribute: the mark `construct-three-stage-pipeline` puts on a contraction the
+# compute unit's matrix unit runs (its M, N, K tile; passes/contraction.py), read down to the
+# simulator, which costs each marked step by the unit's `cycles_per_tile`.
+MATRIX_TILE = "dfsched.matrix_tile"
 
 # The registry of what a device may declare besides the ktdf_arch ops' own attributes (`kind`,
 # `size`, ...): the fields of each feature, the fields of an access shape, and the attributes

@@ -1,8 +1,8 @@
 // A small invented device with a matrix unit, for tests of contraction scheduling.
 //
 // One core with two corelets. Each corelet's compute unit MXU has 32-lane vectors (f16 and
-// f32) and a matrix unit that multiplies a 4 x 8 tile of A by an 8 x 32 tile of B into a
-// 4 x 32 accumulator per step, in 4 cycles (256 multiply-accumulates per cycle): f16
+// f32) and a matrix unit that multiplies a 4 x 4 tile of A by a 4 x 8 tile of B into a
+// 4 x 8 accumulator per step, in 2 cycles (64 multiply-accumulates per cycle): f16
 // operands accumulate in f32 (mixed precision), f32 operands in f32. The numbers are
 // chosen to be small (tests stay fast) and to differ from spyre's, not taken from hardware.
 //
@@ -45,7 +45,7 @@
   ktdf_arch.features = {
     ktdf_arch.feature.compute,
     ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 32, f32 = 32>},
-    ktdf_arch.feature.matrix = {tile = array<i64: 4, 32, 8>, types = #ktdf_arch.map<f16 = f32, f32 = f32>, cycles_per_tile = 4}
+    ktdf_arch.feature.matrix = {tile = array<i64: 4, 8, 4>, types = #ktdf_arch.map<f16 = f32, f32 = f32>, cycles_per_tile = 2}
   }
 }
 

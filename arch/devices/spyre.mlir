@@ -54,20 +54,20 @@
 // The matrix unit. Public: each corelet holds a 2D 8x8 "SIMD-systolic" array of processing
 // elements for matrix multiplication and convolution (IBM Research, "Lifting the cover on the
 // IBM Spyre Accelerator"; torch-spyre docs/architecture/spyre_accelerator.md: "an 8 x 8 systolic
-// Processing Element (PE) array, used for matrix-style compute"), mixed-precision math, and
-// more than 300 TOPS per card at its lowest precision. Not public: the tile one step consumes
-// and the f16 rate. Our modelling choice: the 8x8 array holds an 8-row by 64-column output
-// tile (8 rows of the array; 8 columns of PEs, 8 SIMD lanes each: one 128-byte stick of f16
-// per output row), takes 8 steps of K per tile step, and finishes a step in 8 cycles: 512 f16
-// multiply-accumulates per cycle, 8 per PE (at ~1 GHz, 32 cores x 2 corelets x 512 x 2 flops
-// is ~65 TFLOPS f16, a quarter of the int4-class TOPS figure above). Products of f16 operands
-// accumulate in f32, as the vector unit's reductions (see `accumulate` below).
+// Processing Element (PE) array, used for matrix-style compute"), and mixed-precision math. Not
+// public: the tile one step consumes and Spyre's f16 rate. Modelling choice: one step multiplies
+// an 8x8 tile of A by an 8x8 tile of B into an 8x8 accumulator (the array's shape; each operand
+// is one 64-element f16 stick, what one FIFO transfer carries) in 1 cycle: 512 f16
+// multiply-accumulates per cycle, 8 per PE. The closest public rate is the predecessor core's:
+// IBM Research's AI core prototype (VLSI 2018, "A Scalable Multi-TeraOPS Core for AI Training
+// and Inference") reached 1.5 TFLOPS fp16 at 1.5 GHz, 500 multiply-accumulates per cycle.
+// Products of f16 operands accumulate in f32, as the vector unit's reductions (`accumulate`).
 #pe = {
   kind = "PE",
   ktdf_arch.features = {
     ktdf_arch.feature.compute = {accumulate = f32},
     ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64>},
-    ktdf_arch.feature.matrix = {tile = array<i64: 8, 64, 8>, types = #ktdf_arch.map<f16 = f32>, cycles_per_tile = 8}
+    ktdf_arch.feature.matrix = {tile = array<i64: 8, 8, 8>, types = #ktdf_arch.map<f16 = f32>, cycles_per_tile = 1}
   }
 }
 #lx_load = {

@@ -211,7 +211,7 @@ def test_route_failures(sample):
 def test_matrix_units(sample, spyre):
     assert sample.matrix_unit is None  # contractions run on the vector lanes
     matrix = spyre.matrix_unit
-    assert matrix.tile == (8, 64, 8) and matrix.cycles_per_tile == 8 and matrix.macs_per_cycle == 512
+    assert matrix.tile == (8, 8, 8) and matrix.cycles_per_tile == 1 and matrix.macs_per_cycle == 512
     assert matrix.accumulator_for(f16) == "f32" and matrix.accumulator_for(bf16) is None
     small = load_device("matrix_unit").matrix_unit
-    assert small.tile == (4, 32, 8) and small.accumulator_for(f32) == "f32"
+    assert small.tile == (4, 8, 4) and small.accumulator_for(f32) == "f32"
