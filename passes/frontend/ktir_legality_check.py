@@ -5,8 +5,8 @@ module in pre-order and stops at the first construct V1 cannot schedule:
 
 * `scf.for` with loop-carried values (`iter_args`) and any `scf.while`;
 * `ktdp.construct_distributed_memory_view` and `ktdp.construct_indirect_access_tile`;
-* linalg compute other than `add`, `mul`, `sub`, `reduce`, `matmul` and `generic`;
-* in a `linalg.generic` or `linalg.matmul` body, anything but the element-wise arith/math ops of
+* linalg compute other than `add`, `mul`, `sub`, `reduce`, `matmul`, `batch_matmul` and `generic`;
+* in a `linalg.generic`, `linalg.matmul` or `linalg.batch_matmul` body, anything but the element-wise arith/math ops of
   `arch/elementwise.py`, `spyreop` intrinsics, scalar `arith.constant`s and `linalg.yield`
   (upstream accepts only `arith.addf/mulf/subf` there; whether the device's compute unit
   executes an op on its element type is `construct-three-stage-pipeline`'s check).
@@ -53,7 +53,7 @@ BEYOND_MEMORY = "memory view ends at byte {} but memory '{}' of the device holds
 # linalg ops the walk accepts and descends into.
 ACCEPTED_LINALG = frozenset({"linalg.add", "linalg.mul", "linalg.sub", "linalg.reduce", "linalg.yield"})
 # Named ops whose body is checked like a generic's (a contraction: multiply-accumulate).
-CHECKED_BODY = frozenset({"linalg.generic", "linalg.matmul"})
+CHECKED_BODY = frozenset({"linalg.generic", "linalg.matmul", "linalg.batch_matmul"})
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,7 @@ def is_reduction_init(user: Operation, operand_index: int) -> bool:
     name = op_name(user)
     if name == "linalg.reduce":
         return operand_index in init_operand_indices(user)
-    if name == "linalg.matmul":  # a contraction: its init is the accumulator
+    if name in ("linalg.matmul", "linalg.batch_matmul"):  # a contraction: its init is the accumulator
         return operand_index >= len(user.operands) - len(getattr(user, "outputs", ()))
     if name == "linalg.generic":
         if not any(str(getattr(it, "data", it)).endswith("reduction") for it in iterator_types(user)):
