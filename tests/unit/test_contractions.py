@@ -79,3 +79,24 @@ def test_matrix_unit_is_faster_than_the_vector_fallback(capsys, tmp_path):
     matrix = _check(capsys, EXAMPLES / "matmul.mlir", "spyre")
     vector = _check(capsys, EXAMPLES / "matmul.mlir", str(tmp_path / "spyre_vector.mlir"))
     assert matrix < vector
+
+
+def test_cost_model_times_a_matrix_step_by_cycles_per_tile():
+    """tile-size-selection's model costs a marked contraction step as the simulator does:
+    cycles_per_tile per unit tile it covers (matrix_unit: 4x8x4 in 2 cycles)."""
+    from dfsched.arch.intrinsics import MATRIX_TILE
+    from dfsched.arch.loading import load_device
+    from dfsched.passes.contraction import mark
+    from dfsched.passes.scheduling.tile_cost_model import TileCostModel
+    from dfsched.tools.opt import DfschedOptMain
+
+    source = ROOT / "tests" / "lit" / "reduction-loop-exposure" / "matrix-unit.mlir"
+    tool = DfschedOptMain(["--device=matrix_unit", "-p", "reduction-loop-exposure,map-reduction-partials"])
+    module = tool.parse(str(source), source.read_text())
+    for request, instance in tool.build_passes():
+        tool.apply_pass(module, request, instance)
+    (step,) = [op for op in module.walk() if MATRIX_TILE in op.attributes]
+    model = TileCostModel(module, load_device("matrix_unit"), lambda value, env: None)
+    assert model.compute(step, "MXU") == 2  # a 2x8x4 step: one unit tile
+    mark(step, (8, 16, 8))
+    assert model.compute(step, "MXU") == 2 * 2 * 2 * 2  # 2 x 2 x 2 unit tiles
