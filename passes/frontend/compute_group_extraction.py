@@ -13,7 +13,7 @@ were (`func.call @local_schedule_N(ivs...)`, declared `private` in the orchestra
 block arguments the group reads (loop induction variables, kernel arguments) become the
 program's parameters. Devices stay at the top level. An accumulation loop (`scf.for` with
 `iter_args` summing reductions of loaded chunks) is first folded into one reduction over its
-range (`fold-accumulation-loops`, README Decision 38), so its loads and the store after it
+range (`fold-accumulation-loops`, README Decision 44), so its loads and the store after it
 form one group. Blocks are visited nested-first, so
 programs inside loops are numbered before the groups around them.
 

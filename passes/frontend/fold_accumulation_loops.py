@@ -1,5 +1,5 @@
 """`fold-accumulation-loops`: an `scf.for` whose `iter_args` sum reductions of loaded chunks
-becomes one reduction over the whole range (README Decision 38).
+becomes one reduction over the whole range (README Decision 44).
 
 A Triton-style K loop
 

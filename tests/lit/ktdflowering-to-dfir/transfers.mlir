@@ -71,10 +71,10 @@ func.func @divergent(%a: memref<2x256xf16, "DDR">, %b: memref<2x128xf16, "L1">) 
 
 // -----
 
-// Rows narrower than a vector whose width divides the lanes (a 64x32 block of a 64-wide matrix,
-// a matmul's B tile): one row per vector of 32; the rows lie 64 elements apart in DDR and 32
-// in L1, so an scf.for walks them (Decision 38's corpus kernels; rows that neither fill nor
-// divide a vector stay an error, below).
+// Rows narrower than a vector (a 64x32 block of a 64-wide matrix, a matmul's B tile): one row
+// per vector of 32; the rows lie 64 elements apart in DDR and 32
+// in L1, so an scf.for walks them (the corpus' matmul_small; rows wider than a vector that are not
+// whole vectors stay an error, below).
 
 // CHECK-LABEL: func.func @narrow_rows(
 // CHECK:         scf.for %[[R:.*]] = %{{.*}} to %c64 step %{{.*}} {
@@ -105,7 +105,7 @@ func.func @not_whole_vectors(%a: memref<2x96xf16, "DDR">, %b: memref<2x96xf16, "
   %q = uniform.query_map(map:%m, key:%tid) : index
   ktdf_lowering.execute_on %q {
     %c0 = arith.constant 0 : index
-    // expected-error @below {{data transfer of 192 elements exceeds the hardware vector width of 64; splitting requires the innermost source and destination sizes to be a multiple of the vector width, but they are 96 and 96}}
+    // expected-error @below {{data transfer of 192 elements exceeds the hardware vector width of 64; splitting requires the innermost source and destination sizes to be a multiple of the vector width (or equal and narrower), but they are 96 and 96}}
     ktdf.data_transfer from %a[%c0, %c0] size [2, 96] to %b[%c0, %c0] size [2, 96] : memref<2x96xf16, "DDR">, memref<2x96xf16, "L1">
   }
   return

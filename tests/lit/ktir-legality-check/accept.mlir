@@ -111,7 +111,19 @@ func.func @matmul(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %o: tensor<4x4xf16>)
 
 // -----
 
-// An accumulation loop (dfsched, Decision 38): the carried sums, starting from a zero fill,
+// A batched contraction: linalg.batch_matmul, accepted like linalg.matmul.
+// CHECK-LABEL: func.func @batch_matmul
+// CHECK: linalg.batch_matmul
+func.func @batch_matmul(%a: tensor<2x4x8xf16>, %b: tensor<2x8x4xf16>, %o: tensor<2x4x4xf16>) -> tensor<2x4x4xf16> {
+  %zero = arith.constant 0.000000e+00 : f16
+  %init = linalg.fill ins(%zero : f16) outs(%o : tensor<2x4x4xf16>) -> tensor<2x4x4xf16>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<2x4x8xf16>, tensor<2x8x4xf16>) outs(%init : tensor<2x4x4xf16>) -> tensor<2x4x4xf16>
+  return %r : tensor<2x4x4xf16>
+}
+
+// -----
+
+// An accumulation loop (dfsched, Decision 44): the carried sums, starting from a zero fill,
 // take a reduction of one loaded chunk per iteration; accepted, and left for
 // compute-group-extraction to fold.
 // CHECK-LABEL: func.func @chunked_row_sum

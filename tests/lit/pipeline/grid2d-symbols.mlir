@@ -1,7 +1,7 @@
 // A 2-D grid over buffers whose addresses are kernel arguments (the corpus' Triton kernels):
 // normalize-grid-to-1d rebuilds tile (i, j) from the flat id as (id divui 2, id remui 2), and
 // each tile's start address, argument + (i * 128 + j * 64) elements, becomes a symbol defined
-// once per tile from the argument (Decision 38's corpus kernels need the unsigned division and
+// once per tile from the argument (Decision 45: the corpus' Triton kernels need the unsigned division and
 // remainder evaluated per unit).
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %s | filecheck %s
 // CHECK-LABEL: func.func @local_schedule_0(%

@@ -1,5 +1,5 @@
 // A Triton K loop (examples/matmul_kloop.mlir: two chunks of 32 carried through iter_args) is
-// folded into one contraction over K = 64 (Decision 38). The compute unit steps all 64 K steps
+// folded into one contraction over K = 64 (Decision 44). The compute unit steps all 64 K steps
 // in one loop and accumulates into a view of its register memory (sfu_reg), which it sends
 // on only after the last step: the accumulator never leaves the unit between chunks.
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/matmul_kloop.mlir | filecheck %s
