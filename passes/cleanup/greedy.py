@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType, UnregisteredOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
 from xdsl.rewriter import Rewriter
 from xdsl.traits import ConstantLike, IsolatedFromAbove
@@ -380,8 +380,10 @@ def _live_ops(region: Region) -> set[int]:
                     worklist.append(op)
     while worklist:
         for operand in worklist.pop()._operands:  # noqa: SLF001 (the tuple, not a view per op)
-            owner = operand.owner
-            if isinstance(owner, Operation) and id(owner) not in live:
+            if type(operand) is not OpResult:  # a block argument (isinstance against the ABC is slow)
+                continue
+            owner = operand.op
+            if id(owner) not in live:
                 live.add(id(owner))
                 worklist.append(owner)
     return live
