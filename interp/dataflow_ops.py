@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ShapedType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 
-from dfsched.arch.intrinsics import CYCLES_PER_OP
+from dfsched.arch.intrinsics import CYCLES_PER_OP, MATRIX_TILE
 from dfsched.compat import op_implementations
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp import sets
@@ -681,7 +681,16 @@ def _tile_id(r: Runner, op, args):
 
 
 def _passthrough(r: Runner, op, args):
-    return tuple(args)
+    """A cast between a vector and a tensor of the same elements (an island's bridge): the
+    values, in the result's shape."""
+    out = []
+    for value, result in zip(args, op.results):
+        t = result.type
+        if isinstance(t, ShapedType) and isinstance(value, np.ndarray) and all(d >= 0 for d in t.get_shape()) \
+                and value.size == math.prod(t.get_shape()):
+            value = value.reshape(tuple(t.get_shape()))
+        out.append(value)
+    return tuple(out)
 
 
 def _alloc(r: Runner, op, args):
@@ -1195,6 +1204,69 @@ def _composite(r: Runner, op, args) -> Gen:
     return ()
 
 
+def _composite_indirect(r: Runner, op, args) -> Gen:
+    """An address-list transfer (`passes/lowering/dfir_indirect.py`): each time step's vector is
+    at the direct side's addresses plus the byte address its list entry holds."""
+    unit = r.require_unit(op)
+    env = r.env
+    ind_src, dir_src, ind_dst, dir_dst, ind_src_ops, dir_src_ops, ind_dst_ops, dir_dst_ops, time_syms, _ = \
+        r.sim.segments(op)
+    src, dst = _view(env[dir_src[0]]), _view(env[dir_dst[0]])
+    symbols = tuple(int(env[v]) for v in time_syms)
+    times = r.sim.pattern(op.time_set.data, op.time_order.data, symbols)
+    body = op.regions[0].blocks.first
+    if not r.sim.trivial_body(op, body):
+        raise SimError("an address-list transfer with a body is not supported")
+    shape, et = _vector_type_info(body.args[0].type)
+    check = r.sim.options.check_bounds
+    moved = []
+    for side, view, indices, lists, list_ops, set_name in (
+            ("load", src, dir_src_ops, ind_src, ind_src_ops, "load"),
+            ("store", dst, dir_dst_ops, ind_dst, ind_dst_ops, "store")):
+        plan = access_plan(r, op, set_name, getattr(op, f"{set_name}_set").data, getattr(op, f"{set_name}_order").data,
+                           len(view.shape))
+        steps = eval_map_rows(getattr(op, f"{side}_direct_time_addr_map").data, times, list(symbols))
+        base = _base(r, getattr(op, f"direct_{'src' if side == 'load' else 'dst'}_map").data,
+                     [env[v] for v in indices])
+        lo = tuple(int(x) for x in steps.min(axis=0)) if steps.size else (0,) * len(view.shape)
+        hi = tuple(int(x) for x in steps.max(axis=0)) if steps.size else (0,) * len(view.shape)
+        addresses, _ = view_addresses(view, base, plan, check, steps, lo, hi)
+        if lists:
+            addresses = addresses + _listed(r, unit, op, side, env[lists[0]], [env[v] for v in list_ops], times,
+                                            symbols)[:, None]
+        moved.append(addresses)
+    src_addr, dst_addr = moved
+    vector_bytes = math.prod(shape) * et.itemsize
+    steps = times.shape[0]
+    per_step = r.sim.composite_cycles(src.memory.kind, unit.kind, dst.memory.kind, vector_bytes)
+    if r.sim.races is not None:
+        r.sim.races.read(unit.name, src.memory.memory, src_addr, et.itemsize, False)
+    values = src.memory.memory.read(src_addr, et, False)
+    yield Busy(per_step * steps, f"address-list transfer {src.memory.name} -> {dst.memory.name}",
+               vector_bytes * steps)
+    if r.sim.races is not None:
+        r.sim.races.write(unit.name, dst.memory.memory, dst_addr, et.itemsize, False)
+    dst.memory.memory.write(dst_addr, values, et, False)
+    moved_bytes = steps * vector_bytes
+    r.stats.loaded_bytes += moved_bytes
+    r.stats.stored_bytes += moved_bytes
+    r.stats.dma_bytes += moved_bytes
+    r.stats.dma_cycles += per_step * steps
+    return ()
+
+
+def _listed(r: Runner, unit: Unit, op, side: str, value: Any, operands: list[Any], times: np.ndarray,
+            symbols: tuple[int, ...]) -> np.ndarray:
+    """The byte address each time step's list entry holds."""
+    view = _view(value)
+    base = np.asarray(_base(r, getattr(op, f"indirect_{'src' if side == 'load' else 'dst'}_map").data, operands))
+    offsets = eval_map_rows(getattr(op, f"{side}_indirect_time_addr_map").data, times, list(symbols))
+    addresses = view.addresses(base[None, :] + offsets, r.sim.options.check_bounds)
+    if r.sim.races is not None:
+        r.sim.races.read(unit.name, view.memory.memory, addresses, view.et.itemsize, False)
+    return view.memory.memory.read(addresses, view.et, False).astype(np.int64)
+
+
 def _trivial_body(body: Block) -> bool:
     ops = list(body.ops)
     return len(ops) == 1 and ops[0].name == "agen.yield" and not ops[0].operands
@@ -1406,6 +1478,8 @@ def _linalg_generic(r: Runner, op, args) -> Gen:
     """An intrinsic generic runs as one vector op, the intrinsic applied to whole arrays with
     the numpy semantics of `intrinsics.py` (through `spyreop_impl`); any other generic is
     the KTIR interpreter's."""
+    if MATRIX_TILE in op.attributes:
+        return (yield from _matrix_step(r, op, args))
     intrinsic = _intrinsic_of(r.sim, op)
     if intrinsic is None:
         return (yield from r._fallback(op, args))  # noqa: SLF001
@@ -1423,6 +1497,26 @@ def _linalg_generic(r: Runner, op, args) -> Gen:
     out = np.broadcast_to(et.cast(np.asarray(value)), shape).copy()
     yield from _compute(r, op, out, et)
     return (out,)
+
+
+def _matrix_step(r: Runner, op, args) -> Gen:
+    """A contraction step on the matrix unit (`dfir_compute._matrix_step`): the KTIR
+    reference's contraction semantics, timed as one `cycles_per_tile` per tile of the unit
+    the step's M x N x K covers."""
+    unit = r.require_unit(op)
+    ktir = r.sim.ktir
+    captured = r.sim.captures(op)
+    ktir.reset_values([(v, r.env[v]) for v in captured if v in r.env])
+    results = ktir.interpret_op(op, tuple(args)).values
+    matrix = r.sim.device.units[unit.kind].matrix if r.sim.device is not None else None
+    if matrix is None:
+        raise SimError(f"'{unit.kind}' runs a matrix-unit step but declares no ktdf_arch.feature.matrix")
+    steps = math.prod(-(-size // per) for size, per in zip(op.attributes[MATRIX_TILE].get_values(), matrix.tile))
+    cycles = steps * matrix.cycles_per_tile
+    r.stats.vector_ops += 1
+    r.stats.compute_cycles += cycles
+    yield Busy(cycles, "matrix step", 1)
+    return results
 
 
 def _tensor_empty(r: Runner, op, args):
@@ -1462,6 +1556,7 @@ TIMED: dict[str, Callable] = {
     "agen.vector_load": _vector_load,
     "agen.vector_store": _vector_store,
     "agen.composite_load_and_store": _composite,
+    "agen.composite_indirect_load_and_store": _composite_indirect,
     "vectorchain.binary": _binary,
     "vectorchain.shuffle": _shuffle,
     "vectorchain.cast": _cast,
