@@ -37,9 +37,8 @@ from dfsched.interp.base import defined_inside
 from dfsched.interp.dataflow_engine import Block as BlockCmd
 from dfsched.interp.dataflow_engine import Busy, Engine, Fifo, Process, SignalBox, WaitUntil
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
-from dfsched.interp.dataflow_memory import FlatMemory
 from dfsched.interp.dataflow_races import RaceError, RaceTracker
-from dfsched.interp.memory import MemoryAccessError, overlaps
+from dfsched.interp.memory import Memory, MemoryAccessError, overlaps
 
 # ---------------------------------------------------------------------------------------
 # options and statistics
@@ -134,13 +133,21 @@ class UniformMap:
             raise SimError(f"key {key} is not in the map (keys: {keys})") from None
 
 
+SIM_PAGE_BITS = 16  # 64 KiB pages: the simulator moves whole vectors and DMA blocks
+
+
+def byte_memory(name: str, size: int | None) -> Memory:
+    """A simulated memory unit's contents: the interpreters' paged memory, in bytes."""
+    return Memory(name, "byte", size, page_bits=SIM_PAGE_BITS)
+
+
 @dataclass
 class SimMemory:
     """One memory unit's contents (byte-addressed)."""
 
     name: str
     kind: str
-    memory: FlatMemory
+    memory: Memory
 
 
 @dataclass
@@ -212,6 +219,7 @@ class SimState:
         self._links: dict[tuple[str, str], Any] = {}
         self._captures: dict[Operation, list[SSAValue]] = {}
         self._local_buffers = 0
+        self.local_layout = None  # (layout, tiles) when scratchpad-resident inputs were seeded
         self.map_cache: dict[Operation, tuple[list[Any], UniformMap]] = {}
         self.invariant_maps: dict[Operation, tuple[dict, UniformMap]] = {}
         self._invariant: dict[Operation, bool] = {}
@@ -278,13 +286,25 @@ class SimState:
                 return lanes
         return 0
 
-    def block_plan(self, block: Block) -> list[tuple[Operation, str, tuple, tuple]]:
-        """(op, name, operands, results) of each op of `block`, listed once (the IR does not
-        change while it runs)."""
+    def block_plan(self, block: Block) -> list[tuple]:
+        """(op, name, operands, results, kind, implementation) of each op of `block`, decoded
+        once (the IR does not change while it runs); kind: "term", "pure", "timed" or
+        "fallback"."""
         found = self._block_plans.get(id(block))
         if found is None or found[0] is not block:
-            found = self._block_plans[id(block)] = (
-                block, [(op, op.name, tuple(op.operands), tuple(op.results)) for op in block.ops])
+            plan = []
+            for op in block.ops:
+                name = op.name
+                if name in TERMINATORS:
+                    kind, fn = "term", None
+                elif name in PURE:
+                    kind, fn = "pure", PURE[name]
+                elif name in TIMED:
+                    kind, fn = "timed", TIMED[name]
+                else:
+                    kind, fn = "fallback", None
+                plan.append((op, name, tuple(op.operands), tuple(op.results), kind, fn))
+            found = self._block_plans[id(block)] = (block, plan)
         return found[1]
 
     def segments(self, op: Operation) -> list[list[SSAValue]]:
@@ -376,7 +396,7 @@ class SimState:
             size = None
             if self.device is not None and unit.kind in self.device.memories:
                 size = self.device.memories[unit.kind].size
-            mem = SimMemory(key, unit.kind, FlatMemory(f"memory {key}", size))
+            mem = SimMemory(key, unit.kind, byte_memory(f"memory {key}", size))
         self.memories[key] = mem
         return mem
 
@@ -391,7 +411,7 @@ class SimState:
     def local_buffer(self, nbytes: int) -> SimMemory:
         self._local_buffers += 1
         name = f"buffer#{self._local_buffers}"
-        return SimMemory(name, "LOCAL", FlatMemory(name, nbytes))
+        return SimMemory(name, "LOCAL", byte_memory(name, nbytes))
 
     # -- access patterns ------------------------------------------------------------------
     def pattern(self, the_set: AffineSet, order: AffineMap, symbols: tuple[int, ...] = ()) -> np.ndarray:
@@ -498,13 +518,13 @@ class Runner:
         for arg, value in zip(block.args, args):
             env[arg] = value
         invariant_maps = self.sim.invariant_maps
-        for op, name, op_operands, op_results in self.sim.block_plan(block):
+        for op, name, op_operands, op_results, kind, fn in self.sim.block_plan(block):
             if name == "uniform.def_immutable_mapping" and self.launch_env is not None:
                 cached = invariant_maps.get(op)
                 if cached is not None and cached[0] is self.launch_env:
-                    env[op.results[0]] = cached[1]
+                    env[op_results[0]] = cached[1]
                     continue
-            if name in TERMINATORS:
+            if kind == "term":
                 values = [env[o] for o in op_operands]
                 if self.pending and self.unit is None:
                     pending, self.pending = self.pending, []
@@ -515,15 +535,12 @@ class Runner:
             except KeyError as exc:
                 raise error(op, f"'{name}' op uses a value that has none here ({exc.args[0]})") from None
             try:
-                pure = PURE.get(name)
-                if pure is not None:
-                    results = pure(self, op, operands)
+                if kind == "pure":
+                    results = fn(self, op, operands)
+                elif kind == "timed":
+                    results = yield from fn(self, op, operands)
                 else:
-                    timed = TIMED.get(name)
-                    if timed is not None:
-                        results = yield from timed(self, op, operands)
-                    else:
-                        results = yield from self._fallback(op, operands)
+                    results = yield from self._fallback(op, operands)
             except DiagnosticError:
                 raise
             except (SimError, RaceError, MemoryAccessError, ValueError, IndexError, UnsupportedType,
@@ -579,17 +596,6 @@ def _element_type_or_none(t: Attribute) -> ElementType | None:
 
 def _int(value: Any) -> int:
     return int(value)
-
-
-def eval_map_rows(amap: AffineMap, points: np.ndarray, symbols: list[int]) -> np.ndarray:
-    """`amap` on each row of `points` (shape (n, dims)) -> (n, results)."""
-    n = points.shape[0]
-    if not amap.results:
-        return np.zeros((n, 0), dtype=np.int64)
-    dims = [points[:, k] for k in range(points.shape[1])]
-    syms = symbols[: amap.num_symbols] + [0] * max(0, amap.num_symbols - len(symbols))
-    cols = [np.broadcast_to(np.asarray(e.eval(dims, syms), dtype=np.int64), (n,)) for e in amap.results]
-    return np.stack(cols, axis=1)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1072,7 +1078,7 @@ def _vector_load(r: Runner, op, args) -> Gen:
     addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
     if r.sim.races is not None:
         r.sim.races.read(unit.name, view.memory.memory, addresses, et.itemsize, consecutive)
-    values = view.memory.memory.read(addresses, et, consecutive).reshape(shape)
+    values = view.memory.memory.read(addresses, et, consecutive=consecutive).reshape(shape)
     nbytes = values.nbytes
     r.stats.loaded_bytes += nbytes
     cycles = r.sim.transfer_cycles(r.sim.link(view.memory.kind, unit.kind), nbytes)
@@ -1100,7 +1106,7 @@ def _vector_store(r: Runner, op, args) -> Gen:
     yield Busy(cycles, f"vector_store {view.memory.name}", values.nbytes)
     if r.sim.races is not None:
         r.sim.races.write(unit.name, view.memory.memory, addresses, et.itemsize, consecutive)
-    view.memory.memory.write(addresses, values, et, consecutive)
+    view.memory.memory.write(addresses, values, et, consecutive=consecutive)
     r.stats.stored_bytes += values.nbytes
     return ()
 
@@ -1123,8 +1129,8 @@ def _time_plan(r: Runner, op, symbols: tuple[int, ...]) -> TimePlan:
     plan = r.sim.plans.get(key)
     if plan is None:
         times = r.sim.pattern(op.time_set.data, op.time_order.data, symbols)
-        load = eval_map_rows(op.load_time_addr_map.data, times, list(symbols))
-        store = eval_map_rows(op.store_time_addr_map.data, times, list(symbols))
+        load = sets.eval_map_rows(op.load_time_addr_map.data, times, list(symbols))
+        store = sets.eval_map_rows(op.store_time_addr_map.data, times, list(symbols))
 
         def bounds(a: np.ndarray):
             if a.shape[0] == 0:
@@ -1165,11 +1171,11 @@ def _composite(r: Runner, op, args) -> Gen:
         races.read(unit.name, src.memory.memory, src_addr, et.itemsize, src_seq)
     if trivial and not (src.memory is dst.memory and overlaps(src_addr, dst_addr)):
         _check_count(store.count, shape, "stores")
-        values = src.memory.memory.read(src_addr, et, src_seq)
+        values = src.memory.memory.read(src_addr, et, consecutive=src_seq)
         yield Busy(per_step * steps, what, vector_bytes * steps)
         if races is not None:
             races.write(unit.name, dst.memory.memory, dst_addr, et.itemsize, dst_seq)
-        dst.memory.memory.write(dst_addr, values, et, dst_seq)
+        dst.memory.memory.write(dst_addr, values, et, consecutive=dst_seq)
     else:
         for t in range(steps):
             vector = src.memory.memory.read(src_addr[t], et).reshape(shape)

@@ -39,7 +39,8 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp import linalg_impl, schedule_batch
-from dfsched.interp.base import NeedsScalar, State, compiled_map, functions_for, per_op, to_python
+from dfsched.interp.base import NeedsScalar, State, functions_for, per_op, to_python
+from dfsched.interp.sets import compiled_map
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
 from dfsched.interp.indirect import IndirectView, box, make_indirect_view
 from dfsched.interp.memory import Memory, StridedView, unique_sorted

@@ -1083,7 +1083,7 @@ def test_compiled_affine_maps_evaluate_like_xdsl():
 
     from xdsl.ir.affine import AffineExpr, AffineMap
 
-    from dfsched.interp.base import compiled_map
+    from dfsched.interp.sets import compiled_map
 
     d0, d1, s0 = AffineExpr.dimension(0), AffineExpr.dimension(1), AffineExpr.symbol(0)
     amap = AffineMap(2, 1, (d0 * 1024 + d1, d0.ceil_div(3), d1 % 5 - s0, d0 // (-2), AffineExpr.constant(-7)))
