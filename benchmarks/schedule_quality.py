@@ -23,7 +23,8 @@ interpreter ("ok", or "WRONG" with the differences below the table). The table s
   `--disable-parallelize-loops-across-instances` (cycles and efficiency against the full
   schedule's bound); "n/a" when that pass is not in the pipeline.
 
-`check` is "ok", "WRONG" (outputs differ from the reference) or "RACE" (two units touch one
+`check` is "ok", "WRONG" (outputs differ from the reference; a kernel that reduces may differ
+by the checker's reduction tolerance, as in `dfsched-run --check`) or "RACE" (two units touch one
 byte without synchronisation ordering them: the schedule is wrong whatever the timing; its
 cycles are then simulated without the race check). A kernel the backend cannot compile, or
 whose simulation fails, shows FAILED and the reason below the table.
@@ -68,6 +69,7 @@ def simulate_kernel(path: str, device: str, seed: int, disable=(), strategy: str
     from dfsched.interp import ktir
     from dfsched.interp.dataflow import simulate
     from dfsched.tools.dataflow_compile import compile_to_dfir
+    from dfsched.interp.schedule import has_reduction, output_differences
 
     kernel = ktir.load_module(path)
     inputs = ktir.make_inputs(kernel, seed=seed)
@@ -82,7 +84,8 @@ def simulate_kernel(path: str, device: str, seed: int, disable=(), strategy: str
             raise
         race = exc.diagnostic.render()
         result = simulate(dfir, inputs, device, layout=reference.layout, record_timeline=False, check_races=False)
-    return result, ktir.compare_outputs(reference.outputs, result.outputs), race
+    _, problems = output_differences(reference.outputs, result.outputs, has_reduction(kernel))
+    return result, problems, race
 
 
 def variant_cells(label: str, bound, notes: list[str], *args, **kwargs) -> list[str]:

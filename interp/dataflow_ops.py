@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ShapedType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 
-from dfsched.arch.intrinsics import CYCLES_PER_OP
+from dfsched.arch.intrinsics import CYCLES_PER_OP, MATRIX_TILE
 from dfsched.compat import op_implementations
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp import sets
@@ -681,7 +681,16 @@ def _tile_id(r: Runner, op, args):
 
 
 def _passthrough(r: Runner, op, args):
-    return tuple(args)
+    """A cast between a vector and a tensor of the same elements (an island's bridge): the
+    values, in the result's shape."""
+    out = []
+    for value, result in zip(args, op.results):
+        t = result.type
+        if isinstance(t, ShapedType) and isinstance(value, np.ndarray) and all(d >= 0 for d in t.get_shape()) \
+                and value.size == math.prod(t.get_shape()):
+            value = value.reshape(tuple(t.get_shape()))
+        out.append(value)
+    return tuple(out)
 
 
 def _alloc(r: Runner, op, args):
@@ -1469,6 +1478,8 @@ def _linalg_generic(r: Runner, op, args) -> Gen:
     """An intrinsic generic runs as one vector op, the intrinsic applied to whole arrays with
     the numpy semantics of `intrinsics.py` (through `spyreop_impl`); any other generic is
     the KTIR interpreter's."""
+    if MATRIX_TILE in op.attributes:
+        return (yield from _matrix_step(r, op, args))
     intrinsic = _intrinsic_of(r.sim, op)
     if intrinsic is None:
         return (yield from r._fallback(op, args))  # noqa: SLF001
@@ -1486,6 +1497,26 @@ def _linalg_generic(r: Runner, op, args) -> Gen:
     out = np.broadcast_to(et.cast(np.asarray(value)), shape).copy()
     yield from _compute(r, op, out, et)
     return (out,)
+
+
+def _matrix_step(r: Runner, op, args) -> Gen:
+    """A contraction step on the matrix unit (`dfir_compute._matrix_step`): the KTIR
+    reference's contraction semantics, timed as one `cycles_per_tile` per tile of the unit
+    the step's M x N x K covers."""
+    unit = r.require_unit(op)
+    ktir = r.sim.ktir
+    captured = r.sim.captures(op)
+    ktir.reset_values([(v, r.env[v]) for v in captured if v in r.env])
+    results = ktir.interpret_op(op, tuple(args)).values
+    matrix = r.sim.device.units[unit.kind].matrix if r.sim.device is not None else None
+    if matrix is None:
+        raise SimError(f"'{unit.kind}' runs a matrix-unit step but declares no ktdf_arch.feature.matrix")
+    steps = math.prod(-(-size // per) for size, per in zip(op.attributes[MATRIX_TILE].get_values(), matrix.tile))
+    cycles = steps * matrix.cycles_per_tile
+    r.stats.vector_ops += 1
+    r.stats.compute_cycles += cycles
+    yield Busy(cycles, "matrix step", 1)
+    return results
 
 
 def _tensor_empty(r: Runner, op, args):

@@ -35,7 +35,8 @@ API
   With `dataflow_device`, pure DataflowIR runs on the DataflowIR simulator (`dataflow.py`)
   instead of being skipped; IR that mixes `ktdf_lowering` with ScheduleIR is skipped.
 * `executable(module) -> str | None`: why the module cannot be run (DataflowIR), or None.
-* `has_reduction(module)`, `reduction_tolerance(expected)`: the f16 tolerance below.
+* `has_reduction(module)`, `reduction_tolerance(expected)`: the f16 tolerance below;
+  `output_differences(expected, actual, reductions)`: exact, within it, or the differences.
 
 Execution model
 ---------------
@@ -469,20 +470,31 @@ class Verdict:
         return self.status in ("mismatch", "error")
 
 
-def _compare(expected, actual, reductions: bool, stats, engine: str) -> Verdict:
-    worst = max_error(expected, actual)
+def output_differences(expected, actual, reductions: bool) -> tuple[str, list[str]]:
+    """("exact" | "tolerance" | "mismatch", the differences): a kernel that reduces may differ
+    by REDUCTION_ULPS f16 ulps of each output's magnitude (a schedule may reorder its sums)."""
     problems = compare_outputs(expected, actual)
     if not problems:
-        return Verdict("exact", worst, stats=stats, engine=engine)
+        return "exact", []
     if reductions:
         loose = []
         for key in sorted(set(expected) | set(actual)):
             tol = reduction_tolerance(expected[key]) if key in expected else 0.0
             loose += compare_outputs(expected, actual, keys=[key], atol=tol)
         if not loose:
-            return Verdict("tolerance", worst, stats=stats, engine=engine,
-                           message=f"within {REDUCTION_ULPS} f16 ulps (reduction order)")
+            return "tolerance", []
         problems = loose
+    return "mismatch", problems
+
+
+def _compare(expected, actual, reductions: bool, stats, engine: str) -> Verdict:
+    worst = max_error(expected, actual)
+    status, problems = output_differences(expected, actual, reductions)
+    if status == "exact":
+        return Verdict("exact", worst, stats=stats, engine=engine)
+    if status == "tolerance":
+        return Verdict("tolerance", worst, stats=stats, engine=engine,
+                       message=f"within {REDUCTION_ULPS} f16 ulps (reduction order)")
     return Verdict("mismatch", worst, message="; ".join(problems), problems=problems, stats=stats, engine=engine)
 
 

@@ -12,7 +12,9 @@ See `docs/passes.md#construct-three-stage-pipeline`. For every `func.func` in th
    types (the `ops` of the unit's `feature.simd`; absent: every op), else a located error.
 3. **Tile** it to the compute unit's SIMD width for the result's element type (the fewest
    lanes of any element type of its body ops, for a cast), read from the device (a unit without lanes for that type is an error, Decision 7): one
-   `scf.for` per tiled parallel loop, tagged `loop_type = parallel_loop`.
+   `scf.for` per tiled parallel loop, tagged `loop_type = parallel_loop`. A contraction the
+   unit's matrix unit takes is tiled to its M x N output tile instead and marked with the
+   tile (`passes/contraction.py`).
 4. **Replace access tiles**: memory views and access tiles move before the loop nest; each
    tile becomes `memref.memory_space_cast` (to the memory the view's KTIR space maps to)
    plus `memref.reinterpret_cast` at the tile's offset.
@@ -61,6 +63,7 @@ from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, ktdp
 from dfsched.passes.builder import Builder
 from dfsched.passes.frontend.indirect_access import IndirectPlan, build_indirect_view, plan_indirect_tile
+from dfsched.passes.contraction import mark, matrix_tile_sizes, plan_matrix_tile
 from dfsched.passes.frontend.linalg_fusion import fuse_elementwise_generics
 from dfsched.passes.frontend.linalg_generalize import (
     ElementwiseToGeneric,
@@ -253,6 +256,10 @@ class ProgramPipeline:
             lanes = min(lanes, self.model.simd_lanes(self.compute.kind, ty, at=inner))
         self.loop_ranges = static_loop_ranges(generic)
         self.tile_sizes = loop_tile_sizes(generic, lanes)
+        matrix = plan_matrix_tile(self.model, generic, self.loop_ranges)
+        if matrix is not None:  # a contraction on the matrix unit: output tiles of M x N
+            mark(generic, matrix)
+            self.tile_sizes = matrix_tile_sizes(generic, matrix)
         # Upstream's tiling options materialize every tile size as a constant at the start
         # of the function (they stay unused).
         entry = self.function.body.blocks[0]

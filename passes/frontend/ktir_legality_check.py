@@ -10,9 +10,9 @@ module in pre-order and stops at the first construct V1 cannot schedule:
 * `ktdp.construct_indirect_access_tile` without a device (upstream's V1 refusal), or on a device
   with no unit declaring `ktdf_arch.feature.address_list` (no unit can move its rows; the
   error names the capability). `construct-three-stage-pipeline` splits the rest;
-* linalg compute other than `add`, `mul`, `sub`, `reduce`, `matmul` and `generic`;
-* in a `linalg.generic` or `linalg.matmul` body, anything but the element-wise arith/math ops of
-  `arch/elementwise.py`, `spyreop` intrinsics, scalar `arith.constant`s and `linalg.yield`
+* linalg compute other than `add`, `mul`, `sub`, `reduce`, `matmul`, `batch_matmul` and `generic`;
+* in a `linalg.generic`, `linalg.matmul` or `linalg.batch_matmul` body, anything but the
+  element-wise arith/math ops of `arch/elementwise.py`, `spyreop` intrinsics, scalar `arith.constant`s and `linalg.yield`
   (upstream accepts only `arith.addf/mulf/subf` there; whether the device's compute unit
   executes an op on its element type is `construct-three-stage-pipeline`'s check).
 
@@ -64,7 +64,7 @@ BEYOND_MEMORY = "memory view ends at byte {} but memory '{}' of the device holds
 # linalg ops the walk accepts and descends into.
 ACCEPTED_LINALG = frozenset({"linalg.add", "linalg.mul", "linalg.sub", "linalg.reduce", "linalg.yield"})
 # Named ops whose body is checked like a generic's (a contraction: multiply-accumulate).
-CHECKED_BODY = frozenset({"linalg.generic", "linalg.matmul"})
+CHECKED_BODY = frozenset({"linalg.generic", "linalg.matmul", "linalg.batch_matmul"})
 
 
 @dataclass(frozen=True)
@@ -231,7 +231,7 @@ def is_reduction_init(user: Operation, operand_index: int) -> bool:
     name = op_name(user)
     if name == "linalg.reduce":
         return operand_index in init_operand_indices(user)
-    if name == "linalg.matmul":  # a contraction: its init is the accumulator
+    if name in ("linalg.matmul", "linalg.batch_matmul"):  # a contraction: its init is the accumulator
         return operand_index >= len(user.operands) - len(getattr(user, "outputs", ()))
     if name == "linalg.generic":
         if not any(str(getattr(it, "data", it)).endswith("reduction") for it in iterator_types(user)):

@@ -208,10 +208,13 @@ class LowerDataTransfer(RewritePattern):
             if not src_sizes or not dst_sizes:
                 raise error(op, f"data transfer of {total} elements exceeds the hardware vector width of {lanes} "
                                 "but has no dimensions to split")
-            if src_sizes[-1] % lanes or dst_sizes[-1] % lanes:
+            if src_sizes[-1] == dst_sizes[-1] < lanes:  # narrow rows (a matrix unit's N tile): a vector a row
+                lanes = src_sizes[-1]
+            elif src_sizes[-1] % lanes or dst_sizes[-1] % lanes:
                 raise error(op, f"data transfer of {total} elements exceeds the hardware vector width of {lanes}; "
                                 "splitting requires the innermost source and destination sizes to be a multiple "
-                                f"of the vector width, but they are {src_sizes[-1]} and {dst_sizes[-1]}")
+                                f"of the vector width (or equal and narrower), but they are {src_sizes[-1]} and "
+                                f"{dst_sizes[-1]}")
             src_time, dst_time = describe_time_dims(src_sizes, lanes), describe_time_dims(dst_sizes, lanes)
             if src_time.extents != dst_time.extents:
                 raise error(op, "source and destination walked dimensions must match to split a transfer of "

@@ -209,3 +209,15 @@ def test_route_failures(sample):
         sample.route("DDR", "VPU")
     with pytest.raises(DiagnosticError, match="no route from 'SFU_REG' to 'DDR'"):
         sample.route("SFU_REG", "DDR")
+
+
+# -- matrix units ------------------------------------------------------------------
+
+
+def test_matrix_units(sample, spyre):
+    assert sample.matrix_unit is None  # contractions run on the vector lanes
+    matrix = spyre.matrix_unit
+    assert matrix.tile == (8, 8, 8) and matrix.cycles_per_tile == 1 and matrix.macs_per_cycle == 512
+    assert matrix.accumulator_for(f16) == "f32" and matrix.accumulator_for(bf16) is None
+    small = load_device("matrix_unit").matrix_unit
+    assert small.tile == (4, 8, 4) and small.accumulator_for(f32) == "f32"

@@ -881,6 +881,12 @@ EXAMPLE_EXPECTATIONS = {
     # f32 accumulation without a device, rounded to f16 once (einsum: the reference's order)
     "matmul.mlir": lambda i: {"@32768": np.einsum("mk,kn->mn", i["@0"].astype(np.float32),
                                                    i["@16384"].astype(np.float32)).astype(np.float16)},
+    "batch_matmul.mlir": lambda i: {"@4096": np.einsum("bmk,bkn->bmn", i["@0"].astype(np.float32),
+                                                         i["@2048"].astype(np.float32)).astype(np.float16)},
+    "matmul_transpose_b.mlir": lambda i: {"@2048": np.einsum("mk,nk->mn", i["@0"].astype(np.float32),
+                                                              i["@1024"].astype(np.float32)).astype(np.float16)},
+    "qk_transpose.mlir": lambda i: {"@2048": np.einsum("id,jd->ij", i["@0"].astype(np.float32),
+                                                        i["@1024"].astype(np.float32)).astype(np.float16)},
     "mul_args.mlir": lambda i: {"z_address": i["x_address"] * i["y_address"]},
     "row_bias.mlir": lambda i: {"@16384": i["@0"] + i["@12288"][None, :]},
     "row_bias_tiled.mlir": lambda i: {"@528384": i["@0"] + i["@524288"][None, :]},
