@@ -105,7 +105,7 @@ class Token(CustomDirective):
     type: TypeDirective
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        from dfsched.dialects.ktdf import TokenType
+        from dfsched.dialects.ktdf_types import TokenType
 
         self.type.set(state, (parser.parse_optional_type() or TokenType(),))
 

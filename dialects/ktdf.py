@@ -19,7 +19,6 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     IndexType,
-    IntAttr,
     IntegerAttr,
     MemRefType,
     ShapedType,
@@ -33,10 +32,8 @@ from xdsl.ir import (
     Dialect,
     Operation,
     OpResult,
-    ParametrizedAttribute,
     Region,
     SSAValue,
-    TypeAttribute,
 )
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
@@ -47,7 +44,6 @@ from xdsl.irdl import (
     IRDLOperation,
     SameVariadicOperandSize,
     VarConstraint,
-    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -59,7 +55,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import Parser
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.printer import Printer
 from xdsl.traits import (
@@ -76,104 +72,23 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
+from dfsched.compat import UnresolvedOperand
 from dfsched.diagnostics import Diagnostic, DiagnosticError, location_of
 from dfsched.dialects.constants import constant_int, index_constant
-from dfsched.dialects.directives import KDYNAMIC, BareI64, Body, BracketPairs, CellOrSlot, OwnType, Token, parse_bracket_pairs, print_bracket_pairs
+from dfsched.dialects.directives import (
+    KDYNAMIC,
+    BareI64,
+    Body,
+    BracketPairs,
+    CellOrSlot,
+    OwnType,
+    Token,
+    parse_bracket_pairs,
+    print_bracket_pairs,
+)
+from dfsched.dialects.ktdf_types import LoopType  # noqa: F401  (re-export: the dialect's names in one place)
+from dfsched.dialects.ktdf_types import FifoSlotType, LoopTypeAttr, TokenType, element_type_of
 from dfsched.dialects.syntax import print_attr_dict, split_inherent
-
-
-# ===========================================================================
-# Types
-# ===========================================================================
-
-
-@irdl_attr_definition
-class TokenType(ParametrizedAttribute, TypeAttribute):
-    """`!ktdf.token`: a scheduling token ordering stages; it carries no data."""
-
-    name = "ktdf.token"
-
-
-@irdl_attr_definition
-class FifoSlotType(ParametrizedAttribute, TypeAttribute):
-    """`!ktdf.fifo.slot<SRC -> DST, NxT>`: one slot of a hardware FIFO carrying N elements.
-
-    SRC and DST are arbitrary attributes (device resource kinds such as `"L1LU"`, or a
-    memory space); N is `?` when the count is dynamic.
-    """
-
-    name = "ktdf.fifo.slot"
-
-    src: Attribute
-    dest: Attribute
-    num_elements: IntAttr
-    element_type: Attribute
-
-    def __init__(self, src: Attribute, dest: Attribute, num_elements: int, element_type: Attribute):
-        super().__init__(src, dest, IntAttr(num_elements), element_type)
-
-    @property
-    def is_dynamic(self) -> bool:
-        return self.num_elements.data == KDYNAMIC
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            src, dest, count, element_type = _parse_slot_body(parser)
-        return (src, dest, IntAttr(count), element_type)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_attribute(self.src)
-            printer.print_string(" -> ")
-            printer.print_attribute(self.dest)
-            printer.print_string(", ")
-            printer.print_string("?" if self.is_dynamic else str(self.num_elements.data))
-            printer.print_string("x")
-            printer.print_attribute(self.element_type)
-
-
-def _parse_slot_element_type(parser: AttrParser) -> Attribute:
-    element_type = parser.parse_optional_type()
-    if element_type is None:
-        parser.raise_error("expected the element type after 'Nx' (a fifo slot has exactly one dimension)")
-    return element_type
-
-
-def element_type_of(type_: Attribute) -> Attribute:
-    """The element type of a fifo slot or shaped type; any other type is its own."""
-    if isinstance(type_, FifoSlotType):
-        return type_.element_type
-    if isinstance(type_, ShapedType):
-        return type_.get_element_type()
-    return type_
-
-
-# ===========================================================================
-# Attributes
-# ===========================================================================
-
-
-class LoopType(StrEnum):
-    PARALLEL_LOOP = "parallel_loop"
-    REDUCTION_LOOP = "reduction_loop"
-
-
-@irdl_attr_definition
-class LoopTypeAttr(EnumAttribute[LoopType]):
-    """`#ktdf.loop_type<parallel_loop|reduction_loop>`, attached to `scf.for` as `loop_type`."""
-
-    name = "ktdf.loop_type"
-
-    def print_parameter(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_string(self.data.value)
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> LoopType:
-        with parser.in_angle_brackets():
-            return parser.parse_str_enum(LoopType)
 
 
 # ===========================================================================
@@ -621,20 +536,6 @@ class WriteToFifoOp(IRDLOperation):
     custom_directives = (OwnType,)
     def verify_(self) -> None:
         _verify_fifo_access(self.fifo_slot.type, self.data.type, ("data", "fifo_slot"))
-
-
-def _parse_slot_body(parser: AttrParser) -> tuple[Attribute, Attribute, int, Attribute]:
-    """`src -> dest, count x element-type` inside a slot type's `<...>` (`?` is a dynamic count)."""
-    src = parser.parse_attribute()
-    parser.parse_punctuation("->")
-    dest = parser.parse_attribute()
-    parser.parse_punctuation(",")
-    if parser.parse_optional_punctuation("?") is not None:
-        count = KDYNAMIC
-    else:
-        count = parser.parse_shape_dimension(allow_dynamic=False)
-    parser.parse_shape_delimiter()
-    return src, dest, count, _parse_slot_element_type(parser)
 
 
 # ===========================================================================
