@@ -67,22 +67,19 @@ def require_prop(op: IRDLOperation, name: str) -> Attribute:
     return value
 
 
-def require_set(op: IRDLOperation, name: str) -> AffineSet:
+def _require_data(op: IRDLOperation, name: str, kind: type[AffineSetAttr | AffineMapAttr], what: str):
     value = require_prop(op, name)
-    if not isinstance(value, AffineSetAttr):
-        raise VerifyException(
-            f"attribute '{name}' failed to satisfy constraint: integer set attribute"
-        )
+    if not isinstance(value, kind):
+        raise VerifyException(f"attribute '{name}' failed to satisfy constraint: {what}")
     return value.data
+
+
+def require_set(op: IRDLOperation, name: str) -> AffineSet:
+    return _require_data(op, name, AffineSetAttr, "integer set attribute")
 
 
 def require_map(op: IRDLOperation, name: str) -> AffineMap:
-    value = require_prop(op, name)
-    if not isinstance(value, AffineMapAttr):
-        raise VerifyException(
-            f"attribute '{name}' failed to satisfy constraint: AffineMap attribute"
-        )
-    return value.data
+    return _require_data(op, name, AffineMapAttr, "AffineMap attribute")
 
 
 def parse_set_value(parser: Parser, what: str) -> AffineSetAttr:
