@@ -4,7 +4,7 @@
     python benchmarks/schedule_quality.py [--device sample] [--seed 0] [--details] [--no-search] [EXAMPLE ...]
 
 For every kernel in examples/ (or those named), the full schedule (`-ktir-to-dfir`, then the
-backend passes the pipeline does not run yet, see `interp/dataflow_compile.py`) is simulated
+backend passes the pipeline does not run yet, see `tools/dataflow_compile.py`) is simulated
 by `dfsched.interp.dataflow.simulate` on seeded inputs and checked against the KTIR reference
 interpreter ("ok", or "WRONG" with the differences below the table). The table shows
 
@@ -23,7 +23,8 @@ interpreter ("ok", or "WRONG" with the differences below the table). The table s
   `--disable-parallelize-loops-across-instances` (cycles and efficiency against the full
   schedule's bound); "n/a" when that pass is not in the pipeline.
 
-`check` is "ok", "WRONG" (outputs differ from the reference) or "RACE" (two units touch one
+`check` is "ok", "WRONG" (outputs differ from the reference; a kernel that reduces may differ
+by the checker's reduction tolerance, as in `dfsched-run --check`) or "RACE" (two units touch one
 byte without synchronisation ordering them: the schedule is wrong whatever the timing; its
 cycles are then simulated without the race check). A kernel the backend cannot compile, or
 whose simulation fails, shows FAILED and the reason below the table.
@@ -67,7 +68,8 @@ def simulate_kernel(path: str, device: str, seed: int, disable=(), strategy: str
     from dfsched.diagnostics import DiagnosticError
     from dfsched.interp import ktir
     from dfsched.interp.dataflow import simulate
-    from dfsched.interp.dataflow_compile import compile_to_dfir
+    from dfsched.tools.dataflow_compile import compile_to_dfir
+    from dfsched.interp.schedule import has_reduction, output_differences
 
     kernel = ktir.load_module(path)
     inputs = ktir.make_inputs(kernel, seed=seed)
@@ -82,7 +84,8 @@ def simulate_kernel(path: str, device: str, seed: int, disable=(), strategy: str
             raise
         race = exc.diagnostic.render()
         result = simulate(dfir, inputs, device, layout=reference.layout, record_timeline=False, check_races=False)
-    return result, ktir.compare_outputs(reference.outputs, result.outputs), race
+    _, problems = output_differences(reference.outputs, result.outputs, has_reduction(kernel))
+    return result, problems, race
 
 
 def variant_cells(label: str, bound, notes: list[str], *args, **kwargs) -> list[str]:
@@ -115,7 +118,7 @@ def main() -> None:
     ap.add_argument("--no-search", action="store_true", help="leave out the (slow) `search` column")
     args = ap.parse_args()
 
-    from dfsched.interp.dataflow_compile import in_pipeline
+    from dfsched.tools.dataflow_compile import in_pipeline
 
     paths = []
     for name in args.examples or sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir"))):

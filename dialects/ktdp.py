@@ -70,6 +70,7 @@ from dfsched.compat import UnresolvedOperand
 from dfsched.dialects.directives import OwnType
 from dfsched.dialects.affine_subscripts import Subscripts, parse_subscripts, print_subscripts
 from dfsched.dialects.syntax import print_attr_dict, split_attr_dict
+from dfsched.dialects.ktdp_inter_tile import linear_form  # noqa: F401  (re-export for the passes)
 from dfsched.dialects.ktdp_inter_tile import (
     InterTileConsumeOp,
     InterTileProduceOp,

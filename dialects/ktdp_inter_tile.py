@@ -125,7 +125,7 @@ class YieldReducedOp(_YieldTensorsOp):
 # -- enumerating small integer sets (the disjointness check of inter_tile_produce) ----------
 
 
-def _linear(expr: AffineExpr, num_dims: int, num_symbols: int) -> list[int] | None:
+def linear_form(expr: AffineExpr, num_dims: int, num_symbols: int) -> list[int] | None:
     """Coefficients [dims..., symbols..., constant] of a linear `expr`, None otherwise."""
     width = num_dims + num_symbols + 1
     if isinstance(expr, AffineConstantExpr):
@@ -141,8 +141,8 @@ def _linear(expr: AffineExpr, num_dims: int, num_symbols: int) -> list[int] | No
         row[num_dims + expr.position] = 1
         return row
     if isinstance(expr, AffineBinaryOpExpr):
-        lhs = _linear(expr.lhs, num_dims, num_symbols)
-        rhs = _linear(expr.rhs, num_dims, num_symbols)
+        lhs = linear_form(expr.lhs, num_dims, num_symbols)
+        rhs = linear_form(expr.rhs, num_dims, num_symbols)
         if lhs is None or rhs is None:
             return None
         if expr.kind == AffineBinaryOpKind.Add:
@@ -179,7 +179,7 @@ def _bounds(s: AffineSet, dim: int, dims: Sequence[int], symbols: Sequence[int])
         hi = v if hi is None else min(hi, v)
 
     for c in s.constraints:
-        row = _linear(c.lhs - c.rhs, s.num_dims, s.num_symbols)
+        row = linear_form(c.lhs - c.rhs, s.num_dims, s.num_symbols)
         if row is None:
             continue
         if c.kind.value == "<=":
