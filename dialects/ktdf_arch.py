@@ -532,22 +532,7 @@ class YieldOp(IRDLOperation):
     def __init__(self, *values: SSAValue):
         super().__init__(operands=[list(values)])
 
-    @classmethod
-    def parse(cls, parser: Parser) -> YieldOp:
-        operands = []
-        if (first := parser.parse_optional_unresolved_operand()) is not None:
-            operands.append(first)
-            while parser.parse_optional_punctuation(",") is not None:
-                operands.append(parser.parse_unresolved_operand())
-        values = [parser.resolve_operand(o, ExecUnitType()) for o in operands]
-        attrs = parser.parse_optional_attr_dict()
-        return cls.create(operands=values, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        if self.values:
-            printer.print_string(" ")
-            printer.print_list(self.values, printer.print_operand)
-        printer.print_op_attributes(self.attributes)
+    assembly_format = "$values attr-dict"
 
     def verify_(self) -> None:
         _verify_intrinsics(self)
