@@ -38,7 +38,7 @@ from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind  # noqa: F401  (MLIRTokenKind: re-export)
 from xdsl.utils.str_enum import StrEnum  # noqa: F401  (re-export: the base EnumAttribute's enums expect)
 
-from dfsched.diagnostics import Diagnostic, DiagnosticError, error
+from dfsched.diagnostics import Diagnostic, DiagnosticError, error, location_of
 
 # Lazy re-exports: name -> (module, attribute; None for the module itself). linalg costs ~50 ms.
 _LAZY: dict[str, tuple[str, str | None]] = {
@@ -234,6 +234,28 @@ class LocatingParser(MLIRAffineParsing, Parser):
             line, col = self.line_col(start)
             op.location = FileLineColLoc(StringAttr(self._file_name), IntAttr(line), IntAttr(col))
         return op
+
+    def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
+        """MLIR's message, with a note at the prior use, when a value is used with another type."""
+        prior = self.ssa_values.get(operand.operand_name)
+        if prior is not None and operand.index < len(prior) and prior[operand.index].type != type:
+            value = prior[operand.index]
+            where = operand.span.get_location()
+            diag = Diagnostic("error", f"use of value '{operand.span.text}' expects different type than prior "
+                              f"uses: '{type}' vs '{value.type}'", where.file, where.line, where.col)
+            owner = value.owner if not isinstance(value, BlockArgument) else value.owner.parent_op()
+            note = Diagnostic("note", "prior use here", *location_of(owner))
+            # An enclosing op still being parsed has no location yet: better no note than a wrong one.
+            diag.notes = [note] if note.line is not None else []
+            raise DiagnosticError(diag)
+        return super().resolve_operand(operand, type)
+
+    def resolve_operands(self, args, input_types, error_pos):
+        # A declarative format resolves after the whole op is read: blame the operands, not
+        # the token after the op, when there are more or fewer of them than types.
+        if args and len(args) != len(input_types):
+            error_pos = args[0].span.start
+        return super().resolve_operands(args, input_types, error_pos)
 
     def _parse_op_result_list(self):
         # An op's location is its name, after the results, as in MLIR.
