@@ -36,6 +36,7 @@ LOAD = "ktdf_arch.feature.load"
 STORE = "ktdf_arch.feature.store"
 SIMD = "ktdf_arch.feature.simd"
 QUEUE = "ktdf_arch.feature.queue"
+ADDRESS_LIST = "ktdf_arch.feature.address_list"  # dfsched: the unit moves rows at addresses read from a list
 MATRIX = "ktdf_arch.feature.matrix"
 
 DOUBLE_BUFFER_LAST = "dataflow_scheduler.double_buffer_last"
@@ -56,6 +57,7 @@ FEATURE_FIELDS: dict[str, tuple[str, ...]] = {
     STORE: ("word_size", "access_granularity"),
     SIMD: ("splat", "zero_pad", "lanes", "ops"),
     QUEUE: ("ordered", "size", "depth"),
+    ADDRESS_LIST: ("memory",),
     MATRIX: ("tile", "types", "cycles_per_tile"),
 }
 ACCESS_FIELDS = ("size_in_words", "align_in_words")
@@ -285,6 +287,19 @@ def _check_queue(op: Operation, value: Attribute) -> None:
             raise _Fail(f"'{key}' must be > 0")
 
 
+def _check_address_list(op: Operation, value: Attribute) -> None:
+    """`ktdf_arch.feature.address_list = {memory = "L1"}`: the unit issues address-list
+    transfers (gathers, scatters), reading each list from `memory`."""
+    _exec_unit_only(op)
+    if not isinstance(value, DictionaryAttr):
+        raise _Fail("requires dictionary attribute")
+    for key, field_value in value.data.items():
+        if key != "memory":
+            raise _Fail(f"unknown attribute '{key}' (expected 'memory')")
+        if not isinstance(field_value, StringAttr):
+            raise _Fail("attribute 'memory' requires a memory kind string")
+    if "memory" not in value.data:
+        raise _Fail("requires attribute 'memory' (the memory kind the address lists are read from)")
 def _check_matrix(op: Operation, value: Attribute) -> None:
     """`{tile = array<i64: M, N, K>, types = #ktdf_arch.map<f16 = f32>, cycles_per_tile = C}`:
     a matrix-multiply unit (a dfsched extension; see `read_matrix`)."""
@@ -310,6 +325,7 @@ def _check_matrix(op: Operation, value: Attribute) -> None:
 
 
 _FEATURE_CHECKS = {
+    ADDRESS_LIST: _check_address_list,
     COMPUTE: _check_compute,
     LOAD: _check_load_store,
     STORE: _check_load_store,
@@ -438,6 +454,7 @@ class Features:
     store: LoadStore | None = None
     simd: Simd | None = None
     queue: Queue | None = None
+    address_list_memory: str | None = None  # feature.address_list: the memory its lists are read from
     matrix: Matrix | None = None
     raw: DictionaryAttr = field(default_factory=lambda: DictionaryAttr({}))
 
@@ -513,9 +530,15 @@ def read_features(op: Operation) -> Features:
         store=read_load_store(data.get(STORE)),
         simd=read_simd(data.get(SIMD)),
         queue=read_queue(data.get(QUEUE)),
+        address_list_memory=_address_list_memory(data.get(ADDRESS_LIST)),
         matrix=read_matrix(data.get(MATRIX)),
         raw=raw,
     )
+
+
+def _address_list_memory(value: Attribute | None) -> str | None:
+    memory = _fields(value).get("memory")
+    return memory.data if isinstance(memory, StringAttr) else None
 
 
 def read_accumulate(value: Attribute | None) -> str | None:

@@ -378,6 +378,10 @@ class DeviceModel:
                 unit.op,
             )
 
+    def address_list_units(self) -> list[ExecUnit]:
+        """The units that issue address-list transfers (`ktdf_arch.feature.address_list`)."""
+        return [u for u in self.units.values() if u.features.address_list_memory is not None]
+
     # -- links ------------------------------------------------------------
     def incoming_links(self, kind: str) -> list[Link]:
         return list(self.unit(kind).incoming)

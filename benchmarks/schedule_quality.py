@@ -4,7 +4,7 @@
     python benchmarks/schedule_quality.py [--device sample] [--seed 0] [--details] [--no-search] [EXAMPLE ...]
 
 For every kernel in examples/ (or those named), the full schedule (`-ktir-to-dfir`, then the
-backend passes the pipeline does not run yet, see `interp/dataflow_compile.py`) is simulated
+backend passes the pipeline does not run yet, see `tools/dataflow_compile.py`) is simulated
 by `dfsched.interp.dataflow.simulate` on seeded inputs and checked against the KTIR reference
 interpreter ("ok", or "WRONG" with the differences below the table). The table shows
 
@@ -68,7 +68,7 @@ def simulate_kernel(path: str, device: str, seed: int, disable=(), strategy: str
     from dfsched.diagnostics import DiagnosticError
     from dfsched.interp import ktir
     from dfsched.interp.dataflow import simulate
-    from dfsched.interp.dataflow_compile import compile_to_dfir
+    from dfsched.tools.dataflow_compile import compile_to_dfir
     from dfsched.interp.schedule import has_reduction, output_differences
 
     kernel = ktir.load_module(path)
@@ -118,7 +118,7 @@ def main() -> None:
     ap.add_argument("--no-search", action="store_true", help="leave out the (slow) `search` column")
     args = ap.parse_args()
 
-    from dfsched.interp.dataflow_compile import in_pipeline
+    from dfsched.tools.dataflow_compile import in_pipeline
 
     paths = []
     for name in args.examples or sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir"))):

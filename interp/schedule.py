@@ -109,7 +109,7 @@ from dfsched.diagnostics import DiagnosticError
 from dfsched.interp import ktir
 from dfsched.interp.base import Options
 from dfsched.interp.ktir import KernelResult, KtirInterpreter, Layout, compare_outputs
-from dfsched.interp.memory import Memory
+from dfsched.interp.memory import Memory, TouchedBuffer
 from dfsched.interp.schedule_ops import (
     ScheduleOptions,
     ScheduleState,
@@ -416,6 +416,8 @@ def _ulp16(x: float) -> float:
 
 def reduction_tolerance(expected: np.ndarray) -> float:
     """Absolute tolerance of one reduction output: REDUCTION_ULPS f16 ulps of its magnitude."""
+    if isinstance(expected, TouchedBuffer):
+        expected = np.concatenate([v for _, v in expected.runs] or [expected.element.zeros((0,))])
     arr = np.asarray(expected)
     if arr.size == 0 or arr.dtype.kind not in "fc":
         return 0.0
@@ -430,14 +432,21 @@ def max_error(expected: dict[str, np.ndarray], actual: dict[str, np.ndarray]) ->
         b = actual.get(key)
         if b is None or np.shape(a) != np.shape(b):
             return float("inf")
-        x = np.asarray(a).astype(np.complex128 if np.iscomplexobj(a) else np.float64)
-        y = np.asarray(b).astype(np.complex128 if np.iscomplexobj(b) else np.float64)
-        both_nan = np.isnan(x) & np.isnan(y)
-        diff = np.abs(x - y)
-        diff = np.where(both_nan, 0.0, diff)
-        if diff.size:
-            d = float(np.nanmax(np.where(np.isnan(diff), np.inf, diff)))
-            worst = max(worst, d)
+        if isinstance(a, TouchedBuffer) or isinstance(b, TouchedBuffer):
+            if not (isinstance(a, TouchedBuffer) and isinstance(b, TouchedBuffer)):
+                return float("inf")
+            pairs = [(x, y) for _, x, y in ktir.touched_parts(a, b)]
+        else:
+            pairs = [(a, b)]
+        for a, b in pairs:
+            x = np.asarray(a).astype(np.complex128 if np.iscomplexobj(a) else np.float64)
+            y = np.asarray(b).astype(np.complex128 if np.iscomplexobj(b) else np.float64)
+            both_nan = np.isnan(x) & np.isnan(y)
+            diff = np.abs(x - y)
+            diff = np.where(both_nan, 0.0, diff)
+            if diff.size:
+                d = float(np.nanmax(np.where(np.isnan(diff), np.inf, diff)))
+                worst = max(worst, d)
     return worst
 
 

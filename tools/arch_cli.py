@@ -136,6 +136,8 @@ def _unit_facts(model, unit) -> list[str]:
         if unit.simd.lanes:
             simd.append("lanes " + " ".join(f"{t}={n}" for t, n in unit.lanes().items()))
         facts.append(" ".join(simd))
+    if unit.features.address_list_memory is not None:
+        facts.append(f"address lists from {unit.features.address_list_memory}")
     if unit.matrix is not None:
         m, n, k = unit.matrix.tile
         from dfsched.dialects.ktdf_arch import attribute_text

@@ -18,11 +18,14 @@
 #scratchpad = {kind = "LX", size = 2097152}
 #accumulators = {kind = "PE_REG", size = 4096}
 
-// DMA engines: one addressed word is one 128-byte stick.
+// DMA engines: one addressed word is one 128-byte stick. Both also gather and scatter rows at
+// byte addresses read from a list in LX: the seed post's indirect-access path (an address program
+// fills the list with spyreop.idx32toaddr, the DMA moves the rows it names).
 #dma_in = {
   kind = "DMAI",
   dataflow_scheduler.double_buffer_last,
   ktdf_arch.features = {
+    ktdf_arch.feature.address_list = {memory = "LX"},
     ktdf_arch.feature.load = {
       word_size = #ktdf_arch.map<"DDR" = 128, "LX" = 128>,
       access_granularity = #ktdf_arch.map<
@@ -35,6 +38,7 @@
   kind = "DMAO",
   dataflow_scheduler.double_buffer_last,
   ktdf_arch.features = {
+    ktdf_arch.feature.address_list = {memory = "LX"},
     ktdf_arch.feature.store = {
       word_size = #ktdf_arch.map<"DDR" = 128, "LX" = 128>,
       access_granularity = #ktdf_arch.map<
@@ -44,7 +48,8 @@
   }
 }
 
-// The vector unit: 64 f16 lanes, one stick per vector.
+// The vector unit: 64 f16 lanes, one stick per vector; i32 (address arithmetic, idx32toaddr)
+// at 32 lanes is the same 128-byte stick, our modelling choice.
 // Accumulation type: the public sources above (IBM Research, "Lifting the cover on the IBM
 // Spyre Accelerator"; torch-spyre's docs/architecture/spyre_accelerator.md) say the cores do
 // mixed-precision math but do not name the accumulator format. f32 is our modelling choice
@@ -66,7 +71,7 @@
   kind = "PE",
   ktdf_arch.features = {
     ktdf_arch.feature.compute = {accumulate = f32},
-    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64>},
+    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, i32 = 32>},
     ktdf_arch.feature.matrix = {tile = array<i64: 8, 8, 8>, types = #ktdf_arch.map<f16 = f32>, cycles_per_tile = 1}
   }
 }

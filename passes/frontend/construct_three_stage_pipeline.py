@@ -62,6 +62,7 @@ from dfsched.arch.model import DeviceModel, ExecUnit, Link
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, ktdp
 from dfsched.passes.builder import Builder
+from dfsched.passes.frontend.indirect_access import IndirectPlan, build_indirect_view, plan_indirect_tile
 from dfsched.passes.contraction import mark, matrix_tile_sizes, plan_matrix_tile
 from dfsched.passes.frontend.linalg_fusion import fuse_elementwise_generics
 from dfsched.passes.frontend.linalg_generalize import (
@@ -135,7 +136,9 @@ class ProgramPipeline:
     loops: list[Operation] = field(default_factory=list)
     casts: dict[SSAValue, SSAValue] = field(default_factory=dict)  # access tile → reinterpret_cast
     load_operands: list[int] = field(default_factory=list)  # generic input each load feeds
-    tiles: dict[Operation, ktdp.ConstructAccessTileOp] = field(default_factory=dict)  # load/store → its tile
+    tiles: dict[Operation, ktdp.ConstructAccessTileOp | ktdp.ConstructIndirectAccessTileOp] = field(
+        default_factory=dict)  # load/store → its tile
+    indirect: dict[Operation, IndirectPlan] = field(default_factory=dict)  # indirect tile → its split
 
     def build(self) -> None:
         # Step 1: generalize named linalg ops and elementwise arith/math on tensors.
@@ -230,8 +233,13 @@ class ProgramPipeline:
         for inner, ty in _body_lane_types(generic):
             self.model.check_executes(self.compute.kind, inner.name, ty, inner)
 
-    def _access_tile(self, user: Operation, value: SSAValue) -> ktdp.ConstructAccessTileOp:
+    def _access_tile(self, user: Operation, value: SSAValue
+                     ) -> ktdp.ConstructAccessTileOp | ktdp.ConstructIndirectAccessTileOp:
         tile = value.owner
+        if isinstance(tile, ktdp.ConstructIndirectAccessTileOp):
+            if tile not in self.indirect:
+                self.indirect[tile] = plan_indirect_tile(tile, self.model, isinstance(user, ktdp.LoadOp))
+            return tile
         if not isinstance(tile, ktdp.ConstructAccessTileOp):
             raise error(user, "the access tile must come from ktdp.construct_access_tile")
         if not isinstance(tile.base.owner, ktdp.ConstructMemoryViewOp):
@@ -267,17 +275,35 @@ class ProgramPipeline:
     # -- step 5 (done before the pipeline, whose transfers use the casts) -----
     def replace_access_tiles(self) -> None:
         tiles = [op for op in self.function.walk() if isinstance(op, ktdp.ConstructAccessTileOp)]
-        if not tiles:
+        if not tiles and not self.indirect:
             return
         anchor = self.loops[0] if self.loops else self.generic
         assert anchor is not None
         for view in [op for op in self.function.walk() if isinstance(op, ktdp.ConstructMemoryViewOp)]:
             if not _used_before(view, anchor, ignore=ktdp.ConstructAccessTileOp):
                 _hoist_before(view, anchor)
-        for tile in tiles:
+        for tile in [*tiles, *self.indirect]:
             _hoist_before(tile, anchor)
         for tile in tiles:
             self.casts[tile.result] = self._reinterpret_cast(tile)
+        for tile, plan in self.indirect.items():
+            self.casts[tile.result] = self._indirect_view(tile, plan, anchor)
+
+    def _indirect_view(self, tile: ktdp.ConstructIndirectAccessTileOp, plan: IndirectPlan,
+                       anchor: Operation) -> SSAValue:
+        """The address program and the gather/scatter view of an indirect tile (`indirect_access.py`)."""
+        scratchpad = StringAttr(self.model.memory_for_space(ktdp.MemorySpaceAttr("ct_local"), at=tile).kind)
+        source = plan.view.result
+        source_type = source.type
+        assert isinstance(source_type, MemRefType)
+        cast_cls = op_class(self.ctx, "memref.memory_space_cast", memref.MemorySpaceCastOp)
+        in_memory = cast_cls(source, MemRefType(  # type: ignore[call-arg]
+            source_type.element_type, source_type.get_shape(), source_type.layout, self.mapped_space(plan.view, tile)))
+        view = build_indirect_view(plan, anchor, in_memory, scratchpad,
+                                   lambda scratch: ProgramPipeline(scratch, self.model, self.compute, self.ctx).build())
+        tile.result.replace_all_uses_with(view)
+        Rewriter.erase_op(tile)
+        return view
 
     def _reinterpret_cast(self, tile: ktdp.ConstructAccessTileOp) -> SSAValue:
         view = tile.base.owner

@@ -63,6 +63,7 @@ from dfsched.passes.aliasing import memref_aliases, memref_root, reads_from, reg
 from dfsched.passes.lowering.dfir_utils import make_unit, unit_name, unit_type_tag
 from dfsched.passes.lowering.program import device_model, one_d_grid_size
 from dfsched.passes.lowering.stage_dag import (
+    address_list_edges,
     CircularDependency,
     StageDAG,
     analyze_stage_dependencies,
@@ -248,6 +249,7 @@ class Schedule:
     back_edges: list[BackEdge]
     conflicting_edges: list[tuple[ktdf.StageOp, ktdf.StageOp]]
     reuse_edges: list[ReuseEdge] = field(default_factory=list)
+    address_list_edges: list[tuple[ktdf.StageOp, ktdf.StageOp]] = field(default_factory=list)
     cross_reuse_edges: list[ReuseEdge] = field(default_factory=list)
 
 
@@ -255,13 +257,16 @@ def analyze_schedule(function: func.FuncOp, stages: list[ktdf.StageOp], componen
                      model: DeviceModel) -> Schedule:
     stage_slots = map_stages_to_units(stages, components)
     dag, back_edges = build_stage_dag(function)
+    listed = address_list_edges(function)  # the mover reads its list: always a conflict
+    for writer, mover in listed:
+        dag.add_edge(writer, mover)
     positions = op_positions(function)
     conflicting = [edge for edge in dag.edges_in_ir_order(positions)
-                   if has_scratchpad_conflict(stage_slots[edge[0]], stage_slots[edge[1]], model)]
+                   if edge in listed or has_scratchpad_conflict(stage_slots[edge[0]], stage_slots[edge[1]], model)]
     reuse = [edge for pipeline in pipelines_post_order(function)
              for edge in pipeline_reuse_edges(pipeline, stage_slots, model)]
     cross = cross_pipeline_reuse_edges(stages, stage_slots, model, positions)
-    return Schedule(stage_slots, dag, back_edges, conflicting, reuse, cross)
+    return Schedule(stage_slots, dag, back_edges, conflicting, reuse, listed, cross)
 
 
 def map_stages_to_units(stages: list[ktdf.StageOp], components: Components) -> dict[ktdf.StageOp, list[UnitSlot]]:
@@ -554,7 +559,10 @@ def insert_signals(schedule: Schedule, queries: dict[UnitSlot, SSAValue]) -> Non
         if (producer, consumer) in back:
             continue
         units = stage_units(schedule, queries, producer) + stage_units(schedule, queries, consumer)
-        anchor = signal_anchor(producer, consumer)
+        if (producer, consumer) in schedule.address_list_edges:
+            anchor = common_block_anchor(producer, consumer)
+        else:
+            anchor = signal_anchor(producer, consumer)
         Inserter.after(anchor, producer).add(SignalOp(units))
     for edge in schedule.back_edges:
         if (edge.store, edge.load) not in conflicting:
@@ -584,6 +592,22 @@ def signal_anchor(producer: ktdf.StageOp, consumer: ktdf.StageOp) -> Operation:
             return anchor
         parent = parent.parent_op()
     return producer
+
+
+def common_block_anchor(producer: ktdf.StageOp, consumer: ktdf.StageOp) -> Operation:
+    """The op around `producer` in the innermost block that also holds `consumer`: an
+    address-list edge joins two pipelines, and a signal there is in both units' programs."""
+    consumer_blocks = set()
+    op: Operation | None = consumer
+    while op is not None:
+        consumer_blocks.add(op.parent_block())
+        op = op.parent_op()
+    anchor: Operation = producer
+    while anchor.parent_block() not in consumer_blocks:
+        parent = anchor.parent_op()
+        assert parent is not None
+        anchor = parent
+    return anchor
 
 
 def insert_back_edge_signals(edge: BackEdge, units: list[SSAValue]) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from xdsl.ir import Operation, SSAValue
 
 from dfsched.dialects import ktdf
+from dfsched.passes.aliasing import memref_aliases, writes_to
 from dfsched.passes.walk import pipelines_post_order, post_order
 
 
@@ -173,3 +174,18 @@ def build_global_stage_dag(root: Operation) -> StageDAG:
                 for first in root_stages(consumer):
                     dag.add_edge(leaf, first)
     return dag
+
+
+def address_list_edges(root: Operation) -> list[tuple[ktdf.StageOp, ktdf.StageOp]]:
+    """Writer → mover edges of every `ktdf.indirect_view` under `root`: the leaf stages that
+    write its address list (the address program's store) before the stages whose transfers
+    move its rows. They are in different pipelines, which tokens do not order."""
+    edges: list[tuple[ktdf.StageOp, ktdf.StageOp]] = []
+    leaves = [s for s in post_order(root, ktdf.StageOp) if nested_pipeline(s) is None]
+    for view in post_order(root, ktdf.IndirectViewOp):
+        aliases = memref_aliases(view.addresses)
+        writers = [s for s in leaves if any(writes_to(op, aliases) for op in s.walk())]
+        movers = [s for s in leaves if any(isinstance(op, ktdf.DataTransferOp)
+                                           and view.result in (op.source, op.destination) for op in s.walk())]
+        edges.extend((writer, mover) for writer in writers for mover in movers if writer is not mover)
+    return edges

@@ -103,9 +103,15 @@ def test_sample_units(sample):
     assert not sample.unit("SFU").is_load_store
 
 
+def test_address_list_units(sample, quad):
+    assert [(u.kind, u.features.address_list_memory) for u in sample.address_list_units()] == [
+        ("MNILU", "L1"), ("MNISU", "L1")]
+    assert quad.address_list_units() == []
+
+
 def test_lanes(sample, quad):
     assert sample.simd_lanes("SFU", f16) == 64
-    assert sample.unit("SFU").lanes() == {"f16": 64}
+    assert sample.unit("SFU").lanes() == {"f16": 64, "i32": 32}  # i32: address arithmetic (idx32toaddr)
     assert quad.unit("VPU").lanes() == {"f16": 32, "f32": 16, "bf16": 32}
     assert quad.simd_lanes("VPU", f32) == 16
     assert quad.simd_lanes("VPU", bf16) == 32

@@ -1,4 +1,4 @@
-// Write-after-read across pipelines (README Decision 40), on examples/batch_matmul.mlir on the
+// Write-after-read across pipelines (README Decision 43), on examples/batch_matmul.mlir on the
 // matrix_unit device: broadcast promotion loads each 8-row block of A once, in its own pipeline
 // before the loop over N tiles (DMAR fills the single buffer at SPM offset 0), and the pipelines
 // of that loop read it on MLD. Before the next row block's load overwrites the buffer, the

@@ -94,7 +94,7 @@ ktdf_arch.device @granularity_twice {
 
 ktdf_arch.device @unknown_feature {
   // expected-error @below {{unrecognized 'ktdf_arch' feature: ktdf_arch.feature.teleport}}
-  // expected-note @below {{expected one of: ktdf_arch.feature.compute, ktdf_arch.feature.load, ktdf_arch.feature.matrix, ktdf_arch.feature.queue, ktdf_arch.feature.simd, ktdf_arch.feature.store}}
+  // expected-note @below {{expected one of: ktdf_arch.feature.address_list, ktdf_arch.feature.compute, ktdf_arch.feature.load, ktdf_arch.feature.matrix, ktdf_arch.feature.queue, ktdf_arch.feature.simd, ktdf_arch.feature.store}}
   %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.teleport}}
 }
 
@@ -119,6 +119,43 @@ ktdf_arch.device @store_on_link {
   %b = exec_unit
   // expected-error @below {{'ktdf_arch.feature.store' intrisic only valid on execution units}}
   datapath {ktdf_arch.features = {ktdf_arch.feature.store}} %a to %b : exec_unit, exec_unit
+}
+
+// -----
+
+// ktdf_arch.feature.address_list (dfsched): the memory a gather/scatter unit reads its lists from.
+
+ktdf_arch.device @address_list_unit {
+  // expected-error @below {{'ktdf_arch.feature.address_list' intrisic requires dictionary attribute}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.address_list}}
+}
+
+// -----
+
+ktdf_arch.device @address_list_no_memory {
+  // expected-error @below {{'ktdf_arch.feature.address_list' intrisic requires attribute 'memory' (the memory kind the address lists are read from)}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.address_list = {}}}
+}
+
+// -----
+
+ktdf_arch.device @address_list_memory_integer {
+  // expected-error @below {{'ktdf_arch.feature.address_list' intrisic attribute 'memory' requires a memory kind string}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.address_list = {memory = 3}}}
+}
+
+// -----
+
+ktdf_arch.device @address_list_unknown_field {
+  // expected-error @below {{'ktdf_arch.feature.address_list' intrisic unknown attribute 'depth' (expected 'memory')}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.address_list = {memory = "L1", depth = 2}}}
+}
+
+// -----
+
+ktdf_arch.device @address_list_on_memory {
+  // expected-error @below {{'ktdf_arch.feature.address_list' intrisic only valid on execution units}}
+  %m = memory {kind = "M", ktdf_arch.features = {ktdf_arch.feature.address_list = {memory = "M"}}}
 }
 
 // -----
