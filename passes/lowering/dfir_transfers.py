@@ -213,8 +213,7 @@ class LowerDataTransfer(RewritePattern):
             elif src_sizes[-1] % lanes or dst_sizes[-1] % lanes:
                 raise error(op, f"data transfer of {total} elements exceeds the hardware vector width of {lanes}; "
                                 "splitting requires the innermost source and destination sizes to be a multiple "
-                                f"of the vector width (or equal and narrower), but they are {src_sizes[-1]} and "
-                                f"{dst_sizes[-1]}")
+                                f"of the vector width, but they are {src_sizes[-1]} and {dst_sizes[-1]}")
             src_time, dst_time = describe_time_dims(src_sizes, lanes), describe_time_dims(dst_sizes, lanes)
             if src_time.extents != dst_time.extents:
                 raise error(op, "source and destination walked dimensions must match to split a transfer of "
