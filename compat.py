@@ -26,7 +26,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import FileLineColLoc, IndexType, IntAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.parser import AffineParser, Parser, UnresolvedOperand  # noqa: F401  (UnresolvedOperand: re-export)
 from xdsl.pattern_rewriter import PatternRewriter  # noqa: F401  (re-export)
@@ -38,7 +38,7 @@ from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind  # noqa: F401  (MLIRTokenKind: re-export)
 from xdsl.utils.str_enum import StrEnum  # noqa: F401  (re-export: the base EnumAttribute's enums expect)
 
-from dfsched.diagnostics import Diagnostic, DiagnosticError, error
+from dfsched.diagnostics import Diagnostic, DiagnosticError, error, location_of
 
 # Lazy re-exports: name -> (module, attribute; None for the module itself). linalg costs ~50 ms.
 _LAZY: dict[str, tuple[str, str | None]] = {
@@ -235,6 +235,28 @@ class LocatingParser(MLIRAffineParsing, Parser):
             op.location = FileLineColLoc(StringAttr(self._file_name), IntAttr(line), IntAttr(col))
         return op
 
+    def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
+        """MLIR's message, with a note at the prior use, when a value is used with another type."""
+        prior = self.ssa_values.get(operand.operand_name)
+        if prior is not None and operand.index < len(prior) and prior[operand.index].type != type:
+            value = prior[operand.index]
+            where = operand.span.get_location()
+            diag = Diagnostic("error", f"use of value '{operand.span.text}' expects different type than prior "
+                              f"uses: '{type}' vs '{value.type}'", where.file, where.line, where.col)
+            owner = value.owner if not isinstance(value, BlockArgument) else value.owner.parent_op()
+            note = Diagnostic("note", "prior use here", *location_of(owner))
+            # An enclosing op still being parsed has no location yet: better no note than a wrong one.
+            diag.notes = [note] if note.line is not None else []
+            raise DiagnosticError(diag)
+        return super().resolve_operand(operand, type)
+
+    def resolve_operands(self, args, input_types, error_pos):
+        # A declarative format resolves after the whole op is read: blame the operands, not
+        # the token after the op, when there are more or fewer of them than types.
+        if args and len(args) != len(input_types):
+            error_pos = args[0].span.start
+        return super().resolve_operands(args, input_types, error_pos)
+
     def _parse_op_result_list(self):
         # An op's location is its name, after the results, as in MLIR.
         results = super()._parse_op_result_list()
@@ -322,7 +344,8 @@ def _verify_ops(root: Operation) -> None:
     for region in root.regions:
         for block in region.blocks:
             for op in block.ops:
-                _verify_ops(op)
+                if not _valid_by_shape(op):
+                    _verify_ops(op)
     try:
         _verify_dialect_attributes(root)
         root.verify(verify_nested_ops=False)
@@ -333,6 +356,26 @@ def _verify_ops(root: Operation) -> None:
         if message.startswith("Operation does not verify: "):
             message = message[len("Operation does not verify: ") :]
         raise error(root, f"'{root.name}' op {message}") from exc
+
+
+def _valid_by_shape(op: Operation) -> bool:
+    """The ops a grid repeats per core (`dataflow.get_unit`, an index `arith.constant`) in the one
+    shape their verifiers accept: checked here in a few comparisons instead of the generic
+    verifier's constraint walk, which the pipeline runs after every pass on every op."""
+    if op.operands or op.regions or op.successors or op.next_op is None:  # last: a terminator?
+        return False
+    if op.name == "arith.constant":
+        value = op.properties.get("value")
+        return (not op.attributes and len(op.properties) == 1 and isinstance(value, IntegerAttr)
+                and isinstance(value.type, IndexType) and len(op.results) == 1
+                and isinstance(op.results[0].type, IndexType))
+    if op.name == "dataflow.get_unit":
+        return (len(op.properties) == 2 and isinstance(op.properties.get("name"), StringAttr)
+                and isinstance(op.properties.get("type"), StringAttr)
+                and all(key in ("core", "corelet") and isinstance(value, IntegerAttr)
+                        for key, value in op.attributes.items())
+                and len(op.results) >= 1 and all(isinstance(r.type, IndexType) for r in op.results))
+    return False
 
 
 def verify_dominance(root: Operation) -> None:
@@ -745,3 +788,31 @@ def _thread_safe_implicit_builder() -> None:
 
 
 _thread_safe_implicit_builder()
+
+
+# ---------------------------------------------------------------------------
+# Use replacement
+# ---------------------------------------------------------------------------
+
+
+def replace_all_uses_in_bulk(replacements: list[tuple[SSAValue, SSAValue]]) -> None:
+    """`old.replace_all_uses_with(new)` for each pair, in order, with the same use lists and name
+    hints as a result, but each user's operand tuple rebuilt once: xDSL rebuilds the whole tuple
+    per replaced operand, quadratic for the thousands of constants a grid-wide mapping uses."""
+    from xdsl.ir.core import SSAValues
+
+    pending: dict[Operation, dict[int, SSAValue]] = {}
+    for old, new in replacements:
+        if old is new:
+            continue
+        for use in tuple(old.uses):
+            old.remove_use(use)
+            new.add_use(use)
+            pending.setdefault(use.operation, {})[use.index] = new
+        if new.name_hint is None:
+            new.name_hint = old.name_hint
+    for user, changes in pending.items():
+        operands = list(user._operands)  # noqa: SLF001 (what OpOperands.__setitem__ rebuilds)
+        for index, value in changes.items():
+            operands[index] = value
+        user._operands = SSAValues(operands)  # noqa: SLF001

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import re
 import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -54,8 +55,10 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NoneAttr,
     Signedness,
+    StringAttr,
     UnrankedMemRefType,
     UnregisteredOp,
+    i32,
 )
 from xdsl.ir import (
     Attribute,
@@ -746,8 +749,14 @@ class MLIRPrinter(PrinterBase):
 
     def print_op(self, op: Operation) -> None:
         self._ensure_names(op)
+        plain = None if self.print_generic_format or self.print_debuginfo else _plain_op_text(op)
         if self.collecting:
-            self._collect_op(op)
+            if plain is None:
+                self._collect_op(op)
+            return
+        if plain is not None and op not in self.diagnostic.op_messages:
+            self.print_op_results(op)
+            self.print_string(self._op_name(op) + plain)
             return
         begin = self.current_column
         self.print_op_results(op)
@@ -1107,6 +1116,38 @@ def _plain_text(attr: Attribute) -> str:
     stream = StringIO()
     MLIRPrinter(stream=stream).print_attribute(attr)
     return stream.getvalue()
+
+
+_PLAIN_STRING = re.compile(r"[A-Za-z0-9_.\-]*")
+
+
+def _plain_op_text(op: Operation) -> str | None:
+    """The custom form after the op name of the ops a grid repeats per core (`dataflow.get_unit`
+    with its usual attributes, an index `arith.constant`), written directly; None for any other
+    op, and for these with anything unusual (they take the general path). These forms hold no
+    attribute that could have an alias."""
+    if op.name == "arith.constant":
+        value = op.properties.get("value")
+        if op.attributes or len(op.properties) != 1 or not isinstance(value, IntegerAttr) \
+                or not isinstance(value.type, IndexType):
+            return None
+        return f" {value.value.data} : index"
+    if op.name == "dataflow.get_unit":
+        if len(op.results) != 1 or not isinstance(op.results[0].type, IndexType) or len(op.properties) != 2:
+            return None
+        entries = []
+        for key in sorted(op.attributes):
+            value = op.attributes[key]
+            if key not in ("core", "corelet") or not isinstance(value, IntegerAttr) or value.type != i32:
+                return None
+            entries.append(f"{key} = {value.value.data} : i32")
+        for key in ("name", "type"):
+            value = op.properties.get(key)
+            if not isinstance(value, StringAttr) or not _PLAIN_STRING.fullmatch(value.data):
+                return None
+            entries.append(f'{key} = "{value.data}"')
+        return " {" + ", ".join(entries) + "} : index"
+    return None
 
 
 def _print_custom(printer: Printer, op: Operation) -> None:

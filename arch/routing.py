@@ -14,14 +14,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
-import networkx as nx
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute, Block, SSAValue
 
 from dfsched.arch.intrinsics import read_features
 from dfsched.arch.views import kind_name
 from dfsched.dialects.ktdf_arch import DatapathOp, DeviceOp, ExecUnitOp, GroupOp, MemoryOp, YieldOp
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class NodeClass(Enum):
@@ -49,6 +52,8 @@ class RoutingGraph:
     """Nodes and directed edges between device resources, queried by resource kind."""
 
     def __init__(self) -> None:
+        import networkx as nx  # on first use: importing it costs a third of a failing run's start-up
+
         self.graph: nx.MultiDiGraph = nx.MultiDiGraph()
         self.nodes: list[RouteNode] = []
 
@@ -86,6 +91,8 @@ class RoutingGraph:
         """Breadth-first path from node `src` to node `dst`, None when unreachable."""
         if src == dst:
             return [src]
+        import networkx as nx
+
         parents: dict[int, int] = {}
         for parent, child in nx.bfs_edges(self.graph, src):
             parents[child] = parent

@@ -1,10 +1,13 @@
 """Compile time of `-ktir-to-dfir` (prints tables; asserts nothing).
 
     python benchmarks/compile_time.py [--device sample] [--repeat 3]
+    python benchmarks/compile_time.py --grid 500 4000 100000 [--device sample]
 
 Table 1: every kernel in examples/, the full pipeline next to a bare parse+print of the same
 input. Table 2: how the time grows with kernel size, on generated elementwise-add kernels with
 more compute groups (programs) and more compute tiles (grid size).
+`--grid N...` instead times `-ktir-to-dfir` on `add_kernel(1, N)` for each N, once: CPU seconds
+of the compiler process (the machine may be shared), peak memory and output size.
 """
 
 from __future__ import annotations
@@ -76,12 +79,39 @@ def add_kernel(groups: int, tiles: int, rows_per_tile: int = 2) -> str:
     return "\n".join(lines) + "\n"
 
 
+def grid_scaling(opt: str, device: str, tile_counts: list[int]) -> None:
+    """One compile per tile count: CPU seconds, peak memory, output size."""
+    print(f"grid scaling on device '{device}' (add_kernel(1, N), one run each)")
+    print(f"{'tiles':>7} {'CPU s':>8} {'ms/tile':>8} {'peak MB':>8} {'output MB':>10}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for tiles in tile_counts:
+            path = os.path.join(tmp, f"adds_{tiles}.mlir")
+            with open(path, "w") as fh:
+                fh.write(add_kernel(1, tiles))
+            out = os.path.join(tmp, "out.mlir")
+            code = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:]); "
+                    "r = resource.getrusage(resource.RUSAGE_CHILDREN); "
+                    "print(r.ru_utime + r.ru_stime, r.ru_maxrss); sys.exit(p.returncode)")
+            proc = subprocess.run([sys.executable, "-c", code, opt, f"--device={device}", "-ktir-to-dfir",
+                                   path, "-o", out], capture_output=True, text=True)
+            if proc.returncode != 0:
+                sys.exit(f"failed at {tiles} tiles:\n{proc.stderr}")
+            cpu, peak_kb = proc.stdout.split()
+            size = os.path.getsize(out) / 1e6
+            print(f"{tiles:>7} {float(cpu):>8.1f} {1000 * float(cpu) / tiles:>8.2f} {int(peak_kb) / 1024:>8.0f} "
+                  f"{size:>10.1f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--device", default="sample")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--grid", type=int, nargs="+", metavar="N", help="time add_kernel(1, N) for each N")
     args = ap.parse_args()
     opt = shutil.which("dfsched-opt") or sys.exit("dfsched-opt is not on PATH")
+    if args.grid:
+        grid_scaling(opt, args.device, args.grid)
+        return
 
     def row(path: str) -> tuple[float, float]:
         parse = timed([opt, path], args.repeat)

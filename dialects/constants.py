@@ -28,9 +28,15 @@ def constant_int(value: SSAValue) -> int | None:
     return attr.value.data if isinstance(attr, IntegerAttr) else None
 
 
+_INDEX = IndexType()
+
+
 def index_constant(value: int) -> arith.ConstantOp:
-    """A new (uninserted) `arith.constant <value> : index`."""
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+    """A new (uninserted) `arith.constant <value> : index`.
+
+    Built with `create`, the op `arith.ConstantOp(attr)` builds without the generic argument
+    processing: a grid-wide lowering builds one per core and unit list (half the cost)."""
+    return arith.ConstantOp.create(properties={"value": IntegerAttr(value, _INDEX)}, result_types=[_INDEX])
 
 
 def static_trip_count(loop: scf.ForOp) -> int | None:

@@ -19,7 +19,6 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     IndexType,
-    IntAttr,
     IntegerAttr,
     MemRefType,
     ShapedType,
@@ -33,10 +32,8 @@ from xdsl.ir import (
     Dialect,
     Operation,
     OpResult,
-    ParametrizedAttribute,
     Region,
     SSAValue,
-    TypeAttribute,
 )
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
@@ -46,7 +43,7 @@ from xdsl.irdl import (
     BaseAttr,
     IRDLOperation,
     SameVariadicOperandSize,
-    irdl_attr_definition,
+    VarConstraint,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -58,7 +55,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import Parser
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.printer import Printer
 from xdsl.traits import (
@@ -75,107 +72,23 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
+from dfsched.compat import UnresolvedOperand
 from dfsched.diagnostics import Diagnostic, DiagnosticError, location_of
-from dfsched.dialects.affine_subscripts import parse_optional_subscripts, print_subscripts
 from dfsched.dialects.constants import constant_int, index_constant
-from dfsched.dialects.directives import BracketPairs, SlotType, Token, parse_bracket_pairs, print_bracket_pairs
-from dfsched.dialects.syntax import parse_operand_list, print_attr_dict, split_inherent
-
-KDYNAMIC = -(2**63)
-"""MLIR's `ShapedType::kDynamic`: the placeholder for a dynamic fifo count or size entry."""
-
-# ===========================================================================
-# Types
-# ===========================================================================
-
-
-@irdl_attr_definition
-class TokenType(ParametrizedAttribute, TypeAttribute):
-    """`!ktdf.token`: a scheduling token ordering stages; it carries no data."""
-
-    name = "ktdf.token"
-
-
-@irdl_attr_definition
-class FifoSlotType(ParametrizedAttribute, TypeAttribute):
-    """`!ktdf.fifo.slot<SRC -> DST, NxT>`: one slot of a hardware FIFO carrying N elements.
-
-    SRC and DST are arbitrary attributes (device resource kinds such as `"L1LU"`, or a
-    memory space); N is `?` when the count is dynamic.
-    """
-
-    name = "ktdf.fifo.slot"
-
-    src: Attribute
-    dest: Attribute
-    num_elements: IntAttr
-    element_type: Attribute
-
-    def __init__(self, src: Attribute, dest: Attribute, num_elements: int, element_type: Attribute):
-        super().__init__(src, dest, IntAttr(num_elements), element_type)
-
-    @property
-    def is_dynamic(self) -> bool:
-        return self.num_elements.data == KDYNAMIC
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            src, dest, count, element_type = _parse_slot_body(parser)
-        return (src, dest, IntAttr(count), element_type)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_attribute(self.src)
-            printer.print_string(" -> ")
-            printer.print_attribute(self.dest)
-            printer.print_string(", ")
-            printer.print_string("?" if self.is_dynamic else str(self.num_elements.data))
-            printer.print_string("x")
-            printer.print_attribute(self.element_type)
-
-
-def _parse_slot_element_type(parser: AttrParser) -> Attribute:
-    element_type = parser.parse_optional_type()
-    if element_type is None:
-        parser.raise_error("expected the element type after 'Nx' (a fifo slot has exactly one dimension)")
-    return element_type
-
-
-def element_type_of(type_: Attribute) -> Attribute:
-    """The element type of a fifo slot or shaped type; any other type is its own."""
-    if isinstance(type_, FifoSlotType):
-        return type_.element_type
-    if isinstance(type_, ShapedType):
-        return type_.get_element_type()
-    return type_
-
-
-# ===========================================================================
-# Attributes
-# ===========================================================================
-
-
-class LoopType(StrEnum):
-    PARALLEL_LOOP = "parallel_loop"
-    REDUCTION_LOOP = "reduction_loop"
-
-
-@irdl_attr_definition
-class LoopTypeAttr(EnumAttribute[LoopType]):
-    """`#ktdf.loop_type<parallel_loop|reduction_loop>`, attached to `scf.for` as `loop_type`."""
-
-    name = "ktdf.loop_type"
-
-    def print_parameter(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_string(self.data.value)
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> LoopType:
-        with parser.in_angle_brackets():
-            return parser.parse_str_enum(LoopType)
+from dfsched.dialects.directives import (
+    KDYNAMIC,
+    BareI64,
+    Body,
+    BracketPairs,
+    CellOrSlot,
+    OwnType,
+    Token,
+    parse_bracket_pairs,
+    print_bracket_pairs,
+)
+from dfsched.dialects.ktdf_types import LoopType  # noqa: F401  (re-export: the dialect's names in one place)
+from dfsched.dialects.ktdf_types import FifoSlotType, LoopTypeAttr, TokenType, element_type_of
+from dfsched.dialects.syntax import print_attr_dict, split_inherent
 
 
 # ===========================================================================
@@ -196,30 +109,8 @@ def _fail(op: Operation, message: str, notes: Iterable[tuple[Operation, str]] = 
     return DiagnosticError(diag)
 
 
-def _resolve(parser: Parser, operand: UnresolvedOperand, type_: Attribute) -> SSAValue:
-    """Resolve an operand to `type_`, with MLIR's message when a prior use disagrees."""
-    prior = parser.ssa_values.get(operand.operand_name)
-    if prior is not None and operand.index < len(prior) and prior[operand.index].type != type_:
-        value = prior[operand.index]
-        where = operand.span.get_location()
-        diag = Diagnostic(
-            "error",
-            f"use of value '{operand.span.text}' expects different type than prior uses: "
-            f"'{type_}' vs '{value.type}'",
-            where.file,
-            where.line,
-            where.col,
-        )
-        owner = value.owner if isinstance(value, OpResult) else value.owner.parent_op()
-        note = Diagnostic("note", "prior use here", *location_of(owner))
-        # An enclosing op still being parsed has no location yet: better no note than a wrong one.
-        diag.notes = [note] if note.line is not None else []
-        raise DiagnosticError(diag)
-    return parser.resolve_operand(operand, type_)
-
-
 def resolve_all(parser: Parser, operands: Sequence[UnresolvedOperand], type_: Attribute) -> list[SSAValue]:
-    return [_resolve(parser, o, type_) for o in operands]
+    return [parser.resolve_operand(o, type_) for o in operands]
 
 
 def _print_operands(printer: Printer, values: Sequence[SSAValue]) -> None:
@@ -261,52 +152,6 @@ def _check_attr(op: Operation, name: str, *, index: bool = False, minimum: int |
             ok = ok and attr.value.data >= minimum
     if not ok:
         raise VerifyException(f"attribute '{name}' failed to satisfy constraint: {what}")
-
-
-# Affine "map of SSA ids" subscripts (`%m[%i + 3, %j * 2, 0]`) are read and written by the
-# shared `dfsched.dialects.affine_subscripts`, with MLIR's construction rules.
-
-
-def _parse_optional_subscripts(parser: Parser) -> tuple[AffineMap, list[SSAValue]] | None:
-    sub = parse_optional_subscripts(parser)
-    if sub is None:
-        return None
-    return sub.map, resolve_all(parser, sub.operands, IndexType())
-
-
-# ---------------------------------------------------------------------------
-# Mixed static/dynamic size lists: `size [1, %n, 64]`
-# ---------------------------------------------------------------------------
-
-
-def _parse_size_list(parser: Parser) -> list[int | SSAValue]:
-    """`[1, %n, 64]`: integer literals and index values, in order."""
-
-    def entry() -> int | UnresolvedOperand:
-        operand = parser.parse_optional_unresolved_operand()
-        if operand is not None:
-            return operand
-        value = parser.parse_optional_integer(allow_boolean=False)
-        if value is None:
-            parser.raise_error("expected an integer or an SSA value in the size list")
-        return value
-
-    entries = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, entry)
-    return [e if isinstance(e, int) else _resolve(parser, e, IndexType()) for e in entries]
-
-
-def _print_size_list(printer: Printer, static: Sequence[int], dynamic: Sequence[SSAValue]) -> None:
-    printer.print_string("[")
-    values = iter(dynamic)
-    for i, size in enumerate(static):
-        if i:
-            printer.print_string(", ")
-        if size == KDYNAMIC:
-            value = next(values, None)
-            printer.print_operand(value) if value is not None else printer.print_string("?")
-        else:
-            printer.print_string(str(size))
-    printer.print_string("]")
 
 
 def _i64_array(values: Sequence[int]) -> DenseArrayBase:
@@ -412,27 +257,8 @@ class PipelineOp(IRDLOperation):
     def private(self) -> PrivateOp | None:
         return next((op for op in self.body.block.ops if isinstance(op, PrivateOp)), None)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> PipelineOp:
-        props: dict[str, Attribute] = {}
-        if parser.parse_optional_keyword("modulo") is not None:
-            parser.parse_punctuation("(")
-            parser.parse_keyword("size")
-            parser.parse_punctuation(":")
-            props["modulo"] = IntegerAttr(parser.parse_integer(allow_boolean=False), i64)
-            parser.parse_punctuation(")")
-        body = ensure_block(parser.parse_region())
-        inherent, attrs = split_inherent(parser.parse_optional_attr_dict(), ["modulo"])
-        op = cls(body, attributes=attrs)
-        op.properties.update({**inherent, **props})
-        return op
-
-    def print(self, printer: Printer) -> None:
-        if self.modulo is not None:
-            printer.print_string(f" modulo(size : {self.modulo.value.data})")
-        printer.print_string(" ")
-        print_body(printer, self.body)
-        print_attr_dict(printer, self, ["modulo"])
+    assembly_format = "(`modulo` `(` `size` `:` custom<BareI64>($modulo)^ `)`)? custom<Body>($body) attr-dict"
+    custom_directives = (BareI64, Body)
 
     def verify_(self) -> None:
         _check_attr(self, "modulo", minimum=1)
@@ -486,7 +312,6 @@ class StageOp(IRDLOperation):
     body = region_def("single_block")
 
     traits = traits_def(NoTerminator(), HasParent(PipelineOp))
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, depends_in: Sequence[SSAValue] = (), depends_out: Sequence[SSAValue] = (),
                  body: Region | None = None, applicable_units: Sequence[str] | ArrayAttr | None = None,
@@ -510,40 +335,10 @@ class StageOp(IRDLOperation):
             return []
         return [u.data for u in units.data if isinstance(u, StringAttr)]
 
-    @classmethod
-    def _parse_tokens(cls, parser: Parser, keyword: str) -> list[SSAValue]:
-        parser.parse_keyword(keyword)
-        parser.parse_punctuation("(")
-        if parser.parse_optional_keyword("none") is not None:
-            tokens = []
-        else:
-            tokens = resolve_all(parser, parse_operand_list(parser), TokenType())
-            if not tokens:
-                parser.raise_error(f"expected SSA tokens or 'none' in {keyword}(...)")
-        parser.parse_punctuation(")")
-        return tokens
-
-    @classmethod
-    def parse(cls, parser: Parser) -> StageOp:
-        depends_in = cls._parse_tokens(parser, "depends_in")
-        depends_out = cls._parse_tokens(parser, "depends_out")
-        body = ensure_block(parser.parse_region())
-        inherent, attrs = split_inherent(parser.parse_optional_attr_dict(), ["applicable_units"])
-        op = cls(depends_in, depends_out, body, attributes=attrs)
-        op.properties.update(inherent)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        for keyword, tokens in (("depends_in", self.depends_in), ("depends_out", self.depends_out)):
-            printer.print_string(f" {keyword}(")
-            if tokens:
-                _print_operands(printer, tokens)
-            else:
-                printer.print_string("none")
-            printer.print_string(")")
-        printer.print_string(" ")
-        print_body(printer, self.body)
-        print_attr_dict(printer, self)
+    assembly_format = ("`depends_in` `(` ($depends_in^):(`none`)? `)` `depends_out` `(` ($depends_out^):(`none`)? `)` "
+                       "custom<Body>($body) attr-dict")
+    custom_directives = (Body,)
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
 
     def verify_(self) -> None:
         for keyword, tokens in (("depends_in", self.depends_in), ("depends_out", self.depends_out)):
@@ -599,25 +394,8 @@ class PrivateOp(IRDLOperation):
         last = self.body.block.last_op
         return last if isinstance(last, PrivateYieldOp) else None
 
-    @classmethod
-    def parse(cls, parser: Parser) -> PrivateOp:
-        types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
-        body = parser.parse_region()
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        return cls(types, body, attrs.data if attrs is not None else None)
-
-    def print(self, printer: Printer) -> None:
-        if self.res:
-            printer.print_string(" -> (")
-            _print_types(printer, [r.type for r in self.res])
-            printer.print_string(")")
-        printer.print_string(" ")
-        terminator = self.yield_op
-        elide = terminator is not None and not terminator.values and not terminator.attributes
-        print_body(printer, self.body, terminators=not elide)
-        print_attr_dict(printer, self, keyword=True)
+    assembly_format = "(`->` `(` type($res)^ `)`)? custom<Body>($body) attr-dict-with-keyword"
+    custom_directives = (Body,)
 
     def verify_(self) -> None:
         terminator = self.yield_op
@@ -732,24 +510,8 @@ class ReadFromFifoOp(IRDLOperation):
                  attributes: Mapping[str, Attribute] | None = None):
         super().__init__(operands=[fifo_slot], result_types=[result_type], attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> ReadFromFifoOp:
-        slot = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        slot_type = parse_slot_type(parser)
-        parser.parse_punctuation("->")
-        result_type = parser.parse_type()
-        return cls(_resolve(parser, slot, slot_type), result_type, attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.fifo_slot)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        print_slot_type(printer, self.fifo_slot.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+    assembly_format = "$fifo_slot attr-dict `:` custom<OwnType>(type($fifo_slot)) `->` type($result)"
+    custom_directives = (OwnType,)
 
     def verify_(self) -> None:
         _verify_fifo_access(self.fifo_slot.type, self.result.type, ("fifo_slot", "result"))
@@ -770,45 +532,10 @@ class WriteToFifoOp(IRDLOperation):
     def __init__(self, data: SSAValue, fifo_slot: SSAValue, attributes: Mapping[str, Attribute] | None = None):
         super().__init__(operands=[data, fifo_slot], attributes=dict(attributes or {}))
 
-    assembly_format = "$data `,` $fifo_slot attr-dict `:` type($data) `,` custom<SlotType>(type($fifo_slot))"
-    custom_directives = (SlotType,)
+    assembly_format = "$data `,` $fifo_slot attr-dict `:` type($data) `,` custom<OwnType>(type($fifo_slot))"
+    custom_directives = (OwnType,)
     def verify_(self) -> None:
         _verify_fifo_access(self.fifo_slot.type, self.data.type, ("data", "fifo_slot"))
-
-
-def _parse_slot_body(parser: AttrParser) -> tuple[Attribute, Attribute, int, Attribute]:
-    """`src -> dest, count x element-type` inside a slot type's `<...>` (`?` is a dynamic count)."""
-    src = parser.parse_attribute()
-    parser.parse_punctuation("->")
-    dest = parser.parse_attribute()
-    parser.parse_punctuation(",")
-    if parser.parse_optional_punctuation("?") is not None:
-        count = KDYNAMIC
-    else:
-        count = parser.parse_shape_dimension(allow_dynamic=False)
-    parser.parse_shape_delimiter()
-    return src, dest, count, _parse_slot_element_type(parser)
-
-
-def parse_slot_type(parser: Parser) -> Attribute:
-    """A fifo slot type, full (`!ktdf.fifo.slot<...>`) or stripped to its body (`<...>`)."""
-    if parser.parse_optional_punctuation("<") is not None:
-        src, dest, count, element_type = _parse_slot_body(parser)
-        parser.parse_punctuation(">")
-        return FifoSlotType(src, dest, count, element_type)
-    start = parser.pos
-    slot_type = parser.parse_type()
-    if not isinstance(slot_type, FifoSlotType):
-        parser.raise_error(f"expected a '!ktdf.fifo.slot' type, got {slot_type}", start, parser.pos)
-    return slot_type
-
-
-def print_slot_type(printer: Printer, slot_type: Attribute) -> None:
-    """The stripped form `<SRC -> DST, NxT>` MLIR prints for a single fifo-slot type."""
-    if isinstance(slot_type, FifoSlotType):
-        slot_type.print_parameters(printer)
-    else:
-        printer.print_attribute(slot_type)
 
 
 # ===========================================================================
@@ -840,9 +567,7 @@ class DataTransferOp(IRDLOperation):
     source_map = opt_prop_def(AffineMapAttr)
     dest_map = opt_prop_def(AffineMapAttr)
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    _SIDE_PROPS: ClassVar[tuple[str, ...]] = ("static_source_sizes", "static_dest_sizes", "source_map", "dest_map")
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
 
     def __init__(
         self,
@@ -884,50 +609,10 @@ class DataTransferOp(IRDLOperation):
         values = iter(self.source_sizes if side == "source" else self.dest_sizes)
         return [next(values) if s == KDYNAMIC else s for s in static.get_values()]
 
-    @classmethod
-    def _parse_side(cls, parser: Parser):
-        operand = parser.parse_unresolved_operand()
-        amap, indices = _parse_optional_subscripts(parser) or (None, [])
-        sizes = _parse_size_list(parser) if parser.parse_optional_keyword("size") is not None else None
-        return operand, amap, indices, sizes
-
-    @classmethod
-    def parse(cls, parser: Parser) -> DataTransferOp:
-        parser.parse_keyword("from")
-        src, src_map, src_indices, src_sizes = cls._parse_side(parser)
-        parser.parse_keyword("to")
-        dst, dst_map, dst_indices, dst_sizes = cls._parse_side(parser)
-        inherent, attrs = split_inherent(parser.parse_optional_attr_dict(), cls._SIDE_PROPS)
-        parser.parse_punctuation(":")
-        src_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        dst_type = parser.parse_type()
-        op = cls(_resolve(parser, src, src_type), _resolve(parser, dst, dst_type), src_map, src_indices,
-                 src_sizes, dst_map, dst_indices, dst_sizes, attrs)
-        op.properties.update(inherent)
-        return op
-
-    def _print_side(self, printer: Printer, value: SSAValue, amap, indices, static, sizes) -> None:
-        printer.print_operand(value)
-        if isinstance(value.type, MemRefType):
-            amap = amap.data if isinstance(amap, AffineMapAttr) else AffineMap(0, 0, ())
-            print_subscripts(printer, amap, indices)
-        if isinstance(static, DenseArrayBase):
-            printer.print_string(" size ")
-            _print_size_list(printer, static.get_values(), sizes)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" from ")
-        self._print_side(printer, self.source, self.source_map, self.source_indices,
-                         self.static_source_sizes, self.source_sizes)
-        printer.print_string(" to ")
-        self._print_side(printer, self.destination, self.dest_map, self.dest_indices,
-                         self.static_dest_sizes, self.dest_sizes)
-        print_attr_dict(printer, self, self._SIDE_PROPS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.destination.type)
+    assembly_format = ("`from` custom<CellOrSlot>($source, $source_indices, $source_map, $source_sizes, "
+                       "$static_source_sizes) `to` custom<CellOrSlot>($destination, $dest_indices, $dest_map, "
+                       "$dest_sizes, $static_dest_sizes) attr-dict `:` type($source) `,` type($destination)")
+    custom_directives = (CellOrSlot,)
 
     def verify_(self) -> None:
         if element_type_of(self.source.type) != element_type_of(self.destination.type):
@@ -1053,7 +738,7 @@ class TilingDeriveSizeOp(IRDLOperation):
         ivs, tile_sizes = _parse_bracket_pairs(parser)
         parser.parse_keyword("total_size")
         parser.parse_punctuation("=")
-        total = _resolve(parser, parser.parse_unresolved_operand(), IndexType())
+        total = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         result_type = parser.parse_type()
@@ -1145,9 +830,10 @@ class SelectMemrefOp(IRDLOperation):
 
     name = "ktdf.select_memref"
 
+    T: ClassVar = VarConstraint("T", BaseAttr(MemRefType))
     phase = operand_def(IndexType)
-    candidates = var_operand_def(MemRefType)
-    result = result_def(MemRefType)
+    candidates = var_operand_def(T)
+    result = result_def(T)
 
     traits = traits_def(Pure(), SelectMemrefCanonicalization())
 
@@ -1158,32 +844,9 @@ class SelectMemrefOp(IRDLOperation):
         super().__init__(operands=[phase, list(candidates)], result_types=[result_type],
                          attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> SelectMemrefOp:
-        phase = _resolve(parser, parser.parse_unresolved_operand(), IndexType())
-        parser.parse_punctuation("[")
-        candidates = parse_operand_list(parser)
-        parser.parse_punctuation("]")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        return cls(phase, resolve_all(parser, candidates, result_type), result_type, attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.phase)
-        printer.print_string("[")
-        _print_operands(printer, self.candidates)
-        printer.print_string("]")
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+    assembly_format = "$phase `[` $candidates `]` attr-dict `:` type($result)"
 
     def verify_(self) -> None:
-        for i, candidate in enumerate(self.candidates):
-            if candidate.type != self.result.type:
-                raise VerifyException(
-                    f"candidate #{i} has type {candidate.type} but the result type is {self.result.type}")
         count = len(self.candidates)
         if count < 2:
             raise VerifyException(f"requires at least 2 candidate memrefs, got {count}")
@@ -1346,49 +1009,9 @@ class OpaqueOp(IRDLOperation):
                          properties={"template_name": StringAttr(template_name)},
                          attributes=dict(attributes or {}))
 
-    @classmethod
-    def _parse_group(cls, parser: Parser, keyword: str) -> list[SSAValue]:
-        parser.parse_keyword(keyword)
-        parser.parse_punctuation("(")
-        operands = parse_operand_list(parser)
-        values: list[SSAValue] = []
-        if operands:
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-            if len(types) != len(operands):
-                parser.raise_error(f"expected {len(operands)} types in {keyword}(...), got {len(types)}")
-            values = [_resolve(parser, o, t) for o, t in zip(operands, types)]
-        parser.parse_punctuation(")")
-        return values
-
-    @classmethod
-    def parse(cls, parser: Parser) -> OpaqueOp:
-        template = parser.parse_str_literal(" for the template name")
-        inherent, attrs = split_inherent(parser.parse_optional_attr_dict(), ["template_name"])
-        result_types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            result_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        inputs = cls._parse_group(parser, "ins")
-        outputs = cls._parse_group(parser, "outs")
-        return cls(template, inputs, outputs, result_types, attrs)
-
-    def _print_group(self, printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
-        printer.print_string(f"\n  {keyword}(")
-        if values:
-            _print_operands(printer, values)
-            printer.print_string(": ")
-            _print_types(printer, [v.type for v in values])
-        printer.print_string(")")
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string_literal(self.template_name.data)
-        print_attr_dict(printer, self, ["template_name"])
-        if self.res:
-            printer.print_string(" -> ")
-            _print_types(printer, [r.type for r in self.res])
-        self._print_group(printer, "ins", self.inputs)
-        self._print_group(printer, "outs", self.outputs)
+    assembly_format = ("$template_name attr-dict (`->` type($res)^)? "
+                       "`\\n` ` ` ` ` `ins` `(` ($inputs^ `` `:` type($inputs))? `)` "
+                       "`\\n` ` ` ` ` `outs` `(` ($outputs^ `` `:` type($outputs))? `)`")
 
     def get_asm_result_names(self, set_name) -> None:
         """Results are named after the template (`%ADD = ktdf.opaque "ADD" ...`), as upstream does."""

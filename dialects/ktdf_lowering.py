@@ -16,7 +16,8 @@ from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.dialects.ktdf import ensure_block, parse_operand_list, print_attr_dict, print_body, resolve_all
+from dfsched.dialects.ktdf import ensure_block, print_attr_dict, print_body, resolve_all
+from dfsched.dialects.syntax import parse_operand_list
 
 
 def _parse_units(parser: Parser) -> list[SSAValue]:

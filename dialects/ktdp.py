@@ -9,8 +9,7 @@ KTIR written for the C++ tools parses here unchanged and our output reads back t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from enum import IntEnum
+from collections.abc import Mapping, Sequence
 
 from xdsl.dialects.builtin import (
     I32,
@@ -19,19 +18,13 @@ from xdsl.dialects.builtin import (
     AffineSetAttr,
     ArrayAttr,
     BoolAttr,
-    ContainerType,
     DenseArrayBase,
     IndexType,
-    IntAttr,
     IntegerAttr,
     IntegerType,
     MemRefType,
-    NoneAttr,
-    ShapedType,
-    StringAttr,
     TensorType,
     UnrankedTensorType,
-    AnyFloat,
     i32,
     i64,
 )
@@ -39,25 +32,17 @@ from xdsl.ir import (
     Attribute,
     Block,
     Dialect,
-    ParametrizedAttribute,
     Region,
     SSAValue,
-    TypeAttribute,
 )
 from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineDimExpr,
     AffineExpr,
     AffineMap,
     AffineSet,
-    AffineSymExpr,
 )
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
-    irdl_attr_definition,
     irdl_op_definition,
     lazy_traits_def,
     operand_def,
@@ -69,389 +54,45 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
-    HasParent,
     IsTerminator,
     MemoryReadEffect,
     MemoryWriteEffect,
     Pure,
-    RecursiveMemoryEffect,
-    ReturnLike,
     SingleBlockImplicitTerminator,
     ensure_terminator,
 )
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand
+from dfsched.dialects.directives import OwnType
 from dfsched.dialects.affine_subscripts import Subscripts, parse_subscripts, print_subscripts
-from dfsched.dialects.ktdp_spellings import (
-    check_produce_annotation,
-    collapse_delivery,
-    delivery_result_types,
-    parse_produce_annotation,
-    parse_tile_future_partials,
+from dfsched.dialects.syntax import print_attr_dict, split_attr_dict
+from dfsched.dialects.ktdp_inter_tile import linear_form  # noqa: F401  (re-export for the passes)
+from dfsched.dialects.ktdp_inter_tile import (
+    InterTileConsumeOp,
+    InterTileProduceOp,
+    InterTileReduceOp,
+    YieldPartialOp,
+    YieldReducedOp,
 )
-from dfsched.dialects.syntax import parse_type_list, print_attr_dict, split_attr_dict
-
-DYNAMIC = -(2**63)  # MLIR's ShapedType::kDynamic, also xDSL's DYNAMIC_INDEX
-
-
-# ===========================================================================
-# Small shared helpers
-# ===========================================================================
-
-
-def _show(value: Attribute | AffineMap | AffineSet) -> str:
-    return str(value)
-
-
-def _type_list(printer: Printer, types: Sequence[Attribute]) -> None:
-    printer.print_list(types, printer.print_attribute)
-
-
-def _is_ranked_tensor(t: Attribute) -> bool:
-    return isinstance(t, TensorType)
-
-
-def _require_prop(op: IRDLOperation, name: str) -> Attribute:
-    value = op.properties.get(name)
-    if value is None:
-        raise VerifyException(f"requires attribute '{name}'")
-    return value
-
-
-def _require_set(op: IRDLOperation, name: str) -> AffineSet:
-    value = _require_prop(op, name)
-    if not isinstance(value, AffineSetAttr):
-        raise VerifyException(
-            f"attribute '{name}' failed to satisfy constraint: integer set attribute"
-        )
-    return value.data
-
-
-def _require_map(op: IRDLOperation, name: str) -> AffineMap:
-    value = _require_prop(op, name)
-    if not isinstance(value, AffineMapAttr):
-        raise VerifyException(
-            f"attribute '{name}' failed to satisfy constraint: AffineMap attribute"
-        )
-    return value.data
-
-
-def _parse_set_value(parser: Parser, what: str) -> AffineSetAttr:
-    pos = parser.pos
-    attr = parser.parse_attribute()
-    if not isinstance(attr, AffineSetAttr):
-        parser.raise_error(f"expected an integer set (affine_set<...>) for '{what}'", pos)
-    return attr
-
-
-# ===========================================================================
-# Types
-# ===========================================================================
-
-
-def _check_access_tile(shape: Sequence[int], element_type: Attribute) -> str | None:
-    if not isinstance(element_type, IndexType):
-        return f"tile element type must be 'index', but got: {_show(element_type)}"
-    if any(d < 0 and d != DYNAMIC for d in shape):
-        return "tile dimension size must be dynamic or >= 0"
-    return None
-
-
-@irdl_attr_definition
-class AccessTileType(ParametrizedAttribute, TypeAttribute, ShapedType, ContainerType[Attribute]):
-    """`!ktdp.access_tile<32x64xindex>`: a tensor-shaped collection of coordinates."""
-
-    name = "ktdp.access_tile"
-
-    shape: ArrayAttr[IntAttr]
-    element_type: Attribute
-
-    def __init__(self, shape: Iterable[int], element_type: Attribute | None = None):
-        super().__init__(
-            ArrayAttr([IntAttr(d) for d in shape]),
-            IndexType() if element_type is None else element_type,
-        )
-
-    def get_num_dims(self) -> int:
-        return len(self.shape.data)
-
-    def get_shape(self) -> tuple[int, ...]:
-        return tuple(d.data for d in self.shape.data)
-
-    def get_element_type(self) -> Attribute:
-        return self.element_type
-
-    @classmethod
-    def parse_body(cls, parser: AttrParser) -> tuple[ArrayAttr[IntAttr], Attribute]:
-        """`32x64xindex`, the part between the angle brackets."""
-        dims, element_type = parser.parse_ranked_shape()
-        problem = _check_access_tile(dims, element_type)
-        if problem:
-            parser.raise_error(problem)
-        return ArrayAttr([IntAttr(d) for d in dims]), element_type
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            return cls.parse_body(parser)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            shape = self.get_shape()
-            if shape:
-                printer.print_dimension_list(shape)
-                printer.print_string("x")
-            printer.print_attribute(self.element_type)
-
-    def verify(self) -> None:
-        problem = _check_access_tile(self.get_shape(), self.element_type)
-        if problem:
-            raise VerifyException(problem)
-
-
-def _check_runtime_arg(underlying: Attribute, granularity: int | None, upperbound: int | None) -> str | None:
-    if not isinstance(underlying, IndexType | IntegerType | AnyFloat):
-        return (
-            "runtime_arg underlying type must be a builtin type (index, integer, or float), "
-            f"but got: {_show(underlying)}"
-        )
-    if granularity is not None and granularity <= 0:
-        return f"runtime_arg granularity must be positive, but got: {granularity}"
-    if upperbound is not None and upperbound <= 0:
-        return f"runtime_arg upperbound must be positive, but got: {upperbound}"
-    return None
-
-
-@irdl_attr_definition
-class RuntimeArgType(ParametrizedAttribute, TypeAttribute):
-    """`!ktdp.runtime_arg<index, granularity=3, upperbound=300>`: a kernel argument whose
-    value is only known at run time, with what is known about it at compile time."""
-
-    name = "ktdp.runtime_arg"
-
-    underlying_type: Attribute
-    granularity: IntAttr | NoneAttr
-    upperbound: IntAttr | NoneAttr
-
-    def __init__(self, underlying_type: Attribute, granularity: int | None = None, upperbound: int | None = None):
-        super().__init__(
-            underlying_type,
-            NoneAttr() if granularity is None else IntAttr(granularity),
-            NoneAttr() if upperbound is None else IntAttr(upperbound),
-        )
-
-    def get_granularity(self) -> int | None:
-        return None if isinstance(self.granularity, NoneAttr) else self.granularity.data
-
-    def get_upperbound(self) -> int | None:
-        return None if isinstance(self.upperbound, NoneAttr) else self.upperbound.data
-
-    @classmethod
-    def parse_body(cls, parser: AttrParser) -> tuple[Attribute, Attribute, Attribute]:
-        start = parser.pos
-        underlying = parser.parse_type()
-        found: dict[str, int] = {}
-        while parser.parse_optional_punctuation(","):
-            key_pos = parser.pos
-            key = parser.parse_optional_keyword_in(("granularity", "upperbound"))
-            if key is None:
-                parser.raise_error("expected 'granularity' or 'upperbound' keyword")
-            if key in found:
-                parser.raise_error(f"duplicate '{key}' keyword", key_pos)
-            parser.parse_punctuation("=")
-            found[key] = parser.parse_integer(allow_boolean=False)
-        problem = _check_runtime_arg(underlying, found.get("granularity"), found.get("upperbound"))
-        if problem:
-            parser.raise_error(problem, start)
-        built = cls(underlying, found.get("granularity"), found.get("upperbound"))
-        return built.underlying_type, built.granularity, built.upperbound
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            return cls.parse_body(parser)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_attribute(self.underlying_type)
-            if (g := self.get_granularity()) is not None:
-                printer.print_string(f", granularity={g}")
-            if (u := self.get_upperbound()) is not None:
-                printer.print_string(f", upperbound={u}")
-
-    def verify(self) -> None:
-        problem = _check_runtime_arg(self.underlying_type, self.get_granularity(), self.get_upperbound())
-        if problem:
-            raise VerifyException(problem)
-
-
-def _check_tile_future(partials: Sequence[Attribute], groups: AffineSet) -> str | None:
-    if not partials:
-        return "tile_future must carry at least one partial type"
-    for t in partials:
-        if not _is_ranked_tensor(t):
-            return f"tile_future partial types must be ranked tensors, but got: {_show(t)}"
-    if groups.num_dims != 1:
-        return "tile_future `groups` must have exactly one dimension (g)"
-    if groups.num_symbols != 0:
-        return "tile_future `groups` must have no symbols"
-    return None
-
-
-@irdl_attr_definition
-class TileFutureType(ParametrizedAttribute, TypeAttribute):
-    """`!ktdp.tile_future<(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>>`: the
-    handle of per-tile partial results in flight between `inter_tile_produce` and the one
-    delivery op that consumes them."""
-
-    name = "ktdp.tile_future"
-
-    partial_types: ArrayAttr[Attribute]
-    groups: AffineSetAttr
-
-    def __init__(self, partial_types: Iterable[Attribute], groups: AffineSetAttr | AffineSet):
-        if isinstance(groups, AffineSet):
-            groups = AffineSetAttr(groups)
-        super().__init__(ArrayAttr(list(partial_types)), groups)
-
-    def get_partial_types(self) -> tuple[Attribute, ...]:
-        return self.partial_types.data
-
-    @classmethod
-    def parse_body(cls, parser: AttrParser) -> tuple[ArrayAttr[Attribute], AffineSetAttr]:
-        start = parser.pos
-        partials = parse_tile_future_partials(parser)
-        parser.parse_keyword("groups")
-        parser.parse_punctuation("=")
-        groups = _parse_set_value(parser, "groups")  # type: ignore[arg-type]
-        problem = _check_tile_future(partials, groups.data)
-        if problem:
-            parser.raise_error(problem, start)
-        return ArrayAttr(partials), groups
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            return cls.parse_body(parser)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            with printer.in_parens():
-                _type_list(printer, self.get_partial_types())
-            printer.print_string(", groups = ")
-            printer.print_attribute(self.groups)
-
-    def verify(self) -> None:
-        problem = _check_tile_future(self.get_partial_types(), self.groups.data)
-        if problem:
-            raise VerifyException(problem)
-
-
-_KTDP_TYPES = (AccessTileType, RuntimeArgType, TileFutureType)
-
-
-def parse_ktdp_type(parser: Parser, expected: type[ParametrizedAttribute]) -> Attribute:
-    """A ktdp type where an op's syntax expects one: in full (`!ktdp.access_tile<...>`) or
-    stripped of its name (`<...>`), which is how MLIR's declarative formats print it."""
-    start = parser.pos
-    full = parser.parse_optional_type()
-    if full is not None:
-        if not isinstance(full, expected):
-            parser.raise_error(f"expected '!{expected.name}' type, but got '{_show(full)}'", start)
-        return full
-    parser.parse_punctuation("<", f" or '!{expected.name}' type")
-    params = expected.parse_body(parser)  # type: ignore[attr-defined]
-    parser.parse_punctuation(">")
-    return expected.new(params)
-
-
-def print_stripped_type(printer: Printer, t: Attribute) -> None:
-    """Print a ktdp type as MLIR's declarative formats do: `<...>` without its name."""
-    if isinstance(t, _KTDP_TYPES):
-        t.print_parameters(printer)
-    else:
-        printer.print_attribute(t)
-
-
-# ===========================================================================
-# Attributes
-# ===========================================================================
-
-MEMORY_SPACE_KINDS = ("global", "ct_local")
-
-
-def _check_memory_space(kind: str, ct_id: int) -> str | None:
-    if kind not in MEMORY_SPACE_KINDS:
-        return f"memory space kind must be 'global' or 'ct_local', but got: '{kind}'"
-    if ct_id < -1:
-        return f"ct_id must be non-negative, but got: {ct_id}"
-    if ct_id >= 0 and kind != "ct_local":
-        return (
-            "ct_id is only valid for ct_local memory spaces, but got memory space "
-            f"'{kind}' with ct_id = {ct_id}"
-        )
-    return None
-
-
-@irdl_attr_definition
-class MemorySpaceAttr(ParametrizedAttribute):
-    """`#ktdp.memory_space<global>` / `<ct_local[, ct_id = N]>`: who can reach a memory.
-
-    `global` is reachable by every compute tile, `ct_local` is private to one tile; `ct_id`
-    names that tile (-1: not said).
-    """
-
-    name = "ktdp.memory_space"
-
-    kind: StringAttr
-    ct_id: IntAttr
-
-    def __init__(self, kind: str, ct_id: int = -1):
-        super().__init__(StringAttr(kind), IntAttr(ct_id))
-
-    @property
-    def is_global(self) -> bool:
-        return self.kind.data == "global"
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            start = parser.pos
-            kind = parser.parse_optional_keyword_in(MEMORY_SPACE_KINDS)
-            if kind is None:
-                parser.raise_error("expected memory space kind 'global' or 'ct_local'")
-            ct_id = -1
-            if parser.parse_optional_punctuation(","):
-                parser.parse_keyword("ct_id")
-                parser.parse_punctuation("=")
-                ct_id = parser.parse_integer(allow_boolean=False)
-            problem = _check_memory_space(kind, ct_id)
-            if problem:
-                parser.raise_error(problem, start)
-        return StringAttr(kind), IntAttr(ct_id)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_string(self.kind.data)
-            if self.ct_id.data != -1:
-                printer.print_string(f", ct_id = {self.ct_id.data}")
-
-    def verify(self) -> None:
-        problem = _check_memory_space(self.kind.data, self.ct_id.data)
-        if problem:
-            raise VerifyException(problem)
-
-
-class RuntimeArgExtractKind(IntEnum):
-    """What `runtime_arg_extract` takes out of a runtime_arg (an I32 enum upstream)."""
-
-    value = 0
-    granularity = 1
-    upperbound = 2
+from dfsched.dialects.ktdp_types import (
+    DYNAMIC,
+    AccessTileType,
+    MemorySpaceAttr,
+    RuntimeArgExtractKind,
+    RuntimeArgType,
+    TileFutureType,
+    parse_ktdp_type,
+    print_stripped_type,
+    print_type_list,
+    require_map,
+    require_prop,
+    require_set,
+    show,
+)
 
 
 # ===========================================================================
@@ -470,14 +111,7 @@ class RegionTerminatorOp(IRDLOperation):
     def __init__(self):
         super().__init__()
 
-    @classmethod
-    def parse(cls, parser: Parser) -> RegionTerminatorOp:
-        op = cls()
-        op.attributes.update(parser.parse_optional_attr_dict())
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self)
+    assembly_format = "attr-dict"
 
 
 @irdl_op_definition
@@ -494,18 +128,7 @@ class GetComputeTileIdOp(IRDLOperation):
     def __init__(self, num_dims: int = 1):
         super().__init__(result_types=[[IndexType()] * num_dims])
 
-    @classmethod
-    def parse(cls, parser: Parser) -> GetComputeTileIdOp:
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        types = parse_type_list(parser)
-        op = cls.build(result_types=[types], attributes=attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        _type_list(printer, self.result_types)
+    assembly_format = "attr-dict `:` type($ids)"
 
     def verify_(self) -> None:
         if not self.results:
@@ -670,15 +293,15 @@ class ConstructMemoryViewOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
-        memory_space = _require_prop(self, "memory_space")
+        memory_space = require_prop(self, "memory_space")
         if not isinstance(memory_space, MemorySpaceAttr):
             raise VerifyException(
                 "attribute 'memory_space' failed to satisfy constraint: ktdp memory space "
-                f"attribute (#ktdp.memory_space<...>), but got {_show(memory_space)}"
+                f"attribute (#ktdp.memory_space<...>), but got {show(memory_space)}"
             )
         if self.properties.get("coordinate_set") is None:
             raise VerifyException(_missing_coordinate_set(self.get_static_sizes()))
-        _require_set(self, "coordinate_set")
+        require_set(self, "coordinate_set")
         sizes, strides = self.get_static_sizes(), self.get_static_strides()
         if len(sizes) != len(strides):
             raise VerifyException("static_sizes and static_strides must have equal length")
@@ -746,7 +369,7 @@ class ConstructDistributedMemoryViewOp(IRDLOperation):
         if self.memrefs:
             printer.print_list(self.memrefs, printer.print_operand)
             printer.print_string(" : ")
-            _type_list(printer, self.memrefs.types)
+            print_type_list(printer, self.memrefs.types)
         printer.print_string(")")
         print_attr_dict(printer, self)
         printer.print_string(" : ")
@@ -771,7 +394,7 @@ def _check_memref_or_tensor(t: Attribute, what: str) -> None:
     if not isinstance(t, MemRefType | TensorType | UnrankedTensorType):
         raise VerifyException(
             f"{what} must be memref of any type values or tensor of any type values, "
-            f"but got '{_show(t)}'"
+            f"but got '{show(t)}'"
         )
 
 
@@ -779,7 +402,7 @@ def _check_access_tile_result(op: IRDLOperation) -> AccessTileType:
     t = op.results[0].type
     if not isinstance(t, AccessTileType):
         raise VerifyException(
-            f"result #0 must be a ktdp access tile (!ktdp.access_tile<...>), but got '{_show(t)}'"
+            f"result #0 must be a ktdp access tile (!ktdp.access_tile<...>), but got '{show(t)}'"
         )
     return t
 
@@ -902,8 +525,8 @@ class ConstructAccessTileOp(IRDLOperation):
     def verify_(self) -> None:
         _check_memref_or_tensor(self.base.type, "operand #0")
         result_type = _check_access_tile_result(self)
-        tile_set = _require_set(self, "access_tile_set")
-        order = _require_map(self, "access_tile_order")
+        tile_set = require_set(self, "access_tile_set")
+        order = require_map(self, "access_tile_order")
         base_map = self.base_map.data
         if tile_set.num_dims != len(base_map.results):
             raise VerifyException(
@@ -1141,7 +764,7 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
             printer.print_string(")")
         print_attr_dict(printer, self, ("per_dim_subscript_kinds", "per_dim_subscript_maps"))
         printer.print_string(" : ")
-        _type_list(printer, [self.base.type, *self.indirect_memrefs.types])
+        print_type_list(printer, [self.base.type, *self.indirect_memrefs.types])
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
 
@@ -1151,11 +774,11 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
             if not isinstance(t, MemRefType):
                 raise VerifyException(
                     f"operand #{i + 1} must be variadic of memref of any type values, but got "
-                    f"'{_show(t)}'"
+                    f"'{show(t)}'"
                 )
         result_type = _check_access_tile_result(self)
-        space = _require_set(self, "variables_space_set")
-        order = _require_map(self, "variables_space_order")
+        space = require_set(self, "variables_space_set")
+        order = require_map(self, "variables_space_order")
         if space.num_dims != order.num_dims:
             raise VerifyException(
                 f"variables_space_set dimensions ({space.num_dims}) must match "
@@ -1245,24 +868,8 @@ class LoadOp(IRDLOperation):
     def __init__(self, access_tile: SSAValue, result_type: Attribute, attributes: Mapping[str, Attribute] | None = None):
         super().__init__(operands=[access_tile], result_types=[result_type], attributes=attributes)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> LoadOp:
-        tile = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        tile_type = parse_ktdp_type(parser, AccessTileType)
-        parser.parse_punctuation("->")
-        result_type = parser.parse_type()
-        return cls(parser.resolve_operand(tile, tile_type), result_type, attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.access_tile)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        print_stripped_type(printer, self.access_tile.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+    assembly_format = "$access_tile attr-dict `:` custom<OwnType>(type($access_tile)) `->` type($result)"
+    custom_directives = (OwnType,)
 
     def verify_(self) -> None:
         _check_tensor_of_tile(self.result.type, self.access_tile.type, "result #0", "result",
@@ -1273,7 +880,7 @@ def _check_tensor_of_tile(t: Attribute, tile: Attribute, slot: str, name: str, m
     """`t`, the op's `slot` (`result #0`, `operand #0`) called `name`, is a ranked tensor of the
     access tile's shape (ktdp.load's result, ktdp.store's data)."""
     if not isinstance(t, TensorType | UnrankedTensorType):
-        raise VerifyException(f"{slot} must be tensor of any type values, but got '{_show(t)}'")
+        raise VerifyException(f"{slot} must be tensor of any type values, but got '{show(t)}'")
     if not isinstance(t, TensorType):
         raise VerifyException(f"{name} must be a ranked tensor")
     assert isinstance(tile, AccessTileType)
@@ -1296,28 +903,9 @@ class StoreOp(IRDLOperation):
     def __init__(self, data_tile: SSAValue, access_tile: SSAValue, attributes: Mapping[str, Attribute] | None = None):
         super().__init__(operands=[data_tile, access_tile], attributes=attributes)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> StoreOp:
-        data = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        tile = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        data_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        tile_type = parse_ktdp_type(parser, AccessTileType)
-        return cls(parser.resolve_operand(data, data_type), parser.resolve_operand(tile, tile_type), attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.data_tile)
-        printer.print_string(", ")
-        printer.print_operand(self.access_tile)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.data_tile.type)
-        printer.print_string(", ")
-        print_stripped_type(printer, self.access_tile.type)
+    assembly_format = ("$data_tile `,` $access_tile attr-dict `:` type($data_tile) `,` "
+                       "custom<OwnType>(type($access_tile))")
+    custom_directives = (OwnType,)
 
     def verify_(self) -> None:
         _check_tensor_of_tile(self.data_tile.type, self.access_tile.type, "operand #0", "data_tile",
@@ -1391,8 +979,8 @@ class RuntimeArgExtractOp(IRDLOperation):
         if kind == RuntimeArgExtractKind.value:
             if result_type != source.underlying_type:
                 raise VerifyException(
-                    f"result type ({_show(result_type)}) must match runtime_arg underlying type "
-                    f"({_show(source.underlying_type)}) when extracting value"
+                    f"result type ({show(result_type)}) must match runtime_arg underlying type "
+                    f"({show(source.underlying_type)}) when extracting value"
                 )
             return
         present = source.get_granularity() if kind == RuntimeArgExtractKind.granularity else source.get_upperbound()
@@ -1400,526 +988,8 @@ class RuntimeArgExtractOp(IRDLOperation):
             raise VerifyException(f"cannot extract {kind.name} from runtime_arg that doesn't have one")
         if not isinstance(result_type, IndexType):
             raise VerifyException(
-                f"result type must be index when extracting {kind.name}, but got {_show(result_type)}"
+                f"result type must be index when extracting {kind.name}, but got {show(result_type)}"
             )
-
-
-# ===========================================================================
-# Inter-tile communication
-# ===========================================================================
-
-
-def _check_ranked_tensor_operands(op: IRDLOperation, values: Sequence[SSAValue], first_index: int = 0) -> None:
-    for i, v in enumerate(values):
-        if not _is_ranked_tensor(v.type):
-            raise VerifyException(
-                f"operand #{first_index + i} must be variadic of ranked tensor of any type "
-                f"values, but got '{_show(v.type)}'"
-            )
-
-
-def _parse_yield_values(parser: Parser) -> tuple[list[SSAValue], dict[str, Attribute]]:
-    """`($values^ : type($values))? attr-dict`"""
-    values: list[SSAValue] = []
-    first = parser.parse_optional_unresolved_operand()
-    if first is not None:
-        pos = parser.pos
-        names = [first]
-        while parser.parse_optional_punctuation(","):
-            names.append(parser.parse_unresolved_operand())
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        values = parser.resolve_operands(names, types, pos)
-    return values, parser.parse_optional_attr_dict()
-
-
-def _print_yield_values(printer: Printer, op: IRDLOperation) -> None:
-    if op.operands:
-        printer.print_string(" ")
-        printer.print_list(op.operands, printer.print_operand)
-        printer.print_string(" : ")
-        _type_list(printer, op.operand_types)
-    print_attr_dict(printer, op)
-
-
-class _YieldTensorsOp(IRDLOperation):
-    """Syntax and checks shared by the yields of the inter-tile regions: `%v, ... : types`,
-    every value a ranked tensor."""
-
-    def __init__(self, values: Sequence[SSAValue] = ()):
-        super().__init__(operands=[values])
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        values, attrs = _parse_yield_values(parser)
-        op = cls(values)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_yield_values(printer, self)
-
-    def verify_(self) -> None:
-        _check_ranked_tensor_operands(self, self.values)
-
-
-@irdl_op_definition
-class YieldPartialOp(_YieldTensorsOp):
-    """`ktdp.yield_partial %p : tensor<...>`: a tile's contribution, one value per role."""
-
-    name = "ktdp.yield_partial"
-
-    values = var_operand_def()
-
-    traits = lazy_traits_def(
-        lambda: (IsTerminator(), ReturnLike(), Pure(), HasParent(InterTileProduceOp))
-    )
-
-
-@irdl_op_definition
-class YieldReducedOp(_YieldTensorsOp):
-    """`ktdp.yield_reduced %s : tensor<...>`: the combination of two partials, per role."""
-
-    name = "ktdp.yield_reduced"
-
-    values = var_operand_def()
-
-    traits = lazy_traits_def(
-        lambda: (IsTerminator(), ReturnLike(), Pure(), HasParent(InterTileReduceOp))
-    )
-
-
-# -- enumerating small integer sets (the disjointness check of inter_tile_produce) ----------
-
-
-def _linear(expr: AffineExpr, num_dims: int, num_symbols: int) -> list[int] | None:
-    """Coefficients [dims..., symbols..., constant] of a linear `expr`, None otherwise."""
-    width = num_dims + num_symbols + 1
-    if isinstance(expr, AffineConstantExpr):
-        row = [0] * width
-        row[-1] = expr.value
-        return row
-    if isinstance(expr, AffineDimExpr):
-        row = [0] * width
-        row[expr.position] = 1
-        return row
-    if isinstance(expr, AffineSymExpr):
-        row = [0] * width
-        row[num_dims + expr.position] = 1
-        return row
-    if isinstance(expr, AffineBinaryOpExpr):
-        lhs = _linear(expr.lhs, num_dims, num_symbols)
-        rhs = _linear(expr.rhs, num_dims, num_symbols)
-        if lhs is None or rhs is None:
-            return None
-        if expr.kind == AffineBinaryOpKind.Add:
-            return [a + b for a, b in zip(lhs, rhs)]
-        if expr.kind == AffineBinaryOpKind.Mul:
-            if all(c == 0 for c in rhs[:-1]):
-                return [a * rhs[-1] for a in lhs]
-            if all(c == 0 for c in lhs[:-1]):
-                return [b * lhs[-1] for b in rhs]
-    return None
-
-
-linear_form = _linear  # public: the indirect-access split reads subscripts with it
-
-
-def _contains(s: AffineSet, dims: Sequence[int], symbols: Sequence[int]) -> bool:
-    for c in s.constraints:
-        value = c.lhs.eval(dims, symbols) - c.rhs.eval(dims, symbols)
-        kind = c.kind.value
-        if (kind == ">=" and value < 0) or (kind == "<=" and value > 0) or (kind == "==" and value != 0):
-            return False
-    return True
-
-
-def _bounds(s: AffineSet, dim: int, dims: Sequence[int], symbols: Sequence[int]) -> tuple[int | None, int | None]:
-    """Constant bounds of `dim` implied by the linear constraints once every other dim and
-    every symbol is fixed to the given values (non-linear constraints are skipped)."""
-    lo: int | None = None
-    hi: int | None = None
-
-    def raise_lo(v: int) -> None:
-        nonlocal lo
-        lo = v if lo is None else max(lo, v)
-
-    def lower_hi(v: int) -> None:
-        nonlocal hi
-        hi = v if hi is None else min(hi, v)
-
-    for c in s.constraints:
-        row = _linear(c.lhs - c.rhs, s.num_dims, s.num_symbols)
-        if row is None:
-            continue
-        if c.kind.value == "<=":
-            row = [-x for x in row]
-        a = row[dim]
-        if a == 0:
-            continue
-        values = [*dims, *symbols]
-        r = row[-1] + sum(row[j] * values[j] for j in range(len(values)) if j != dim)
-        # now: a * x + r >= 0, or == 0
-        if a > 0:
-            raise_lo(-(r // a))  # ceil(-r / a)
-            if c.kind.value == "==":
-                lower_hi((-r) // a)
-        else:
-            lower_hi(r // -a)  # floor(r / -a)
-            if c.kind.value == "==":
-                raise_lo(-((-r) // -a))
-    return lo, hi
-
-
-_ENUMERATION_LIMIT = 1 << 16
-
-
-def group_values(groups: AffineSet) -> list[int] | None:
-    """The group indices of a `(g)` set, or None when they are not statically bounded."""
-    lo, hi = _bounds(groups, 0, [0], [])
-    if lo is None or hi is None or hi - lo > _ENUMERATION_LIMIT:
-        return None
-    return [g for g in range(lo, hi + 1) if _contains(groups, [g], [])]
-
-
-def tiles_of(tiles: AffineSet, group: int) -> set[int] | None:
-    """The tile ids a `(i)[g]` set selects for group `group` (ids are >= 0)."""
-    _, hi = _bounds(tiles, 0, [0], [group])
-    if hi is None or hi > _ENUMERATION_LIMIT:
-        return None
-    return {i for i in range(0, hi + 1) if _contains(tiles, [i], [group])}
-
-
-def _parse_region_after(parser: Parser) -> Region:
-    region = parser.parse_optional_region()
-    if region is None:
-        parser.raise_error("expected a region")
-    return region
-
-
-@irdl_op_definition
-class InterTileProduceOp(IRDLOperation):
-    """`%f = ktdp.inter_tile_produce producer_tiles_per_group = <set> -> <(T...), groups = <set>>
-    { ^bb0(%gid: index): ... ktdp.yield_partial ... }`: what each producing tile
-    contributes to an exchange between tiles; the result is consumed by one delivery op."""
-
-    name = "ktdp.inter_tile_produce"
-
-    producer_tiles_per_group = prop_def(AffineSetAttr)
-    future = result_def(TileFutureType)
-    body = region_def()
-
-    traits = lazy_traits_def(
-        lambda: (SingleBlockImplicitTerminator(YieldPartialOp), RecursiveMemoryEffect())
-    )
-
-    def __init__(self, producer_tiles_per_group: AffineSet, future_type: TileFutureType, body: Region):
-        super().__init__(
-            result_types=[future_type],
-            properties={"producer_tiles_per_group": AffineSetAttr(producer_tiles_per_group)},
-            regions=[body],
-        )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> InterTileProduceOp:
-        parser.parse_keyword("producer_tiles_per_group")
-        parser.parse_punctuation("=")
-        producers = _parse_set_value(parser, "producer_tiles_per_group")
-        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-        annotation = parse_produce_annotation(parser)
-        parser.parse_punctuation("->")
-        future_type = parse_ktdp_type(parser, TileFutureType)
-        check_produce_annotation(parser, annotation, future_type.get_partial_types())
-        body = _parse_region_after(parser)
-        props["producer_tiles_per_group"] = producers
-        op = cls.build(result_types=[future_type], properties=props, attributes=attrs, regions=[body])
-        ensure_terminator(op, SingleBlockImplicitTerminator(YieldPartialOp))
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" producer_tiles_per_group = ")
-        printer.print_attribute(self.producer_tiles_per_group)
-        print_attr_dict(printer, self, ("producer_tiles_per_group",))
-        printer.print_string(" -> ")
-        print_stripped_type(printer, self.future.type)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_block_terminators=_has_explicit_terminator(self.body))
-
-    def verify_(self) -> None:
-        block = self.body.blocks.first
-        if block is None or len(self.body.blocks) != 1:
-            raise VerifyException("region #0 ('body') failed to verify constraint: region with 1 blocks")
-        if len(block.args) != 1 or not isinstance(block.args[0].type, IndexType):
-            raise VerifyException("producer region must take a single `index` group-id argument")
-        future = self.future.type
-        assert isinstance(future, TileFutureType)
-        groups = future.groups.data
-        producers = self.producer_tiles_per_group.data
-        if groups.num_symbols != 0:
-            raise VerifyException("`groups` integer set must not have symbols")
-        if groups.num_dims != 1:
-            raise VerifyException("`groups` integer set must have a single dimension (g)")
-        if producers.num_symbols != 1:
-            raise VerifyException(
-                "`producer_tiles_per_group` must have exactly one symbol (the group index g)"
-            )
-        values = group_values(groups)
-        if values is not None:
-            sets = [tiles_of(producers, g) for g in values]
-            if all(s is not None for s in sets):
-                for a in range(len(values)):
-                    for b in range(a + 1, len(values)):
-                        if sets[a] & sets[b]:  # type: ignore[operator]
-                            raise VerifyException(
-                                f"producer_tiles_per_group for groups {values[a]} and {values[b]} "
-                                "are not disjoint"
-                            )
-        partials = future.get_partial_types()
-        terminator = block.last_op
-        if not isinstance(terminator, YieldPartialOp):
-            return  # the implicit-terminator trait reports it
-        if len(terminator.values) != len(partials):
-            raise VerifyException(
-                f"yield_partial yields {len(terminator.values)} values but the future carries "
-                f"{len(partials)} partial type(s)"
-            )
-        for i, (value, partial) in enumerate(zip(terminator.values, partials)):
-            if value.type != partial:
-                raise VerifyException(
-                    f"yield_partial operand #{i} type {_show(value.type)} does not match future "
-                    f"partial type {_show(partial)}"
-                )
-
-
-def _has_explicit_terminator(region: Region) -> bool:
-    """MLIR elides an implicit terminator only when it carries nothing."""
-    block = region.blocks.first
-    last = None if block is None else block.last_op
-    return last is None or bool(last.operands) or bool(last.attributes)
-
-
-def _check_delivery_sets(op: IRDLOperation, check_dims: bool) -> None:
-    consumers = op.properties["consumer_tiles_per_group"]
-    assert isinstance(consumers, AffineSetAttr)
-    if consumers.data.num_symbols != 1:
-        raise VerifyException(
-            "`consumer_tiles_per_group` must have exactly one symbol (the group index g)"
-        )
-    if check_dims and consumers.data.num_dims != 1:
-        raise VerifyException(
-            "`consumer_tiles_per_group` must have exactly one dimension (the tile id i)"
-        )
-    dependency = op.properties.get("producer_dependency_per_consumer")
-    if check_dims and isinstance(dependency, AffineSetAttr):
-        if dependency.data.num_symbols not in (1, 2):
-            raise VerifyException(
-                "`producer_dependency_per_consumer` must have one symbol (c) or two symbols (c, g)"
-            )
-        if dependency.data.num_dims != 1:
-            raise VerifyException(
-                "`producer_dependency_per_consumer` must have exactly one dimension (the producer "
-                "tile id p)"
-            )
-
-
-def _check_results_match_future(op: IRDLOperation, future: SSAValue) -> tuple[Attribute, ...]:
-    future_type = future.type
-    assert isinstance(future_type, TileFutureType)
-    partials = future_type.get_partial_types()
-    for i, t in enumerate(op.result_types):
-        if not _is_ranked_tensor(t):
-            raise VerifyException(
-                f"result #{i} must be variadic of ranked tensor of any type values, but got '{_show(t)}'"
-            )
-    if tuple(op.result_types) != tuple(partials):
-        raise VerifyException("failed to verify that result types must match future partial types")
-    return partials
-
-
-def _parse_delivery_head(parser: Parser) -> tuple[UnresolvedOperand, dict[str, Attribute]]:
-    """`(%f) consumer_tiles_per_group = <set>` plus, when present, the dependency set."""
-    parser.parse_punctuation("(")
-    future = parser.parse_unresolved_operand()
-    parser.parse_punctuation(")")
-    parser.parse_keyword("consumer_tiles_per_group")
-    parser.parse_punctuation("=")
-    return future, {"consumer_tiles_per_group": _parse_set_value(parser, "consumer_tiles_per_group")}
-
-
-def _print_delivery_head(printer: Printer, op: IRDLOperation, future: SSAValue) -> None:
-    printer.print_string("(")
-    printer.print_operand(future)
-    printer.print_string(") consumer_tiles_per_group = ")
-    printer.print_attribute(op.properties["consumer_tiles_per_group"])
-
-
-def _print_delivery_types(printer: Printer, op: IRDLOperation, future: SSAValue) -> None:
-    printer.print_string(" : ")
-    print_stripped_type(printer, future.type)
-    printer.print_string(" -> ")
-    _type_list(printer, op.result_types)
-
-
-@irdl_op_definition
-class InterTileConsumeOp(IRDLOperation):
-    """`%r = ktdp.inter_tile_consume(%f) consumer_tiles_per_group = <set> : <future> -> T`:
-    deliver each partial unchanged (broadcast or routing); each consumer has one source."""
-
-    name = "ktdp.inter_tile_consume"
-
-    future = operand_def(TileFutureType)
-    consumer_tiles_per_group = prop_def(AffineSetAttr)
-    producer_dependency_per_consumer = opt_prop_def(AffineSetAttr)
-    results_ = var_result_def()
-
-    traits = traits_def(RecursiveMemoryEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> InterTileConsumeOp:
-        future, props = _parse_delivery_head(parser)
-        if parser.parse_optional_punctuation(","):
-            parser.parse_keyword("producer_dependency_per_consumer")
-            parser.parse_punctuation("=")
-            props["producer_dependency_per_consumer"] = _parse_set_value(
-                parser, "producer_dependency_per_consumer"
-            )
-        more, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-        parser.parse_punctuation(":")
-        future_type = parse_ktdp_type(parser, TileFutureType)
-        parser.parse_punctuation("->")
-        types_pos = parser.pos
-        result_types = parse_type_list(parser)
-        partials = future_type.get_partial_types()
-        op = cls.build(
-            operands=[parser.resolve_operand(future, future_type)],
-            result_types=[delivery_result_types(result_types, partials)],
-            properties={**more, **props},
-            attributes=attrs,
-        )
-        return collapse_delivery(parser, op, result_types, types_pos)
-
-    def print(self, printer: Printer) -> None:
-        _print_delivery_head(printer, self, self.future)
-        if self.producer_dependency_per_consumer is not None:
-            printer.print_string(", producer_dependency_per_consumer = ")
-            printer.print_attribute(self.producer_dependency_per_consumer)
-        print_attr_dict(
-            printer, self, ("consumer_tiles_per_group", "producer_dependency_per_consumer")
-        )
-        _print_delivery_types(printer, self, self.future)
-
-    def verify_(self) -> None:
-        _check_results_match_future(self, self.future)
-        _check_delivery_sets(self, check_dims=True)
-
-
-@irdl_op_definition
-class InterTileReduceOp(IRDLOperation):
-    """`%r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = <set>, identity(%id : T)
-    : <future> -> T { ^bb0(%lhs: T, %rhs: T): ... ktdp.yield_reduced ... }`: combine every
-    producer's partials with the region's combiner and deliver the result."""
-
-    name = "ktdp.inter_tile_reduce"
-
-    future = operand_def(TileFutureType)
-    identity = var_operand_def()
-    consumer_tiles_per_group = prop_def(AffineSetAttr)
-    producer_dependency_per_consumer = opt_prop_def(AffineSetAttr)
-    results_ = var_result_def()
-    combiner = region_def()
-
-    traits = lazy_traits_def(
-        lambda: (SingleBlockImplicitTerminator(YieldReducedOp), RecursiveMemoryEffect())
-    )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> InterTileReduceOp:
-        future, props = _parse_delivery_head(parser)
-        parser.parse_punctuation(",")
-        if parser.parse_optional_keyword("producer_dependency_per_consumer"):
-            parser.parse_punctuation("=")
-            props["producer_dependency_per_consumer"] = _parse_set_value(
-                parser, "producer_dependency_per_consumer"
-            )
-            parser.parse_punctuation(",")
-        parser.parse_keyword("identity")
-        parser.parse_punctuation("(")
-        identity: list[SSAValue] = []
-        if not parser.parse_optional_punctuation(")"):
-            pos = parser.pos
-            names = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, parser.parse_unresolved_operand
-            )
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-            parser.parse_punctuation(")")
-            identity = parser.resolve_operands(names, types, pos)
-        more, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-        parser.parse_punctuation(":")
-        future_type = parse_ktdp_type(parser, TileFutureType)
-        parser.parse_punctuation("->")
-        types_pos = parser.pos
-        result_types = parse_type_list(parser)
-        combiner = _parse_region_after(parser)
-        partials = future_type.get_partial_types()
-        op = cls.build(
-            operands=[parser.resolve_operand(future, future_type), identity],
-            result_types=[delivery_result_types(result_types, partials)],
-            properties={**more, **props},
-            attributes=attrs,
-            regions=[combiner],
-        )
-        ensure_terminator(op, SingleBlockImplicitTerminator(YieldReducedOp))
-        return collapse_delivery(parser, op, result_types, types_pos)
-
-    def print(self, printer: Printer) -> None:
-        _print_delivery_head(printer, self, self.future)
-        printer.print_string(", ")
-        if self.producer_dependency_per_consumer is not None:
-            printer.print_string("producer_dependency_per_consumer = ")
-            printer.print_attribute(self.producer_dependency_per_consumer)
-            printer.print_string(", ")
-        printer.print_string("identity(")
-        if self.identity:
-            printer.print_list(self.identity, printer.print_operand)
-            printer.print_string(" : ")
-            _type_list(printer, self.identity.types)
-        printer.print_string(")")
-        print_attr_dict(
-            printer, self, ("consumer_tiles_per_group", "producer_dependency_per_consumer")
-        )
-        _print_delivery_types(printer, self, self.future)
-        printer.print_string(" ")
-        printer.print_region(self.combiner, print_block_terminators=_has_explicit_terminator(self.combiner))
-
-    def verify_(self) -> None:
-        partials = _check_results_match_future(self, self.future)
-        _check_ranked_tensor_operands(self, self.identity, first_index=1)
-        if tuple(self.identity.types) != tuple(self.result_types):
-            raise VerifyException("failed to verify that identity types must match result types")
-        block = self.combiner.blocks.first
-        if block is None or len(self.combiner.blocks) != 1:
-            raise VerifyException("region #0 ('combiner') failed to verify constraint: region with 1 blocks")
-        n = len(partials)
-        if len(block.args) != 2 * n:
-            raise VerifyException(f"reducer region must take 2*{n} arguments, got {len(block.args)}")
-        for i, partial in enumerate(partials):
-            if block.args[i].type != partial or block.args[n + i].type != partial:
-                raise VerifyException(
-                    f"reducer region argument pair #{i} must both have partial type {_show(partial)}"
-                )
-        _check_delivery_sets(self, check_dims=False)
-        terminator = block.last_op
-        if not isinstance(terminator, YieldReducedOp):
-            return
-        if len(terminator.values) != n:
-            raise VerifyException(f"yield_reduced yields {len(terminator.values)} values but expected {n}")
-        for i, (value, partial) in enumerate(zip(terminator.values, partials)):
-            if value.type != partial:
-                raise VerifyException(
-                    f"yield_reduced operand #{i} type {_show(value.type)} must match partial type "
-                    f"{_show(partial)}"
-                )
 
 
 KTDP = Dialect(

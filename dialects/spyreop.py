@@ -38,7 +38,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
-from dfsched.dialects.ktdp import print_attr_dict
+from dfsched.dialects.syntax import print_attr_dict
 
 # ===========================================================================
 # Types

@@ -96,6 +96,10 @@ class CreateIdOp(IRDLOperation):
 
 def print_mapping_entries(printer: Printer, keys: Sequence[SSAValue], values: Sequence[SSAValue]) -> None:
     """`[%k0 -> %v0], [%k1 -> %v1]`: the entries of an immutable mapping."""
+    value_text = getattr(printer, "value_text", None)  # dfsched's printer: one string for all entries
+    if value_text is not None:
+        printer.print_string(", ".join(f"[{value_text(k)} -> {value_text(v)}]" for k, v in zip(keys, values)))
+        return
     for i, (key, value) in enumerate(zip(keys, values)):
         if i:
             printer.print_string(", ")

@@ -89,6 +89,14 @@ class DefImmutableMappingOp(IRDLOperation):
                 return v
         return None
 
+    def table(self) -> dict[SSAValue, SSAValue]:
+        """key -> value (the first entry of a repeated key, as `lookup`): one pass, for callers
+        that look up every key of a grid-wide mapping."""
+        table: dict[SSAValue, SSAValue] = {}
+        for k, v in zip(self.keys, self.values):
+            table.setdefault(k, v)
+        return table
+
     @classmethod
     def parse(cls, parser: Parser) -> DefImmutableMappingOp:
         keys: list[UnresolvedOperand] = []
@@ -191,7 +199,8 @@ class QueryMapOp(IRDLOperation):
         table = self.map.owner
         if not isinstance(table, DefImmutableMappingOp):
             return []
-        found = (table.lookup(k) for k in self.possible_keys())
+        entries = table.table()
+        found = (entries.get(k) for k in self.possible_keys())
         return [v for v in found if v is not None]
 
     def print(self, printer: Printer) -> None:

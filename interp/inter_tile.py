@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from xdsl.interpreter import ReturnedValues
 
-from dfsched.dialects.ktdp import _contains, group_values, tiles_of
+from dfsched.dialects.ktdp_inter_tile import set_contains, group_values, tiles_of
 from dfsched.interp.base import functions_for
 from dfsched.interp.dtypes import element_type
 
@@ -167,7 +167,7 @@ def _run_consume(self, interpreter, op, args):
         tile = interpreter.state.tile_index
         dep = dependency.data
         symbols = [tile] if dep.num_symbols == 1 else [tile, group]
-        sources = [values for p, values in zip(producers, partials) if _contains(dep, [p], symbols)]
+        sources = [values for p, values in zip(producers, partials) if set_contains(dep, [p], symbols)]
         if len(sources) != 1:
             raise ValueError(f"compute tile {tile} depends on {len(sources)} producers; a consume delivers one")
         return sources[0]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import importlib
 import os
 import sys
@@ -480,9 +481,17 @@ def _chunks(text: str, split: bool) -> list[tuple[int, str]]:
     return chunks
 
 
+def collect_garbage_less_often() -> None:
+    """The IR is many small objects linked both ways (parents, uses), and CPython's default
+    collector thresholds rescan them every few hundred allocations: a quarter of the CPU of a
+    4,000-tile compile. The tools collect less often; cyclic garbage is still freed."""
+    gc.set_threshold(100_000, 50, 50)
+
+
 def run_tool(tool: type[DfschedOptMain], prog: str, argv: Sequence[str] | None) -> int:
     """Run a dfsched-opt-like tool: exit status 2 on a usage error, 1 on a diagnostic."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    collect_garbage_less_often()
     try:
         return tool(argv).run()
     except (UsageError, PipelineSyntaxError) as exc:

@@ -23,6 +23,10 @@ from xdsl.traits import (
     IsTerminator,
     MemoryEffect,
     MemoryEffectKind,
+    MemoryFreeEffect,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    NoMemoryEffect,
     RecursiveMemoryEffect,
     SymbolOpInterface,
 )
@@ -76,8 +80,30 @@ def _nested_ops(op: Operation):
             yield from block.ops
 
 
+# Effect traits whose effects do not depend on the op instance.
+_FIXED_EFFECTS = (NoMemoryEffect, MemoryReadEffect, MemoryWriteEffect, MemoryFreeEffect)
+# Op class -> `would_be_trivially_dead` of its region-free instances, for classes whose answer
+# depends on the class alone (cleanup asks it for every op of every sweep).
+_DEAD_BY_CLASS: dict[type[Operation], bool] = {}
+
+
+def _answer_is_per_class(op: Operation) -> bool:
+    return not op.regions and not isinstance(op, UnregisteredOp) and not _is_linalg(op) and all(
+        isinstance(t, _FIXED_EFFECTS) for t in op.get_traits_of_type(MemoryEffect))
+
+
 def would_be_trivially_dead(op: Operation) -> bool:
     """True when `op` could be erased as soon as its results are unused."""
+    cached = _DEAD_BY_CLASS.get(type(op))
+    if cached is not None and not op.regions:
+        return cached
+    answer = _would_be_trivially_dead(op)
+    if _answer_is_per_class(op):
+        _DEAD_BY_CLASS[type(op)] = answer
+    return answer
+
+
+def _would_be_trivially_dead(op: Operation) -> bool:
     if isinstance(op, UnregisteredOp):
         return False
     if op.has_trait(IsTerminator, value_if_unregistered=True):

@@ -30,11 +30,12 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType, UnregisteredOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
 from xdsl.rewriter import Rewriter
 from xdsl.traits import ConstantLike, IsolatedFromAbove
 
+from dfsched.compat import replace_all_uses_in_bulk
 from dfsched.dialects.constants import constant_attr
 from dfsched.passes.cleanup.effects import is_trivially_dead, would_be_trivially_dead
 
@@ -91,11 +92,18 @@ class _Worklist:
         self.pos.clear()
 
 
+_CONSTANT_LIKE: dict[type[Operation], bool] = {}  # op class -> has the ConstantLike trait
+
+
 def is_constant_op(op: Operation) -> bool:
-    return isinstance(op, arith.ConstantOp) or (
-        op.has_trait(ConstantLike, value_if_unregistered=False) and len(op.results) == 1
-        and constant_attr(op.results[0]) is not None
-    )
+    if isinstance(op, arith.ConstantOp):
+        return True
+    constant_like = _CONSTANT_LIKE.get(type(op))
+    if constant_like is None:
+        constant_like = op.has_trait(ConstantLike, value_if_unregistered=False)
+        if not isinstance(op, UnregisteredOp):
+            _CONSTANT_LIKE[type(op)] = constant_like
+    return constant_like and len(op.results) == 1 and constant_attr(op.results[0]) is not None
 
 
 def insertion_region(block: Block) -> Region:
@@ -117,9 +125,10 @@ class _ConstantFolder:
         self.driver = driver
         self.scopes: dict[Region, dict[tuple[str, Attribute, Attribute], Operation]] = {}
         self.owned: set[Operation] = set()
+        self.duplicates: list[tuple[Operation, Operation]] = []
 
     def insert_known_constant(self, op: Operation) -> bool:
-        """False when `op` duplicated a known constant and was erased."""
+        """False when `op` duplicated a known constant (it is detached, and erased by `erase_duplicates`)."""
         block = op.parent_block()
         assert block is not None
         if op in self.owned:
@@ -132,8 +141,8 @@ class _ConstantFolder:
         key = (op.dialect_name(), value, op.results[0].type)
         existing = scope.get(key)
         if existing is not None:
-            op.results[0].replace_all_uses_with(existing.results[0])
-            self.driver.erase(op)
+            op.detach()  # out of the block now (the moves below see the same neighbours) ...
+            self.duplicates.append((op, existing))
             return False
         insert_block = region.blocks[0]
         if block is not insert_block or (insert_block.first_op is not op and op.prev_op not in self.owned):
@@ -141,6 +150,14 @@ class _ConstantFolder:
         scope[key] = op
         self.owned.add(op)
         return True
+
+    def erase_duplicates(self) -> None:
+        """... its uses replaced and erased once the collection is done, all uses at once (a
+        grid-wide mapping uses thousands of duplicates)."""
+        replace_all_uses_in_bulk([(op.results[0], kept.results[0]) for op, kept in self.duplicates])
+        for op, _ in self.duplicates:
+            self.driver.erase(op)
+        self.duplicates.clear()
 
 
 def _move_to_front(op: Operation, block: Block) -> None:
@@ -175,6 +192,20 @@ def materialize_constant(value: Attribute, type_: Attribute) -> Operation | None
     if isinstance(value, FloatAttr):
         return arith.ConstantOp(value, type_)
     return None
+
+
+def _at_most_one_user(value: SSAValue, erased: set[Operation]) -> bool:
+    """Whether at most one op outside `erased` uses `value` (stops at the second: a constant
+    may have thousands of users)."""
+    first = None
+    for use in value.uses:
+        user = use.operation
+        if user in erased or user is first:
+            continue
+        if first is not None:
+            return False
+        first = user
+    return True
 
 
 class GreedyDriver:
@@ -227,8 +258,7 @@ class GreedyDriver:
             owner = operand.owner
             if not isinstance(owner, Operation) or owner in erased:
                 continue
-            other_users = {use.operation for use in operand.uses if use.operation not in erased}
-            if len(other_users) <= 1:
+            if _at_most_one_user(operand, erased):
                 self.add_to_worklist(owner)
 
     def _in_scope(self, op: Operation) -> bool:
@@ -271,6 +301,7 @@ class GreedyDriver:
                     erased.add(op)
                     continue
                 self.add_to_worklist(op)
+            folder.erase_duplicates()
             if self.config.top_down:
                 self.worklist.reverse()
             changed = self.process_worklist()
@@ -333,28 +364,36 @@ class GreedyDriver:
 # ---------------------------------------------------------------------------
 
 
-def _mark_live(region: Region, live: set[Operation]) -> bool:
-    """One liveness sweep (blocks and ops in reverse): True when something became live."""
-    changed = False
-    for block in reversed(region.blocks):
-        for op in reversed(list(block.ops)):
-            for inner in op.regions:
-                changed |= _mark_live(inner, live)
-            if op in live:
+def _live_ops(region: Region) -> set[int]:
+    """The ids of the ops of `region` (nested ones included) that are live: not trivially dead,
+    or used by a live op. The least fixpoint, found with a worklist (each op and use visited
+    once; ids, as an op's hash is a Python call)."""
+    live: set[int] = set()
+    worklist: list[Operation] = []
+    stack = [region]
+    while stack:
+        for block in stack.pop().blocks:
+            for op in block.ops:
+                stack.extend(op.regions)
+                if not would_be_trivially_dead(op):
+                    live.add(id(op))
+                    worklist.append(op)
+    while worklist:
+        for operand in worklist.pop()._operands:  # noqa: SLF001 (the tuple, not a view per op)
+            if type(operand) is not OpResult:  # a block argument (isinstance against the ABC is slow)
                 continue
-            if not would_be_trivially_dead(op) or any(
-                use.operation in live for result in op.results for use in result.uses
-            ):
-                live.add(op)
-                changed = True
-    return changed
+            owner = operand.op
+            if id(owner) not in live:
+                live.add(id(owner))
+                worklist.append(owner)
+    return live
 
 
-def _delete_dead(region: Region, live: set[Operation], driver: GreedyDriver | None) -> bool:
+def _delete_dead(region: Region, live: set[int], driver: GreedyDriver | None) -> bool:
     changed = False
     for block in reversed(region.blocks):
         for op in reversed(list(block.ops)):
-            if op in live:
+            if id(op) in live:
                 for inner in op.regions:
                     changed |= _delete_dead(inner, live, driver)
                 continue
@@ -367,10 +406,7 @@ def _delete_dead(region: Region, live: set[Operation], driver: GreedyDriver | No
 
 def region_dce(region: Region, driver: GreedyDriver | None = None) -> bool:
     """Erase every op of `region` (nested ones included) whose results only feed dead ops."""
-    live: set[Operation] = set()
-    while _mark_live(region, live):
-        pass
-    return _delete_dead(region, live, driver)
+    return _delete_dead(region, _live_ops(region), driver)
 
 
 def apply_patterns_greedily(root: Operation, patterns_for: PatternsFor, fold_for: FoldFor | None = None,

@@ -117,8 +117,9 @@ class MergeQueriesSameKey(RewritePattern):
         if values_a is None:
             return
         folded = []
+        table_b = b[1].table()
         for key, value in zip(a[1].keys, values_a):
-            other = b[1].lookup(key)
+            other = table_b.get(key)
             if other is None:
                 return
             constant = constant_int(other)

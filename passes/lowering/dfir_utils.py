@@ -135,7 +135,8 @@ def make_unit(name: str, tag: str, core: int | None = None, corelet: int | None 
         attrs["core"] = IntegerAttr(core, i32)
     if corelet is not None:
         attrs["corelet"] = IntegerAttr(corelet, i32)
-    return GetUnitOp(name, tag, attributes=attrs)
+    return GetUnitOp.create(result_types=[INDEX], attributes=attrs,  # one per core and unit kind:
+                            properties={"name": StringAttr(name), "type": StringAttr(tag)})  # `create` is cheaper
 
 
 def get_unit_of(value: SSAValue) -> GetUnitOp | None:

@@ -22,7 +22,7 @@ from xdsl.utils.exceptions import VerifyException
 from dfsched.dialects.affine_subscripts import format_affine_expr
 from dfsched.compat import LocatingParser, verify_module
 from dfsched.diagnostics import DiagnosticError
-from dfsched.dialects import ktdp, linalg_ext, make_context, spyreop
+from dfsched.dialects import ktdp, ktdp_inter_tile, linalg_ext, make_context, spyreop
 from dfsched.dialects.ktdp import (
     AccessTileType,
     ConstructAccessTileOp,
@@ -244,7 +244,7 @@ def test_group_values_and_tiles_of_enumerate_bounded_sets():
             AffineConstraintExpr(AffineConstraintKind.ge, -d0 + 1, AffineExpr.constant(0)),
         ),
     )
-    assert ktdp.group_values(two_groups) == [0, 1]
+    assert ktdp_inter_tile.group_values(two_groups) == [0, 1]
     quads = AffineSet(
         1,
         1,
@@ -253,7 +253,7 @@ def test_group_values_and_tiles_of_enumerate_bounded_sets():
             AffineConstraintExpr(AffineConstraintKind.ge, -d0 + g * 4 + 3, AffineExpr.constant(0)),
         ),
     )
-    assert ktdp.tiles_of(quads, 1) == {4, 5, 6, 7}
+    assert ktdp_inter_tile.tiles_of(quads, 1) == {4, 5, 6, 7}
     evens = AffineSet(
         1,
         1,
@@ -262,9 +262,9 @@ def test_group_values_and_tiles_of_enumerate_bounded_sets():
             AffineConstraintExpr(AffineConstraintKind.eq, d0 % 2, AffineExpr.constant(0)),
         ),
     )
-    assert ktdp.tiles_of(evens, 0) == {0, 2, 4, 6}
+    assert ktdp_inter_tile.tiles_of(evens, 0) == {0, 2, 4, 6}
     unbounded = AffineSet(1, 0, (AffineConstraintExpr(AffineConstraintKind.ge, d0, AffineExpr.constant(0)),))
-    assert ktdp.group_values(unbounded) is None
+    assert ktdp_inter_tile.group_values(unbounded) is None
 
 
 # ---------------------------------------------------------------------------

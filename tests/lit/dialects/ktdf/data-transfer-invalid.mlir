@@ -133,7 +133,7 @@ func.func @unknown_transfer_mode(%a: memref<1xf16>, %s: !ktdf.fifo.slot<"L1LU" -
 // -----
 
 func.func @tensor_side(%t: tensor<64xf16>, %s: !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>) {
-  // expected-error @+1 {{operand 'source' at position 0 does not verify}}
+  // expected-error @+1 {{Unexpected attribute tensor<64xf16>}}
   ktdf.data_transfer from %t size [64] to %s size [64] : tensor<64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
   return
 }

@@ -73,7 +73,7 @@ func.func @candidate_of_other_type() {
 // -----
 
 func.func @generic_candidate_of_other_type(%p: index, %a: memref<4xf16>, %b: memref<8xf16>) {
-  // expected-error @+1 {{candidate #1 has type memref<8xf16> but the result type is memref<4xf16>}}
+  // expected-error @+1 {{attribute memref<4xf16> expected from variable 'T', but got memref<8xf16>}}
   %s = "ktdf.select_memref"(%p, %a, %b) : (index, memref<4xf16>, memref<8xf16>) -> memref<4xf16>
   return
 }

@@ -56,7 +56,7 @@ func.func @read_wrong_count() {
 
 func.func @read_into_vector() {
   %s = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-  // expected-error @+1 {{result}}
+  // expected-error @+1 {{Unexpected attribute vector<64xf16>}}
   %t = ktdf.read_from_fifo %s : <"L1LU" -> "SFU", 64xf16> -> vector<64xf16>
   return
 }
@@ -91,7 +91,7 @@ func.func @write_wrong_count(%d: tensor<4x4xf16>) {
 // -----
 
 func.func @slot_type_is_not_a_slot(%d: tensor<4xf16>, %s: memref<4xf16>) {
-  // expected-error @+1 {{expected a '!ktdf.fifo.slot' type, got memref<4xf16>}}
+  // expected-error @+1 {{expected '!ktdf.fifo.slot' type, but got 'memref<4xf16>'}}
   ktdf.write_to_fifo %d, %s : tensor<4xf16>, memref<4xf16>
   return
 }

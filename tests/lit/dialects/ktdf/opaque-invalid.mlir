@@ -19,7 +19,7 @@ func.func @result_type_differs(%x: tensor<8xf16>) {
 // -----
 
 func.func @scalar_output(%x: f16) {
-  // expected-error @+1 {{operand 'outputs' at position 0 does not verify}}
+  // expected-error @+1 {{f16 should be of attribute subclassing `ShapedType`}}
   ktdf.opaque "OP" ins() outs(%x: f16)
   return
 }
@@ -27,7 +27,7 @@ func.func @scalar_output(%x: f16) {
 // -----
 
 func.func @missing_template(%x: tensor<8xf16>) {
-  // expected-error @+1 {{string literal expected for the template name}}
+  // expected-error @+1 {{attribute expected}}
   ktdf.opaque OP ins() outs(%x: tensor<8xf16>)
   return
 }
@@ -35,7 +35,7 @@ func.func @missing_template(%x: tensor<8xf16>) {
 // -----
 
 func.func @type_count(%x: tensor<8xf16>) {
-  // expected-error @+1 {{expected 2 types in ins(...), got 1}}
+  // expected-error @+1 {{expected 1 operand types but had 2}}
   ktdf.opaque "OP" ins(%x, %x: tensor<8xf16>) outs()
   return
 }

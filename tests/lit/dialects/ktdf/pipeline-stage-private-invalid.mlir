@@ -137,7 +137,7 @@ func.func @token_of_wrong_type() {
 
 func.func @empty_token_list() {
   ktdf.pipeline {
-    // expected-error @+1 {{expected SSA tokens or 'none' in depends_in(...)}}
+    // expected-error @+1 {{Expected 'none'}}
     ktdf.stage depends_in() depends_out(none) {
     }
   }

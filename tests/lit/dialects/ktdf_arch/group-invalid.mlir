@@ -38,8 +38,9 @@ ktdf_arch.device @uncaptured {
 
 // Only memories can be shared.
 ktdf_arch.device @share_unit {
+  // expected-note @below {{prior use here}}
   %u = exec_unit
-  // expected-error @below {{operand is used with type !ktdf_arch.memory, but has been previously used or defined with type !ktdf_arch.exec_unit}}
+  // expected-error @below {{use of value '%u' expects different type than prior uses: '!ktdf_arch.memory' vs '!ktdf_arch.exec_unit'}}
   group share(%u) {
   }
 }

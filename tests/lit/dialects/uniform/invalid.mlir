@@ -62,7 +62,7 @@ func.func @unbalanced_map(%a: index) {
 // -----
 
 func.func @value_type_mismatch(%k: index, %f: f32) {
-  // expected-error @+1 {{operand is used with type index, but has been previously used or defined with type f32}}
+  // expected-error @+1 {{use of value '%f' expects different type than prior uses: 'index' vs 'f32'}}
   %m = uniform.def_immutable_mapping([%k -> %f]):index
   return
 }

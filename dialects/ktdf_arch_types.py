@@ -1,0 +1,305 @@
+"""The `ktdf_arch` dialect's types (`!ktdf_arch.memory`, `exec_unit`, `port`, also written short)
+and attributes (`#ktdf_arch.map`, MLIR's `sparse<...>` literal for connectivity matrices)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from io import StringIO
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BuiltinAttribute,
+    IntAttr,
+    IntegerType,
+    TensorType,
+)
+from xdsl.ir import (
+    Attribute,
+    ParametrizedAttribute,
+    TypeAttribute,
+)
+from xdsl.irdl import (
+    irdl_attr_definition,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+
+
+def attribute_text(attr: Attribute) -> str:
+    """How `attr` prints, for use inside diagnostics."""
+    stream = StringIO()
+    Printer(stream=stream).print_attribute(attr)
+    return stream.getvalue()
+
+
+# ---------------------------------------------------------------------------
+# Types
+# ---------------------------------------------------------------------------
+
+
+class _ShortType(ParametrizedAttribute, TypeAttribute):
+    """A parameterless ktdf_arch type; `MNEMONIC` is its short spelling (`memory`)."""
+
+    MNEMONIC: ClassVar[str]
+
+
+@irdl_attr_definition
+class MemoryType(_ShortType):
+    """`!ktdf_arch.memory`: the value a `memory` op defines."""
+
+    name = "ktdf_arch.memory"
+    MNEMONIC: ClassVar[str] = "memory"
+
+
+@irdl_attr_definition
+class ExecUnitType(_ShortType):
+    """`!ktdf_arch.exec_unit`: an execution unit (also what groups export)."""
+
+    name = "ktdf_arch.exec_unit"
+    MNEMONIC: ClassVar[str] = "exec_unit"
+
+
+@irdl_attr_definition
+class PortType(_ShortType):
+    """`!ktdf_arch.port`: one port of a `switch`."""
+
+    name = "ktdf_arch.port"
+    MNEMONIC: ClassVar[str] = "port"
+
+
+SHORT_TYPES: dict[str, type[_ShortType]] = {t.MNEMONIC: t for t in (MemoryType, ExecUnitType, PortType)}
+ENDPOINT_TYPES = (MemoryType, ExecUnitType, PortType)
+
+
+def parse_short_type(parser: Parser) -> Attribute:
+    """`memory` | `exec_unit` | `port` | any full type."""
+    if (word := parser.parse_optional_keyword_in(SHORT_TYPES)) is not None:
+        return SHORT_TYPES[word]()
+    if (ty := parser.parse_optional_type()) is not None:
+        return ty
+    pos = parser.pos
+    if (word := parser.parse_optional_identifier()) is not None:
+        parser.raise_error(f"expected 'ktdf_arch' type mnemonic, got '{word}'", pos)
+    parser.raise_error("expected 'ktdf_arch' type mnemonic")
+
+
+def print_short_type(printer: Printer, ty: Attribute) -> None:
+    if isinstance(ty, _ShortType):
+        printer.print_string(ty.MNEMONIC)
+    else:
+        printer.print_attribute(ty)
+
+
+# ---------------------------------------------------------------------------
+# Attributes
+# ---------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class MapAttr(ParametrizedAttribute):
+    """`#ktdf_arch.map<key = value, ...>`: an ordered association list of attributes.
+
+    Keys may be any attribute or type (`"DDR"`, `f16`, `#ktdp.memory_space<global>`);
+    a key may appear once. Lookups scan linearly, as upstream does.
+    """
+
+    name = "ktdf_arch.map"
+
+    entries: ArrayAttr[ArrayAttr[Attribute]]
+
+    def __init__(self, entries: Iterable[tuple[Attribute, Attribute]] = ()):
+        super().__init__(ArrayAttr([ArrayAttr([k, v]) for k, v in entries]))
+
+    @property
+    def items(self) -> list[tuple[Attribute, Attribute]]:
+        return [(pair.data[0], pair.data[1]) for pair in self.entries.data]
+
+    def get(self, key: Attribute) -> Attribute | None:
+        for k, v in self.items:
+            if k == key:
+                return v
+        return None
+
+    def __len__(self) -> int:
+        return len(self.entries.data)
+
+    def verify(self) -> None:
+        seen: list[Attribute] = []
+        for pair in self.entries.data:
+            if len(pair.data) != 2:
+                raise VerifyException("map entries must be (key, value) pairs")
+            key = pair.data[0]
+            if key in seen:
+                raise VerifyException(f"multiple entries for key {attribute_text(key)}")
+            seen.append(key)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        entries: list[tuple[Attribute, Attribute]] = []
+        parser.parse_punctuation("<")
+        if parser.parse_optional_punctuation(">") is None:
+            while True:
+                key_pos = parser.pos
+                key = parser.parse_attribute()
+                parser.parse_punctuation("=")
+                if any(key == k for k, _ in entries):
+                    parser.raise_error(f"multiple entries for key {attribute_text(key)}", key_pos)
+                entries.append((key, parser.parse_attribute()))
+                if parser.parse_optional_punctuation(",") is None:
+                    break
+            parser.parse_punctuation(">")
+        return (ArrayAttr([ArrayAttr([k, v]) for k, v in entries]),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        for i, (key, value) in enumerate(self.items):
+            if i:
+                printer.print_string(", ")
+            printer.print_attribute(key)
+            printer.print_string(" = ")
+            printer.print_attribute(value)
+        printer.print_string(">")
+
+
+@irdl_attr_definition
+class SparseElementsAttr(ParametrizedAttribute, BuiltinAttribute):
+    """MLIR's builtin `sparse<indices, values> : type` (xDSL 0.74 has no such attribute).
+
+    Only used for `switch` connectivity matrices, so it is parsed inside resource
+    attribute dictionaries only. `values` holds one value (a splat) or one per index.
+    """
+
+    name = "ktdf_arch.sparse_elements"
+
+    indices: ArrayAttr[ArrayAttr[IntAttr]]
+    values: ArrayAttr[IntAttr]
+    type: TensorType
+
+    def __init__(self, indices: Sequence[Sequence[int]], values: Sequence[int], type: TensorType):
+        super().__init__(
+            ArrayAttr([ArrayAttr([IntAttr(i) for i in idx]) for idx in indices]),
+            ArrayAttr([IntAttr(v) for v in values]),
+            type,
+        )
+
+    def get_shape(self) -> tuple[int, ...]:
+        return tuple(self.type.get_shape())
+
+    def get_element_type(self) -> Attribute:
+        return self.type.get_element_type()
+
+    def to_dense_values(self) -> list[int]:
+        """The row-major values, zero where no index is given."""
+        shape = self.get_shape()
+        total = 1
+        for dim in shape:
+            total *= dim
+        out = [0] * total
+        values = [v.data for v in self.values.data]
+        for n, idx in enumerate(self.indices.data):
+            flat = 0
+            for dim, i in zip(shape, idx.data):
+                flat = flat * dim + i.data
+            if 0 <= flat < total:
+                out[flat] = values[0] if len(values) == 1 else values[n]
+        return out
+
+    def verify(self) -> None:
+        rank = len(self.type.get_shape())
+        for idx in self.indices.data:
+            if len(idx.data) != rank:
+                raise VerifyException("sparse index rank does not match the type")
+        if len(self.values.data) not in (1, len(self.indices.data)):
+            raise VerifyException("sparse values must be a splat or one per index")
+
+    def _print_value(self, printer: Printer, value: int) -> None:
+        elt = self.get_element_type()
+        if isinstance(elt, IntegerType) and elt.width.data == 1:
+            printer.print_string("true" if value else "false")
+        else:
+            printer.print_string(str(value))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        """`#ktdf_arch.sparse_elements<sparse<...> : type>` (the literal alone is the usual spelling)."""
+        parser.parse_punctuation("<")
+        parser.parse_keyword("sparse")
+        attr = parse_sparse_literal(parser)
+        parser.parse_punctuation(">")
+        return (attr.indices, attr.values, attr.type)
+
+    def print_builtin(self, printer: Printer) -> None:
+        # MLIR's builtin spelling, in custom and generic form alike (our parser reads it back:
+        # `compat.LocatingParser`)
+        self._print_literal(printer)
+
+    def _print_literal(self, printer: Printer) -> None:
+        printer.print_string("sparse<")
+        indices = [[i.data for i in idx.data] for idx in self.indices.data]
+        printer.print_string("[" + ", ".join("[" + ", ".join(map(str, idx)) + "]" for idx in indices) + "]")
+        printer.print_string(", ")
+        values = [v.data for v in self.values.data]
+        if len(values) == 1:
+            self._print_value(printer, values[0])
+        else:
+            printer.print_string("[")
+            for i, v in enumerate(values):
+                if i:
+                    printer.print_string(", ")
+                self._print_value(printer, v)
+            printer.print_string("]")
+        printer.print_string("> : ")
+        printer.print_attribute(self.type)
+
+
+def parse_sparse_literal(parser: Parser) -> SparseElementsAttr:
+    """After the `sparse` keyword: `<` indices `,` values `>` `:` tensor-type."""
+
+    def nested_ints() -> list:
+        if parser.parse_optional_punctuation("[") is None:
+            return [parser.parse_integer(allow_boolean=True)]
+        items: list = []
+        if parser.parse_optional_punctuation("]") is not None:
+            return items
+        while True:
+            if parser.parse_optional_punctuation("[") is not None:
+                inner: list[int] = []
+                if parser.parse_optional_punctuation("]") is None:
+                    inner = parser.parse_comma_separated_list(
+                        parser.Delimiter.NONE, lambda: parser.parse_integer(allow_boolean=True)
+                    )
+                    parser.parse_punctuation("]")
+                items.append(inner)
+            else:
+                items.append(parser.parse_integer(allow_boolean=True))
+            if parser.parse_optional_punctuation(",") is None:
+                break
+        parser.parse_punctuation("]")
+        return items
+
+    parser.parse_punctuation("<")
+    raw_indices = nested_ints()
+    parser.parse_punctuation(",")
+    raw_values = nested_ints()
+    parser.parse_punctuation(">")
+    parser.parse_punctuation(":")
+    type_pos = parser.pos
+    ty = parser.parse_type()
+    if not isinstance(ty, TensorType):
+        parser.raise_error("sparse elements literal type must be a ranked tensor", type_pos)
+    if raw_indices and all(isinstance(i, int) for i in raw_indices):
+        raw_indices = [raw_indices]  # a single index written flat
+    indices = [[int(x) for x in idx] for idx in raw_indices]
+    values = [int(bool(v)) if _is_i1(ty) else int(v) for v in raw_values]
+    try:
+        return SparseElementsAttr(indices, values, ty)
+    except VerifyException as exc:
+        parser.raise_error(str(exc), type_pos)
+
+
+def _is_i1(ty: TensorType) -> bool:
+    elt = ty.get_element_type()
+    return isinstance(elt, IntegerType) and elt.width.data == 1

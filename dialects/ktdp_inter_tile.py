@@ -1,0 +1,552 @@
+"""The `ktdp` inter-tile ops: `inter_tile_produce` / `consume` / `reduce` and their yields, which
+describe data exchanged between compute tiles (`docs/dialects.md#ktdp`), and the small integer-set
+enumeration their verifiers need."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    AffineSetAttr,
+    IndexType,
+)
+from xdsl.ir import (
+    Attribute,
+    Region,
+    SSAValue,
+)
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineSet,
+    AffineSymExpr,
+)
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    lazy_traits_def,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    HasParent,
+    IsTerminator,
+    Pure,
+    RecursiveMemoryEffect,
+    ReturnLike,
+    SingleBlockImplicitTerminator,
+    ensure_terminator,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from dfsched.compat import UnresolvedOperand
+from dfsched.dialects.ktdp_spellings import (
+    check_produce_annotation,
+    collapse_delivery,
+    delivery_result_types,
+    parse_produce_annotation,
+)
+from dfsched.dialects.syntax import parse_type_list, print_attr_dict, split_attr_dict
+
+from dfsched.dialects.ktdp_types import (
+    TileFutureType,
+    is_ranked_tensor,
+    parse_ktdp_type,
+    parse_set_value,
+    print_stripped_type,
+    print_type_list,
+    show,
+)
+
+
+# ===========================================================================
+# Inter-tile communication
+# ===========================================================================
+
+
+def _check_ranked_tensor_operands(op: IRDLOperation, values: Sequence[SSAValue], first_index: int = 0) -> None:
+    for i, v in enumerate(values):
+        if not is_ranked_tensor(v.type):
+            raise VerifyException(
+                f"operand #{first_index + i} must be variadic of ranked tensor of any type "
+                f"values, but got '{show(v.type)}'"
+            )
+
+
+class _YieldTensorsOp(IRDLOperation):
+    """Syntax and checks shared by the yields of the inter-tile regions: `%v, ... : types`,
+    every value a ranked tensor."""
+
+    def __init__(self, values: Sequence[SSAValue] = ()):
+        super().__init__(operands=[values])
+
+    assembly_format = "($values^ `:` type($values))? attr-dict"
+
+    def verify_(self) -> None:
+        _check_ranked_tensor_operands(self, self.values)
+
+
+@irdl_op_definition
+class YieldPartialOp(_YieldTensorsOp):
+    """`ktdp.yield_partial %p : tensor<...>`: a tile's contribution, one value per role."""
+
+    name = "ktdp.yield_partial"
+
+    values = var_operand_def()
+
+    traits = lazy_traits_def(
+        lambda: (IsTerminator(), ReturnLike(), Pure(), HasParent(InterTileProduceOp))
+    )
+
+
+@irdl_op_definition
+class YieldReducedOp(_YieldTensorsOp):
+    """`ktdp.yield_reduced %s : tensor<...>`: the combination of two partials, per role."""
+
+    name = "ktdp.yield_reduced"
+
+    values = var_operand_def()
+
+    traits = lazy_traits_def(
+        lambda: (IsTerminator(), ReturnLike(), Pure(), HasParent(InterTileReduceOp))
+    )
+
+
+# -- enumerating small integer sets (the disjointness check of inter_tile_produce) ----------
+
+
+def linear_form(expr: AffineExpr, num_dims: int, num_symbols: int) -> list[int] | None:
+    """Coefficients [dims..., symbols..., constant] of a linear `expr`, None otherwise."""
+    width = num_dims + num_symbols + 1
+    if isinstance(expr, AffineConstantExpr):
+        row = [0] * width
+        row[-1] = expr.value
+        return row
+    if isinstance(expr, AffineDimExpr):
+        row = [0] * width
+        row[expr.position] = 1
+        return row
+    if isinstance(expr, AffineSymExpr):
+        row = [0] * width
+        row[num_dims + expr.position] = 1
+        return row
+    if isinstance(expr, AffineBinaryOpExpr):
+        lhs = linear_form(expr.lhs, num_dims, num_symbols)
+        rhs = linear_form(expr.rhs, num_dims, num_symbols)
+        if lhs is None or rhs is None:
+            return None
+        if expr.kind == AffineBinaryOpKind.Add:
+            return [a + b for a, b in zip(lhs, rhs)]
+        if expr.kind == AffineBinaryOpKind.Mul:
+            if all(c == 0 for c in rhs[:-1]):
+                return [a * rhs[-1] for a in lhs]
+            if all(c == 0 for c in lhs[:-1]):
+                return [b * lhs[-1] for b in rhs]
+    return None
+
+
+def set_contains(s: AffineSet, dims: Sequence[int], symbols: Sequence[int]) -> bool:
+    for c in s.constraints:
+        value = c.lhs.eval(dims, symbols) - c.rhs.eval(dims, symbols)
+        kind = c.kind.value
+        if (kind == ">=" and value < 0) or (kind == "<=" and value > 0) or (kind == "==" and value != 0):
+            return False
+    return True
+
+
+def _bounds(s: AffineSet, dim: int, dims: Sequence[int], symbols: Sequence[int]) -> tuple[int | None, int | None]:
+    """Constant bounds of `dim` implied by the linear constraints once every other dim and
+    every symbol is fixed to the given values (non-linear constraints are skipped)."""
+    lo: int | None = None
+    hi: int | None = None
+
+    def raise_lo(v: int) -> None:
+        nonlocal lo
+        lo = v if lo is None else max(lo, v)
+
+    def lower_hi(v: int) -> None:
+        nonlocal hi
+        hi = v if hi is None else min(hi, v)
+
+    for c in s.constraints:
+        row = linear_form(c.lhs - c.rhs, s.num_dims, s.num_symbols)
+        if row is None:
+            continue
+        if c.kind.value == "<=":
+            row = [-x for x in row]
+        a = row[dim]
+        if a == 0:
+            continue
+        values = [*dims, *symbols]
+        r = row[-1] + sum(row[j] * values[j] for j in range(len(values)) if j != dim)
+        # now: a * x + r >= 0, or == 0
+        if a > 0:
+            raise_lo(-(r // a))  # ceil(-r / a)
+            if c.kind.value == "==":
+                lower_hi((-r) // a)
+        else:
+            lower_hi(r // -a)  # floor(r / -a)
+            if c.kind.value == "==":
+                raise_lo(-((-r) // -a))
+    return lo, hi
+
+
+_ENUMERATION_LIMIT = 1 << 16
+
+
+def group_values(groups: AffineSet) -> list[int] | None:
+    """The group indices of a `(g)` set, or None when they are not statically bounded."""
+    lo, hi = _bounds(groups, 0, [0], [])
+    if lo is None or hi is None or hi - lo > _ENUMERATION_LIMIT:
+        return None
+    return [g for g in range(lo, hi + 1) if set_contains(groups, [g], [])]
+
+
+def tiles_of(tiles: AffineSet, group: int) -> set[int] | None:
+    """The tile ids a `(i)[g]` set selects for group `group` (ids are >= 0)."""
+    _, hi = _bounds(tiles, 0, [0], [group])
+    if hi is None or hi > _ENUMERATION_LIMIT:
+        return None
+    return {i for i in range(0, hi + 1) if set_contains(tiles, [i], [group])}
+
+
+def _parse_region_after(parser: Parser) -> Region:
+    region = parser.parse_optional_region()
+    if region is None:
+        parser.raise_error("expected a region")
+    return region
+
+
+@irdl_op_definition
+class InterTileProduceOp(IRDLOperation):
+    """`%f = ktdp.inter_tile_produce producer_tiles_per_group = <set> -> <(T...), groups = <set>>
+    { ^bb0(%gid: index): ... ktdp.yield_partial ... }`: what each producing tile
+    contributes to an exchange between tiles; the result is consumed by one delivery op."""
+
+    name = "ktdp.inter_tile_produce"
+
+    producer_tiles_per_group = prop_def(AffineSetAttr)
+    future = result_def(TileFutureType)
+    body = region_def()
+
+    traits = lazy_traits_def(
+        lambda: (SingleBlockImplicitTerminator(YieldPartialOp), RecursiveMemoryEffect())
+    )
+
+    def __init__(self, producer_tiles_per_group: AffineSet, future_type: TileFutureType, body: Region):
+        super().__init__(
+            result_types=[future_type],
+            properties={"producer_tiles_per_group": AffineSetAttr(producer_tiles_per_group)},
+            regions=[body],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> InterTileProduceOp:
+        parser.parse_keyword("producer_tiles_per_group")
+        parser.parse_punctuation("=")
+        producers = parse_set_value(parser, "producer_tiles_per_group")
+        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        annotation = parse_produce_annotation(parser)
+        parser.parse_punctuation("->")
+        future_type = parse_ktdp_type(parser, TileFutureType)
+        check_produce_annotation(parser, annotation, future_type.get_partial_types())
+        body = _parse_region_after(parser)
+        props["producer_tiles_per_group"] = producers
+        op = cls.build(result_types=[future_type], properties=props, attributes=attrs, regions=[body])
+        ensure_terminator(op, SingleBlockImplicitTerminator(YieldPartialOp))
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" producer_tiles_per_group = ")
+        printer.print_attribute(self.producer_tiles_per_group)
+        print_attr_dict(printer, self, ("producer_tiles_per_group",))
+        printer.print_string(" -> ")
+        print_stripped_type(printer, self.future.type)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_block_terminators=_has_explicit_terminator(self.body))
+
+    def verify_(self) -> None:
+        block = self.body.blocks.first
+        if block is None or len(self.body.blocks) != 1:
+            raise VerifyException("region #0 ('body') failed to verify constraint: region with 1 blocks")
+        if len(block.args) != 1 or not isinstance(block.args[0].type, IndexType):
+            raise VerifyException("producer region must take a single `index` group-id argument")
+        future = self.future.type
+        assert isinstance(future, TileFutureType)
+        groups = future.groups.data
+        producers = self.producer_tiles_per_group.data
+        if groups.num_symbols != 0:
+            raise VerifyException("`groups` integer set must not have symbols")
+        if groups.num_dims != 1:
+            raise VerifyException("`groups` integer set must have a single dimension (g)")
+        if producers.num_symbols != 1:
+            raise VerifyException(
+                "`producer_tiles_per_group` must have exactly one symbol (the group index g)"
+            )
+        values = group_values(groups)
+        if values is not None:
+            sets = [tiles_of(producers, g) for g in values]
+            if all(s is not None for s in sets):
+                for a in range(len(values)):
+                    for b in range(a + 1, len(values)):
+                        if sets[a] & sets[b]:  # type: ignore[operator]
+                            raise VerifyException(
+                                f"producer_tiles_per_group for groups {values[a]} and {values[b]} "
+                                "are not disjoint"
+                            )
+        partials = future.get_partial_types()
+        terminator = block.last_op
+        if not isinstance(terminator, YieldPartialOp):
+            return  # the implicit-terminator trait reports it
+        if len(terminator.values) != len(partials):
+            raise VerifyException(
+                f"yield_partial yields {len(terminator.values)} values but the future carries "
+                f"{len(partials)} partial type(s)"
+            )
+        for i, (value, partial) in enumerate(zip(terminator.values, partials)):
+            if value.type != partial:
+                raise VerifyException(
+                    f"yield_partial operand #{i} type {show(value.type)} does not match future "
+                    f"partial type {show(partial)}"
+                )
+
+
+def _has_explicit_terminator(region: Region) -> bool:
+    """MLIR elides an implicit terminator only when it carries nothing."""
+    block = region.blocks.first
+    last = None if block is None else block.last_op
+    return last is None or bool(last.operands) or bool(last.attributes)
+
+
+def _check_delivery_sets(op: IRDLOperation, check_dims: bool) -> None:
+    consumers = op.properties["consumer_tiles_per_group"]
+    assert isinstance(consumers, AffineSetAttr)
+    if consumers.data.num_symbols != 1:
+        raise VerifyException(
+            "`consumer_tiles_per_group` must have exactly one symbol (the group index g)"
+        )
+    if check_dims and consumers.data.num_dims != 1:
+        raise VerifyException(
+            "`consumer_tiles_per_group` must have exactly one dimension (the tile id i)"
+        )
+    dependency = op.properties.get("producer_dependency_per_consumer")
+    if check_dims and isinstance(dependency, AffineSetAttr):
+        if dependency.data.num_symbols not in (1, 2):
+            raise VerifyException(
+                "`producer_dependency_per_consumer` must have one symbol (c) or two symbols (c, g)"
+            )
+        if dependency.data.num_dims != 1:
+            raise VerifyException(
+                "`producer_dependency_per_consumer` must have exactly one dimension (the producer "
+                "tile id p)"
+            )
+
+
+def _check_results_match_future(op: IRDLOperation, future: SSAValue) -> tuple[Attribute, ...]:
+    future_type = future.type
+    assert isinstance(future_type, TileFutureType)
+    partials = future_type.get_partial_types()
+    for i, t in enumerate(op.result_types):
+        if not is_ranked_tensor(t):
+            raise VerifyException(
+                f"result #{i} must be variadic of ranked tensor of any type values, but got '{show(t)}'"
+            )
+    if tuple(op.result_types) != tuple(partials):
+        raise VerifyException("failed to verify that result types must match future partial types")
+    return partials
+
+
+def _parse_delivery_head(parser: Parser) -> tuple[UnresolvedOperand, dict[str, Attribute]]:
+    """`(%f) consumer_tiles_per_group = <set>` plus, when present, the dependency set."""
+    parser.parse_punctuation("(")
+    future = parser.parse_unresolved_operand()
+    parser.parse_punctuation(")")
+    parser.parse_keyword("consumer_tiles_per_group")
+    parser.parse_punctuation("=")
+    return future, {"consumer_tiles_per_group": parse_set_value(parser, "consumer_tiles_per_group")}
+
+
+def _print_delivery_head(printer: Printer, op: IRDLOperation, future: SSAValue) -> None:
+    printer.print_string("(")
+    printer.print_operand(future)
+    printer.print_string(") consumer_tiles_per_group = ")
+    printer.print_attribute(op.properties["consumer_tiles_per_group"])
+
+
+def _print_delivery_types(printer: Printer, op: IRDLOperation, future: SSAValue) -> None:
+    printer.print_string(" : ")
+    print_stripped_type(printer, future.type)
+    printer.print_string(" -> ")
+    print_type_list(printer, op.result_types)
+
+
+@irdl_op_definition
+class InterTileConsumeOp(IRDLOperation):
+    """`%r = ktdp.inter_tile_consume(%f) consumer_tiles_per_group = <set> : <future> -> T`:
+    deliver each partial unchanged (broadcast or routing); each consumer has one source."""
+
+    name = "ktdp.inter_tile_consume"
+
+    future = operand_def(TileFutureType)
+    consumer_tiles_per_group = prop_def(AffineSetAttr)
+    producer_dependency_per_consumer = opt_prop_def(AffineSetAttr)
+    results_ = var_result_def()
+
+    traits = traits_def(RecursiveMemoryEffect())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> InterTileConsumeOp:
+        future, props = _parse_delivery_head(parser)
+        if parser.parse_optional_punctuation(","):
+            parser.parse_keyword("producer_dependency_per_consumer")
+            parser.parse_punctuation("=")
+            props["producer_dependency_per_consumer"] = parse_set_value(
+                parser, "producer_dependency_per_consumer"
+            )
+        more, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        future_type = parse_ktdp_type(parser, TileFutureType)
+        parser.parse_punctuation("->")
+        types_pos = parser.pos
+        result_types = parse_type_list(parser)
+        partials = future_type.get_partial_types()
+        op = cls.build(
+            operands=[parser.resolve_operand(future, future_type)],
+            result_types=[delivery_result_types(result_types, partials)],
+            properties={**more, **props},
+            attributes=attrs,
+        )
+        return collapse_delivery(parser, op, result_types, types_pos)
+
+    def print(self, printer: Printer) -> None:
+        _print_delivery_head(printer, self, self.future)
+        if self.producer_dependency_per_consumer is not None:
+            printer.print_string(", producer_dependency_per_consumer = ")
+            printer.print_attribute(self.producer_dependency_per_consumer)
+        print_attr_dict(
+            printer, self, ("consumer_tiles_per_group", "producer_dependency_per_consumer")
+        )
+        _print_delivery_types(printer, self, self.future)
+
+    def verify_(self) -> None:
+        _check_results_match_future(self, self.future)
+        _check_delivery_sets(self, check_dims=True)
+
+
+@irdl_op_definition
+class InterTileReduceOp(IRDLOperation):
+    """`%r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = <set>, identity(%id : T)
+    : <future> -> T { ^bb0(%lhs: T, %rhs: T): ... ktdp.yield_reduced ... }`: combine every
+    producer's partials with the region's combiner and deliver the result."""
+
+    name = "ktdp.inter_tile_reduce"
+
+    future = operand_def(TileFutureType)
+    identity = var_operand_def()
+    consumer_tiles_per_group = prop_def(AffineSetAttr)
+    producer_dependency_per_consumer = opt_prop_def(AffineSetAttr)
+    results_ = var_result_def()
+    combiner = region_def()
+
+    traits = lazy_traits_def(
+        lambda: (SingleBlockImplicitTerminator(YieldReducedOp), RecursiveMemoryEffect())
+    )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> InterTileReduceOp:
+        future, props = _parse_delivery_head(parser)
+        parser.parse_punctuation(",")
+        if parser.parse_optional_keyword("producer_dependency_per_consumer"):
+            parser.parse_punctuation("=")
+            props["producer_dependency_per_consumer"] = parse_set_value(
+                parser, "producer_dependency_per_consumer"
+            )
+            parser.parse_punctuation(",")
+        parser.parse_keyword("identity")
+        parser.parse_punctuation("(")
+        identity: list[SSAValue] = []
+        if not parser.parse_optional_punctuation(")"):
+            pos = parser.pos
+            names = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_unresolved_operand
+            )
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            parser.parse_punctuation(")")
+            identity = parser.resolve_operands(names, types, pos)
+        more, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        future_type = parse_ktdp_type(parser, TileFutureType)
+        parser.parse_punctuation("->")
+        types_pos = parser.pos
+        result_types = parse_type_list(parser)
+        combiner = _parse_region_after(parser)
+        partials = future_type.get_partial_types()
+        op = cls.build(
+            operands=[parser.resolve_operand(future, future_type), identity],
+            result_types=[delivery_result_types(result_types, partials)],
+            properties={**more, **props},
+            attributes=attrs,
+            regions=[combiner],
+        )
+        ensure_terminator(op, SingleBlockImplicitTerminator(YieldReducedOp))
+        return collapse_delivery(parser, op, result_types, types_pos)
+
+    def print(self, printer: Printer) -> None:
+        _print_delivery_head(printer, self, self.future)
+        printer.print_string(", ")
+        if self.producer_dependency_per_consumer is not None:
+            printer.print_string("producer_dependency_per_consumer = ")
+            printer.print_attribute(self.producer_dependency_per_consumer)
+            printer.print_string(", ")
+        printer.print_string("identity(")
+        if self.identity:
+            printer.print_list(self.identity, printer.print_operand)
+            printer.print_string(" : ")
+            print_type_list(printer, self.identity.types)
+        printer.print_string(")")
+        print_attr_dict(
+            printer, self, ("consumer_tiles_per_group", "producer_dependency_per_consumer")
+        )
+        _print_delivery_types(printer, self, self.future)
+        printer.print_string(" ")
+        printer.print_region(self.combiner, print_block_terminators=_has_explicit_terminator(self.combiner))
+
+    def verify_(self) -> None:
+        partials = _check_results_match_future(self, self.future)
+        _check_ranked_tensor_operands(self, self.identity, first_index=1)
+        if tuple(self.identity.types) != tuple(self.result_types):
+            raise VerifyException("failed to verify that identity types must match result types")
+        block = self.combiner.blocks.first
+        if block is None or len(self.combiner.blocks) != 1:
+            raise VerifyException("region #0 ('combiner') failed to verify constraint: region with 1 blocks")
+        n = len(partials)
+        if len(block.args) != 2 * n:
+            raise VerifyException(f"reducer region must take 2*{n} arguments, got {len(block.args)}")
+        for i, partial in enumerate(partials):
+            if block.args[i].type != partial or block.args[n + i].type != partial:
+                raise VerifyException(
+                    f"reducer region argument pair #{i} must both have partial type {show(partial)}"
+                )
+        _check_delivery_sets(self, check_dims=False)
+        terminator = block.last_op
+        if not isinstance(terminator, YieldReducedOp):
+            return
+        if len(terminator.values) != n:
+            raise VerifyException(f"yield_reduced yields {len(terminator.values)} values but expected {n}")
+        for i, (value, partial) in enumerate(zip(terminator.values, partials)):
+            if value.type != partial:
+                raise VerifyException(
+                    f"yield_reduced operand #{i} type {show(value.type)} must match partial type "
+                    f"{show(partial)}"
+                )

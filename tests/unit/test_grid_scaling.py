@@ -1,0 +1,96 @@
+"""The shortcuts that make `-ktir-to-dfir` linear in the grid size (issue 19, item 12) give what
+the general code gives: bulk use replacement, the direct printing and shape verification of the
+ops a grid repeats per core, and worklist liveness. (Times: `benchmarks/compile_time.py --grid`.)"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr, i32, i64
+
+from dfsched import compat, printing
+from dfsched.dialects.constants import index_constant
+from dfsched.dialects.dataflow import GetUnitOp
+from dfsched.dialects.uniform import DefImmutableMappingOp
+from dfsched.tools.opt import DfschedOptMain
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _add_kernel(tiles: int) -> str:
+    spec = importlib.util.spec_from_file_location("compile_time", os.path.join(ROOT, "benchmarks", "compile_time.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.add_kernel(1, tiles)
+
+
+def _compiled(text: str, device: str = "sample"):
+    tool = DfschedOptMain(["-ktir-to-dfir", f"--device={device}", "-"])
+    module = tool.parse("k.mlir", text)
+    for request, instance in tool.front_door_passes() + tool.build_passes():
+        tool.apply_pass(module, request, instance)
+    return module
+
+
+def test_bulk_replacement_matches_one_by_one():
+    def build():
+        keys = [index_constant(i) for i in range(6)]
+        dups = [index_constant(i % 3) for i in range(6)]
+        mapping = DefImmutableMappingOp([k.result for k in keys], [d.result for d in dups])
+        return keys, dups, mapping
+
+    keys_a, dups_a, map_a = build()
+    for old, new in zip(dups_a[3:], dups_a[:3]):
+        old.result.replace_all_uses_with(new.result)
+    keys_b, dups_b, map_b = build()
+    compat.replace_all_uses_in_bulk([(old.result, new.result) for old, new in zip(dups_b[3:], dups_b[:3])])
+
+    index_a = {id(v): i for i, v in enumerate([*(k.result for k in keys_a), *(d.result for d in dups_a)])}
+    index_b = {id(v): i for i, v in enumerate([*(k.result for k in keys_b), *(d.result for d in dups_b)])}
+    assert [index_a[id(v)] for v in map_a.operands] == [index_b[id(v)] for v in map_b.operands]
+    for a, b in zip(dups_a, dups_b):  # the same uses, in the same order
+        assert [u.index for u in a.result.uses] == [u.index for u in b.result.uses]
+    assert all(not d.result.uses for d in dups_b[3:])
+
+
+def test_direct_printing_matches_the_general_printer(monkeypatch):
+    module = _compiled(_add_kernel(3), "quad_corelet")
+    fast = printing.module_to_string(module)
+    monkeypatch.setattr(printing, "_plain_op_text", lambda op: None)
+    assert printing.module_to_string(module) == fast
+    assert 'dataflow.get_unit {core = 2 : i32, corelet = 3 : i32, name = "C2-' in fast
+
+
+@pytest.mark.parametrize("op", [
+    GetUnitOp.create(result_types=[IndexType()], properties={"name": StringAttr('a"b'), "type": StringAttr("t")}),
+    GetUnitOp.create(result_types=[IndexType()], properties={"name": StringAttr("a"), "type": StringAttr("t")},
+                     attributes={"core": IntegerAttr(1, i64)}),
+    GetUnitOp.create(result_types=[IndexType()], properties={"name": StringAttr("a"), "type": StringAttr("t")},
+                     attributes={"tag": StringAttr("x")}),
+    arith.ConstantOp(IntegerAttr(5, i32)),
+])
+def test_unusual_forms_take_the_general_printer(op):
+    assert printing._plain_op_text(op) is None
+
+
+def test_shape_verification_leaves_bad_ops_to_the_verifier():
+    good = GetUnitOp.create(result_types=[IndexType()], properties={"name": StringAttr("a"), "type": StringAttr("t")})
+    bad = GetUnitOp.create(result_types=[i32], properties={"name": StringAttr("a"), "type": StringAttr("t")})
+    anchor = index_constant(0)
+    from xdsl.ir import Block
+
+    Block([good, bad, anchor])
+    assert compat._valid_by_shape(good)
+    assert not compat._valid_by_shape(bad)
+    assert not compat._valid_by_shape(anchor)  # last in its block: the terminator check applies
+
+
+def test_grid_output_is_linear_and_complete():
+    """Every core gets its units and every mapping one entry per core, at a grid size where the
+    quadratic paths used to show."""
+    text = printing.module_to_string(_compiled(_add_kernel(300)))
+    assert text.count("dataflow.get_unit") == 9 * 300 + 1
+    assert 'name = "C299-sfu-CL1"' in text
