@@ -457,7 +457,8 @@ def broadcast_input(builder: Builder, model, op: Operation, index: int, value: S
                   if len(indices) % p == 0 and indices == indices[:p] * (len(indices) // p))
     if isinstance(value.type, MemRefType) and not isinstance(value.owner, ReadFromFifoOp):  # a FIFO read becomes a vector
         value = emit_vector_load(builder, flattened_vector_type(model, value.type, op), value)
-    return builder.value(ShuffleOp(value, indices[:period], len(indices) // period, vector))
+    spread = VectorType(value.type.element_type, [vector.element_count()])  # the input's type (a body extf widens it)
+    return builder.value(ShuffleOp(value, indices[:period], len(indices) // period, spread))
 
 
 def _element_count(shape: list[int]) -> int:

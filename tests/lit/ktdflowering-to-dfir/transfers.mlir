@@ -285,3 +285,25 @@ func.func @splat_uneven(%buf: memref<128xf16, "L1">) attributes {grid = [1]} {
   }
   return
 }
+
+// -----
+
+// Rows narrower than a vector on both sides (a matrix unit's 8-column block of B, Decision 42)
+// move one row per vector: a loop of 32 rows of 8 elements (the sides advance by different
+// strides), not a whole-vector split.
+// CHECK-LABEL: func.func @narrow_rows
+// CHECK:         scf.for %[[ROW:.*]] = %{{.*}} to %c32 step %{{.*}} {
+// CHECK-NEXT:      agen.composite_load_and_store src:%{{.*}}[%{{.*}} + %[[ROW]], %{{.*}}] dst:%{{.*}}[%{{.*}} + %[[ROW]], %{{.*}}]
+// CHECK-NEXT:      time_symbols(), load_iv(%{{.*}}:vector<8xf16>)
+func.func @narrow_rows(%a: memref<32x64xf16, "DDR">, %b: memref<32x8xf16, "L1">) attributes {grid = [1]} {
+  %u = dataflow.get_unit {core = 0 : i32, name = "C0-MNILU", type = "MNILU"} : index
+  %tid = ktdp.get_compute_tile_id : index
+  %k = arith.constant 0 : index
+  %m = uniform.def_immutable_mapping([%k -> %u]):index
+  %q = uniform.query_map(map:%m, key:%tid) : index
+  ktdf_lowering.execute_on %q {
+    %c0 = arith.constant 0 : index
+    ktdf.data_transfer from %a[%c0, %c0] size [32, 8] to %b[%c0, %c0] size [32, 8] : memref<32x64xf16, "DDR">, memref<32x8xf16, "L1">
+  }
+  return
+}
