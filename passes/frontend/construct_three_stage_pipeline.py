@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, tensor
 from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
     IntegerAttr,
     IntegerType,
     MemRefType,
@@ -58,7 +60,7 @@ from dfsched.arch.elementwise import is_elementwise_op_name
 from dfsched.dialects.constants import index_constant
 from dfsched.arch.model import DeviceModel, ExecUnit, Link
 from dfsched.diagnostics import error
-from dfsched.dialects import ktdf, ktdp
+from dfsched.dialects import ktdf, ktdp, linalg_ext
 from dfsched.passes.builder import Builder
 from dfsched.passes.frontend.linalg_fusion import fuse_elementwise_generics
 from dfsched.passes.frontend.linalg_generalize import (
@@ -67,6 +69,7 @@ from dfsched.passes.frontend.linalg_generalize import (
     generalize_named_ops,
     indexing_maps,
     is_linalg_compute,
+    is_reduction_init,
     iterator_names,
     op_class,
 )
@@ -77,6 +80,7 @@ from dfsched.passes.frontend.linalg_tiling import (
     static_loop_ranges,
 )
 from dfsched.passes.frontend.pipeline_greedy import apply_patterns_greedily, constant_value
+from dfsched.passes.scheduling.reduction_utils import init_form
 
 PASS = "ConstructThreeStagePipeline"
 NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty "
@@ -116,8 +120,25 @@ def compute_unit(model: DeviceModel, at: Operation) -> ExecUnit:
 
 
 @dataclass
+class Endpoint:
+    """One end of a pipeline's transfers: the access tile of a `ktdp.load` or `ktdp.store`, or a
+    scratchpad buffer (`buffer_of`: the load result or generic result the buffer holds)."""
+
+    op: Operation  # where the transfer is located: the load, the store, or the generic
+    positions: list[int]  # the generic operands a source feeds; a sink: [number of inputs]
+    tile: ktdp.ConstructAccessTileOp | None = None
+    buffer_of: SSAValue | None = None
+
+
+@dataclass
 class ProgramPipeline:
-    """The state of C3SP on one function (upstream resets it per function)."""
+    """The state of C3SP on one function (upstream resets it per function).
+
+    Every compute op left after fusion gets its own loop nest and pipeline, in program order
+    (`GenericPipeline`). A value two of them share stays in the scratchpad (a `memref.alloc`
+    in the memory `ct_local` maps to): an intermediate is written there by its producer's
+    store stage, and a load read by several compute ops is copied there once by a pipeline of
+    one transfer stage. So nothing is read from or written to DDR twice."""
 
     function: func.FuncOp
     model: DeviceModel
@@ -126,13 +147,12 @@ class ProgramPipeline:
 
     loads: list[ktdp.LoadOp] = field(default_factory=list)
     stores: list[ktdp.StoreOp] = field(default_factory=list)
-    generic: GenericOp | None = None
-    tile_sizes: list[int] = field(default_factory=list)
-    loop_ranges: list[int] = field(default_factory=list)
-    loops: list[Operation] = field(default_factory=list)
+    pipelines: list[GenericPipeline] = field(default_factory=list)
     casts: dict[SSAValue, SSAValue] = field(default_factory=dict)  # access tile → reinterpret_cast
-    load_operands: list[int] = field(default_factory=list)  # generic input each load feeds
     tiles: dict[Operation, ktdp.ConstructAccessTileOp] = field(default_factory=dict)  # load/store → its tile
+    staged: list[ktdp.LoadOp] = field(default_factory=list)  # loads copied once into the scratchpad
+    buffers: dict[SSAValue, SSAValue] = field(default_factory=dict)  # shared value → its scratchpad buffer
+    widened: set[SSAValue] = field(default_factory=set)  # intermediates kept with a trailing unit dim
 
     def build(self) -> None:
         # Step 1: generalize named linalg ops and elementwise arith/math on tensors.
@@ -141,84 +161,122 @@ class ProgramPipeline:
         apply_patterns_greedily(self.function, self.ctx, [ElementwiseToGeneric(self.ctx)])
         # Step 2: fuse producer-consumer chains.
         fuse_elementwise_generics(self.function, self.ctx)
-        if not self.collect():
+        generics = self.collect()
+        if not generics:
             return
-        self.check_program()
-        # Step 3: tile to the SIMD width.
-        self.tile()
-        # Steps 4 and 5: reinterpret casts for the access tiles, then the pipeline.
+        self.plan(generics)
+        # Step 3: tile each compute op to the SIMD width.
+        for pipeline in self.pipelines:
+            pipeline.tile()
+        # Steps 4 and 5: reinterpret casts for the access tiles, scratchpad buffers, the pipelines.
         self.replace_access_tiles()
-        self.create_pipeline()
+        self.place_buffers()
+        for pipeline in self.pipelines:
+            pipeline.create_pipeline()
         # Step 6: erase loads, stores, access tiles and what only they used.
         self.cleanup()
 
     # -- collection and checks ---------------------------------------------
-    def collect(self) -> bool:
+    def collect(self) -> list[GenericOp]:
         computes: list[Operation] = []
         for op in self.function.walk():
             if isinstance(op, ktdp.LoadOp):
                 self.loads.append(op)
             elif isinstance(op, ktdp.StoreOp):
                 self.stores.append(op)
-            elif is_linalg_compute(op) and not _inside_linalg(op) and not _inside_stage(op):
+            elif is_linalg_compute(op) and not _inside_linalg(op) and not _inside_stage(op) \
+                    and not is_reduction_init(op):
                 computes.append(op)
         if not self.loads and not self.stores:
-            return False  # not a program: an orchestrator, or already scheduled
-        if len(computes) > 1:
-            raise error(
-                computes[1],
-                f"Expected exactly one compute op after fusion, got {len(computes)}: this program's compute "
-                "does not fuse into a single linalg.generic",
-                [(computes[0], "first compute op")],
-            )
+            return []  # not a program: an orchestrator, or already scheduled
         if not computes:
             anchor = self.stores[0] if self.stores else self.loads[0]
             raise error(anchor, "program has no compute op between its loads and stores; "
                                 "a pure copy cannot be scheduled")
-        generic = computes[0]
-        if not isinstance(generic, GenericOp):
-            raise error(generic, "Failed to generalize linalg operation")
-        self.generic = generic
-        return True
+        for op in computes:
+            if not isinstance(op, GenericOp):
+                raise error(op, "Failed to generalize linalg operation")
+            if op.parent_block() is not computes[0].parent_block():
+                raise error(op, "the program's compute ops must sit in one block",
+                            [(computes[0], "first compute op")])
+        return computes  # type: ignore[return-value]
 
-    def check_program(self) -> None:
-        generic = self.generic
-        assert generic is not None
-        if len(generic.results) != 1 or not isinstance(generic.results[0].type, TensorType):
-            raise error(generic, "the program's compute op must produce exactly one tensor")
-        if not self.stores:
-            raise error(generic, "the result of the program's compute op is never stored")
+    def plan(self, generics: list[GenericOp]) -> None:
+        """Check the program and give every compute op its sources and sinks."""
+        produced = {g.results[0]: g for g in generics if len(g.results) == 1}
+        for generic in generics:
+            self.check_compute(generic, produced)
         for store in self.stores:
-            if store.data_tile is not generic.results[0]:
+            if store.data_tile not in produced:
                 raise error(store, "ktdp.store must store the result of the program's compute op")
-        for use in generic.results[0].uses:
-            if not isinstance(use.operation, ktdp.StoreOp):
-                raise error(use.operation, "the result of the program's compute op may only be stored")
-        init = generic.outputs[0]
-        if _reads_init(generic) and not isinstance(init.owner, tensor.EmptyOp):
-            raise error(generic, "the compute op accumulates into an init that is not a tensor.empty; "
-                                 "the scheduler starts accumulators at zero")
-        n_in = len(generic.inputs)
+            self.tiles[store] = self._access_tile(store, store.access_tile)
+        consumers: dict[ktdp.LoadOp, list[GenericOp]] = {}
         for load in self.loads:
-            positions = [u.index for u in load.result.uses if u.operation is generic]
-            inputs = [p for p in positions if p < n_in]
-            others = [u.operation for u in load.result.uses if u.operation is not generic]
-            if not inputs or others:
+            users = list(dict.fromkeys(u.operation for u in load.result.uses))
+            if not users or any(u not in generics for u in users) or any(
+                    not any(use.operation is u and use.index < len(u.inputs) for use in load.result.uses)
+                    for u in users):  # type: ignore[attr-defined]
                 raise error(
                     load,
                     "could not locate matching linalg operand to project loop IVs and tile sizes through; "
                     "the data_transfer rank would not match the underlying memref",
                 )
-            self.load_operands.append(inputs[0])
+            self.tiles[load] = self._access_tile(load, load.access_tile)
+            consumers[load] = users  # type: ignore[assignment]
+            if len(consumers[load]) > 1:
+                self.staged.append(load)
+        for generic in generics:
+            sources: list[Endpoint] = []
+            for load in self.loads:
+                if generic not in consumers[load]:
+                    continue
+                positions = [u.index for u in load.result.uses if u.operation is generic and u.index < len(generic.inputs)]
+                if load in self.staged:
+                    sources.append(Endpoint(load, positions, buffer_of=load.result))
+                else:
+                    sources.append(Endpoint(load, positions, tile=self.tiles[load]))
+            for value, producer in produced.items():
+                positions = [u.index for u in value.uses if u.operation is generic and u.index < len(generic.inputs)]
+                if positions:
+                    sources.append(Endpoint(producer, positions, buffer_of=value))
+            result = generic.results[0]
+            n_in = len(generic.inputs)
+            sinks = [Endpoint(store, [n_in], tile=self.tiles[store])
+                     for store in self.stores if store.data_tile is result]
+            if any(isinstance(u.operation, GenericOp) for u in result.uses):
+                sinks.append(Endpoint(generic, [n_in], buffer_of=result))
+            self.pipelines.append(GenericPipeline(self, generic, sources, sinks))
+        for value in produced:  # an intermediate broadcast along a consumer's innermost loop
+            for use in value.uses:
+                amap = indexing_maps(use.operation)[use.index] if isinstance(use.operation, GenericOp) else None
+                if amap is not None and amap.num_dims - 1 not in amap.used_dims():
+                    self.widened.add(value)
+        for pipeline in self.pipelines:
+            pipeline.maps = pipeline.operand_maps()
+
+    def check_compute(self, generic: GenericOp, produced: dict[SSAValue, GenericOp]) -> None:
+        if len(generic.results) != 1 or not isinstance(generic.results[0].type, TensorType):
+            raise error(generic, "the program's compute op must produce exactly one tensor")
+        result = generic.results[0]
+        if not result.uses:
+            raise error(generic, "the result of the program's compute op is never stored")
+        for use in result.uses:
+            user = use.operation
+            if isinstance(user, ktdp.StoreOp) and use.index == 0:
+                continue
+            if isinstance(user, GenericOp) and use.index < len(user.inputs):
+                continue
+            raise error(user, "the result of the program's compute op may only be stored")
+        if _reads_init(generic) and init_form(generic.outputs[0]) is None:
+            raise error(generic, "the compute op accumulates into an init that is not a tensor.empty; "
+                                 "the scheduler starts accumulators at zero")
         for position, value in enumerate(generic.inputs):
-            if isinstance(value.owner, ktdp.LoadOp):
+            if isinstance(value.owner, ktdp.LoadOp) or value in produced:
                 continue
             culprit = _computed_from_load(value)
             if culprit is not None:
                 raise error(culprit, f"operand {position} of the program's compute op is computed from a "
                                      f"ktdp.load by '{culprit.name}'; only loads may feed the compute op")
-        for op in [*self.loads, *self.stores]:
-            self.tiles[op] = self._access_tile(op, op.access_tile)
         self.check_body_ops(generic)
 
     def check_body_ops(self, generic: GenericOp) -> None:
@@ -235,35 +293,17 @@ class ProgramPipeline:
             raise error(tile, "Memory view must be defined by construct_memory_view operation")
         return tile
 
-    # -- step 3: the SIMD width of the narrowest element type of the body -----
-    def tile(self) -> None:
-        generic = self.generic
-        assert generic is not None
-        element_type = generic.results[0].type.get_element_type()  # type: ignore[union-attr]
-        lanes = self.model.simd_lanes(self.compute.kind, element_type, at=generic)
-        for inner, ty in _body_lane_types(generic):  # a cast: the narrowest vector of its types
-            lanes = min(lanes, self.model.simd_lanes(self.compute.kind, ty, at=inner))
-        self.loop_ranges = static_loop_ranges(generic)
-        self.tile_sizes = loop_tile_sizes(generic, lanes)
-        # Upstream's tiling options materialize every tile size as a constant at the start
-        # of the function (they stay unused).
-        entry = self.function.body.blocks[0]
-        first = entry.first_op
-        for size in self.tile_sizes:
-            constant = index_constant(size)
-            if first is None:
-                entry.add_op(constant)
-            else:
-                entry.insert_op_before(constant, first)
-        self.loops = build_loop_nest(generic, self.tile_sizes, self.loop_ranges, iterator_names(generic))
-
     # -- step 5 (done before the pipeline, whose transfers use the casts) -----
+    def anchor(self) -> Operation:
+        """Where the program's loop nests start: views, casts and buffers go before it."""
+        first = self.pipelines[0]
+        return first.loops[0] if first.loops else first.generic
+
     def replace_access_tiles(self) -> None:
         tiles = [op for op in self.function.walk() if isinstance(op, ktdp.ConstructAccessTileOp)]
         if not tiles:
             return
-        anchor = self.loops[0] if self.loops else self.generic
-        assert anchor is not None
+        anchor = self.anchor()
         for view in [op for op in self.function.walk() if isinstance(op, ktdp.ConstructMemoryViewOp)]:
             if not _used_before(view, anchor, ignore=ktdp.ConstructAccessTileOp):
                 _hoist_before(view, anchor)
@@ -271,6 +311,78 @@ class ProgramPipeline:
             _hoist_before(tile, anchor)
         for tile in tiles:
             self.casts[tile.result] = self._reinterpret_cast(tile)
+
+    def place_buffers(self) -> None:
+        """A scratchpad buffer for every shared value, before the first loop nest, and a copy
+        pipeline filling the buffer of each staged load before the first compute op reading it."""
+        shared = [load.result for load in self.staged]
+        shared += [p.generic.results[0] for p in self.pipelines if any(s.buffer_of is not None for s in p.sinks)]
+        if not shared:
+            return
+        anchor = self.anchor()
+        kind = self.buffer_space(self.function)
+        for value in shared:
+            tensor_type = value.type
+            assert isinstance(tensor_type, TensorType)
+            alloc = memref.AllocOp([], [], MemRefType(tensor_type.element_type, self.buffer_shape(value),
+                                                      memory_space=kind))
+            alloc.location = value.owner.location  # type: ignore[union-attr]
+            Rewriter.insert_op(alloc, InsertPoint.before(anchor))
+            self.buffers[value] = alloc.memref
+        for load in self.staged:
+            first = next(p for p in self.pipelines if any(s.buffer_of is load.result for s in p.sources))
+            self._copy_into_buffer(load, first.loops[0] if first.loops else first.generic)
+
+    def _copy_into_buffer(self, load: ktdp.LoadOp, before: Operation) -> None:
+        shape = list(self.tiles[load].result.type.get_shape())  # type: ignore[union-attr]
+        at_origin = AffineMap(0, 0, tuple(AffineExpr.constant(0) for _ in shape))
+        transfer = ktdf.DataTransferOp(self.memory(Endpoint(load, [], tile=self.tiles[load])),
+                                       self.buffers[load.result], at_origin, (), shape, at_origin, (), shape)
+        source, dest = self.space(Endpoint(load, [], tile=self.tiles[load])).data, self.buffer_space(load).data
+        route = self.model.route(source, dest, at=load)
+        if len(route) != 3:
+            raise error(load, f"the data of this load is read by several compute ops and must be copied into "
+                              f"the scratchpad once, but the route from '{source}' to '{dest}' is not one "
+                              f"transfer unit ({' -> '.join(route)})")
+        stage = ktdf.StageOp([], [], applicable_units=[route[1]])
+        stage.body.blocks[0].add_op(transfer)
+        pipeline = ktdf.PipelineOp()
+        pipeline.body.blocks[0].add_op(stage)
+        for op in (transfer, stage, pipeline):
+            op.location = load.location
+        Rewriter.insert_op(pipeline, InsertPoint.before(before))
+
+    def memory(self, end: Endpoint) -> SSAValue:
+        """The memref a transfer of `end` reads or writes."""
+        if end.tile is not None:
+            return self.casts[end.tile.result]
+        assert end.buffer_of is not None
+        return self.buffers[end.buffer_of]
+
+    def memory_shape(self, end: Endpoint) -> list[int]:
+        if end.tile is not None:
+            return list(end.tile.result.type.get_shape())  # type: ignore[union-attr]
+        assert end.buffer_of is not None
+        return self.buffer_shape(end.buffer_of)
+
+    def buffer_shape(self, value: SSAValue) -> list[int]:
+        """A shared value's buffer: its shape, plus a trailing unit dim when a consumer broadcasts
+        it along its innermost loop (read as `(..., 0)`, the form `scalar-broadcast-legalization`
+        splats into vectors)."""
+        shape = list(value.type.get_shape())  # type: ignore[union-attr]
+        return [*shape, 1] if value in self.widened else shape
+
+    def space(self, end: Endpoint) -> StringAttr:
+        """The device memory kind `end` lives in."""
+        if end.tile is not None:
+            view = end.tile.base.owner
+            assert isinstance(view, ktdp.ConstructMemoryViewOp)
+            return self.mapped_space(view, end.op)
+        return self.buffer_space(end.op)
+
+    def buffer_space(self, at: Operation) -> StringAttr:
+        """The scratchpad the shared values stay in: the memory `ct_local` maps to."""
+        return StringAttr(self.model.memory_for_space("ct_local", at=at).kind)
 
     def _reinterpret_cast(self, tile: ktdp.ConstructAccessTileOp) -> SSAValue:
         view = tile.base.owner
@@ -312,10 +424,62 @@ class ProgramPipeline:
             raise error(view, "memory view has no memory_space")
         return StringAttr(self.model.memory_for_space(space, at=at).kind)
 
-    # -- step 4 --------------------------------------------------------------
+    # -- step 6 --------------------------------------------------------------
+    def cleanup(self) -> None:
+        tiles = [op for op in self.function.walk() if isinstance(op, ktdp.ConstructAccessTileOp)]
+        erased: set[Operation] = set()
+        for op in [*self.loads, *self.stores, *tiles]:
+            if op in erased or any(r.uses for r in op.results):
+                continue
+            _erase_with_unused_operands(op, erased)
+
+
+@dataclass
+class GenericPipeline:
+    """One compute op's loop nest at SIMD width and its load/compute/store pipeline."""
+
+    program: ProgramPipeline
+    generic: GenericOp
+    sources: list[Endpoint]
+    sinks: list[Endpoint]
+
+    tile_sizes: list[int] = field(default_factory=list)
+    loop_ranges: list[int] = field(default_factory=list)
+    loops: list[Operation] = field(default_factory=list)
+    maps: list[AffineMap] = field(default_factory=list)  # the operands' maps, widened intermediates read at 0
+
+    def operand_maps(self) -> list[AffineMap]:
+        maps = list(indexing_maps(self.generic))
+        for source in self.sources:
+            if source.buffer_of in self.program.widened:
+                for position in source.positions:
+                    maps[position] = _with_unit_dim(maps[position])
+        return maps
+
+    # -- step 3: the SIMD width of the narrowest element type of the body -----
+    def tile(self) -> None:
+        generic, model, compute = self.generic, self.program.model, self.program.compute
+        element_type = generic.results[0].type.get_element_type()  # type: ignore[union-attr]
+        lanes = model.simd_lanes(compute.kind, element_type, at=generic)
+        for inner, ty in _body_lane_types(generic):  # a cast: the narrowest vector of its types
+            lanes = min(lanes, model.simd_lanes(compute.kind, ty, at=inner))
+        self.loop_ranges = static_loop_ranges(generic)
+        self.tile_sizes = loop_tile_sizes(generic, lanes)
+        # Upstream's tiling options materialize every tile size as a constant at the start
+        # of the function (they stay unused).
+        entry = self.program.function.body.blocks[0]
+        first = entry.first_op
+        for size in self.tile_sizes:
+            constant = index_constant(size)
+            if first is None:
+                entry.add_op(constant)
+            else:
+                entry.insert_op_before(constant, first)
+        self.loops = build_loop_nest(generic, self.tile_sizes, self.loop_ranges, iterator_names(generic))
+
+    # -- step 5 --------------------------------------------------------------
     def create_pipeline(self) -> None:
         generic = self.generic
-        assert generic is not None
         self.compute_links()
         if self.loops:
             body = self.loops[-1].regions[0].blocks[0]
@@ -328,60 +492,57 @@ class ProgramPipeline:
         private, slots, tokens = self.create_private()
         block.add_op(private)
         load_stage = ktdf.StageOp([], [tokens[0]])
-        for i, load in enumerate(self.loads):
-            self.add_transfer(load_stage, load, slots[i], is_load=True)
+        for i, source in enumerate(self.sources):
+            self.add_transfer(load_stage, source, slots[i], is_load=True)
         block.add_op(load_stage)
-        compute_stage = ktdf.StageOp([tokens[0]], [tokens[1]], applicable_units=[self.compute.kind])
+        compute_stage = ktdf.StageOp([tokens[0]], [tokens[1]], applicable_units=[self.program.compute.kind])
         self.add_compute(compute_stage, slots)
         block.add_op(compute_stage)
         store_stage = ktdf.StageOp([tokens[1]], [tokens[2]])
-        for j, store in enumerate(self.stores):
-            self.add_transfer(store_stage, store, slots[len(self.loads) + j], is_load=False)
+        for j, sink in enumerate(self.sinks):
+            self.add_transfer(store_stage, sink, slots[len(self.sources) + j], is_load=False)
         block.add_op(store_stage)
         for stage in (load_stage, compute_stage, store_stage):
             stage.location = generic.location
 
     def compute_links(self) -> tuple[Link, Link]:
         """The compute unit's unique in/out links: ordered queues with equal granularity."""
-        generic = self.generic
-        assert generic is not None
-        incoming, outgoing = self.compute.incoming, self.compute.outgoing
+        generic, model, compute = self.generic, self.program.model, self.program.compute
+        incoming, outgoing = compute.incoming, compute.outgoing
         if len(incoming) != 1 or len(outgoing) != 1:
-            raise self.model.fail(f"{PASS}: compute resource has no incoming or outgoing link in device "
-                                  f"description (exec_unit '{self.compute.kind}' has {len(incoming)} incoming and "
-                                  f"{len(outgoing)} outgoing links; exactly one of each is needed)", generic)
+            raise model.fail(f"{PASS}: compute resource has no incoming or outgoing link in device "
+                             f"description (exec_unit '{compute.kind}' has {len(incoming)} incoming and "
+                             f"{len(outgoing)} outgoing links; exactly one of each is needed)", generic)
         link_in, link_out = incoming[0], outgoing[0]
         if not link_in.ordered or not link_out.ordered:
-            raise self.model.fail(f"{PASS}: compute unit link does not use an ordered queue; only ordered "
-                                  "queues are supported", generic)
+            raise model.fail(f"{PASS}: compute unit link does not use an ordered queue; only ordered "
+                             "queues are supported", generic)
         if not link_in.transfer_granularity or not link_out.transfer_granularity:
-            raise self.model.fail(f"{PASS}: compute resource link is missing a TransferGranularity property",
-                                  generic)
+            raise model.fail(f"{PASS}: compute resource link is missing a TransferGranularity property",
+                             generic)
         if link_in.max_granularity != link_out.max_granularity:
-            raise self.model.fail(f"{PASS}: incoming and outgoing transfer granularities differ "
-                                  f"({link_in.max_granularity} vs {link_out.max_granularity})", generic)
+            raise model.fail(f"{PASS}: incoming and outgoing transfer granularities differ "
+                             f"({link_in.max_granularity} vs {link_out.max_granularity})", generic)
         return link_in, link_out
 
     def operand_tile_type(self, position: int) -> TensorType:
         generic = self.generic
-        assert generic is not None
         value = generic.operands[position]
-        amap = indexing_maps(generic)[position]
+        amap = self.maps[position]
         shape = operand_tile_shape(amap, self.tile_sizes, self.loop_ranges, generic)
         return TensorType(value.type.get_element_type(), shape)  # type: ignore[union-attr]
 
     def create_private(self) -> tuple[ktdf.PrivateOp, list[SSAValue], list[SSAValue]]:
         generic = self.generic
-        assert generic is not None
-        kind = StringAttr(self.compute.kind)
+        kind = StringAttr(self.program.compute.kind)
         slot_types: list[ktdf.FifoSlotType] = []
-        for load, position in zip(self.loads, self.load_operands):
-            tile_type = self.operand_tile_type(position)
-            space = self.mapped_space(self._view_of(load), load)
+        for source in self.sources:
+            tile_type = self.operand_tile_type(source.positions[0])
+            space = self.program.space(source)
             slot_types.append(ktdf.FifoSlotType(space, kind, _elements(tile_type), tile_type.element_type))
         init_type = self.operand_tile_type(len(generic.inputs))
-        for store in self.stores:
-            space = self.mapped_space(self._view_of(store), store)
+        for sink in self.sinks:
+            space = self.program.space(sink)
             slot_types.append(ktdf.FifoSlotType(kind, space, _elements(init_type), init_type.element_type))
         groups: dict[tuple[Attribute, Attribute], list[int]] = {}
         for i, slot in enumerate(slot_types):
@@ -404,15 +565,14 @@ class ProgramPipeline:
             op.location = generic.location
         return private, results[: len(slot_types)], results[len(slot_types):]
 
-    def add_transfer(self, stage: ktdf.StageOp, op: ktdp.LoadOp | ktdp.StoreOp, slot: SSAValue, is_load: bool) -> None:
+    def add_transfer(self, stage: ktdf.StageOp, end: Endpoint, slot: SSAValue, is_load: bool) -> None:
         generic = self.generic
-        assert generic is not None
-        maps = indexing_maps(generic)
-        position = self.load_operands[self.loads.index(op)] if is_load else len(generic.inputs)
-        amap = maps[position]
-        tile = self.tiles[op]
-        memory = self.casts[tile.result]
-        full_shape = list(tile.result.type.get_shape())  # type: ignore[union-attr]
+        position = end.positions[0] if is_load else len(generic.inputs)
+        amap = self.maps[position]
+        if not is_load and end.buffer_of in self.program.widened:
+            amap = _with_unit_dim(amap)
+        memory = self.program.memory(end)
+        full_shape = self.program.memory_shape(end)
         transfer_map, map_ivs = self._transfer_map(amap)
         memory_sizes: list[int] = []
         for expr in amap.results:
@@ -422,8 +582,8 @@ class ProgramPipeline:
             elif isinstance(expr, AffineConstantExpr):
                 memory_sizes.append(1)
             else:
-                raise error(op, "unsupported affine expression in operand indexing map for data_transfer size "
-                                "computation")
+                raise error(end.op, "unsupported affine expression in operand indexing map for data_transfer size "
+                                    "computation")
         if is_load:
             transfer = ktdf.DataTransferOp(memory, slot, transfer_map, map_ivs, memory_sizes, None, (), memory_sizes)
         else:
@@ -435,7 +595,7 @@ class ProgramPipeline:
                 elif isinstance(expr, AffineConstantExpr):
                     fifo_sizes.append(1)
             transfer = ktdf.DataTransferOp(slot, memory, None, (), fifo_sizes, transfer_map, map_ivs, memory_sizes)
-        transfer.location = op.location
+        transfer.location = end.op.location
         stage.body.blocks[0].add_op(transfer)
 
     def _transfer_map(self, amap: AffineMap) -> tuple[AffineMap, list[SSAValue]]:
@@ -455,44 +615,50 @@ class ProgramPipeline:
 
     def add_compute(self, stage: ktdf.StageOp, slots: Sequence[SSAValue]) -> None:
         generic = self.generic
-        assert generic is not None
         block = stage.body.blocks[0]
         inputs: list[SSAValue | None] = [None] * len(generic.inputs)
-        for i, (load, position) in enumerate(zip(self.loads, self.load_operands)):
-            read = ktdf.ReadFromFifoOp(slots[i], self.operand_tile_type(position))
-            read.location = load.location
+        for i, source in enumerate(self.sources):
+            read = ktdf.ReadFromFifoOp(slots[i], self.operand_tile_type(source.positions[0]))
+            read.location = source.op.location
             block.add_op(read)
-            for use in load.result.uses:
-                if use.operation is generic and use.index < len(generic.inputs):
-                    inputs[use.index] = read.result
+            for position in source.positions:
+                inputs[position] = read.result
         result_type = self.operand_tile_type(len(generic.inputs))
         empty = tensor.EmptyOp([], result_type)
         empty.location = generic.location
         block.add_op(empty)
+        init: SSAValue = empty.tensor
+        form = init_form(generic.outputs[0]) if _reads_init(generic) else None
+        if form is not None and form.fill is not None:  # a reduction that starts from a constant
+            fill = linalg_ext.FillOp([form.fill.inputs[0]], [empty.tensor], res=[result_type])
+            fill.location = form.fill.location
+            block.add_op(fill)
+            init = fill.results[0]
         for position, value in enumerate(generic.inputs):
             if inputs[position] is None:
                 inputs[position] = self._slice_into(block, value, position)
-        operands = [*inputs, empty.tensor]
+        operands = [*inputs, init]
+        properties = dict(generic.properties)
+        properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in self.maps])
         cloned = type(generic).create(
             operands=operands,  # type: ignore[arg-type]
             result_types=[result_type],
-            properties=dict(generic.properties),
+            properties=properties,
             attributes=dict(generic.attributes),
             regions=[generic.body.clone()],
             location=generic.location,
         )
         block.add_op(cloned)
-        for j, store in enumerate(self.stores):
-            write = ktdf.WriteToFifoOp(cloned.results[0], slots[len(self.loads) + j])
-            write.location = store.location
+        for j, sink in enumerate(self.sinks):
+            write = ktdf.WriteToFifoOp(cloned.results[0], slots[len(self.sources) + j])
+            write.location = sink.op.location
             block.add_op(write)
 
     def _slice_into(self, block: Block, value: SSAValue, position: int) -> SSAValue:
         """A non-load input: its tile, cut out inside the compute stage (as upstream clones it)."""
         generic = self.generic
-        assert generic is not None
         tile_type = self.operand_tile_type(position)
-        amap = indexing_maps(generic)[position]
+        amap = self.maps[position]
         ivs = {k: loop.regions[0].blocks[0].args[0]
                for k, loop in zip([k for k, s in enumerate(self.tile_sizes) if s > 0], self.loops)}
         offsets: list[SSAValue | int] = []
@@ -508,20 +674,6 @@ class ProgramPipeline:
         extract = tensor.ExtractSliceOp(value, offsets, list(tile_type.get_shape()), [1] * len(offsets), tile_type)
         block.add_op(extract)
         return extract.result
-
-    def _view_of(self, op: Operation) -> ktdp.ConstructMemoryViewOp:
-        view = self.tiles[op].base.owner
-        assert isinstance(view, ktdp.ConstructMemoryViewOp)
-        return view
-
-    # -- step 6 --------------------------------------------------------------
-    def cleanup(self) -> None:
-        tiles = [op for op in self.function.walk() if isinstance(op, ktdp.ConstructAccessTileOp)]
-        erased: set[Operation] = set()
-        for op in [*self.loads, *self.stores, *tiles]:
-            if op in erased or any(r.uses for r in op.results):
-                continue
-            _erase_with_unused_operands(op, erased)
 
 
 # ---------------------------------------------------------------------------
@@ -540,6 +692,11 @@ def _body_lane_types(generic: GenericOp) -> list[tuple[Operation, Attribute]]:
         for ty in dict.fromkeys(t for t in types if not (isinstance(t, IntegerType) and t.width.data == 1)):
             found.append((inner, ty))
     return found
+
+
+def _with_unit_dim(amap: AffineMap) -> AffineMap:
+    """`amap` reading one more, trailing, unit dimension (at 0)."""
+    return AffineMap(amap.num_dims, amap.num_symbols, (*amap.results, AffineExpr.constant(0)))
 
 
 def _inside_linalg(op: Operation) -> bool:

@@ -530,7 +530,8 @@ def insert_signals(schedule: Schedule, queries: dict[UnitSlot, SSAValue]) -> Non
 
 
 def signal_anchor(producer: ktdf.StageOp, consumer: ktdf.StageOp) -> Operation:
-    """The stage around `producer` that is a direct child of the innermost pipeline enclosing both."""
+    """The stage around `producer` that is a direct child of the innermost pipeline enclosing both;
+    for pipelines that follow each other (none encloses both), the producer's outermost pipeline."""
     consumer_pipelines = set()
     parent = consumer.parent_op()
     while parent is not None:
@@ -544,8 +545,10 @@ def signal_anchor(producer: ktdf.StageOp, consumer: ktdf.StageOp) -> Operation:
             anchor = parent
         if isinstance(parent, ktdf.PipelineOp) and parent in consumer_pipelines:
             return anchor
+        if isinstance(parent, ktdf.PipelineOp):
+            anchor = parent
         parent = parent.parent_op()
-    return producer
+    return anchor
 
 
 def insert_back_edge_signals(edge: BackEdge, units: list[SSAValue]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
 from dfsched.dialects import ktdf
@@ -160,10 +161,12 @@ def build_global_stage_dag(root: Operation) -> StageDAG:
     """Edges between leaf stages across every nesting level under `root`.
 
     Pipelines are taken outermost first; each local edge P→C of a pipeline adds
-    leaves(P) × roots(C). Raises `CircularDependency` when a pipeline has a token cycle.
+    leaves(P) × roots(C); so does each pair of pipelines that follow each other in one block
+    (P: the earlier one's last stages, C: the later one's first stages; dfsched). Raises `CircularDependency` when a pipeline has a token cycle.
     """
     dag = StageDAG()
-    for pipeline in reversed(pipelines_post_order(root)):
+    pipelines = list(reversed(pipelines_post_order(root)))
+    for pipeline in pipelines:
         stages = direct_stages(pipeline)
         if not stages:
             continue
@@ -172,4 +175,46 @@ def build_global_stage_dag(root: Operation) -> StageDAG:
             for leaf in leaf_stages(producer):
                 for first in root_stages(consumer):
                     dag.add_edge(leaf, first)
+    for earlier, later in _consecutive_siblings(pipelines):
+        for producer in _ends(earlier, last=True):
+            for consumer in _ends(later, last=False):
+                for leaf in leaf_stages(producer):
+                    for first in root_stages(consumer):
+                        dag.add_edge(leaf, first)
     return dag
+
+
+def _consecutive_siblings(pipelines: Sequence[ktdf.PipelineOp]) -> list[tuple[ktdf.PipelineOp, ktdf.PipelineOp]]:
+    """Outermost pipelines that follow each other in one block, directly or inside the loops a
+    block holds (a program's compute ops in order, a hoisted load before its consumer): the
+    first one of the later op starts after the last one of the earlier op ends."""
+    outermost = [p for p in pipelines if not any(isinstance(a, ktdf.PipelineOp) for a in _ancestors(p))]
+    holders: dict[Operation, list[ktdf.PipelineOp]] = {}
+    for pipeline in outermost:
+        holder: Operation = pipeline
+        while holder.parent_op() is not None and not isinstance(holder.parent_op(), FuncOp):
+            holder = holder.parent_op()  # type: ignore[assignment]
+        holders.setdefault(holder, []).append(pipeline)
+    pairs = []
+    for holder, inside in holders.items():
+        following = holder.next_op
+        while following is not None and following not in holders:
+            following = following.next_op
+        if following is not None:
+            pairs.append((inside[-1], holders[following][0]))
+    return pairs
+
+
+def _ancestors(op: Operation) -> list[Operation]:
+    found, parent = [], op.parent_op()
+    while parent is not None:
+        found.append(parent)
+        parent = parent.parent_op()
+    return found
+
+
+def _ends(pipeline: ktdf.PipelineOp, last: bool) -> list[ktdf.StageOp]:
+    """The stages of `pipeline` without successors (`last`) or without predecessors."""
+    stages = direct_stages(pipeline)
+    local = analyze_stage_dependencies(stages)
+    return [s for s in stages if not (local.successors[s] if last else local.predecessors[s])]

@@ -57,7 +57,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import scf
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
 from xdsl.passes import ModulePass
 
@@ -92,6 +92,8 @@ class ParallelizeLoopsAcrossInstances(ModulePass):
             raise error(op, NO_DEVICE)
         candidates: list[Candidate] = []
         for pipeline in [p for p in op.walk() if isinstance(p, ktdf.PipelineOp)]:
+            if _in_a_sequence_of_pipelines(pipeline):
+                continue
             model = device_model_for(pipeline, device=self.device)
             assert model is not None
             candidate = find_candidate(pipeline, model, [c.loop for c in candidates])
@@ -99,6 +101,21 @@ class ParallelizeLoopsAcrossInstances(ModulePass):
                 candidates.append(candidate)
         for candidate in candidates:
             rewrite(candidate)
+
+
+def _in_a_sequence_of_pipelines(pipeline: ktdf.PipelineOp) -> bool:
+    """Whether `pipeline` is in a function whose entry block runs several computing pipelines one
+    after the other (a program of several compute ops, `construct-three-stage-pipeline`): those
+    stay on one corelet (dfsched), as the signals between consecutive pipelines pair units core
+    by core. A pipeline that only copies (a hoisted broadcast load) does not count."""
+    function = pipeline.parent_op()
+    while function is not None and not isinstance(function, func.FuncOp):
+        function = function.parent_op()
+    if function is None or not function.body.blocks:
+        return False
+    computing = [op for op in function.body.blocks[0].ops if isinstance(op, ktdf.PipelineOp)
+                 and any(isinstance(inner, ktdf.ReadFromFifoOp) for inner in op.walk())]
+    return len(computing) > 1
 
 
 @dataclass
