@@ -161,8 +161,9 @@ def build_global_stage_dag(root: Operation) -> StageDAG:
     """Edges between leaf stages across every nesting level under `root`.
 
     Pipelines are taken outermost first; each local edge P→C of a pipeline adds
-    leaves(P) × roots(C); so does each pair of pipelines that follow each other in one block
-    (P: the earlier one's last stages, C: the later one's first stages; dfsched). Raises `CircularDependency` when a pipeline has a token cycle.
+    leaves(P) × roots(C). Pipelines that follow each other in one block (dfsched) add edges from
+    the leaves of the earlier one's last stages to every leaf stage of the later one: a later
+    stage may read what the earlier pipeline wrote, whichever stage it is. Raises `CircularDependency` when a pipeline has a token cycle.
     """
     dag = StageDAG()
     pipelines = list(reversed(pipelines_post_order(root)))
@@ -176,11 +177,11 @@ def build_global_stage_dag(root: Operation) -> StageDAG:
                 for first in root_stages(consumer):
                     dag.add_edge(leaf, first)
     for earlier, later in _consecutive_siblings(pipelines):
-        for producer in _ends(earlier, last=True):
-            for consumer in _ends(later, last=False):
-                for leaf in leaf_stages(producer):
-                    for first in root_stages(consumer):
-                        dag.add_edge(leaf, first)
+        consumers = [s for s in later.walk() if isinstance(s, ktdf.StageOp) and nested_pipeline(s) is None]
+        for producer in _last_stages(earlier):
+            for leaf in leaf_stages(producer):
+                for consumer in consumers:
+                    dag.add_edge(leaf, consumer)
     return dag
 
 
@@ -213,8 +214,8 @@ def _ancestors(op: Operation) -> list[Operation]:
     return found
 
 
-def _ends(pipeline: ktdf.PipelineOp, last: bool) -> list[ktdf.StageOp]:
-    """The stages of `pipeline` without successors (`last`) or without predecessors."""
+def _last_stages(pipeline: ktdf.PipelineOp) -> list[ktdf.StageOp]:
+    """The stages of `pipeline` without successors."""
     stages = direct_stages(pipeline)
     local = analyze_stage_dependencies(stages)
-    return [s for s in stages if not (local.successors[s] if last else local.predecessors[s])]
+    return [s for s in stages if not local.successors[s]]
