@@ -137,8 +137,9 @@ class ProgramPipeline:
     Every compute op left after fusion gets its own loop nest and pipeline, in program order
     (`GenericPipeline`). A value two of them share stays in the scratchpad (a `memref.alloc`
     in the memory `ct_local` maps to): an intermediate is written there by its producer's
-    store stage, and a load read by several compute ops is copied there once by a pipeline of
-    one transfer stage. So nothing is read from or written to DDR twice."""
+    store stage, and a load read by several compute ops (or, in a program of several, read
+    broadcast along a loop) is copied there once by a pipeline of one transfer stage. So
+    nothing is read from or written to DDR twice."""
 
     function: func.FuncOp
     model: DeviceModel
@@ -223,7 +224,7 @@ class ProgramPipeline:
                 )
             self.tiles[load] = self._access_tile(load, load.access_tile)
             consumers[load] = users  # type: ignore[assignment]
-            if len(consumers[load]) > 1:
+            if len(consumers[load]) > 1 or (len(generics) > 1 and _broadcast(load, users[0])):
                 self.staged.append(load)
         for generic in generics:
             sources: list[Endpoint] = []
@@ -313,8 +314,8 @@ class ProgramPipeline:
             self.casts[tile.result] = self._reinterpret_cast(tile)
 
     def place_buffers(self) -> None:
-        """A scratchpad buffer for every shared value, before the first loop nest, and a copy
-        pipeline filling the buffer of each staged load before the first compute op reading it."""
+        """A scratchpad buffer for every shared value, before the first loop nest, then a copy
+        pipeline filling the buffer of each staged load."""
         shared = [load.result for load in self.staged]
         shared += [p.generic.results[0] for p in self.pipelines if any(s.buffer_of is not None for s in p.sinks)]
         if not shared:
@@ -329,9 +330,8 @@ class ProgramPipeline:
             alloc.location = value.owner.location  # type: ignore[union-attr]
             Rewriter.insert_op(alloc, InsertPoint.before(anchor))
             self.buffers[value] = alloc.memref
-        for load in self.staged:
-            first = next(p for p in self.pipelines if any(s.buffer_of is load.result for s in p.sources))
-            self._copy_into_buffer(load, first.loops[0] if first.loops else first.generic)
+        for load in self.staged:  # all copies first: a copy between two pipelines would break
+            self._copy_into_buffer(load, anchor)  # the signal chain ordering them (DMA units only)
 
     def _copy_into_buffer(self, load: ktdp.LoadOp, before: Operation) -> None:
         shape = list(self.tiles[load].result.type.get_shape())  # type: ignore[union-attr]
@@ -692,6 +692,14 @@ def _body_lane_types(generic: GenericOp) -> list[tuple[Operation, Attribute]]:
         for ty in dict.fromkeys(t for t in types if not (isinstance(t, IntegerType) and t.width.data == 1)):
             found.append((inner, ty))
     return found
+
+
+def _broadcast(load: ktdp.LoadOp, generic: GenericOp) -> bool:
+    """Whether `generic` reads the load's data along fewer loops than it has (a row of weights
+    for every row): its loop nest would fetch the same bytes again and again."""
+    maps = indexing_maps(generic)
+    return any(len(maps[u.index].used_dims()) < maps[u.index].num_dims
+               for u in load.result.uses if u.operation is generic and u.index < len(generic.inputs))
 
 
 def _with_unit_dim(amap: AffineMap) -> AffineMap:

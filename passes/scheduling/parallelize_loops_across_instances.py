@@ -105,7 +105,7 @@ class ParallelizeLoopsAcrossInstances(ModulePass):
 
 def _in_a_sequence_of_pipelines(pipeline: ktdf.PipelineOp) -> bool:
     """Whether `pipeline` is in a function whose entry block runs several computing pipelines one
-    after the other (a program of several compute ops, `construct-three-stage-pipeline`): those
+    after the other, directly or in loops (a program of several compute ops, C3SP): those
     stay on one corelet (dfsched), as the signals between consecutive pipelines pair units core
     by core. A pipeline that only copies (a hoisted broadcast load) does not count."""
     function = pipeline.parent_op()
@@ -113,7 +113,8 @@ def _in_a_sequence_of_pipelines(pipeline: ktdf.PipelineOp) -> bool:
         function = function.parent_op()
     if function is None or not function.body.blocks:
         return False
-    computing = [op for op in function.body.blocks[0].ops if isinstance(op, ktdf.PipelineOp)
+    computing = [op for op in function.body.blocks[0].ops
+                 if any(isinstance(inner, ktdf.PipelineOp) for inner in op.walk())
                  and any(isinstance(inner, ktdf.ReadFromFifoOp) for inner in op.walk())]
     return len(computing) > 1
 
