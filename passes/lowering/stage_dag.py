@@ -15,7 +15,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
 from dfsched.dialects import ktdf
-from dfsched.passes.walk import pipelines_post_order, post_order
+from dfsched.passes.walk import pipelines_post_order, post_order, runs_compute_ops_in_sequence
 
 
 def direct_stages(pipeline: ktdf.PipelineOp) -> list[ktdf.StageOp]:
@@ -161,9 +161,11 @@ def build_global_stage_dag(root: Operation) -> StageDAG:
     """Edges between leaf stages across every nesting level under `root`.
 
     Pipelines are taken outermost first; each local edge P→C of a pipeline adds
-    leaves(P) × roots(C). Pipelines that follow each other in one block (dfsched) add edges from
-    the leaves of the earlier one's last stages to every leaf stage of the later one: a later
-    stage may read what the earlier pipeline wrote, whichever stage it is. Raises `CircularDependency` when a pipeline has a token cycle.
+    leaves(P) × roots(C). In a program of several compute ops (Decision 38), pipelines that follow
+    each other in one block add edges from the leaves of the earlier one's last stages to every
+    leaf stage of the later one: a later stage may read what the earlier pipeline wrote,
+    whichever stage it is. (Elsewhere upstream's DAG stands: a hoisted load's pipeline is
+    ordered through the DMA unit it shares with the loop's load stage.) Raises `CircularDependency` when a pipeline has a token cycle.
     """
     dag = StageDAG()
     pipelines = list(reversed(pipelines_post_order(root)))
@@ -176,7 +178,8 @@ def build_global_stage_dag(root: Operation) -> StageDAG:
             for leaf in leaf_stages(producer):
                 for first in root_stages(consumer):
                     dag.add_edge(leaf, first)
-    for earlier, later in _consecutive_siblings(pipelines):
+    siblings = _consecutive_siblings(pipelines) if runs_compute_ops_in_sequence(root) else []
+    for earlier, later in siblings:
         consumers = [s for s in later.walk() if isinstance(s, ktdf.StageOp) and nested_pipeline(s) is None]
         for producer in _last_stages(earlier):
             for leaf in leaf_stages(producer):

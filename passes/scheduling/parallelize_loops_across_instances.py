@@ -57,7 +57,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func, scf
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
 from xdsl.passes import ModulePass
 
@@ -69,6 +69,7 @@ from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import GroupOp
 from dfsched.dialects.constants import static_trip_count
 from dfsched.passes.scheduling.utils import is_parallel_loop, move_ops, pipeline_enclosing_scope
+from dfsched.passes.walk import runs_compute_ops_in_sequence
 
 PASS = "parallelize-loops-across-instances"
 NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty or "
@@ -92,8 +93,8 @@ class ParallelizeLoopsAcrossInstances(ModulePass):
             raise error(op, NO_DEVICE)
         candidates: list[Candidate] = []
         for pipeline in [p for p in op.walk() if isinstance(p, ktdf.PipelineOp)]:
-            if _in_a_sequence_of_pipelines(pipeline):
-                continue
+            if runs_compute_ops_in_sequence(pipeline):
+                continue  # Decision 38: signals between its pipelines pair units core by core
             model = device_model_for(pipeline, device=self.device)
             assert model is not None
             candidate = find_candidate(pipeline, model, [c.loop for c in candidates])
@@ -101,22 +102,6 @@ class ParallelizeLoopsAcrossInstances(ModulePass):
                 candidates.append(candidate)
         for candidate in candidates:
             rewrite(candidate)
-
-
-def _in_a_sequence_of_pipelines(pipeline: ktdf.PipelineOp) -> bool:
-    """Whether `pipeline` is in a function whose entry block runs several computing pipelines one
-    after the other, directly or in loops (a program of several compute ops, C3SP): those
-    stay on one corelet (dfsched), as the signals between consecutive pipelines pair units core
-    by core. A pipeline that only copies (a hoisted broadcast load) does not count."""
-    function = pipeline.parent_op()
-    while function is not None and not isinstance(function, func.FuncOp):
-        function = function.parent_op()
-    if function is None or not function.body.blocks:
-        return False
-    computing = [op for op in function.body.blocks[0].ops
-                 if any(isinstance(inner, ktdf.PipelineOp) for inner in op.walk())
-                 and any(isinstance(inner, ktdf.ReadFromFifoOp) for inner in op.walk())]
-    return len(computing) > 1
 
 
 @dataclass

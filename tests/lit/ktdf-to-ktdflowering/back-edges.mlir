@@ -148,12 +148,10 @@ func.func @two_loops(%acc: memref<?x3x64xf16, "L1">, %n: index) attributes {grid
 
 !in = !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // No back-edge: the store writes another buffer than the load reads; a one-stage pipeline;
-// a loop inside the stages only (no loop around the pipeline reaches the transfers). The one
-// signal, after the loop, orders the last pipeline after the loop's (consecutive pipelines).
+// a loop inside the stages only (no loop around the pipeline reaches the transfers).
 // CHECK-LABEL: func.func @independent
 // CHECK-NOT:   arith.cmpi
 // CHECK-NOT:   scf.if
-// CHECK:       ktdf_lowering.signal
 // CHECK-NOT:   ktdf_lowering.signal
 // CHECK:       return
 func.func @independent(%src: memref<4x64xf16, "L1">, %dst: memref<4x64xf16, "L1">) attributes {grid = [1]} {
