@@ -5,18 +5,20 @@ See `docs/passes.md#construct-three-stage-pipeline`. For every `func.func` in th
 
 1. **Generalize**: named linalg ops and elementwise `arith`/`math` ops on tensors become
    `linalg.generic` (a `linalg.fill` of zero that only initialises them folds into their
-   `tensor.empty`), under MLIR's greedy driver (constants uniqued and hoisted, dead ops
-   erased, folding).
-2. **Fuse** producer-consumer chains into one generic.
-   Every element-wise op of its body must be one the compute unit executes on its element
+   `tensor.empty`; a fill of another constant stays a reduction's init), under MLIR's greedy
+   driver (constants uniqued and hoisted, dead ops erased, folding).
+2. **Fuse** producer-consumer chains (`linalg_fusion.py`). Every compute op left gets its own
+   loop nest and pipeline (`generic_pipeline.py`), in program order (README Decision 38); the
+   values two of them share stay in scratchpad buffers (`ProgramPipeline.place_buffers`).
+   Every element-wise op of a body must be one the compute unit executes on its element
    types (the `ops` of the unit's `feature.simd`; absent: every op), else a located error.
-3. **Tile** it to the compute unit's SIMD width for the result's element type (the fewest
+3. **Tile** each to the compute unit's SIMD width for the result's element type (the fewest
    lanes of any element type of its body ops, for a cast), read from the device (a unit without lanes for that type is an error, Decision 7): one
    `scf.for` per tiled parallel loop, tagged `loop_type = parallel_loop`.
 4. **Replace access tiles**: memory views and access tiles move before the loop nest; each
    tile becomes `memref.memory_space_cast` (to the memory the view's KTIR space maps to)
    plus `memref.reinterpret_cast` at the tile's offset.
-5. **Build the pipeline** at the start of the innermost loop: a `ktdf.private` with one FIFO
+5. **Build the pipelines**, each at the start of its innermost loop: a `ktdf.private` with one FIFO
    slot per load and per store plus three tokens; a LOAD stage (`data_transfer` memory →
    slot), a COMPUTE stage on the compute unit (`read_from_fifo`, the tiled generic,
    `write_to_fifo`) and a STORE stage (`data_transfer` slot → memory).
@@ -25,8 +27,9 @@ See `docs/passes.md#construct-three-stage-pipeline`. For every `func.func` in th
 Upstream behaviour is reproduced op for op (constants, op order, the dead tile-size
 constants at the top of the function). Where upstream only asserts or silently produces
 wrong IR, this pass reports a located error instead: a program without a compute op (a
-pure copy), compute that does not fuse into one generic, loads or stores that are not
-the generic's operands, non-zero reduction inits. Two upstream quirks are fixed: FIFO
+pure copy), compute ops in different blocks, a compute op's result read by anything but a
+store or a later compute op, loads or stores that are not the compute ops' operands, a
+reduction init that is neither empty nor a fill of a constant. Two upstream quirks are fixed: FIFO
 slots are sized from the generic operand each load feeds (not by position), and the
 private yields its slots in result order (upstream groups them by FIFO).
 """
@@ -37,12 +40,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref, tensor
+from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    ArrayAttr,
     IntegerAttr,
-    IntegerType,
     MemRefType,
     ModuleOp,
     StridedLayoutAttr,
@@ -50,18 +50,17 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSymExpr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from dfsched.arch.elementwise import is_elementwise_op_name
-from dfsched.dialects.constants import index_constant
-from dfsched.arch.model import DeviceModel, ExecUnit, Link
+from dfsched.arch.model import DeviceModel, ExecUnit
 from dfsched.diagnostics import error
-from dfsched.dialects import ktdf, ktdp, linalg_ext
+from dfsched.dialects import ktdf, ktdp
 from dfsched.passes.builder import Builder
+from dfsched.passes.frontend.generic_pipeline import PASS, Endpoint, GenericPipeline, body_lane_types, reads_init
 from dfsched.passes.frontend.linalg_fusion import fuse_elementwise_generics
 from dfsched.passes.frontend.linalg_generalize import (
     ElementwiseToGeneric,
@@ -70,19 +69,11 @@ from dfsched.passes.frontend.linalg_generalize import (
     indexing_maps,
     is_linalg_compute,
     is_reduction_init,
-    iterator_names,
     op_class,
-)
-from dfsched.passes.frontend.linalg_tiling import (
-    build_loop_nest,
-    loop_tile_sizes,
-    operand_tile_shape,
-    static_loop_ranges,
 )
 from dfsched.passes.frontend.pipeline_greedy import apply_patterns_greedily, constant_value
 from dfsched.passes.scheduling.reduction_utils import init_form
 
-PASS = "ConstructThreeStagePipeline"
 NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty "
              "or contains multiple devices")
 
@@ -117,17 +108,6 @@ def compute_unit(model: DeviceModel, at: Operation) -> ExecUnit:
 # ---------------------------------------------------------------------------
 # One program
 # ---------------------------------------------------------------------------
-
-
-@dataclass
-class Endpoint:
-    """One end of a pipeline's transfers: the access tile of a `ktdp.load` or `ktdp.store`, or a
-    scratchpad buffer (`buffer_of`: the load result or generic result the buffer holds)."""
-
-    op: Operation  # where the transfer is located: the load, the store, or the generic
-    positions: list[int]  # the generic operands a source feeds; a sink: [number of inputs]
-    tile: ktdp.ConstructAccessTileOp | None = None
-    buffer_of: SSAValue | None = None
 
 
 @dataclass
@@ -268,7 +248,7 @@ class ProgramPipeline:
             if isinstance(user, GenericOp) and use.index < len(user.inputs):
                 continue
             raise error(user, "the result of the program's compute op may only be stored")
-        if _reads_init(generic) and init_form(generic.outputs[0]) is None:
+        if reads_init(generic) and init_form(generic.outputs[0]) is None:
             raise error(generic, "the compute op accumulates into an init that is not a tensor.empty; "
                                  "the scheduler starts accumulators at zero")
         for position, value in enumerate(generic.inputs):
@@ -283,7 +263,7 @@ class ProgramPipeline:
     def check_body_ops(self, generic: GenericOp) -> None:
         """Every element-wise body op must be one the compute unit executes on its element
         types (the `ops` of its `feature.simd`; i1 masks are not a lane type)."""
-        for inner, ty in _body_lane_types(generic):
+        for inner, ty in body_lane_types(generic):
             self.model.check_executes(self.compute.kind, inner.name, ty, inner)
 
     def _access_tile(self, user: Operation, value: SSAValue) -> ktdp.ConstructAccessTileOp:
@@ -434,264 +414,9 @@ class ProgramPipeline:
             _erase_with_unused_operands(op, erased)
 
 
-@dataclass
-class GenericPipeline:
-    """One compute op's loop nest at SIMD width and its load/compute/store pipeline."""
-
-    program: ProgramPipeline
-    generic: GenericOp
-    sources: list[Endpoint]
-    sinks: list[Endpoint]
-
-    tile_sizes: list[int] = field(default_factory=list)
-    loop_ranges: list[int] = field(default_factory=list)
-    loops: list[Operation] = field(default_factory=list)
-    maps: list[AffineMap] = field(default_factory=list)  # the operands' maps, widened intermediates read at 0
-
-    def operand_maps(self) -> list[AffineMap]:
-        maps = list(indexing_maps(self.generic))
-        for source in self.sources:
-            if source.buffer_of in self.program.widened:
-                for position in source.positions:
-                    maps[position] = _with_unit_dim(maps[position])
-        return maps
-
-    # -- step 3: the SIMD width of the narrowest element type of the body -----
-    def tile(self) -> None:
-        generic, model, compute = self.generic, self.program.model, self.program.compute
-        element_type = generic.results[0].type.get_element_type()  # type: ignore[union-attr]
-        lanes = model.simd_lanes(compute.kind, element_type, at=generic)
-        for inner, ty in _body_lane_types(generic):  # a cast: the narrowest vector of its types
-            lanes = min(lanes, model.simd_lanes(compute.kind, ty, at=inner))
-        self.loop_ranges = static_loop_ranges(generic)
-        self.tile_sizes = loop_tile_sizes(generic, lanes)
-        # Upstream's tiling options materialize every tile size as a constant at the start
-        # of the function (they stay unused).
-        entry = self.program.function.body.blocks[0]
-        first = entry.first_op
-        for size in self.tile_sizes:
-            constant = index_constant(size)
-            if first is None:
-                entry.add_op(constant)
-            else:
-                entry.insert_op_before(constant, first)
-        self.loops = build_loop_nest(generic, self.tile_sizes, self.loop_ranges, iterator_names(generic))
-
-    # -- step 5 --------------------------------------------------------------
-    def create_pipeline(self) -> None:
-        generic = self.generic
-        self.compute_links()
-        if self.loops:
-            body = self.loops[-1].regions[0].blocks[0]
-            point = InsertPoint.at_start(body)
-        else:
-            point = InsertPoint.before(generic)
-        pipeline = ktdf.PipelineOp()
-        Rewriter.insert_op(pipeline, point)
-        block = pipeline.body.blocks[0]
-        private, slots, tokens = self.create_private()
-        block.add_op(private)
-        load_stage = ktdf.StageOp([], [tokens[0]])
-        for i, source in enumerate(self.sources):
-            self.add_transfer(load_stage, source, slots[i], is_load=True)
-        block.add_op(load_stage)
-        compute_stage = ktdf.StageOp([tokens[0]], [tokens[1]], applicable_units=[self.program.compute.kind])
-        self.add_compute(compute_stage, slots)
-        block.add_op(compute_stage)
-        store_stage = ktdf.StageOp([tokens[1]], [tokens[2]])
-        for j, sink in enumerate(self.sinks):
-            self.add_transfer(store_stage, sink, slots[len(self.sources) + j], is_load=False)
-        block.add_op(store_stage)
-        for stage in (load_stage, compute_stage, store_stage):
-            stage.location = generic.location
-
-    def compute_links(self) -> tuple[Link, Link]:
-        """The compute unit's unique in/out links: ordered queues with equal granularity."""
-        generic, model, compute = self.generic, self.program.model, self.program.compute
-        incoming, outgoing = compute.incoming, compute.outgoing
-        if len(incoming) != 1 or len(outgoing) != 1:
-            raise model.fail(f"{PASS}: compute resource has no incoming or outgoing link in device "
-                             f"description (exec_unit '{compute.kind}' has {len(incoming)} incoming and "
-                             f"{len(outgoing)} outgoing links; exactly one of each is needed)", generic)
-        link_in, link_out = incoming[0], outgoing[0]
-        if not link_in.ordered or not link_out.ordered:
-            raise model.fail(f"{PASS}: compute unit link does not use an ordered queue; only ordered "
-                             "queues are supported", generic)
-        if not link_in.transfer_granularity or not link_out.transfer_granularity:
-            raise model.fail(f"{PASS}: compute resource link is missing a TransferGranularity property",
-                             generic)
-        if link_in.max_granularity != link_out.max_granularity:
-            raise model.fail(f"{PASS}: incoming and outgoing transfer granularities differ "
-                             f"({link_in.max_granularity} vs {link_out.max_granularity})", generic)
-        return link_in, link_out
-
-    def operand_tile_type(self, position: int) -> TensorType:
-        generic = self.generic
-        value = generic.operands[position]
-        amap = self.maps[position]
-        shape = operand_tile_shape(amap, self.tile_sizes, self.loop_ranges, generic)
-        return TensorType(value.type.get_element_type(), shape)  # type: ignore[union-attr]
-
-    def create_private(self) -> tuple[ktdf.PrivateOp, list[SSAValue], list[SSAValue]]:
-        generic = self.generic
-        kind = StringAttr(self.program.compute.kind)
-        slot_types: list[ktdf.FifoSlotType] = []
-        for source in self.sources:
-            tile_type = self.operand_tile_type(source.positions[0])
-            space = self.program.space(source)
-            slot_types.append(ktdf.FifoSlotType(space, kind, _elements(tile_type), tile_type.element_type))
-        init_type = self.operand_tile_type(len(generic.inputs))
-        for sink in self.sinks:
-            space = self.program.space(sink)
-            slot_types.append(ktdf.FifoSlotType(kind, space, _elements(init_type), init_type.element_type))
-        groups: dict[tuple[Attribute, Attribute], list[int]] = {}
-        for i, slot in enumerate(slot_types):
-            groups.setdefault((slot.src, slot.dest), []).append(i)
-        body = Block()
-        slot_values: list[SSAValue | None] = [None] * len(slot_types)
-        for members in groups.values():
-            allocate = ktdf.FifoAllocateOp([slot_types[i] for i in members])
-            body.add_op(allocate)
-            for i, result in zip(members, allocate.results):
-                slot_values[i] = result
-        token_ops = [ktdf.CreateTokenOp() for _ in range(3)]
-        for token in token_ops:
-            body.add_op(token)
-        yielded = [*slot_values, *(t.results[0] for t in token_ops)]
-        body.add_op(ktdf.PrivateYieldOp(yielded))  # type: ignore[arg-type]
-        private = ktdf.PrivateOp([*slot_types, *([ktdf.TokenType()] * 3)], Region(body))
-        results = list(private.results)
-        for op in private.walk():
-            op.location = generic.location
-        return private, results[: len(slot_types)], results[len(slot_types):]
-
-    def add_transfer(self, stage: ktdf.StageOp, end: Endpoint, slot: SSAValue, is_load: bool) -> None:
-        generic = self.generic
-        position = end.positions[0] if is_load else len(generic.inputs)
-        amap = self.maps[position]
-        if not is_load and end.buffer_of in self.program.widened:
-            amap = _with_unit_dim(amap)
-        memory = self.program.memory(end)
-        full_shape = self.program.memory_shape(end)
-        transfer_map, map_ivs = self._transfer_map(amap)
-        memory_sizes: list[int] = []
-        for expr in amap.results:
-            if isinstance(expr, AffineDimExpr):
-                size = self.tile_sizes[expr.position]
-                memory_sizes.append(size if size > 0 else full_shape[len(memory_sizes)])
-            elif isinstance(expr, AffineConstantExpr):
-                memory_sizes.append(1)
-            else:
-                raise error(end.op, "unsupported affine expression in operand indexing map for data_transfer size "
-                                    "computation")
-        if is_load:
-            transfer = ktdf.DataTransferOp(memory, slot, transfer_map, map_ivs, memory_sizes, None, (), memory_sizes)
-        else:
-            fifo_sizes = []
-            for expr in amap.results:
-                if isinstance(expr, AffineDimExpr):
-                    if self.tile_sizes[expr.position] > 0:
-                        fifo_sizes.append(self.tile_sizes[expr.position])
-                elif isinstance(expr, AffineConstantExpr):
-                    fifo_sizes.append(1)
-            transfer = ktdf.DataTransferOp(slot, memory, None, (), fifo_sizes, transfer_map, map_ivs, memory_sizes)
-        transfer.location = end.op.location
-        stage.body.blocks[0].add_op(transfer)
-
-    def _transfer_map(self, amap: AffineMap) -> tuple[AffineMap, list[SSAValue]]:
-        """The operand's map with untiled loops set to 0 and unused loops dropped, and the
-        induction variables of the loops that remain."""
-        sizes = self.tile_sizes
-        replacements: list[AffineExpr] = [
-            AffineExpr.dimension(k) if sizes[k] > 0 else AffineExpr.constant(0) for k in range(amap.num_dims)
-        ]
-        substituted = amap.replace_dims_and_symbols(replacements, [], amap.num_dims, 0)
-        used = substituted.used_dims()
-        compressed = substituted.drop_dims([k not in used for k in range(amap.num_dims)])
-        ivs = [loop.regions[0].blocks[0].args[0] for loop in self.loops]
-        tiled = [k for k in range(len(sizes)) if sizes[k] > 0]
-        map_ivs = [iv for k, iv in zip(tiled, ivs) if k in used]
-        return compressed, map_ivs
-
-    def add_compute(self, stage: ktdf.StageOp, slots: Sequence[SSAValue]) -> None:
-        generic = self.generic
-        block = stage.body.blocks[0]
-        inputs: list[SSAValue | None] = [None] * len(generic.inputs)
-        for i, source in enumerate(self.sources):
-            read = ktdf.ReadFromFifoOp(slots[i], self.operand_tile_type(source.positions[0]))
-            read.location = source.op.location
-            block.add_op(read)
-            for position in source.positions:
-                inputs[position] = read.result
-        result_type = self.operand_tile_type(len(generic.inputs))
-        empty = tensor.EmptyOp([], result_type)
-        empty.location = generic.location
-        block.add_op(empty)
-        init: SSAValue = empty.tensor
-        form = init_form(generic.outputs[0]) if _reads_init(generic) else None
-        if form is not None and form.fill is not None:  # a reduction that starts from a constant
-            fill = linalg_ext.FillOp([form.fill.inputs[0]], [empty.tensor], res=[result_type])
-            fill.location = form.fill.location
-            block.add_op(fill)
-            init = fill.results[0]
-        for position, value in enumerate(generic.inputs):
-            if inputs[position] is None:
-                inputs[position] = self._slice_into(block, value, position)
-        operands = [*inputs, init]
-        properties = dict(generic.properties)
-        properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in self.maps])
-        cloned = type(generic).create(
-            operands=operands,  # type: ignore[arg-type]
-            result_types=[result_type],
-            properties=properties,
-            attributes=dict(generic.attributes),
-            regions=[generic.body.clone()],
-            location=generic.location,
-        )
-        block.add_op(cloned)
-        for j, sink in enumerate(self.sinks):
-            write = ktdf.WriteToFifoOp(cloned.results[0], slots[len(self.sources) + j])
-            write.location = sink.op.location
-            block.add_op(write)
-
-    def _slice_into(self, block: Block, value: SSAValue, position: int) -> SSAValue:
-        """A non-load input: its tile, cut out inside the compute stage (as upstream clones it)."""
-        generic = self.generic
-        tile_type = self.operand_tile_type(position)
-        amap = self.maps[position]
-        ivs = {k: loop.regions[0].blocks[0].args[0]
-               for k, loop in zip([k for k, s in enumerate(self.tile_sizes) if s > 0], self.loops)}
-        offsets: list[SSAValue | int] = []
-        for expr in amap.results:
-            if isinstance(expr, AffineDimExpr) and expr.position in ivs:
-                offsets.append(ivs[expr.position])
-            else:
-                offsets.append(0)
-        if not isinstance(value.type, TensorType):
-            return value
-        if list(value.type.get_shape()) == list(tile_type.get_shape()) and all(o == 0 for o in offsets):
-            return value
-        extract = tensor.ExtractSliceOp(value, offsets, list(tile_type.get_shape()), [1] * len(offsets), tile_type)
-        block.add_op(extract)
-        return extract.result
-
-
 # ---------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------
-
-
-def _body_lane_types(generic: GenericOp) -> list[tuple[Operation, Attribute]]:
-    """(op, element type) for each distinct scalar type every element-wise body op reads or
-    writes, i1 masks excepted (no lanes hold them: they fold into the op that uses them)."""
-    found = []
-    for inner in generic.body.walk():
-        if not is_elementwise_op_name(inner.name):
-            continue
-        types = [v.type for v in (*inner.operands, *inner.results)]
-        for ty in dict.fromkeys(t for t in types if not (isinstance(t, IntegerType) and t.width.data == 1)):
-            found.append((inner, ty))
-    return found
 
 
 def _broadcast(load: ktdp.LoadOp, generic: GenericOp) -> bool:
@@ -700,11 +425,6 @@ def _broadcast(load: ktdp.LoadOp, generic: GenericOp) -> bool:
     maps = indexing_maps(generic)
     return any(len(maps[u.index].used_dims()) < maps[u.index].num_dims
                for u in load.result.uses if u.operation is generic and u.index < len(generic.inputs))
-
-
-def _with_unit_dim(amap: AffineMap) -> AffineMap:
-    """`amap` reading one more, trailing, unit dimension (at 0)."""
-    return AffineMap(amap.num_dims, amap.num_symbols, (*amap.results, AffineExpr.constant(0)))
 
 
 def _inside_linalg(op: Operation) -> bool:
@@ -725,7 +445,7 @@ def _inside_stage(op: Operation) -> bool:
     return False
 
 
-def _reads_init(generic: GenericOp) -> bool:
+def reads_init(generic: GenericOp) -> bool:
     body = generic.body.blocks[0]
     return any(arg.uses for arg in body.args[len(generic.inputs):])
 
@@ -743,13 +463,6 @@ def _computed_from_load(value: SSAValue) -> Operation | None:
             return value.owner if isinstance(value.owner, Operation) else owner
         stack.extend(owner.operands)
     return None
-
-
-def _elements(tile_type: TensorType) -> int:
-    count = 1
-    for dim in tile_type.get_shape():
-        count *= dim
-    return count
 
 
 def _hoist_before(op: Operation, anchor: Operation) -> None:

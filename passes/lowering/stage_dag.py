@@ -15,7 +15,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
 from dfsched.dialects import ktdf
-from dfsched.passes.walk import pipelines_post_order, post_order, runs_compute_ops_in_sequence
+from dfsched.passes.walk import nearest_ancestor, pipelines_post_order, post_order, runs_compute_ops_in_sequence
 
 
 def direct_stages(pipeline: ktdf.PipelineOp) -> list[ktdf.StageOp]:
@@ -192,7 +192,7 @@ def _consecutive_siblings(pipelines: Sequence[ktdf.PipelineOp]) -> list[tuple[kt
     """Outermost pipelines that follow each other in one block, directly or inside the loops a
     block holds (a program's compute ops in order, a hoisted load before its consumer): the
     first one of the later op starts after the last one of the earlier op ends."""
-    outermost = [p for p in pipelines if not any(isinstance(a, ktdf.PipelineOp) for a in _ancestors(p))]
+    outermost = [p for p in pipelines if nearest_ancestor(p, ktdf.PipelineOp) is None]
     holders: dict[Operation, list[ktdf.PipelineOp]] = {}
     for pipeline in outermost:
         holder: Operation = pipeline
@@ -207,14 +207,6 @@ def _consecutive_siblings(pipelines: Sequence[ktdf.PipelineOp]) -> list[tuple[kt
         if following is not None:
             pairs.append((inside[-1], holders[following][0]))
     return pairs
-
-
-def _ancestors(op: Operation) -> list[Operation]:
-    found, parent = [], op.parent_op()
-    while parent is not None:
-        found.append(parent)
-        parent = parent.parent_op()
-    return found
 
 
 def _last_stages(pipeline: ktdf.PipelineOp) -> list[ktdf.StageOp]:
