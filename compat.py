@@ -11,7 +11,8 @@ Upgrading xDSL should mean editing this file and nothing else. What lives here:
 - the printer: `PrinterBase` (the same for xDSL's `Printer`), `value_names`, `indented`;
 - the interpreter: `InterpreterBase` (its per-op step) and `op_implementations`; PDL rewrites
   run step by step (`PDLRewriteRunner`);
-- the verifier walk (`verify_module`), pass construction from options (`pass_from_options`).
+- the verifier walk (`verify_module`), pass construction from options (`pass_from_options`);
+- `ImplicitBuilder` made safe for threads (`_thread_safe_implicit_builder`, applied on import).
 
 Nothing outside this file should name a private xDSL attribute (a leading underscore).
 """
@@ -723,3 +724,24 @@ def pass_from_options(pass_class: Any, name: str, options: Mapping[str, tuple]) 
     from xdsl.utils.arg_spec import ArgSpec
 
     return pass_class.from_spec(ArgSpec(name, dict(options)))
+
+
+def _thread_safe_implicit_builder() -> None:
+    """Make xDSL 0.74's `ImplicitBuilder` safe when several threads build ops at once.
+
+    Entering an implicit builder replaces `Operation.__post_init__` for the whole process and
+    leaving restores what it saw on entry. Two threads that overlap restore in the wrong order
+    and leave a hook installed that inserts every op twice ("Can't add to a block an operation
+    already attached to a block", seen when `dfsched.compile` runs on threads). The hook only
+    inserts when the calling thread has a builder, so installing it once, for good, is
+    equivalent on one thread and correct on many; entering and leaving then change nothing.
+    """
+    from xdsl import builder
+    from xdsl.ir import Operation
+
+    builder._override_operation_post_init()  # installs the hook (for good: nothing restores it)
+    installed = Operation.__post_init__
+    builder._override_operation_post_init = lambda: installed
+
+
+_thread_safe_implicit_builder()

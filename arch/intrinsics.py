@@ -36,10 +36,16 @@ LOAD = "ktdf_arch.feature.load"
 STORE = "ktdf_arch.feature.store"
 SIMD = "ktdf_arch.feature.simd"
 QUEUE = "ktdf_arch.feature.queue"
+ADDRESS_LIST = "ktdf_arch.feature.address_list"  # dfsched: the unit moves rows at addresses read from a list
+MATRIX = "ktdf_arch.feature.matrix"
 
 DOUBLE_BUFFER_LAST = "dataflow_scheduler.double_buffer_last"
 CYCLES_PER_OP = "dfsched.cycles_per_op"  # simulator: cycles per compute issue of an exec unit
 MEM_SPACE_MAPPING = "mem_space_mapping"  # on the device: KTIR memory space -> memory kind
+# Not a device attribute: the mark `construct-three-stage-pipeline` puts on a contraction the
+# compute unit's matrix unit runs (its M, N, K tile; passes/contraction.py), read down to the
+# simulator, which costs each marked step by the unit's `cycles_per_tile`.
+MATRIX_TILE = "dfsched.matrix_tile"
 
 # The registry of what a device may declare besides the ktdf_arch ops' own attributes (`kind`,
 # `size`, ...): the fields of each feature, the fields of an access shape, and the attributes
@@ -51,6 +57,8 @@ FEATURE_FIELDS: dict[str, tuple[str, ...]] = {
     STORE: ("word_size", "access_granularity"),
     SIMD: ("splat", "zero_pad", "lanes", "ops"),
     QUEUE: ("ordered", "size", "depth"),
+    ADDRESS_LIST: ("memory",),
+    MATRIX: ("tile", "types", "cycles_per_tile"),
 }
 ACCESS_FIELDS = ("size_in_words", "align_in_words")
 OTHER_DEVICE_ATTRIBUTES = (DOUBLE_BUFFER_LAST, CYCLES_PER_OP, MEM_SPACE_MAPPING)
@@ -279,12 +287,51 @@ def _check_queue(op: Operation, value: Attribute) -> None:
             raise _Fail(f"'{key}' must be > 0")
 
 
+def _check_address_list(op: Operation, value: Attribute) -> None:
+    """`ktdf_arch.feature.address_list = {memory = "L1"}`: the unit issues address-list
+    transfers (gathers, scatters), reading each list from `memory`."""
+    _exec_unit_only(op)
+    if not isinstance(value, DictionaryAttr):
+        raise _Fail("requires dictionary attribute")
+    for key, field_value in value.data.items():
+        if key != "memory":
+            raise _Fail(f"unknown attribute '{key}' (expected 'memory')")
+        if not isinstance(field_value, StringAttr):
+            raise _Fail("attribute 'memory' requires a memory kind string")
+    if "memory" not in value.data:
+        raise _Fail("requires attribute 'memory' (the memory kind the address lists are read from)")
+def _check_matrix(op: Operation, value: Attribute) -> None:
+    """`{tile = array<i64: M, N, K>, types = #ktdf_arch.map<f16 = f32>, cycles_per_tile = C}`:
+    a matrix-multiply unit (a dfsched extension; see `read_matrix`)."""
+    _exec_unit_only(op)
+    if not isinstance(value, DictionaryAttr):
+        raise _Fail("requires dictionary attribute")
+    fields = value.data
+    for key in fields:
+        if key not in FEATURE_FIELDS[MATRIX]:
+            raise _Fail(f"unknown attribute '{key}' (expected one of: {', '.join(FEATURE_FIELDS[MATRIX])})")
+    tile = fields.get("tile")
+    if (not isinstance(tile, DenseArrayBase) or not _is_i64_type(tile.elt_type)
+            or len(tile.get_values()) != 3 or any(v <= 0 for v in tile.get_values())):
+        raise _Fail("attribute 'tile' requires array<i64: M, N, K> of three sizes > 0")
+    types = fields.get("types")
+    if not isinstance(types, MapAttr) or not types.items or not all(
+            isinstance(k, TypeAttribute) and read_accumulate(v) is not None for k, v in types.items):
+        raise _Fail("attribute 'types' requires map from operand type to an accumulator type "
+                    f"({', '.join(ACCUMULATE_TYPES)})")
+    cycles = fields.get("cycles_per_tile")
+    if not is_i64(cycles) or i64_value(cycles) <= 0:  # type: ignore[operator]
+        raise _Fail("attribute 'cycles_per_tile' requires 64-bit integer > 0")
+
+
 _FEATURE_CHECKS = {
+    ADDRESS_LIST: _check_address_list,
     COMPUTE: _check_compute,
     LOAD: _check_load_store,
     STORE: _check_load_store,
     SIMD: _check_simd,
     QUEUE: _check_queue,
+    MATRIX: _check_matrix,
 }
 
 
@@ -379,6 +426,25 @@ class Queue:
 
 
 @dataclass(frozen=True)
+class Matrix:
+    """A `feature.matrix`: the unit multiplies an M x K by a K x N tile into an M x N
+    accumulator per step, in `cycles_per_tile` cycles, for each operand type it lists."""
+
+    tile: tuple[int, int, int]  # M, N, K
+    types: tuple[tuple[Attribute, str], ...]  # operand type -> accumulator type ("f32")
+    cycles_per_tile: int
+
+    def accumulator_for(self, operand_type: Attribute) -> str | None:
+        """The accumulator type for `operand_type` operands, None when the unit does not take them."""
+        return next((acc for key, acc in self.types if key == operand_type), None)
+
+    @property
+    def macs_per_cycle(self) -> float:
+        m, n, k = self.tile
+        return m * n * k / self.cycles_per_tile
+
+
+@dataclass(frozen=True)
 class Features:
     """Everything a resource's `ktdf_arch.features` dictionary says, typed."""
 
@@ -388,6 +454,8 @@ class Features:
     store: LoadStore | None = None
     simd: Simd | None = None
     queue: Queue | None = None
+    address_list_memory: str | None = None  # feature.address_list: the memory its lists are read from
+    matrix: Matrix | None = None
     raw: DictionaryAttr = field(default_factory=lambda: DictionaryAttr({}))
 
 
@@ -437,6 +505,19 @@ def read_queue(value: Attribute | None) -> Queue | None:
     )
 
 
+def read_matrix(value: Attribute | None) -> Matrix | None:
+    if not isinstance(value, DictionaryAttr):
+        return None
+    fields = value.data
+    tile = fields.get("tile")
+    types = fields.get("types")
+    if not isinstance(tile, DenseArrayBase) or not isinstance(types, MapAttr):
+        return None
+    m, n, k = tile.get_values()
+    pairs = tuple((key, acc) for key, v in types.items if (acc := read_accumulate(v)) is not None)
+    return Matrix((m, n, k), pairs, i64_value(fields.get("cycles_per_tile")) or 1)
+
+
 def read_features(op: Operation) -> Features:
     raw = op.attributes.get(FEATURES)
     if not isinstance(raw, DictionaryAttr):
@@ -449,8 +530,15 @@ def read_features(op: Operation) -> Features:
         store=read_load_store(data.get(STORE)),
         simd=read_simd(data.get(SIMD)),
         queue=read_queue(data.get(QUEUE)),
+        address_list_memory=_address_list_memory(data.get(ADDRESS_LIST)),
+        matrix=read_matrix(data.get(MATRIX)),
         raw=raw,
     )
+
+
+def _address_list_memory(value: Attribute | None) -> str | None:
+    memory = _fields(value).get("memory")
+    return memory.data if isinstance(memory, StringAttr) else None
 
 
 def read_accumulate(value: Attribute | None) -> str | None:

@@ -14,7 +14,8 @@ Kinds are compared as strings (`"DDR"`, `"SFU"`): the `kind` of every resource, 
   `.capacities()`;
 - execution units: `.units` (kind → `ExecUnit`: compute, load/store word sizes and access
   shapes, SIMD lanes/splat/zero-pad, double_buffer_last, attached links), `.unit(kind)`,
-  `.compute_kind`, `.compute_unit`, `.simd_lanes(kind, element_type)`;
+  `.compute_kind`, `.compute_unit`, `.simd_lanes(kind, element_type)`, `.matrix_unit`
+  (tile, operand/accumulator types and cycles of a `feature.matrix`);
 - links: `.links`, `.incoming_links(kind)`, `.outgoing_links(kind)`, `.link_between(a, b)`,
   `.read_kinds(kind)`, `.write_kinds(kind)` (transfer granularity, queue depth/order);
 - hierarchy: `.cores`, `.corelets_per_core`, `.instances(kinds)`, `.local_memory(kind)`;
@@ -33,7 +34,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Attribute, Operation
 
 from dfsched.arch import intrinsics, views
-from dfsched.arch.intrinsics import Features, LoadStore, Queue, Simd
+from dfsched.arch.intrinsics import Features, LoadStore, Matrix, Queue, Simd
 from dfsched.arch.routing import RoutingGraph
 from dfsched.arch.views import Direction, kind_name
 from dfsched.diagnostics import DiagnosticError, error, location_of
@@ -119,6 +120,10 @@ class ExecUnit:
     @property
     def simd(self) -> Simd | None:
         return self.features.simd
+
+    @property
+    def matrix(self) -> Matrix | None:
+        return self.features.matrix
 
     @property
     def is_load_store(self) -> bool:
@@ -335,6 +340,13 @@ class DeviceModel:
         kind = self.compute_kind
         return self.units[kind].features.accumulate if kind in self.units else None
 
+    @property
+    def matrix_unit(self) -> Matrix | None:
+        """The compute unit's matrix-multiply capability (`ktdf_arch.feature.matrix`), or None:
+        contractions then run on its vector lanes."""
+        kind = self.compute_kind
+        return self.units[kind].matrix if kind in self.units else None
+
     def compute_unit(self, at: Operation | None = None) -> ExecUnit:
         kind, problem = self._compute
         if problem is not None:
@@ -365,6 +377,10 @@ class DeviceModel:
                 at,
                 unit.op,
             )
+
+    def address_list_units(self) -> list[ExecUnit]:
+        """The units that issue address-list transfers (`ktdf_arch.feature.address_list`)."""
+        return [u for u in self.units.values() if u.features.address_list_memory is not None]
 
     # -- links ------------------------------------------------------------
     def incoming_links(self, kind: str) -> list[Link]:

@@ -75,7 +75,10 @@ def measure(path: str, device: str, seed: int) -> tuple[dict[str, str], list[str
     """One table row for `path`, and the reasons of the steps that failed."""
     from dfsched.interp import ktir, schedule
     from dfsched.interp.dataflow import simulate
-    from dfsched.interp.dataflow_compile import compile_to_dfir
+    try:
+        from dfsched.tools.dataflow_compile import compile_to_dfir
+    except ImportError:  # a revision from before it moved (`--against`)
+        from dfsched.interp.dataflow_compile import compile_to_dfir
     from dfsched.tools.run import check_kernel
 
     row: dict[str, str] = {"kernel": os.path.relpath(path, ROOT) if path.startswith(ROOT) else path}

@@ -4,7 +4,7 @@
     python benchmarks/schedule_quality.py [--device sample] [--seed 0] [--details] [--no-search] [EXAMPLE ...]
 
 For every kernel in examples/ (or those named), the full schedule (`-ktir-to-dfir`, then the
-backend passes the pipeline does not run yet, see `interp/dataflow_compile.py`) is simulated
+backend passes the pipeline does not run yet, see `tools/dataflow_compile.py`) is simulated
 by `dfsched.interp.dataflow.simulate` on seeded inputs and checked against the KTIR reference
 interpreter as `dfsched-run --check` checks it (reductions accumulated as the device declares,
 within 8 f16 ulps): "ok", or "WRONG" with the differences below the table. The table shows
@@ -27,7 +27,8 @@ within 8 f16 ulps): "ok", or "WRONG" with the differences below the table. The t
   `--disable-parallelize-loops-across-instances` (cycles and efficiency against the full
   schedule's bound); "n/a" when that pass is not in the pipeline.
 
-`check` is "ok", "WRONG" (outputs differ from the reference) or "RACE" (two units touch one
+`check` is "ok", "WRONG" (outputs differ from the reference; a kernel that reduces may differ
+by the checker's reduction tolerance, as in `dfsched-run --check`) or "RACE" (two units touch one
 byte without synchronisation ordering them: the schedule is wrong whatever the timing; its
 cycles are then simulated without the race check). A kernel the backend cannot compile, or
 whose simulation fails, shows FAILED and the reason below the table.
@@ -72,9 +73,8 @@ def simulate_kernel(path: str, device: str, seed: int, disable=(), strategy: str
     from dfsched.diagnostics import DiagnosticError
     from dfsched.interp import ktir
     from dfsched.interp.dataflow import simulate
-    from dfsched.interp.dataflow_compile import compile_to_dfir
-
-    from dfsched.interp.schedule import has_reduction, reduction_tolerance
+    from dfsched.tools.dataflow_compile import compile_to_dfir
+    from dfsched.interp.schedule import has_reduction, output_differences
     from dfsched.tools.run import device_accumulation
 
     kernel = ktir.load_module(path)
@@ -92,10 +92,7 @@ def simulate_kernel(path: str, device: str, seed: int, disable=(), strategy: str
         race = exc.diagnostic.render()
         result = simulate(dfir, inputs, device, layout=reference.layout, record_timeline=False, check_races=False)
     compulsory = sum(reference.global_memory.slots_touched())
-    problems = []
-    for key in sorted(set(reference.outputs) | set(result.outputs)):
-        tolerance = reduction_tolerance(reference.outputs[key]) if key in reference.outputs and has_reduction(kernel) else 0
-        problems += ktir.compare_outputs(reference.outputs, result.outputs, keys=[key], atol=tolerance)
+    _, problems = output_differences(reference.outputs, result.outputs, has_reduction(kernel))
     return result, problems, race, compulsory
 
 
@@ -129,7 +126,7 @@ def main() -> None:
     ap.add_argument("--no-search", action="store_true", help="leave out the (slow) `search` column")
     args = ap.parse_args()
 
-    from dfsched.interp.dataflow_compile import in_pipeline
+    from dfsched.tools.dataflow_compile import in_pipeline
 
     paths = []
     for name in args.examples or sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir"))):

@@ -1466,6 +1466,8 @@ class FoldSingleTripDeriveSize(RewritePattern):
         rewriter.replace(op, size, [size.result])
 
 
+from dfsched.dialects.ktdf_indirect import IndirectViewOp  # noqa: E402  (its own module: one op, one job)
+
 KTDF = Dialect(
     "ktdf",
     [
@@ -1486,6 +1488,7 @@ KTDF = Dialect(
         ParallelOp,
         ParallelYieldOp,
         OpaqueOp,
+        IndirectViewOp,
     ],
     [TokenType, FifoSlotType, LoopTypeAttr],
 )

@@ -1522,6 +1522,9 @@ def _linear(expr: AffineExpr, num_dims: int, num_symbols: int) -> list[int] | No
     return None
 
 
+linear_form = _linear  # public: the indirect-access split reads subscripts with it
+
+
 def _contains(s: AffineSet, dims: Sequence[int], symbols: Sequence[int]) -> bool:
     for c in s.constraints:
         value = c.lhs.eval(dims, symbols) - c.rhs.eval(dims, symbols)

@@ -217,10 +217,34 @@ _MATMUL_MAPS = ArrayAttr(
 )
 
 
+def contraction_region(inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+    """The body of `linalg.matmul` / `batch_matmul`: `out + cast(a) * cast(b)`, a float operand
+    narrower than the output first `arith.extf`-ed to it (MLIR's semantics; f16 x f16 -> f32 is
+    the mixed-precision contraction). xDSL's own body multiplies the operands unconverted."""
+    arg_types = _x.MatmulOp.body_arg_types((*inputs, *outputs))
+    out_type = arg_types[-1]
+    is_float = isinstance(out_type, AnyFloat)
+    block = Block(arg_types=arg_types)
+    with ImplicitBuilder(block):
+        factors = []
+        for arg in block.args[:2]:
+            if is_float and isinstance(arg.type, AnyFloat) and arg.type.bitwidth < out_type.bitwidth:
+                arg = arith.ExtFOp(arg, out_type).result
+            factors.append(arg)
+        product = (arith.MulfOp if is_float else arith.MuliOp)(factors[0], factors[1]).result
+        total = (arith.AddfOp if is_float else arith.AddiOp)(product, block.args[2]).result
+        _x.YieldOp(total)
+    return Region(block)
+
+
 class MatmulOp(NamedOpSyntax, _x.MatmulOp):
     @staticmethod
     def get_default_indexing_maps_attr() -> ArrayAttr:
         return _MATMUL_MAPS
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        return contraction_region(inputs, outputs)
 
 
 # ===========================================================================
@@ -345,7 +369,7 @@ class BatchMatmulOp(NamedOpSyntax, NamedOperation):
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
-        return _x.MatmulOp.get_hidden_region(inputs, outputs)
+        return contraction_region(inputs, outputs)
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         return tuple(m.data for m in self.indexing_maps.data)

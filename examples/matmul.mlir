@@ -2,9 +2,10 @@
 // Inductor writes it, as a `linalg.matmul` on loaded tiles, over a grid of 16 compute tiles,
 // 4 rows of A (and of C) per tile. Each tile loads its 4x128 rows of A and all of B and
 // multiplies them into its 4x64 rows of C, accumulating into a zero fill (the only initial
-// value the scheduler accepts for an accumulator). On a device without a matrix unit the
-// contraction runs on the vector unit: one multiply-accumulate per step of K, a column of A
-// spread over a row of B.
+// value the scheduler accepts for an accumulator). On a device with a matrix unit (spyre,
+// matrix_unit) it runs there, one tile step (M x N x K) at a time; on a device without one it
+// runs on the vector unit: one multiply-accumulate per step of K, a column of A spread over a
+// row of B.
 // A, B and C live in global memory at byte addresses 0, 16384 and 32768.
 
 #a_matrix = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>

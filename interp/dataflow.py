@@ -145,9 +145,9 @@ from dfsched.interp.dataflow_ops import (
     SimState,
     Unit,
     UnitStats,
+    byte_memory,
 )
 from dfsched.interp.dtypes import ElementType, element_type
-from dfsched.interp.dataflow_memory import FlatMemory
 from dfsched.interp.dataflow_races import RaceTracker
 
 __all__ = [
@@ -266,13 +266,18 @@ def simulate(
     if model is not None and model.global_memory is not None:
         global_kind = model.global_memory.kind
         size = model.global_memory.size
-    sim.global_memory = SimMemory(global_kind.lower(), global_kind, FlatMemory("global memory", size))
+    sim.global_memory = SimMemory(global_kind.lower(), global_kind, byte_memory("global memory", size))
 
     buffers, args = _place_inputs(sim, kernel_op, dict(inputs or {}), layout)
     with np.errstate(all="ignore"):
         call_function(sim, kernel_op, args)
     memory = sim.global_memory.memory
     outputs = {key: memory.fetch(address, shape, et) for key, address, shape, et in buffers}
+    if sim.local_layout is not None:
+        from dfsched.interp import ktir
+
+        layout, tiles = sim.local_layout
+        outputs.update(ktir.local_outputs(lambda t: scratchpad_of(sim, t).memory, tiles, layout))
     busy = {name: s.busy for name, s in sim.stats.items()}
     fifo_peaks = getattr(sim, "fifo_peaks", {})
     occupancy = getattr(sim, "fifo_occupancy", {})
@@ -378,15 +383,17 @@ def _place_inputs(sim: SimState, kernel_op: func.FuncOp, inputs: dict[str, Any],
         if unknown:
             raise ValueError(f"input(s) {', '.join(sorted(unknown))} are not in the layout "
                              f"(buffers: {', '.join(b.key for b in layout.buffers)})")
+        from dfsched.interp import ktir
+
+        ktir.place_inputs(memory, layout, inputs)  # a buffer too large to hold is generated on touch
         for b in layout.global_buffers():
-            if b.key in inputs:
-                data = np.asarray(inputs[b.key])
-                if data.size != int(np.prod(b.shape, dtype=np.int64)):
-                    raise ValueError(f"input '{b.key}' has {data.size} elements but its buffer holds {list(b.shape)}")
-                memory.place(b.address, b.element.cast(data).reshape(-1), b.element)
             buffers.append((b.key, b.address, tuple(b.shape), b.element))
             if b.arg_index is not None and b.arg_index < len(params):
                 arg_values[b.arg_index] = b.address
+        for b in layout.local_buffers():
+            if b.arg_index is not None and b.arg_index < len(params):
+                arg_values[b.arg_index] = b.address
+        _place_local_inputs(sim, kernel_op, layout, inputs)
         scalars = [(name, inputs.get(name, value)) for name, value in layout.scalars.items()]
     else:
         arrays = [(k, np.asarray(v)) for k, v in inputs.items() if np.asarray(v).ndim > 0 or k.startswith("@")]
@@ -421,6 +428,29 @@ def _place_inputs(sim: SimState, kernel_op: func.FuncOp, inputs: dict[str, Any],
             value = 0
         arg_values[i] = _scalar(value, p.type)
     return buffers, arg_values
+
+
+def scratchpad_of(sim: SimState, core: int) -> SimMemory:
+    """Compute tile `core`'s scratchpad (the memory `ct_local` maps to): the memory unit the
+    lowering names `C<core>-<kind>` (`passes/lowering/dfir_utils.unit_name`)."""
+    model = sim.device
+    if model is None:
+        raise ValueError("scratchpad-resident inputs need a device (which memory is a tile's scratchpad)")
+    kind = model.memory_for_space("ct_local").kind
+    tag = kind.lower()
+    return sim.memory_of(Unit(f"C{core}-{tag}", tag, core=core))
+
+
+def _place_local_inputs(sim: SimState, kernel_op: func.FuncOp, layout, inputs: dict[str, Any]) -> None:
+    """Seed every tile's scratchpad with its row of each scratchpad-resident input, where the
+    reference puts it (`ktir.place_local_inputs`); `address-assignment` keeps buffers off it."""
+    from dfsched.interp import ktir
+
+    if not layout.local_buffers():
+        return
+    tiles = int(np.prod(ktir.grid_of(kernel_op), dtype=np.int64))
+    ktir.place_local_inputs(lambda t: scratchpad_of(sim, t).memory, tiles, layout, inputs)
+    sim.local_layout = (layout, tiles)
 
 
 def _scalar(value: Any, t) -> Any:

@@ -100,7 +100,7 @@ class DeadlockError(DiagnosticError):
         self.blocked = blocked
 
 
-@dataclass
+@dataclass(slots=True)
 class TimelineEntry:
     unit: str
     start: int
@@ -171,10 +171,14 @@ class Engine:
                 if self.record_timeline:
                     self.timeline.append(TimelineEntry(process.name, self.now, self.now + command.cycles, command.what,
                                                        command.amount))
+                if self._next_anyway(self.now + command.cycles):
+                    continue
                 self._push(process, self.now + command.cycles)
                 return
             if isinstance(command, WaitUntil):
                 if command.time <= self.now:
+                    continue
+                if self._next_anyway(command.time):
                     continue
                 self._push(process, command.time)
                 return
@@ -183,6 +187,16 @@ class Engine:
                 command.waitlist.waiting.append(process)
                 return
             raise TypeError(f"a process yielded {command!r}")
+
+    def _next_anyway(self, time: int) -> bool:
+        """The running process resumes at `time` and would be the next popped (every other
+        entry is later; an equal time was pushed first and goes first): go on without the
+        heap, as if pushed and popped. Exact: the same order of events."""
+        heap = self._heap
+        if heap and heap[0][0] <= time:
+            return False
+        self.now = time
+        return True
 
     def _deadlock(self, left: list[Process]) -> DeadlockError:
         blocked = [(p.name, p.blocked.why if p.blocked else "nothing (it never got to run)") for p in left]

@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ShapedType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 
-from dfsched.arch.intrinsics import CYCLES_PER_OP
+from dfsched.arch.intrinsics import CYCLES_PER_OP, MATRIX_TILE
 from dfsched.compat import op_implementations
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp import sets
@@ -37,9 +37,8 @@ from dfsched.interp.base import defined_inside
 from dfsched.interp.dataflow_engine import Block as BlockCmd
 from dfsched.interp.dataflow_engine import Busy, Engine, Fifo, Process, SignalBox, WaitUntil
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
-from dfsched.interp.dataflow_memory import FlatMemory
 from dfsched.interp.dataflow_races import RaceError, RaceTracker
-from dfsched.interp.memory import MemoryAccessError, overlaps
+from dfsched.interp.memory import Memory, MemoryAccessError, overlaps
 
 # ---------------------------------------------------------------------------------------
 # options and statistics
@@ -135,13 +134,21 @@ class UniformMap:
             raise SimError(f"key {key} is not in the map (keys: {keys})") from None
 
 
+SIM_PAGE_BITS = 16  # 64 KiB pages: the simulator moves whole vectors and DMA blocks
+
+
+def byte_memory(name: str, size: int | None) -> Memory:
+    """A simulated memory unit's contents: the interpreters' paged memory, in bytes."""
+    return Memory(name, "byte", size, page_bits=SIM_PAGE_BITS)
+
+
 @dataclass
 class SimMemory:
     """One memory unit's contents (byte-addressed)."""
 
     name: str
     kind: str
-    memory: FlatMemory
+    memory: Memory
 
 
 @dataclass
@@ -213,6 +220,7 @@ class SimState:
         self._links: dict[tuple[str, str], Any] = {}
         self._captures: dict[Operation, list[SSAValue]] = {}
         self._local_buffers = 0
+        self.local_layout = None  # (layout, tiles) when scratchpad-resident inputs were seeded
         self.map_cache: dict[Operation, tuple[list[Any], UniformMap]] = {}
         self.invariant_maps: dict[Operation, tuple[dict, UniformMap]] = {}
         self._invariant: dict[Operation, bool] = {}
@@ -279,13 +287,25 @@ class SimState:
                 return lanes
         return 0
 
-    def block_plan(self, block: Block) -> list[tuple[Operation, str, tuple, tuple]]:
-        """(op, name, operands, results) of each op of `block`, listed once (the IR does not
-        change while it runs)."""
+    def block_plan(self, block: Block) -> list[tuple]:
+        """(op, name, operands, results, kind, implementation) of each op of `block`, decoded
+        once (the IR does not change while it runs); kind: "term", "pure", "timed" or
+        "fallback"."""
         found = self._block_plans.get(id(block))
         if found is None or found[0] is not block:
-            found = self._block_plans[id(block)] = (
-                block, [(op, op.name, tuple(op.operands), tuple(op.results)) for op in block.ops])
+            plan = []
+            for op in block.ops:
+                name = op.name
+                if name in TERMINATORS:
+                    kind, fn = "term", None
+                elif name in PURE:
+                    kind, fn = "pure", PURE[name]
+                elif name in TIMED:
+                    kind, fn = "timed", TIMED[name]
+                else:
+                    kind, fn = "fallback", None
+                plan.append((op, name, tuple(op.operands), tuple(op.results), kind, fn))
+            found = self._block_plans[id(block)] = (block, plan)
         return found[1]
 
     def segments(self, op: Operation) -> list[list[SSAValue]]:
@@ -377,7 +397,7 @@ class SimState:
             size = None
             if self.device is not None and unit.kind in self.device.memories:
                 size = self.device.memories[unit.kind].size
-            mem = SimMemory(key, unit.kind, FlatMemory(f"memory {key}", size))
+            mem = SimMemory(key, unit.kind, byte_memory(f"memory {key}", size))
         self.memories[key] = mem
         return mem
 
@@ -392,7 +412,7 @@ class SimState:
     def local_buffer(self, nbytes: int) -> SimMemory:
         self._local_buffers += 1
         name = f"buffer#{self._local_buffers}"
-        return SimMemory(name, "LOCAL", FlatMemory(name, nbytes))
+        return SimMemory(name, "LOCAL", byte_memory(name, nbytes))
 
     # -- access patterns ------------------------------------------------------------------
     def pattern(self, the_set: AffineSet, order: AffineMap, symbols: tuple[int, ...] = ()) -> np.ndarray:
@@ -499,13 +519,13 @@ class Runner:
         for arg, value in zip(block.args, args):
             env[arg] = value
         invariant_maps = self.sim.invariant_maps
-        for op, name, op_operands, op_results in self.sim.block_plan(block):
+        for op, name, op_operands, op_results, kind, fn in self.sim.block_plan(block):
             if name == "uniform.def_immutable_mapping" and self.launch_env is not None:
                 cached = invariant_maps.get(op)
                 if cached is not None and cached[0] is self.launch_env:
-                    env[op.results[0]] = cached[1]
+                    env[op_results[0]] = cached[1]
                     continue
-            if name in TERMINATORS:
+            if kind == "term":
                 values = [env[o] for o in op_operands]
                 if self.pending and self.unit is None:
                     pending, self.pending = self.pending, []
@@ -516,15 +536,12 @@ class Runner:
             except KeyError as exc:
                 raise error(op, f"'{name}' op uses a value that has none here ({exc.args[0]})") from None
             try:
-                pure = PURE.get(name)
-                if pure is not None:
-                    results = pure(self, op, operands)
+                if kind == "pure":
+                    results = fn(self, op, operands)
+                elif kind == "timed":
+                    results = yield from fn(self, op, operands)
                 else:
-                    timed = TIMED.get(name)
-                    if timed is not None:
-                        results = yield from timed(self, op, operands)
-                    else:
-                        results = yield from self._fallback(op, operands)
+                    results = yield from self._fallback(op, operands)
             except DiagnosticError:
                 raise
             except (SimError, RaceError, MemoryAccessError, ValueError, IndexError, UnsupportedType,
@@ -580,17 +597,6 @@ def _element_type_or_none(t: Attribute) -> ElementType | None:
 
 def _int(value: Any) -> int:
     return int(value)
-
-
-def eval_map_rows(amap: AffineMap, points: np.ndarray, symbols: list[int]) -> np.ndarray:
-    """`amap` on each row of `points` (shape (n, dims)) -> (n, results)."""
-    n = points.shape[0]
-    if not amap.results:
-        return np.zeros((n, 0), dtype=np.int64)
-    dims = [points[:, k] for k in range(points.shape[1])]
-    syms = symbols[: amap.num_symbols] + [0] * max(0, amap.num_symbols - len(symbols))
-    cols = [np.broadcast_to(np.asarray(e.eval(dims, syms), dtype=np.int64), (n,)) for e in amap.results]
-    return np.stack(cols, axis=1)
 
 
 # ---------------------------------------------------------------------------------------
@@ -676,7 +682,16 @@ def _tile_id(r: Runner, op, args):
 
 
 def _passthrough(r: Runner, op, args):
-    return tuple(args)
+    """A cast between a vector and a tensor of the same elements (an island's bridge): the
+    values, in the result's shape."""
+    out = []
+    for value, result in zip(args, op.results):
+        t = result.type
+        if isinstance(t, ShapedType) and isinstance(value, np.ndarray) and all(d >= 0 for d in t.get_shape()) \
+                and value.size == math.prod(t.get_shape()):
+            value = value.reshape(tuple(t.get_shape()))
+        out.append(value)
+    return tuple(out)
 
 
 def _alloc(r: Runner, op, args):
@@ -1073,7 +1088,7 @@ def _vector_load(r: Runner, op, args) -> Gen:
     addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
     if r.sim.races is not None:
         r.sim.races.read(unit.name, view.memory.memory, addresses, et.itemsize, consecutive)
-    values = view.memory.memory.read(addresses, et, consecutive).reshape(shape)
+    values = view.memory.memory.read(addresses, et, consecutive=consecutive).reshape(shape)
     nbytes = values.nbytes
     r.stats.loaded_bytes += nbytes
     cycles = r.sim.transfer_cycles(r.sim.link(view.memory.kind, unit.kind), nbytes)
@@ -1101,7 +1116,7 @@ def _vector_store(r: Runner, op, args) -> Gen:
     yield Busy(cycles, f"vector_store {view.memory.name}", values.nbytes)
     if r.sim.races is not None:
         r.sim.races.write(unit.name, view.memory.memory, addresses, et.itemsize, consecutive)
-    view.memory.memory.write(addresses, values, et, consecutive)
+    view.memory.memory.write(addresses, values, et, consecutive=consecutive)
     r.stats.stored_bytes += values.nbytes
     return ()
 
@@ -1124,8 +1139,8 @@ def _time_plan(r: Runner, op, symbols: tuple[int, ...]) -> TimePlan:
     plan = r.sim.plans.get(key)
     if plan is None:
         times = r.sim.pattern(op.time_set.data, op.time_order.data, symbols)
-        load = eval_map_rows(op.load_time_addr_map.data, times, list(symbols))
-        store = eval_map_rows(op.store_time_addr_map.data, times, list(symbols))
+        load = sets.eval_map_rows(op.load_time_addr_map.data, times, list(symbols))
+        store = sets.eval_map_rows(op.store_time_addr_map.data, times, list(symbols))
 
         def bounds(a: np.ndarray):
             if a.shape[0] == 0:
@@ -1166,11 +1181,11 @@ def _composite(r: Runner, op, args) -> Gen:
         races.read(unit.name, src.memory.memory, src_addr, et.itemsize, src_seq)
     if trivial and not (src.memory is dst.memory and overlaps(src_addr, dst_addr)):
         _check_count(store.count, shape, "stores")
-        values = src.memory.memory.read(src_addr, et, src_seq)
+        values = src.memory.memory.read(src_addr, et, consecutive=src_seq)
         yield Busy(per_step * steps, what, vector_bytes * steps)
         if races is not None:
             races.write(unit.name, dst.memory.memory, dst_addr, et.itemsize, dst_seq)
-        dst.memory.memory.write(dst_addr, values, et, dst_seq)
+        dst.memory.memory.write(dst_addr, values, et, consecutive=dst_seq)
     else:
         for t in range(steps):
             vector = src.memory.memory.read(src_addr[t], et).reshape(shape)
@@ -1190,6 +1205,69 @@ def _composite(r: Runner, op, args) -> Gen:
     for kind in (src.memory.kind, dst.memory.kind):
         stats.dma_bytes_by_memory[kind] = stats.dma_bytes_by_memory.get(kind, 0) + moved
     return ()
+
+
+def _composite_indirect(r: Runner, op, args) -> Gen:
+    """An address-list transfer (`passes/lowering/dfir_indirect.py`): each time step's vector is
+    at the direct side's addresses plus the byte address its list entry holds."""
+    unit = r.require_unit(op)
+    env = r.env
+    ind_src, dir_src, ind_dst, dir_dst, ind_src_ops, dir_src_ops, ind_dst_ops, dir_dst_ops, time_syms, _ = \
+        r.sim.segments(op)
+    src, dst = _view(env[dir_src[0]]), _view(env[dir_dst[0]])
+    symbols = tuple(int(env[v]) for v in time_syms)
+    times = r.sim.pattern(op.time_set.data, op.time_order.data, symbols)
+    body = op.regions[0].blocks.first
+    if not r.sim.trivial_body(op, body):
+        raise SimError("an address-list transfer with a body is not supported")
+    shape, et = _vector_type_info(body.args[0].type)
+    check = r.sim.options.check_bounds
+    moved = []
+    for side, view, indices, lists, list_ops, set_name in (
+            ("load", src, dir_src_ops, ind_src, ind_src_ops, "load"),
+            ("store", dst, dir_dst_ops, ind_dst, ind_dst_ops, "store")):
+        plan = access_plan(r, op, set_name, getattr(op, f"{set_name}_set").data, getattr(op, f"{set_name}_order").data,
+                           len(view.shape))
+        steps = eval_map_rows(getattr(op, f"{side}_direct_time_addr_map").data, times, list(symbols))
+        base = _base(r, getattr(op, f"direct_{'src' if side == 'load' else 'dst'}_map").data,
+                     [env[v] for v in indices])
+        lo = tuple(int(x) for x in steps.min(axis=0)) if steps.size else (0,) * len(view.shape)
+        hi = tuple(int(x) for x in steps.max(axis=0)) if steps.size else (0,) * len(view.shape)
+        addresses, _ = view_addresses(view, base, plan, check, steps, lo, hi)
+        if lists:
+            addresses = addresses + _listed(r, unit, op, side, env[lists[0]], [env[v] for v in list_ops], times,
+                                            symbols)[:, None]
+        moved.append(addresses)
+    src_addr, dst_addr = moved
+    vector_bytes = math.prod(shape) * et.itemsize
+    steps = times.shape[0]
+    per_step = r.sim.composite_cycles(src.memory.kind, unit.kind, dst.memory.kind, vector_bytes)
+    if r.sim.races is not None:
+        r.sim.races.read(unit.name, src.memory.memory, src_addr, et.itemsize, False)
+    values = src.memory.memory.read(src_addr, et, False)
+    yield Busy(per_step * steps, f"address-list transfer {src.memory.name} -> {dst.memory.name}",
+               vector_bytes * steps)
+    if r.sim.races is not None:
+        r.sim.races.write(unit.name, dst.memory.memory, dst_addr, et.itemsize, False)
+    dst.memory.memory.write(dst_addr, values, et, False)
+    moved_bytes = steps * vector_bytes
+    r.stats.loaded_bytes += moved_bytes
+    r.stats.stored_bytes += moved_bytes
+    r.stats.dma_bytes += moved_bytes
+    r.stats.dma_cycles += per_step * steps
+    return ()
+
+
+def _listed(r: Runner, unit: Unit, op, side: str, value: Any, operands: list[Any], times: np.ndarray,
+            symbols: tuple[int, ...]) -> np.ndarray:
+    """The byte address each time step's list entry holds."""
+    view = _view(value)
+    base = np.asarray(_base(r, getattr(op, f"indirect_{'src' if side == 'load' else 'dst'}_map").data, operands))
+    offsets = eval_map_rows(getattr(op, f"{side}_indirect_time_addr_map").data, times, list(symbols))
+    addresses = view.addresses(base[None, :] + offsets, r.sim.options.check_bounds)
+    if r.sim.races is not None:
+        r.sim.races.read(unit.name, view.memory.memory, addresses, view.et.itemsize, False)
+    return view.memory.memory.read(addresses, view.et, False).astype(np.int64)
 
 
 def _trivial_body(body: Block) -> bool:
@@ -1403,6 +1481,8 @@ def _linalg_generic(r: Runner, op, args) -> Gen:
     """An intrinsic generic runs as one vector op, the intrinsic applied to whole arrays with
     the numpy semantics of `intrinsics.py` (through `spyreop_impl`); any other generic is
     the KTIR interpreter's."""
+    if MATRIX_TILE in op.attributes:
+        return (yield from _matrix_step(r, op, args))
     intrinsic = _intrinsic_of(r.sim, op)
     if intrinsic is None:
         return (yield from r._fallback(op, args))  # noqa: SLF001
@@ -1420,6 +1500,26 @@ def _linalg_generic(r: Runner, op, args) -> Gen:
     out = np.broadcast_to(et.cast(np.asarray(value)), shape).copy()
     yield from _compute(r, op, out, et)
     return (out,)
+
+
+def _matrix_step(r: Runner, op, args) -> Gen:
+    """A contraction step on the matrix unit (`dfir_compute._matrix_step`): the KTIR
+    reference's contraction semantics, timed as one `cycles_per_tile` per tile of the unit
+    the step's M x N x K covers."""
+    unit = r.require_unit(op)
+    ktir = r.sim.ktir
+    captured = r.sim.captures(op)
+    ktir.reset_values([(v, r.env[v]) for v in captured if v in r.env])
+    results = ktir.interpret_op(op, tuple(args)).values
+    matrix = r.sim.device.units[unit.kind].matrix if r.sim.device is not None else None
+    if matrix is None:
+        raise SimError(f"'{unit.kind}' runs a matrix-unit step but declares no ktdf_arch.feature.matrix")
+    steps = math.prod(-(-size // per) for size, per in zip(op.attributes[MATRIX_TILE].get_values(), matrix.tile))
+    cycles = steps * matrix.cycles_per_tile
+    r.stats.vector_ops += 1
+    r.stats.compute_cycles += cycles
+    yield Busy(cycles, "matrix step", 1)
+    return results
 
 
 def _tensor_empty(r: Runner, op, args):
@@ -1459,6 +1559,7 @@ TIMED: dict[str, Callable] = {
     "agen.vector_load": _vector_load,
     "agen.vector_store": _vector_store,
     "agen.composite_load_and_store": _composite,
+    "agen.composite_indirect_load_and_store": _composite_indirect,
     "vectorchain.binary": _binary,
     "vectorchain.shuffle": _shuffle,
     "vectorchain.cast": _cast,

@@ -27,6 +27,7 @@ import numpy as np
 from dfsched.interp.memory import unique_sorted
 
 NONE = -1
+ORDERED = np.iinfo(np.int64).max  # an epoch limit nothing exceeds
 
 
 class RaceError(Exception):
@@ -92,7 +93,17 @@ class RaceTracker:
         self.clocks = [np.zeros(n, dtype=np.int64) for _ in range(n)]
         for i, clock in enumerate(self.clocks):
             clock[i] = 1
+        # per unit, the latest epoch of each unit whose accesses are ordered before its next one,
+        # indexed by unit + 1: no unit (NONE) and the unit itself are always ordered
+        self.limits = [np.full(n + 1, ORDERED, dtype=np.int64) for _ in range(n)]
+        for i in range(n):
+            self._sync_limits(i)
         self.shadows: dict[int, Shadow] = {}
+
+    def _sync_limits(self, i: int) -> None:
+        limits = self.limits[i]
+        limits[1:] = self.clocks[i]
+        limits[0] = limits[i + 1] = ORDERED
 
     # -- synchronisation --------------------------------------------------------------------
     def release(self, unit: str) -> np.ndarray:
@@ -104,8 +115,10 @@ class RaceTracker:
 
     def acquire(self, unit: str, carried: np.ndarray | None) -> None:
         if carried is not None:
-            clock = self.clocks[self.index[unit]]
+            i = self.index[unit]
+            clock = self.clocks[i]
             np.maximum(clock, carried, out=clock)
+            self._sync_limits(i)
 
     # -- memory accesses ------------------------------------------------------------------
     def _shadow(self, memory) -> Shadow:
@@ -125,9 +138,7 @@ class RaceTracker:
 
     def _ordered(self, me: int, units: np.ndarray, epochs: np.ndarray) -> np.ndarray:
         """Which (unit, epoch) accesses are ordered before `me`'s next access."""
-        clock = self.clocks[me]
-        safe_units = np.where(units >= 0, units, 0)
-        return (units < 0) | (units == me) | (epochs <= clock[safe_units])
+        return epochs <= self.limits[me][units + 1]
 
     def _pages(self, shadow: Shadow, addresses, itemsize: int, consecutive: bool):
         """(page number, offsets in the page, the bytes' addresses: an array, or the first

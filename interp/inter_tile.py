@@ -1,13 +1,15 @@
 """The inter-tile ops in the KTIR reference interpreter: `ktdp.inter_tile_produce`,
 `inter_tile_reduce` and `inter_tile_consume`.
 
-The interpreter runs the tiles of a grid one after the other, so a tile that reaches a
-delivery op cannot wait for partials that tiles after it have not produced yet. It runs the
-grid in *rounds* instead (`run_in_rounds`): in each round every tile starts afresh on the
-original inputs and runs until it reaches a delivery whose partials are not all known, where
-it records its own partial and stops (`WaitForTiles`). The next round knows every partial the
-previous one recorded, so each tile gets one delivery further; the round in which no tile
-stops is the run. A kernel with k deliveries on a tile's path takes k + 1 rounds.
+The interpreter runs the tiles of a grid one at a time, so a tile that reaches a delivery op
+cannot compute on partials that tiles after it have not produced yet. `run_tiles` runs each
+tile in its own thread, one thread at a time, in tile order: a tile that meets a delivery
+whose partials are not all known records its own partial and gives way to the next tile
+(`Exchange.wait`); it resumes, where it stopped, once a sweep over the waiting tiles has
+produced something new. A sweep that produces nothing is a deadlock: a located error on the
+delivery naming the tiles it waits for. (The former design re-ran the grid from the inputs,
+one delivery further each round: quadratic in the deliveries, minutes for a kernel with an
+all-reduce per row.)
 
 Semantics (ktir-mlir-frontend's `KTDP.td`, as ktir-cpu runs them):
 * tiles are numbered row-major over the grid; the producer region runs with `%gid`, the group
@@ -23,6 +25,8 @@ During the layout dry run every delivery returns its identity (or zeros) at once
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -38,16 +42,21 @@ class WaitForTiles(BaseException):  # not an Exception: no error handler may tur
 
 
 class Exchange:
-    """What the tiles of one run have produced, kept from round to round."""
+    """What the tiles of one run have produced."""
 
     def __init__(self):
         self.partials: dict[tuple[int, int, int], dict[int, tuple]] = {}  # (op, occurrence, group) -> tile -> values
-        self.waited = False
-        self.seen: dict[tuple[int, int], int] = {}  # (tile, op) -> deliveries met this round
+        self.produced = 0  # partials recorded so far: a sweep that adds none is a deadlock
+        self.seen: dict[tuple[int, int], int] = {}  # (tile, op) -> deliveries met
+        self.current: _TileThread | None = None  # the running tile's thread (run_tiles)
 
-    def start_round(self) -> None:
-        self.waited = False
-        self.seen = {}
+    def wait(self, op, missing: list[int]) -> None:
+        """The running tile needs the partials of tiles `missing` at `op`: let the others run."""
+        tile = self.current
+        if tile is None:  # a single tile (call_function): nobody else can produce them
+            raise WaitForTiles()
+        tile.waiting_at = (op, missing)
+        tile.pause()
 
 
 def has_inter_tile_ops(root) -> bool:
@@ -116,12 +125,12 @@ def _delivery(interpreter, op, future: Future, fold) -> tuple:
             return identity
     key = (id(op), occurrence, group)
     received = exchange.partials.setdefault(key, {})
-    if future.partials is not None:
-        received.setdefault(tile, future.partials)
+    if future.partials is not None and tile not in received:
+        received[tile] = future.partials
+        exchange.produced += 1
     expected = tiles_of(producers, group) or set()
-    if not expected <= set(received):
-        exchange.waited = True
-        raise WaitForTiles()
+    while not expected <= set(received):
+        exchange.wait(op, sorted(expected - set(received)))
     consumers = _sets(op, "consumer_tiles_per_group")
     if tile not in (tiles_of(consumers, group) or set()):
         return identity
@@ -183,12 +192,113 @@ def inter_tile_functions(classes):
     return [functions_for("InterTileFunctions", TABLE, classes)()]
 
 
-def run_in_rounds(run_round) -> Any:
-    """Call `run_round(exchange)` (one fresh run of the whole grid, tiles that wait stopped)
-    until a round in which no tile waited; return that round's result."""
-    exchange = Exchange()
-    while True:
-        exchange.start_round()
-        result = run_round(exchange)
-        if not exchange.waited:
-            return result
+class _Abort(BaseException):  # not an Exception: unwinds a paused tile through every handler
+    """Another tile failed: this one stops where it paused."""
+
+
+class _TileThread:
+    """One tile's run in a thread that runs only while the scheduler waits for it."""
+
+    def __init__(self, index: int, coords: tuple[int, ...], body: Callable[[], Any]):
+        self.index, self.coords = index, coords
+        self.body = body
+        self.status = "new"  # new | paused | done | failed
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.abort = False
+        self.waiting_at: tuple[Any, list[int]] | None = None
+        self._go = threading.Semaphore(0)
+        self._back = threading.Semaphore(0)
+        self._thread = threading.Thread(target=self._main, name=f"tile {index}", daemon=True)
+
+    def _main(self) -> None:
+        self._go.acquire()
+        try:
+            if self.abort:
+                raise _Abort
+            with np.errstate(all="ignore"):  # errstate is per thread
+                self.result = self.body()
+            self.status = "done"
+        except _Abort:
+            self.status = "done"
+        except BaseException as exc:  # handed to the scheduler's thread, which raises it
+            self.error, self.status = exc, "failed"
+        self._back.release()
+
+    def resume(self) -> None:
+        """Run the tile until it finishes, fails or pauses (called by the scheduler)."""
+        self.waiting_at = None
+        if self.status == "new":
+            self._thread.start()
+        self._go.release()
+        self._back.acquire()
+
+    def pause(self) -> None:
+        """Give way to the scheduler (called on the tile's thread)."""
+        self.status = "paused"
+        self._back.release()
+        self._go.acquire()
+        if self.abort:
+            raise _Abort
+        self.status = "running"
+
+    def stop(self) -> None:
+        if self.status in ("new", "paused"):
+            self.abort = True
+            self.resume()
+
+
+STACK_BYTES = 256 << 20  # the interpreter recurses through nested regions as the main thread does
+
+
+def run_tiles(exchange: Exchange, tiles: list[tuple[int, tuple[int, ...]]], run_tile: Callable[[int, tuple[int, ...]], Any],
+              enter: Callable[[int, tuple[int, ...]], None]) -> dict[tuple[int, ...], Any]:
+    """Run `run_tile(index, coords)` for every tile, paused tiles giving way (module docstring);
+    `enter(index, coords)` makes a tile the current one before it (re)starts. Returns each
+    tile's result by coordinates."""
+    previous = threading.stack_size()
+    threading.stack_size(STACK_BYTES)
+    try:
+        threads = [_TileThread(i, c, lambda i=i, c=c: run_tile(i, c)) for i, c in tiles]
+    finally:
+        threading.stack_size(previous)
+    ready = list(threads)
+    paused: list[_TileThread] = []
+    results: dict[tuple[int, ...], Any] = {}
+    swept_at = -1
+    try:
+        while ready or paused:
+            if not ready:
+                if exchange.produced == swept_at:
+                    raise _deadlock(paused)
+                swept_at = exchange.produced
+                ready, paused = paused, []
+            tile = ready.pop(0)
+            enter(tile.index, tile.coords)
+            exchange.current = tile
+            tile.resume()
+            exchange.current = None
+            if tile.status == "failed":
+                assert tile.error is not None
+                raise tile.error
+            if tile.status == "paused":
+                paused.append(tile)
+            else:
+                results[tile.coords] = tile.result
+    finally:
+        exchange.current = None
+        for tile in threads:
+            tile.stop()
+    return results
+
+
+def _deadlock(paused: list[_TileThread]):
+    from dfsched.diagnostics import error
+
+    first = paused[0]
+    op, missing = first.waiting_at or (None, [])
+    others = "; ".join(f"tile {t.index} waits for tile(s) {', '.join(map(str, t.waiting_at[1]))}"
+                       for t in paused[1:] if t.waiting_at)
+    return error(op, f"compute tile {first.index} waits for the partials of compute tile(s) "
+                     f"{', '.join(map(str, missing))} at this delivery, which they never produce"
+                     + (f" ({others})" if others else ""))

@@ -23,7 +23,8 @@ import numpy as np
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, ShapedType
 
 from dfsched.dialects.ktdp import tile_id_covers_grid
-from dfsched.interp.base import DYNAMIC, compiled_map, functions_for, operand_values, per_op, static_or_dynamic
+from dfsched.interp.base import DYNAMIC, functions_for, operand_values, per_op, static_or_dynamic
+from dfsched.interp.sets import compiled_map
 from dfsched.interp.dtypes import element_type
 from dfsched.interp.memory import AccessTile, DistributedView, MemoryAccessError, StridedView
 from dfsched.interp.sets import box, permutation, points

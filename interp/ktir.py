@@ -77,7 +77,7 @@ Execution model
   `parse_module`/`load_module` let xDSL's `ParseError` through
   (`compat.parse_error_diagnostic` turns it into a located diagnostic).
 * The inter-tile ops (`inter_tile_produce/consume/reduce`) exchange partials between tiles
-  that run one after the other by running the grid in rounds (inter_tile.py).
+  that run one at a time by pausing a tile at a delivery until the others produced it (inter_tile.py).
 * Not supported (located error): linalg on memrefs, `scf.parallel`, `tensor.pad`, a few integer math ops (`ctlz`, ...).
 """
 
@@ -109,8 +109,8 @@ from dfsched.dialects.ktdp_addresses import address_arguments, address_sources, 
 from dfsched.dialects.ktdp_addresses import can_hold_address as _can_hold_address  # noqa: F401
 from dfsched.interp.base import NeedsScalar, Options, State, to_python
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
-from dfsched.interp.inter_tile import Exchange, WaitForTiles, has_inter_tile_ops, run_in_rounds
-from dfsched.interp.memory import Memory, MemoryAccessError, RaceError
+from dfsched.interp.inter_tile import Exchange, WaitForTiles, has_inter_tile_ops, run_tiles
+from dfsched.interp.memory import GeneratedInput, Memory, MemoryAccessError, RaceError, TouchedBuffer
 
 __all__ = [
     "Buffer",
@@ -479,6 +479,9 @@ def _run_grid(module: ModuleOp, info: KernelInfo, state: State, arg_values: list
               interpreter_class: type[KtirInterpreter] | None = None) -> dict[tuple[int, ...], tuple]:
     """Call the kernel once per compute tile, in row-major order (on `interpreter_class`)."""
     interpreter = (interpreter_class or KtirInterpreter)(module, state)
+    exchange = getattr(state, "inter_tile", None)
+    if exchange is not None and not state.probe:
+        return _run_tiles_exchanging(module, info, state, arg_values, interpreter, exchange)
     returns: dict[tuple[int, ...], tuple] = {}
     with np.errstate(all="ignore"):
         for index, coords in enumerate(np.ndindex(*info.grid)):
@@ -489,9 +492,26 @@ def _run_grid(module: ModuleOp, info: KernelInfo, state: State, arg_values: list
                 returns[state.tile_coords] = tuple(interpreter.call_op(info.func, tuple(arg_values)))
             except _StopProbe:
                 returns[state.tile_coords] = ()
-            except WaitForTiles:  # the tile waits for other tiles' partials: next round (inter_tile.py)
+            except WaitForTiles:  # a lone tile (call_function) waits for partials nobody produces (inter_tile.py)
                 interpreter._ctx = scope  # noqa: SLF001
     return returns
+
+
+def _run_tiles_exchanging(module, info: KernelInfo, state: State, arg_values: list[Any], first, exchange: Exchange):
+    """The grid of a kernel whose tiles exchange partials: one interpreter (scope stack) per
+    tile, sharing the first's caches, run by `inter_tile.run_tiles`."""
+
+    def run_tile(index: int, coords: tuple[int, ...]) -> tuple:
+        interpreter = first if index == 0 else type(first)(module, state)
+        interpreter.op_cache, interpreter._dispatch = first.op_cache, first._dispatch  # noqa: SLF001
+        return tuple(interpreter.call_op(info.func, tuple(arg_values)))
+
+    def enter(index: int, coords: tuple[int, ...]) -> None:
+        state.tile_index = index
+        state.tile_coords = tuple(int(c) for c in coords)
+
+    tiles = [(i, tuple(int(c) for c in coords)) for i, coords in enumerate(np.ndindex(*info.grid))]
+    return run_tiles(exchange, tiles, run_tile, enter)
 
 
 _VIEW_OPS = ("ktdp.construct_memory_view", "ktdp.construct_distributed_memory_view")
@@ -630,7 +650,7 @@ def _check_buffer_sizes(layout: Layout, records, options: Options) -> None:
     """Refuse, located, a kernel whose buffers hold more elements than `max_elements`: inputs
     and outputs are dense arrays, so memory would grow with the buffers' whole extent."""
     limit = options.max_elements
-    sizes = {b.key: int(np.prod(b.shape, dtype=np.int64)) for b in layout.buffers}
+    sizes = {b.key: int(np.prod(b.shape, dtype=np.int64)) for b in layout.buffers if not generated_on_touch(b, options)}
     total = sum(sizes.values())
     if limit is None or total <= limit:
         return
@@ -641,6 +661,15 @@ def _check_buffer_sizes(layout: Layout, records, options: Options) -> None:
     raise error(op, f"the kernel's buffers hold {total} elements, more than the {limit} the reference interpreter "
                     f"keeps as dense inputs and outputs (max_elements); the largest, '{key}' "
                     f"{list(buffer.shape)}, starts with this view")
+
+
+def generated_on_touch(buffer: Buffer, options: Options) -> bool:
+    """Whether `buffer` is too large to hold as an array: a global buffer of more than
+    `max_elements` elements gets a `GeneratedInput` (pages made on first touch) and a
+    `TouchedBuffer` output; the run may touch at most `max_elements` of its elements."""
+    limit = options.max_elements
+    return (limit is not None and buffer.space == "global"
+            and int(np.prod(buffer.shape, dtype=np.int64)) > limit)
 
 
 def _make_buffer(key, space, address, length, members, start, step, arg_index) -> Buffer:
@@ -719,6 +748,9 @@ def make_inputs(
     for b in layout.global_buffers() + layout.local_buffers():
         et = b.element
         shape = b.shape if b.space == "global" else (tiles, *b.shape)
+        if generated_on_touch(b, options):
+            out[b.key] = GeneratedInput(tuple(b.shape), et, seed, b.key, low, high)
+            continue
         if et.is_fused:
             data = rng.uniform(low, high, shape) + 1j * rng.uniform(low, high, shape)
         elif et.is_float:
@@ -757,19 +789,20 @@ def run(module: ModuleOp, inputs: dict[str, Any] | None = None, *, kernel: str |
     check_input_keys(info, layout, inputs, scalar_names)
     bases = {b.arg_index: b.address for b in layout.buffers if b.arg_index is not None}
 
-    def run_round(exchange: Exchange | None):
+    def run_grid(exchange: Exchange | None):
         state = _new_state(info, options, probe=False)
         state.inter_tile = exchange
         memory = Memory("global memory", options.unit, layout.global_size, track_races=options.check_races,
                         cell_bits=layout.cell_bits, tiles=state.num_tiles)
+        memory.generate_limit = options.max_elements
         state.global_memory = memory
         place_inputs(memory, layout, inputs)
         place_local_inputs(state.scratchpad, state.num_tiles, layout, inputs)
         returns = _run_grid(module, info, state, _argument_values(info, scalar_values, bases))
         return state, memory, returns
 
-    # tiles exchanging partials run in rounds, each from the inputs (inter_tile.py)
-    state, memory, returns = run_in_rounds(run_round) if has_inter_tile_ops(info.func) else run_round(None)
+    # tiles exchanging partials pause at deliveries until others produced them (inter_tile.py)
+    state, memory, returns = run_grid(Exchange() if has_inter_tile_ops(info.func) else None)
     outputs = {b.key: memory.fetch(b.address, b.shape, b.element) for b in layout.global_buffers()}
     outputs.update(local_outputs(state.scratchpad, state.num_tiles, layout))
     return KernelResult(outputs, layout, memory, state.scratchpads, returns, state.ops_run, state.warnings)
@@ -791,11 +824,13 @@ def place_inputs(memory: Memory, layout: Layout, inputs: dict[str, Any]) -> None
     for b in layout.global_buffers():
         if b.key not in inputs:
             continue
-        data = np.asarray(inputs[b.key])
+        data = inputs[b.key]
+        data = data if isinstance(data, GeneratedInput) else np.asarray(data)
         count = int(np.prod(b.shape, dtype=np.int64))
         if data.size != count:
             raise ValueError(f"input '{b.key}' has {data.size} elements but its buffer holds {count} ({list(b.shape)})")
-        memory.place(b.address, b.element.cast(data).reshape(-1), b.element)
+        memory.place(b.address, data if isinstance(data, GeneratedInput) else b.element.cast(data).reshape(-1),
+                      b.element)
 
 
 def place_local_inputs(scratchpad, tiles: int, layout: Layout, inputs: dict[str, Any]) -> None:
@@ -858,24 +893,61 @@ def compare_outputs(
         if key not in expected or key not in actual:
             problems.append(f"{key}: only in {'expected' if key in expected else 'actual'} outputs")
             continue
-        a, b = np.asarray(expected[key]), np.asarray(actual[key])
+        a, b = expected[key], actual[key]
+        if isinstance(a, TouchedBuffer) or isinstance(b, TouchedBuffer):
+            problems.extend(_touched_differences(key, a, b, rtol, atol))
+            continue
+        a, b = np.asarray(a), np.asarray(b)
         if a.shape != b.shape:
             problems.append(f"{key}: shape {list(a.shape)} != {list(b.shape)}")
             continue
-        if np.iscomplexobj(a) or np.iscomplexobj(b) or a.dtype.kind == "f" or b.dtype.kind == "f":
-            x = a.astype(np.complex128 if np.iscomplexobj(a) else np.float64)
-            y = b.astype(np.complex128 if np.iscomplexobj(b) else np.float64)
-            same = np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=True)
-        else:
-            same = a == b
-        if not same.all():
-            bad = np.argwhere(~same)
-            first = tuple(int(i) for i in bad[0])
-            problems.append(
-                f"{key}: {len(bad)} of {same.size} elements differ, first at {list(first)}: "
-                f"expected {a[first]!r}, got {b[first]!r}"
-            )
+        problems.extend(_differences(key, a, b, rtol, atol))
     return problems
+
+
+def _differences(key: str, a: np.ndarray, b: np.ndarray, rtol: float, atol: float,
+                 where=lambda i: list(i)) -> list[str]:
+    """The one-line difference report of two same-shaped arrays ([] when equal)."""
+    if np.iscomplexobj(a) or np.iscomplexobj(b) or a.dtype.kind == "f" or b.dtype.kind == "f":
+        x = a.astype(np.complex128 if np.iscomplexobj(a) else np.float64)
+        y = b.astype(np.complex128 if np.iscomplexobj(b) else np.float64)
+        same = np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        same = a == b
+    if same.all():
+        return []
+    bad = np.argwhere(~same)
+    first = tuple(int(i) for i in bad[0])
+    return [f"{key}: {len(bad)} of {same.size} elements differ, first at {where(first)}: "
+            f"expected {a[first]!r}, got {b[first]!r}"]
+
+
+def _touched_differences(key: str, a, b, rtol: float, atol: float) -> list[str]:
+    """Two generated-on-touch buffers agree where either run touched them (elsewhere both
+    still hold the generated input)."""
+    if not (isinstance(a, TouchedBuffer) and isinstance(b, TouchedBuffer)):
+        return [f"{key}: generated on touch in the {'expected' if isinstance(a, TouchedBuffer) else 'actual'} "
+                f"outputs only"]
+    if a.shape != b.shape:
+        return [f"{key}: shape {list(a.shape)} != {list(b.shape)}"]
+    problems: list[str] = []
+    for lo, x, y in touched_parts(a, b):
+        where = lambda i, lo=lo: [int(v) for v in np.unravel_index(lo + i[0], a.shape)]  # noqa: E731
+        problems += _differences(key, x, y, rtol, atol, where)
+        if problems:
+            break
+    return problems
+
+
+def touched_parts(a: TouchedBuffer, b: TouchedBuffer) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    """(first element, a's values, b's values) of each run of elements either run touched."""
+    merged: list[list[int]] = []
+    for lo, hi in sorted((first, first + v.size) for first, v in a.runs + b.runs):
+        if merged and lo <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    return [(lo, a.read(lo, hi - lo), b.read(lo, hi - lo)) for lo, hi in merged]
 
 
 def _implementation_for(table: dict, op_type: type) -> Any:

@@ -43,7 +43,8 @@ from xdsl.interpreter import Interpreter, ReturnedValues
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from dfsched.compat import LinalgStructuredOperation
-from dfsched.interp.base import NeedsScalar, compiled_map, functions_for, per_op
+from dfsched.interp.base import NeedsScalar, functions_for, per_op
+from dfsched.interp.sets import compiled_map
 from dfsched.interp.dtypes import element_type
 
 EXX2_OPS = ("spyreop.exx2", "spyreop.exx2_fused", "spyreop.exx2_zeromean_fused")

@@ -49,6 +49,7 @@ import numpy as np
 from xdsl.ir.affine import AffineSet
 
 from dfsched.interp.dtypes import ElementType
+from dfsched.interp.sets import box, eval_set, linear_form
 
 UNITS = ("element", "byte")
 
@@ -69,6 +70,7 @@ class RaceError(Exception):
 
 
 NO_TILE = -1
+GENERATE_LIMIT = 1 << 26  # elements of generated-on-touch buffers a run may touch (ktir: max_elements)
 MANY_TILES = -2
 
 
@@ -117,9 +119,11 @@ class Memory:
         track_races: bool = False,
         cell_bits: int = 64,
         tiles: int | None = None,
+        page_bits: int = PAGE_BITS,
     ):
         if unit not in UNITS:
             raise ValueError(f"address unit must be one of {UNITS}, not {unit!r}")
+        self.PAGE_BITS, self.PAGE = page_bits, 1 << page_bits  # the simulator's memories take 64 KiB pages
         self.name = name
         self.unit = unit
         self.limit = size
@@ -134,6 +138,10 @@ class Memory:
         self.pages: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         # per page (with track_races): the last tile that read each slot, and how many tiles did
         self._readers: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        # inputs generated on first touch: (first address, end address, element type, source)
+        self.generated: list[tuple[int, int, ElementType, GeneratedInput]] = []
+        self.generated_elements = 0  # made so far; more than `generate_limit` is an error
+        self.generate_limit: int | None = GENERATE_LIMIT
 
     # -- pages --------------------------------------------------------------------------------
 
@@ -146,7 +154,54 @@ class Memory:
                 np.full(self._tracked, NO_TILE, dtype=self._tile_dtype),
             )
             self.pages[number] = page
+            if self.generated:
+                self._fill(number, page[0])
         return page
+
+    def _peek(self, number: int):
+        """The page if it holds anything (a generated input's page is made on this first touch)."""
+        page = self.pages.get(number)
+        if page is None and self.generated and self._generated_in(number):
+            page = self._page(number)
+        return page
+
+    # -- inputs generated on first touch ------------------------------------------------------
+
+    def generate(self, address: int, source: GeneratedInput) -> None:
+        """Let `source` (row-major, from `address`) fill each page it covers on first touch."""
+        end = address + source.count * self.element_step(source.element)
+        self.generated.append((address, end, source.element, source))
+
+    def _generated_in(self, number: int) -> bool:
+        first, end = number << self.PAGE_BITS, (number + 1) << self.PAGE_BITS
+        return any(a < end and first < b for a, b, _, _ in self.generated)
+
+    def _fill(self, number: int, cells: np.ndarray) -> None:
+        """Write the generated elements that fall in page `number` into its fresh `cells`."""
+        page_first, page_end = number << self.PAGE_BITS, (number + 1) << self.PAGE_BITS
+        for first, end, et, source in self.generated:
+            if not (first < page_end and page_first < end):
+                continue
+            step = self.element_step(et)
+            lo = max(0, (page_first - first) // step)
+            hi = min(source.count, -(-(page_end - first) // step))
+            count = hi - lo
+            self.generated_elements += count
+            if self.generate_limit is not None and self.generated_elements > self.generate_limit:
+                raise MemoryAccessError(
+                    f"the run touched more than {self.generate_limit} elements of buffers generated on first "
+                    f"touch (max_elements)")
+            bits = et.to_bits(source.values(lo, count))
+            if self.unit == "element":
+                raw = bits.astype(self._cell)
+            else:
+                raw = np.ascontiguousarray(bits.astype(_UINT_BYTES[et.itemsize])).view(np.uint8)
+            at = first + lo * step  # address of raw[0]
+            start, stop = max(at, page_first), min(at + raw.size, page_end)
+            cells[start - page_first: stop - page_first] = raw[start - at: stop - at]
+
+    def generated_source(self, address: int) -> GeneratedInput | None:
+        return next((g for a, _, _, g in self.generated if a == address), None)
 
     def _by_page(self, flat: np.ndarray):
         """(page, selection, in-page offsets) for each page `flat` slots fall in (a selection
@@ -188,7 +243,7 @@ class Memory:
         self._check_range(flat)
         out = np.zeros(flat.shape, dtype=self._cell)
         for number, sel, offsets in self._by_page(flat):
-            page = self.pages.get(number)
+            page = self._peek(number)
             if self.track_races and tile is not None:
                 page = page or self._page(number)
                 self._check_read(page, number, offsets, tile)
@@ -255,19 +310,43 @@ class Memory:
 
     # -- access -----------------------------------------------------------------------------
 
-    def read(self, addresses, et: ElementType, tile: int | None = None) -> np.ndarray:
-        """The elements (of type `et`) at `addresses` (any shape)."""
+    def _run_start(self, addresses: np.ndarray, et: ElementType, consecutive: bool) -> int | None:
+        """The first address when `addresses` are consecutive elements (the caller may know
+        it: `consecutive`), else None: such an access is one slice per page."""
+        n = addresses.size
+        if n == 0:
+            return None
+        flat = addresses.reshape(-1)
+        if consecutive or n == 1:
+            return int(flat[0])
+        step = self.element_step(et)
+        if int(flat[-1]) - int(flat[0]) != (n - 1) * step or not bool(np.all(np.diff(flat) == step)):
+            return None
+        return int(flat[0])
+
+    def read(self, addresses, et: ElementType, tile: int | None = None, *, consecutive: bool = False) -> np.ndarray:
+        """The elements (of type `et`) at `addresses` (any shape); `consecutive`: the caller
+        knows they are consecutive elements."""
         addresses = np.asarray(addresses, dtype=np.int64)
         if self.probe:
             return et.zeros(addresses.shape)
+        start = self._run_start(addresses, et, consecutive)
+        if start is not None:
+            return self.read_run(start, addresses.size, et, tile).reshape(addresses.shape)
         raw = self._load_slots(self._slots(addresses, et), tile)
         if self.unit == "byte":
             raw = np.ascontiguousarray(raw).view(_UINT_BYTES[et.itemsize]).reshape(addresses.shape)
         return et.from_bits(raw)
 
-    def write(self, addresses, values, et: ElementType, tile: int | None = None) -> None:
+    def write(self, addresses, values, et: ElementType, tile: int | None = None, *, consecutive: bool = False) -> None:
         addresses = np.asarray(addresses, dtype=np.int64)
         if self.probe:
+            return
+        start = self._run_start(addresses, et, consecutive)
+        if start is not None:
+            values = np.asarray(values)
+            flat = values.reshape(-1) if values.size == addresses.size else np.broadcast_to(values, addresses.shape).reshape(-1)
+            self.write_run(start, flat, et, addresses.size, tile)
             return
         bits = np.broadcast_to(et.to_bits(values), addresses.shape)
         slots = self._slots(addresses, et)
@@ -312,7 +391,7 @@ class Memory:
         pages, n = self._run_pages(start, count, et)
         if len(pages) == 1:
             number, offsets, _ = pages[0]
-            page = self.pages.get(number)
+            page = self._peek(number)
             if self.track_races and tile is not None:
                 page = page or self._page(number)
                 self._check_read(page, number, offsets, tile)
@@ -320,7 +399,7 @@ class Memory:
         else:
             raw = np.zeros(n, dtype=self._cell)
             for number, offsets, at in pages:
-                page = self.pages.get(number)
+                page = self._peek(number)
                 if self.track_races and tile is not None:
                     page = page or self._page(number)
                     self._check_read(page, number, offsets, tile)
@@ -353,19 +432,32 @@ class Memory:
             page[0][offsets] = part
         return True
 
-    def place(self, address: int, array: np.ndarray, et: ElementType) -> None:
-        """Store `array` contiguously (row-major) from `address` (no race bookkeeping)."""
+    def place(self, address: int, array, et: ElementType) -> None:
+        """Store `array` contiguously (row-major) from `address` (no race bookkeeping); a
+        `GeneratedInput` is made page by page on first touch instead."""
+        if isinstance(array, GeneratedInput):
+            self.generate(address, array)
+            return
         flat = np.asarray(array).reshape(-1)
         if not self.write_run(address, flat, et, flat.size):
             self.write(self.contiguous(address, flat.size, et), flat, et)
 
-    def fetch(self, address: int, shape: tuple[int, ...], et: ElementType) -> np.ndarray:
-        """Read a row-major array of `shape` stored contiguously from `address`."""
+    def fetch(self, address: int, shape: tuple[int, ...], et: ElementType):
+        """Read a row-major array of `shape` stored contiguously from `address`; a buffer
+        generated on touch gives a `TouchedBuffer` (its touched pages), not the whole array."""
+        source = self.generated_source(address) if self.generated else None
+        if source is not None:
+            return TouchedBuffer.of(self, address, source)
         n = int(np.prod(shape, dtype=np.int64))
         run = self.read_run(address, n, et)
         if run is not None:
             return run.reshape(shape)
         return self.read(self.contiguous(address, n, et), et).reshape(shape)
+
+    def fetch_run(self, address: int, count: int, et: ElementType) -> np.ndarray:
+        """`count` consecutive elements from `address` (a generated buffer's pages made as needed)."""
+        run = self.read_run(address, count, et)
+        return run if run is not None else et.zeros((0,))
 
     def contiguous(self, address: int, count: int, et: ElementType) -> np.ndarray:
         step = 1 if self.unit == "element" else et.itemsize
@@ -380,6 +472,108 @@ _UINT_BYTES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 # ---------------------------------------------------------------------------------------
+# buffers too large to hold: generated on first touch
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GeneratedInput:
+    """The seeded input of a buffer too large to hold as an array (a paged KV pool): element i
+    depends only on (seed, key, i), so every engine makes the same values for the pages it
+    touches, whatever it touches first. Same distributions as `ktir.make_inputs`."""
+
+    shape: tuple[int, ...]
+    element: ElementType
+    seed: int
+    key: str
+    low: float = -1.0
+    high: float = 1.0
+
+    BLOCK = 1 << 12  # elements drawn from one generator
+
+    @property
+    def count(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def size(self) -> int:
+        return self.count
+
+    def _block(self, k: int) -> np.ndarray:
+        import zlib
+
+        rng = np.random.default_rng([self.seed, zlib.crc32(self.key.encode()), k])
+        n = min(self.BLOCK, self.count - k * self.BLOCK)
+        et = self.element
+        if et.is_fused:
+            data = rng.uniform(self.low, self.high, n) + 1j * rng.uniform(self.low, self.high, n)
+        elif et.is_float:
+            data = rng.uniform(self.low, self.high, n)
+        elif et.kind == "bool":
+            data = rng.integers(0, 2, n)
+        else:
+            data = rng.integers(0, 8, n)
+        return np.asarray(et.cast(data))
+
+    def values(self, first: int, count: int) -> np.ndarray:
+        """Elements [first, first + count) of the row-major buffer."""
+        if count <= 0:
+            return self.element.zeros((0,))
+        blocks = range(first // self.BLOCK, (first + count - 1) // self.BLOCK + 1)
+        data = np.concatenate([self._block(k) for k in blocks])
+        skip = first - blocks[0] * self.BLOCK
+        return data[skip: skip + count]
+
+
+@dataclass
+class TouchedBuffer:
+    """The contents of a generated-on-touch buffer after a run, as far as the run touched it:
+    `runs` = [(first element, values)] of the pages it touched, in order; elsewhere the buffer
+    still holds its generated input. `values(first, count)` reads any part (making untouched
+    pages as their input)."""
+
+    shape: tuple[int, ...]
+    element: ElementType
+    runs: list[tuple[int, np.ndarray]]
+    read: Any  # (first element, count) -> values
+
+    @staticmethod
+    def of(memory: Memory, address: int, source: GeneratedInput) -> TouchedBuffer:
+        step = memory.element_step(source.element)
+        end = address + source.count * step
+        spans: list[tuple[int, int]] = []
+        for number in sorted(memory.pages):
+            first, last = max(address, number << memory.PAGE_BITS), min(end, (number + 1) << memory.PAGE_BITS)
+            if first >= last:
+                continue
+            lo, hi = (first - address) // step, -(-(last - address) // step)
+            if spans and spans[-1][1] >= lo:
+                spans[-1] = (spans[-1][0], max(spans[-1][1], hi))
+            else:
+                spans.append((lo, hi))
+
+        def read(first: int, count: int) -> np.ndarray:
+            return memory.fetch_run(address + first * step, count, source.element)
+
+        return TouchedBuffer(source.shape, source.element, [(lo, read(lo, hi - lo)) for lo, hi in spans], read)
+
+    @property
+    def dtype(self):
+        return self.element.dtype
+
+    @property
+    def touched(self) -> int:
+        return sum(v.size for _, v in self.runs)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __repr__(self) -> str:
+        return f"TouchedBuffer({list(self.shape)} {self.element.name}, {self.touched} element(s) touched)"
+
+
+# ---------------------------------------------------------------------------------------
 # views
 # ---------------------------------------------------------------------------------------
 
@@ -387,8 +581,6 @@ _UINT_BYTES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 def _linear(s: AffineSet, symbols: tuple[int, ...]) -> bool:
     """Whether every constraint of `s` is linear in its dims (so its integer points are the
     points of a convex polyhedron)."""
-    from dfsched.interp.sets import linear_form
-
     key = (s, symbols)
     found = _LINEAR.get(key)
     if found is None:
@@ -406,8 +598,6 @@ _BOXES: dict[Any, Any] = {}
 
 def _box_set(s: AffineSet, symbols: tuple[int, ...]) -> list[tuple[int, int]] | None:
     """[lo, hi] per dim when `s` is exactly a box (every constraint bounds one dim), else None."""
-    from dfsched.interp.sets import box, linear_form
-
     key = (s, symbols)
     if key not in _BOXES:
         n = s.num_dims
@@ -421,21 +611,6 @@ def _box_set(s: AffineSet, symbols: tuple[int, ...]) -> list[tuple[int, int]] | 
             _BOXES.clear()
         _BOXES[key] = result
     return _BOXES[key]
-
-
-def eval_set(s: AffineSet, coords: np.ndarray, symbols: tuple[int, ...]) -> np.ndarray:
-    """Membership of each point (last axis = dims) in the integer set `s`."""
-    dims = [coords[..., k] for k in range(coords.shape[-1])]
-    ok = np.ones(coords.shape[:-1], dtype=bool)
-    for c in s.constraints:
-        v = np.asarray(c.lhs.eval(dims, list(symbols))) - np.asarray(c.rhs.eval(dims, list(symbols)))
-        if c.kind.value == ">=":
-            ok &= v >= 0
-        elif c.kind.value == "<=":
-            ok &= v <= 0
-        else:
-            ok &= v == 0
-    return ok
 
 
 @dataclass

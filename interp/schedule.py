@@ -35,7 +35,8 @@ API
   With `dataflow_device`, pure DataflowIR runs on the DataflowIR simulator (`dataflow.py`)
   instead of being skipped; IR that mixes `ktdf_lowering` with ScheduleIR is skipped.
 * `executable(module) -> str | None`: why the module cannot be run (DataflowIR), or None.
-* `has_reduction(module)`, `reduction_tolerance(expected)`: the f16 tolerance below.
+* `has_reduction(module)`, `reduction_tolerance(expected)`: the f16 tolerance below;
+  `output_differences(expected, actual, reductions)`: exact, within it, or the differences.
 
 Execution model
 ---------------
@@ -108,7 +109,7 @@ from dfsched.diagnostics import DiagnosticError
 from dfsched.interp import ktir
 from dfsched.interp.base import Options
 from dfsched.interp.ktir import KernelResult, KtirInterpreter, Layout, compare_outputs
-from dfsched.interp.memory import Memory
+from dfsched.interp.memory import Memory, TouchedBuffer
 from dfsched.interp.schedule_ops import (
     ScheduleOptions,
     ScheduleState,
@@ -415,6 +416,8 @@ def _ulp16(x: float) -> float:
 
 def reduction_tolerance(expected: np.ndarray) -> float:
     """Absolute tolerance of one reduction output: REDUCTION_ULPS f16 ulps of its magnitude."""
+    if isinstance(expected, TouchedBuffer):
+        expected = np.concatenate([v for _, v in expected.runs] or [expected.element.zeros((0,))])
     arr = np.asarray(expected)
     if arr.size == 0 or arr.dtype.kind not in "fc":
         return 0.0
@@ -429,14 +432,21 @@ def max_error(expected: dict[str, np.ndarray], actual: dict[str, np.ndarray]) ->
         b = actual.get(key)
         if b is None or np.shape(a) != np.shape(b):
             return float("inf")
-        x = np.asarray(a).astype(np.complex128 if np.iscomplexobj(a) else np.float64)
-        y = np.asarray(b).astype(np.complex128 if np.iscomplexobj(b) else np.float64)
-        both_nan = np.isnan(x) & np.isnan(y)
-        diff = np.abs(x - y)
-        diff = np.where(both_nan, 0.0, diff)
-        if diff.size:
-            d = float(np.nanmax(np.where(np.isnan(diff), np.inf, diff)))
-            worst = max(worst, d)
+        if isinstance(a, TouchedBuffer) or isinstance(b, TouchedBuffer):
+            if not (isinstance(a, TouchedBuffer) and isinstance(b, TouchedBuffer)):
+                return float("inf")
+            pairs = [(x, y) for _, x, y in ktir.touched_parts(a, b)]
+        else:
+            pairs = [(a, b)]
+        for a, b in pairs:
+            x = np.asarray(a).astype(np.complex128 if np.iscomplexobj(a) else np.float64)
+            y = np.asarray(b).astype(np.complex128 if np.iscomplexobj(b) else np.float64)
+            both_nan = np.isnan(x) & np.isnan(y)
+            diff = np.abs(x - y)
+            diff = np.where(both_nan, 0.0, diff)
+            if diff.size:
+                d = float(np.nanmax(np.where(np.isnan(diff), np.inf, diff)))
+                worst = max(worst, d)
     return worst
 
 
@@ -460,20 +470,31 @@ class Verdict:
         return self.status in ("mismatch", "error")
 
 
-def _compare(expected, actual, reductions: bool, stats, engine: str) -> Verdict:
-    worst = max_error(expected, actual)
+def output_differences(expected, actual, reductions: bool) -> tuple[str, list[str]]:
+    """("exact" | "tolerance" | "mismatch", the differences): a kernel that reduces may differ
+    by REDUCTION_ULPS f16 ulps of each output's magnitude (a schedule may reorder its sums)."""
     problems = compare_outputs(expected, actual)
     if not problems:
-        return Verdict("exact", worst, stats=stats, engine=engine)
+        return "exact", []
     if reductions:
         loose = []
         for key in sorted(set(expected) | set(actual)):
             tol = reduction_tolerance(expected[key]) if key in expected else 0.0
             loose += compare_outputs(expected, actual, keys=[key], atol=tol)
         if not loose:
-            return Verdict("tolerance", worst, stats=stats, engine=engine,
-                           message=f"within {REDUCTION_ULPS} f16 ulps (reduction order)")
+            return "tolerance", []
         problems = loose
+    return "mismatch", problems
+
+
+def _compare(expected, actual, reductions: bool, stats, engine: str) -> Verdict:
+    worst = max_error(expected, actual)
+    status, problems = output_differences(expected, actual, reductions)
+    if status == "exact":
+        return Verdict("exact", worst, stats=stats, engine=engine)
+    if status == "tolerance":
+        return Verdict("tolerance", worst, stats=stats, engine=engine,
+                       message=f"within {REDUCTION_ULPS} f16 ulps (reduction order)")
     return Verdict("mismatch", worst, message="; ".join(problems), problems=problems, stats=stats, engine=engine)
 
 

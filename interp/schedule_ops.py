@@ -39,8 +39,10 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp import linalg_impl, schedule_batch
-from dfsched.interp.base import NeedsScalar, State, compiled_map, functions_for, per_op, to_python
+from dfsched.interp.base import NeedsScalar, State, functions_for, per_op, to_python
+from dfsched.interp.sets import compiled_map
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
+from dfsched.interp.indirect import IndirectView, box, make_indirect_view
 from dfsched.interp.memory import Memory, StridedView, unique_sorted
 
 DYNAMIC = -(2**63)
@@ -794,7 +796,7 @@ def _side(info: _TransferSide, args):
     if isinstance(value, FifoSlot):
         count = None if sizes is None else math.prod(sizes)
         return value, None, count
-    if not isinstance(value, StridedView):
+    if not isinstance(value, (StridedView, IndirectView)):
         raise ValueError(f"the {info.name} is neither a memref nor a FIFO slot (the interpreter holds a "
                          f"{type(value).__name__} for it)")
     indices = [int(args[p]) for p in info.indices]
@@ -849,6 +851,10 @@ def _run_data_transfer(self, interpreter, op, args):
         et = dst.et
         data = _fifo_data(op, src, n, et)
         st.fifo_elements += n
+    elif isinstance(src, IndirectView):
+        et = src.et
+        addresses = src.byte_addresses(lambda v, c: read_region(st, v, c, True, op), box(*src_box), st.tile_index)
+        data = src.memory.read(addresses, et, _tile_of(st, src.source))
     else:
         et = src.et
         data = read_box(st, src, src_box[0], src_box[1], st.schedule.strict_bounds, op)
@@ -858,6 +864,9 @@ def _run_data_transfer(self, interpreter, op, args):
         if mode is not None and dst.capacity is not None:
             target = max(target or 0, dst.capacity) if mode == "splat" else (target or dst.capacity)
         dst.push(_fit(op, data, target, mode))
+    elif isinstance(dst, IndirectView):
+        addresses = dst.byte_addresses(lambda v, c: read_region(st, v, c, True, op), box(*dst_box), st.tile_index)
+        dst.memory.write(addresses, dst.et.cast(_fit(op, data, dst_count, mode)), dst.et, _tile_of(st, dst.source))
     else:
         payload = _fit(op, data, dst_count, mode)
         write_box(st, dst, dst_box[0], dst_box[1], dst.et.cast(payload), op)
@@ -1044,6 +1053,15 @@ def _run_for(self, interpreter, op, args):
     return tuple(loop_args)
 
 
+def _run_indirect_view(self, interpreter, op, args):
+    """A gather/scatter view over the source's memory (`interp/indirect.py`)."""
+    source, addresses, offset = args
+    if not isinstance(source, StridedView) or not isinstance(addresses, StridedView):
+        raise ValueError("the source and the address list of an indirect view must be memrefs")
+    evaluate = compiled_map(op.list_map.data)
+    return (make_indirect_view(source, addresses, int(offset), op.result.type, evaluate, element_type(op.result.type)),)
+
+
 def _run_opaque(self, interpreter, op, args):
     raise unsupported(op, "'ktdf.opaque' op has no meaning the interpreter knows")
 
@@ -1066,6 +1084,7 @@ KTDF_TABLE: dict[str, Any] = {
     "ktdf.parallel": _run_parallel,
     "ktdf.parallel_yield": _run_yield,
     "ktdf.opaque": _run_opaque,
+    "ktdf.indirect_view": _run_indirect_view,
 }
 
 

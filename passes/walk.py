@@ -42,7 +42,7 @@ def nearest_ancestor(op: Operation, kind: type[OpT]) -> OpT | None:
 def runs_compute_ops_in_sequence(op: Operation) -> bool:
     """Whether the function holding `op` runs several computing pipelines one after the other
     in its entry block, directly or inside loops: a program of several compute ops (README
-    Decision 38). A pipeline that only copies (no FIFO read: a hoisted load) does not count."""
+    Decision 44). A pipeline that only copies (no FIFO read: a hoisted load) does not count."""
     from xdsl.dialects.func import FuncOp
 
     function = op if isinstance(op, FuncOp) else nearest_ancestor(op, FuncOp)

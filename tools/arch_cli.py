@@ -136,6 +136,15 @@ def _unit_facts(model, unit) -> list[str]:
         if unit.simd.lanes:
             simd.append("lanes " + " ".join(f"{t}={n}" for t, n in unit.lanes().items()))
         facts.append(" ".join(simd))
+    if unit.features.address_list_memory is not None:
+        facts.append(f"address lists from {unit.features.address_list_memory}")
+    if unit.matrix is not None:
+        m, n, k = unit.matrix.tile
+        from dfsched.dialects.ktdf_arch import attribute_text
+
+        types = " ".join(f"{attribute_text(t)}->{acc}" for t, acc in unit.matrix.types)
+        facts.append(f"matrix tile {m}x{n}x{k} (MxNxK) {types} {unit.matrix.cycles_per_tile} cycles/tile "
+                     f"({unit.matrix.macs_per_cycle:g} MACs/cycle)")
     if unit.double_buffer_last:
         facts.append("double_buffer_last")
     local = model.local_memories.get(unit.kind)

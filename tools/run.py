@@ -120,16 +120,41 @@ def checksum(array: np.ndarray) -> str:
 
 
 def describe_outputs(outputs: dict[str, np.ndarray], out) -> None:
+    from dfsched.interp.memory import TouchedBuffer
+
     for key in outputs:
+        if isinstance(outputs[key], TouchedBuffer):
+            _describe_touched(key, outputs[key], out)
+            continue
         arr = np.asarray(outputs[key])
         total = arr.astype(np.complex128 if np.iscomplexobj(arr) else np.float64).sum()
         total_text = f"{total.real:.6g}" if not np.iscomplexobj(arr) else f"{total:.6g}"
         print(f"{key}: shape {list(arr.shape)} {arr.dtype} sum {total_text} crc32 {checksum(arr)}", file=out)
 
 
+def _describe_touched(key: str, buffer, out) -> None:
+    """A buffer generated on touch: the elements the run touched, summed and checksummed."""
+    values = np.concatenate([v for _, v in buffer.runs]) if buffer.runs else buffer.element.zeros((0,))
+    total = values.astype(np.complex128 if np.iscomplexobj(values) else np.float64).sum()
+    total_text = f"{total.real:.6g}" if not np.iscomplexobj(values) else f"{total:.6g}"
+    print(f"{key}: shape {list(buffer.shape)} {buffer.dtype} generated on touch, {buffer.touched} of {buffer.size} "
+          f"elements touched: sum {total_text} crc32 {checksum(values)}", file=out)
+
+
 def save_arrays(path: str, inputs: dict[str, np.ndarray], outputs: dict[str, np.ndarray]) -> None:
-    arrays = {f"in/{k}": np.asarray(v) for k, v in inputs.items()}
-    arrays.update({f"out/{k}": np.asarray(v) for k, v in outputs.items()})
+    """Inputs and outputs; a buffer generated on touch is saved as the elements the run
+    touched (`out/K/touched_index`, row-major flat indices, and `out/K/touched_values`), and
+    its input not at all (the seed makes it again)."""
+    from dfsched.interp.memory import GeneratedInput, TouchedBuffer
+
+    arrays = {f"in/{k}": np.asarray(v) for k, v in inputs.items() if not isinstance(v, GeneratedInput)}
+    for k, v in outputs.items():
+        if isinstance(v, TouchedBuffer):
+            arrays[f"out/{k}/touched_index"] = np.concatenate(
+                [np.arange(first, first + part.size, dtype=np.int64) for first, part in v.runs] or [np.zeros(0, np.int64)])
+            arrays[f"out/{k}/touched_values"] = np.concatenate([part for _, part in v.runs] or [v.element.zeros((0,))])
+        else:
+            arrays[f"out/{k}"] = np.asarray(v)
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
     write_bytes_atomic(path, buffer.getvalue())
@@ -591,7 +616,7 @@ def _draw_timeline(args, out) -> None:
     (`--timeline`) and/or write the trace (`--trace`)."""
     from dfsched.interp import ktir
     from dfsched.interp.dataflow import check_against_reference
-    from dfsched.interp.dataflow_compile import CompileError, compile_to_dfir
+    from dfsched.tools.dataflow_compile import CompileError, compile_to_dfir
     from dfsched.interp.timeline import write_timeline
 
     device = args.device or "sample"

@@ -20,7 +20,7 @@ from dfsched import pipeline
 
 def rest_of_pipeline() -> str:
     """`-ktir-to-dfir` from `tile-size-selection` on, plus the backend tail, as pipeline text."""
-    from dfsched.interp.dataflow_compile import BACKEND_TAIL, in_pipeline
+    from dfsched.tools.dataflow_compile import BACKEND_TAIL, in_pipeline
 
     entries = pipeline.KTIR_TO_DFIR
     start = next(i for i, e in enumerate(entries) if e.startswith("tile-size-selection"))

@@ -13,11 +13,13 @@
 #scratchpad = {kind = "L1", size = 1048576}
 #sfu_registers = {kind = "SFU_REG", size = 2048}
 
-// DMA engines between DDR and L1: 64-byte words in both memories, any single word.
+// DMA engines between DDR and L1: 64-byte words in both memories, any single word. Both also
+// move rows at byte addresses read from a list in L1 (gathers and scatters).
 #dma_load = {
   kind = "MNILU",
   dataflow_scheduler.double_buffer_last,
   ktdf_arch.features = {
+    ktdf_arch.feature.address_list = {memory = "L1"},
     ktdf_arch.feature.load = {
       word_size = #ktdf_arch.map<"DDR" = 64, "L1" = 64>,
       access_granularity = #ktdf_arch.map<
@@ -30,6 +32,7 @@
   kind = "MNISU",
   dataflow_scheduler.double_buffer_last,
   ktdf_arch.features = {
+    ktdf_arch.feature.address_list = {memory = "L1"},
     ktdf_arch.feature.store = {
       word_size = #ktdf_arch.map<"DDR" = 64, "L1" = 64>,
       access_granularity = #ktdf_arch.map<
@@ -39,12 +42,13 @@
   }
 }
 
-// The compute unit: 64 half-precision lanes.
+// The compute unit: 64 half-precision lanes, or 32 i32 lanes (the same 128 bytes; address
+// arithmetic such as spyreop.idx32toaddr).
 #sfu = {
   kind = "SFU",
   ktdf_arch.features = {
     ktdf_arch.feature.compute,
-    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64>}
+    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, i32 = 32>}
   }
 }
 

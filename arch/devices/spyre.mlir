@@ -18,11 +18,14 @@
 #scratchpad = {kind = "LX", size = 2097152}
 #accumulators = {kind = "PE_REG", size = 4096}
 
-// DMA engines: one addressed word is one 128-byte stick.
+// DMA engines: one addressed word is one 128-byte stick. Both also gather and scatter rows at
+// byte addresses read from a list in LX: the seed post's indirect-access path (an address program
+// fills the list with spyreop.idx32toaddr, the DMA moves the rows it names).
 #dma_in = {
   kind = "DMAI",
   dataflow_scheduler.double_buffer_last,
   ktdf_arch.features = {
+    ktdf_arch.feature.address_list = {memory = "LX"},
     ktdf_arch.feature.load = {
       word_size = #ktdf_arch.map<"DDR" = 128, "LX" = 128>,
       access_granularity = #ktdf_arch.map<
@@ -35,6 +38,7 @@
   kind = "DMAO",
   dataflow_scheduler.double_buffer_last,
   ktdf_arch.features = {
+    ktdf_arch.feature.address_list = {memory = "LX"},
     ktdf_arch.feature.store = {
       word_size = #ktdf_arch.map<"DDR" = 128, "LX" = 128>,
       access_granularity = #ktdf_arch.map<
@@ -44,17 +48,31 @@
   }
 }
 
-// The vector unit: 64 f16 lanes, one stick per vector.
+// The vector unit: 64 f16 lanes, one stick per vector; i32 (address arithmetic, idx32toaddr)
+// at 32 lanes is the same 128-byte stick, our modelling choice.
 // Accumulation type: the public sources above (IBM Research, "Lifting the cover on the IBM
 // Spyre Accelerator"; torch-spyre's docs/architecture/spyre_accelerator.md) say the cores do
 // mixed-precision math but do not name the accumulator format. f32 is our modelling choice
 // (fp16 products summed in a wider register, as mixed-precision engines do); the reference
 // interpreter accumulates this device's reductions in it when it checks a schedule.
+//
+// The matrix unit. Public: each corelet holds a 2D 8x8 "SIMD-systolic" array of processing
+// elements for matrix multiplication and convolution (IBM Research, "Lifting the cover on the
+// IBM Spyre Accelerator"; torch-spyre docs/architecture/spyre_accelerator.md: "an 8 x 8 systolic
+// Processing Element (PE) array, used for matrix-style compute"), and mixed-precision math. Not
+// public: the tile one step consumes and Spyre's f16 rate. Modelling choice: one step multiplies
+// an 8x8 tile of A by an 8x8 tile of B into an 8x8 accumulator (the array's shape; each operand
+// is one 64-element f16 stick, what one FIFO transfer carries) in 1 cycle: 512 f16
+// multiply-accumulates per cycle, 8 per PE. The closest public rate is the predecessor core's:
+// IBM Research's AI core prototype (VLSI 2018, "A Scalable Multi-TeraOPS Core for AI Training
+// and Inference") reached 1.5 TFLOPS fp16 at 1.5 GHz, 500 multiply-accumulates per cycle.
+// Products of f16 operands accumulate in f32, as the vector unit's reductions (`accumulate`).
 #pe = {
   kind = "PE",
   ktdf_arch.features = {
     ktdf_arch.feature.compute = {accumulate = f32},
-    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64>}
+    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, i32 = 32>},
+    ktdf_arch.feature.matrix = {tile = array<i64: 8, 8, 8>, types = #ktdf_arch.map<f16 = f32>, cycles_per_tile = 1}
   }
 }
 #lx_load = {

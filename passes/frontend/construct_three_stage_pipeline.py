@@ -8,13 +8,15 @@ See `docs/passes.md#construct-three-stage-pipeline`. For every `func.func` in th
    `tensor.empty`; a fill of another constant stays a reduction's init), under MLIR's greedy
    driver (constants uniqued and hoisted, dead ops erased, folding).
 2. **Fuse** producer-consumer chains (`linalg_fusion.py`). Every compute op left gets its own
-   loop nest and pipeline (`generic_pipeline.py`), in program order (README Decision 38); the
+   loop nest and pipeline (`generic_pipeline.py`), in program order (README Decision 44); the
    values two of them share stay in scratchpad buffers (`ProgramPipeline.place_buffers`).
    Every element-wise op of a body must be one the compute unit executes on its element
    types (the `ops` of the unit's `feature.simd`; absent: every op), else a located error.
 3. **Tile** each to the compute unit's SIMD width for the result's element type (the fewest
    lanes of any element type of its body ops, for a cast), read from the device (a unit without lanes for that type is an error, Decision 7): one
-   `scf.for` per tiled parallel loop, tagged `loop_type = parallel_loop`.
+   `scf.for` per tiled parallel loop, tagged `loop_type = parallel_loop`. A contraction the
+   unit's matrix unit takes is tiled to its M x N output tile instead and marked with the
+   tile (`passes/contraction.py`).
 4. **Replace access tiles**: memory views and access tiles move before the loop nest; each
    tile becomes `memref.memory_space_cast` (to the memory the view's KTIR space maps to)
    plus `memref.reinterpret_cast` at the tile's offset.
@@ -61,6 +63,7 @@ from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, ktdp
 from dfsched.passes.builder import Builder
 from dfsched.passes.frontend.generic_pipeline import PASS, Endpoint, GenericPipeline, body_lane_types, reads_init
+from dfsched.passes.frontend.indirect_access import IndirectPlan, build_indirect_view, plan_indirect_tile
 from dfsched.passes.frontend.linalg_fusion import fuse_elementwise_generics
 from dfsched.passes.frontend.linalg_generalize import (
     ElementwiseToGeneric,
@@ -130,7 +133,9 @@ class ProgramPipeline:
     stores: list[ktdp.StoreOp] = field(default_factory=list)
     pipelines: list[GenericPipeline] = field(default_factory=list)
     casts: dict[SSAValue, SSAValue] = field(default_factory=dict)  # access tile → reinterpret_cast
-    tiles: dict[Operation, ktdp.ConstructAccessTileOp] = field(default_factory=dict)  # load/store → its tile
+    tiles: dict[Operation, ktdp.ConstructAccessTileOp | ktdp.ConstructIndirectAccessTileOp] = field(
+        default_factory=dict)  # load/store → its tile
+    indirect: dict[Operation, IndirectPlan] = field(default_factory=dict)  # indirect tile → its split
     staged: list[ktdp.LoadOp] = field(default_factory=list)  # loads copied once into the scratchpad
     buffers: dict[SSAValue, SSAValue] = field(default_factory=dict)  # shared value → its scratchpad buffer
     widened: set[SSAValue] = field(default_factory=set)  # intermediates kept with a trailing unit dim
@@ -266,8 +271,13 @@ class ProgramPipeline:
         for inner, ty in body_lane_types(generic):
             self.model.check_executes(self.compute.kind, inner.name, ty, inner)
 
-    def _access_tile(self, user: Operation, value: SSAValue) -> ktdp.ConstructAccessTileOp:
+    def _access_tile(self, user: Operation, value: SSAValue
+                     ) -> ktdp.ConstructAccessTileOp | ktdp.ConstructIndirectAccessTileOp:
         tile = value.owner
+        if isinstance(tile, ktdp.ConstructIndirectAccessTileOp):
+            if tile not in self.indirect:
+                self.indirect[tile] = plan_indirect_tile(tile, self.model, isinstance(user, ktdp.LoadOp))
+            return tile
         if not isinstance(tile, ktdp.ConstructAccessTileOp):
             raise error(user, "the access tile must come from ktdp.construct_access_tile")
         if not isinstance(tile.base.owner, ktdp.ConstructMemoryViewOp):
@@ -282,16 +292,34 @@ class ProgramPipeline:
 
     def replace_access_tiles(self) -> None:
         tiles = [op for op in self.function.walk() if isinstance(op, ktdp.ConstructAccessTileOp)]
-        if not tiles:
+        if not tiles and not self.indirect:
             return
         anchor = self.anchor()
         for view in [op for op in self.function.walk() if isinstance(op, ktdp.ConstructMemoryViewOp)]:
             if not _used_before(view, anchor, ignore=ktdp.ConstructAccessTileOp):
                 _hoist_before(view, anchor)
-        for tile in tiles:
+        for tile in [*tiles, *self.indirect]:
             _hoist_before(tile, anchor)
         for tile in tiles:
             self.casts[tile.result] = self._reinterpret_cast(tile)
+        for tile, plan in self.indirect.items():
+            self.casts[tile.result] = self._indirect_view(tile, plan, anchor)
+
+    def _indirect_view(self, tile: ktdp.ConstructIndirectAccessTileOp, plan: IndirectPlan,
+                       anchor: Operation) -> SSAValue:
+        """The address program and the gather/scatter view of an indirect tile (`indirect_access.py`)."""
+        scratchpad = StringAttr(self.model.memory_for_space(ktdp.MemorySpaceAttr("ct_local"), at=tile).kind)
+        source = plan.view.result
+        source_type = source.type
+        assert isinstance(source_type, MemRefType)
+        cast_cls = op_class(self.ctx, "memref.memory_space_cast", memref.MemorySpaceCastOp)
+        in_memory = cast_cls(source, MemRefType(  # type: ignore[call-arg]
+            source_type.element_type, source_type.get_shape(), source_type.layout, self.mapped_space(plan.view, tile)))
+        view = build_indirect_view(plan, anchor, in_memory, scratchpad,
+                                   lambda scratch: ProgramPipeline(scratch, self.model, self.compute, self.ctx).build())
+        tile.result.replace_all_uses_with(view)
+        Rewriter.erase_op(tile)
+        return view
 
     def place_buffers(self) -> None:
         """A scratchpad buffer for every shared value, before the first loop nest, then a copy

@@ -4,10 +4,15 @@ The first frontend pass (`docs/passes.md#ktir-legality-check`). It walks the
 module in pre-order and stops at the first construct V1 cannot schedule:
 
 * `scf.for` with loop-carried values (`iter_args`) and any `scf.while`;
-* `ktdp.construct_distributed_memory_view` and `ktdp.construct_indirect_access_tile`;
-* linalg compute other than `add`, `mul`, `sub`, `reduce`, `matmul` and `generic`;
-* in a `linalg.generic` or `linalg.matmul` body, anything but the element-wise arith/math ops of
-  `arch/elementwise.py`, `spyreop` intrinsics, scalar `arith.constant`s and `linalg.yield`
+* `ktdp.construct_distributed_memory_view`;
+* `ktdp.inter_tile_produce`/`consume`/`reduce` (dfsched: cross-core transfers are not scheduled;
+  the error says so instead of failing later on what surrounds them);
+* `ktdp.construct_indirect_access_tile` without a device (upstream's V1 refusal), or on a device
+  with no unit declaring `ktdf_arch.feature.address_list` (no unit can move its rows; the
+  error names the capability). `construct-three-stage-pipeline` splits the rest;
+* linalg compute other than `add`, `mul`, `sub`, `reduce`, `matmul`, `batch_matmul` and `generic`;
+* in a `linalg.generic`, `linalg.matmul` or `linalg.batch_matmul` body, anything but the
+  element-wise arith/math ops of `arch/elementwise.py`, `spyreop` intrinsics, scalar `arith.constant`s and `linalg.yield`
   (upstream accepts only `arith.addf/mulf/subf` there; whether the device's compute unit
   executes an op on its element type is `construct-three-stage-pipeline`'s check).
 
@@ -43,6 +48,12 @@ ITER_ARGS = "V1 does not support scf.for with loop-carried arguments (iter_args)
 WHILE = "V1 does not support scf.while loops"
 DISTRIBUTED_VIEW = "V1 does not support ktdp.construct_distributed_memory_view"
 INDIRECT_TILE = "V1 does not support ktdp.construct_indirect_access_tile"
+INTER_TILE_OPS = ("ktdp.inter_tile_produce", "ktdp.inter_tile_consume", "ktdp.inter_tile_reduce")
+INTER_TILE = ("dfsched does not schedule inter-tile communication ('{}'): cross-core transfers and reductions "
+              "need core-to-core links, which no device describes yet (the reference interpreter runs it: "
+              "dfsched-run without --check)")
+NO_ADDRESS_LIST = ("device '{}' has no exec_unit with 'ktdf_arch.feature.address_list': no unit can issue the "
+                   "address-list transfers of an indirect access tile (gather or scatter)")
 GENERIC_BODY = ("unsupported op in a linalg.generic body: only element-wise arith/math ops, spyreop "
                 "intrinsics and scalar constants are accepted")
 NAMED_LINALG = "V1 only supports add/mul/sub/reduce compute ops; found unsupported compute op"
@@ -53,7 +64,7 @@ BEYOND_MEMORY = "memory view ends at byte {} but memory '{}' of the device holds
 # linalg ops the walk accepts and descends into.
 ACCEPTED_LINALG = frozenset({"linalg.add", "linalg.mul", "linalg.sub", "linalg.reduce", "linalg.yield"})
 # Named ops whose body is checked like a generic's (a contraction: multiply-accumulate).
-CHECKED_BODY = frozenset({"linalg.generic", "linalg.matmul"})
+CHECKED_BODY = frozenset({"linalg.generic", "linalg.matmul", "linalg.batch_matmul"})
 
 
 @dataclass(frozen=True)
@@ -77,6 +88,8 @@ def check_region_ops(op: Operation, device: str = "") -> None:
                 if check_op(inner):
                     if op_name(inner) == "ktdp.construct_memory_view":
                         check_view_fits(inner, device)
+                    if op_name(inner) == "ktdp.construct_indirect_access_tile":
+                        check_address_lists(inner, device)
                     check_region_ops(inner, device)
 
 
@@ -98,6 +111,18 @@ def check_view_fits(view: Operation, device: str) -> None:
     end = base + (last + 1) * element
     if base >= memory.size or end > memory.size:
         raise error(view, BEYOND_MEMORY.format(max(base, end), memory.kind, memory.size))
+
+
+def check_address_lists(tile: Operation, device: str) -> None:
+    """An indirect access tile needs a device with a unit that issues address-list transfers
+    (`ktdf_arch.feature.address_list`); without a device, upstream's V1 refusal."""
+    from dfsched.arch.loading import device_model_for
+
+    model = device_model_for(tile, device or None)
+    if model is None:
+        raise error(tile, INDIRECT_TILE)
+    if not model.address_list_units():
+        raise error(tile, NO_ADDRESS_LIST.format(model.name))
 
 
 def _memory_of(view: Operation, device: str):
@@ -131,8 +156,8 @@ def check_op(op: Operation) -> bool:
         raise error(op, WHILE)
     if name == "ktdp.construct_distributed_memory_view":
         raise error(op, DISTRIBUTED_VIEW)
-    if name == "ktdp.construct_indirect_access_tile":
-        raise error(op, INDIRECT_TILE)
+    if name in INTER_TILE_OPS:
+        raise error(op, INTER_TILE.format(name))
     if name == "ktdp.construct_memory_view":
         base = constant_int(op.operands[0])
         if base is not None and base < 0:
@@ -206,7 +231,7 @@ def is_reduction_init(user: Operation, operand_index: int) -> bool:
     name = op_name(user)
     if name == "linalg.reduce":
         return operand_index in init_operand_indices(user)
-    if name == "linalg.matmul":  # a contraction: its init is the accumulator
+    if name in ("linalg.matmul", "linalg.batch_matmul"):  # a contraction: its init is the accumulator
         return operand_index >= len(user.operands) - len(getattr(user, "outputs", ()))
     if name == "linalg.generic":
         if not any(str(getattr(it, "data", it)).endswith("reduction") for it in iterator_types(user)):

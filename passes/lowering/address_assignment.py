@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import func, memref
+from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
     ComplexType,
     IndexType,
@@ -46,7 +46,7 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
     VectorType,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
@@ -54,6 +54,7 @@ from dfsched.dialects.constants import index_constant
 from dfsched.arch.model import GLOBAL, DeviceModel, Memory
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects.ktdf_arch import attribute_text
+from dfsched.dialects.ktdp import DYNAMIC, ConstructMemoryViewOp
 from dfsched.passes.builder import Inserter
 from dfsched.passes.lowering.program import device_model
 from dfsched.passes.walk import nearest_ancestor
@@ -75,7 +76,9 @@ class AddressAssignment(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         allocations = collect_allocations(op)
         model = device_model(op, self.device, NO_DEVICE)
-        plan = plan_addresses(op, allocations, MemoryTracker(model))
+        tracker = MemoryTracker(model)
+        reserve_resident_arguments(op, tracker)
+        plan = plan_addresses(op, allocations, tracker)
         for alloc, address in plan:
             materialize_address(alloc, address)
 
@@ -150,6 +153,93 @@ def plan_addresses(module: ModuleOp, allocations: list[memref.AllocOp],
         raise error(alloc, message, [(module, f"AddressAssignment: failed to assign addresses for "
                                               f"{len(failures)} allocation(s)")])
     return plan
+
+
+# ---------------------------------------------------------------------------
+# Scratchpad-resident arguments (Decision: resident arguments come first)
+# ---------------------------------------------------------------------------
+
+RESIDENT_ALIGNMENT = 64  # as the reference interpreter places argument buffers (`interp/ktir.py` ALIGN)
+
+
+def reserve_resident_arguments(module: ModuleOp, tracker: MemoryTracker) -> None:
+    """Keep allocations off the scratchpad data a kernel argument names.
+
+    A `ct_local` view on a function argument reads data an earlier kernel left in the core's
+    scratchpad. The convention the reference interpreter and the DataflowIR simulator share:
+    such arguments lie from address 0 of the scratchpad, in argument order, each at a multiple
+    of 64 bytes and as long as its views reach; this pass starts the program's numbering
+    after them. An argument also viewed in global memory is a global buffer, not resident.
+    """
+    for function in module.walk():
+        if not isinstance(function, func.FuncOp) or not function.body.blocks:
+            continue
+        reach: dict[int, tuple[int, str]] = {}  # argument index -> (bytes reached, memory kind)
+        global_args: set[int] = set()
+        for view in function.walk():
+            if not isinstance(view, ConstructMemoryViewOp):
+                continue
+            found = _argument_offset(view.offset, function)
+            if found is None:
+                continue
+            index, offset = found
+            try:
+                memory = tracker.memory(view.memory_space, view) if view.memory_space is not None else None
+            except AllocationError:
+                memory = None
+            if memory is None or memory.level == GLOBAL:
+                global_args.add(index)
+                continue
+            end = offset + _view_span(view)
+            reach[index] = (max(end, reach.get(index, (0, ""))[0]), memory.kind)
+        for index in sorted(set(reach) - global_args):
+            end, kind = reach[index]
+            key = (function, kind)
+            start = -(-tracker.next_address.get(key, 0) // RESIDENT_ALIGNMENT) * RESIDENT_ALIGNMENT
+            tracker.next_address[key] = start + end
+
+
+def _argument_offset(value, function: func.FuncOp) -> tuple[int, int] | None:
+    """(argument index, constant byte offset) when `value` is an argument of `function`, or
+    one plus a bounded amount (its upper bound counts), else None."""
+    block = function.body.blocks.first
+    if isinstance(value, BlockArgument) and value.owner is block:
+        return value.index, 0
+    op = value.owner if isinstance(value, OpResult) else None
+    if isinstance(op, arith.AddiOp):
+        for base, other in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+            if isinstance(base, BlockArgument) and base.owner is block:
+                bound = upper_bound(other)
+                if bound is None:
+                    raise error(op, "cannot reserve the scratchpad data of a resident argument: the view's offset "
+                                    "from the argument has no constant upper bound")
+                return base.index, max(0, bound)
+    return None
+
+
+def _view_span(view: ConstructMemoryViewOp) -> int:
+    """Bytes from a view's offset to the end of its last element (sizes and strides bounded)."""
+    dynamic_sizes, dynamic_strides = iter(view.sizes), iter(view.strides)
+
+    def static(values, dynamic) -> list[int]:
+        out = []
+        for v in values:
+            if v == DYNAMIC:
+                bound = upper_bound(next(dynamic))
+                if bound is None:
+                    raise error(view, "cannot reserve the scratchpad data of a resident argument: a size or "
+                                      "stride of its view has no constant upper bound")
+                v = bound
+            out.append(v)
+        return out
+
+    sizes = static(view.static_sizes.get_values(), dynamic_sizes)
+    strides = static(view.static_strides.get_values(), dynamic_strides)
+    if any(n <= 0 for n in sizes):
+        return 0
+    last = sum((n - 1) * abs(s) for n, s in zip(sizes, strides))
+    itemsize = element_bytes(view.result.type.element_type) if isinstance(view.result.type, MemRefType) else 1
+    return (last + 1) * itemsize
 
 
 def program_of(alloc: Operation) -> Operation | None:

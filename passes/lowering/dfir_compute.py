@@ -9,6 +9,7 @@
   `linalg.generic` over the vector, see `island` and `_lower_body`; with
   reduction dimensions → an `scf.for` per reduction dimension carrying the accumulator, reading
   one parallel slice from the FIFO per step; on buffers → load the accumulator, compute, store;
+  a contraction step marked for the matrix unit → one matrix-multiply island (`_matrix_step`);
 * `linalg.fill` with zero → `vectorchain.constant_bitstream` + `vectorchain.shuffle` (stored when
   the output is a memref);
 * `memref.copy` of a buffer read from a FIFO → `agen.vector_store`;
@@ -42,6 +43,7 @@ from dfsched.dialects.ktdf import ReadFromFifoOp, TilingDeriveSizeOp, WriteToFif
 from dfsched.dialects.vectorchain import BinaryOp, BinaryOperator, BinaryOperatorAttr, ConstantBitstreamOp, ShuffleOp
 from dfsched.dialects.constants import constant_int
 from dfsched.passes.builder import Builder
+from dfsched.passes.contraction import MATRIX_TILE, matrix_tile
 from dfsched.passes.lowering.dfir_utils import (
     emit_vector_load,
     emit_vector_store,
@@ -300,6 +302,8 @@ class LowerLinalgGeneric(RewritePattern):
             return
         operands = [*op.inputs, *op.outputs]
         if operands and all(isinstance(v.type, MemRefType) for v in operands) and not op.results:
+            if matrix_tile(op) is not None:
+                return self._matrix_step(op, rewriter)
             return self._buffer(op, rewriter)
         if not all(isinstance(v.type, TensorType) for v in op.outputs) or len(op.results) != 1:
             return
@@ -327,6 +331,41 @@ class LowerLinalgGeneric(RewritePattern):
             arg.replace_all_uses_with(broadcast_input(builder, self.model, op, index, value, vector))
         block.args[-1].replace_all_uses_with(emit_vector_load(builder, vector, out))
         result = _lower_body(op, self.model, builder, block)
+        emit_vector_store(builder, result, out)
+        rewriter.erase(op)
+
+    def _matrix_step(self, op: Operation, rewriter: PatternRewriter) -> None:
+        """One step of a contraction on the matrix unit (`passes/contraction.py`): an M x K
+        and a K x N operand vector multiplied into the M x N accumulator buffer, as an island
+        (Decision 15's form): the contraction generic itself on tensors, bridged from and to
+        the vectors by `builtin.unrealized_conversion_cast`, keeping its mark so the simulator
+        costs it by the unit's `cycles_per_tile`:
+
+            %a = builtin.unrealized_conversion_cast %x : vector<32xf16> to tensor<4x8xf16>
+            %c = builtin.unrealized_conversion_cast %acc : vector<32xf16> to tensor<4x8xf16>
+            %r = linalg.generic {contraction maps} ins(%a, %b) outs(%c) attrs = {dfsched.matrix_tile = ...}
+            %v = builtin.unrealized_conversion_cast %r : tensor<4x8xf16> to vector<32xf16>
+        """
+        from dfsched.dialects.linalg_ext import GenericOp
+
+        builder = Builder.before(op, rewriter)
+        out = op.outputs[0]
+
+        def as_tensor(value: SSAValue, shaped) -> SSAValue:
+            tensor_type = TensorType(shaped.element_type, shaped.get_shape())
+            return builder.value(UnrealizedConversionCastOp.get([value], [tensor_type]))
+
+        operands = []
+        for value in op.inputs:
+            vector = flattened_vector_type(self.model, value.type, op)
+            loaded = value if isinstance(value.owner, ReadFromFifoOp) else emit_vector_load(builder, vector, value)
+            operands.append(as_tensor(loaded, value.type))
+        acc_vector = flattened_vector_type(self.model, out.type, op)
+        acc = as_tensor(emit_vector_load(builder, acc_vector, out), out.type)
+        step = builder.insert(GenericOp(operands, [acc], op.body.clone(), op.indexing_maps.data,
+                                        op.iterator_types.data, [acc.type]))
+        step.attributes[MATRIX_TILE] = op.attributes[MATRIX_TILE]
+        result = builder.value(UnrealizedConversionCastOp.get([step.results[0]], [acc_vector]))
         emit_vector_store(builder, result, out)
         rewriter.erase(op)
 

@@ -352,7 +352,7 @@ def _propagate(pu: ProgramUnitOp, replacements: dict[SSAValue, SSAValue], model:
             if use.operation not in users:
                 users.append(use.operation)
         for user in users:
-            if user.name == "ktdf.data_transfer":
+            if user.name in ("ktdf.data_transfer", "ktdf.indirect_view"):
                 _replace_uses_in(user, old, new)
             elif isinstance(user, SelectMemrefOp):
                 _replace_uses_in(user, old, new)

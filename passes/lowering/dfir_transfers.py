@@ -2,7 +2,8 @@
 
 `ktdf.data_transfer` becomes address generation:
 
-* memref → memref: one `agen.composite_load_and_store`. A transfer wider than the hardware
+* memref → memref: one `agen.composite_load_and_store` (`agen.composite_indirect_load_and_store`
+  when one side is a `ktdf.indirect_view`: `dfir_indirect`). A transfer wider than the hardware
   vector is walked over time dimensions (every non-unit outer dimension, then the innermost in
   whole vectors); both sides must walk the same extents. A walked dimension in which the two
   sides advance by different element distances moves to an enclosing `scf.for` (at most one);
@@ -37,6 +38,7 @@ from dfsched.dialects.ktdf import DataTransferOp, FifoSlotType
 from dfsched.dialects.vectorchain import ShuffleOp
 from dfsched.dialects.affine_subscripts import affine_add, affine_mul
 from dfsched.passes.builder import Builder
+from dfsched.passes.lowering.dfir_indirect import build_indirect_composite, indirect_view_of
 from dfsched.passes.lowering.dfir_utils import (
     INDEX,
     enclosing_program_unit,
@@ -206,10 +208,13 @@ class LowerDataTransfer(RewritePattern):
             if not src_sizes or not dst_sizes:
                 raise error(op, f"data transfer of {total} elements exceeds the hardware vector width of {lanes} "
                                 "but has no dimensions to split")
-            if src_sizes[-1] % lanes or dst_sizes[-1] % lanes:
+            if src_sizes[-1] == dst_sizes[-1] < lanes:  # narrow rows (a matrix unit's N tile): a vector a row
+                lanes = src_sizes[-1]
+            elif src_sizes[-1] % lanes or dst_sizes[-1] % lanes:
                 raise error(op, f"data transfer of {total} elements exceeds the hardware vector width of {lanes}; "
                                 "splitting requires the innermost source and destination sizes to be a multiple "
-                                f"of the vector width, but they are {src_sizes[-1]} and {dst_sizes[-1]}")
+                                f"of the vector width (or equal and narrower), but they are {src_sizes[-1]} and "
+                                f"{dst_sizes[-1]}")
             src_time, dst_time = describe_time_dims(src_sizes, lanes), describe_time_dims(dst_sizes, lanes)
             if src_time.extents != dst_time.extents:
                 raise error(op, "source and destination walked dimensions must match to split a transfer of "
@@ -253,22 +258,24 @@ class LowerDataTransfer(RewritePattern):
         extents = list(src_time.extents) or [1]
         num_time = len(extents)
         region = Region(Block([AgenYieldOp.build(operands=[[]])], arg_types=[load_iv_type]))
-        composite = CompositeLoadAndStoreOp.build(
-            operands=[src, dst, load_indices, store_indices, [], []],
-            properties={
-                "src_map": AffineMapAttr(src_map),
-                "dst_map": AffineMapAttr(dst_map),
-                "load_set": sizes_set(load_sizes),
-                "load_order": AffineMapAttr(identity_map(src_rank)),
-                "store_set": sizes_set(store_sizes),
-                "store_order": AffineMapAttr(identity_map(dst_rank)),
-                "time_set": sizes_set(extents),
-                "time_order": AffineMapAttr(identity_map(num_time)),
-                "load_time_addr_map": AffineMapAttr(AffineMap(num_time, 0, tuple(src_time.offsets()))),
-                "store_time_addr_map": AffineMapAttr(AffineMap(num_time, 0, tuple(dst_time.offsets()))),
-            },
-            regions=[region],
-        )
+        properties = {
+            "src_map": AffineMapAttr(src_map),
+            "dst_map": AffineMapAttr(dst_map),
+            "load_set": sizes_set(load_sizes),
+            "load_order": AffineMapAttr(identity_map(src_rank)),
+            "store_set": sizes_set(store_sizes),
+            "store_order": AffineMapAttr(identity_map(dst_rank)),
+            "time_set": sizes_set(extents),
+            "time_order": AffineMapAttr(identity_map(num_time)),
+            "load_time_addr_map": AffineMapAttr(AffineMap(num_time, 0, tuple(src_time.offsets()))),
+            "store_time_addr_map": AffineMapAttr(AffineMap(num_time, 0, tuple(dst_time.offsets()))),
+        }
+        if indirect_view_of(src) is not None or indirect_view_of(dst) is not None:
+            composite = build_indirect_composite(builder, op, self.model, load_indices, store_indices, properties,
+                                                 region)
+        else:
+            composite = CompositeLoadAndStoreOp.build(operands=[src, dst, load_indices, store_indices, [], []],
+                                                      properties=properties, regions=[region])
         builder.insert(composite)
         rewriter.erase(op)
 

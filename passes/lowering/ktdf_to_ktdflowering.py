@@ -25,7 +25,9 @@ module, nested modules included, in textual order):
    keyed by the tile id.
 7. **Signals**: `ktdf_lowering.signal` after the anchor of every conflicting edge
    (IR order of producer then consumer, Decision 5); guarded signals at the start of the
-   load stage and the end of the store stage of every conflicting back-edge.
+   load stage and the end of the store stage of every conflicting back-edge; write-after-read
+   signals for single buffers reused across loop iterations, within a pipeline and across
+   pipelines (Decision 14).
 8. **Pipeline execution transform**, outer pipelines first: each stage becomes a
    `ktdf_lowering.execute_on` of its units, each pipeline one of the ordered union of its
    stages' units holding the inlined `ktdf.private` contents, the stages' regions and the
@@ -61,6 +63,7 @@ from dfsched.passes.aliasing import memref_aliases, memref_root, reads_from, reg
 from dfsched.passes.lowering.dfir_utils import make_unit, unit_name, unit_type_tag
 from dfsched.passes.lowering.program import device_model, one_d_grid_size
 from dfsched.passes.lowering.stage_dag import (
+    address_list_edges,
     CircularDependency,
     StageDAG,
     analyze_stage_dependencies,
@@ -246,18 +249,24 @@ class Schedule:
     back_edges: list[BackEdge]
     conflicting_edges: list[tuple[ktdf.StageOp, ktdf.StageOp]]
     reuse_edges: list[ReuseEdge] = field(default_factory=list)
+    address_list_edges: list[tuple[ktdf.StageOp, ktdf.StageOp]] = field(default_factory=list)
+    cross_reuse_edges: list[ReuseEdge] = field(default_factory=list)
 
 
 def analyze_schedule(function: func.FuncOp, stages: list[ktdf.StageOp], components: Components,
                      model: DeviceModel) -> Schedule:
     stage_slots = map_stages_to_units(stages, components)
     dag, back_edges = build_stage_dag(function)
+    listed = address_list_edges(function)  # the mover reads its list: always a conflict
+    for writer, mover in listed:
+        dag.add_edge(writer, mover)
     positions = op_positions(function)
     conflicting = [edge for edge in dag.edges_in_ir_order(positions)
-                   if has_scratchpad_conflict(stage_slots[edge[0]], stage_slots[edge[1]], model)]
+                   if edge in listed or has_scratchpad_conflict(stage_slots[edge[0]], stage_slots[edge[1]], model)]
     reuse = [edge for pipeline in pipelines_post_order(function)
              for edge in pipeline_reuse_edges(pipeline, stage_slots, model)]
-    return Schedule(stage_slots, dag, back_edges, conflicting, reuse)
+    cross = cross_pipeline_reuse_edges(stages, stage_slots, model, positions)
+    return Schedule(stage_slots, dag, back_edges, conflicting, reuse, listed, cross)
 
 
 def map_stages_to_units(stages: list[ktdf.StageOp], components: Components) -> dict[ktdf.StageOp, list[UnitSlot]]:
@@ -350,6 +359,38 @@ def pipeline_reuse_edges(pipeline: ktdf.PipelineOp, stage_slots: dict[ktdf.Stage
             units = reuse_units(writer, reader, stage_slots, model)
             if units:
                 edges.append(ReuseEdge(reader, writer, loops, units))
+    return edges
+
+
+def cross_pipeline_reuse_edges(stages: list[ktdf.StageOp], stage_slots: dict[ktdf.StageOp, list[UnitSlot]],
+                               model: DeviceModel, positions: dict[Operation, int]) -> list[ReuseEdge]:
+    """Write-after-read across pipelines (dfsched, Decision 14 extended): a stage of one pipeline
+    fills a single-buffered scratchpad buffer that a stage of a later pipeline reads, both
+    inside a loop of more than one iteration (a buffer broadcast promotion hoisted into a
+    sibling pipeline, read by the pipelines of an inner loop). Nothing orders the readers of
+    iteration i before the writer of iteration i+1; the edge's signal
+    (`insert_cross_reuse_signal`) is that order. Kept where the reader's outermost pipeline
+    also runs on the writer's units (else the signal would reach only one side)."""
+    edges: list[ReuseEdge] = []
+    leaves = sorted((s for s in stages if s in stage_slots and s in positions
+                     and not any(isinstance(o, ktdf.StageOp) for o in s.walk() if o is not s)),
+                    key=positions.__getitem__)
+    pairs = [(w, r) for i, w in enumerate(leaves) for r in leaves[i + 1:]
+             if nearest_ancestor(w, ktdf.PipelineOp) is not nearest_ancestor(r, ktdf.PipelineOp)]
+    for writer, reader in pairs:
+        around_reader = set(_loops_around(reader))
+        loops = [loop for loop in reversed(_loops_around(writer)) if loop in around_reader
+                 and ((trips := static_trip_count(loop)) is None or trips > 1)]
+        if not loops:
+            continue
+        units = reuse_units(writer, reader, stage_slots, model)
+        if not units:
+            continue
+        host = outermost_pipeline(reader)  # where the signal goes: it must run on the writer's units
+        host_slots = {slot for stage in host.walk() if isinstance(stage, ktdf.StageOp)
+                      for slot in stage_slots.get(stage, [])}
+        if nearest_ancestor(host, ktdf.ParallelOp) is None and all(s in host_slots for s in units):
+            edges.append(ReuseEdge(reader, writer, loops, units))
     return edges
 
 
@@ -518,7 +559,10 @@ def insert_signals(schedule: Schedule, queries: dict[UnitSlot, SSAValue]) -> Non
         if (producer, consumer) in back:
             continue
         units = stage_units(schedule, queries, producer) + stage_units(schedule, queries, consumer)
-        anchor = signal_anchor(producer, consumer)
+        if (producer, consumer) in schedule.address_list_edges:
+            anchor = common_block_anchor(producer, consumer)
+        else:
+            anchor = signal_anchor(producer, consumer)
         Inserter.after(anchor, producer).add(SignalOp(units))
     for edge in schedule.back_edges:
         if (edge.store, edge.load) not in conflicting:
@@ -527,11 +571,14 @@ def insert_signals(schedule: Schedule, queries: dict[UnitSlot, SSAValue]) -> Non
         insert_back_edge_signals(edge, units)
     for reuse in schedule.reuse_edges:
         insert_reuse_signals(reuse, [queries[slot] for slot in reuse.units])
+    for reuse in schedule.cross_reuse_edges:
+        insert_cross_reuse_signal(reuse, [queries[slot] for slot in reuse.units])
 
 
 def signal_anchor(producer: ktdf.StageOp, consumer: ktdf.StageOp) -> Operation:
     """The stage around `producer` that is a direct child of the innermost pipeline enclosing both;
-    for pipelines that follow each other (none encloses both), the producer's outermost pipeline."""
+    for pipelines that follow each other (none encloses both, Decision 44), the op around the
+    producer in the innermost block holding the consumer (`common_block_anchor`)."""
     consumer_pipelines = set()
     parent = consumer.parent_op()
     while parent is not None:
@@ -545,9 +592,23 @@ def signal_anchor(producer: ktdf.StageOp, consumer: ktdf.StageOp) -> Operation:
             anchor = parent
         if isinstance(parent, ktdf.PipelineOp) and parent in consumer_pipelines:
             return anchor
-        if isinstance(parent, ktdf.PipelineOp):
-            anchor = parent
         parent = parent.parent_op()
+    return common_block_anchor(producer, consumer)
+
+
+def common_block_anchor(producer: ktdf.StageOp, consumer: ktdf.StageOp) -> Operation:
+    """The op around `producer` in the innermost block that also holds `consumer`: an
+    address-list edge joins two pipelines, and a signal there is in both units' programs."""
+    consumer_blocks = set()
+    op: Operation | None = consumer
+    while op is not None:
+        consumer_blocks.add(op.parent_block())
+        op = op.parent_op()
+    anchor: Operation = producer
+    while anchor.parent_block() not in consumer_blocks:
+        parent = anchor.parent_op()
+        assert parent is not None
+        anchor = parent
     return anchor
 
 
@@ -580,6 +641,44 @@ def insert_reuse_signals(edge: ReuseEdge, units: list[SSAValue]) -> None:
         last = at.add(arith.SubiOp(loop.ub, loop.step)).result
         conditions.append(at.add(arith.CmpiOp(loop.body.block.args[0], last, "ne")).result)
     _guarded_signal(at, conditions, units, arith.OrIOp)
+
+
+def insert_cross_reuse_signal(edge: ReuseEdge, units: list[SSAValue]) -> None:
+    """A signal at the end of the reader's outermost pipeline, on the last iteration of the
+    loops between the shared loops and that pipeline and on every iteration of the shared
+    loops but their last: `if ((iv_shared != last || ...) && iv_inner == last && ...) signal`.
+    A signal runs on the units of the `execute_on` holding it, and the reader's pipeline runs
+    on the writer's units too (its own loads), so the readers pass it after their last read of
+    an iteration and the writer before it fills the buffer again."""
+    pipeline = outermost_pipeline(edge.reader)
+    at = Inserter.at_end(pipeline.body.block, pipeline)
+    shared = set(edge.loops)
+
+    def is_last(loop: scf.ForOp) -> SSAValue:
+        last = at.add(arith.SubiOp(loop.ub, loop.step)).result
+        return at.add(arith.CmpiOp(loop.body.block.args[0], last, "eq")).result
+
+    not_last = None
+    for loop in edge.loops:
+        last = at.add(arith.SubiOp(loop.ub, loop.step)).result
+        ne = at.add(arith.CmpiOp(loop.body.block.args[0], last, "ne")).result
+        not_last = ne if not_last is None else at.add(arith.OrIOp(not_last, ne)).result
+    condition = not_last
+    for loop in reversed(_loops_around(pipeline)):
+        if loop not in shared:
+            condition = at.add(arith.AndIOp(condition, is_last(loop))).result
+    _guarded_signal(at, [condition], units)
+
+
+def outermost_pipeline(stage: ktdf.StageOp) -> ktdf.PipelineOp:
+    found = None
+    parent = stage.parent_op()
+    while parent is not None:
+        if isinstance(parent, ktdf.PipelineOp):
+            found = parent
+        parent = parent.parent_op()
+    assert found is not None
+    return found
 
 
 def _guarded_signal(at: Inserter, conditions: list[SSAValue], units: list[SSAValue],

@@ -15,6 +15,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
 from dfsched.dialects import ktdf
+from dfsched.passes.aliasing import memref_aliases, writes_to
 from dfsched.passes.walk import nearest_ancestor, pipelines_post_order, post_order, runs_compute_ops_in_sequence
 
 
@@ -161,7 +162,7 @@ def build_global_stage_dag(root: Operation) -> StageDAG:
     """Edges between leaf stages across every nesting level under `root`.
 
     Pipelines are taken outermost first; each local edge P→C of a pipeline adds
-    leaves(P) × roots(C). In a program of several compute ops (Decision 38), pipelines that follow
+    leaves(P) × roots(C). In a program of several compute ops (Decision 44), pipelines that follow
     each other in one block add edges from the leaves of the earlier one's last stages to every
     leaf stage of the later one: a later stage may read what the earlier pipeline wrote,
     whichever stage it is. (Elsewhere upstream's DAG stands: a hoisted load's pipeline is
@@ -214,3 +215,18 @@ def _last_stages(pipeline: ktdf.PipelineOp) -> list[ktdf.StageOp]:
     stages = direct_stages(pipeline)
     local = analyze_stage_dependencies(stages)
     return [s for s in stages if not local.successors[s]]
+
+
+def address_list_edges(root: Operation) -> list[tuple[ktdf.StageOp, ktdf.StageOp]]:
+    """Writer → mover edges of every `ktdf.indirect_view` under `root`: the leaf stages that
+    write its address list (the address program's store) before the stages whose transfers
+    move its rows. They are in different pipelines, which tokens do not order."""
+    edges: list[tuple[ktdf.StageOp, ktdf.StageOp]] = []
+    leaves = [s for s in post_order(root, ktdf.StageOp) if nested_pipeline(s) is None]
+    for view in post_order(root, ktdf.IndirectViewOp):
+        aliases = memref_aliases(view.addresses)
+        writers = [s for s in leaves if any(writes_to(op, aliases) for op in s.walk())]
+        movers = [s for s in leaves if any(isinstance(op, ktdf.DataTransferOp)
+                                           and view.result in (op.source, op.destination) for op in s.walk())]
+        edges.extend((writer, mover) for writer in writers for mover in movers if writer is not mover)
+    return edges

@@ -43,6 +43,7 @@ from xdsl.passes import ModulePass
 from dfsched.arch.model import DeviceModel
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, linalg_ext, memref_ext, scf_ext
+from dfsched.passes.contraction import MATRIX_TILE
 from dfsched.passes.scheduling.reduction_utils import Inserter, enclosing_stage, is_inside, reduction_generics
 
 PASS = "map-reduction-partials"
@@ -163,8 +164,10 @@ def rewrite(plan: Plan) -> None:
         buffer_reads[read] = add(ktdf.ReadFromFifoOp(
             read.fifo_slot, MemRefType(in_type.element_type, in_type.get_shape()))).results[0]
     body = generic.body.clone()
-    add(linalg_ext.GenericOp([buffer_reads[value.owner] for value in generic.inputs], [alloc], body,
-                             generic.indexing_maps, generic.iterator_types))
+    in_place = add(linalg_ext.GenericOp([buffer_reads[value.owner] for value in generic.inputs], [alloc], body,
+                                        generic.indexing_maps, generic.iterator_types))
+    if MATRIX_TILE in generic.attributes:  # the matrix unit's tile travels to the lowering
+        in_place.attributes[MATRIX_TILE] = generic.attributes[MATRIX_TILE]
 
     result = generic.results[0]
     for use in list(result.uses):

@@ -57,7 +57,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import scf
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
 from xdsl.passes import ModulePass
 
@@ -69,7 +69,7 @@ from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import GroupOp
 from dfsched.dialects.constants import static_trip_count
 from dfsched.passes.scheduling.utils import is_parallel_loop, move_ops, pipeline_enclosing_scope
-from dfsched.passes.walk import runs_compute_ops_in_sequence
+from dfsched.passes.walk import nearest_ancestor, runs_compute_ops_in_sequence
 
 PASS = "parallelize-loops-across-instances"
 NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty or "
@@ -94,7 +94,9 @@ class ParallelizeLoopsAcrossInstances(ModulePass):
         candidates: list[Candidate] = []
         for pipeline in [p for p in op.walk() if isinstance(p, ktdf.PipelineOp)]:
             if runs_compute_ops_in_sequence(pipeline):
-                continue  # Decision 38: signals between its pipelines pair units core by core
+                continue  # Decision 44: signals between its pipelines pair units core by core
+            if _has_address_program(pipeline):
+                continue
             model = device_model_for(pipeline, device=self.device)
             assert model is not None
             candidate = find_candidate(pipeline, model, [c.loop for c in candidates])
@@ -102,6 +104,13 @@ class ParallelizeLoopsAcrossInstances(ModulePass):
                 candidates.append(candidate)
         for candidate in candidates:
             rewrite(candidate)
+
+
+def _has_address_program(pipeline: ktdf.PipelineOp) -> bool:
+    """A program with an indirect access stays on one corelet: its address program has no loop
+    to spread, and run on every corelet it would write the one address list N times."""
+    function = nearest_ancestor(pipeline, func.FuncOp)
+    return function is not None and any(isinstance(op, ktdf.IndirectViewOp) for op in function.walk())
 
 
 @dataclass

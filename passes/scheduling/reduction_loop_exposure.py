@@ -4,7 +4,8 @@ Before this pass the compute stage of a reduction reads its whole input (or one 
 from one FIFO slot and reduces it with one `linalg.generic`. Afterwards every stage of the
 reduction's pipeline runs one `scf.for 0..R_i` per reduction dim (tagged `reduction_loop`),
 and the input FIFO slot carries one step of the reduction (its element count divided by
-`R = ∏ R_i`):
+`R = ∏ R_i`). A contraction marked for the matrix unit (`passes/contraction.py`) steps its
+last reduction dim by the tile's K instead of 1: `R_i / K` steps of K elements each.
 
 * **compute**: the accumulator starts from the reduction's init (an empty tensor, a fill of
   a constant, or the first-chunk/partial `scf.if` of `reduction-dim-chunking`) and is carried
@@ -42,6 +43,7 @@ from xdsl.passes import ModulePass
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
 from dfsched.dialects.affine_subscripts import affine_add
+from dfsched.passes.contraction import matrix_tile
 from dfsched.passes.scheduling.reduction_utils import (
     Inserter,
     all_equal,
@@ -109,6 +111,7 @@ class Plan:
     sizes: list[int]
     inputs: list[SteppedInput]  # one per generic input, in order
     write: ktdf.WriteToFifoOp
+    chunks: list[int]  # elements of each reduction dim one step reads (1; a matrix unit's K)
 
     @property
     def steps(self) -> int:
@@ -126,9 +129,15 @@ def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp) -> Plan | None:
     if not isinstance(input_type, TensorType):
         check_reduction_operands(generic, PASS, generic)  # reports what is wrong
     assert isinstance(input_type, TensorType)
-    sizes = [loop_extent(generic, d) for d in red_dims]
-    if any(size < 0 for size in sizes):  # a dynamic reduction extent: left alone, as upstream
+    extents = [loop_extent(generic, d) for d in red_dims]
+    if any(size < 0 for size in extents):  # a dynamic reduction extent: left alone, as upstream
         return None
+    # A contraction on the matrix unit steps its last reduction dim by the tile's K.
+    tile = matrix_tile(generic)
+    chunks = [1] * len(red_dims)
+    if tile is not None:
+        chunks[-1] = tile[2]
+    sizes = [extent // chunk for extent, chunk in zip(extents, chunks)]
 
     pipeline = compute.parent_op()
     if not isinstance(pipeline, ktdf.PipelineOp):
@@ -156,8 +165,8 @@ def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp) -> Plan | None:
         value_type = value.type
         assert isinstance(value_type, TensorType)
         slice_shape = list(value_type.get_shape())
-        for position in input_positions:
-            slice_shape[position] = 1
+        for position, chunk in zip(input_positions, chunks):
+            slice_shape[position] = chunk
         inputs.append(SteppedInput(fifo_in.index, fifo_in.type, TensorType(value_type.element_type, slice_shape),
                                    input_positions))
 
@@ -172,7 +181,7 @@ def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp) -> Plan | None:
     if generic.parent_op() is not compute:
         raise error(generic, f"{PASS}: the reduction linalg.generic must be directly in its ktdf.stage")
     return Plan(pipeline, private, load, compute, find_store_stage(pipeline, compute), generic, red_dims, sizes,
-                inputs, write)
+                inputs, write, chunks)
 
 
 def check_fifo_in(pipeline: ktdf.PipelineOp, private: ktdf.PrivateOp, fifo_in: SSAValue, steps: int) -> None:
@@ -358,7 +367,8 @@ def rewrite_load(plan: Plan, fifo_ins: Sequence[SSAValue], start: SSAValue, step
         loops = wrap_stage(plan.load, plan.sizes, start, step, (), guard_transfer=False)
         for transfer in transfers(loops.innermost):
             if is_fifo(transfer.destination):
-                patch_input_transfer(transfer, loops.ivs, stepped.positions, len(stepped.slice_type.get_shape()))
+                patch_input_transfer(transfer, loops.ivs, stepped.positions, len(stepped.slice_type.get_shape()),
+                                     plan.chunks)
         return
     loops = nested_reduction_loops(Inserter.at_end(body, plan.pipeline.location), plan.sizes, start, step)
     inner_block = loops.innermost.body.block
@@ -366,12 +376,13 @@ def rewrite_load(plan: Plan, fifo_ins: Sequence[SSAValue], start: SSAValue, step
         stepped = plan.inputs[list(fifo_ins).index(main.destination)]
         main.detach()
         inner_block.insert_op_before(main, loops.inner_terminator)
-        patch_input_transfer(main, loops.ivs, stepped.positions, len(stepped.slice_type.get_shape()))
+        patch_input_transfer(main, loops.ivs, stepped.positions, len(stepped.slice_type.get_shape()), plan.chunks)
 
 
 def patch_input_transfer(transfer: ktdf.DataTransferOp, ivs: Sequence[SSAValue], red_dims: Sequence[int],
-                         tensor_rank: int) -> None:
-    """Read one step: size 1 and index `+ iv` along every reduction dim of the source memref.
+                         tensor_rank: int, chunks: Sequence[int] | None = None) -> None:
+    """Read one step: size `chunk` (1 unless a matrix unit steps K by its tile) and index
+    `+ iv * chunk` along every reduction dim of the source memref.
 
     Leading memref dims beyond the tensor's rank (the batch slot added by stage coarsening)
     shift the reduction dims right. A constant-0 index becomes the IV; any other index (a
@@ -381,9 +392,10 @@ def patch_input_transfer(transfer: ktdf.DataTransferOp, ivs: Sequence[SSAValue],
     if sizes is None:
         return
     offset = len(sizes) - tensor_rank
-    for dim in red_dims:
+    chunks = list(chunks) if chunks is not None else [1] * len(red_dims)
+    for dim, chunk in zip(red_dims, chunks):
         if 0 <= dim + offset < len(sizes):
-            sizes[dim + offset] = 1
+            sizes[dim + offset] = chunk
     map_attr = transfer.source_map
     if map_attr is None:
         rebuild_transfer(transfer, source_sizes=sizes)
@@ -397,7 +409,7 @@ def patch_input_transfer(transfer: ktdf.DataTransferOp, ivs: Sequence[SSAValue],
         position = dim + offset
         if not 0 <= position < len(results):
             continue
-        new_dim = AffineDimExpr(base + added)
+        new_dim = AffineDimExpr(base + added) * chunks[i] if chunks[i] != 1 else AffineDimExpr(base + added)
         added += 1
         existing = results[position]
         if isinstance(existing, AffineConstantExpr) and existing.value == 0:

@@ -14,7 +14,8 @@ loops, double-buffered pipelines), and each piece is timed the way the DataflowI
 * `ktdf.write_to_fifo` is a `send` over the FIFO's link; `read_from_fifo` costs nothing once
   the data is there (`receive_cycles` 0);
 * a `linalg.generic` costs, per scalar op of its body, one cycle per issue of `lanes` elements
-  of the compute unit (`dfsched.cycles_per_op` on the exec unit multiplies it);
+  of the compute unit (`dfsched.cycles_per_op` on the exec unit multiplies it); a contraction
+  step marked for the matrix unit (`dfsched.matrix_tile`) costs `cycles_per_tile` per unit tile;
 * `scf.for` repeats its body; `ktdf.parallel ... distribute(num_instances = N)` runs its
   iterations on N corelets at once (ceil(trips / N) each);
 * a loop's iterations overlap as far as their busiest unit allows: the body's latency once
@@ -42,6 +43,7 @@ from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.dialects.builtin import FixedBitwidthType, IndexType, MemRefType, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
+from dfsched.arch.intrinsics import MATRIX_TILE
 from dfsched.arch.model import DeviceModel
 from dfsched.dialects import ktdf
 
@@ -212,6 +214,10 @@ class TileCostModel:
         return max(1, -(-nbytes // granularity)) if granularity else ACCESS_CYCLES
 
     def compute(self, op: GenericOp, unit: str | None) -> int:
+        matrix = self.device.matrix_unit
+        if MATRIX_TILE in op.attributes and matrix is not None:  # one matrix-unit step per unit tile
+            sizes = op.attributes[MATRIX_TILE].get_values()
+            return math.prod(-(-size // per) for size, per in zip(sizes, matrix.tile)) * matrix.cycles_per_tile
         outputs = [v.type for v in op.outputs]
         count = math.prod(shape_of(outputs[0])) if outputs else 1
         kind = unit if unit is not None and unit in self.device.units else self.device.compute_kind

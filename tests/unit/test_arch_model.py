@@ -103,9 +103,15 @@ def test_sample_units(sample):
     assert not sample.unit("SFU").is_load_store
 
 
+def test_address_list_units(sample, quad):
+    assert [(u.kind, u.features.address_list_memory) for u in sample.address_list_units()] == [
+        ("MNILU", "L1"), ("MNISU", "L1")]
+    assert quad.address_list_units() == []
+
+
 def test_lanes(sample, quad):
     assert sample.simd_lanes("SFU", f16) == 64
-    assert sample.unit("SFU").lanes() == {"f16": 64}
+    assert sample.unit("SFU").lanes() == {"f16": 64, "i32": 32}  # i32: address arithmetic (idx32toaddr)
     assert quad.unit("VPU").lanes() == {"f16": 32, "f32": 16, "bf16": 32}
     assert quad.simd_lanes("VPU", f32) == 16
     assert quad.simd_lanes("VPU", bf16) == 32
@@ -203,3 +209,15 @@ def test_route_failures(sample):
         sample.route("DDR", "VPU")
     with pytest.raises(DiagnosticError, match="no route from 'SFU_REG' to 'DDR'"):
         sample.route("SFU_REG", "DDR")
+
+
+# -- matrix units ------------------------------------------------------------------
+
+
+def test_matrix_units(sample, spyre):
+    assert sample.matrix_unit is None  # contractions run on the vector lanes
+    matrix = spyre.matrix_unit
+    assert matrix.tile == (8, 8, 8) and matrix.cycles_per_tile == 1 and matrix.macs_per_cycle == 512
+    assert matrix.accumulator_for(f16) == "f32" and matrix.accumulator_for(bf16) is None
+    small = load_device("matrix_unit").matrix_unit
+    assert small.tile == (4, 8, 4) and small.accumulator_for(f32) == "f32"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from dfsched.interp.dataflow import check_against_reference
-from dfsched.interp.dataflow_compile import compile_to_dfir
+from dfsched.tools.dataflow_compile import compile_to_dfir
 from dfsched.interp.ktir import load_module
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "intrinsic.mlir"

@@ -470,9 +470,26 @@ def test_unreceived_data_is_an_error(sample):
 
 
 def _compile(name: str, device: str = "sample"):
-    from dfsched.interp.dataflow_compile import compile_to_dfir
+    from dfsched.tools.dataflow_compile import compile_to_dfir
 
     return compile_to_dfir(EXAMPLES / f"{name}.mlir", device)
+
+
+def test_compile_to_dfir_runs_the_pipeline_in_process(tmp_path):
+    """The compile the simulator's callers use: the module the passes leave (no command line,
+    no temporary file), or a CompileError with the located diagnostic."""
+    from dfsched.tools.dataflow_compile import CompileError, compile_to_dfir
+
+    dfir = _compile("add_2tile")
+    assert any(op.name == "dataflow.program_unit" for op in dfir.walk())
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @k() {\n  %x = arith.addi %y, %y : index\n  return\n}\n")
+    with pytest.raises(CompileError, match=r"bad.mlir:\d+:\d+: error: values used but not defined"):
+        compile_to_dfir(bad)
+    with pytest.raises(CompileError, match="no-such-flag"):
+        compile_to_dfir(EXAMPLES / "add_2tile.mlir", extra_args=["--no-such-flag"])
+    with pytest.raises(CompileError, match="missing.mlir"):
+        compile_to_dfir(tmp_path / "missing.mlir")
 
 
 def _check_example(name: str, device: str = "sample"):

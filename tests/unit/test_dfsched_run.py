@@ -44,13 +44,26 @@ def run_main(capsys, *argv) -> tuple[int, str, str]:
 # ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("device", ["sample", "quad_corelet"])
-@pytest.mark.parametrize("kernel", KERNELS)
+# Every tile on `sample` (and `spyre`); on `quad_corelet` three sampled tiles (`--tiles 3`: the
+# first, the last, one seeded other) through every pass and engine, which keeps the default
+# suite's time in bounds as the examples grow.
+DEVICE_TILES = {"sample": [], "quad_corelet": ["--tiles", "3"], "spyre": []}
+# Examples that gather or scatter need a unit declaring `ktdf_arch.feature.address_list`: the
+# sample device and spyre have one, quad_corelet none (its refusal is checked below).
+ADDRESS_LISTS = {"embedding_gather.mlir", "kv_cache_scatter.mlir"}
+CHECKS = [(kernel, device) for kernel in KERNELS for device in ("sample", "quad_corelet")
+          if not (kernel in ADDRESS_LISTS and device == "quad_corelet")] + \
+         [(kernel, "spyre") for kernel in sorted(ADDRESS_LISTS)]
+
+
+@pytest.mark.parametrize("kernel,device", CHECKS)
 def test_check_passes_on_every_example(capsys, kernel, device):
-    code, out, err = run_main(capsys, EXAMPLES / kernel, "--check", "--device", device)
+    code, out, err = run_main(capsys, EXAMPLES / kernel, "--check", "--device", device, *DEVICE_TILES[device])
     assert "MISMATCH" not in out and "ERROR" not in out, out
     assert "Traceback" not in out + err and "error" not in err  # (warnings may be printed)
     lines = out.splitlines()
+    if DEVICE_TILES[device]:
+        assert lines.pop(1).startswith("checking "), out  # which tiles, and why
     assert lines[1].split() == ["#", "pass", "status", "max", "error"]
     rows = [line for line in lines[3:] if line.strip() and not line.startswith(("OK", "FAILED", "after pass", "simulated cycles"))]
     rows = rows[: next((i + 1 for i, r in enumerate(rows) if "PASS FAILED" in r), len(rows))]
@@ -66,6 +79,25 @@ def test_check_passes_on_every_example(capsys, kernel, device):
     assert code == 0, out
     assert lines[-2].startswith("OK: ")
     assert re.fullmatch(r"simulated cycles: \d+ \(wrap-program-dfir, DataflowIR simulator\)", lines[-1]), lines[-1]
+
+
+@pytest.mark.parametrize("kernel", sorted(ADDRESS_LISTS))
+def test_check_refuses_gathers_without_an_address_list_unit(capsys, kernel):
+    code, out, _ = run_main(capsys, EXAMPLES / kernel, "--check", "--device", "quad_corelet")
+    assert code == 1
+    assert "error: device 'quad_corelet' has no exec_unit with 'ktdf_arch.feature.address_list'" in out, out
+
+
+def test_check_reports_an_index_outside_the_gathered_view(capsys, tmp_path):
+    ids = np.arange(32, dtype=np.int32)
+    ids[5] = 200  # the table has 128 rows
+    np.savez(tmp_path / "ids.npz", **{"in/@16384": ids})
+    code, out, _ = run_main(capsys, EXAMPLES / "embedding_gather.mlir", "--check", "--device", "sample",
+                            "--inputs", tmp_path / "ids.npz")
+    assert code == 1
+    assert ("embedding_gather.mlir:37:17: error: 'ktdf.data_transfer' op grid tile 0: the indirect access at point "
+            "(5, 0) reaches address 25600 (address list entry (5,) holds 25600), outside the view of sizes [128, 64] "
+            "at [0, 16383]") in out, out
 
 
 @pytest.mark.parametrize("kernel", ["add.mlir", "row_sum.mlir"])

@@ -1,10 +1,13 @@
 """The inter-tile ops in the KTIR reference interpreter (interp/inter_tile.py): tiles that run
-one after the other exchange partials by running the grid in rounds."""
+one at a time exchange partials, a tile pausing at a delivery until the others produced it."""
 
 from __future__ import annotations
 
 import numpy as np
 
+import pytest
+
+from dfsched.diagnostics import DiagnosticError
 from dfsched.interp.ktir import make_inputs, parse_module, run
 
 HEAD = """
@@ -69,9 +72,41 @@ def test_reduce_sums_each_group_of_two_tiles():
     np.testing.assert_allclose(out.reshape(2, 8), x.reshape(2, 2, 8).sum(axis=1), atol=2e-3)
 
 
+def _loop_body(trips: int) -> str:
+    return LOOP.replace("%c3 = arith.constant 3", f"%c3 = arith.constant {trips}")
+
+
 def test_reduce_in_a_loop_pairs_the_nth_deliveries():
-    """Three all-reduces in a loop: each round of the grid gets every tile one delivery further."""
-    body = """
+    """Three all-reduces in a loop: the n-th delivery of a tile pairs with the n-th of its partner."""
+    x, out = _run(_loop_body(3))
+    np.testing.assert_allclose(out.reshape(2, 8), 3 * x.reshape(2, 2, 8).sum(axis=1), atol=1e-2)
+
+
+def test_deliveries_cost_linear_time():
+    """A paused tile resumes where it stopped: every op runs once, whatever the number of
+    deliveries (re-running the grid from the start per delivery was quadratic)."""
+    ops = []
+    for trips in (4, 8, 12):
+        module = parse_module(HEAD + _loop_body(trips) + TAIL)
+        ops.append(run(module, make_inputs(module, seed=4)).ops_run)
+    assert ops[2] - ops[1] == ops[1] - ops[0] > 0
+
+
+def test_a_partial_nobody_produces_is_a_located_deadlock():
+    body = REDUCE.replace("%f = ktdp.inter_tile_produce", "scf.if %is_first {\n    %f = ktdp.inter_tile_produce")
+    body += "    }\n"
+    tail = TAIL.replace("ktdp.store %r, %tb", "ktdp.store %p, %tb")
+    module = parse_module(HEAD + body + tail, name="deadlock.mlir")
+    with pytest.raises(DiagnosticError) as exc:
+        run(module, make_inputs(module, seed=4))
+    diag = exc.value.diagnostic
+    source = (HEAD + body + tail).splitlines()
+    assert diag.file == "deadlock.mlir" and "ktdp.inter_tile_reduce" in source[diag.line - 1]
+    assert "compute tile 0 waits for the partials of compute tile(s) 1 at this delivery, which they never produce" \
+        in diag.message
+
+
+LOOP = """
     %c1 = arith.constant 1 : index
     %c3 = arith.constant 3 : index
     %zero = arith.constant 0.0 : f16
@@ -94,8 +129,6 @@ def test_reduce_in_a_loop_pairs_the_nth_deliveries():
       scf.yield %next : tensor<1x8xf16>
     }
 """
-    x, out = _run(body)
-    np.testing.assert_allclose(out.reshape(2, 8), 3 * x.reshape(2, 2, 8).sum(axis=1), atol=1e-2)
 
 
 def test_consume_broadcasts_the_first_tile_of_each_group():

@@ -889,10 +889,19 @@ def _sigmoid_by_exp(i):
     return {"@4096": e / (np.float16(1) + e)}
 
 
+def _kv_cache_scatter(i):
+    cache = i["@1056"].copy()
+    for token, slot in enumerate(i["@1024"]):  # a slot named twice keeps the later token
+        cache[slot] = i["@0"][token] * np.float16(0.125)
+    return {"@1056": cache}
+
+
 EXAMPLE_EXPECTATIONS = {
     "add.mlir": lambda i: {"@24576": i["@0"] + i["@12288"]},
     "add_2tile.mlir": lambda i: {"@8192": i["@0"] + i["@4096"]},
     "elementwise_ops.mlir": _elementwise_ops,
+    "embedding_gather.mlir": lambda i: {"@16512": i["@0"][i["@16384"]] * np.float16(8.0)},
+    "kv_cache_scatter.mlir": _kv_cache_scatter,
     "fused_chain.mlir": lambda i: {"@12288": (i["@0"] + i["@4096"]) * i["@8192"]},
     "intrinsic.mlir": lambda i: {"@8192": _sigmoid_f16(i["@0"]) * i["@4096"]},
     "layernorm.mlir": _layernorm,
@@ -900,6 +909,12 @@ EXAMPLE_EXPECTATIONS = {
     # f32 accumulation without a device, rounded to f16 once (einsum: the reference's order)
     "matmul.mlir": lambda i: {"@32768": np.einsum("mk,kn->mn", i["@0"].astype(np.float32),
                                                    i["@16384"].astype(np.float32)).astype(np.float16)},
+    "batch_matmul.mlir": lambda i: {"@4096": np.einsum("bmk,bkn->bmn", i["@0"].astype(np.float32),
+                                                         i["@2048"].astype(np.float32)).astype(np.float16)},
+    "matmul_transpose_b.mlir": lambda i: {"@2048": np.einsum("mk,nk->mn", i["@0"].astype(np.float32),
+                                                              i["@1024"].astype(np.float32)).astype(np.float16)},
+    "qk_transpose.mlir": lambda i: {"@2048": np.einsum("id,jd->ij", i["@0"].astype(np.float32),
+                                                        i["@1024"].astype(np.float32)).astype(np.float16)},
     "mul_args.mlir": lambda i: {"z_address": i["x_address"] * i["y_address"]},
     "row_bias.mlir": lambda i: {"@16384": i["@0"] + i["@12288"][None, :]},
     "rmsnorm.mlir": _rmsnorm,
@@ -1105,7 +1120,7 @@ def test_compiled_affine_maps_evaluate_like_xdsl():
 
     from xdsl.ir.affine import AffineExpr, AffineMap
 
-    from dfsched.interp.base import compiled_map
+    from dfsched.interp.sets import compiled_map
 
     d0, d1, s0 = AffineExpr.dimension(0), AffineExpr.dimension(1), AffineExpr.symbol(0)
     amap = AffineMap(2, 1, (d0 * 1024 + d1, d0.ceil_div(3), d1 % 5 - s0, d0 // (-2), AffineExpr.constant(-7)))

@@ -13,8 +13,13 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
 
 
-@pytest.mark.parametrize("device", ["sample", "quad_corelet"])
-@pytest.mark.parametrize("kernel", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+# quad_corelet has no unit issuing address-list transfers: gathers and scatters are refused there
+ADDRESS_LISTS = {"embedding_gather", "kv_cache_scatter"}
+REPORTS = [(kernel, device) for kernel in EXAMPLES for device in ("sample", "quad_corelet")
+           if not (kernel.stem in ADDRESS_LISTS and device == "quad_corelet")]
+
+
+@pytest.mark.parametrize("kernel,device", REPORTS, ids=[f"{k.stem}-{d}" for k, d in REPORTS])
 def test_report_on_every_example(kernel, device, tmp_path, capsys):
     out = tmp_path / "report.json"
     argv = [str(kernel), f"--device={device}", "-ktir-to-dfir", "--report", "--report-json", str(out),

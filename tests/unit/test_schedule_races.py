@@ -20,7 +20,7 @@ from xdsl.dialects import scf
 
 from dfsched.diagnostics import DiagnosticError
 from dfsched.interp.dataflow import check_against_reference
-from dfsched.interp.dataflow_compile import compile_to_dfir
+from dfsched.tools.dataflow_compile import compile_to_dfir
 from dfsched.interp.ktir import load_module
 
 ROOT = Path(__file__).resolve().parents[2]

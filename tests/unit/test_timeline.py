@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def add_2tile():
     from dfsched.interp.dataflow import check_against_reference
-    from dfsched.interp.dataflow_compile import compile_to_dfir
+    from dfsched.tools.dataflow_compile import compile_to_dfir
     from dfsched.interp.ktir import load_module
 
     kernel = ROOT / "examples" / "add_2tile.mlir"

@@ -10,7 +10,7 @@ import pytest
 
 from dfsched.interp import ktir
 from dfsched.interp.dataflow import check_against_reference
-from dfsched.interp.dataflow_compile import compile_to_dfir
+from dfsched.tools.dataflow_compile import compile_to_dfir
 from dfsched.tools.run import main as run_main
 
 ROOT = Path(__file__).resolve().parents[2]

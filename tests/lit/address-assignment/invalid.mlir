@@ -60,3 +60,25 @@ func.func @no_bit_width() {
   // expected-note @unknown {{failed to assign addresses for 1 allocation(s)}}
   return
 }
+
+// -----
+
+// A scratchpad-resident argument whose view starts an unbounded distance into it: the pass
+// cannot tell how much of the scratchpad to keep free.
+func.func @resident_unbounded(%x: index, %n: index) {
+  // expected-error @below {{cannot reserve the scratchpad data of a resident argument: the view's offset from the argument has no constant upper bound}}
+  %at = arith.addi %x, %n : index
+  %vx = ktdp.construct_memory_view %at, sizes: [8], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>, memory_space = #ktdp.memory_space<ct_local>} : memref<8xf16>
+  %a = memref.alloc() : memref<4xf16, "L1">
+  return
+}
+
+// -----
+
+// A resident argument's view with an unbounded size.
+func.func @resident_unbounded_size(%x: index, %n: index) {
+  // expected-error @below {{cannot reserve the scratchpad data of a resident argument: a size or stride of its view has no constant upper bound}}
+  %vx = ktdp.construct_memory_view %x, sizes: [%n], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0)>, memory_space = #ktdp.memory_space<ct_local>} : memref<?xf16>
+  %a = memref.alloc() : memref<4xf16, "L1">
+  return
+}

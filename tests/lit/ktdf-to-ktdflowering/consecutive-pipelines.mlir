@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s -split-input-file --device=sample --ktdf-to-ktdflowering | filecheck %s
 
-// A program of several compute ops (Decision 38): its pipelines follow each other in the entry
+// A program of several compute ops (Decision 44): its pipelines follow each other in the entry
 // block, and every stage of a later one comes after the earlier one's last stages. Where the
 // two conflict in memory (MNILU writes L1 that L1LU reads; L1SU writes L1 that L1LU reads), a
 // signal follows the earlier pipeline, outside every execute_on, so every unit of both sees it.

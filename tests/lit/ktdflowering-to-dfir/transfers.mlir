@@ -79,7 +79,7 @@ func.func @not_whole_vectors(%a: memref<2x96xf16, "DDR">, %b: memref<2x96xf16, "
   %q = uniform.query_map(map:%m, key:%tid) : index
   ktdf_lowering.execute_on %q {
     %c0 = arith.constant 0 : index
-    // expected-error @below {{data transfer of 192 elements exceeds the hardware vector width of 64; splitting requires the innermost source and destination sizes to be a multiple of the vector width, but they are 96 and 96}}
+    // expected-error @below {{data transfer of 192 elements exceeds the hardware vector width of 64; splitting requires the innermost source and destination sizes to be a multiple of the vector width (or equal and narrower), but they are 96 and 96}}
     ktdf.data_transfer from %a[%c0, %c0] size [2, 96] to %b[%c0, %c0] size [2, 96] : memref<2x96xf16, "DDR">, memref<2x96xf16, "L1">
   }
   return

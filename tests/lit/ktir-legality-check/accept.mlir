@@ -108,3 +108,15 @@ func.func @matmul(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %o: tensor<4x4xf16>)
   %r = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%init : tensor<4x4xf16>) -> tensor<4x4xf16>
   return %r : tensor<4x4xf16>
 }
+
+// -----
+
+// A batched contraction: linalg.batch_matmul, accepted like linalg.matmul.
+// CHECK-LABEL: func.func @batch_matmul
+// CHECK: linalg.batch_matmul
+func.func @batch_matmul(%a: tensor<2x4x8xf16>, %b: tensor<2x8x4xf16>, %o: tensor<2x4x4xf16>) -> tensor<2x4x4xf16> {
+  %zero = arith.constant 0.000000e+00 : f16
+  %init = linalg.fill ins(%zero : f16) outs(%o : tensor<2x4x4xf16>) -> tensor<2x4x4xf16>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<2x4x8xf16>, tensor<2x8x4xf16>) outs(%init : tensor<2x4x4xf16>) -> tensor<2x4x4xf16>
+  return %r : tensor<2x4x4xf16>
+}

@@ -103,15 +103,6 @@ func.func @constant_in_generic(%a: tensor<4xf16>, %o: tensor<4xf16>) -> tensor<4
 
 // -----
 
-// Other contractions than linalg.matmul are not accepted yet.
-func.func @batch_matmul(%a: tensor<2x4x8xf16>, %b: tensor<2x8x4xf16>, %o: tensor<2x4x4xf16>) -> tensor<2x4x4xf16> {
-  // expected-error @below {{V1 only supports add/mul/sub/reduce compute ops; found unsupported compute op}}
-  %r = linalg.batch_matmul ins(%a, %b : tensor<2x4x8xf16>, tensor<2x8x4xf16>) outs(%o : tensor<2x4x4xf16>) -> tensor<2x4x4xf16>
-  return %r : tensor<2x4x4xf16>
-}
-
-// -----
-
 func.func @transpose(%a: tensor<4x8xf16>, %o: tensor<8x4xf16>) -> tensor<8x4xf16> {
   // expected-error @below {{V1 only supports add/mul/sub/reduce compute ops; found unsupported compute op}}
   %r = linalg.transpose ins(%a : tensor<4x8xf16>) outs(%o : tensor<8x4xf16>) permutation = [1, 0]

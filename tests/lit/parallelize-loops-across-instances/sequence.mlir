@@ -1,7 +1,7 @@
 // RUN: dfsched-opt %s -split-input-file --device=sample -parallelize-loops-across-instances | filecheck %s
 
 // A function whose entry block runs several computing pipelines one after the other (a
-// program of several compute ops, Decision 38) stays on one corelet: none of its loops is
+// program of several compute ops, Decision 44) stays on one corelet: none of its loops is
 // spread. One such pipeline alone is spread as usual.
 
 // CHECK-LABEL: func.func @two_in_sequence(

@@ -6,7 +6,7 @@
 
 // CHECK-LABEL: func.func @narrow_row(
 // CHECK:         ktdf.data_transfer from %{{.*}}[0, 0] size [1, 1] to %{{.*}} size [8] {transfer_mode = "splat"} : memref<1x1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>
-// CHECK:         %[[S:.*]] = ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 8xf16> -> tensor<1x8xf16>
+// CHECK:         %[[S:.*]] = ktdf.read_from_fifo %{{.*}}#1 : <"L1LU" -> "SFU", 8xf16> -> tensor<1x8xf16>
 // CHECK:         linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %[[S]] : tensor<1x8xf16>, tensor<1x8xf16>)
 
 !in = !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>

@@ -94,7 +94,7 @@ ktdf_arch.device @granularity_twice {
 
 ktdf_arch.device @unknown_feature {
   // expected-error @below {{unrecognized 'ktdf_arch' feature: ktdf_arch.feature.teleport}}
-  // expected-note @below {{expected one of: ktdf_arch.feature.compute, ktdf_arch.feature.load, ktdf_arch.feature.queue, ktdf_arch.feature.simd, ktdf_arch.feature.store}}
+  // expected-note @below {{expected one of: ktdf_arch.feature.address_list, ktdf_arch.feature.compute, ktdf_arch.feature.load, ktdf_arch.feature.matrix, ktdf_arch.feature.queue, ktdf_arch.feature.simd, ktdf_arch.feature.store}}
   %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.teleport}}
 }
 
@@ -119,6 +119,43 @@ ktdf_arch.device @store_on_link {
   %b = exec_unit
   // expected-error @below {{'ktdf_arch.feature.store' intrisic only valid on execution units}}
   datapath {ktdf_arch.features = {ktdf_arch.feature.store}} %a to %b : exec_unit, exec_unit
+}
+
+// -----
+
+// ktdf_arch.feature.address_list (dfsched): the memory a gather/scatter unit reads its lists from.
+
+ktdf_arch.device @address_list_unit {
+  // expected-error @below {{'ktdf_arch.feature.address_list' intrisic requires dictionary attribute}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.address_list}}
+}
+
+// -----
+
+ktdf_arch.device @address_list_no_memory {
+  // expected-error @below {{'ktdf_arch.feature.address_list' intrisic requires attribute 'memory' (the memory kind the address lists are read from)}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.address_list = {}}}
+}
+
+// -----
+
+ktdf_arch.device @address_list_memory_integer {
+  // expected-error @below {{'ktdf_arch.feature.address_list' intrisic attribute 'memory' requires a memory kind string}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.address_list = {memory = 3}}}
+}
+
+// -----
+
+ktdf_arch.device @address_list_unknown_field {
+  // expected-error @below {{'ktdf_arch.feature.address_list' intrisic unknown attribute 'depth' (expected 'memory')}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.address_list = {memory = "L1", depth = 2}}}
+}
+
+// -----
+
+ktdf_arch.device @address_list_on_memory {
+  // expected-error @below {{'ktdf_arch.feature.address_list' intrisic only valid on execution units}}
+  %m = memory {kind = "M", ktdf_arch.features = {ktdf_arch.feature.address_list = {memory = "M"}}}
 }
 
 // -----
@@ -262,4 +299,56 @@ ktdf_arch.device @queue_value {
   %b = exec_unit
   // expected-error @below {{'ktdf_arch.feature.queue' intrisic requires unit or dictionary attribute}}
   datapath {ktdf_arch.features = {ktdf_arch.feature.queue = 16}} %a to %b : exec_unit, exec_unit
+}
+
+// -----
+
+// feature.matrix: a matrix-multiply unit (tile M x N x K per step, operand -> accumulator
+// types, cycles per tile step); each field is checked.
+
+ktdf_arch.device @matrix_not_dict {
+  // expected-error @below {{'ktdf_arch.feature.matrix' intrisic requires dictionary attribute}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.matrix}}
+}
+
+// -----
+
+ktdf_arch.device @matrix_tile_two_sizes {
+  // expected-error @below {{attribute 'tile' requires array<i64: M, N, K> of three sizes > 0}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.matrix = {tile = array<i64: 8, 8>, types = #ktdf_arch.map<f16 = f32>, cycles_per_tile = 1}}}
+}
+
+// -----
+
+ktdf_arch.device @matrix_tile_zero {
+  // expected-error @below {{attribute 'tile' requires array<i64: M, N, K> of three sizes > 0}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.matrix = {tile = array<i64: 8, 0, 8>, types = #ktdf_arch.map<f16 = f32>, cycles_per_tile = 1}}}
+}
+
+// -----
+
+ktdf_arch.device @matrix_integer_accumulator {
+  // expected-error @below {{attribute 'types' requires map from operand type to an accumulator type (f16, f32, f64)}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.matrix = {tile = array<i64: 8, 8, 8>, types = #ktdf_arch.map<f16 = i32>, cycles_per_tile = 1}}}
+}
+
+// -----
+
+ktdf_arch.device @matrix_zero_cycles {
+  // expected-error @below {{attribute 'cycles_per_tile' requires 64-bit integer > 0}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.matrix = {tile = array<i64: 8, 8, 8>, types = #ktdf_arch.map<f16 = f32>, cycles_per_tile = 0}}}
+}
+
+// -----
+
+ktdf_arch.device @matrix_unknown_field {
+  // expected-error @below {{unknown attribute 'lanes' (expected one of: tile, types, cycles_per_tile)}}
+  %u = exec_unit {ktdf_arch.features = {ktdf_arch.feature.matrix = {lanes = 4}}}
+}
+
+// -----
+
+ktdf_arch.device @matrix_on_memory {
+  // expected-error @below {{'ktdf_arch.feature.matrix' intrisic only valid on execution units}}
+  %m = memory {kind = "M", ktdf_arch.features = {ktdf_arch.feature.matrix = {tile = array<i64: 8, 8, 8>, types = #ktdf_arch.map<f16 = f32>, cycles_per_tile = 1}}}
 }

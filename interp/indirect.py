@@ -1,0 +1,85 @@
+"""`ktdf.indirect_view` in the ScheduleIR interpreter: the rows of a gather or scatter.
+
+Point `p` of the view is at byte `addresses[list_map(p)] + (offset + strides . p) * bytes` of
+the source's memory (`dialects/ktdf_indirect.py`); a transfer reads or writes those points. An
+address outside the source view's memory range is a located error naming the index value, the
+view and the list entry, as `dfsched-run` reports every out-of-range access.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from dfsched.interp.dtypes import ElementType
+from dfsched.interp.memory import Memory, StridedView
+
+
+@dataclass
+class IndirectView:
+    """The value of a `ktdf.indirect_view`: a source memory, an address list and a layout."""
+
+    memory: Memory
+    source: StridedView
+    addresses: StridedView
+    offset: int
+    sizes: tuple[int, ...]
+    strides: tuple[int, ...]
+    et: ElementType
+    list_map: Callable[[np.ndarray], np.ndarray]  # points (n, rank) -> list coordinates (n, list rank)
+
+    @property
+    def rank(self) -> int:
+        return len(self.sizes)
+
+    def byte_addresses(self, read_list: Callable[[StridedView, np.ndarray], np.ndarray],
+                       points: np.ndarray, tile: int | None = None) -> np.ndarray:
+        """Addresses, in the memory's units, of `points` (n, rank); `tile` (the grid tile) names
+        who went out of range."""
+        entries = self.list_map(points)
+        listed = read_list(self.addresses, entries).astype(np.int64).reshape(-1)
+        step = self.memory.element_step(self.et)
+        itemsize = self.et.itemsize
+        if step != itemsize and np.any(listed % itemsize):
+            raise ValueError(f"an address {int(listed[np.argmax(listed % itemsize != 0)])} of the list is not a "
+                             f"multiple of the {itemsize}-byte element")
+        start = listed // itemsize * step if step != itemsize else listed
+        linear = points @ np.asarray(self.strides, dtype=np.int64) + self.offset
+        addresses = start + linear * step
+        self._check_range(addresses, entries, listed, points, tile)
+        return addresses
+
+    def _check_range(self, addresses: np.ndarray, entries: np.ndarray, listed: np.ndarray, points: np.ndarray,
+                     tile: int | None) -> None:
+        extent = self.source.extent()
+        if extent is None or addresses.size == 0:
+            return
+        low, high = extent
+        outside = (addresses < low) | (addresses > high)
+        if outside.any():
+            i = int(np.argmax(outside))
+            who = f"grid tile {tile}: " if tile is not None else ""
+            raise ValueError(f"{who}the indirect access at point {tuple(int(x) for x in points[i])} reaches address "
+                             f"{int(addresses[i])} (address list entry {tuple(int(x) for x in entries[i])} holds "
+                             f"{int(listed[i])}), outside the view of sizes {list(self.source.sizes)} at "
+                             f"[{low}, {high}]")
+
+
+def make_indirect_view(source: Any, addresses: Any, offset: int, result_type: Any,
+                       list_map_eval: Callable[[list[int]], list[int]], et: ElementType) -> IndirectView:
+    sizes = tuple(int(d) for d in result_type.get_shape())
+    strides = tuple(int(s) for s in result_type.get_strides())
+
+    def list_map(points: np.ndarray) -> np.ndarray:
+        return np.asarray([list_map_eval([int(x) for x in p], []) for p in points], dtype=np.int64)
+
+    return IndirectView(source.memory, source, addresses, int(offset), sizes, strides, et, list_map)
+
+
+def box(anchor, sizes) -> np.ndarray:
+    """The points `anchor + [0, sizes)` in row-major order, (n, rank)."""
+    grids = np.meshgrid(*[np.arange(int(a), int(a) + int(s), dtype=np.int64) for a, s in zip(anchor, sizes)],
+                        indexing="ij")
+    return np.stack([g.reshape(-1) for g in grids], axis=-1) if grids else np.zeros((1, 0), dtype=np.int64)

@@ -1,0 +1,120 @@
+"""Contractions on a matrix unit: which generics are contractions, and the tile they run with.
+
+A contraction is a `linalg.generic` with reduction iterators whose body multiplies two inputs
+(each possibly `arith.extf`-ed) and adds the product to the output: `linalg.matmul`,
+`batch_matmul`, `matmul_transpose_b` and a QK^T generic all generalise to one. When the
+device's compute unit declares a matrix unit (`ktdf_arch.feature.matrix`) for the operands'
+element type, `construct-three-stage-pipeline` tiles the contraction's output to the unit's
+M x N tile and marks the generic with `dfsched.matrix_tile = array<i64: M, N, K>` (the sizes
+this contraction uses: each the largest divisor of its extent within the unit's tile).
+`reduction-loop-exposure` steps K by the mark's K, `map-reduction-partials` keeps the mark,
+and `ktdflowering-to-dfir` lowers each step to one matrix-multiply island that the simulator
+costs by the unit's `cycles_per_tile`. Without the mark a contraction runs on the vector lanes.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DenseArrayBase, ShapedType, i64
+from xdsl.ir import Attribute, Operation
+from xdsl.ir.affine import AffineDimExpr
+
+from dfsched.arch.intrinsics import MATRIX_TILE
+from dfsched.dialects.ktdf_arch import attribute_text
+_FLOAT_WIDTHS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+
+
+def iterators(generic: Operation) -> list[str]:
+    return [getattr(t.data, "value", str(t.data)) for t in generic.iterator_types.data]
+
+
+def is_contraction(generic: Operation) -> bool:
+    """Two inputs, reduction iterators, body `out + a * b` (a, b inputs, maybe `arith.extf`-ed)."""
+    if generic.name != "linalg.generic" or len(generic.inputs) != 2 or len(generic.outputs) != 1:
+        return False
+    if "reduction" not in iterators(generic):
+        return False
+    block = generic.body.block
+    ops = list(block.ops)
+    if len(ops) < 3 or ops[-3].name != "arith.mulf" or ops[-2].name != "arith.addf":
+        return False
+    widened = {}
+    for op in ops[:-3]:
+        if op.name != "arith.extf" or op.operands[0] not in block.args[:2]:
+            return False
+        widened[op.results[0]] = op.operands[0]
+    factors = {widened.get(v, v) for v in ops[-3].operands}
+    add = ops[-2]
+    return (factors == set(block.args[:2]) and set(add.operands) == {ops[-3].results[0], block.args[2]}
+            and list(ops[-1].operands) == [add.results[0]])
+
+
+def matrix_tile(generic: Operation) -> tuple[int, int, int] | None:
+    """The `dfsched.matrix_tile` mark of a generic (M, N, K), or None."""
+    attr = generic.attributes.get(MATRIX_TILE)
+    if isinstance(attr, DenseArrayBase):
+        m, n, k = attr.get_values()
+        return m, n, k
+    return None
+
+
+def mark(generic: Operation, tile: tuple[int, int, int]) -> None:
+    generic.attributes[MATRIX_TILE] = DenseArrayBase.from_list(i64, list(tile))
+
+
+def _largest_divisor(extent: int, limit: int) -> int:
+    return next(d for d in range(min(extent, limit), 0, -1) if extent % d == 0)
+
+
+def _element_type(value) -> Attribute:
+    t = value.type
+    return t.get_element_type() if isinstance(t, ShapedType) else t
+
+
+def plan_matrix_tile(model, generic: Operation, ranges: list[int]) -> tuple[int, int, int] | None:
+    """The M x N x K tile `generic` runs with on the compute unit's matrix unit, None when it
+    runs on the vector lanes (not a contraction, no matrix unit, or one that does not take
+    the operand type). Errors (located on the generic, naming the unit): the unit's
+    accumulator is narrower than the output, or its tile does not fit the unit's vectors."""
+    unit_kind = model.compute_kind
+    matrix = model.matrix_unit
+    if matrix is None or unit_kind is None or not is_contraction(generic):
+        return None
+    operand_types = {_element_type(v) for v in generic.inputs}
+    if len(operand_types) != 1:
+        return None
+    operand = operand_types.pop()
+    accumulator = matrix.accumulator_for(operand)
+    if accumulator is None:
+        return None
+    output = attribute_text(_element_type(generic.outputs[0]))
+    unit = model.unit(unit_kind)
+    if _FLOAT_WIDTHS.get(output, 0) > _FLOAT_WIDTHS[accumulator]:
+        raise model.fail(f"the matrix unit of exec_unit '{unit_kind}' accumulates {attribute_text(operand)} "
+                         f"products in {accumulator}, narrower than the contraction's {output} result "
+                         "(ktdf_arch.feature.matrix types)", generic, unit.op)
+    m_tile, n_tile, k_tile = matrix.tile
+    for name, count, ty in (("A (M x K)", m_tile * k_tile, operand), ("B (K x N)", k_tile * n_tile, operand),
+                            ("C (M x N)", m_tile * n_tile, _element_type(generic.outputs[0]))):
+        lanes = model.simd_lanes(unit_kind, ty, at=generic)
+        if count > lanes:
+            raise model.fail(f"the matrix unit of exec_unit '{unit_kind}' has a {m_tile}x{n_tile}x{k_tile} tile "
+                             f"whose {name} operand holds {count} elements, more than its {lanes} "
+                             f"{attribute_text(ty)} lanes (one vector per FIFO transfer)", generic, unit.op)
+    out_dims = [r.position for r in generic.indexing_maps.data[-1].data.results if isinstance(r, AffineDimExpr)]
+    reduction = [d for d, kind in enumerate(iterators(generic)) if kind == "reduction"]
+    if len(out_dims) < 2 or not reduction:
+        return None
+    return (_largest_divisor(ranges[out_dims[-2]], m_tile), _largest_divisor(ranges[out_dims[-1]], n_tile),
+            _largest_divisor(ranges[reduction[-1]], k_tile))
+
+
+def matrix_tile_sizes(generic: Operation, tile: tuple[int, int, int]) -> list[int]:
+    """Loop tile sizes for a marked contraction: the output's last two dims to N and M, every
+    other parallel dim (a batch) to 1, reduction dims untiled (0)."""
+    out_dims = [r.position for r in generic.indexing_maps.data[-1].data.results if isinstance(r, AffineDimExpr)]
+    sizes = [1 if kind == "parallel" else 0 for kind in iterators(generic)]
+    sizes[out_dims[-2]], sizes[out_dims[-1]] = tile[0], tile[1]
+    return sizes
+
+
+__all__ = ["MATRIX_TILE", "is_contraction", "matrix_tile", "mark", "plan_matrix_tile", "matrix_tile_sizes"]

@@ -1,0 +1,340 @@
+"""Indirect access tiles (gathers and scatters), split once more by `construct-three-stage-pipeline`.
+
+See `docs/passes.md#construct-three-stage-pipeline`. A `ktdp.load`/`ktdp.store` through
+`ktdp.construct_indirect_access_tile %X[...]` becomes two pieces in the same program:
+
+1. the **address program**: a pipeline of its own, built from KTIR by the same code as any
+   program's (`ProgramPipeline`): load each index view's tile, compute
+   `spyreop.idx32toaddr` (base + stride x index, chained when several subscripts are indirect)
+   on the compute unit, store the addresses into the **indirect-address buffer**, a
+   `memref.alloc` in the memory the device's address-list unit reads its lists from
+   (`ktdf_arch.feature.address_list = {memory = ...}`). Address assignment places it like any
+   buffer; path expansion stages the indices to the compute unit and the addresses back to that
+   memory through the units that can reach it;
+2. the **gather/scatter**: the access tile becomes `ktdf.indirect_view %X_in_memory[%addresses]`,
+   a memref of the tile's shape, and the program's pipeline is built around it as around any
+   view: its transfers are the address-list transfers the lowering gives to that unit.
+
+One address per point of the *list variables* (the intermediate variables the indirect
+subscripts use): `X_base + sum over indirect dims of stride_d * bytes * index_d`. Direct
+subscripts stay affine in the transfer (`offset` + per-variable strides of the view's type).
+What this split does not cover is a located error on the tile: a variables space that is not a
+box from 0 in identity order, a subscript that is not linear, an index view subscript that is
+not one variable plus captured values, an innermost variable that selects the list entry (a
+row would not be contiguous), index views that are not i32, a base address that is not a
+constant (bind it with `--bind`), and a device whose address-list units cannot reach the view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, func, memref, tensor
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    FunctionType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    StridedLayoutAttr,
+    StringAttr,
+    TensorType,
+)
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineMap, AffineSet
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from dfsched.arch.model import DeviceModel
+from dfsched.diagnostics import error
+from dfsched.dialects import ktdf, ktdp, spyreop
+from dfsched.dialects.constants import constant_int
+from dfsched.passes.builder import Builder
+
+I32 = IntegerType(32)
+CAPABILITY = "ktdf_arch.feature.address_list"
+
+
+@dataclass
+class IndirectDim:
+    """One `ind(%IDX[...])` subscript: the index view and, per index dim, the list variable it
+    follows (None: captured values only) and the captured part as an affine expression."""
+
+    dim: int
+    index_view: SSAValue
+    variables: list[int | None]
+    anchors: list[AffineExpr]
+
+
+@dataclass
+class IndirectPlan:
+    """What the split needs to know about one indirect access tile (checked on construction)."""
+
+    tile: ktdp.ConstructIndirectAccessTileOp
+    view: ktdp.ConstructMemoryViewOp
+    extents: list[int]
+    element_bytes: int
+    base_bytes: int
+    indirect: list[IndirectDim] = field(default_factory=list)
+    strides: list[int] = field(default_factory=list)  # per variable, elements (direct subscripts)
+    offset: list[int] = field(default_factory=list)  # per captured variable, elements; last: constant
+    list_variables: list[int] = field(default_factory=list)
+
+    @property
+    def list_shape(self) -> list[int]:
+        return [self.extents[v] for v in self.list_variables] or [1]
+
+
+def plan_indirect_tile(tile: ktdp.ConstructIndirectAccessTileOp, model: DeviceModel,
+                       is_load: bool) -> IndirectPlan:
+    """Check that the split covers `tile` and the device can run it; raise a located error if not."""
+    view = tile.base.owner
+    if not isinstance(view, ktdp.ConstructMemoryViewOp):
+        raise error(tile, "the base of an indirect access tile must come from ktdp.construct_memory_view")
+    view_type = view.result.type
+    assert isinstance(view_type, MemRefType)
+    strides = list(view.get_static_strides())
+    if any(s < 0 for s in strides):
+        raise error(tile, "the memory view of an indirect access tile needs static strides")
+    base = constant_int(view.operands[0])
+    if base is None:
+        raise error(tile, "the memory view of an indirect access tile needs a constant base address (the "
+                          "address program adds it to every index; bind it with --bind)")
+    extents = _box_extents(tile)
+    element_bytes = max(1, (getattr(view_type.element_type, "bitwidth", 8) + 7) // 8)
+    captured = len(tile.captured_variables)
+    n_vars = len(extents)
+    plan = IndirectPlan(tile, view, extents, element_bytes, base,
+                        strides=[0] * n_vars, offset=[0] * (captured + 1))
+    index_views = iter(tile.indirect_memrefs)
+    for dim, (indirect, amap_attr) in enumerate(zip(tile.subscript_kinds(), tile.per_dim_subscript_maps.data)):
+        amap = amap_attr.data  # type: ignore[union-attr]
+        if indirect:
+            plan.indirect.append(_indirect_dim(tile, dim, next(index_views), amap, captured))
+            continue
+        row = ktdp.linear_form(amap.results[0], amap.num_dims, 0)
+        if row is None:
+            raise error(tile, f"direct subscript {dim} of an indirect access tile is not linear; the gather "
+                              "needs it as a stride per variable")
+        for c in range(captured):
+            plan.offset[c] += strides[dim] * row[c]
+        plan.offset[-1] += strides[dim] * row[-1]
+        for v in range(n_vars):
+            plan.strides[v] += strides[dim] * row[captured + v]
+    plan.list_variables = sorted({v for d in plan.indirect for v in d.variables if v is not None})
+    if n_vars - 1 in plan.list_variables and extents[-1] > 1:
+        raise error(tile, "the innermost variable of an indirect access tile selects the address: every "
+                          "element would be its own row; only whole rows are gathered or scattered")
+    _check_units(tile, model, view, is_load)
+    return plan
+
+
+def _box_extents(tile: ktdp.ConstructIndirectAccessTileOp) -> list[int]:
+    """The variables space's extents: it must be a box from 0 in identity order."""
+    order = tile.variables_space_order.data  # type: ignore[union-attr]
+    the_set = tile.variables_space_set.data  # type: ignore[union-attr]
+    if order != AffineMap.identity(order.num_dims):
+        raise error(tile, "the variables_space_order of an indirect access tile must be the identity")
+    upper: dict[int, int] = {}
+    lower: dict[int, int] = {}
+    for constraint in the_set.constraints:
+        row = ktdp.linear_form(constraint.lhs - constraint.rhs, the_set.num_dims, the_set.num_symbols)
+        dims = [k for k in range(the_set.num_dims) if row is not None and row[k]]
+        if row is None or len(dims) != 1 or any(row[the_set.num_dims:-1]):
+            raise error(tile, "the variables_space_set of an indirect access tile must be a box")
+        k, coefficient, constant = dims[0], row[dims[0]], row[-1]
+        kinds = [constraint.kind] if constraint.kind != AffineConstraintKind.eq else \
+            [AffineConstraintKind.ge, AffineConstraintKind.le]
+        for kind in kinds:
+            if abs(coefficient) != 1:
+                raise error(tile, "the variables_space_set of an indirect access tile must be a box")
+            # coefficient * d + constant >= 0 (or <= 0)
+            bound = -constant * coefficient
+            if (kind == AffineConstraintKind.ge) == (coefficient > 0):
+                lower[k] = max(lower.get(k, bound), bound)
+            else:
+                upper[k] = min(upper.get(k, bound), bound)
+    extents = []
+    for k in range(the_set.num_dims):
+        if lower.get(k) != 0 or k not in upper or upper[k] < 0:
+            raise error(tile, "the variables_space_set of an indirect access tile must be a box starting at 0 "
+                              f"(variable {k} is not)")
+        extents.append(upper[k] + 1)
+    return extents
+
+
+def _indirect_dim(tile: Operation, dim: int, index_view: SSAValue, amap: AffineMap, captured: int) -> IndirectDim:
+    element = getattr(index_view.type, "element_type", None)
+    if element != I32:
+        raise error(tile, f"index view of subscript {dim} holds {element}; spyreop.idx32toaddr takes i32 indices")
+    if not isinstance(index_view.owner, ktdp.ConstructMemoryViewOp):
+        raise error(tile, f"index view of subscript {dim} must come from ktdp.construct_memory_view")
+    variables: list[int | None] = []
+    anchors: list[AffineExpr] = []
+    for expr in amap.results:
+        row = ktdp.linear_form(expr, amap.num_dims, 0)
+        used = [v for v in range(amap.num_dims - captured) if row is not None and row[captured + v]]
+        if row is None or len(used) > 1 or (used and row[captured + used[0]] != 1):
+            raise error(tile, f"the index subscript of subscript {dim} must be one intermediate variable plus "
+                              "captured values in each dimension")
+        if used and used[0] in variables:
+            raise error(tile, f"the index subscript of subscript {dim} uses variable {used[0]} twice")
+        variables.append(used[0] if used else None)
+        anchor: AffineExpr = AffineExpr.constant(row[-1])
+        for c in range(captured):
+            if row[c]:
+                anchor = anchor + AffineExpr.dimension(c) * row[c]
+        anchors.append(anchor)
+    return IndirectDim(dim, index_view, variables, anchors)
+
+
+def _check_units(tile: Operation, model: DeviceModel, view: ktdp.ConstructMemoryViewOp, is_load: bool) -> None:
+    """A unit with the address-list capability must move between the view's memory and the
+    memory it reads its lists from, which must be where `ct_local` buffers live."""
+    units = model.address_list_units()
+    if not units:
+        raise error(tile, f"device '{model.name}' has no exec_unit with '{CAPABILITY}': no unit can issue the "
+                          f"address-list transfers of this {'gather' if is_load else 'scatter'}")
+    memory = model.memory_for_space(view.memory_space, at=tile).kind  # type: ignore[arg-type]
+    reach = model.read_kinds if is_load else model.write_kinds
+    able = [u for u in units if memory in reach(u.kind)]
+    if not able:
+        names = ", ".join(u.kind for u in units)
+        raise error(tile, f"no exec_unit with '{CAPABILITY}' {'reads' if is_load else 'writes'} memory "
+                          f"'{memory}' (units with it: {names})")
+    scratchpad = model.memory_for_space(ktdp.MemorySpaceAttr("ct_local"), at=tile).kind
+    if able[0].features.address_list_memory != scratchpad:
+        raise error(tile, f"exec_unit '{able[0].kind}' reads its address lists from "
+                          f"'{able[0].features.address_list_memory}', not from the scratchpad '{scratchpad}' where "
+                          "the address program can write them")
+
+
+# ---------------------------------------------------------------------------
+# Building
+# ---------------------------------------------------------------------------
+
+
+def build_indirect_view(plan: IndirectPlan, anchor: Operation, in_memory: Operation, list_space: StringAttr,
+                        build_pipeline: Callable[[func.FuncOp], None]) -> SSAValue:
+    """Insert the address program and the indirect view before `anchor`; return the view.
+
+    `in_memory` casts the tile's view into its device memory (inserted here), `list_space` is
+    the scratchpad's kind (the memory the address-list unit reads, checked by
+    `plan_indirect_tile`)."""
+    tile = plan.tile
+    addresses = memref.AllocOp([], [], MemRefType(I32, plan.list_shape, memory_space=list_space))
+    addresses.location = tile.location
+    Rewriter.insert_op(addresses, InsertPoint.before(anchor))
+    _insert_address_program(plan, addresses.memref, anchor, build_pipeline)
+    builder = Builder(InsertPoint.before(anchor), None, tile.location)
+    source = builder.value(in_memory)
+    source_type = source.type
+    assert isinstance(source_type, MemRefType)
+    offset = builder.constant(plan.offset[-1])
+    for value, coefficient in zip(tile.captured_variables, plan.offset):
+        if coefficient:
+            term = builder.value(arith.MuliOp(value, builder.constant(coefficient)))
+            offset = builder.value(arith.AddiOp(offset, term))
+    list_map = AffineMap(len(plan.extents), 0, tuple(
+        AffineExpr.dimension(v) for v in plan.list_variables) or (AffineExpr.constant(0),))
+    result_type = MemRefType(source_type.element_type, plan.extents, StridedLayoutAttr(plan.strides, None),
+                             source_type.memory_space)
+    return builder.value(ktdf.IndirectViewOp(source, addresses.memref, offset, AffineMapAttr(list_map), result_type))
+
+
+def _insert_address_program(plan: IndirectPlan, addresses: SSAValue, anchor: Operation,
+                            build_pipeline: Callable[[func.FuncOp], None]) -> None:
+    """Write the address program as KTIR in a scratch function, let the pipeline builder make
+    its pipeline, then move it in front of `anchor`, storing into `addresses`."""
+    tile = plan.tile
+    scratch = func.FuncOp("indirect_addresses", FunctionType.from_lists([], []))
+    block = scratch.body.blocks[0]
+    builder = Builder(InsertPoint.at_end(block), None, tile.location)
+    captured = list(tile.captured_variables)
+    indices: list[SSAValue] = []
+    maps: list[AffineMap] = []
+    list_rank = len(plan.list_shape)
+    for dim in plan.indirect:
+        shape = [plan.extents[v] if v is not None else 1 for v in dim.variables]
+        access = builder.value(ktdp.ConstructAccessTileOp(
+            ktdp.AccessTileType(shape), dim.index_view, AffineMap(len(captured), 0, tuple(dim.anchors)), captured,
+            _box(shape), AffineMap.identity(len(shape))))
+        indices.append(builder.value(ktdp.LoadOp(access, TensorType(I32, shape))))
+        maps.append(AffineMap(list_rank, 0, tuple(
+            AffineExpr.dimension(plan.list_variables.index(v)) if v is not None else AffineExpr.constant(0)
+            for v in dim.variables)))
+    zero = builder.constant(0)
+    list_type = MemRefType(I32, plan.list_shape)
+    placeholder = builder.value(ktdp.ConstructMemoryViewOp(
+        zero, plan.list_shape, _row_major(plan.list_shape), list_type, ktdp.MemorySpaceAttr("ct_local"),
+        _box(plan.list_shape)))
+    empty = builder.value(tensor.EmptyOp([], TensorType(I32, plan.list_shape)))
+    generic = builder.insert(GenericOp(
+        indices, [empty], Region(_address_body(plan)),
+        [AffineMapAttr(m) for m in maps] + [AffineMapAttr(AffineMap.identity(list_rank))],
+        [IteratorTypeAttr.parallel()] * list_rank, [TensorType(I32, plan.list_shape)]))
+    store_tile = builder.value(ktdp.ConstructAccessTileOp(
+        ktdp.AccessTileType(plan.list_shape), placeholder, AffineMap(0, 0, (AffineExpr.constant(0),) * list_rank),
+        [], _box(plan.list_shape), AffineMap.identity(list_rank)))
+    builder.insert(ktdp.StoreOp(generic.results[0], store_tile))
+    builder.insert(func.ReturnOp())
+    for op in block.ops:
+        op.location = tile.location
+    build_pipeline(scratch)
+    _store_into(placeholder, addresses)
+    for op in list(block.ops):
+        if isinstance(op, func.ReturnOp):
+            continue
+        op.detach()
+        Rewriter.insert_op(op, InsertPoint.before(anchor))
+
+
+def _store_into(placeholder: SSAValue, addresses: SSAValue) -> None:
+    """The pipeline stores into the placeholder view through a space cast and a reinterpret
+    cast at offset 0 (the whole list): make it store into the address buffer itself."""
+    for cast_use in list(placeholder.uses):
+        cast = cast_use.operation
+        for use in list(cast.results[0].uses):
+            if isinstance(use.operation, memref.ReinterpretCastOp):
+                use.operation.results[0].replace_all_uses_with(addresses)
+                Rewriter.erase_op(use.operation)
+        cast.results[0].replace_all_uses_with(addresses)
+        Rewriter.erase_op(cast)
+    Rewriter.erase_op(placeholder.owner)  # type: ignore[arg-type]
+
+
+def _address_body(plan: IndirectPlan) -> Block:
+    """`base + stride_d * bytes * index_d` for every indirect subscript, as an idx32toaddr chain."""
+    body = Block(arg_types=[I32] * (len(plan.indirect) + 1))
+    base = arith.ConstantOp(IntegerAttr(plan.base_bytes, I32))
+    body.add_op(base)
+    current: SSAValue = base.result
+    view_strides = list(plan.view.get_static_strides())
+    for k, dim in enumerate(plan.indirect):
+        stride = arith.ConstantOp(IntegerAttr(view_strides[dim.dim] * plan.element_bytes, I32))
+        body.add_op(stride)
+        step = spyreop.Idx32ToAddrOp.build(operands=[body.args[k], current, stride.result], result_types=[I32])
+        body.add_op(step)
+        current = step.results[0]
+    body.add_op(YieldOp(current))
+    return body
+
+
+def _box(shape: Sequence[int]) -> AffineSet:
+    constraints = []
+    for k, extent in enumerate(shape):
+        d = AffineExpr.dimension(k)
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d, AffineExpr.constant(0)))
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, AffineExpr.constant(extent - 1) - d,
+                                                AffineExpr.constant(0)))
+    return AffineSet(len(shape), 0, tuple(constraints))
+
+
+def _row_major(shape: Sequence[int]) -> list[int]:
+    strides, step = [], 1
+    for extent in reversed(shape):
+        strides.append(step)
+        step *= extent
+    return list(reversed(strides))

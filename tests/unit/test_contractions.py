@@ -1,0 +1,102 @@
+"""Contractions on a matrix unit and on the vector lanes (README, Decisions: matrix units).
+
+Every contraction example passes `dfsched-run --check` on the devices with a matrix unit
+(spyre, matrix_unit) as it does on sample and quad_corelet (`test_dfsched_run.py`), its
+DataflowIR carrying matrix-unit steps exactly where the device declares one; the mixed
+f16 -> f32 kernel runs where a unit declares f32 (matrix_unit's matrix unit, quad_corelet's
+f32 lanes) and is the located lanes error elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dfsched.tools.opt import main as opt_main
+from dfsched.tools.run import main as run_main
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+MIXED = ROOT / "tests" / "unit" / "kernels" / "matmul_mixed.mlir"
+CONTRACTIONS = ["matmul.mlir", "batch_matmul.mlir", "matmul_transpose_b.mlir", "qk_transpose.mlir"]
+
+
+def _compile(capsys, path: Path, device: str) -> tuple[int, str, str]:
+    code = opt_main([str(path), "--device", device, "-ktir-to-dfir"])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _check(capsys, path: Path, device: str) -> int:
+    code = run_main([str(path), "--check", "--device", device])
+    out = capsys.readouterr().out
+    assert code == 0 and "MISMATCH" not in out and "ERROR" not in out, out
+    cycles = re.search(r"simulated cycles: (\d+) \(wrap-program-dfir", out)
+    assert cycles, out
+    return int(cycles.group(1))
+
+
+@pytest.mark.parametrize("kernel", CONTRACTIONS)
+def test_matrix_unit_steps_only_where_declared(capsys, kernel):
+    for device, expected in (("spyre", True), ("matrix_unit", True), ("sample", False)):
+        code, out, err = _compile(capsys, EXAMPLES / kernel, device)
+        assert code == 0, err
+        assert ("dfsched.matrix_tile" in out) is expected, device
+        assert ("binary_operator mul" in out) is not expected, device  # the vector fallback's multiply
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("device", ["spyre", "matrix_unit"])
+@pytest.mark.parametrize("kernel", CONTRACTIONS)
+def test_contractions_check_on_matrix_units(capsys, kernel, device):
+    _check(capsys, EXAMPLES / kernel, device)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("device", ["matrix_unit", "quad_corelet"])
+def test_mixed_precision_checks_where_f32_is_declared(capsys, device):
+    _check(capsys, MIXED, device)
+
+
+@pytest.mark.parametrize("device, unit", [("sample", "SFU"), ("spyre", "PE")])
+def test_mixed_precision_without_f32_is_a_located_error(capsys, device, unit):
+    code, out, err = _compile(capsys, MIXED, device)
+    assert code == 1 and not out
+    assert f"matmul_mixed.mlir:29:16: error: exec_unit '{unit}' declares no SIMD lanes for element type f32" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_matrix_unit_is_faster_than_the_vector_fallback(capsys, tmp_path):
+    """The same device without its feature.matrix runs examples/matmul.mlir on the vector lanes:
+    correct, and slower."""
+    spyre = (ROOT / "arch" / "devices" / "spyre.mlir").read_text()
+    without = re.sub(r",\n\s*ktdf_arch.feature.matrix = \{[^\n]*\}", "", spyre)
+    assert without != spyre
+    (tmp_path / "spyre_vector.mlir").write_text(without)
+    matrix = _check(capsys, EXAMPLES / "matmul.mlir", "spyre")
+    vector = _check(capsys, EXAMPLES / "matmul.mlir", str(tmp_path / "spyre_vector.mlir"))
+    assert matrix < vector
+
+
+def test_cost_model_times_a_matrix_step_by_cycles_per_tile():
+    """tile-size-selection's model costs a marked contraction step as the simulator does:
+    cycles_per_tile per unit tile it covers (matrix_unit: 4x8x4 in 2 cycles)."""
+    from dfsched.arch.intrinsics import MATRIX_TILE
+    from dfsched.arch.loading import load_device
+    from dfsched.passes.contraction import mark
+    from dfsched.passes.scheduling.tile_cost_model import TileCostModel
+    from dfsched.tools.opt import DfschedOptMain
+
+    source = ROOT / "tests" / "lit" / "reduction-loop-exposure" / "matrix-unit.mlir"
+    tool = DfschedOptMain(["--device=matrix_unit", "-p", "reduction-loop-exposure,map-reduction-partials"])
+    module = tool.parse(str(source), source.read_text())
+    for request, instance in tool.build_passes():
+        tool.apply_pass(module, request, instance)
+    (step,) = [op for op in module.walk() if MATRIX_TILE in op.attributes]
+    model = TileCostModel(module, load_device("matrix_unit"), lambda value, env: None)
+    assert model.compute(step, "MXU") == 2  # a 2x8x4 step: one unit tile
+    mark(step, (8, 16, 8))
+    assert model.compute(step, "MXU") == 2 * 2 * 2 * 2  # 2 x 2 x 2 unit tiles
