@@ -1228,7 +1228,7 @@ def _composite_indirect(r: Runner, op, args) -> Gen:
             ("store", dst, dir_dst_ops, ind_dst, ind_dst_ops, "store")):
         plan = access_plan(r, op, set_name, getattr(op, f"{set_name}_set").data, getattr(op, f"{set_name}_order").data,
                            len(view.shape))
-        steps = eval_map_rows(getattr(op, f"{side}_direct_time_addr_map").data, times, list(symbols))
+        steps = sets.eval_map_rows(getattr(op, f"{side}_direct_time_addr_map").data, times, list(symbols))
         base = _base(r, getattr(op, f"direct_{'src' if side == 'load' else 'dst'}_map").data,
                      [env[v] for v in indices])
         lo = tuple(int(x) for x in steps.min(axis=0)) if steps.size else (0,) * len(view.shape)
@@ -1244,12 +1244,12 @@ def _composite_indirect(r: Runner, op, args) -> Gen:
     per_step = r.sim.composite_cycles(src.memory.kind, unit.kind, dst.memory.kind, vector_bytes)
     if r.sim.races is not None:
         r.sim.races.read(unit.name, src.memory.memory, src_addr, et.itemsize, False)
-    values = src.memory.memory.read(src_addr, et, False)
+    values = src.memory.memory.read(src_addr, et)
     yield Busy(per_step * steps, f"address-list transfer {src.memory.name} -> {dst.memory.name}",
                vector_bytes * steps)
     if r.sim.races is not None:
         r.sim.races.write(unit.name, dst.memory.memory, dst_addr, et.itemsize, False)
-    dst.memory.memory.write(dst_addr, values, et, False)
+    dst.memory.memory.write(dst_addr, values, et)
     moved_bytes = steps * vector_bytes
     r.stats.loaded_bytes += moved_bytes
     r.stats.stored_bytes += moved_bytes
@@ -1263,11 +1263,11 @@ def _listed(r: Runner, unit: Unit, op, side: str, value: Any, operands: list[Any
     """The byte address each time step's list entry holds."""
     view = _view(value)
     base = np.asarray(_base(r, getattr(op, f"indirect_{'src' if side == 'load' else 'dst'}_map").data, operands))
-    offsets = eval_map_rows(getattr(op, f"{side}_indirect_time_addr_map").data, times, list(symbols))
+    offsets = sets.eval_map_rows(getattr(op, f"{side}_indirect_time_addr_map").data, times, list(symbols))
     addresses = view.addresses(base[None, :] + offsets, r.sim.options.check_bounds)
     if r.sim.races is not None:
         r.sim.races.read(unit.name, view.memory.memory, addresses, view.et.itemsize, False)
-    return view.memory.memory.read(addresses, view.et, False).astype(np.int64)
+    return view.memory.memory.read(addresses, view.et).astype(np.int64)
 
 
 def _trivial_body(body: Block) -> bool:
