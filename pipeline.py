@@ -8,10 +8,10 @@ pipeline texts in MLIR syntax, so a pass can be anchored on nested ops.
 from __future__ import annotations
 
 # The front door: the kernel specialised on the tools' --bind values, its addresses made bytes
-# (--unit element). The tools run it right after parsing, before `-ktir-to-dfir` (whose text
-# stays upstream's, as `--dump-pass-pipeline` shows it) and before dfsched-run's reference, so
-# the reference and every pass see one kernel.
-FRONT_DOOR: list[str] = ["bind-kernel-arguments", "address-units-to-bytes"]
+# (--unit element), Triton's scalar broadcasts written as linalg. The tools run it right after
+# parsing, before `-ktir-to-dfir` (whose text stays upstream's, as `--dump-pass-pipeline` shows
+# it) and before dfsched-run's reference, so the reference and every pass see one kernel.
+FRONT_DOOR: list[str] = ["bind-kernel-arguments", "address-units-to-bytes", "triton-to-linalg"]
 
 KTIR_TO_DFIR: list[str] = [
     # frontend (`docs/architecture.md#the-pipeline`, preceded by the device declaration)

@@ -6,7 +6,8 @@
 For every kernel in examples/ (or those named), the full schedule (`-ktir-to-dfir`, then the
 backend passes the pipeline does not run yet, see `tools/dataflow_compile.py`) is simulated
 by `dfsched.interp.dataflow.simulate` on seeded inputs and checked against the KTIR reference
-interpreter ("ok", or "WRONG" with the differences below the table). The table shows
+interpreter as `dfsched-run --check` checks it (reductions accumulated as the device declares,
+within 8 f16 ulps): "ok", or "WRONG" with the differences below the table. The table shows
 
 * `model`: simulated cycles of the whole run (the default schedule: tile sizes chosen by the
   cost model, `tile-size-selection{strategy=model}`);
@@ -14,6 +15,9 @@ interpreter ("ok", or "WRONG" with the differences below the table). The table s
   datapaths' bytes per cycle and the vector work over the compute units' throughput, spread
   over every instance (cores of the grid x corelets), whichever is larger (`dma`/`vec`);
 * `eff`: bound / cycles;
+* `DDR / compulsory`: the bytes the schedule's DMA units read from or wrote to the device-level
+  memory, over the kernel's compulsory traffic (every global byte the reference's tiles read,
+  once, plus every byte they wrote, once): 1.00 when nothing goes to DDR twice;
 * `largest`, `search`: the same with `tile-size-selection{strategy=largest}` (the largest
   tile that fits) and `{strategy=search}` (the best few by the model, and the largest,
   compiled and simulated; the fastest kept), each with its efficiency against the default
@@ -60,7 +64,8 @@ def _first_line(exc: BaseException) -> str:
 
 
 def simulate_kernel(path: str, device: str, seed: int, disable=(), strategy: str | None = None):
-    """(result, problems, race) of the kernel's schedule, or raises with the reason.
+    """(result, problems, race, compulsory) of the kernel's schedule, or raises with the reason;
+    `compulsory`: the bytes of global memory the reference's tiles read plus those they wrote.
 
     A schedule with a race (see the simulator's `check_races`) is simulated again without the
     check, for its cycles; `race` is then the race's message (else None).
@@ -70,10 +75,12 @@ def simulate_kernel(path: str, device: str, seed: int, disable=(), strategy: str
     from dfsched.interp.dataflow import simulate
     from dfsched.tools.dataflow_compile import compile_to_dfir
     from dfsched.interp.schedule import has_reduction, output_differences
+    from dfsched.tools.run import device_accumulation
 
     kernel = ktir.load_module(path)
     inputs = ktir.make_inputs(kernel, seed=seed)
-    reference = ktir.run(kernel, inputs)
+    # as dfsched-run --check: reductions accumulate as the device declares, within f16 ulps
+    reference = ktir.run(kernel, inputs, accumulate=device_accumulation(device))
     options = {"tile-size-selection": f"strategy={strategy}"} if strategy else None
     dfir = compile_to_dfir(path, device, disable, options)
     race = None
@@ -84,15 +91,16 @@ def simulate_kernel(path: str, device: str, seed: int, disable=(), strategy: str
             raise
         race = exc.diagnostic.render()
         result = simulate(dfir, inputs, device, layout=reference.layout, record_timeline=False, check_races=False)
+    compulsory = sum(reference.global_memory.slots_touched())
     _, problems = output_differences(reference.outputs, result.outputs, has_reduction(kernel))
-    return result, problems, race
+    return result, problems, race, compulsory
 
 
 def variant_cells(label: str, bound, notes: list[str], *args, **kwargs) -> list[str]:
     """The cycles and efficiency cells of one variant (`simulate_kernel(*args, **kwargs)`),
     its problems added to `notes`."""
     try:
-        variant, problems, race = simulate_kernel(*args, **kwargs)
+        variant, problems, race, _ = simulate_kernel(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 (a table cell, whatever failed)
         notes.append(f"{label}: {_first_line(exc)}")
         return ["FAILED", ""]
@@ -128,7 +136,7 @@ def main() -> None:
         paths.append(path)
 
     strategies = [s for s in STRATEGIES if s != "search" or not args.no_search]
-    header = ["kernel", "check", "model", "bound", "eff"]
+    header = ["kernel", "check", "model", "bound", "eff", "DDR / compulsory"]
     for label in strategies:
         header += [COLUMN[label], "eff"]
     for label, _ in VARIANTS:
@@ -140,15 +148,16 @@ def main() -> None:
     for path in paths:
         name = os.path.splitext(os.path.basename(path))[0]
         try:
-            result, problems, race = simulate_kernel(path, args.device, args.seed)
+            result, problems, race, compulsory = simulate_kernel(path, args.device, args.seed)
         except Exception as exc:  # noqa: BLE001 (a table row, whatever failed)
-            rows.append([name, "FAILED", "-", "-", "-"] + ["-", "-"] * (len(VARIANTS) + len(strategies)))
+            rows.append([name, "FAILED", "-", "-", "-", "-"] + ["-", "-"] * (len(VARIANTS) + len(strategies)))
             notes.append(f"{name}: {_first_line(exc)}")
             continue
         bound = result.bound()
         which = "dma" if bound.dma_cycles >= bound.compute_cycles else "vec"
         row = [name, _check(problems, race), str(result.total_cycles), f"{bound.cycles} {which}",
-               f"{bound.cycles / max(1, result.total_cycles):.0%}"]
+               f"{bound.cycles / max(1, result.total_cycles):.0%}",
+               f"{result.global_dma_bytes() / max(1, compulsory):.2f}"]
         for strategy in strategies:
             started, cpu = time.perf_counter(), time.process_time()
             row += variant_cells(f"{name} {strategy}", bound, notes, path, args.device, args.seed, strategy=strategy)

@@ -194,6 +194,13 @@ class SimResult:
     device: Any = None
     fifo_occupancy: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # (cycle, bytes queued)
 
+    def global_dma_bytes(self) -> int:
+        """Bytes the DMA units read from or wrote to the device-level memory (DDR): what a
+        schedule costs in off-chip traffic, to compare with the kernel's compulsory bytes."""
+        memory = getattr(self.device, "global_memory", None)
+        kind = memory.kind if memory is not None else "DDR"
+        return sum(stats.dma_bytes_by_memory.get(kind, 0) for stats in self.stats.values())
+
     def utilization(self) -> dict[str, float]:
         """Busy share of the run, per unit."""
         total = max(1, self.total_cycles)

@@ -76,6 +76,7 @@ class UnitStats:
     stored_bytes: int = 0  # unit -> memory (vector_store, transfer destinations)
     dma_bytes: int = 0  # bytes moved by agen.composite_load_and_store
     dma_cycles: int = 0  # cycles those transfers took
+    dma_bytes_by_memory: dict[str, int] = field(default_factory=dict)  # memory kind -> bytes read or written there
     sent_bytes: int = 0
     received_bytes: int = 0
     vector_ops: int = 0  # compute ops issued (vectorchain, linalg, arith on vectors)
@@ -1201,6 +1202,8 @@ def _composite(r: Runner, op, args) -> Gen:
     stats.stored_bytes += moved
     stats.dma_bytes += moved
     stats.dma_cycles += per_step * steps
+    for kind in (src.memory.kind, dst.memory.kind):
+        stats.dma_bytes_by_memory[kind] = stats.dma_bytes_by_memory.get(kind, 0) + moved
     return ()
 
 

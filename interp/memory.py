@@ -136,6 +136,8 @@ class Memory:
         self._tracked = self.PAGE if track_races else 1  # slots of a page's writer/reader arrays
         # page number -> (cells, writer tile, reader tile)
         self.pages: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        # per page (with track_races): the last tile that read each slot, and how many tiles did
+        self._readers: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         # inputs generated on first touch: (first address, end address, element type, source)
         self.generated: list[tuple[int, int, ElementType, GeneratedInput]] = []
         self.generated_elements = 0  # made so far; more than `generate_limit` is an error
@@ -259,6 +261,16 @@ class Memory:
                 self._check_write(page, number, offsets, tile, values[sel])
             page[0][offsets] = values[sel]
 
+    def slots_touched(self) -> tuple[int, int]:
+        """(slots read, counted once per tile that read them; slots some tile wrote), tracked with
+        `track_races` only: a kernel's compulsory traffic, each tile reading each of its input
+        bytes once (tiles share no scratchpad) and each output byte written once."""
+        if not self.track_races:
+            raise ValueError(f"{self.name} does not track which tiles touch it")
+        read = sum(int(count.sum()) for _, count in self._readers.values())
+        written = sum(int(np.count_nonzero(writer != NO_TILE)) for _, writer, _ in self.pages.values())
+        return read, written
+
     # -- races ------------------------------------------------------------------------------
 
     @staticmethod
@@ -275,6 +287,11 @@ class Memory:
             raise RaceError(self.name, (number << self.PAGE_BITS) + self._offset_at(offsets, i), tile, int(w[i]), "read")
         r = reader[offsets]
         reader[offsets] = np.where((r == NO_TILE) | (r == tile), tile, MANY_TILES)
+        last, count = self._readers.setdefault(
+            number, (np.full(self._tracked, NO_TILE, dtype=self._tile_dtype), np.zeros(self._tracked, np.int32)))
+        new = last[offsets] != tile  # tiles run one after the other: a tile's reads are contiguous
+        count[offsets] += new
+        last[offsets] = tile
 
     def _check_write(self, page, number: int, offsets, tile: int, raw) -> None:
         """A write races with another tile's access to a slot only if it changes the slot:

@@ -37,3 +37,18 @@ def nearest_ancestor(op: Operation, kind: type[OpT]) -> OpT | None:
     while parent is not None and not isinstance(parent, kind):
         parent = parent.parent_op()
     return parent
+
+
+def runs_compute_ops_in_sequence(op: Operation) -> bool:
+    """Whether the function holding `op` runs several computing pipelines one after the other
+    in its entry block, directly or inside loops: a program of several compute ops (README
+    Decision 47). A pipeline that only copies (no FIFO read: a hoisted load) does not count."""
+    from xdsl.dialects.func import FuncOp
+
+    function = op if isinstance(op, FuncOp) else nearest_ancestor(op, FuncOp)
+    if function is None or not function.body.blocks:
+        return False
+    computing = [top for top in function.body.blocks[0].ops
+                 if any(isinstance(inner, ktdf.PipelineOp) for inner in top.walk())
+                 and any(isinstance(inner, ktdf.ReadFromFifoOp) for inner in top.walk())]
+    return len(computing) > 1

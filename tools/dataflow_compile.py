@@ -47,7 +47,9 @@ def compile_args(kernel: str | os.PathLike[str], device: str = "sample", disable
     if options:
         from dfsched import pipeline
 
-        entries = [f"{e}{{{options[e]}}}" if e in options else e for e in pipeline.KTIR_TO_DFIR]
+        # the front door first, as the named pipeline runs it (an explicit -p list does not)
+        entries = [*pipeline.FRONT_DOOR,
+                   *(f"{e}{{{options[e]}}}" if e in options else e for e in pipeline.KTIR_TO_DFIR)]
         args = [str(kernel), f"--device={device}", "-p", ",".join(entries)]
     else:
         args = [str(kernel), f"--device={device}", "-ktir-to-dfir"]

@@ -5,12 +5,14 @@ See `docs/passes.md#construct-three-stage-pipeline`. For every `func.func` in th
 
 1. **Generalize**: named linalg ops and elementwise `arith`/`math` ops on tensors become
    `linalg.generic` (a `linalg.fill` of zero that only initialises them folds into their
-   `tensor.empty`), under MLIR's greedy driver (constants uniqued and hoisted, dead ops
-   erased, folding).
-2. **Fuse** producer-consumer chains into one generic.
-   Every element-wise op of its body must be one the compute unit executes on its element
+   `tensor.empty`; a fill of another constant stays a reduction's init), under MLIR's greedy
+   driver (constants uniqued and hoisted, dead ops erased, folding).
+2. **Fuse** producer-consumer chains (`linalg_fusion.py`). Every compute op left gets its own
+   loop nest and pipeline (`generic_pipeline.py`), in program order (README Decision 47); the
+   values two of them share stay in scratchpad buffers (`ProgramPipeline.place_buffers`).
+   Every element-wise op of a body must be one the compute unit executes on its element
    types (the `ops` of the unit's `feature.simd`; absent: every op), else a located error.
-3. **Tile** it to the compute unit's SIMD width for the result's element type (the fewest
+3. **Tile** each to the compute unit's SIMD width for the result's element type (the fewest
    lanes of any element type of its body ops, for a cast), read from the device (a unit without lanes for that type is an error, Decision 7): one
    `scf.for` per tiled parallel loop, tagged `loop_type = parallel_loop`. A contraction the
    unit's matrix unit takes is tiled to its M x N output tile instead and marked with the
@@ -18,7 +20,7 @@ See `docs/passes.md#construct-three-stage-pipeline`. For every `func.func` in th
 4. **Replace access tiles**: memory views and access tiles move before the loop nest; each
    tile becomes `memref.memory_space_cast` (to the memory the view's KTIR space maps to)
    plus `memref.reinterpret_cast` at the tile's offset.
-5. **Build the pipeline** at the start of the innermost loop: a `ktdf.private` with one FIFO
+5. **Build the pipelines**, each at the start of its innermost loop: a `ktdf.private` with one FIFO
    slot per load and per store plus three tokens; a LOAD stage (`data_transfer` memory →
    slot), a COMPUTE stage on the compute unit (`read_from_fifo`, the tiled generic,
    `write_to_fifo`) and a STORE stage (`data_transfer` slot → memory).
@@ -27,8 +29,9 @@ See `docs/passes.md#construct-three-stage-pipeline`. For every `func.func` in th
 Upstream behaviour is reproduced op for op (constants, op order, the dead tile-size
 constants at the top of the function). Where upstream only asserts or silently produces
 wrong IR, this pass reports a located error instead: a program without a compute op (a
-pure copy), compute that does not fuse into one generic, loads or stores that are not
-the generic's operands, non-zero reduction inits. Two upstream quirks are fixed: FIFO
+pure copy), compute ops in different blocks, a compute op's result read by anything but a
+store or a later compute op, loads or stores that are not the compute ops' operands, a
+reduction init that is neither empty nor a fill of a constant. Two upstream quirks are fixed: FIFO
 slots are sized from the generic operand each load feeds (not by position), and the
 private yields its slots in result order (upstream groups them by FIFO).
 """
@@ -39,10 +42,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref, tensor
+from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
     IntegerAttr,
-    IntegerType,
     MemRefType,
     ModuleOp,
     StridedLayoutAttr,
@@ -50,20 +52,18 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSymExpr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from dfsched.arch.elementwise import is_elementwise_op_name
-from dfsched.dialects.constants import index_constant
-from dfsched.arch.model import DeviceModel, ExecUnit, Link
+from dfsched.arch.model import DeviceModel, ExecUnit
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, ktdp
 from dfsched.passes.builder import Builder
+from dfsched.passes.frontend.generic_pipeline import PASS, Endpoint, GenericPipeline, body_lane_types, reads_init
 from dfsched.passes.frontend.indirect_access import IndirectPlan, build_indirect_view, plan_indirect_tile
-from dfsched.passes.contraction import mark, matrix_tile_sizes, plan_matrix_tile
 from dfsched.passes.frontend.linalg_fusion import fuse_elementwise_generics
 from dfsched.passes.frontend.linalg_generalize import (
     ElementwiseToGeneric,
@@ -71,18 +71,12 @@ from dfsched.passes.frontend.linalg_generalize import (
     generalize_named_ops,
     indexing_maps,
     is_linalg_compute,
-    iterator_names,
+    is_reduction_init,
     op_class,
 )
-from dfsched.passes.frontend.linalg_tiling import (
-    build_loop_nest,
-    loop_tile_sizes,
-    operand_tile_shape,
-    static_loop_ranges,
-)
 from dfsched.passes.frontend.pipeline_greedy import apply_patterns_greedily, constant_value
+from dfsched.passes.scheduling.reduction_utils import init_form
 
-PASS = "ConstructThreeStagePipeline"
 NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty "
              "or contains multiple devices")
 
@@ -121,7 +115,14 @@ def compute_unit(model: DeviceModel, at: Operation) -> ExecUnit:
 
 @dataclass
 class ProgramPipeline:
-    """The state of C3SP on one function (upstream resets it per function)."""
+    """The state of C3SP on one function (upstream resets it per function).
+
+    Every compute op left after fusion gets its own loop nest and pipeline, in program order
+    (`GenericPipeline`). A value two of them share stays in the scratchpad (a `memref.alloc`
+    in the memory `ct_local` maps to): an intermediate is written there by its producer's
+    store stage, and a load read by several compute ops (or, in a program of several, read
+    broadcast along a loop) is copied there once by a pipeline of one transfer stage. So
+    nothing is read from or written to DDR twice."""
 
     function: func.FuncOp
     model: DeviceModel
@@ -130,15 +131,14 @@ class ProgramPipeline:
 
     loads: list[ktdp.LoadOp] = field(default_factory=list)
     stores: list[ktdp.StoreOp] = field(default_factory=list)
-    generic: GenericOp | None = None
-    tile_sizes: list[int] = field(default_factory=list)
-    loop_ranges: list[int] = field(default_factory=list)
-    loops: list[Operation] = field(default_factory=list)
+    pipelines: list[GenericPipeline] = field(default_factory=list)
     casts: dict[SSAValue, SSAValue] = field(default_factory=dict)  # access tile → reinterpret_cast
-    load_operands: list[int] = field(default_factory=list)  # generic input each load feeds
     tiles: dict[Operation, ktdp.ConstructAccessTileOp | ktdp.ConstructIndirectAccessTileOp] = field(
         default_factory=dict)  # load/store → its tile
     indirect: dict[Operation, IndirectPlan] = field(default_factory=dict)  # indirect tile → its split
+    staged: list[ktdp.LoadOp] = field(default_factory=list)  # loads copied once into the scratchpad
+    buffers: dict[SSAValue, SSAValue] = field(default_factory=dict)  # shared value → its scratchpad buffer
+    widened: set[SSAValue] = field(default_factory=set)  # intermediates kept with a trailing unit dim
 
     def build(self) -> None:
         # Step 1: generalize named linalg ops and elementwise arith/math on tensors.
@@ -147,90 +147,128 @@ class ProgramPipeline:
         apply_patterns_greedily(self.function, self.ctx, [ElementwiseToGeneric(self.ctx)])
         # Step 2: fuse producer-consumer chains.
         fuse_elementwise_generics(self.function, self.ctx)
-        if not self.collect():
+        generics = self.collect()
+        if not generics:
             return
-        self.check_program()
-        # Step 3: tile to the SIMD width.
-        self.tile()
-        # Steps 4 and 5: reinterpret casts for the access tiles, then the pipeline.
+        self.plan(generics)
+        # Step 3: tile each compute op to the SIMD width.
+        for pipeline in self.pipelines:
+            pipeline.tile()
+        # Steps 4 and 5: reinterpret casts for the access tiles, scratchpad buffers, the pipelines.
         self.replace_access_tiles()
-        self.create_pipeline()
+        self.place_buffers()
+        for pipeline in self.pipelines:
+            pipeline.create_pipeline()
         # Step 6: erase loads, stores, access tiles and what only they used.
         self.cleanup()
 
     # -- collection and checks ---------------------------------------------
-    def collect(self) -> bool:
+    def collect(self) -> list[GenericOp]:
         computes: list[Operation] = []
         for op in self.function.walk():
             if isinstance(op, ktdp.LoadOp):
                 self.loads.append(op)
             elif isinstance(op, ktdp.StoreOp):
                 self.stores.append(op)
-            elif is_linalg_compute(op) and not _inside_linalg(op) and not _inside_stage(op):
+            elif is_linalg_compute(op) and not _inside_linalg(op) and not _inside_stage(op) \
+                    and not is_reduction_init(op):
                 computes.append(op)
         if not self.loads and not self.stores:
-            return False  # not a program: an orchestrator, or already scheduled
-        if len(computes) > 1:
-            raise error(
-                computes[1],
-                f"Expected exactly one compute op after fusion, got {len(computes)}: this program's compute "
-                "does not fuse into a single linalg.generic",
-                [(computes[0], "first compute op")],
-            )
+            return []  # not a program: an orchestrator, or already scheduled
         if not computes:
             anchor = self.stores[0] if self.stores else self.loads[0]
             raise error(anchor, "program has no compute op between its loads and stores; "
                                 "a pure copy cannot be scheduled")
-        generic = computes[0]
-        if not isinstance(generic, GenericOp):
-            raise error(generic, "Failed to generalize linalg operation")
-        self.generic = generic
-        return True
+        for op in computes:
+            if not isinstance(op, GenericOp):
+                raise error(op, "Failed to generalize linalg operation")
+            if op.parent_block() is not computes[0].parent_block():
+                raise error(op, "the program's compute ops must sit in one block",
+                            [(computes[0], "first compute op")])
+        return computes  # type: ignore[return-value]
 
-    def check_program(self) -> None:
-        generic = self.generic
-        assert generic is not None
-        if len(generic.results) != 1 or not isinstance(generic.results[0].type, TensorType):
-            raise error(generic, "the program's compute op must produce exactly one tensor")
-        if not self.stores:
-            raise error(generic, "the result of the program's compute op is never stored")
+    def plan(self, generics: list[GenericOp]) -> None:
+        """Check the program and give every compute op its sources and sinks."""
+        produced = {g.results[0]: g for g in generics if len(g.results) == 1}
+        for generic in generics:
+            self.check_compute(generic, produced)
         for store in self.stores:
-            if store.data_tile is not generic.results[0]:
+            if store.data_tile not in produced:
                 raise error(store, "ktdp.store must store the result of the program's compute op")
-        for use in generic.results[0].uses:
-            if not isinstance(use.operation, ktdp.StoreOp):
-                raise error(use.operation, "the result of the program's compute op may only be stored")
-        init = generic.outputs[0]
-        if _reads_init(generic) and not isinstance(init.owner, tensor.EmptyOp):
-            raise error(generic, "the compute op accumulates into an init that is not a tensor.empty; "
-                                 "the scheduler starts accumulators at zero")
-        n_in = len(generic.inputs)
+            self.tiles[store] = self._access_tile(store, store.access_tile)
+        consumers: dict[ktdp.LoadOp, list[GenericOp]] = {}
         for load in self.loads:
-            positions = [u.index for u in load.result.uses if u.operation is generic]
-            inputs = [p for p in positions if p < n_in]
-            others = [u.operation for u in load.result.uses if u.operation is not generic]
-            if not inputs or others:
+            users = list(dict.fromkeys(u.operation for u in load.result.uses))
+            if not users or any(u not in generics for u in users) or any(
+                    not any(use.operation is u and use.index < len(u.inputs) for use in load.result.uses)
+                    for u in users):  # type: ignore[attr-defined]
                 raise error(
                     load,
                     "could not locate matching linalg operand to project loop IVs and tile sizes through; "
                     "the data_transfer rank would not match the underlying memref",
                 )
-            self.load_operands.append(inputs[0])
+            self.tiles[load] = self._access_tile(load, load.access_tile)
+            consumers[load] = users  # type: ignore[assignment]
+            if len(consumers[load]) > 1 or (len(generics) > 1 and _broadcast(load, users[0])):
+                self.staged.append(load)
+        for generic in generics:
+            sources: list[Endpoint] = []
+            for load in self.loads:
+                if generic not in consumers[load]:
+                    continue
+                positions = [u.index for u in load.result.uses if u.operation is generic and u.index < len(generic.inputs)]
+                if load in self.staged:
+                    sources.append(Endpoint(load, positions, buffer_of=load.result))
+                else:
+                    sources.append(Endpoint(load, positions, tile=self.tiles[load]))
+            for value, producer in produced.items():
+                positions = [u.index for u in value.uses if u.operation is generic and u.index < len(generic.inputs)]
+                if positions:
+                    sources.append(Endpoint(producer, positions, buffer_of=value))
+            result = generic.results[0]
+            n_in = len(generic.inputs)
+            sinks = [Endpoint(store, [n_in], tile=self.tiles[store])
+                     for store in self.stores if store.data_tile is result]
+            if any(isinstance(u.operation, GenericOp) for u in result.uses):
+                sinks.append(Endpoint(generic, [n_in], buffer_of=result))
+            self.pipelines.append(GenericPipeline(self, generic, sources, sinks))
+        for value in produced:  # an intermediate broadcast along a consumer's innermost loop
+            for use in value.uses:
+                amap = indexing_maps(use.operation)[use.index] if isinstance(use.operation, GenericOp) else None
+                if amap is not None and amap.num_dims - 1 not in amap.used_dims():
+                    self.widened.add(value)
+        for pipeline in self.pipelines:
+            pipeline.maps = pipeline.operand_maps()
+
+    def check_compute(self, generic: GenericOp, produced: dict[SSAValue, GenericOp]) -> None:
+        if len(generic.results) != 1 or not isinstance(generic.results[0].type, TensorType):
+            raise error(generic, "the program's compute op must produce exactly one tensor")
+        result = generic.results[0]
+        if not result.uses:
+            raise error(generic, "the result of the program's compute op is never stored")
+        for use in result.uses:
+            user = use.operation
+            if isinstance(user, ktdp.StoreOp) and use.index == 0:
+                continue
+            if isinstance(user, GenericOp) and use.index < len(user.inputs):
+                continue
+            raise error(user, "the result of the program's compute op may only be stored")
+        if reads_init(generic) and init_form(generic.outputs[0]) is None:
+            raise error(generic, "the compute op accumulates into an init that is not a tensor.empty; "
+                                 "the scheduler starts accumulators at zero")
         for position, value in enumerate(generic.inputs):
-            if isinstance(value.owner, ktdp.LoadOp):
+            if isinstance(value.owner, ktdp.LoadOp) or value in produced:
                 continue
             culprit = _computed_from_load(value)
             if culprit is not None:
                 raise error(culprit, f"operand {position} of the program's compute op is computed from a "
                                      f"ktdp.load by '{culprit.name}'; only loads may feed the compute op")
-        for op in [*self.loads, *self.stores]:
-            self.tiles[op] = self._access_tile(op, op.access_tile)
         self.check_body_ops(generic)
 
     def check_body_ops(self, generic: GenericOp) -> None:
         """Every element-wise body op must be one the compute unit executes on its element
         types (the `ops` of its `feature.simd`; i1 masks are not a lane type)."""
-        for inner, ty in _body_lane_types(generic):
+        for inner, ty in body_lane_types(generic):
             self.model.check_executes(self.compute.kind, inner.name, ty, inner)
 
     def _access_tile(self, user: Operation, value: SSAValue
@@ -246,39 +284,17 @@ class ProgramPipeline:
             raise error(tile, "Memory view must be defined by construct_memory_view operation")
         return tile
 
-    # -- step 3: the SIMD width of the narrowest element type of the body -----
-    def tile(self) -> None:
-        generic = self.generic
-        assert generic is not None
-        element_type = generic.results[0].type.get_element_type()  # type: ignore[union-attr]
-        lanes = self.model.simd_lanes(self.compute.kind, element_type, at=generic)
-        for inner, ty in _body_lane_types(generic):  # a cast: the narrowest vector of its types
-            lanes = min(lanes, self.model.simd_lanes(self.compute.kind, ty, at=inner))
-        self.loop_ranges = static_loop_ranges(generic)
-        self.tile_sizes = loop_tile_sizes(generic, lanes)
-        matrix = plan_matrix_tile(self.model, generic, self.loop_ranges)
-        if matrix is not None:  # a contraction on the matrix unit: output tiles of M x N
-            mark(generic, matrix)
-            self.tile_sizes = matrix_tile_sizes(generic, matrix)
-        # Upstream's tiling options materialize every tile size as a constant at the start
-        # of the function (they stay unused).
-        entry = self.function.body.blocks[0]
-        first = entry.first_op
-        for size in self.tile_sizes:
-            constant = index_constant(size)
-            if first is None:
-                entry.add_op(constant)
-            else:
-                entry.insert_op_before(constant, first)
-        self.loops = build_loop_nest(generic, self.tile_sizes, self.loop_ranges, iterator_names(generic))
-
     # -- step 5 (done before the pipeline, whose transfers use the casts) -----
+    def anchor(self) -> Operation:
+        """Where the program's loop nests start: views, casts and buffers go before it."""
+        first = self.pipelines[0]
+        return first.loops[0] if first.loops else first.generic
+
     def replace_access_tiles(self) -> None:
         tiles = [op for op in self.function.walk() if isinstance(op, ktdp.ConstructAccessTileOp)]
         if not tiles and not self.indirect:
             return
-        anchor = self.loops[0] if self.loops else self.generic
-        assert anchor is not None
+        anchor = self.anchor()
         for view in [op for op in self.function.walk() if isinstance(op, ktdp.ConstructMemoryViewOp)]:
             if not _used_before(view, anchor, ignore=ktdp.ConstructAccessTileOp):
                 _hoist_before(view, anchor)
@@ -304,6 +320,77 @@ class ProgramPipeline:
         tile.result.replace_all_uses_with(view)
         Rewriter.erase_op(tile)
         return view
+
+    def place_buffers(self) -> None:
+        """A scratchpad buffer for every shared value, before the first loop nest, then a copy
+        pipeline filling the buffer of each staged load."""
+        shared = [load.result for load in self.staged]
+        shared += [p.generic.results[0] for p in self.pipelines if any(s.buffer_of is not None for s in p.sinks)]
+        if not shared:
+            return
+        anchor = self.anchor()
+        kind = self.buffer_space(self.function)
+        for value in shared:
+            tensor_type = value.type
+            assert isinstance(tensor_type, TensorType)
+            alloc = memref.AllocOp([], [], MemRefType(tensor_type.element_type, self.buffer_shape(value),
+                                                      memory_space=kind))
+            alloc.location = value.owner.location  # type: ignore[union-attr]
+            Rewriter.insert_op(alloc, InsertPoint.before(anchor))
+            self.buffers[value] = alloc.memref
+        for load in self.staged:  # all copies first: a copy between two pipelines would break
+            self._copy_into_buffer(load, anchor)  # the signal chain ordering them (DMA units only)
+
+    def _copy_into_buffer(self, load: ktdp.LoadOp, before: Operation) -> None:
+        shape = list(self.tiles[load].result.type.get_shape())  # type: ignore[union-attr]
+        at_origin = AffineMap(0, 0, tuple(AffineExpr.constant(0) for _ in shape))
+        transfer = ktdf.DataTransferOp(self.memory(Endpoint(load, [], tile=self.tiles[load])),
+                                       self.buffers[load.result], at_origin, (), shape, at_origin, (), shape)
+        source, dest = self.space(Endpoint(load, [], tile=self.tiles[load])).data, self.buffer_space(load).data
+        route = self.model.route(source, dest, at=load)
+        if len(route) != 3:
+            raise error(load, f"the data of this load is read by several compute ops and must be copied into "
+                              f"the scratchpad once, but the route from '{source}' to '{dest}' is not one "
+                              f"transfer unit ({' -> '.join(route)})")
+        stage = ktdf.StageOp([], [], applicable_units=[route[1]])
+        stage.body.blocks[0].add_op(transfer)
+        pipeline = ktdf.PipelineOp()
+        pipeline.body.blocks[0].add_op(stage)
+        for op in (transfer, stage, pipeline):
+            op.location = load.location
+        Rewriter.insert_op(pipeline, InsertPoint.before(before))
+
+    def memory(self, end: Endpoint) -> SSAValue:
+        """The memref a transfer of `end` reads or writes."""
+        if end.tile is not None:
+            return self.casts[end.tile.result]
+        assert end.buffer_of is not None
+        return self.buffers[end.buffer_of]
+
+    def memory_shape(self, end: Endpoint) -> list[int]:
+        if end.tile is not None:
+            return list(end.tile.result.type.get_shape())  # type: ignore[union-attr]
+        assert end.buffer_of is not None
+        return self.buffer_shape(end.buffer_of)
+
+    def buffer_shape(self, value: SSAValue) -> list[int]:
+        """A shared value's buffer: its shape, plus a trailing unit dim when a consumer broadcasts
+        it along its innermost loop (read as `(..., 0)`, the form `scalar-broadcast-legalization`
+        splats into vectors)."""
+        shape = list(value.type.get_shape())  # type: ignore[union-attr]
+        return [*shape, 1] if value in self.widened else shape
+
+    def space(self, end: Endpoint) -> StringAttr:
+        """The device memory kind `end` lives in."""
+        if end.tile is not None:
+            view = end.tile.base.owner
+            assert isinstance(view, ktdp.ConstructMemoryViewOp)
+            return self.mapped_space(view, end.op)
+        return self.buffer_space(end.op)
+
+    def buffer_space(self, at: Operation) -> StringAttr:
+        """The scratchpad the shared values stay in: the memory `ct_local` maps to."""
+        return StringAttr(self.model.memory_for_space("ct_local", at=at).kind)
 
     def _reinterpret_cast(self, tile: ktdp.ConstructAccessTileOp) -> SSAValue:
         view = tile.base.owner
@@ -345,208 +432,6 @@ class ProgramPipeline:
             raise error(view, "memory view has no memory_space")
         return StringAttr(self.model.memory_for_space(space, at=at).kind)
 
-    # -- step 4 --------------------------------------------------------------
-    def create_pipeline(self) -> None:
-        generic = self.generic
-        assert generic is not None
-        self.compute_links()
-        if self.loops:
-            body = self.loops[-1].regions[0].blocks[0]
-            point = InsertPoint.at_start(body)
-        else:
-            point = InsertPoint.before(generic)
-        pipeline = ktdf.PipelineOp()
-        Rewriter.insert_op(pipeline, point)
-        block = pipeline.body.blocks[0]
-        private, slots, tokens = self.create_private()
-        block.add_op(private)
-        load_stage = ktdf.StageOp([], [tokens[0]])
-        for i, load in enumerate(self.loads):
-            self.add_transfer(load_stage, load, slots[i], is_load=True)
-        block.add_op(load_stage)
-        compute_stage = ktdf.StageOp([tokens[0]], [tokens[1]], applicable_units=[self.compute.kind])
-        self.add_compute(compute_stage, slots)
-        block.add_op(compute_stage)
-        store_stage = ktdf.StageOp([tokens[1]], [tokens[2]])
-        for j, store in enumerate(self.stores):
-            self.add_transfer(store_stage, store, slots[len(self.loads) + j], is_load=False)
-        block.add_op(store_stage)
-        for stage in (load_stage, compute_stage, store_stage):
-            stage.location = generic.location
-
-    def compute_links(self) -> tuple[Link, Link]:
-        """The compute unit's unique in/out links: ordered queues with equal granularity."""
-        generic = self.generic
-        assert generic is not None
-        incoming, outgoing = self.compute.incoming, self.compute.outgoing
-        if len(incoming) != 1 or len(outgoing) != 1:
-            raise self.model.fail(f"{PASS}: compute resource has no incoming or outgoing link in device "
-                                  f"description (exec_unit '{self.compute.kind}' has {len(incoming)} incoming and "
-                                  f"{len(outgoing)} outgoing links; exactly one of each is needed)", generic)
-        link_in, link_out = incoming[0], outgoing[0]
-        if not link_in.ordered or not link_out.ordered:
-            raise self.model.fail(f"{PASS}: compute unit link does not use an ordered queue; only ordered "
-                                  "queues are supported", generic)
-        if not link_in.transfer_granularity or not link_out.transfer_granularity:
-            raise self.model.fail(f"{PASS}: compute resource link is missing a TransferGranularity property",
-                                  generic)
-        if link_in.max_granularity != link_out.max_granularity:
-            raise self.model.fail(f"{PASS}: incoming and outgoing transfer granularities differ "
-                                  f"({link_in.max_granularity} vs {link_out.max_granularity})", generic)
-        return link_in, link_out
-
-    def operand_tile_type(self, position: int) -> TensorType:
-        generic = self.generic
-        assert generic is not None
-        value = generic.operands[position]
-        amap = indexing_maps(generic)[position]
-        shape = operand_tile_shape(amap, self.tile_sizes, self.loop_ranges, generic)
-        return TensorType(value.type.get_element_type(), shape)  # type: ignore[union-attr]
-
-    def create_private(self) -> tuple[ktdf.PrivateOp, list[SSAValue], list[SSAValue]]:
-        generic = self.generic
-        assert generic is not None
-        kind = StringAttr(self.compute.kind)
-        slot_types: list[ktdf.FifoSlotType] = []
-        for load, position in zip(self.loads, self.load_operands):
-            tile_type = self.operand_tile_type(position)
-            space = self.mapped_space(self._view_of(load), load)
-            slot_types.append(ktdf.FifoSlotType(space, kind, _elements(tile_type), tile_type.element_type))
-        init_type = self.operand_tile_type(len(generic.inputs))
-        for store in self.stores:
-            space = self.mapped_space(self._view_of(store), store)
-            slot_types.append(ktdf.FifoSlotType(kind, space, _elements(init_type), init_type.element_type))
-        groups: dict[tuple[Attribute, Attribute], list[int]] = {}
-        for i, slot in enumerate(slot_types):
-            groups.setdefault((slot.src, slot.dest), []).append(i)
-        body = Block()
-        slot_values: list[SSAValue | None] = [None] * len(slot_types)
-        for members in groups.values():
-            allocate = ktdf.FifoAllocateOp([slot_types[i] for i in members])
-            body.add_op(allocate)
-            for i, result in zip(members, allocate.results):
-                slot_values[i] = result
-        token_ops = [ktdf.CreateTokenOp() for _ in range(3)]
-        for token in token_ops:
-            body.add_op(token)
-        yielded = [*slot_values, *(t.results[0] for t in token_ops)]
-        body.add_op(ktdf.PrivateYieldOp(yielded))  # type: ignore[arg-type]
-        private = ktdf.PrivateOp([*slot_types, *([ktdf.TokenType()] * 3)], Region(body))
-        results = list(private.results)
-        for op in private.walk():
-            op.location = generic.location
-        return private, results[: len(slot_types)], results[len(slot_types):]
-
-    def add_transfer(self, stage: ktdf.StageOp, op: ktdp.LoadOp | ktdp.StoreOp, slot: SSAValue, is_load: bool) -> None:
-        generic = self.generic
-        assert generic is not None
-        maps = indexing_maps(generic)
-        position = self.load_operands[self.loads.index(op)] if is_load else len(generic.inputs)
-        amap = maps[position]
-        tile = self.tiles[op]
-        memory = self.casts[tile.result]
-        full_shape = list(tile.result.type.get_shape())  # type: ignore[union-attr]
-        transfer_map, map_ivs = self._transfer_map(amap)
-        memory_sizes: list[int] = []
-        for expr in amap.results:
-            if isinstance(expr, AffineDimExpr):
-                size = self.tile_sizes[expr.position]
-                memory_sizes.append(size if size > 0 else full_shape[len(memory_sizes)])
-            elif isinstance(expr, AffineConstantExpr):
-                memory_sizes.append(1)
-            else:
-                raise error(op, "unsupported affine expression in operand indexing map for data_transfer size "
-                                "computation")
-        if is_load:
-            transfer = ktdf.DataTransferOp(memory, slot, transfer_map, map_ivs, memory_sizes, None, (), memory_sizes)
-        else:
-            fifo_sizes = []
-            for expr in amap.results:
-                if isinstance(expr, AffineDimExpr):
-                    if self.tile_sizes[expr.position] > 0:
-                        fifo_sizes.append(self.tile_sizes[expr.position])
-                elif isinstance(expr, AffineConstantExpr):
-                    fifo_sizes.append(1)
-            transfer = ktdf.DataTransferOp(slot, memory, None, (), fifo_sizes, transfer_map, map_ivs, memory_sizes)
-        transfer.location = op.location
-        stage.body.blocks[0].add_op(transfer)
-
-    def _transfer_map(self, amap: AffineMap) -> tuple[AffineMap, list[SSAValue]]:
-        """The operand's map with untiled loops set to 0 and unused loops dropped, and the
-        induction variables of the loops that remain."""
-        sizes = self.tile_sizes
-        replacements: list[AffineExpr] = [
-            AffineExpr.dimension(k) if sizes[k] > 0 else AffineExpr.constant(0) for k in range(amap.num_dims)
-        ]
-        substituted = amap.replace_dims_and_symbols(replacements, [], amap.num_dims, 0)
-        used = substituted.used_dims()
-        compressed = substituted.drop_dims([k not in used for k in range(amap.num_dims)])
-        ivs = [loop.regions[0].blocks[0].args[0] for loop in self.loops]
-        tiled = [k for k in range(len(sizes)) if sizes[k] > 0]
-        map_ivs = [iv for k, iv in zip(tiled, ivs) if k in used]
-        return compressed, map_ivs
-
-    def add_compute(self, stage: ktdf.StageOp, slots: Sequence[SSAValue]) -> None:
-        generic = self.generic
-        assert generic is not None
-        block = stage.body.blocks[0]
-        inputs: list[SSAValue | None] = [None] * len(generic.inputs)
-        for i, (load, position) in enumerate(zip(self.loads, self.load_operands)):
-            read = ktdf.ReadFromFifoOp(slots[i], self.operand_tile_type(position))
-            read.location = load.location
-            block.add_op(read)
-            for use in load.result.uses:
-                if use.operation is generic and use.index < len(generic.inputs):
-                    inputs[use.index] = read.result
-        result_type = self.operand_tile_type(len(generic.inputs))
-        empty = tensor.EmptyOp([], result_type)
-        empty.location = generic.location
-        block.add_op(empty)
-        for position, value in enumerate(generic.inputs):
-            if inputs[position] is None:
-                inputs[position] = self._slice_into(block, value, position)
-        operands = [*inputs, empty.tensor]
-        cloned = type(generic).create(
-            operands=operands,  # type: ignore[arg-type]
-            result_types=[result_type],
-            properties=dict(generic.properties),
-            attributes=dict(generic.attributes),
-            regions=[generic.body.clone()],
-            location=generic.location,
-        )
-        block.add_op(cloned)
-        for j, store in enumerate(self.stores):
-            write = ktdf.WriteToFifoOp(cloned.results[0], slots[len(self.loads) + j])
-            write.location = store.location
-            block.add_op(write)
-
-    def _slice_into(self, block: Block, value: SSAValue, position: int) -> SSAValue:
-        """A non-load input: its tile, cut out inside the compute stage (as upstream clones it)."""
-        generic = self.generic
-        assert generic is not None
-        tile_type = self.operand_tile_type(position)
-        amap = indexing_maps(generic)[position]
-        ivs = {k: loop.regions[0].blocks[0].args[0]
-               for k, loop in zip([k for k, s in enumerate(self.tile_sizes) if s > 0], self.loops)}
-        offsets: list[SSAValue | int] = []
-        for expr in amap.results:
-            if isinstance(expr, AffineDimExpr) and expr.position in ivs:
-                offsets.append(ivs[expr.position])
-            else:
-                offsets.append(0)
-        if not isinstance(value.type, TensorType):
-            return value
-        if list(value.type.get_shape()) == list(tile_type.get_shape()) and all(o == 0 for o in offsets):
-            return value
-        extract = tensor.ExtractSliceOp(value, offsets, list(tile_type.get_shape()), [1] * len(offsets), tile_type)
-        block.add_op(extract)
-        return extract.result
-
-    def _view_of(self, op: Operation) -> ktdp.ConstructMemoryViewOp:
-        view = self.tiles[op].base.owner
-        assert isinstance(view, ktdp.ConstructMemoryViewOp)
-        return view
-
     # -- step 6 --------------------------------------------------------------
     def cleanup(self) -> None:
         tiles = [op for op in self.function.walk() if isinstance(op, ktdp.ConstructAccessTileOp)]
@@ -562,17 +447,12 @@ class ProgramPipeline:
 # ---------------------------------------------------------------------------
 
 
-def _body_lane_types(generic: GenericOp) -> list[tuple[Operation, Attribute]]:
-    """(op, element type) for each distinct scalar type every element-wise body op reads or
-    writes, i1 masks excepted (no lanes hold them: they fold into the op that uses them)."""
-    found = []
-    for inner in generic.body.walk():
-        if not is_elementwise_op_name(inner.name):
-            continue
-        types = [v.type for v in (*inner.operands, *inner.results)]
-        for ty in dict.fromkeys(t for t in types if not (isinstance(t, IntegerType) and t.width.data == 1)):
-            found.append((inner, ty))
-    return found
+def _broadcast(load: ktdp.LoadOp, generic: GenericOp) -> bool:
+    """Whether `generic` reads the load's data along fewer loops than it has (a row of weights
+    for every row): its loop nest would fetch the same bytes again and again."""
+    maps = indexing_maps(generic)
+    return any(len(maps[u.index].used_dims()) < maps[u.index].num_dims
+               for u in load.result.uses if u.operation is generic and u.index < len(generic.inputs))
 
 
 def _inside_linalg(op: Operation) -> bool:
@@ -593,7 +473,7 @@ def _inside_stage(op: Operation) -> bool:
     return False
 
 
-def _reads_init(generic: GenericOp) -> bool:
+def reads_init(generic: GenericOp) -> bool:
     body = generic.body.blocks[0]
     return any(arg.uses for arg in body.args[len(generic.inputs):])
 
@@ -611,13 +491,6 @@ def _computed_from_load(value: SSAValue) -> Operation | None:
             return value.owner if isinstance(value.owner, Operation) else owner
         stack.extend(owner.operands)
     return None
-
-
-def _elements(tile_type: TensorType) -> int:
-    count = 1
-    for dim in tile_type.get_shape():
-        count *= dim
-    return count
 
 
 def _hoist_before(op: Operation, anchor: Operation) -> None:

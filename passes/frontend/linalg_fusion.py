@@ -14,7 +14,12 @@ fused op back. This module does the same:
   through the inverse of the producer's result map;
 * the fused body is the producer's body followed by the consumer's, the consumer's use
   of operand `i` replaced by the producer's yielded value;
-* every init of the fused op that is not a `tensor.empty` is replaced by a fresh one;
+* every init of the fused op that is not a `tensor.empty` is replaced by a fresh one, except
+  the `linalg.fill` a reduction starts from;
+* dfsched: a producer is not fused into a reduction when one of its inputs would not step
+  along every reduction loop (a broadcast value, as `x - max` in a softmax): the scheduler
+  streams every input of a reduction along its reduction loops, so the producer stays a
+  compute op of its own and its result an intermediate in the scratchpad;
 * a producer whose result has other users stays for them (MLIR would keep it as an extra
   result of the fused op; the program then cannot become a single generic and C3SP says so).
 """
@@ -32,6 +37,7 @@ from dfsched.compat import linalg_ops
 from dfsched.passes.frontend.linalg_generalize import indexing_maps, iterator_names, make_generic
 
 GenericOp, YieldOp, IndexOp = linalg_ops.GenericOp, linalg_ops.YieldOp, linalg_ops.IndexOp
+FillOp = linalg_ops.FillOp
 
 
 def fuse_elementwise_generics(func: Operation, ctx: Context | None) -> None:
@@ -87,6 +93,9 @@ def can_fuse(producer: GenericOp, consumer: GenericOp, index: int) -> bool:
             covered |= _dims_of(amap)
         if covered != set(range(consumer_maps[0].num_dims)):
             return False
+        reduction_dims = {k for k, it in enumerate(iterator_names(consumer)) if it != "parallel"}
+        if any(not reduction_dims <= _dims_of(amap) for amap in fused_maps):
+            return False  # a broadcast input of a reduction: the scheduler steps every input along it
     return True
 
 
@@ -165,9 +174,12 @@ def _fused_input_maps(producer: GenericOp, consumer: GenericOp, index: int) -> l
 def _fresh_empty_inits(fused: GenericOp) -> None:
     """Upstream: every init that is not a `tensor.empty` becomes a fresh `tensor.empty`."""
     n_in = len(fused.inputs)
+    reads_init = any(arg.uses for arg in fused.body.blocks[0].args[n_in:])
     for i, value in enumerate(list(fused.outputs)):
         if isinstance(value.owner, tensor.EmptyOp) or not isinstance(value.type, TensorType):
             continue
+        if reads_init and isinstance(value.owner, FillOp):
+            continue  # a reduction's starting value (drop_fill_inits kept only non-zero fills)
         empty = tensor.EmptyOp([], value.type)
         Rewriter.insert_op(empty, InsertPoint.before(fused))
         operands = list(fused.operands)

@@ -8,10 +8,10 @@
   all-parallel generic with identity maps whose body is the same op on scalars; the init is
   the first operand of the result's type, or a new `tensor.empty` (upstream's
   elementwise-to-linalg patterns).
-* `drop_fill_inits`: a `linalg.fill` of a constant that only initialises other linalg ops is
-  folded into their `tensor.empty` init. The scheduler starts every accumulator at zero
-  (`map-reduction-partials` turns a `tensor.empty` init into a zero fill), so a reduction
-  may only be initialised with zero; elementwise ops never read their init.
+* `drop_fill_inits`: a `linalg.fill` of zero that only initialises other linalg ops is
+  folded into their `tensor.empty` init (`map-reduction-partials` turns a `tensor.empty`
+  init into a zero fill); a fill of any other constant that initialises a reduction stays
+  (the reduction starts from it: -inf for a maximum); elementwise ops never read their init.
 
 Shared by construct-three-stage-pipeline; the helpers raise located errors.
 """
@@ -108,8 +108,10 @@ def is_linalg_compute(op: Operation) -> bool:
 
 
 def generalize_named_ops(func: Operation, ctx: Context | None) -> None:
-    """Replace every linalg op that is not already a generic by its generic form."""
-    named = [op for op in func.walk() if is_linalg_compute(op) and not isinstance(op, GenericOp)]
+    """Replace every linalg op that is not already a generic by its generic form (a reduction's
+    starting fill stays: it is the reduction's init, not compute)."""
+    named = [op for op in func.walk()
+             if is_linalg_compute(op) and not isinstance(op, GenericOp) and not is_reduction_init(op)]
     for op in named:
         generic = generic_form(op, ctx)
         if generic is None:
@@ -226,6 +228,16 @@ class ElementwiseToGeneric(RewritePattern):
 # ---------------------------------------------------------------------------
 
 
+def is_reduction_init(op: Operation) -> bool:
+    """A `linalg.fill` of a constant whose every use is the init of a linalg op that reads it:
+    the value a reduction starts from (what `drop_fill_inits` keeps)."""
+    if op_name(op) != "linalg.fill" or len(op.results) != 1 or _fill_constant(op) is None:
+        return False
+    uses = list(op.results[0].uses)
+    return bool(uses) and all(_is_init_use(u.operation, u.index) and _reads_init(u.operation, u.index)
+                              for u in uses)
+
+
 def drop_fill_inits(func: Operation) -> None:
     """Fold `linalg.fill`s that only initialise other linalg ops into their init tensor."""
     for fill in [op for op in func.walk() if op_name(op) == "linalg.fill"]:
@@ -240,11 +252,7 @@ def drop_fill_inits(func: Operation) -> None:
             if value is None:
                 raise error(fill, "a reduction init must be a linalg.fill of a constant")
             if not is_zero(value):
-                raise error(
-                    fill,
-                    "reductions start from zero on this scheduler; a linalg.fill of a non-zero "
-                    "constant cannot initialise one",
-                )
+                continue  # the reduction starts from this constant: the fill stays its init
         result.replace_all_uses_with(fill.outputs[0])  # type: ignore[attr-defined]
         Rewriter.erase_op(fill)
 
@@ -302,6 +310,7 @@ __all__ = [
     "drop_fill_inits",
     "generalize_named_ops",
     "generic_form",
+    "is_reduction_init",
     "indexing_maps",
     "is_zero",
     "iterator_names",

@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
     VectorType,
 )
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
@@ -476,6 +476,28 @@ def _zero_attr(vector: VectorType):
     return DenseIntOrFPElementsAttr.from_list(vector, [0.0] * vector.element_count())
 
 
+def _scalar_bits(value: Attribute, element_type: Attribute, at: Operation) -> int:
+    """The bit pattern of a scalar constant in `element_type` (a fill's value: 0, -inf, 1.0, ...)."""
+    import numpy as np
+    from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IndexType, IntegerType
+
+    if isinstance(value, IntegerAttr) and isinstance(element_type, IntegerType | IndexType):
+        width = element_type.width.data if isinstance(element_type, IntegerType) else 64
+        return value.value.data & ((1 << width) - 1)
+    if isinstance(value, FloatAttr):
+        number = float(value.value.data)
+        if isinstance(element_type, Float16Type):
+            return int(np.array(number, dtype=np.float16).view(np.uint16))
+        if isinstance(element_type, Float32Type):
+            return int(np.array(number, dtype=np.float32).view(np.uint32))
+        if isinstance(element_type, Float64Type):
+            return int(np.array(number, dtype=np.float64).view(np.uint64))
+        if isinstance(element_type, BFloat16Type):
+            bits32 = int(np.array(number, dtype=np.float32).view(np.uint32))
+            return (bits32 + 0x7FFF + ((bits32 >> 16) & 1)) >> 16  # round to nearest even
+    raise error(at, f"linalg.fill of a {value} cannot fill a vector of {element_type}")
+
+
 class LowerLinalgFill(RewritePattern):
     def __init__(self, model):
         self.model = model
@@ -488,17 +510,9 @@ class LowerLinalgFill(RewritePattern):
             return
         out = op.outputs[0]
         vector = flattened_vector_type(self.model, out.type, op)
-        value = const.value
-        if isinstance(value, FloatAttr):
-            if value.value.data != 0.0:
-                raise error(op, "linalg.fill lowering only supports zero fill values")
-        elif isinstance(value, IntegerAttr):
-            if value.value.data != 0:
-                raise error(op, "linalg.fill lowering only supports zero fill values")
-        else:
-            raise error(op, "linalg.fill constant value must be integer or float")
+        bits = _scalar_bits(const.value, vector.element_type, op)
         builder = Builder.before(op, rewriter)
-        seed = builder.value(ConstantBitstreamOp([0], VectorType(vector.element_type, [1])))
+        seed = builder.value(ConstantBitstreamOp([bits], VectorType(vector.element_type, [1])))
         splat = builder.value(ShuffleOp(seed, [0], vector.element_count(), vector))
         if op.results:
             rewriter.replace(op, [], [splat])

@@ -576,7 +576,9 @@ def insert_signals(schedule: Schedule, queries: dict[UnitSlot, SSAValue]) -> Non
 
 
 def signal_anchor(producer: ktdf.StageOp, consumer: ktdf.StageOp) -> Operation:
-    """The stage around `producer` that is a direct child of the innermost pipeline enclosing both."""
+    """The stage around `producer` that is a direct child of the innermost pipeline enclosing both;
+    for pipelines that follow each other (none encloses both, Decision 47), the op around the
+    producer in the innermost block holding the consumer (`common_block_anchor`)."""
     consumer_pipelines = set()
     parent = consumer.parent_op()
     while parent is not None:
@@ -591,7 +593,7 @@ def signal_anchor(producer: ktdf.StageOp, consumer: ktdf.StageOp) -> Operation:
         if isinstance(parent, ktdf.PipelineOp) and parent in consumer_pipelines:
             return anchor
         parent = parent.parent_op()
-    return producer
+    return common_block_anchor(producer, consumer)
 
 
 def common_block_anchor(producer: ktdf.StageOp, consumer: ktdf.StageOp) -> Operation:

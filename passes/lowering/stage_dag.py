@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
 from dfsched.dialects import ktdf
 from dfsched.passes.aliasing import memref_aliases, writes_to
-from dfsched.passes.walk import pipelines_post_order, post_order
+from dfsched.passes.walk import nearest_ancestor, pipelines_post_order, post_order, runs_compute_ops_in_sequence
 
 
 def direct_stages(pipeline: ktdf.PipelineOp) -> list[ktdf.StageOp]:
@@ -161,10 +162,15 @@ def build_global_stage_dag(root: Operation) -> StageDAG:
     """Edges between leaf stages across every nesting level under `root`.
 
     Pipelines are taken outermost first; each local edge P→C of a pipeline adds
-    leaves(P) × roots(C). Raises `CircularDependency` when a pipeline has a token cycle.
+    leaves(P) × roots(C). In a program of several compute ops (Decision 47), pipelines that follow
+    each other in one block add edges from the leaves of the earlier one's last stages to every
+    leaf stage of the later one: a later stage may read what the earlier pipeline wrote,
+    whichever stage it is. (Elsewhere upstream's DAG stands: a hoisted load's pipeline is
+    ordered through the DMA unit it shares with the loop's load stage.) Raises `CircularDependency` when a pipeline has a token cycle.
     """
     dag = StageDAG()
-    for pipeline in reversed(pipelines_post_order(root)):
+    pipelines = list(reversed(pipelines_post_order(root)))
+    for pipeline in pipelines:
         stages = direct_stages(pipeline)
         if not stages:
             continue
@@ -173,7 +179,42 @@ def build_global_stage_dag(root: Operation) -> StageDAG:
             for leaf in leaf_stages(producer):
                 for first in root_stages(consumer):
                     dag.add_edge(leaf, first)
+    siblings = _consecutive_siblings(pipelines) if runs_compute_ops_in_sequence(root) else []
+    for earlier, later in siblings:
+        consumers = [s for s in later.walk() if isinstance(s, ktdf.StageOp) and nested_pipeline(s) is None]
+        for producer in _last_stages(earlier):
+            for leaf in leaf_stages(producer):
+                for consumer in consumers:
+                    dag.add_edge(leaf, consumer)
     return dag
+
+
+def _consecutive_siblings(pipelines: Sequence[ktdf.PipelineOp]) -> list[tuple[ktdf.PipelineOp, ktdf.PipelineOp]]:
+    """Outermost pipelines that follow each other in one block, directly or inside the loops a
+    block holds (a program's compute ops in order, a hoisted load before its consumer): the
+    first one of the later op starts after the last one of the earlier op ends."""
+    outermost = [p for p in pipelines if nearest_ancestor(p, ktdf.PipelineOp) is None]
+    holders: dict[Operation, list[ktdf.PipelineOp]] = {}
+    for pipeline in outermost:
+        holder: Operation = pipeline
+        while holder.parent_op() is not None and not isinstance(holder.parent_op(), FuncOp):
+            holder = holder.parent_op()  # type: ignore[assignment]
+        holders.setdefault(holder, []).append(pipeline)
+    pairs = []
+    for holder, inside in holders.items():
+        following = holder.next_op
+        while following is not None and following not in holders:
+            following = following.next_op
+        if following is not None:
+            pairs.append((inside[-1], holders[following][0]))
+    return pairs
+
+
+def _last_stages(pipeline: ktdf.PipelineOp) -> list[ktdf.StageOp]:
+    """The stages of `pipeline` without successors."""
+    stages = direct_stages(pipeline)
+    local = analyze_stage_dependencies(stages)
+    return [s for s in stages if not local.successors[s]]
 
 
 def address_list_edges(root: Operation) -> list[tuple[ktdf.StageOp, ktdf.StageOp]]:

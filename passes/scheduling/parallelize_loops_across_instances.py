@@ -69,7 +69,7 @@ from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import GroupOp
 from dfsched.dialects.constants import static_trip_count
 from dfsched.passes.scheduling.utils import is_parallel_loop, move_ops, pipeline_enclosing_scope
-from dfsched.passes.walk import nearest_ancestor
+from dfsched.passes.walk import nearest_ancestor, runs_compute_ops_in_sequence
 
 PASS = "parallelize-loops-across-instances"
 NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty or "
@@ -93,6 +93,8 @@ class ParallelizeLoopsAcrossInstances(ModulePass):
             raise error(op, NO_DEVICE)
         candidates: list[Candidate] = []
         for pipeline in [p for p in op.walk() if isinstance(p, ktdf.PipelineOp)]:
+            if runs_compute_ops_in_sequence(pipeline):
+                continue  # Decision 47: signals between its pipelines pair units core by core
             if _has_address_program(pipeline):
                 continue
             model = device_model_for(pipeline, device=self.device)

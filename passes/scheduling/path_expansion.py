@@ -270,6 +270,8 @@ class Planner:
         for stage in chain:
             self.classify(stage)
         if not self.compute_stages:
+            if all(stage.unit_kinds for stage in chain) and self.private is None:
+                return None  # a copy whose every stage names its unit (C3SP's scratchpad copies)
             raise self.fail(self.pipeline, "no stage runs on a compute unit (a stage whose applicable_units "
                                             "names the device's compute resource)")
         self.collect_moves()

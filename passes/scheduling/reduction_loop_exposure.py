@@ -263,8 +263,8 @@ def rewrite(plan: Plan) -> None:
         for side, value in (("dest", transfer.destination), ("source", transfer.source)):
             if value not in fifo_ins:
                 continue
-            if len(plan.inputs) == 1:  # upstream: every size divided by the step count
-                _divide_sizes(transfer, side, plan.steps)
+            if len(plan.inputs) == 1 and _divides_every_size(transfer, side, plan.steps):
+                _divide_sizes(transfer, side, plan.steps)  # upstream: every size divided by the step count
             else:
                 _shrink_sizes(transfer, side, plan.inputs[fifo_ins.index(value)], plan.sizes)
 
@@ -283,6 +283,13 @@ def rewrite(plan: Plan) -> None:
             rewrite_load(plan, fifo_ins, start, step)
         else:
             wrap_stage(stage, plan.sizes, start, step, lasts, guard_transfer=False)
+
+
+def _divides_every_size(transfer: ktdf.DataTransferOp, side: str, steps: int) -> bool:
+    """Whether upstream's rule (every size divided by the step count) keeps each size whole; a
+    tile of several rows (`[4, 64]` over 64 steps) is shrunk along its reduction dims instead."""
+    sizes = transfer.mixed_sizes(side)
+    return sizes is None or all(isinstance(s, int) and s % steps == 0 for s in sizes)
 
 
 def _divide_sizes(transfer: ktdf.DataTransferOp, side: str, steps: int) -> None:

@@ -26,8 +26,9 @@ makes the load path deliver a full vector instead:
    elements than the widened read, the slot (and the FIFO side of the splat transfer)
    grows to match.
 
-`lanes` is the compute unit's SIMD width for the operand's element type; a unit without
-lanes for it is an error (Decision 7).
+`lanes` is the compute unit's SIMD width for the operand's element type (a unit without
+lanes for it is an error, Decision 7), or the generic's innermost extent when that is narrower
+(a row of 8 elements on 64 lanes: dfsched).
 
 Differences from upstream: upstream's only failure mode for a broadcast it cannot trace
 is a warning and a skipped operand, and dfsched has no warnings, so these are located
@@ -152,6 +153,17 @@ def collect_sites(pipeline: ktdf.PipelineOp, model: DeviceModel) -> list[Site]:
     return sites
 
 
+def _innermost_extent(generic: linalg_ops.GenericOp, default: int) -> int:
+    """The extent of the generic's innermost loop, from its output (`default` when unknown)."""
+    maps = [m.data for m in generic.indexing_maps.data]
+    out_map, out_type = maps[len(generic.inputs)], generic.outputs[0].type
+    shape = out_type.get_shape() if isinstance(out_type, TensorType | MemRefType) else ()
+    for position, expr in enumerate(out_map.results):
+        if isinstance(expr, AffineDimExpr) and expr.position == out_map.num_dims - 1 and position < len(shape):
+            return shape[position] if shape[position] > 0 else default
+    return default
+
+
 def legalize_operand(generic: linalg_ops.GenericOp, index: int, read: ktdf.ReadFromFifoOp, pipeline: ktdf.PipelineOp,
                      compute_kind: str, model: DeviceModel) -> Site | None:
     """The site for broadcast operand `index` of `generic`, or None when it needs nothing."""
@@ -171,6 +183,7 @@ def legalize_operand(generic: linalg_ops.GenericOp, index: int, read: ktdf.ReadF
     check_splat(model, path[-1], _stage_unit(path[-1], index, generic), size, index, generic)
     for transfer in path[:-1]:
         check_widen(transfer)
+    lanes = min(lanes, _innermost_extent(generic, lanes))  # a row narrower than the lanes: its width
     check_grow(read, lanes)
     maps = [m.data for m in generic.indexing_maps.data]
     amap = maps[index]

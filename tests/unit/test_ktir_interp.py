@@ -857,6 +857,33 @@ def _elementwise_ops(i):
     return {"@2048": picked * np.float16(1 / math.sqrt(0.5)) / np.float16(0.5) - w}
 
 
+def _rsqrt_f16(v):
+    return (1.0 / np.sqrt(v.astype(np.float32))).astype(np.float16)
+
+
+def _row_sum_f16(v):  # a reduction: accumulated in f32 (no device), rounded to f16 once
+    return v.astype(np.float32).sum(axis=1).astype(np.float16)
+
+
+def _softmax(x):
+    e = np.exp(x - x.max(axis=1)[:, None])
+    return e / _row_sum_f16(e)[:, None]
+
+
+def _rmsnorm(i):
+    x, w = i["@0"], i["@2048"]
+    sums = (x.astype(np.float32) ** 2).sum(axis=1).astype(np.float16)  # the body runs in f32 too
+    factors = _rsqrt_f16(sums / np.float16(64) + np.float16(1e-3))
+    return {"@4096": x * factors[:, None] * w[None, :]}
+
+
+def _layernorm(i):
+    x, g, b = i["@0"], i["@2048"], i["@2176"]
+    deviations = x - (_row_sum_f16(x) / np.float16(64))[:, None]
+    factors = _rsqrt_f16(_row_sum_f16(deviations * deviations) / np.float16(64) + np.float16(1e-3))
+    return {"@4096": deviations * factors[:, None] * g[None, :] + b[None, :]}
+
+
 def _sigmoid_by_exp(i):
     e = np.exp(i["@0"])
     return {"@4096": e / (np.float16(1) + e)}
@@ -894,6 +921,7 @@ EXAMPLE_EXPECTATIONS = {
     "kv_cache_scatter.mlir": _kv_cache_scatter,
     "fused_chain.mlir": lambda i: {"@12288": (i["@0"] + i["@4096"]) * i["@8192"]},
     "intrinsic.mlir": lambda i: {"@8192": _sigmoid_f16(i["@0"]) * i["@4096"]},
+    "layernorm.mlir": _layernorm,
     "loop_nest.mlir": _loop_nest,
     # f32 accumulation without a device, rounded to f16 once (einsum: the reference's order)
     "matmul.mlir": lambda i: {"@32768": np.einsum("mk,kn->mn", i["@0"].astype(np.float32),
@@ -907,8 +935,11 @@ EXAMPLE_EXPECTATIONS = {
     "matmul_kloop.mlir": lambda i: {"@9216": _chunked_matmul(i["@0"], i["@1024"], chunk=32)},
     "mul_args.mlir": lambda i: {"z_address": i["x_address"] * i["y_address"]},
     "row_bias.mlir": lambda i: {"@16384": i["@0"] + i["@12288"][None, :]},
+    "rmsnorm.mlir": _rmsnorm,
     "row_bias_tiled.mlir": lambda i: {"@528384": i["@0"] + i["@524288"][None, :]},
     "sigmoid.mlir": _sigmoid_by_exp,
+    "softmax.mlir": lambda i: {"@2048": _softmax(i["@0"])},
+    "softmax_triton.mlir": lambda i: {"@512": _softmax(i["@0"])},
     "row_sum.mlir": lambda i: {"@12288": i["@0"].astype(np.float32).sum(axis=1).astype(np.float16)},
     "row_sum_chunked.mlir": lambda i: {"@4096": _chunked_row_sum(i["@0"], chunk=64)},
 }

@@ -23,62 +23,6 @@ func.func @copy() {
 // -----
 
 #view = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#out = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
-#order = affine_map<(d0, d1) -> (d0, d1)>
-
-// A row maximum seeded with -inf: the scheduler starts every accumulator at zero.
-func.func @row_max() {
-  %c0 = arith.constant 0 : index
-  %c512 = arith.constant 512 : index
-  %neg_inf = arith.constant 0xFC00 : f16
-  %e = tensor.empty() : tensor<4xf16>
-  // expected-error @below {{reductions start from zero on this scheduler; a linalg.fill of a non-zero constant cannot initialise one}}
-  %init = linalg.fill ins(%neg_inf : f16) outs(%e : tensor<4xf16>) -> tensor<4xf16>
-  %a = ktdp.construct_memory_view %c0, sizes: [4, 64], strides: [64, 1] {coordinate_set = #view, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
-  %m = ktdp.construct_memory_view %c512, sizes: [4], strides: [1] {coordinate_set = #out, memory_space = #ktdp.memory_space<global>} : memref<4xf16>
-  %ta = ktdp.construct_access_tile %a[%c0, %c0] {access_tile_set = #view, access_tile_order = #order} : memref<4x64xf16> -> !ktdp.access_tile<4x64xindex>
-  %tm = ktdp.construct_access_tile %m[%c0] {access_tile_set = #out, access_tile_order = affine_map<(d0) -> (d0)>} : memref<4xf16> -> !ktdp.access_tile<4xindex>
-  %x = ktdp.load %ta : !ktdp.access_tile<4x64xindex> -> tensor<4x64xf16>
-  %max = linalg.reduce ins(%x : tensor<4x64xf16>) outs(%init : tensor<4xf16>) dimensions = [1]
-    (%in: f16, %acc: f16) {
-      %r = arith.maximumf %in, %acc : f16
-      linalg.yield %r : f16
-    }
-  ktdp.store %max, %tm : tensor<4xf16>, !ktdp.access_tile<4xindex>
-  return
-}
-
-// -----
-
-#view = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#out = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
-#order = affine_map<(d0, d1) -> (d0, d1)>
-
-// A reduction feeding an elementwise op does not fuse (only all-parallel producers do).
-func.func @sum_then_double() {
-  %c0 = arith.constant 0 : index
-  %c512 = arith.constant 512 : index
-  %a = ktdp.construct_memory_view %c0, sizes: [4, 64], strides: [64, 1] {coordinate_set = #view, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
-  %m = ktdp.construct_memory_view %c512, sizes: [4], strides: [1] {coordinate_set = #out, memory_space = #ktdp.memory_space<global>} : memref<4xf16>
-  %ta = ktdp.construct_access_tile %a[%c0, %c0] {access_tile_set = #view, access_tile_order = #order} : memref<4x64xf16> -> !ktdp.access_tile<4x64xindex>
-  %tm = ktdp.construct_access_tile %m[%c0] {access_tile_set = #out, access_tile_order = affine_map<(d0) -> (d0)>} : memref<4xf16> -> !ktdp.access_tile<4xindex>
-  %x = ktdp.load %ta : !ktdp.access_tile<4x64xindex> -> tensor<4x64xf16>
-  %e = tensor.empty() : tensor<4xf16>
-  // expected-note @below {{first compute op}}
-  %sum = linalg.reduce ins(%x : tensor<4x64xf16>) outs(%e : tensor<4xf16>) dimensions = [1]
-    (%in: f16, %acc: f16) {
-      %r = arith.addf %in, %acc : f16
-      linalg.yield %r : f16
-    }
-  // expected-error @below {{Expected exactly one compute op after fusion, got 2: this program's compute does not fuse into a single linalg.generic}}
-  %twice = arith.addf %sum, %sum : tensor<4xf16>
-  ktdp.store %twice, %tm : tensor<4xf16>, !ktdp.access_tile<4xindex>
-  return
-}
-
-// -----
-
-#view = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #order = affine_map<(d0, d1) -> (d0, d1)>
 
 // Everything a program stores must be its compute op's result.
@@ -169,5 +113,56 @@ func.func @short_tile() {
   %x = ktdp.load %ta : !ktdp.access_tile<64xindex> -> tensor<64xf16>
   %y = math.exp %x : tensor<64xf16>
   ktdp.store %y, %tb : tensor<64xf16>, !ktdp.access_tile<64xindex>
+  return
+}
+
+// -----
+
+#view = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#order = affine_map<(d0, d1) -> (d0, d1)>
+
+// A compute op's result read by anything but a store or a later compute op (here a
+// tensor.extract) cannot stay in a pipeline's buffers.
+func.func @extracted() {
+  %c0 = arith.constant 0 : index
+  %c512 = arith.constant 512 : index
+  %a = ktdp.construct_memory_view %c0, sizes: [4, 64], strides: [64, 1] {coordinate_set = #view, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  %b = ktdp.construct_memory_view %c512, sizes: [4, 64], strides: [64, 1] {coordinate_set = #view, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  %ta = ktdp.construct_access_tile %a[%c0, %c0] {access_tile_set = #view, access_tile_order = #order} : memref<4x64xf16> -> !ktdp.access_tile<4x64xindex>
+  %tb = ktdp.construct_access_tile %b[%c0, %c0] {access_tile_set = #view, access_tile_order = #order} : memref<4x64xf16> -> !ktdp.access_tile<4x64xindex>
+  %x = ktdp.load %ta : !ktdp.access_tile<4x64xindex> -> tensor<4x64xf16>
+  %y = math.exp %x : tensor<4x64xf16>
+  // expected-error @below {{the result of the program's compute op may only be stored}}
+  %s = tensor.extract %y[%c0, %c0] : tensor<4x64xf16>
+  %z = tensor.splat %s : tensor<4x64xf16>
+  %w = arith.addf %y, %z : tensor<4x64xf16>
+  ktdp.store %w, %tb : tensor<4x64xf16>, !ktdp.access_tile<4x64xindex>
+  return
+}
+
+// -----
+
+#view = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#order = affine_map<(d0, d1) -> (d0, d1)>
+
+// The compute ops of one program run one after the other: they must sit in one block.
+func.func @two_blocks(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c512 = arith.constant 512 : index
+  %a = ktdp.construct_memory_view %c0, sizes: [4, 64], strides: [64, 1] {coordinate_set = #view, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  %b = ktdp.construct_memory_view %c512, sizes: [4, 64], strides: [64, 1] {coordinate_set = #view, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  %ta = ktdp.construct_access_tile %a[%c0, %c0] {access_tile_set = #view, access_tile_order = #order} : memref<4x64xf16> -> !ktdp.access_tile<4x64xindex>
+  %tb = ktdp.construct_access_tile %b[%c0, %c0] {access_tile_set = #view, access_tile_order = #order} : memref<4x64xf16> -> !ktdp.access_tile<4x64xindex>
+  %x = ktdp.load %ta : !ktdp.access_tile<4x64xindex> -> tensor<4x64xf16>
+  // expected-note @below {{first compute op}}
+  %y = math.exp %x : tensor<4x64xf16>
+  ktdp.store %y, %tb : tensor<4x64xf16>, !ktdp.access_tile<4x64xindex>
+  scf.for %i = %c0 to %n step %c1 {
+    %x2 = ktdp.load %tb : !ktdp.access_tile<4x64xindex> -> tensor<4x64xf16>
+    // expected-error @below {{the program's compute ops must sit in one block}}
+    %y2 = math.exp %x2 : tensor<4x64xf16>
+    ktdp.store %y2, %ta : tensor<4x64xf16>, !ktdp.access_tile<4x64xindex>
+  }
   return
 }

@@ -1,0 +1,47 @@
+// RUN: dfsched-opt %s -split-input-file --triton-to-linalg | filecheck %s
+
+// Triton's scalar broadcasts become linalg: an extract of a reduction's result at constant
+// indices splatted over a tensor is a broadcast generic reading the result at those indices;
+// a splat of a constant (a reduction's start) is a fill of an empty tensor.
+
+// CHECK:       #[[READ0:.*]] = affine_map<(d0, d1) -> (0)>
+// CHECK:       #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @row_max_back
+// CHECK-SAME:      (%[[X:.*]]: tensor<1x64xf16>)
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<1xf16>
+// CHECK-NEXT:    %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f16) outs(%[[E]] : tensor<1xf16>) -> tensor<1xf16>
+// CHECK-NEXT:    %[[MAX:[a-z0-9_]+]] = linalg.reduce { arith.maximumf } ins(%[[X]] : tensor<1x64xf16>) outs(%[[INIT]] : tensor<1xf16>) dimensions = [1]
+// CHECK-NEXT:    %[[E2:.*]] = tensor.empty() : tensor<1x64xf16>
+// CHECK-NEXT:    %[[B:.*]] = linalg.generic {indexing_maps = [#[[READ0]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[MAX]] : tensor<1xf16>) outs(%[[E2]] : tensor<1x64xf16>) {
+// CHECK-NEXT:    ^bb0(%[[IN:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT:      linalg.yield %[[IN]] : f16
+// CHECK-NEXT:    } -> tensor<1x64xf16>
+// CHECK-NOT:     tensor.extract
+// CHECK-NOT:     tensor.splat
+// CHECK:         arith.subf %[[X]], %[[B]] : tensor<1x64xf16>
+func.func @row_max_back(%x: tensor<1x64xf16>) -> tensor<1x64xf16> {
+  %c0 = arith.constant 0 : index
+  %neg_inf = arith.constant 0xFC00 : f16
+  %init = tensor.splat %neg_inf : tensor<1xf16>
+  %max = linalg.reduce { arith.maximumf } ins(%x : tensor<1x64xf16>) outs(%init : tensor<1xf16>) dimensions = [1]
+  %m = tensor.extract %max[%c0] : tensor<1xf16>
+  %row = tensor.splat %m : tensor<1x64xf16>
+  %d = arith.subf %x, %row : tensor<1x64xf16>
+  return %d : tensor<1x64xf16>
+}
+
+// -----
+
+// What is not a constant splat or a broadcast of a constant-index extract stays: a splat of a
+// kernel argument, and an extract at a computed index (with its splat).
+// CHECK-LABEL: func.func @left_alone
+// CHECK:         tensor.splat %{{.*}} : tensor<4xf16>
+// CHECK:         tensor.extract %{{.*}}[%{{.*}}] : tensor<4xf16>
+// CHECK-NEXT:    tensor.splat %{{.*}} : tensor<4x4xf16>
+// CHECK-NOT:     linalg
+func.func @left_alone(%s: f16, %t: tensor<4xf16>, %i: index) -> (tensor<4xf16>, tensor<4x4xf16>) {
+  %a = tensor.splat %s : tensor<4xf16>
+  %e = tensor.extract %t[%i] : tensor<4xf16>
+  %b = tensor.splat %e : tensor<4x4xf16>
+  return %a, %b : tensor<4xf16>, tensor<4x4xf16>
+}
