@@ -31,6 +31,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import VerifyException
 from xdsl.printer import Printer
 
 from dfsched.compat import XDSL_LINALG as _XDSL_LINALG
@@ -548,6 +549,16 @@ class ReduceOp(_x.ReduceOp):
         op = cls(source, init, dims, region)
         op.attributes.update(attrs)
         return op
+
+    def verify_(self) -> None:
+        """MLIR's range check on `dimensions`, before xDSL's verifier indexes shapes with them."""
+        rank = len(getattr(self.input.type, "get_shape", lambda: ())())
+        dims = self.dimensions.get_values()
+        if any(d < 0 or d >= rank for d in dims):
+            raise VerifyException(f"dimensions for reduction should be in the range [0, {rank - 1}]")
+        if len(set(dims)) != len(dims):
+            raise VerifyException("dimensions for reduction should be unique")
+        super().verify_()
 
     def print(self, printer: Printer) -> None:
         payload = _short_form_payload(self.region)

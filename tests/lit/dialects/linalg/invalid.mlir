@@ -137,3 +137,20 @@ func.func @reduce_rank(%a: tensor<4x8xf16>, %e: tensor<4x8xf16>) {
   %0 = linalg.reduce { arith.addf } ins(%a : tensor<4x8xf16>) outs(%e : tensor<4x8xf16>) dimensions = [1]
   return
 }
+
+// -----
+
+// A reduced dimension past the input's rank is a located error, not a crash of the verifier.
+func.func @reduce_dimension_out_of_range(%x: tensor<3x64xf16>, %init: tensor<3xf16>) {
+  // expected-error @+1 {{'linalg.reduce' op dimensions for reduction should be in the range [0, 1]}}
+  %0 = linalg.reduce { arith.addf } ins(%x : tensor<3x64xf16>) outs(%init : tensor<3xf16>) dimensions = [65536]
+  return
+}
+
+// -----
+
+func.func @reduce_dimension_negative(%x: tensor<3x64xf16>, %init: tensor<3xf16>) {
+  // expected-error @+1 {{'linalg.reduce' op dimensions for reduction should be in the range [0, 1]}}
+  %0 = linalg.reduce { arith.addf } ins(%x : tensor<3x64xf16>) outs(%init : tensor<3xf16>) dimensions = [-1]
+  return
+}
