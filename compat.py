@@ -296,7 +296,7 @@ class LocatingParser(MLIRAffineParsing, Parser):
         # spell switch connectivity with it, and `--print-op-generic` prints it as MLIR does.
         token = self._current_token
         if token.kind == MLIRTokenKind.BARE_IDENT and token.span.text == "sparse":
-            from dfsched.dialects.ktdf_arch import parse_sparse_literal
+            from dfsched.dialects.ktdf_arch_types import parse_sparse_literal
 
             self._consume_token(MLIRTokenKind.BARE_IDENT)
             return parse_sparse_literal(self)
