@@ -15,8 +15,9 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYERS = [
     {"compat", "diagnostics", "fileio", "__version__"},
     {"dialects", "arch"},
-    {"passes", "interp", "pipeline", "printing", "cache"},
-    {"tools", "api", "__init__"},
+    {"printing"},
+    {"passes", "interp", "pipeline"},
+    {"tools", "api", "cache", "__init__"},
 ]
 
 # Upward imports not yet removed: compat parses with dialect syntax (MLIR's affine expressions,
