@@ -1,7 +1,7 @@
 // Y[i, :] = X[i, :] * X[0, :] for the 4 rows of a 4x64 f16 matrix, in a host loop over i; the
 // first row is loaded once before the loop, as a kernel written for a GPU would. The loop's
 // program must load it itself, so `compute-group-extraction` repeats that load inside the loop
-// (Decision 50): nothing in the loop writes X. X and Y are kernel arguments (byte addresses).
+// (Decision 51): nothing in the loop writes X. X and Y are kernel arguments (byte addresses).
 
 #matrix = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #one_row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>

@@ -3,7 +3,7 @@
 // tile collapsed to a rank-0 tensor and broadcast over the row. The front door folds the
 // collapse into the broadcast (`triton-to-linalg`); `compute-group-extraction` turns the row
 // loop into 2 iterations on every tile, the row rebuilt from the tile id in the program
-// (Decision 49). X, s and Y are kernel arguments (byte addresses).
+// (Decision 50). X, s and Y are kernel arguments (byte addresses).
 
 #matrix = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #one_row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>

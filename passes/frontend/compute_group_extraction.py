@@ -16,8 +16,8 @@ program's parameters. Devices stay at the top level. An accumulation loop (`scf.
 range (`fold-accumulation-loops`, README Decision 44), so its loads and the store after it
 form one group. A host loop whose bounds read the tile id (`for %row = %tile to %n step
 %grid_size`) then counts iterations, the tile id moving into the program
-(`tile-invariant-loop-bounds`, Decision 49), and a load read inside a nested loop is repeated
-there when no store may write what it reads (`sink_loads.py`, Decision 50). Blocks are
+(`tile-invariant-loop-bounds`, Decision 50), and a load read inside a nested loop is repeated
+there when no store may write what it reads (`sink_loads.py`, Decision 51). Blocks are
 visited nested-first, so
 programs inside loops are numbered before the groups around them.
 

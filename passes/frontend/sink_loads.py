@@ -1,5 +1,5 @@
 """Loads used inside a nested loop are repeated there, so a compute group stays in one block
-(README Decision 50; run by `compute-group-extraction` before it groups).
+(README Decision 51; run by `compute-group-extraction` before it groups).
 
 A kernel may load a tile once and use it in an inner loop (`rope_fwd_4x2`: the cos and sin
 tiles of a sequence block, loaded in the block loop and read for every head in the head loop).

@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s -split-input-file -verify-diagnostics --compute-group-extraction | filecheck %s
 
-// A tile loaded outside the loop that reads it (Decision 50): the load is repeated in the loop
+// A tile loaded outside the loop that reads it (Decision 51): the load is repeated in the loop
 // body, before its first user, so the group of the store stays in one block and the program
 // loads the tile itself; the outer load goes.
 

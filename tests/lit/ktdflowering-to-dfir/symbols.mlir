@@ -224,7 +224,7 @@ module {
 // -----
 
 // A displacement computed from the program's own argument (the row a host loop passes to each
-// call, Decision 49) has no value when symbols are defined: the view starts at the input's
+// call, Decision 50) has no value when symbols are defined: the view starts at the input's
 // symbol plus that displacement in bytes, computed by the unit (192 f16 elements, 384 bytes,
 // per row).
 
