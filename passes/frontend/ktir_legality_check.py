@@ -6,7 +6,8 @@ module in pre-order and stops at the first construct V1 cannot schedule:
 * `scf.for` with loop-carried values (`iter_args`) that do not accumulate sums of loaded
   chunks (`fold-accumulation-loops` says why; the others `compute-group-extraction` folds),
   and any `scf.while`;
-* `ktdp.construct_distributed_memory_view`;
+* `ktdp.construct_distributed_memory_view` that `resolve-distributed-views` (at the front door)
+  could not resolve into plain views; the error gives its reason;
 * `ktdp.inter_tile_produce`/`consume`/`reduce` (dfsched: cross-core transfers are not scheduled;
   the error says so instead of failing later on what surrounds them);
 * `ktdp.construct_indirect_access_tile` without a device (upstream's V1 refusal), or on a device
@@ -161,7 +162,10 @@ def check_op(op: Operation) -> bool:
     if name == "scf.while":
         raise error(op, WHILE)
     if name == "ktdp.construct_distributed_memory_view":
-        raise error(op, DISTRIBUTED_VIEW)
+        from dfsched.passes.frontend.resolve_distributed_views import why_unresolved
+
+        raise error(op, f"{DISTRIBUTED_VIEW} unless resolve-distributed-views resolves it into plain views: "
+                        f"{why_unresolved(op) or 'it runs at the front door (-ktir-to-dfir, --bind)'}")
     if name in INTER_TILE_OPS:
         raise error(op, INTER_TILE.format(name))
     if name == "ktdp.construct_memory_view":
