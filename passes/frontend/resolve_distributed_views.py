@@ -15,8 +15,9 @@ plain views only, so this front-door pass, once `--bind` made the extents consta
 
 A distributed view it cannot resolve stays, and `ktir-legality-check` refuses it with the reason
 `why_unresolved` gives: parts that are not plain views, whose sets are not boxes or depend on
-run-time values, that overlap, or that live in another compute tile's scratchpad (a transfer
-over the core links, not scheduled yet); tiles at run-time positions, that reach coordinates no
+run-time values, that overlap, that live in another compute tile's scratchpad (a transfer
+over the core links, not scheduled yet) or in a scratchpad at an address that is not a kernel
+argument; tiles at run-time positions, that reach coordinates no
 part holds, or that span parts and feed anything but a store.
 """
 
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import AffineSetAttr, IndexType, IntegerAttr, MemRefType, ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineConstraintExpr, AffineExpr, AffineMap, AffineSet
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -115,6 +116,10 @@ def _parts(view: ktdp.ConstructDistributedMemoryViewOp, tiles: int) -> list[Part
             return (f"part #{index} lives in compute tile {ct_id}'s scratchpad (ct_id = {ct_id}) and the grid has "
                     f"{tiles} tile(s): reading another tile's scratchpad is a transfer over the core-to-core "
                     "links, which dfsched does not schedule yet")
+        kind = getattr(getattr(space, "kind", None), "data", "global")
+        if kind != "global" and not isinstance(part.offset, BlockArgument):
+            return (f"part #{index} is a scratchpad view at an address the kernel computes: address-assignment "
+                    "keeps only a kernel argument's scratchpad data clear of the program's buffers (Decision 27)")
         the_set = part.properties.get("coordinate_set")
         if not isinstance(the_set, AffineSetAttr):
             return f"part #{index} has no coordinate_set"

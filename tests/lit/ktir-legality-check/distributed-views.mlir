@@ -108,3 +108,17 @@ func.func @spanning_tile_computed_on() {
   ktdp.store %y, %to : tensor<16xf16>, <16xindex>
   return
 }
+
+// -----
+
+#rows0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#rows1 = affine_set<(d0, d1) : (d0 - 16 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+func.func @scratchpad_part_at_a_constant_address() attributes {grid = [1]} {
+  %lo = arith.constant 0 : index
+  %lx = arith.constant 4096 : index
+  %a = ktdp.construct_memory_view %lo, sizes: [16, 64], strides: [64, 1] {coordinate_set = #rows0, memory_space = #ktdp.memory_space<global>} : memref<16x64xf16>
+  %b = ktdp.construct_memory_view %lx, sizes: [16, 64], strides: [64, 1] {coordinate_set = #rows1, memory_space = #ktdp.memory_space<ct_local>} : memref<16x64xf16>
+  // expected-error @below {{part #1 is a scratchpad view at an address the kernel computes: address-assignment keeps only a kernel argument's scratchpad data clear of the program's buffers (Decision 27)}}
+  %whole = ktdp.construct_distributed_memory_view (%a, %b : memref<16x64xf16>, memref<16x64xf16>) : memref<32x64xf16>
+  return
+}
