@@ -38,7 +38,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from dfsched.dialects import ktdp
 from dfsched.dialects.constants import constant_int
 from dfsched.dialects.ktdp_inter_tile import linear_form
-from dfsched.passes.frontend.indirect_access import _box as box_set
+from dfsched.passes.frontend.utils import box_set
 
 MAX_UNROLLED = 64
 """Copies of loop bodies the pass makes in a function (all loops together) to give a distributed
