@@ -101,6 +101,7 @@ from xdsl.traits import IsolatedFromAbove
 from dfsched.arch.model import SCRATCHPAD, DeviceModel, Memory
 from dfsched.diagnostics import DiagnosticError, error, location_of
 from dfsched.dialects import ktdf
+from dfsched.dialects.constants import static_trip_count
 from dfsched.passes.scheduling.tile_cost_model import TileCostModel
 from dfsched.passes.scheduling.tiling_utils import constant_index_value, insert_before
 from dfsched.passes.value_bounds import known_bounds, upper_bound
@@ -465,13 +466,6 @@ def whole_loop_fits(loop: scf.ForOp, device: str | None) -> bool:
             size *= trips
         used[buffer.memory.kind] = used.get(buffer.memory.kind, 0) + size
     return all(used.get(kind, 0) <= capacity for kind, capacity in budget.capacities().items())
-
-
-def static_trip_count(loop: scf.ForOp) -> int | None:
-    lb, ub, step = (constant_index_value(v) for v in (loop.lb, loop.ub, loop.step))
-    if lb is None or ub is None or step is None or step <= 0:
-        return None
-    return max(0, -(-(ub - lb) // step))
 
 
 # ---------------------------------------------------------------------------
