@@ -185,8 +185,8 @@ def tile_box(tile: ktdp.ConstructAccessTileOp) -> Box | str:
     indices = [constant_int(v) for v in tile.indices]
     symbols = [constant_int(v) for v in tile.symbol_operands]
     if None in indices or None in symbols:
-        return ("the access tile's position is a value known only at run time (a loop whose trip count is "
-                "not constant, or a kernel argument): bind it with --bind NAME=VALUE")
+        return ("the access tile's position is a value known only at run time (the compute tile id, a kernel "
+                "argument --bind could fix, or a loop whose trip count is not constant)")
     order = tile.access_tile_order.data  # type: ignore[union-attr]
     the_set = tile.access_tile_set.data  # type: ignore[union-attr]
     if order != AffineMap.identity(order.num_dims):
