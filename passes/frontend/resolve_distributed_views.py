@@ -56,11 +56,10 @@ class ResolveDistributedViews(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
             views = _distributed_views(function)
-            if not views or any(_parts(v, _grid_size(function)) is None for v in views):
-                continue
+            if not views or any(isinstance(_parts(v, _grid_size(function)), str) for v in views):
+                continue  # left for ktir-legality-check to refuse, with the reason: nothing to unroll for
+            from dfsched.passes.cleanup.canonicalize import canonicalize  # only for kernels that need it
             if _unroll_loops_around(views):
-                from dfsched.passes.cleanup.canonicalize import canonicalize
-
                 canonicalize(function)
                 views = _distributed_views(function)
             resolved = False
@@ -70,8 +69,6 @@ class ResolveDistributedViews(ModulePass):
                     resolved = True
             if resolved:
                 _make_views_static(function)
-                from dfsched.passes.cleanup.canonicalize import canonicalize
-
                 canonicalize(function)
 
 
@@ -111,6 +108,8 @@ def _parts(view: ktdp.ConstructDistributedMemoryViewOp, tiles: int) -> list[Part
         if not isinstance(part, ktdp.ConstructMemoryViewOp):
             return f"part #{index} is not built by ktdp.construct_memory_view"
         space = part.properties.get("memory_space")
+        if space is None:
+            return f"part #{index} has no memory_space"
         ct_id = getattr(getattr(space, "ct_id", None), "data", -1)
         if ct_id >= 0 and (tiles > 1 or ct_id != 0):
             return (f"part #{index} lives in compute tile {ct_id}'s scratchpad (ct_id = {ct_id}) and the grid has "
@@ -339,7 +338,8 @@ def _make_views_static(function: Operation) -> None:
     for view in [o for o in function.walk() if isinstance(o, ktdp.ConstructMemoryViewOp)]:
         if not view.sizes and not view.strides:
             continue
-        static = static_view(view) if isinstance(view.properties.get("coordinate_set"), AffineSetAttr) else None
+        has_set = isinstance(view.properties.get("coordinate_set"), AffineSetAttr)
+        static = static_view(view) if has_set and "memory_space" in view.properties else None
         if static is not None:
             Rewriter.replace_op(view, static, [static.result])
 
