@@ -111,7 +111,7 @@ def compute_unit(model: DeviceModel, at: Operation) -> ExecUnit:
 def copy_through_compute(function: func.FuncOp, ctx: Context) -> None:
     """A store of a tile loaded through a direct access tile (a copy) stores an identity
     `linalg.generic` of it instead, so the copy runs as a pipeline through the compute unit
-    (README Decision 50). Copies through indirect access tiles stay as they are."""
+    (README Decision 53). Copies through indirect access tiles stay as they are."""
     from xdsl.dialects import tensor
     from xdsl.ir import Block, Region
     from xdsl.ir.affine import AffineMap

@@ -1,4 +1,4 @@
-"""Distributed views resolved into their parts (`resolve-distributed-views`, README Decision 50):
+"""Distributed views resolved into their parts (`resolve-distributed-views`, README Decision 53):
 the reference computes the same bytes before and after the rewrite, and the compiled schedule
 of a distributed copy matches the reference on spyre and on the ring device."""
 

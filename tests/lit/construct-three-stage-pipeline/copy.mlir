@@ -1,7 +1,7 @@
 // RUN: dfsched-opt %s --construct-three-stage-pipeline --device=sample | filecheck %s
 
 // A direct copy (a loaded tile stored as loaded) runs through the compute unit: the pass puts
-// an identity linalg.generic between the load and the store (README Decision 50), which then
+// an identity linalg.generic between the load and the store (README Decision 53), which then
 // becomes the compute stage of an ordinary load/compute/store pipeline.
 
 #view = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>

@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s -split-input-file -verify-diagnostics --resolve-distributed-views --ktir-legality-check
 
-// A distributed view resolve-distributed-views leaves (README Decision 50) is refused on the
+// A distributed view resolve-distributed-views leaves (README Decision 53) is refused on the
 // view, with the reason.
 
 #half = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>
