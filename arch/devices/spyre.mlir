@@ -108,7 +108,13 @@
   ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16, ordered}}
 }
 
-ktdf_arch.device @spyre {
+// Core-to-core links. Public: "Cores talk to each other over a bi-directional ring interconnect
+// at 128 B per cycle per direction" (torch-spyre docs/architecture/spyre_accelerator.md). Not
+// public: the latency of one hop. Modelling choice: 8 cycles per hop (a few pipeline stages per
+// ring stop); the ring links the cores' LX scratchpads in core order (core 31 back to core 0).
+ktdf_arch.device @spyre attributes {
+  ktdf_arch.core_links = {topology = "ring", bidirectional, bandwidth = 128, latency = 8}
+} {
   %ddr = memory #device_memory
 
   group @core0 {kind = "core"} share(%ddr) {
