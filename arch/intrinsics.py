@@ -26,6 +26,7 @@ from dfsched.dialects.ktdf_arch import MapAttr, attribute_text, verify_error
 
 PREFIX = "ktdf_arch."
 BANDWIDTH = "ktdf_arch.bandwidth"
+CORE_LINKS = "ktdf_arch.core_links"  # dfsched: on the device, the links between its cores' scratchpads
 FEATURES = "ktdf_arch.features"
 MAPS_TO = "ktdf_arch.maps_to"
 OVERLAPS = "ktdf_arch.overlaps"
@@ -61,6 +62,9 @@ FEATURE_FIELDS: dict[str, tuple[str, ...]] = {
     MATRIX: ("tile", "types", "cycles_per_tile"),
 }
 ACCESS_FIELDS = ("size_in_words", "align_in_words")
+# The fields of `ktdf_arch.core_links` (see read_core_links).
+CORE_LINK_FIELDS = ("topology", "bidirectional", "bandwidth", "latency")
+CORE_TOPOLOGIES = ("ring",)
 OTHER_DEVICE_ATTRIBUTES = (DOUBLE_BUFFER_LAST, CYCLES_PER_OP, MEM_SPACE_MAPPING)
 
 ACCUMULATE = "accumulate"  # field of feature.compute: the type reductions accumulate in
@@ -144,6 +148,28 @@ def _check_bandwidth(op: Operation, value: Attribute) -> None:
         raise _Fail("value must be > 0")
 
 
+def _check_core_links(op: Operation, value: Attribute) -> None:
+    """`ktdf_arch.core_links = {topology = "ring", bidirectional, bandwidth = B, latency = L}` on
+    the device: its cores' scratchpads are linked in that topology, each link moving B bytes per
+    cycle (per direction) after L cycles per hop (a dfsched extension; see read_core_links)."""
+    if op.name != "ktdf_arch.device":
+        raise _Fail("only valid on the device")
+    if not isinstance(value, DictionaryAttr):
+        raise _Fail("requires dictionary attribute")
+    fields = value.data
+    for key in fields:
+        if key not in CORE_LINK_FIELDS:
+            raise _Fail(f"unknown attribute '{key}' (expected one of: {', '.join(CORE_LINK_FIELDS)})")
+    topology = fields.get("topology")
+    if not isinstance(topology, StringAttr) or topology.data not in CORE_TOPOLOGIES:
+        raise _Fail(f"attribute 'topology' requires one of: {', '.join(repr(t) for t in CORE_TOPOLOGIES)}")
+    if "bidirectional" in fields and not isinstance(fields["bidirectional"], UnitAttr):
+        raise _Fail("attribute 'bidirectional' requires unit")
+    for key, least in (("bandwidth", 1), ("latency", 0)):
+        if not is_i64(fields.get(key)) or i64_value(fields.get(key)) < least:  # type: ignore[operator]
+            raise _Fail(f"attribute '{key}' requires 64-bit integer >= {least}")
+
+
 def _check_features(op: Operation, value: Attribute) -> None:
     if not isinstance(value, DictionaryAttr):
         raise _Fail("requires dictionary attribute")
@@ -183,6 +209,7 @@ def _is_i64_type(ty: Attribute) -> bool:
 
 _PROPERTY_CHECKS = {
     BANDWIDTH: _check_bandwidth,
+    CORE_LINKS: _check_core_links,
     FEATURES: _check_features,
     MAPS_TO: _check_maps_to,
     OVERLAPS: _check_overlaps,
@@ -550,6 +577,25 @@ def read_accumulate(value: Attribute | None) -> str | None:
 def read_transfer_granularity(op: Operation) -> tuple[int, ...]:
     value = op.attributes.get(TRANSFER_GRANULARITY)
     return tuple(value.get_values()) if isinstance(value, DenseArrayBase) else ()
+
+
+@dataclass(frozen=True)
+class CoreLinks:
+    """A device's `ktdf_arch.core_links`: how its cores' scratchpads are linked."""
+
+    topology: str  # "ring": core i to core i+1, the last to the first
+    bidirectional: bool  # links in both directions (else only i -> i+1)
+    bandwidth: int  # bytes per cycle of each link (per direction)
+    latency: int  # cycles before the first byte crosses one link (one hop)
+
+
+def read_core_links(op: Operation) -> CoreLinks | None:
+    fields = _fields(op.attributes.get(CORE_LINKS))
+    topology = fields.get("topology")
+    if not isinstance(topology, StringAttr):
+        return None
+    return CoreLinks(topology.data, isinstance(fields.get("bidirectional"), UnitAttr),
+                     i64_value(fields.get("bandwidth")) or 1, i64_value(fields.get("latency")) or 0)
 
 
 def read_bandwidth(op: Operation) -> int | None:

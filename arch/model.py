@@ -19,7 +19,9 @@ Kinds are compared as strings (`"DDR"`, `"SFU"`): the `kind` of every resource, 
 - links: `.links`, `.incoming_links(kind)`, `.outgoing_links(kind)`, `.link_between(a, b)`,
   `.read_kinds(kind)`, `.write_kinds(kind)` (transfer granularity, queue depth/order);
 - hierarchy: `.cores`, `.corelets_per_core`, `.instances(kinds)`, `.local_memory(kind)`;
-- routing: `.route(src, dst)`, `.route_through(kinds)`, `.routing` (the graph).
+- routing: `.route(src, dst)`, `.route_through(kinds)`, `.routing` (the graph);
+- between cores: `.core_links` (`ktdf_arch.core_links`: topology, bandwidth, latency),
+  `.core_route(src_core, dst_core)` (the cores a transfer crosses, through `.routing`).
 
 A failed lookup raises a `DiagnosticError` naming the device and its file. Pass `at=op` to
 place the error on your own op instead (the device is then named in a note).
@@ -194,7 +196,16 @@ class DeviceModel:
 
     @cached_property
     def routing(self) -> RoutingGraph:
-        return RoutingGraph.from_device(self.device)
+        routing = RoutingGraph.from_device(self.device)
+        links, scratchpad = self.core_links, self.core_memory
+        if links is not None and scratchpad is not None:
+            routing.add_core_links(scratchpad.kind_attr, scratchpad.size, self.cores, links)
+        return routing
+
+    @cached_property
+    def core_links(self) -> intrinsics.CoreLinks | None:
+        """How the cores' scratchpads are linked (`ktdf_arch.core_links` on the device), or None."""
+        return intrinsics.read_core_links(self.device)
 
     @cached_property
     def links(self) -> list[Link]:
@@ -458,6 +469,19 @@ class DeviceModel:
         if nodes is None:
             raise self.fail(f"no route from '{src}' to '{dst}'", at)
         return [n.name for n in nodes]
+
+    def core_route(self, src_core: int, dst_core: int, at: Operation | None = None) -> list[int]:
+        """The cores a transfer from `src_core`'s scratchpad to `dst_core`'s crosses, both included."""
+        if self.core_links is None:
+            raise self.fail(f"no core-to-core links ('{intrinsics.CORE_LINKS}') to route from core {src_core} "
+                            f"to core {dst_core}", at)
+        for core in (src_core, dst_core):
+            if not 0 <= core < self.cores:
+                raise self.fail(f"no core {core}: the device has {self.cores} core(s)", at)
+        path = self.routing.core_path(src_core, dst_core)
+        if path is None:
+            raise self.fail(f"no route from core {src_core} to core {dst_core}", at)
+        return path
 
     def route_through(self, kinds: list[str], at: Operation | None = None) -> list[str]:
         """Routes between consecutive kinds, concatenated without repeating junctions."""

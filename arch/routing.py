@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute, Block, SSAValue
 
-from dfsched.arch.intrinsics import read_features
+from dfsched.arch.intrinsics import CoreLinks, read_features
 from dfsched.arch.views import kind_name
 from dfsched.dialects.ktdf_arch import DatapathOp, DeviceOp, ExecUnitOp, GroupOp, MemoryOp, YieldOp
 
@@ -41,11 +41,17 @@ class RouteNode:
     resource: Attribute
     cls: NodeClass
     capacity: int | None = None
+    core: int | None = None  # a scratchpad on the core-to-core links: which core's
 
     @property
     def name(self) -> str:
         name = kind_name(self.resource)
         return "?" if name is None else name
+
+    @property
+    def label(self) -> str:
+        """The kind, with the core for a node of the core-to-core links (`LX@core3`)."""
+        return self.name if self.core is None else f"{self.name}@core{self.core}"
 
 
 class RoutingGraph:
@@ -71,8 +77,39 @@ class RoutingGraph:
         self.graph.add_node(node.id, resource=node.name, cls=cls.value, capacity=capacity)
         return node.id
 
-    def add_edge(self, src: int, dst: int, cost: int = 1) -> None:
-        self.graph.add_edge(src, dst, cost=cost, seq=self.graph.number_of_edges())
+    def add_edge(self, src: int, dst: int, cost: int = 1, **facts) -> None:
+        self.graph.add_edge(src, dst, cost=cost, seq=self.graph.number_of_edges(), **facts)
+
+    def add_core_links(self, scratchpad: Attribute, capacity: int | None, cores: int, links: CoreLinks) -> None:
+        """One node per core's scratchpad and the device's `ktdf_arch.core_links` between them.
+
+        The nodes are apart from the rest of the graph: upstream's routes between kinds (and a
+        kind's round trip to itself) stay what they were; `core_path` routes between them.
+        """
+        first = len(self.nodes)
+        for core in range(cores):
+            node = RouteNode(len(self.nodes), scratchpad, NodeClass.MEMORY, capacity, core)
+            self.nodes.append(node)
+            self.graph.add_node(node.id, resource=node.label, cls=node.cls.value, capacity=capacity, core=core)
+        pairs = [(core, (core + 1) % cores) for core in range(cores)] if cores > 1 else []
+        if cores == 2:
+            pairs = pairs[:1]  # a ring of two is one link each way
+        if links.bidirectional or cores == 2:
+            pairs += [(b, a) for a, b in pairs]
+        for a, b in pairs:
+            self.add_edge(first + a, first + b, bandwidth=links.bandwidth, latency=links.latency)
+
+    def core_node(self, core: int) -> RouteNode | None:
+        return next((n for n in self.nodes if n.core == core), None)
+
+    def core_path(self, src_core: int, dst_core: int) -> list[int] | None:
+        """The cores a transfer from `src_core`'s scratchpad to `dst_core`'s crosses, both included
+        (breadth-first over the core-to-core links; None without a route)."""
+        src, dst = self.core_node(src_core), self.core_node(dst_core)
+        if src is None or dst is None:
+            return None
+        path = self.shortest_path(src.id, dst.id)
+        return None if path is None else [self.nodes[i].core for i in path]  # type: ignore[misc]
 
     # -- queries ----------------------------------------------------------
     def node_for(self, kind: str | Attribute) -> RouteNode | None:
@@ -119,7 +156,7 @@ class RoutingGraph:
         lines = [f'digraph "{name}" {{', "  rankdir=LR;"]
         for node in self.nodes:
             shape = {"Memory": "cylinder", "LoadStoreUnit": "box", "Compute": "box3d"}[node.cls.value]
-            label = f"{node.id}: {node.name}\\n{node.cls.value}"
+            label = f"{node.id}: {node.label}\\n{node.cls.value}"
             if node.capacity is not None:
                 label += f" {node.capacity} B"
             lines.append(f'  n{node.id} [label="{label}", shape={shape}];')

@@ -2,7 +2,8 @@
 
     dfsched-arch list                       shipped devices and their short names
     dfsched-arch show DEVICE                memories, units and their features, hierarchy, links
-    dfsched-arch route DEVICE SRC DST...    the route path expansion takes (DDR -> ... -> SFU)
+    dfsched-arch route DEVICE SRC DST...    the route path expansion takes (DDR -> ... -> SFU);
+                                            between cores: `route DEVICE core0 core5` (the core links)
     dfsched-arch dot DEVICE                 the routing graph in Graphviz DOT
 
 DEVICE is a file or a shipped device's short name (`sample`, `quad_corelet`, `spyre`);
@@ -32,7 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "show":
             text = _show(model)
         elif args.command == "route":
-            text = " -> ".join(model.route_through(args.kinds)) + "\n"
+            text = _route(model, args.kinds) + "\n"
         else:
             text = model.routing.to_dot(model.name)
         _write(text, args.output)
@@ -64,6 +65,20 @@ def _argument_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--name", default=None, help="device to use when the file holds several")
         cmd.add_argument("-o", "--output", default=None, help="write to this file instead of stdout")
     return parser
+
+
+def _route(model, kinds: list[str]) -> str:
+    """Kinds joined by arrows; `coreN` names (all of them) route over the core-to-core links."""
+    import re
+
+    cores = [re.fullmatch(r"core(\d+)", kind) for kind in kinds]
+    if not all(cores):
+        return " -> ".join(model.route_through(kinds))
+    numbers = [int(match.group(1)) for match in cores]  # type: ignore[union-attr]
+    path = [numbers[0]]
+    for src, dst in zip(numbers, numbers[1:]):
+        path += model.core_route(src, dst)[1:]
+    return " -> ".join(f"core{core}" for core in path)
 
 
 def _write(text: str, output: str | None) -> None:
@@ -171,6 +186,16 @@ def _link_facts(link) -> str:
     return ", ".join(facts)
 
 
+def _core_links(model) -> str:
+    links = model.core_links
+    if links is None:
+        return "(none)"
+    direction = "both directions" if links.bidirectional else "one direction"
+    memory = model.core_memory.kind if model.core_memory is not None else "?"
+    return (f"{links.topology} over {model.cores} cores' {memory}, {direction}, "
+            f"{links.bandwidth} bytes/cycle per link, {links.latency} cycles per hop")
+
+
 def _show(model) -> str:
     lines = [f"device @{model.name}"]
     if model.source:
@@ -178,6 +203,7 @@ def _show(model) -> str:
     lines.append(f"cores: {model.cores}")
     lines.append(f"corelets per core: {model.corelets_per_core}")
     lines.append(f"compute unit: {model.compute_kind or '(none)'}")
+    lines.append(f"core links: {_core_links(model)}")
 
     lines.append("")
     lines.append("memories:")

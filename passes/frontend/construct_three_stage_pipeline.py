@@ -29,7 +29,7 @@ See `docs/passes.md#construct-three-stage-pipeline`. For every `func.func` in th
 Upstream behaviour is reproduced op for op (constants, op order, the dead tile-size
 constants at the top of the function). Where upstream only asserts or silently produces
 wrong IR, this pass reports a located error instead: a program without a compute op (a
-pure copy), compute ops in different blocks, a compute op's result read by anything but a
+copy through an indirect access tile; a direct copy gets an identity compute op), compute ops in different blocks, a compute op's result read by anything but a
 store or a later compute op, loads or stores that are not the compute ops' operands, a
 reduction init that is neither empty nor a fill of a constant. Two upstream quirks are fixed: FIFO
 slots are sized from the generic operand each load feeds (not by position), and the
@@ -108,6 +108,35 @@ def compute_unit(model: DeviceModel, at: Operation) -> ExecUnit:
     return model.compute_unit(at)  # two compute kinds: the model's error names both
 
 
+def copy_through_compute(function: func.FuncOp, ctx: Context) -> None:
+    """A store of a tile loaded through a direct access tile (a copy) stores an identity
+    `linalg.generic` of it instead, so the copy runs as a pipeline through the compute unit
+    (README Decision 53). Copies through indirect access tiles stay as they are."""
+    from xdsl.dialects import tensor
+    from xdsl.ir import Block, Region
+    from xdsl.ir.affine import AffineMap
+
+    from dfsched.compat import linalg_ops
+    from dfsched.passes.frontend.linalg_generalize import make_generic
+
+    for store in [o for o in function.walk() if isinstance(o, ktdp.StoreOp)]:
+        load = store.data_tile.owner
+        if not isinstance(load, ktdp.LoadOp) or not isinstance(load.access_tile.owner, ktdp.ConstructAccessTileOp):
+            continue
+        tensor_type = load.result.type
+        rank = len(tensor_type.get_shape())
+        element = tensor_type.get_element_type()
+        block = Block(arg_types=[element, element])
+        block.add_op(linalg_ops.YieldOp(block.args[0]))
+        empty = tensor.EmptyOp([], tensor_type)
+        identity = make_generic(ctx, [load.result], [empty.tensor], Region(block),
+                                [AffineMap.identity(rank)] * 2, ["parallel"] * rank, [tensor_type])
+        for new in (empty, identity):
+            new.location = store.location
+            Rewriter.insert_op(new, InsertPoint.before(store))
+        store.operands[0] = identity.results[0]
+
+
 # ---------------------------------------------------------------------------
 # One program
 # ---------------------------------------------------------------------------
@@ -141,7 +170,9 @@ class ProgramPipeline:
     widened: set[SSAValue] = field(default_factory=set)  # intermediates kept with a trailing unit dim
 
     def build(self) -> None:
-        # Step 1: generalize named linalg ops and elementwise arith/math on tensors.
+        # Step 1: generalize named linalg ops and elementwise arith/math on tensors; a direct copy
+        # gets an identity compute op.
+        copy_through_compute(self.function, self.ctx)
         drop_fill_inits(self.function)
         generalize_named_ops(self.function, self.ctx)
         apply_patterns_greedily(self.function, self.ctx, [ElementwiseToGeneric(self.ctx)])

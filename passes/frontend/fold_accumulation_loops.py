@@ -54,7 +54,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
-from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineDimExpr, AffineExpr, AffineMap, AffineSet
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
@@ -62,7 +62,7 @@ from dfsched.diagnostics import error
 from dfsched.dialects import ktdp
 from dfsched.dialects.constants import constant_attr, constant_int
 from dfsched.passes.frontend.linalg_generalize import generic_form, is_linalg_compute, is_zero
-from dfsched.passes.frontend.utils import op_name
+from dfsched.passes.frontend.utils import box_set, op_name
 
 REFUSED = "V1 does not support scf.for with loop-carried arguments (iter_args)"
 SUM_COMBINERS = frozenset({"arith.addf", "arith.addi"})
@@ -418,19 +418,9 @@ def _grown_tile(tile: Operation, position: int, total: int, mapping: dict[SSAVal
     rank = len(tile_type.get_shape())
     return ktdp.ConstructAccessTileOp(
         tile_type, mapping.get(tile.base, tile.base), tile.base_map.data,
-        [mapping.get(v, v) for v in tile.indices], _box(tile_type.get_shape()),
+        [mapping.get(v, v) for v in tile.indices], box_set(tile_type.get_shape()),
         tile.access_tile_order.data if tile.access_tile_order is not None else AffineMap.identity(rank),
         [mapping.get(v, v) for v in tile.symbol_operands], dict(tile.attributes))
-
-
-def _box(shape) -> AffineSet:
-    """{(d...) | 0 <= d_i < shape_i}"""
-    constraints = []
-    for i, extent in enumerate(shape):
-        d = AffineExpr.dimension(i)
-        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d, AffineExpr.constant(0)))
-        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, -d + (extent - 1), AffineExpr.constant(0)))
-    return AffineSet(len(shape), 0, tuple(constraints))
 
 
 def _accumulator_init(init: SSAValue, insert, loop: Operation) -> SSAValue:

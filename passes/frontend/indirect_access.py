@@ -44,7 +44,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineMap, AffineSet
+from xdsl.ir.affine import AffineConstraintKind, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.arch.model import DeviceModel
@@ -52,6 +52,7 @@ from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, ktdp, spyreop
 from dfsched.dialects.constants import constant_int
 from dfsched.passes.builder import Builder
+from dfsched.passes.frontend.utils import box_set
 
 I32 = IntegerType(32)
 CAPABILITY = "ktdf_arch.feature.address_list"
@@ -260,7 +261,7 @@ def _insert_address_program(plan: IndirectPlan, addresses: SSAValue, anchor: Ope
         shape = [plan.extents[v] if v is not None else 1 for v in dim.variables]
         access = builder.value(ktdp.ConstructAccessTileOp(
             ktdp.AccessTileType(shape), dim.index_view, AffineMap(len(captured), 0, tuple(dim.anchors)), captured,
-            _box(shape), AffineMap.identity(len(shape))))
+            box_set(shape), AffineMap.identity(len(shape))))
         indices.append(builder.value(ktdp.LoadOp(access, TensorType(I32, shape))))
         maps.append(AffineMap(list_rank, 0, tuple(
             AffineExpr.dimension(plan.list_variables.index(v)) if v is not None else AffineExpr.constant(0)
@@ -269,7 +270,7 @@ def _insert_address_program(plan: IndirectPlan, addresses: SSAValue, anchor: Ope
     list_type = MemRefType(I32, plan.list_shape)
     placeholder = builder.value(ktdp.ConstructMemoryViewOp(
         zero, plan.list_shape, _row_major(plan.list_shape), list_type, ktdp.MemorySpaceAttr("ct_local"),
-        _box(plan.list_shape)))
+        box_set(plan.list_shape)))
     empty = builder.value(tensor.EmptyOp([], TensorType(I32, plan.list_shape)))
     generic = builder.insert(GenericOp(
         indices, [empty], Region(_address_body(plan)),
@@ -277,7 +278,7 @@ def _insert_address_program(plan: IndirectPlan, addresses: SSAValue, anchor: Ope
         [IteratorTypeAttr.parallel()] * list_rank, [TensorType(I32, plan.list_shape)]))
     store_tile = builder.value(ktdp.ConstructAccessTileOp(
         ktdp.AccessTileType(plan.list_shape), placeholder, AffineMap(0, 0, (AffineExpr.constant(0),) * list_rank),
-        [], _box(plan.list_shape), AffineMap.identity(list_rank)))
+        [], box_set(plan.list_shape), AffineMap.identity(list_rank)))
     builder.insert(ktdp.StoreOp(generic.results[0], store_tile))
     builder.insert(func.ReturnOp())
     for op in block.ops:
@@ -320,16 +321,6 @@ def _address_body(plan: IndirectPlan) -> Block:
         current = step.results[0]
     body.add_op(YieldOp(current))
     return body
-
-
-def _box(shape: Sequence[int]) -> AffineSet:
-    constraints = []
-    for k, extent in enumerate(shape):
-        d = AffineExpr.dimension(k)
-        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d, AffineExpr.constant(0)))
-        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, AffineExpr.constant(extent - 1) - d,
-                                                AffineExpr.constant(0)))
-    return AffineSet(len(shape), 0, tuple(constraints))
 
 
 def _row_major(shape: Sequence[int]) -> list[int]:

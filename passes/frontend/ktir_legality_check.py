@@ -6,9 +6,13 @@ module in pre-order and stops at the first construct V1 cannot schedule:
 * `scf.for` with loop-carried values (`iter_args`) that do not accumulate sums of loaded
   chunks (`fold-accumulation-loops` says why; the others `compute-group-extraction` folds),
   and any `scf.while`;
-* `ktdp.construct_distributed_memory_view`;
+* `ktdp.construct_distributed_memory_view` that `resolve-distributed-views` (at the front door)
+  could not resolve into plain views; the error gives its reason;
 * `ktdp.inter_tile_produce`/`consume`/`reduce` (dfsched: cross-core transfers are not scheduled;
-  the error says so instead of failing later on what surrounds them);
+  the error says so instead of failing later on what surrounds them). On a device with fewer
+  cores than the kernel's grid has tiles (tiles that exchange partials wait for each other, so
+  each needs a core of its own), the error names both numbers; on one without core-to-core
+  links (`ktdf_arch.core_links`), it names the missing links;
 * `ktdp.construct_indirect_access_tile` without a device (upstream's V1 refusal), or on a device
   with no unit declaring `ktdf_arch.feature.address_list` (no unit can move its rows; the
   error names the capability). `construct-three-stage-pipeline` splits the rest;
@@ -53,9 +57,13 @@ WHILE = "V1 does not support scf.while loops"
 DISTRIBUTED_VIEW = "V1 does not support ktdp.construct_distributed_memory_view"
 INDIRECT_TILE = "V1 does not support ktdp.construct_indirect_access_tile"
 INTER_TILE_OPS = ("ktdp.inter_tile_produce", "ktdp.inter_tile_consume", "ktdp.inter_tile_reduce")
-INTER_TILE = ("dfsched does not schedule inter-tile communication ('{}'): cross-core transfers and reductions "
-              "need core-to-core links, which no device describes yet (the reference interpreter runs it: "
+INTER_TILE = ("dfsched does not schedule inter-tile communication ('{}') yet: cross-core transfers and reductions "
+              "over the device's core-to-core links are not lowered (the reference interpreter runs it: "
               "dfsched-run without --check)")
+INTER_TILE_CORES = ("'{}' needs the kernel's {} compute tiles on as many cores at once (tiles exchanging partials "
+                    "wait for each other), but device '{}' has {} core(s)")
+INTER_TILE_LINKS = ("'{}' moves partials between cores, but device '{}' declares no core-to-core links "
+                    "('ktdf_arch.core_links')")
 NO_ADDRESS_LIST = ("device '{}' has no exec_unit with 'ktdf_arch.feature.address_list': no unit can issue the "
                    "address-list transfers of an indirect access tile (gather or scatter)")
 GENERIC_BODY = ("unsupported op in a linalg.generic body: only element-wise arith/math ops, spyreop "
@@ -94,6 +102,8 @@ def check_region_ops(op: Operation, device: str = "") -> None:
                         check_view_fits(inner, device)
                     if op_name(inner) == "ktdp.construct_indirect_access_tile":
                         check_address_lists(inner, device)
+                    if op_name(inner) in INTER_TILE_OPS:
+                        check_inter_tile(inner, device)
                     check_region_ops(inner, device)
 
 
@@ -129,6 +139,36 @@ def check_address_lists(tile: Operation, device: str) -> None:
         raise error(tile, NO_ADDRESS_LIST.format(model.name))
 
 
+def check_inter_tile(op: Operation, device: str) -> None:
+    """Inter-tile ops are not scheduled; on a device that could not run them at all (fewer cores
+    than tiles, no core links), the error says what is missing."""
+    from dfsched.arch.loading import device_model_for
+
+    model = device_model_for(op, device or None)
+    name = op_name(op)
+    if model is not None:
+        tiles = _grid_tiles(op)
+        if tiles > model.cores:
+            raise error(op, INTER_TILE_CORES.format(name, tiles, model.name, model.cores))
+        if model.core_links is None:
+            raise error(op, INTER_TILE_LINKS.format(name, model.name))
+    raise error(op, INTER_TILE.format(name))
+
+
+def _grid_tiles(op: Operation) -> int:
+    """The number of compute tiles of the kernel holding `op` (the product of its `grid`)."""
+    from xdsl.dialects.builtin import IntegerAttr
+
+    parent = op.parent_op()
+    while parent is not None and "grid" not in parent.attributes:
+        parent = parent.parent_op()
+    tiles = 1
+    for extent in getattr(parent.attributes["grid"], "data", ()) if parent is not None else ():
+        if isinstance(extent, IntegerAttr):
+            tiles *= max(1, extent.value.data)
+    return tiles
+
+
 def _memory_of(view: Operation, device: str):
     """The device memory `view`'s memory space maps to (None when unknown: later passes say why)."""
     from dfsched.arch.loading import device_model_for
@@ -161,9 +201,10 @@ def check_op(op: Operation) -> bool:
     if name == "scf.while":
         raise error(op, WHILE)
     if name == "ktdp.construct_distributed_memory_view":
-        raise error(op, DISTRIBUTED_VIEW)
-    if name in INTER_TILE_OPS:
-        raise error(op, INTER_TILE.format(name))
+        from dfsched.passes.frontend.resolve_distributed_views import why_unresolved
+
+        raise error(op, f"{DISTRIBUTED_VIEW} unless resolve-distributed-views resolves it into plain views: "
+                        f"{why_unresolved(op) or 'it runs at the front door (-ktir-to-dfir, --bind)'}")
     if name == "ktdp.construct_memory_view":
         base = constant_int(op.operands[0])
         if base is not None and base < 0:

@@ -3,15 +3,17 @@
 * `op_name`: an op's name, also for unregistered ops.
 * `blocks_post_order`: MLIR's `walk<PostOrder>(Block*)` order (nested blocks first).
 * `values_used_by`: operands plus values an op's regions capture from above.
+* `box_set`: the integer set of a box from 0, `{(d...) | 0 <= d_i < shape_i}`.
 * `erase_dead_ops`: MLIR's region DCE for structured IR (side-effect-free ops with no live
   user disappear), treating linalg ops on tensors as side-effect free as MLIR does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineSet
 
 
 def op_name(op: Operation) -> str:
@@ -173,3 +175,14 @@ def is_linalg_on_tensors(op: Operation) -> bool:
     if dialect_of(op) != "linalg" or op_name(op) == "linalg.yield":
         return False
     return not any(isinstance(v.type, MemRefType) for v in op.operands)
+
+
+def box_set(shape: Sequence[int]) -> AffineSet:
+    """{(d...) | 0 <= d_i < shape_i}: an access tile's or a view's set of a box from 0."""
+    constraints = []
+    for i, extent in enumerate(shape):
+        d = AffineExpr.dimension(i)
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d, AffineExpr.constant(0)))
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, AffineExpr.constant(extent - 1) - d,
+                                                AffineExpr.constant(0)))
+    return AffineSet(len(shape), 0, tuple(constraints))

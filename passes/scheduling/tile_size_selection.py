@@ -102,6 +102,7 @@ from dfsched.arch.model import SCRATCHPAD, DeviceModel, Memory
 from dfsched.diagnostics import DiagnosticError, error, location_of
 from dfsched.dialects import ktdf
 from dfsched.dialects.constants import static_trip_count
+from dfsched.dialects.ktdf_arch import attribute_text
 from dfsched.passes.scheduling.tile_cost_model import TileCostModel
 from dfsched.passes.scheduling.tiling_utils import constant_index_value, insert_before
 from dfsched.passes.value_bounds import known_bounds, upper_bound
@@ -541,9 +542,11 @@ class ScratchpadBudget:
         used, capacities = self.usage(env), self.capacities()
         kind = next(k for k, size in capacities.items() if used.get(k, 0) > size)
         tried = ", ".join(str(c) for c in tile.candidates)
+        largest = max((b for b in self.buffers if b.memory.kind == kind), key=lambda b: b.bytes(env) or 0)
         return error(tile.op, f"{PASS}: no tile size fits the scratchpad: tried {tried}; with {tile.candidates[-1]} "
                               f"the program's buffers need {used[kind]} bytes of \"{kind}\", which holds "
-                              f"{capacities[kind]} bytes")
+                              f"{capacities[kind]} bytes; the largest is {attribute_text(largest.op.results[0].type)} "
+                              f"({largest.bytes(env)} bytes, {largest.copies} cop{'y' if largest.copies == 1 else 'ies'})")
 
 
 def memory_space(op: Operation) -> Attribute:

@@ -139,3 +139,72 @@ def test_routing_graph_is_built_once_per_model():
     model = load_device("sample")
     assert model.routing is model.routing
     assert isinstance(model.routing, RoutingGraph)
+
+
+# ---------------------------------------------------------------------------------------
+# core-to-core links (ktdf_arch.core_links)
+# ---------------------------------------------------------------------------------------
+
+
+def test_core_links_are_read_from_the_device():
+    ring4, spyre = load_device("ring4"), load_device("spyre")
+    assert (ring4.cores, ring4.core_links.topology, ring4.core_links.bidirectional) == (4, "ring", False)
+    assert (ring4.core_links.bandwidth, ring4.core_links.latency) == (64, 4)
+    assert (spyre.cores, spyre.core_links.bidirectional, spyre.core_links.bandwidth) == (32, True, 128)
+    assert load_device("sample").core_links is None
+
+
+def test_core_links_add_one_scratchpad_node_per_core_apart_from_the_kinds():
+    model = load_device("ring4")
+    graph = model.routing
+    cores = [n for n in graph.nodes if n.core is not None]
+    assert [(n.label, n.cls, n.capacity) for n in cores] == [
+        (f"L1@core{c}", NodeClass.MEMORY, 1048576) for c in range(4)]
+    # one way round the ring, each edge carrying the link's figures
+    first = cores[0].id
+    ring = [(u - first, v - first, d["bandwidth"], d["latency"])
+            for u, v, d in graph.graph.edges(data=True) if u >= first]
+    assert ring == [(0, 1, 64, 4), (1, 2, 64, 4), (2, 3, 64, 4), (3, 0, 64, 4)]
+    # the kinds' nodes and routes are those of a device without links
+    assert graph.node_for("L1").core is None
+    assert model.route("L1", "L1") == ["L1"] and model.route("DDR", "SFU") == ["DDR", "MNILU", "L1", "L1LU", "SFU"]
+
+
+def test_core_route_follows_the_ring_breadth_first():
+    ring4, spyre = load_device("ring4"), load_device("spyre")
+    assert ring4.core_route(0, 3) == [0, 1, 2, 3]  # one way: the long way round
+    assert ring4.core_route(3, 0) == [3, 0]
+    assert ring4.core_route(2, 2) == [2]
+    assert spyre.core_route(0, 31) == [0, 31]  # both ways: the short way round
+    assert len(spyre.core_route(0, 16)) == 17
+
+
+def test_core_route_errors_name_the_device_and_the_cores():
+    with pytest.raises(Exception) as exc:
+        load_device("sample").core_route(0, 1)
+    assert "no core-to-core links ('ktdf_arch.core_links')" in str(exc.value)
+    with pytest.raises(Exception) as exc:
+        load_device("ring4").core_route(1, 7)
+    assert "no core 7: the device has 4 core(s)" in str(exc.value)
+
+
+def test_a_ring_of_two_cores_is_one_link_each_way():
+    model = model_of_text(
+        """
+        ktdf_arch.device @pair attributes {ktdf_arch.core_links = {topology = "ring", bandwidth = 8, latency = 2}} {
+          %g = memory {kind = "G"}
+          group {kind = "core"} share(%g) {
+            %m = memory {kind = "M"}
+            %u = exec_unit {kind = "U", ktdf_arch.features = {ktdf_arch.feature.compute}}
+          }
+          group {kind = "core"} share(%g) {
+            %m = memory {kind = "M"}
+            %u = exec_unit {kind = "U", ktdf_arch.features = {ktdf_arch.feature.compute}}
+          }
+        }
+        """
+    )
+    assert model.cores == 2
+    assert model.core_route(0, 1) == [0, 1] and model.core_route(1, 0) == [1, 0]
+    first = next(n.id for n in model.routing.nodes if n.core == 0)
+    assert sorted((u - first, v - first) for u, v in model.routing.graph.edges() if u >= first) == [(0, 1), (1, 0)]

@@ -122,7 +122,7 @@ def _device_attributes() -> set[str]:
     names |= set(intrinsics._PROPERTY_CHECKS) | set(intrinsics._FEATURE_CHECKS)
     for feature, fields in intrinsics.FEATURE_FIELDS.items():
         names |= set(fields)
-    names |= set(intrinsics.ACCESS_FIELDS) | set(intrinsics.OTHER_DEVICE_ATTRIBUTES)
+    names |= set(intrinsics.ACCESS_FIELDS) | set(intrinsics.OTHER_DEVICE_ATTRIBUTES) | set(intrinsics.CORE_LINK_FIELDS)
     return names
 
 
@@ -135,7 +135,7 @@ def test_every_device_attribute_is_documented():
         "add a row '| `{n}` | on | meaning | read by |' to the table under '## Attribute reference' in "
         "docs/devices.md",
         "remove its row from '## Attribute reference' in docs/devices.md (or register it in arch/intrinsics.py: "
-        "FEATURE_FIELDS, ACCESS_FIELDS or OTHER_DEVICE_ATTRIBUTES)")
+        "FEATURE_FIELDS, ACCESS_FIELDS, CORE_LINK_FIELDS or OTHER_DEVICE_ATTRIBUTES)")
     missing_features = set(intrinsics._FEATURE_CHECKS) - set(intrinsics.FEATURE_FIELDS)
     problems += [f"feature '{f}' has no FEATURE_FIELDS entry in arch/intrinsics.py" for f in sorted(missing_features)]
     assert not problems, "\n".join(problems)

@@ -4,7 +4,7 @@
 
 ktdf_arch.device @unknown_property {
   // expected-error @below {{unrecognized 'ktdf_arch' intrisic: ktdf_arch.clock}}
-  // expected-note @below {{expected one of: ktdf_arch.bandwidth, ktdf_arch.features, ktdf_arch.maps_to, ktdf_arch.overlaps, ktdf_arch.transfer_granularity}}
+  // expected-note @below {{expected one of: ktdf_arch.bandwidth, ktdf_arch.core_links, ktdf_arch.features, ktdf_arch.maps_to, ktdf_arch.overlaps, ktdf_arch.transfer_granularity}}
   %u = exec_unit {ktdf_arch.clock = 1000}
 }
 
@@ -351,4 +351,49 @@ ktdf_arch.device @matrix_unknown_field {
 ktdf_arch.device @matrix_on_memory {
   // expected-error @below {{'ktdf_arch.feature.matrix' intrisic only valid on execution units}}
   %m = memory {kind = "M", ktdf_arch.features = {ktdf_arch.feature.matrix = {tile = array<i64: 8, 8, 8>, types = #ktdf_arch.map<f16 = f32>, cycles_per_tile = 1}}}
+}
+
+// -----
+
+// ktdf_arch.core_links: on the device only, a known topology, bandwidth > 0, latency >= 0.
+
+ktdf_arch.device @core_links_on_memory {
+  // expected-error @below {{'ktdf_arch.core_links' intrisic only valid on the device}}
+  %m = memory {kind = "M", ktdf_arch.core_links = {topology = "ring", bandwidth = 8, latency = 1}}
+}
+
+// -----
+
+// expected-error @below {{'ktdf_arch.core_links' intrisic attribute 'topology' requires one of: 'ring'}}
+ktdf_arch.device @core_links_mesh attributes {ktdf_arch.core_links = {topology = "mesh", bandwidth = 8, latency = 1}} {
+}
+
+// -----
+
+// expected-error @below {{'ktdf_arch.core_links' intrisic attribute 'bandwidth' requires 64-bit integer >= 1}}
+ktdf_arch.device @core_links_no_bandwidth attributes {ktdf_arch.core_links = {topology = "ring", latency = 1}} {
+}
+
+// -----
+
+// expected-error @below {{'ktdf_arch.core_links' intrisic attribute 'latency' requires 64-bit integer >= 0}}
+ktdf_arch.device @core_links_negative_latency attributes {ktdf_arch.core_links = {topology = "ring", bandwidth = 8, latency = -1}} {
+}
+
+// -----
+
+// expected-error @below {{'ktdf_arch.core_links' intrisic unknown attribute 'width' (expected one of: topology, bidirectional, bandwidth, latency)}}
+ktdf_arch.device @core_links_unknown attributes {ktdf_arch.core_links = {topology = "ring", bandwidth = 8, latency = 1, width = 2}} {
+}
+
+// -----
+
+// expected-error @below {{'ktdf_arch.core_links' intrisic attribute 'bidirectional' requires unit}}
+ktdf_arch.device @core_links_bidirectional_value attributes {ktdf_arch.core_links = {topology = "ring", bidirectional = 1, bandwidth = 8, latency = 1}} {
+}
+
+// -----
+
+// expected-error @below {{'ktdf_arch.core_links' intrisic requires dictionary attribute}}
+ktdf_arch.device @core_links_not_a_dictionary attributes {ktdf_arch.core_links = "ring"} {
 }
