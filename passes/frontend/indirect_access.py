@@ -134,22 +134,26 @@ def plan_indirect_tile(tile: ktdp.ConstructIndirectAccessTileOp, model: DeviceMo
 def _box_extents(tile: ktdp.ConstructIndirectAccessTileOp) -> list[int]:
     """The variables space's extents: it must be a box from 0 in identity order."""
     order = tile.variables_space_order.data  # type: ignore[union-attr]
-    the_set = tile.variables_space_set.data  # type: ignore[union-attr]
     if order != AffineMap.identity(order.num_dims):
         raise error(tile, "the variables_space_order of an indirect access tile must be the identity")
+    return box_extents(tile.variables_space_set.data, tile, "variables_space_set")  # type: ignore[union-attr]
+
+
+def box_extents(the_set: AffineSet, tile: Operation, what: str) -> list[int]:
+    """The extents of `the_set` (the `what` of `tile`), which must be a box starting at 0."""
     upper: dict[int, int] = {}
     lower: dict[int, int] = {}
     for constraint in the_set.constraints:
         row = ktdp.linear_form(constraint.lhs - constraint.rhs, the_set.num_dims, the_set.num_symbols)
         dims = [k for k in range(the_set.num_dims) if row is not None and row[k]]
         if row is None or len(dims) != 1 or any(row[the_set.num_dims:-1]):
-            raise error(tile, "the variables_space_set of an indirect access tile must be a box")
+            raise error(tile, f"the {what} of {_a(tile)} must be a box")
         k, coefficient, constant = dims[0], row[dims[0]], row[-1]
         kinds = [constraint.kind] if constraint.kind != AffineConstraintKind.eq else \
             [AffineConstraintKind.ge, AffineConstraintKind.le]
         for kind in kinds:
             if abs(coefficient) != 1:
-                raise error(tile, "the variables_space_set of an indirect access tile must be a box")
+                raise error(tile, f"the {what} of {_a(tile)} must be a box")
             # coefficient * d + constant >= 0 (or <= 0)
             bound = -constant * coefficient
             if (kind == AffineConstraintKind.ge) == (coefficient > 0):
@@ -159,10 +163,13 @@ def _box_extents(tile: ktdp.ConstructIndirectAccessTileOp) -> list[int]:
     extents = []
     for k in range(the_set.num_dims):
         if lower.get(k) != 0 or k not in upper or upper[k] < 0:
-            raise error(tile, "the variables_space_set of an indirect access tile must be a box starting at 0 "
-                              f"(variable {k} is not)")
+            raise error(tile, f"the {what} of {_a(tile)} must be a box starting at 0 (dimension {k} is not)")
         extents.append(upper[k] + 1)
     return extents
+
+
+def _a(tile: Operation) -> str:
+    return "an indirect access tile" if isinstance(tile, ktdp.ConstructIndirectAccessTileOp) else "an access tile"
 
 
 def _indirect_dim(tile: Operation, dim: int, index_view: SSAValue, amap: AffineMap, captured: int) -> IndirectDim:
@@ -260,7 +267,7 @@ def _insert_address_program(plan: IndirectPlan, addresses: SSAValue, anchor: Ope
         shape = [plan.extents[v] if v is not None else 1 for v in dim.variables]
         access = builder.value(ktdp.ConstructAccessTileOp(
             ktdp.AccessTileType(shape), dim.index_view, AffineMap(len(captured), 0, tuple(dim.anchors)), captured,
-            _box(shape), AffineMap.identity(len(shape))))
+            box_set(shape), AffineMap.identity(len(shape))))
         indices.append(builder.value(ktdp.LoadOp(access, TensorType(I32, shape))))
         maps.append(AffineMap(list_rank, 0, tuple(
             AffineExpr.dimension(plan.list_variables.index(v)) if v is not None else AffineExpr.constant(0)
@@ -269,7 +276,7 @@ def _insert_address_program(plan: IndirectPlan, addresses: SSAValue, anchor: Ope
     list_type = MemRefType(I32, plan.list_shape)
     placeholder = builder.value(ktdp.ConstructMemoryViewOp(
         zero, plan.list_shape, _row_major(plan.list_shape), list_type, ktdp.MemorySpaceAttr("ct_local"),
-        _box(plan.list_shape)))
+        box_set(plan.list_shape)))
     empty = builder.value(tensor.EmptyOp([], TensorType(I32, plan.list_shape)))
     generic = builder.insert(GenericOp(
         indices, [empty], Region(_address_body(plan)),
@@ -277,7 +284,7 @@ def _insert_address_program(plan: IndirectPlan, addresses: SSAValue, anchor: Ope
         [IteratorTypeAttr.parallel()] * list_rank, [TensorType(I32, plan.list_shape)]))
     store_tile = builder.value(ktdp.ConstructAccessTileOp(
         ktdp.AccessTileType(plan.list_shape), placeholder, AffineMap(0, 0, (AffineExpr.constant(0),) * list_rank),
-        [], _box(plan.list_shape), AffineMap.identity(list_rank)))
+        [], box_set(plan.list_shape), AffineMap.identity(list_rank)))
     builder.insert(ktdp.StoreOp(generic.results[0], store_tile))
     builder.insert(func.ReturnOp())
     for op in block.ops:
@@ -322,7 +329,7 @@ def _address_body(plan: IndirectPlan) -> Block:
     return body
 
 
-def _box(shape: Sequence[int]) -> AffineSet:
+def box_set(shape: Sequence[int]) -> AffineSet:
     constraints = []
     for k, extent in enumerate(shape):
         d = AffineExpr.dimension(k)

@@ -41,7 +41,7 @@ func.func @not_from_zero() attributes {grid = [1]} {
   %table = ktdp.construct_memory_view %ta, sizes: [128, 64], strides: [64, 1] {coordinate_set = #table_set, memory_space = #ktdp.memory_space<global>} : memref<128x64xf16>
   %ids = ktdp.construct_memory_view %ia, sizes: [8], strides: [1] {coordinate_set = #ids_set, memory_space = #ktdp.memory_space<global>} : memref<8xi32>
   %out = ktdp.construct_memory_view %oa, sizes: [8, 64], strides: [64, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<8x64xf16>
-  // expected-error @below {{the variables_space_set of an indirect access tile must be a box starting at 0 (variable 0 is not)}}
+  // expected-error @below {{the variables_space_set of an indirect access tile must be a box starting at 0 (dimension 0 is not)}}
   %t = ktdp.construct_indirect_access_tile intermediate_variables(%r, %c) %table[ind(%ids[%r]), (%c)] {variables_space_set = affine_set<(d0, d1) : (d0 - 1 >= 0, -d0 + 8 >= 0, d1 >= 0, -d1 + 63 >= 0)>, variables_space_order = #id2} : memref<128x64xf16>, memref<8xi32> -> !ktdp.access_tile<8x64xindex>
   %x = ktdp.load %t : <8x64xindex> -> tensor<8x64xf16>
   %e = tensor.empty() : tensor<8x64xf16>

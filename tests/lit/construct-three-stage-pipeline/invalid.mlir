@@ -6,25 +6,6 @@
 #view = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #order = affine_map<(d0, d1) -> (d0, d1)>
 
-// A pure copy has no compute to schedule.
-func.func @copy() {
-  %c0 = arith.constant 0 : index
-  %c256 = arith.constant 256 : index
-  %a = ktdp.construct_memory_view %c0, sizes: [4, 64], strides: [64, 1] {coordinate_set = #view, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
-  %b = ktdp.construct_memory_view %c256, sizes: [4, 64], strides: [64, 1] {coordinate_set = #view, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
-  %ta = ktdp.construct_access_tile %a[%c0, %c0] {access_tile_set = #view, access_tile_order = #order} : memref<4x64xf16> -> !ktdp.access_tile<4x64xindex>
-  %tb = ktdp.construct_access_tile %b[%c0, %c0] {access_tile_set = #view, access_tile_order = #order} : memref<4x64xf16> -> !ktdp.access_tile<4x64xindex>
-  %x = ktdp.load %ta : !ktdp.access_tile<4x64xindex> -> tensor<4x64xf16>
-  // expected-error @below {{program has no compute op between its loads and stores; a pure copy cannot be scheduled}}
-  ktdp.store %x, %tb : tensor<4x64xf16>, !ktdp.access_tile<4x64xindex>
-  return
-}
-
-// -----
-
-#view = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#order = affine_map<(d0, d1) -> (d0, d1)>
-
 // Everything a program stores must be its compute op's result.
 func.func @store_input_too() {
   %c0 = arith.constant 0 : index
