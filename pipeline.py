@@ -11,7 +11,7 @@ from __future__ import annotations
 # (--unit element), Triton's scalar broadcasts written as linalg. The tools run it right after
 # parsing, before `-ktir-to-dfir` (whose text stays upstream's, as `--dump-pass-pipeline` shows
 # it) and before dfsched-run's reference, so the reference and every pass see one kernel.
-FRONT_DOOR: list[str] = ["bind-kernel-arguments", "address-units-to-bytes", "triton-to-linalg"]
+FRONT_DOOR: list[str] = ["bind-kernel-arguments", "address-units-to-bytes", "triton-to-linalg", "single-tile-grid"]
 
 KTIR_TO_DFIR: list[str] = [
     # frontend (`docs/architecture.md#the-pipeline`, preceded by the device declaration)

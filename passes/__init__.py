@@ -20,6 +20,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "address-units-to-bytes": ("dfsched.passes.frontend.address_units_to_bytes", "AddressUnitsToBytes"),
     "fold-accumulation-loops": ("dfsched.passes.frontend.fold_accumulation_loops", "FoldAccumulationLoops"),
     "triton-to-linalg": ("dfsched.passes.frontend.triton_to_linalg", "TritonToLinalg"),
+    "single-tile-grid": ("dfsched.passes.frontend.single_tile_grid", "SingleTileGrid"),
     "ktir-legality-check": ("dfsched.passes.frontend.ktir_legality_check", "KtirLegalityCheck"),
     "compute-group-extraction": ("dfsched.passes.frontend.compute_group_extraction", "ComputeGroupExtraction"),
     "construct-three-stage-pipeline": ("dfsched.passes.frontend.construct_three_stage_pipeline", "ConstructThreeStagePipeline"),

@@ -81,6 +81,7 @@ class IndirectPlan:
     strides: list[int] = field(default_factory=list)  # per variable, elements (direct subscripts)
     offset: list[int] = field(default_factory=list)  # per captured variable, elements; last: constant
     list_variables: list[int] = field(default_factory=list)
+    view_strides: list[int] = field(default_factory=list)  # the memory view's, elements
 
     @property
     def list_shape(self) -> list[int]:
@@ -95,9 +96,9 @@ def plan_indirect_tile(tile: ktdp.ConstructIndirectAccessTileOp, model: DeviceMo
         raise error(tile, "the base of an indirect access tile must come from ktdp.construct_memory_view")
     view_type = view.result.type
     assert isinstance(view_type, MemRefType)
-    strides = list(view.get_static_strides())
-    if any(s < 0 for s in strides):
-        raise error(tile, "the memory view of an indirect access tile needs static strides")
+    strides = view.constant_strides()
+    if any(s is None or s < 0 for s in strides):
+        raise error(tile, "the memory view of an indirect access tile needs constant strides")
     base = constant_int(view.operands[0])
     if base is None:
         raise error(tile, "the memory view of an indirect access tile needs a constant base address (the "
@@ -107,7 +108,7 @@ def plan_indirect_tile(tile: ktdp.ConstructIndirectAccessTileOp, model: DeviceMo
     captured = len(tile.captured_variables)
     n_vars = len(extents)
     plan = IndirectPlan(tile, view, extents, element_bytes, base,
-                        strides=[0] * n_vars, offset=[0] * (captured + 1))
+                        strides=[0] * n_vars, offset=[0] * (captured + 1), view_strides=strides)
     index_views = iter(tile.indirect_memrefs)
     for dim, (indirect, amap_attr) in enumerate(zip(tile.subscript_kinds(), tile.per_dim_subscript_maps.data)):
         amap = amap_attr.data  # type: ignore[union-attr]
@@ -318,7 +319,7 @@ def _address_body(plan: IndirectPlan) -> Block:
     base = arith.ConstantOp(IntegerAttr(plan.base_bytes, I32))
     body.add_op(base)
     current: SSAValue = base.result
-    view_strides = list(plan.view.get_static_strides())
+    view_strides = plan.view_strides
     for k, dim in enumerate(plan.indirect):
         stride = arith.ConstantOp(IntegerAttr(view_strides[dim.dim] * plan.element_bytes, I32))
         body.add_op(stride)

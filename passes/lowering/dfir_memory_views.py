@@ -211,11 +211,10 @@ def _reinterpret_offset(rc: Operation) -> int | SSAValue:
 def _replace_source_a(pu: ProgramUnitOp, resolved, model: DeviceModel, symbols, definitions: Builder) -> None:
     cmvs = [op for op in pu.body.block.walk(region_first=True) if op.name == "ktdp.construct_memory_view"]
     for cmv in cmvs:
-        sizes = cmv.properties["static_sizes"].get_values()
-        strides = cmv.properties["static_strides"].get_values()
-        if any(s == DYNAMIC_INDEX for s in sizes):
+        sizes, strides = cmv.constant_sizes(), cmv.constant_strides()
+        if any(s is None for s in sizes):
             raise error(cmv, "construct_memory_view: dynamic sizes not supported")
-        if any(s == DYNAMIC_INDEX for s in strides):
+        if any(s is None for s in strides):
             raise error(cmv, "construct_memory_view: dynamic strides not supported")
         layout = AffineMapAttr(linear_layout(strides))
         src_type = cmv.results[0].type
