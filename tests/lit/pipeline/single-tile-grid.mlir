@@ -3,7 +3,7 @@
 
 // A kernel without `grid` that asks for no tile id runs on one tile, as the reference
 // interpreter runs it: the front door (single-tile-grid) gives it grid = [1].
-// PASS-LABEL: func.func @no_grid() attributes {grid = [1 : i64]}
+// PASS-LABEL: func.func @no_grid() attributes {grid = [1]}
 // PASS-LABEL: func.func @helper()
 // PASS-NOT:     grid
 // CHECK:        dataflow.program_unit
