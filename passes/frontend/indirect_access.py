@@ -54,6 +54,7 @@ from dfsched.dialects.constants import constant_int
 from dfsched.passes.builder import Builder
 
 I32 = IntegerType(32)
+I64 = IntegerType(64)
 CAPABILITY = "ktdf_arch.feature.address_list"
 
 
@@ -101,8 +102,7 @@ def plan_indirect_tile(tile: ktdp.ConstructIndirectAccessTileOp, model: DeviceMo
         raise error(tile, "the memory view of an indirect access tile needs constant strides")
     base = constant_int(view.operands[0])
     if base is None:
-        raise error(tile, "the memory view of an indirect access tile needs a constant base address (the "
-                          "address program adds it to every index; bind it with --bind)")
+        base = 0  # a run-time base: the list holds offsets, the transfer adds the view's start
     extents = _box_extents(tile)
     element_bytes = max(1, (getattr(view_type.element_type, "bitwidth", 8) + 7) // 8)
     captured = len(tile.captured_variables)
@@ -175,8 +175,9 @@ def _a(tile: Operation) -> str:
 
 def _indirect_dim(tile: Operation, dim: int, index_view: SSAValue, amap: AffineMap, captured: int) -> IndirectDim:
     element = getattr(index_view.type, "element_type", None)
-    if element != I32:
-        raise error(tile, f"index view of subscript {dim} holds {element}; spyreop.idx32toaddr takes i32 indices")
+    if element not in (I32, I64):
+        raise error(tile, f"index view of subscript {dim} holds {element}; spyreop.idx32toaddr takes i32 indices "
+                          "(i64 ones are read by their low words)")
     if not isinstance(index_view.owner, ktdp.ConstructMemoryViewOp):
         raise error(tile, f"index view of subscript {dim} must come from ktdp.construct_memory_view")
     variables: list[int | None] = []
@@ -267,7 +268,7 @@ def _insert_address_program(plan: IndirectPlan, addresses: SSAValue, anchor: Ope
     for dim in plan.indirect:
         shape = [plan.extents[v] if v is not None else 1 for v in dim.variables]
         access = builder.value(ktdp.ConstructAccessTileOp(
-            ktdp.AccessTileType(shape), dim.index_view, AffineMap(len(captured), 0, tuple(dim.anchors)), captured,
+            ktdp.AccessTileType(shape), _as_i32(builder, dim.index_view), AffineMap(len(captured), 0, tuple(dim.anchors)), captured,
             box_set(shape), AffineMap.identity(len(shape))))
         indices.append(builder.value(ktdp.LoadOp(access, TensorType(I32, shape))))
         maps.append(AffineMap(list_rank, 0, tuple(
@@ -297,6 +298,25 @@ def _insert_address_program(plan: IndirectPlan, addresses: SSAValue, anchor: Ope
             continue
         op.detach()
         Rewriter.insert_op(op, InsertPoint.before(anchor))
+
+
+def _as_i32(builder: Builder, index_view: SSAValue) -> SSAValue:
+    """An i64 index view read as its i32 low words (little-endian: the same address, strides
+    doubled); indices past 2**31 address no view anyway. i32 views are returned as they are."""
+    view = index_view.owner
+    assert isinstance(view, ktdp.ConstructMemoryViewOp)
+    view_type = view.result.type
+    assert isinstance(view_type, MemRefType)
+    if view_type.element_type == I32:
+        return index_view
+    strides = view.constant_strides()
+    sizes = view.constant_sizes()
+    if any(s is None for s in strides + sizes):
+        raise error(view, "an i64 index view needs constant sizes and strides (read by its i32 low words)")
+    words = [2 * s for s in strides]
+    return builder.value(ktdp.ConstructMemoryViewOp(
+        view.offset, sizes, words, MemRefType(I32, view_type.get_shape(), StridedLayoutAttr(words, None)),
+        view.memory_space, view.coordinate_set))
 
 
 def _store_into(placeholder: SSAValue, addresses: SSAValue) -> None:
