@@ -1,8 +1,8 @@
 """`single-tile-grid`: a kernel that declares no grid and asks for no tile id runs on one tile.
 
 The reference interpreter runs a kernel without `grid = [...]` on one tile (its default), and
-the RFC's examples (`paged-tensor-copy.mlir`, `add-with-control-flow.mlir`) are written that
-way: nothing in them depends on a tile id. The scheduler reads the grid from the attribute
+the RFC's paged examples (`paged-tensor-copy.mlir`, `paged-tensor-write.mlir`) are written
+that way: nothing in them depends on a tile id. The scheduler reads the grid from the attribute
 (upstream's "Function missing 'grid' attribute"), so this pass, at the front door, gives such a
 kernel `grid = [1]`, the one reading both agree on. A function that calls
 `ktdp.get_compute_tile_id` without a grid is left as it is: its grid is unknown, and the
