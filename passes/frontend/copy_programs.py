@@ -1,7 +1,7 @@
 """Programs that only move data: paged copies and copies through the compute unit.
 
 Run by `construct-three-stage-pipeline` on each program before it collects compute ops (README
-Decisions 50-51):
+Decisions 53-54):
 
 * `split_paged_copies`: a load stored unchanged, one side through an indirect access tile whose
   subscripts split a variable `v` by pages, `v floordiv K` and `v mod K` (the RFC's paged KV

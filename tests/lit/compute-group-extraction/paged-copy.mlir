@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s -split-input-file --compute-group-extraction | filecheck %s
 
-// A paged copy (Decision 51): the gather's subscripts split token t by pages of 4
+// A paged copy (Decision 54): the gather's subscripts split token t by pages of 4
 // (`t floordiv 4`, `t mod 4`), so the copy becomes a loop over the 4 pages, each a program
 // copying one page of every sequence: the page is a captured value, t ranges over one page,
 // and the store tile starts 4 * page tokens further along the view dimension t enumerates
