@@ -50,7 +50,7 @@ def run_main(capsys, *argv) -> tuple[int, str, str]:
 TILES = ("--tiles", "3")
 # Examples that gather or scatter need a unit declaring `ktdf_arch.feature.address_list`: the
 # sample device and spyre have one, quad_corelet none (its refusal is checked below).
-ADDRESS_LISTS = {"embedding_gather.mlir", "kv_cache_scatter.mlir"}
+ADDRESS_LISTS = {"embedding_gather.mlir", "kv_cache_scatter.mlir", "paged_kv_copy.mlir"}
 CHECKS = [(kernel, device) for kernel in KERNELS for device in ("sample", "quad_corelet")
           if not (kernel in ADDRESS_LISTS and device == "quad_corelet")] + \
          [(kernel, "spyre") for kernel in sorted(ADDRESS_LISTS)]
