@@ -312,6 +312,9 @@ def fold_commutative(op: Operation):
     return IN_PLACE
 
 
+_HAS_FOLDER: dict[type[Operation], bool] = {}
+
+
 def fold(op: Operation):
     """MLIR's `Operation::fold` for the ops dfsched knows how to fold (see greedy.FoldFor).
 
@@ -319,9 +322,10 @@ def fold(op: Operation):
     """
     from dfsched.passes.cleanup.arith_folds import fold_arith
 
-    if isinstance(op, xaffine.ApplyOp):
+    kind = type(op)  # exact types and a per-class answer: isinstance against xDSL's ABCs is slow
+    if kind is xaffine.ApplyOp:
         return fold_affine_apply(op)
-    if isinstance(op, xaffine.MinOp):
+    if kind is xaffine.MinOp:
         return fold_affine_min(op)
     if op.name.startswith("arith."):
         folded = fold_arith(op)
@@ -329,7 +333,10 @@ def fold(op: Operation):
             return folded
     elif op.name.startswith("memref."):
         return fold_memref_cast_operands(op)
-    if isinstance(op, HasFolderInterface) and not _covered_by_arith_folds(op):
+    has_folder = _HAS_FOLDER.get(kind)
+    if has_folder is None:
+        has_folder = _HAS_FOLDER[kind] = isinstance(op, HasFolderInterface)
+    if has_folder and not _covered_by_arith_folds(op):
         try:
             folded = op.fold()
         except (ValueError, TypeError, ZeroDivisionError, AssertionError):
