@@ -26,7 +26,7 @@ is given.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import affine as xaffine
 from xdsl.dialects import memref as xmemref
@@ -313,6 +313,7 @@ def fold_commutative(op: Operation):
 
 
 _HAS_FOLDER: dict[type[Operation], bool] = {}
+_AFFINE_FOLDER: dict[type[Operation], Callable | bool] = {}
 
 
 def fold(op: Operation):
@@ -322,11 +323,13 @@ def fold(op: Operation):
     """
     from dfsched.passes.cleanup.arith_folds import fold_arith
 
-    kind = type(op)  # exact types and a per-class answer: isinstance against xDSL's ABCs is slow
-    if kind is xaffine.ApplyOp:
-        return fold_affine_apply(op)
-    if kind is xaffine.MinOp:
-        return fold_affine_min(op)
+    kind = type(op)  # per-class answers: isinstance against xDSL's ABCs is slow
+    affine = _AFFINE_FOLDER.get(kind)
+    if affine is None:
+        affine = _AFFINE_FOLDER[kind] = (fold_affine_apply if isinstance(op, xaffine.ApplyOp) else
+                                         fold_affine_min if isinstance(op, xaffine.MinOp) else False)
+    if affine:
+        return affine(op)
     if op.name.startswith("arith."):
         folded = fold_arith(op)
         if folded is not None:
