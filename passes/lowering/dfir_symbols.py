@@ -322,8 +322,16 @@ def evaluate_at_unit(value: SSAValue, unit: SSAValue) -> int | None:
 
 @dataclass
 class Displacement:
+    """Elements (bytes after `scale`) added to a symbolic start: known per unit, or at run time.
+
+    `runtime` is an offset computed inside the program from its own arguments (a row index the
+    orchestrator's host loop passes to each call): it has no value when symbols are defined, so
+    it is added to the symbol by the unit itself (times `runtime_scale`).
+    """
     common: int = 0
     per_unit: list[tuple[SSAValue, int]] = field(default_factory=list)
+    runtime: SSAValue | None = None
+    runtime_scale: int = 1
 
     def varies(self) -> bool:
         return bool(self.per_unit)
@@ -337,6 +345,30 @@ class Displacement:
     def scale(self, factor: int) -> None:
         self.common *= factor
         self.per_unit = [(u, o * factor) for u, o in self.per_unit]
+        self.runtime_scale *= factor
+
+
+def _computed_from_program_arguments(value: SSAValue) -> bool:
+    """Whether `value` is readable operators over constants, per-unit constants and arguments
+    of the program's function (what its call passes, e.g. a host loop's row), and reaches one
+    such argument: a value each call's units can compute, unlike a raw tile id or a loaded one."""
+    reaches_argument = False
+    pending, seen = [value], set()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if _function_argument(current) is not None:
+            reaches_argument = True
+            continue
+        if constant_int(current) is not None or per_unit_constants(current) is not None:
+            continue
+        op = current.owner
+        if not isinstance(op, READABLE):
+            return False
+        pending.extend(op.operands)
+    return reaches_argument
 
 
 def take_displacement_apart(offset: int | SSAValue, pu: ProgramUnitOp) -> Displacement:
@@ -349,6 +381,8 @@ def take_displacement_apart(offset: int | SSAValue, pu: ProgramUnitOp) -> Displa
     for unit in pu.units:
         by = evaluate_at_unit(offset, unit)
         if by is None:
+            if _computed_from_program_arguments(offset):
+                return Displacement(runtime=offset)
             site = offset.owner if isinstance(offset.owner, Operation) else pu
             raise error(site, "the start address is computed from a run input and displaced by a value only "
                               "known while the program runs, so no symbol stands for it")
@@ -446,7 +480,19 @@ def _declare_derived(taken: SymbolicAddress, terms: Sequence[int], displacement:
 
 def emit_symbolic_start_address(taken: SymbolicAddress, displacement: Displacement, pu: ProgramUnitOp,
                                 symbols: SymbolAllocator, at_view: Builder, definitions: Builder) -> SSAValue:
-    """The view's start operand: one `symbol.create_symbol`, or one per unit in a unit-keyed map."""
+    """The view's start operand: one `symbol.create_symbol`, or one per unit in a unit-keyed map,
+    plus the run-time part of the displacement, if any, added by the unit."""
+    start = _symbolic_start(taken, displacement, pu, symbols, at_view, definitions)
+    if displacement.runtime is None:
+        return start
+    offset = displacement.runtime
+    if displacement.runtime_scale != 1:
+        offset = at_view.value(arith.MuliOp(offset, at_view.constant(displacement.runtime_scale)))
+    return at_view.value(arith.AddiOp(start, offset))
+
+
+def _symbolic_start(taken: SymbolicAddress, displacement: Displacement, pu: ProgramUnitOp,
+                    symbols: SymbolAllocator, at_view: Builder, definitions: Builder) -> SSAValue:
     if not taken.per_unit_terms and not displacement.varies():
         ident = _declare_derived(taken, [], displacement.common, symbols, definitions)
         return at_view.value(CreateSymbolOp(ident))
