@@ -13,7 +13,9 @@ Upgrading xDSL should mean editing this file and nothing else. What lives here:
   run step by step (`PDLRewriteRunner`);
 - the verifier walk (`verify_module`), pass construction from options (`pass_from_options`);
 - `ImplicitBuilder` made safe for threads (`thread_safe_implicit_builder`: `dfsched.compile` applies it;
-  importing this module patches nothing).
+  importing this module patches nothing);
+- a linear `IsolatedFromAbove` verifier with xDSL's verdicts (`fast_isolated_from_above`: the tools
+  and `dfsched.compile` install it).
 
 Nothing outside this file should name a private xDSL attribute (a leading underscore).
 """
@@ -791,13 +793,14 @@ def thread_safe_implicit_builder() -> None:
 
 
 
-def _fast_isolated_from_above() -> None:
+def fast_isolated_from_above() -> None:
     """xDSL 0.74's `IsolatedFromAbove.verify` with the same verdicts, linear in the region.
 
     xDSL asks `op.is_ancestor(owner)` for every operand (a walk up the parents) and
     `has_trait` for every nested op; the pipeline verifies after every pass, and a grid-wide
     function holds thousands of mapping operands. Here an operand whose defining block was
     already seen inside `op` is accepted at once; anything else gets xDSL's own check.
+    Idempotent; installed by the command-line tools and `dfsched.compile` (not on import).
     """
     from xdsl.dialects.builtin import UnregisteredOp
     from xdsl.traits import IsolatedFromAbove
@@ -834,10 +837,10 @@ def _fast_isolated_from_above() -> None:
                     if not is_isolated(child_op):
                         regions += child_op.regions
 
+    if getattr(IsolatedFromAbove.verify, "dfsched_fast", False):
+        return
+    verify.dfsched_fast = True  # type: ignore[attr-defined]
     IsolatedFromAbove.verify = verify
-
-
-_fast_isolated_from_above()
 
 
 # ---------------------------------------------------------------------------
