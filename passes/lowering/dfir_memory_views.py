@@ -157,9 +157,11 @@ def materialize_memory_units(func: FuncOp, needed: list[Attribute], grid: int, m
 
 
 def _i32(value: int):
-    from xdsl.dialects.builtin import IntegerAttr, i32
+    from xdsl.dialects.builtin import i32
 
-    return IntegerAttr(value, i32)
+    from dfsched.dialects.constants import integer_attr
+
+    return integer_attr(value, i32)
 
 
 def _resolve_units(pu: ProgramUnitOp, needed: list[Attribute], memory_units, model: DeviceModel,
