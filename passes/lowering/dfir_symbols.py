@@ -11,7 +11,8 @@ level, which `wrap-program-dfir` later moves beside the program.
 * `take_address_apart(address, pu, symbols)`: None when no input is reached; otherwise the
   input, the ops computing the address from it and its per-unit leaves (constant
   `uniform.query_map`s), or a located error naming what cannot be written as a symbol;
-* `take_displacement_apart(offset, pu)`: the `reinterpret_cast` offset, common or per unit;
+* `take_displacement_apart(offset, pu)`: the `reinterpret_cast` offset, common or per unit
+  (`known_only_at_run_time` tells the offsets it cannot take: the view adds those itself);
 * `emit_symbolic_start_address(...)`: the view's start operand (one symbol, or one per unit
   gathered in a unit-keyed uniform map), definitions emitted at the function-level point.
 
@@ -327,6 +328,26 @@ class Displacement:
         self.per_unit = [(u, o * factor) for u, o in self.per_unit]
 
 
+def known_only_at_run_time(offset: int | SSAValue, pu: ProgramUnitOp) -> bool:
+    """`offset` is computed by index arithmetic from the program's parameters (a loop's row
+    passed in) and constants, and is not a constant at each unit of `pu`."""
+    if isinstance(offset, int) or constant_int(offset) is not None:
+        return False
+    if any(evaluate_at_unit(offset, unit) is None for unit in pu.units):
+        return _from_parameters(offset)
+    return False
+
+
+def _from_parameters(value: SSAValue, depth: int = 0) -> bool:
+    if isinstance(value, BlockArgument):
+        return isinstance(value.owner.parent_op(), FuncOp)
+    if constant_int(value) is not None:
+        return True
+    owner = value.owner
+    return (depth < 32 and isinstance(owner, (*READABLE, arith.IndexCastOp))
+            and all(_from_parameters(v, depth + 1) for v in owner.operands))
+
+
 def take_displacement_apart(offset: int | SSAValue, pu: ProgramUnitOp) -> Displacement:
     if isinstance(offset, int):
         return Displacement(offset)
@@ -461,6 +482,7 @@ __all__ = [
     "SymbolAllocator",
     "take_address_apart",
     "take_displacement_apart",
+    "known_only_at_run_time",
     "emit_symbolic_start_address",
     "element_size_bytes",
 ]

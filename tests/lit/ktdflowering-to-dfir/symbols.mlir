@@ -223,6 +223,52 @@ module {
 
 // -----
 
+// Decision 51. A displacement computed from the program's parameters (a row index passed in
+// by the orchestrator's loop) is known only while the program runs: the view starts at the
+// input's symbol plus that displacement in bytes (32 f16 per row: 64 bytes).
+
+// CHECK-LABEL: func.func private @row_offset(%
+// CHECK-NEXT:    %[[TWO:.*]] = arith.constant 2 : index
+// CHECK:         %[[OFF:.*]] = arith.muli %arg1, %{{.*}} : index
+// CHECK-NEXT:    %[[SYM:.*]] = symbol.create_symbol {SymbolId = -1 : i64} : index
+// CHECK-NEXT:    %[[BYTES:.*]] = arith.muli %[[OFF]], %[[TWO]] : index
+// CHECK-NEXT:    %[[START:.*]] = arith.addi %[[SYM]], %[[BYTES]] : index
+// CHECK-NEXT:    dataflow.get_logical_memory_view %{{.*}}, %[[START]]
+
+#s = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+module {
+  module {
+    func.func @kernel(%a: index, %n: index) attributes {grid = [2]} {
+      call @row_offset(%a, %n) : (index, index) -> ()
+      return
+    }
+    func.func private @row_offset(index, index)
+  }
+  module @row_offset {
+    func.func private @row_offset(%x: index, %row: index) attributes {grid = [2]} {
+      %u0 = dataflow.get_unit {core = 0 : i32, name = "C0-MNILU", type = "MNILU"} : index
+      %u1 = dataflow.get_unit {core = 1 : i32, name = "C1-MNILU", type = "MNILU"} : index
+      %tid = ktdp.get_compute_tile_id : index
+      %k0 = arith.constant 0 : index
+      %k1 = arith.constant 1 : index
+      %m = uniform.def_immutable_mapping([%k0 -> %u0], [%k1 -> %u1]):index
+      %q = uniform.query_map(map:%m, key:%tid) : index
+      %tile = ktdp.get_compute_tile_id : index
+      %c32 = arith.constant 32 : index
+      %odd = arith.muli %row, %c32 : index
+      %v = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #s, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+      %d = memref.memory_space_cast %v : memref<64xf16> to memref<64xf16, "DDR">
+      %r = memref.reinterpret_cast %d to offset: [%odd], sizes: [32], strides: [1] : memref<64xf16, "DDR"> to memref<32xf16, strided<[1], offset: ?>, "DDR">
+      ktdf_lowering.execute_on %q {
+        "test.use"(%r) : (memref<32xf16, strided<[1], offset: ?>, "DDR">) -> ()
+      }
+      return
+    }
+  }
+}
+
+// -----
+
 // Two kernels number their inputs one after the other (-1; -2, -3); a program reached from
 // the second kernel's last argument is input -3, as that kernel declares it (upstream would
 // count from -1 again for every kernel).
