@@ -40,6 +40,7 @@ from xdsl.traits import Pure
 from dfsched.compat import InsertPoint, Rewriter
 from dfsched.diagnostics import error
 from dfsched.passes.frontend.fold_accumulation_loops import fold_accumulation_loops
+from dfsched.passes.frontend.tile_dependent_loops import normalize_tile_dependent_loops
 from dfsched.passes.frontend.utils import (
     blocks_post_order,
     dialect_of,
@@ -64,6 +65,7 @@ class ComputeGroupExtraction(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         fold_accumulation_loops(op)  # a group never crosses control flow: K loops become one reduction
+        normalize_tile_dependent_loops(op)
         recompute_stored_intermediates(op)
         groups = find_compute_groups(op)
         if not groups:

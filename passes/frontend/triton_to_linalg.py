@@ -74,6 +74,14 @@ class TritonToLinalg(ModulePass):
 CONSTANT_CASTS = frozenset({"arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf"})
 
 
+def _folded_cast(op: Operation) -> FloatAttr | None:
+    """A constant integer or float converted to a float, as the constant it is."""
+    source = op.operands[0].owner if op.name in CONSTANT_CASTS and isinstance(op.operands[0], OpResult) else None
+    if isinstance(source, arith.ConstantOp) and isinstance(source.value, FloatAttr | IntegerAttr):
+        return FloatAttr(float(source.value.value.data), op.results[0].type)
+    return None
+
+
 def _splatted_constant(value: SSAValue) -> FloatAttr | IntegerAttr | None:
     """The scalar constant a `tensor.splat` writes (a constant, or a constant integer or float
     converted to a float: Triton's `N` as f16), else None."""
@@ -83,11 +91,7 @@ def _splatted_constant(value: SSAValue) -> FloatAttr | IntegerAttr | None:
     scalar = splat.input.owner if isinstance(splat.input, OpResult) else None
     if isinstance(scalar, arith.ConstantOp) and isinstance(scalar.value, FloatAttr | IntegerAttr):
         return scalar.value
-    if scalar is not None and scalar.name in CONSTANT_CASTS:
-        source = scalar.operands[0].owner if isinstance(scalar.operands[0], OpResult) else None
-        if isinstance(source, arith.ConstantOp) and isinstance(source.value, FloatAttr | IntegerAttr):
-            return FloatAttr(float(source.value.value.data), scalar.results[0].type)
-    return None
+    return _folded_cast(scalar) if scalar is not None else None
 
 
 def _fold_constant_splats(ctx: Context, op: Operation) -> None:
@@ -169,9 +173,13 @@ def _broadcast(ctx: Context, splat: tensor.SplatOp, extract: tensor.ExtractOp,
     block = Block(arg_types=[extract.tensor.type.get_element_type(), element])
     mapping: dict[SSAValue, SSAValue] = {extract.result: block.args[0]}
     for op in chain:
-        block.add_op(op.clone(value_mapper=mapping))
+        folded = _folded_cast(op)
+        block.add_op(arith.ConstantOp(folded) if folded is not None else op.clone(value_mapper=mapping))
         mapping.update(zip(op.results, block.last_op.results))
     block.add_op(linalg_ops.YieldOp(mapping[splat.input]))
+    for op in reversed(list(block.ops)):  # constants only a folded cast read
+        if op is not block.last_op and not any(r.uses for r in op.results):
+            block.erase_op(op)
     generic = make_generic(ctx, [extract.tensor], [empty.tensor], Region(block),
                            [read, AffineMap.identity(rank)], ["parallel"] * rank, [result_type])
     return [empty, generic]
