@@ -150,6 +150,20 @@ def grown_tile(tile: Operation, position: int, total: int, mapping: dict[SSAValu
         [mapping.get(v, v) for v in tile.symbol_operands], dict(tile.attributes))
 
 
+def inserter_before(loop: Operation):
+    """`insert(op, like)`: put `op` (and what it holds) before `loop` at `like`'s location."""
+    block = loop.parent_block()
+    assert block is not None
+
+    def insert(op: Operation, like: Operation) -> Operation:
+        for inner in op.walk():
+            inner.location = like.location
+        block.insert_op_before(op, loop)
+        return op
+
+    return insert
+
+
 def box(shape) -> AffineSet:
     """{(d...) | 0 <= d_i < shape_i}"""
     constraints = []

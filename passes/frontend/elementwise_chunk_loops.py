@@ -45,7 +45,7 @@ from xdsl.traits import Pure
 from dfsched.diagnostics import DiagnosticError
 from dfsched.dialects import ktdp
 from dfsched.dialects.constants import constant_attr, constant_int
-from dfsched.passes.frontend.chunk_growth import ChunkGrowth, LoopDependence, refuse
+from dfsched.passes.frontend.chunk_growth import ChunkGrowth, LoopDependence, inserter_before, refuse
 from dfsched.passes.frontend.utils import op_name
 
 # combiner -> the value of its identity element (None: zero of any type)
@@ -65,15 +65,7 @@ class ElementwiseFold:
 
     def apply(self) -> None:
         loop = self.loop
-        block = loop.parent_block()
-        assert block is not None
-
-        def insert(op: Operation, like: Operation) -> Operation:
-            for inner in op.walk():
-                inner.location = like.location
-            block.insert_op_before(op, loop)
-            return op
-
+        insert = inserter_before(loop)
         mapping = self.growth.grow([e for _, e in self.reductions.values()], insert)
         for store in self.growth.stores:
             insert(ktdp.StoreOp(mapping[store.operands[0]], mapping[store.operands[1]],

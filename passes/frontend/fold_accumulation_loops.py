@@ -66,6 +66,7 @@ from dfsched.passes.frontend.chunk_growth import (
     LoopDependence,
     grown,
     grown_tile,
+    inserter_before,
     is_fill_or_empty,
     refuse,
     streamed_load,
@@ -281,15 +282,7 @@ def _feeds_only_tile_indices(op: Operation, allowed: set[Operation]) -> bool:
 
 def _apply(plan: FoldPlan) -> None:
     loop = plan.loop
-    block = loop.parent_block()
-    assert block is not None
-
-    def insert(op: Operation, like: Operation) -> Operation:
-        for inner in op.walk():
-            inner.location = like.location
-        block.insert_op_before(op, loop)
-        return op
-
+    insert = inserter_before(loop)
     iv = loop.body.block.args[0]
     start = insert(arith.ConstantOp(IntegerAttr(constant_int(loop.lb), iv.type)), loop)
     mapping: dict[SSAValue, SSAValue] = {iv: start.results[0]}
