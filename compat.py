@@ -12,7 +12,8 @@ Upgrading xDSL should mean editing this file and nothing else. What lives here:
 - the interpreter: `InterpreterBase` (its per-op step) and `op_implementations`; PDL rewrites
   run step by step (`PDLRewriteRunner`);
 - the verifier walk (`verify_module`), pass construction from options (`pass_from_options`);
-- `ImplicitBuilder` made safe for threads (`_thread_safe_implicit_builder`, applied on import).
+- `ImplicitBuilder` made safe for threads (`thread_safe_implicit_builder`: `dfsched.compile` applies it;
+  importing this module patches nothing).
 
 Nothing outside this file should name a private xDSL attribute (a leading underscore).
 """
@@ -296,7 +297,7 @@ class LocatingParser(MLIRAffineParsing, Parser):
         # spell switch connectivity with it, and `--print-op-generic` prints it as MLIR does.
         token = self._current_token
         if token.kind == MLIRTokenKind.BARE_IDENT and token.span.text == "sparse":
-            from dfsched.dialects.ktdf_arch import parse_sparse_literal
+            from dfsched.dialects.ktdf_arch_types import parse_sparse_literal
 
             self._consume_token(MLIRTokenKind.BARE_IDENT)
             return parse_sparse_literal(self)
@@ -769,7 +770,7 @@ def pass_from_options(pass_class: Any, name: str, options: Mapping[str, tuple]) 
     return pass_class.from_spec(ArgSpec(name, dict(options)))
 
 
-def _thread_safe_implicit_builder() -> None:
+def thread_safe_implicit_builder() -> None:
     """Make xDSL 0.74's `ImplicitBuilder` safe when several threads build ops at once.
 
     Entering an implicit builder replaces `Operation.__post_init__` for the whole process and
@@ -778,6 +779,8 @@ def _thread_safe_implicit_builder() -> None:
     already attached to a block", seen when `dfsched.compile` runs on threads). The hook only
     inserts when the calling thread has a builder, so installing it once, for good, is
     equivalent on one thread and correct on many; entering and leaving then change nothing.
+    Idempotent. Called by `dfsched.compile`, which callers run on threads; not on import, so
+    that importing dfsched changes nothing in xDSL for the rest of the process.
     """
     from xdsl import builder
     from xdsl.ir import Operation
@@ -786,8 +789,6 @@ def _thread_safe_implicit_builder() -> None:
     installed = Operation.__post_init__
     builder._override_operation_post_init = lambda: installed
 
-
-_thread_safe_implicit_builder()
 
 
 # ---------------------------------------------------------------------------

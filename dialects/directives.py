@@ -9,26 +9,58 @@ xDSL 0.74 reads an op's `assembly_format` as MLIR's ODS does; what ODS spells wi
 * `custom<OwnType>(type($v))`: a type of the op's own dialect in MLIR's stripped form, its
   parameters without its name (`<SRC -> DST, NxT>` for `!ktdf.fifo.slot<SRC -> DST, NxT>`); the
   full spelling is accepted too. The type class is the one the operand or result declares.
-* `custom<Body>($r)`: a single-block region printed as MLIR prints a `SingleBlock` region: no
-  entry-block arguments, an empty block as `{\n}`, and an op's implicit terminator elided
+* `custom<Body>($r)`: a single-block region printed as MLIR prints a `SingleBlock` region:
+  entry-block arguments only when it has some, an empty block as `{\n}`, and an op's implicit terminator elided
   when it carries nothing; `{}` parses to one empty block (plus that terminator).
 * `custom<CellOrSlot>($v, $indices, $map, $sizes, $static_sizes)`: one side of a data transfer,
   `%m[%i + 3, %j] size [1, %n, 64]` for a memref (subscripts by `affine_subscripts`) or
   `%slot size [64]` for a fifo slot; the `size` list mixes literals and index values.
 * `custom<BareI64>($p)`: an i64 property written as a bare integer (`modulo(size : 4)`).
+* `custom<IsolatedBody>($r)`: a single-block region that sees no value from outside
+  (IsolatedFromAbove, checked while parsing), printed without entry-block arguments.
+* `custom<StringArray>($p)`: an optional `["a", "b"]`; an empty array is the property's absence.
+* `custom<ProducedFuture>(type($f))`: `-> <future>` after `inter_tile_produce`'s set, also
+  with the produced types written before the arrow (`: T -> ...`, `ktdp_spellings`).
+* `custom<Delivered>(type($r))`: a delivery op's result types; a type that drops unit
+  dimensions of the partial type reads as the partial type plus a `tensor.collapse_shape`,
+  which the op class adds when wrapped by `delivering` (`ktdp_spellings`).
+* `custom<ShortType>(type($v))`: a `ktdf_arch` type by its mnemonic alone (`memory`), any
+  other type in full.
+* `custom<SymbolName>($p)`: `@name`, with MLIR's error when it is missing.
+* `custom<GraphOrImport>($r, $path)`: a device body (`IsolatedBody`) or `import("path")`.
+* `custom<EnumKeyword>($p)`: an i32 enum property written as its case's name (`value from %a`);
+  the op names the enum in `KEYWORDS`.
+
+xDSL 0.74 has no custom `attr-dict` (ODS's `custom<AttrDictOrAlias>(attr-dict)`): `with_attr_dict`
+swaps an op's `attr-dict` for a subclass of xDSL's directive, `ResourceAttrDict` (`[@id]` and
+one dictionary, or an alias of one, holding inherent and discardable attributes) or
+`InherentAttrDict` (inherent attributes may be written in the dictionary, as MLIR allows).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, IntegerAttr, MemRefType, i64
-from xdsl.ir import Block, ParametrizedAttribute, Region, SSAValue
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+    UnitAttr,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import (
+    AttrDictDirective,
     AttributeVariable,
     CustomDirective,
+    FormatProgram,
     OperandVariable,
     ParsingState,
     PrintingState,
@@ -113,6 +145,18 @@ class Token(CustomDirective):
         self.type.print(printer, state, op)
 
 
+def parse_own_type(parser: Parser, base: type[ParametrizedAttribute]) -> Attribute:
+    """A type of class `base` where an op's syntax expects one: stripped of its name (`<...>`),
+    as MLIR's declarative formats print it, or in full."""
+    if parser._current_token.kind == MLIRTokenKind.LESS:
+        return base.new(base.parse_parameters(parser))
+    start = parser.pos
+    full = parser.parse_type()
+    if not isinstance(full, base):
+        parser.raise_error(f"expected '!{base.name}' type, but got '{full}'", start, parser.pos)
+    return full
+
+
 @irdl_custom_directive
 class OwnType(CustomDirective):
     type: TypeDirective
@@ -129,15 +173,7 @@ class OwnType(CustomDirective):
         return base
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        base = self._base(state.op_type)
-        if parser._current_token.kind == MLIRTokenKind.LESS:
-            self.type.set(state, (base.new(base.parse_parameters(parser)),))
-            return
-        start = parser.pos
-        full = parser.parse_type()
-        if not isinstance(full, base):
-            parser.raise_error(f"expected '!{base.name}' type, but got '{full}'", start, parser.pos)
-        self.type.set(state, (full,))
+        self.type.set(state, (parse_own_type(parser, self._base(state.op_type)),))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         state.print_whitespace(printer)
@@ -154,7 +190,9 @@ class Body(CustomDirective):
     region: RegionVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        region = parser.parse_region()
+        region = parser.parse_optional_region()
+        if region is None:
+            parser.raise_error("expected a region")
         if not region.blocks:
             region.add_block(Block())
         implicit = state.op_type.get_trait(SingleBlockImplicitTerminator)
@@ -170,8 +208,8 @@ class Body(CustomDirective):
         elide = (op.has_trait(SingleBlockImplicitTerminator) and last is not None
                  and not last.operands and not last.attributes and not last.properties)
         state.print_whitespace(printer)
-        printer.print_region(region, print_entry_block_args=False, print_empty_block=False,
-                             print_block_terminators=not elide)
+        printer.print_region(region, print_entry_block_args=bool(region.blocks and region.block.args),
+                             print_empty_block=False, print_block_terminators=not elide)
         _printed(state)
 
 
@@ -193,6 +231,25 @@ class BareI64(CustomDirective):
 
     def is_anchorable(self) -> bool:
         return True
+
+
+@irdl_custom_directive
+class EnumKeyword(CustomDirective):
+    value: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        names = [k.name for k in state.op_type.KEYWORDS]
+        kind = parser.parse_optional_keyword_in(names)
+        if kind is None:
+            parser.raise_error(f"expected one of {', '.join(names)}")
+        self.value.set(state, IntegerAttr(int(state.op_type.KEYWORDS[kind]), i32))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        value = self.value.get(op).value.data
+        known = {int(k): k.name for k in op.KEYWORDS}
+        state.print_whitespace(printer)
+        printer.print_string(known.get(value, str(value)))
+        _printed(state)
 
 
 @irdl_custom_directive
@@ -248,3 +305,314 @@ class CellOrSlot(CustomDirective):
                     printer.print_string(str(size))
             printer.print_string("]")
         _printed(state)
+
+
+def parse_isolated_region(parser: Parser, arguments: Sequence[Parser.Argument] | None = None) -> Region | None:
+    """Parse a region that cannot see values defined outside it (IsolatedFromAbove).
+
+    xDSL's parser lets regions see every enclosing value; here the region starts with an
+    empty scope (so group block arguments may reuse the shared memories' names), and a
+    use of an outer or undefined name is reported where it is written.
+    """
+    saved_values = parser.ssa_values
+    saved_forward = parser.forward_ssa_references
+    previous_hook = parser.__dict__.get("resolve_operand")
+    outer_resolve = parser.resolve_operand
+    first_use: dict[str, object] = {}
+
+    def resolve_operand(operand, type):  # records where an unknown name is first used
+        name = operand.operand_name
+        if name not in parser.ssa_values and name not in first_use:
+            first_use[name] = operand.span
+        return outer_resolve(operand, type)
+
+    parser.ssa_values = {}
+    parser.forward_ssa_references = {}
+    parser.resolve_operand = resolve_operand  # type: ignore[method-assign]
+    try:
+        region = parser.parse_optional_region(arguments)
+        if parser.forward_ssa_references:
+            name = next(iter(parser.forward_ssa_references))
+            parser.raise_error("use of undeclared SSA value name", first_use.get(name))  # type: ignore[arg-type]
+        return region
+    finally:
+        parser.ssa_values = saved_values
+        parser.forward_ssa_references = saved_forward
+        if previous_hook is None:
+            parser.__dict__.pop("resolve_operand", None)
+        else:
+            parser.resolve_operand = previous_hook  # type: ignore[method-assign]
+
+
+
+
+@irdl_custom_directive
+class IsolatedBody(CustomDirective):
+    region: RegionVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        region = parse_isolated_region(parser)
+        if region is None:
+            parser.raise_error("expected '{' to begin a region")
+        if not region.blocks:
+            region.add_block(Block())
+        self.region.set(state, region)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        printer.print_region(self.region.get(op), print_entry_block_args=False, print_empty_block=False)
+        _printed(state)
+
+
+@irdl_custom_directive
+class StringArray(CustomDirective):
+    value: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        if parser._current_token.kind != MLIRTokenKind.L_SQUARE:
+            return
+        pos = parser.pos
+        array = parser.parse_attribute()
+        if not isinstance(array, ArrayAttr) or not all(isinstance(g, StringAttr) for g in array.data):
+            parser.raise_error("expected an array of strings for the pattern groups", pos)
+        if array.data:
+            self.value.set(state, array)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        array = self.value.get(op)
+        if isinstance(array, ArrayAttr) and array.data:
+            state.print_whitespace(printer)
+            printer.print_attribute(array)
+            _printed(state)
+
+
+@irdl_custom_directive
+class ProducedFuture(CustomDirective):
+    type: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        from dfsched.dialects.ktdp_spellings import check_produce_annotation, parse_produce_annotation
+        from dfsched.dialects.ktdp_types import TileFutureType
+
+        annotation = parse_produce_annotation(parser)
+        parser.parse_punctuation("->")
+        future = parse_own_type(parser, TileFutureType)
+        check_produce_annotation(parser, annotation, future.get_partial_types())
+        self.type.set(state, (future,))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        (future,) = self.type.get(op)
+        printer.print_string(" -> ")
+        future.print_parameters(printer)
+        _printed(state)
+
+
+@irdl_custom_directive
+class Delivered(CustomDirective):
+    types: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        from dfsched.dialects.ktdp_spellings import delivery_result_types, push_declared_delivery
+        from dfsched.dialects.syntax import parse_type_list
+
+        pos = parser.pos
+        declared = parse_type_list(parser)
+        (future,) = state.operand_types[0]
+        self.types.set(state, delivery_result_types(declared, future.get_partial_types()))
+        push_declared_delivery(parser, declared, pos)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        printer.print_list(self.types.get(op), printer.print_attribute)
+        _printed(state)
+
+
+@irdl_custom_directive
+class ShortType(CustomDirective):
+    type: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        from dfsched.dialects.ktdf_arch_types import parse_short_type
+
+        self.type.set(state, (parse_short_type(parser),))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        from dfsched.dialects.ktdf_arch_types import print_short_type
+
+        state.print_whitespace(printer)
+        print_short_type(printer, self.type.get(op)[0])
+        _printed(state)
+
+
+@irdl_custom_directive
+class SymbolName(CustomDirective):
+    name: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        name = parser.parse_optional_symbol_name()
+        if name is None:
+            parser.raise_error("expected valid '@'-identifier for symbol name")
+        self.name.set(state, name)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        printer.print_string(f"@{self.name.get(op).data}")
+        _printed(state)
+
+
+@irdl_custom_directive
+class GraphOrImport(CustomDirective):
+    region: RegionVariable
+    path: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        region = parse_isolated_region(parser)
+        if region is None:
+            if parser.parse_optional_keyword("import") is None:
+                parser.raise_error("expected a device body '{' or 'import'")
+            parser.parse_punctuation("(")
+            pos = parser.pos
+            path = parser.parse_attribute()
+            if not isinstance(path, StringAttr):
+                parser.raise_error("expected a string path in 'import(...)'", pos)
+            parser.parse_punctuation(")")
+            self.path.set(state, path)
+            region = Region()
+        self.region.set(state, region)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        region: Region = self.region.get(op)
+        path = self.path.get(op)
+        state.print_whitespace(printer)
+        if isinstance(path, StringAttr) and not region.blocks:
+            printer.print_string("import(")
+            printer.print_attribute(path)
+            printer.print_string(")")
+        else:
+            printer.print_region(region, print_entry_block_args=False, print_empty_block=False)
+        _printed(state)
+
+
+def _parse_dict_entries(parser: Parser) -> dict[str, Attribute]:
+    """`{` (name [`=` attr])* `}` with MLIR's `sparse<...>` allowed as a value."""
+    from dfsched.dialects.ktdf_arch_types import parse_sparse_literal
+
+    entries: dict[str, Attribute] = {}
+    parser.parse_punctuation("{")
+    if parser.parse_optional_punctuation("}") is not None:
+        return entries
+    while True:
+        name_pos = parser.pos
+        name = parser.parse_optional_identifier_or_str_literal()
+        if name is None:
+            parser.raise_error("expected attribute name")
+        if name in entries:
+            parser.raise_error(f"duplicate key '{name}' in dictionary attribute", name_pos)
+        if parser.parse_optional_punctuation("=") is None:
+            entries[name] = UnitAttr()
+        elif parser.parse_optional_keyword("sparse") is not None:
+            entries[name] = parse_sparse_literal(parser)
+        else:
+            entries[name] = parser.parse_attribute()
+        if parser.parse_optional_punctuation(",") is None:
+            break
+    parser.parse_punctuation("}")
+    return entries
+
+
+def parse_attr_dict_or_alias(parser: Parser) -> dict[str, Attribute]:
+    """An optional dictionary, written inline or as an alias such as `#L1`."""
+    if parser._current_token.kind == MLIRTokenKind.L_BRACE:
+        return _parse_dict_entries(parser)
+    if parser._current_token.kind == MLIRTokenKind.HASH_IDENT:
+        pos = parser.pos
+        attr = parser.parse_attribute()
+        if not isinstance(attr, DictionaryAttr):
+            parser.raise_error("invalid kind of attribute specified: expected a dictionary", pos)
+        return dict(attr.data)
+    return {}
+
+
+def parse_id_and_dict(parser: Parser, inherent: Iterable[str], allow_id: bool = True
+                      ) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    """`[@id] [dict-or-alias]` → (properties, discardable attributes)."""
+    ident = parser.parse_optional_symbol_name() if allow_id else None
+    pos = parser.pos
+    names = set(inherent)
+    entries = parse_attr_dict_or_alias(parser)
+    props = {k: v for k, v in entries.items() if k in names}
+    attrs = {k: v for k, v in entries.items() if k not in names}
+    if ident is not None:
+        if "id" in props and props["id"] != ident:
+            parser.raise_error("resource id given twice with different values", pos)
+        props["id"] = ident
+    return props, attrs
+
+
+def print_id_and_dict(printer: Printer, op: Operation, elided: Iterable[str] = (), with_id: bool = True) -> None:
+    """` @id` (unless not `with_id`: then `id` is one more entry) and the merged, name-sorted dictionary of inherent and discardable attributes,
+    printed as one dictionary attribute, as upstream does, so that a dictionary with a string
+    `kind` can print as its alias (`memory #DDR`)."""
+    ident = op.properties.get("id")
+    if with_id and isinstance(ident, StringAttr):
+        printer.print_string(f" @{ident.data}")
+    skip = {"id", *elided} if with_id else set(elided)
+    merged = {k: v for k, v in op.properties.items() if k not in skip}
+    merged.update({k: v for k, v in op.attributes.items() if k not in skip})
+    if merged:
+        printer.print_string(" ")
+        printer.print_attribute(DictionaryAttr(dict(sorted(merged.items()))))
+
+
+class ResourceAttrDict(AttrDictDirective):
+    """ODS's `($id^)? ``custom<AttrDictOrAlias>(attr-dict)` of every `ktdf_arch` resource."""
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        props, attrs = parse_id_and_dict(parser, state.op_type.get_irdl_definition().properties)
+        state.properties |= props
+        state.attributes |= attrs
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        print_id_and_dict(printer, op)
+        _printed(state)
+
+
+class InherentAttrDict(AttrDictDirective):
+    """MLIR's `attr-dict` as it reads: an inherent attribute written in the dictionary becomes
+    the property, even one the format spells elsewhere (the verifier judges the result)."""
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        if self.with_keyword:
+            parsed = parser.parse_optional_attr_dict_with_keyword()
+            attrs = dict(parsed.data) if parsed is not None else {}
+        else:
+            attrs = parser.parse_optional_attr_dict()
+        inherent = state.op_type.get_irdl_definition().properties
+        for name, value in attrs.items():
+            if name in state.properties:
+                parser.raise_error(f"attribute '{name}' is given twice")
+            (state.properties if name in inherent else state.attributes)[name] = value
+
+
+def with_attr_dict(directive: type[AttrDictDirective]):
+    """Class decorator: the op's declarative format with its `attr-dict` read and printed by
+    `directive` (put it above `@irdl_op_definition`)."""
+
+    def wrap(op_class: type[IRDLOperation]) -> type[IRDLOperation]:
+        op_def = op_class.get_irdl_definition()
+        program = FormatProgram.from_str(op_def.assembly_format, op_def)
+        program = FormatProgram(tuple(
+            directive(s.with_keyword, s.reserved_attr_names, s.expected_properties)
+            if isinstance(s, AttrDictDirective) else s for s in program.stmts))
+
+        def parse(cls, parser: Parser) -> IRDLOperation:
+            return program.parse(parser, cls)
+
+        def print_(self: IRDLOperation, printer: Printer) -> None:
+            program.print(printer, self)
+
+        op_class.parse = classmethod(parse)  # type: ignore[method-assign]
+        op_class.print = print_  # type: ignore[method-assign]
+        return op_class
+
+    return wrap

@@ -29,7 +29,6 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolNameConstraint,
     TensorType,
-    UnitAttr,
     UnregisteredAttr,
     i1,
 )
@@ -44,6 +43,7 @@ from xdsl.ir import (
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_op_definition,
     lazy_traits_def,
     operand_def,
@@ -67,11 +67,25 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.compat import MLIRTokenKind, next_token_is, value_names
+from dfsched.compat import value_names
 from dfsched.diagnostics import DiagnosticError, make_diagnostic
+from dfsched.dialects.directives import (
+    GraphOrImport,
+    InherentAttrDict,
+    IsolatedBody,
+    ResourceAttrDict,
+    ShortType,
+    StringArray,
+    SymbolName,
+    parse_id_and_dict,
+    parse_isolated_region,
+    print_id_and_dict,
+    with_attr_dict,
+)
 from dfsched.dialects.syntax import split_inherent
 
 from dfsched.dialects.ktdf_arch_types import (  # noqa: F401  (re-export: the dialect's names in one place)
+    parse_sparse_literal,
     ENDPOINT_TYPES,
     ExecUnitType,
     MapAttr,
@@ -80,7 +94,6 @@ from dfsched.dialects.ktdf_arch_types import (  # noqa: F401  (re-export: the di
     SparseElementsAttr,
     attribute_text,
     parse_short_type,
-    parse_sparse_literal,
     print_short_type,
 )
 
@@ -117,72 +130,6 @@ def op_error(op: Operation, message: str, notes: Iterable[tuple[Operation | None
 # ---------------------------------------------------------------------------
 
 
-def _parse_dict_entries(parser: Parser) -> dict[str, Attribute]:
-    """`{` (name [`=` attr])* `}` with MLIR's `sparse<...>` allowed as a value."""
-    entries: dict[str, Attribute] = {}
-    parser.parse_punctuation("{")
-    if parser.parse_optional_punctuation("}") is not None:
-        return entries
-    while True:
-        name_pos = parser.pos
-        name = parser.parse_optional_identifier_or_str_literal()
-        if name is None:
-            parser.raise_error("expected attribute name")
-        if name in entries:
-            parser.raise_error(f"duplicate key '{name}' in dictionary attribute", name_pos)
-        if parser.parse_optional_punctuation("=") is None:
-            entries[name] = UnitAttr()
-        elif parser.parse_optional_keyword("sparse") is not None:
-            entries[name] = parse_sparse_literal(parser)
-        else:
-            entries[name] = parser.parse_attribute()
-        if parser.parse_optional_punctuation(",") is None:
-            break
-    parser.parse_punctuation("}")
-    return entries
-
-
-def parse_attr_dict_or_alias(parser: Parser) -> dict[str, Attribute]:
-    """An optional dictionary, written inline or as an alias such as `#L1`."""
-    if next_token_is(parser, MLIRTokenKind.L_BRACE):
-        return _parse_dict_entries(parser)
-    if next_token_is(parser, MLIRTokenKind.HASH_IDENT):
-        pos = parser.pos
-        attr = parser.parse_attribute()
-        if not isinstance(attr, DictionaryAttr):
-            parser.raise_error("invalid kind of attribute specified: expected a dictionary", pos)
-        return dict(attr.data)
-    return {}
-
-
-def _parse_id_and_dict(
-    parser: Parser, inherent: Iterable[str], allow_id: bool = True
-) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
-    """`[@id] [dict-or-alias]` → (properties, discardable attributes)."""
-    ident = parser.parse_optional_symbol_name() if allow_id else None
-    pos = parser.pos
-    props, attrs = split_inherent(parse_attr_dict_or_alias(parser), inherent)
-    if ident is not None:
-        if "id" in props and props["id"] != ident:
-            parser.raise_error("resource id given twice with different values", pos)
-        props["id"] = ident
-    return dict(sorted(props.items())), attrs
-
-
-def _print_resource_dict(printer: Printer, op: Operation, elided: Iterable[str] = ("id",)) -> None:
-    """The merged, name-sorted dictionary of inherent and discardable attributes.
-
-    It is printed as one dictionary attribute, as upstream does, so that a dictionary with
-    a string `kind` can print as its alias (`memory #DDR`).
-    """
-    skip = set(elided)
-    merged = {k: v for k, v in op.properties.items() if k not in skip}
-    merged.update({k: v for k, v in op.attributes.items() if k not in skip})
-    if merged:
-        printer.print_string(" ")
-        printer.print_attribute(DictionaryAttr(dict(sorted(merged.items()))))
-
-
 def kind_alias(attr: Attribute) -> str | None:
     """Alias name of a dictionary with a string `kind` (`#DDR = {kind = "DDR", ...}`), as upstream."""
     if isinstance(attr, DictionaryAttr):
@@ -190,49 +137,6 @@ def kind_alias(attr: Attribute) -> str | None:
         if isinstance(kind, StringAttr) and kind.data:
             return kind.data
     return None
-
-
-def _print_id(printer: Printer, op: Operation) -> None:
-    ident = op.properties.get("id")
-    if isinstance(ident, StringAttr):
-        printer.print_string(f" @{ident.data}")
-
-
-def parse_isolated_region(parser: Parser, arguments: Sequence[Parser.Argument] | None = None) -> Region | None:
-    """Parse a region that cannot see values defined outside it (IsolatedFromAbove).
-
-    xDSL's parser lets regions see every enclosing value; here the region starts with an
-    empty scope (so group block arguments may reuse the shared memories' names), and a
-    use of an outer or undefined name is reported where it is written.
-    """
-    saved_values = parser.ssa_values
-    saved_forward = parser.forward_ssa_references
-    previous_hook = parser.__dict__.get("resolve_operand")
-    outer_resolve = parser.resolve_operand
-    first_use: dict[str, object] = {}
-
-    def resolve_operand(operand, type):  # records where an unknown name is first used
-        name = operand.operand_name
-        if name not in parser.ssa_values and name not in first_use:
-            first_use[name] = operand.span
-        return outer_resolve(operand, type)
-
-    parser.ssa_values = {}
-    parser.forward_ssa_references = {}
-    parser.resolve_operand = resolve_operand  # type: ignore[method-assign]
-    try:
-        region = parser.parse_optional_region(arguments)
-        if parser.forward_ssa_references:
-            name = next(iter(parser.forward_ssa_references))
-            parser.raise_error("use of undeclared SSA value name", first_use.get(name))  # type: ignore[arg-type]
-        return region
-    finally:
-        parser.ssa_values = saved_values
-        parser.forward_ssa_references = saved_forward
-        if previous_hook is None:
-            parser.__dict__.pop("resolve_operand", None)
-        else:
-            parser.resolve_operand = previous_hook  # type: ignore[method-assign]
 
 
 def shadow_region_args(printer: Printer, region: Region, values: Sequence[SSAValue]) -> None:
@@ -382,16 +286,11 @@ class _SingleNodeOp(NodeOp):
             props["id"] = StringAttr(id)
         return props
 
-    @classmethod
-    def parse(cls, parser: Parser) -> _SingleNodeOp:
-        props, attrs = _parse_id_and_dict(parser, cls.INHERENT)
-        return cls.create(result_types=[cls.RESULT_TYPE()], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        _print_id(printer, self)
-        _print_resource_dict(printer, self)
+    assembly_format = "attr-dict"
+    irdl_options = (ParsePropInAttrDict(),)
 
 
+@with_attr_dict(ResourceAttrDict)
 @irdl_op_definition
 class MemoryOp(_SingleNodeOp):
     """`%m = memory [@id] [dict]`: a memory the scheduler can place data in."""
@@ -429,6 +328,7 @@ class MemoryOp(_SingleNodeOp):
         _verify_i64(self, "size", "64-bit integer attribute whose minimum value is 1", minimum=1)
 
 
+@with_attr_dict(ResourceAttrDict)
 @irdl_op_definition
 class ExecUnitOp(_SingleNodeOp):
     """`%e = exec_unit [@id] [dict]`: a unit the scheduler can assign work to."""
@@ -495,7 +395,7 @@ class SwitchOp(NodeOp):
         parser.parse_punctuation("[")
         num_ports = parser.parse_integer(allow_boolean=False, allow_negative=False)
         parser.parse_punctuation("]")
-        props, attrs = _parse_id_and_dict(parser, cls.INHERENT, allow_id=False)
+        props, attrs = parse_id_and_dict(parser, cls.INHERENT, allow_id=False)
         props.setdefault("connectivity", _all_true_square(num_ports))
         return cls.create(result_types=[PortType()] * num_ports, properties=props, attributes=attrs)
 
@@ -503,7 +403,7 @@ class SwitchOp(NodeOp):
         printer.print_string(f" [{len(self.results)}]")
         values = connectivity_values(self.properties.get("connectivity"))
         elided = ["connectivity"] if values and all(values) else []
-        _print_resource_dict(printer, self, elided)
+        print_id_and_dict(printer, self, elided, with_id=False)
 
     def verify_(self) -> None:
         self._verify_common()
@@ -600,7 +500,7 @@ class GroupOp(ResourceOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> GroupOp:
-        props, attrs = _parse_id_and_dict(parser, cls.INHERENT)
+        props, attrs = parse_id_and_dict(parser, cls.INHERENT)
         parser.parse_keyword("share")
         names = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
         for name in names:
@@ -620,8 +520,7 @@ class GroupOp(ResourceOp):
         )
 
     def print(self, printer: Printer) -> None:
-        _print_id(printer, self)
-        _print_resource_dict(printer, self)
+        print_id_and_dict(printer, self)
         shadow_region_args(printer, self.body, list(self.operands))
         printer.print_string(" share(")
         printer.print_list(self.operands, printer.print_operand)
@@ -666,6 +565,7 @@ def _ensure_yield(region: Region) -> None:
         block.add_op(YieldOp())
 
 
+@with_attr_dict(ResourceAttrDict)
 @irdl_op_definition
 class DatapathOp(ResourceOp):
     """`datapath [@id] [dict] %src to %dst : T, T`: a directed point-to-point link."""
@@ -698,30 +598,9 @@ class DatapathOp(ResourceOp):
     def dst(self) -> SSAValue:
         return self.target
 
-    @classmethod
-    def parse(cls, parser: Parser) -> DatapathOp:
-        props, attrs = _parse_id_and_dict(parser, cls.INHERENT)
-        src = parser.parse_unresolved_operand()
-        parser.parse_keyword("to")
-        dst = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        src_type = parse_short_type(parser)
-        parser.parse_punctuation(",")
-        dst_type = parse_short_type(parser)
-        operands = [parser.resolve_operand(src, src_type), parser.resolve_operand(dst, dst_type)]
-        return cls.create(operands=operands, properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        _print_id(printer, self)
-        _print_resource_dict(printer, self)
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        printer.print_string(" to ")
-        printer.print_operand(self.dst)
-        printer.print_string(" : ")
-        print_short_type(printer, self.src.type)
-        printer.print_string(", ")
-        print_short_type(printer, self.dst.type)
+    assembly_format = "attr-dict $source `to` $target `:` custom<ShortType>(type($source)) `,` custom<ShortType>(type($target))"
+    custom_directives = (ShortType,)
+    irdl_options = (ParsePropInAttrDict(),)
 
     def verify_(self) -> None:
         self._verify_common()
@@ -757,35 +636,8 @@ class PatternsOp(IRDLOperation):
             return [g.data for g in groups.data if isinstance(g, StringAttr)]
         return []
 
-    @classmethod
-    def parse(cls, parser: Parser) -> PatternsOp:
-        props: dict[str, Attribute] = {}
-        if next_token_is(parser, MLIRTokenKind.L_SQUARE):
-            pos = parser.pos
-            groups = parser.parse_attribute()
-            if not isinstance(groups, ArrayAttr) or not all(isinstance(g, StringAttr) for g in groups.data):
-                parser.raise_error("expected an array of strings for the pattern groups", pos)
-            if groups.data:
-                props["groups"] = groups
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        attrs = dict(attrs.data) if attrs is not None else {}
-        if "groups" in attrs:
-            props["groups"] = attrs.pop("groups")
-        region = parse_isolated_region(parser)
-        if region is None:
-            parser.raise_error("expected '{' to begin a region")
-        if not region.blocks:
-            region.add_block(Block())
-        return cls.create(regions=[region], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        groups = self.properties.get("groups")
-        if isinstance(groups, ArrayAttr) and groups.data:
-            printer.print_string(" ")
-            printer.print_attribute(groups)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+    assembly_format = "custom<StringArray>($groups) attr-dict-with-keyword custom<IsolatedBody>($body)"
+    custom_directives = (StringArray, IsolatedBody)
 
     def verify_(self) -> None:
         _verify_intrinsics(self)
@@ -799,6 +651,7 @@ class PatternsOp(IRDLOperation):
                 raise op_error(self, "expects child ops to be 'pdl.pattern'", [(child, "unexpected child is here")])
 
 
+@with_attr_dict(InherentAttrDict)
 @irdl_op_definition
 class DeviceOp(IRDLOperation):
     """`ktdf_arch.device @name [attributes {...}] ({ body } | import("path"))`.
@@ -855,50 +708,9 @@ class DeviceOp(IRDLOperation):
     def block(self) -> Block | None:
         return self.body.blocks.first
 
-    @classmethod
-    def parse(cls, parser: Parser) -> DeviceOp:
-        sym = parser.parse_optional_symbol_name()
-        if sym is None:
-            parser.raise_error("expected valid '@'-identifier for symbol name")
-        extra = parser.parse_optional_attr_dict_with_keyword()
-        attrs = dict(extra.data) if extra is not None else {}
-        props: dict[str, Attribute] = {"sym_name": sym}
-        for inherent in ("import_path", "version"):
-            if inherent in attrs:
-                props[inherent] = attrs.pop(inherent)
-        if "sym_name" in attrs:
-            parser.raise_error("'sym_name' is given by the '@'-identifier")
-        region = parse_isolated_region(parser)
-        if region is None:
-            if parser.parse_optional_keyword("import") is None:
-                parser.raise_error("expected a device body '{' or 'import'")
-            parser.parse_punctuation("(")
-            pos = parser.pos
-            path = parser.parse_attribute()
-            if not isinstance(path, StringAttr):
-                parser.raise_error("expected a string path in 'import(...)'", pos)
-            parser.parse_punctuation(")")
-            props["import_path"] = path
-            region = Region()
-        props = dict(sorted(props.items()))  # generic form lists properties by name, as MLIR
-        return cls.create(regions=[region], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string(f"@{self.device_name}")
-        shown = dict(self.attributes)
-        if "version" in self.properties:
-            shown["version"] = self.properties["version"]
-        if shown:
-            printer.print_op_attributes(dict(sorted(shown.items())), print_keyword=True)
-        path = self.properties.get("import_path")
-        if isinstance(path, StringAttr) and not self.body.blocks:
-            printer.print_string(" import(")
-            printer.print_attribute(path)
-            printer.print_string(")")
-            return
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+    assembly_format = "custom<SymbolName>($sym_name) attr-dict-with-keyword custom<GraphOrImport>($body, $import_path)"
+    custom_directives = (SymbolName, GraphOrImport)
+    irdl_options = (ParsePropInAttrDict(),)
 
     def verify_(self) -> None:
         _verify_intrinsics(self)

@@ -10,6 +10,8 @@ KTIR written for the C++ tools parses here unchanged and our output reads back t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from enum import IntEnum
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I32,
@@ -40,8 +42,10 @@ from xdsl.ir.affine import (
     AffineMap,
     AffineSet,
 )
+from xdsl.dialects.utils.dynamic_index_list import DynamicIndexList
 from xdsl.irdl import (
     AttrSizedOperandSegments,
+    ParsePropInAttrDict,
     IRDLOperation,
     irdl_op_definition,
     lazy_traits_def,
@@ -67,7 +71,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand
-from dfsched.dialects.directives import OwnType
+from dfsched.dialects.directives import EnumKeyword, OwnType, parse_own_type
 from dfsched.dialects.affine_subscripts import Subscripts, parse_subscripts, print_subscripts
 from dfsched.dialects.syntax import print_attr_dict, split_attr_dict
 from dfsched.dialects.ktdp_inter_tile import linear_form  # noqa: F401  (re-export for the passes)
@@ -85,8 +89,6 @@ from dfsched.dialects.ktdp_types import (
     RuntimeArgExtractKind,
     RuntimeArgType,
     TileFutureType,
-    parse_ktdp_type,
-    print_stripped_type,
     print_type_list,
     require_map,
     require_prop,
@@ -162,42 +164,6 @@ def _index_operands(parser: Parser, operands: Sequence[UnresolvedOperand]) -> li
     return [parser.resolve_operand(o, IndexType()) for o in operands]
 
 
-def _parse_dynamic_index_list(parser: Parser) -> tuple[list[UnresolvedOperand], list[int]]:
-    """MLIR's `custom<DynamicIndexList>`: `[32, %n]`; SSA entries become kDynamic."""
-    dynamic: list[UnresolvedOperand] = []
-    static: list[int] = []
-
-    def entry() -> None:
-        operand = parser.parse_optional_unresolved_operand()
-        if operand is not None:
-            dynamic.append(operand)
-            static.append(DYNAMIC)
-            return
-        value = parser.parse_optional_integer(allow_boolean=False)
-        if value is None:
-            parser.raise_error("expected an integer or an SSA value of type index")
-        static.append(value)
-
-    parser.parse_comma_separated_list(parser.Delimiter.SQUARE, entry)
-    return dynamic, static
-
-
-def _print_dynamic_index_list(printer: Printer, static: Sequence[int], dynamic: Sequence[SSAValue]) -> None:
-    values = iter(dynamic)
-
-    def entry(v: int) -> None:
-        if v == DYNAMIC:
-            value = next(values, None)
-            if value is None:
-                printer.print_string("<<missing operand>>")
-            else:
-                printer.print_operand(value)
-        else:
-            printer.print_string(str(v))
-
-    with printer.in_square_brackets():
-        printer.print_list(static, entry)
-
 
 @irdl_op_definition
 class ConstructMemoryViewOp(IRDLOperation):
@@ -219,7 +185,7 @@ class ConstructMemoryViewOp(IRDLOperation):
     coordinate_set = opt_prop_def(Attribute)
     result = result_def()
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = traits_def(Pure())
 
     def __init__(
@@ -254,43 +220,10 @@ class ConstructMemoryViewOp(IRDLOperation):
     def get_static_strides(self) -> tuple[int, ...]:
         return tuple(self.static_strides.get_values())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> ConstructMemoryViewOp:
-        offset = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        parser.parse_keyword("sizes")
-        parser.parse_punctuation(":")
-        dyn_sizes, static_sizes = _parse_dynamic_index_list(parser)
-        parser.parse_punctuation(",")
-        parser.parse_keyword("strides")
-        parser.parse_punctuation(":")
-        dyn_strides, static_strides = _parse_dynamic_index_list(parser)
-        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        props["static_sizes"] = DenseArrayBase.from_list(i64, static_sizes)
-        props["static_strides"] = DenseArrayBase.from_list(i64, static_strides)
-        return cls.build(
-            operands=[
-                parser.resolve_operand(offset, IndexType()),
-                _index_operands(parser, dyn_sizes),
-                _index_operands(parser, dyn_strides),
-            ],
-            result_types=[result_type],
-            properties=props,
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.offset)
-        printer.print_string(", sizes: ")
-        _print_dynamic_index_list(printer, self.get_static_sizes(), self.sizes)
-        printer.print_string(", strides: ")
-        _print_dynamic_index_list(printer, self.get_static_strides(), self.strides)
-        print_attr_dict(printer, self, ("static_sizes", "static_strides"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+    assembly_format = ("$offset `,` `sizes` `` `:` custom<DynamicIndexList>($sizes, $static_sizes) `,` "
+                       "`strides` `` `:` custom<DynamicIndexList>($strides, $static_strides) attr-dict `:` "
+                       "type($result)")
+    custom_directives = (DynamicIndexList,)
 
     def verify_(self) -> None:
         memory_space = require_prop(self, "memory_space")
@@ -346,34 +279,7 @@ class ConstructDistributedMemoryViewOp(IRDLOperation):
     def __init__(self, memrefs: Sequence[SSAValue], result_type: Attribute):
         super().__init__(operands=[memrefs], result_types=[result_type])
 
-    @classmethod
-    def parse(cls, parser: Parser) -> ConstructDistributedMemoryViewOp:
-        parser.parse_punctuation("(")
-        operands: list[SSAValue] = []
-        if not parser.parse_optional_punctuation(")"):
-            pos = parser.pos
-            names = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, parser.parse_unresolved_operand
-            )
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-            parser.parse_punctuation(")")
-            operands = parser.resolve_operands(names, types, pos)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        return cls.build(operands=[operands], result_types=[result_type], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(")  # MLIR prints no space before a format's leading `(`
-        if self.memrefs:
-            printer.print_list(self.memrefs, printer.print_operand)
-            printer.print_string(" : ")
-            print_type_list(printer, self.memrefs.types)
-        printer.print_string(")")
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+    assembly_format = "`(` ($memrefs^ `:` type($memrefs))? `)` attr-dict `:` type($result)"
 
     def verify_(self) -> None:
         result_type = self.result.type
@@ -466,7 +372,7 @@ class ConstructAccessTileOp(IRDLOperation):
         parser.parse_punctuation(":")
         base_type = parser.parse_type()
         parser.parse_punctuation("->")
-        result_type = parse_ktdp_type(parser, AccessTileType)
+        result_type = parse_own_type(parser, AccessTileType)
 
         def fail(message: str):
             parser.raise_error(f"'{cls.name}' op {message}", start)
@@ -697,7 +603,7 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
         parser.parse_punctuation(":")
         types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
         parser.parse_punctuation("->")
-        result_type = parse_ktdp_type(parser, AccessTileType)
+        result_type = parse_own_type(parser, AccessTileType)
         if len(types) != len(indirect) + 1:
             fail(
                 f"expected {len(indirect) + 1} types (base + {len(indirect)} indirect memrefs), "
@@ -922,6 +828,7 @@ class RuntimeArgExtractOp(IRDLOperation):
     input = operand_def(RuntimeArgType)
     kind = prop_def(IntegerAttr[I32])
     result = result_def()
+    KEYWORDS: ClassVar[type[IntEnum]] = RuntimeArgExtractKind
 
     traits = traits_def(Pure())
 
@@ -939,32 +846,9 @@ class RuntimeArgExtractOp(IRDLOperation):
         except ValueError:
             return None
 
-    @classmethod
-    def parse(cls, parser: Parser) -> RuntimeArgExtractOp:
-        names = [k.name for k in RuntimeArgExtractKind]
-        kind = parser.parse_optional_keyword_in(names)
-        if kind is None:
-            parser.raise_error(f"expected one of {', '.join(names)}")
-        parser.parse_keyword("from")
-        source = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        source_type = parse_ktdp_type(parser, RuntimeArgType)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation("->")
-        result_type = parser.parse_type()
-        op = cls(RuntimeArgExtractKind[kind], parser.resolve_operand(source, source_type), result_type)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        kind = self.get_kind()
-        printer.print_string(f" {kind.name if kind is not None else self.kind.value.data} from ")
-        printer.print_operand(self.input)
-        printer.print_string(" : ")
-        print_stripped_type(printer, self.input.type)
-        print_attr_dict(printer, self, ("kind",))
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+    assembly_format = ("custom<EnumKeyword>($kind) `from` $input `:` custom<OwnType>(type($input)) attr-dict "
+                       "`->` type($result)")
+    custom_directives = (EnumKeyword, OwnType)
 
     def verify_(self) -> None:
         kind = self.get_kind()

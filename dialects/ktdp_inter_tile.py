@@ -36,8 +36,6 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import (
     HasParent,
     IsTerminator,
@@ -45,26 +43,15 @@ from xdsl.traits import (
     RecursiveMemoryEffect,
     ReturnLike,
     SingleBlockImplicitTerminator,
-    ensure_terminator,
 )
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.compat import UnresolvedOperand
-from dfsched.dialects.ktdp_spellings import (
-    check_produce_annotation,
-    collapse_delivery,
-    delivery_result_types,
-    parse_produce_annotation,
-)
-from dfsched.dialects.syntax import parse_type_list, print_attr_dict, split_attr_dict
+from dfsched.dialects.directives import Body, Delivered, OwnType, ProducedFuture
+from dfsched.dialects.ktdp_spellings import delivering
 
 from dfsched.dialects.ktdp_types import (
     TileFutureType,
     is_ranked_tensor,
-    parse_ktdp_type,
-    parse_set_value,
-    print_stripped_type,
-    print_type_list,
     show,
 )
 
@@ -220,13 +207,6 @@ def tiles_of(tiles: AffineSet, group: int) -> set[int] | None:
     return {i for i in range(0, hi + 1) if set_contains(tiles, [i], [group])}
 
 
-def _parse_region_after(parser: Parser) -> Region:
-    region = parser.parse_optional_region()
-    if region is None:
-        parser.raise_error("expected a region")
-    return region
-
-
 @irdl_op_definition
 class InterTileProduceOp(IRDLOperation):
     """`%f = ktdp.inter_tile_produce producer_tiles_per_group = <set> -> <(T...), groups = <set>>
@@ -250,30 +230,9 @@ class InterTileProduceOp(IRDLOperation):
             regions=[body],
         )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> InterTileProduceOp:
-        parser.parse_keyword("producer_tiles_per_group")
-        parser.parse_punctuation("=")
-        producers = parse_set_value(parser, "producer_tiles_per_group")
-        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-        annotation = parse_produce_annotation(parser)
-        parser.parse_punctuation("->")
-        future_type = parse_ktdp_type(parser, TileFutureType)
-        check_produce_annotation(parser, annotation, future_type.get_partial_types())
-        body = _parse_region_after(parser)
-        props["producer_tiles_per_group"] = producers
-        op = cls.build(result_types=[future_type], properties=props, attributes=attrs, regions=[body])
-        ensure_terminator(op, SingleBlockImplicitTerminator(YieldPartialOp))
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" producer_tiles_per_group = ")
-        printer.print_attribute(self.producer_tiles_per_group)
-        print_attr_dict(printer, self, ("producer_tiles_per_group",))
-        printer.print_string(" -> ")
-        print_stripped_type(printer, self.future.type)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_block_terminators=_has_explicit_terminator(self.body))
+    assembly_format = ("`producer_tiles_per_group` `=` $producer_tiles_per_group attr-dict "
+                       "custom<ProducedFuture>(type($future)) custom<Body>($body)")
+    custom_directives = (ProducedFuture, Body)
 
     def verify_(self) -> None:
         block = self.body.blocks.first
@@ -321,13 +280,6 @@ class InterTileProduceOp(IRDLOperation):
                 )
 
 
-def _has_explicit_terminator(region: Region) -> bool:
-    """MLIR elides an implicit terminator only when it carries nothing."""
-    block = region.blocks.first
-    last = None if block is None else block.last_op
-    return last is None or bool(last.operands) or bool(last.attributes)
-
-
 def _check_delivery_sets(op: IRDLOperation, check_dims: bool) -> None:
     consumers = op.properties["consumer_tiles_per_group"]
     assert isinstance(consumers, AffineSetAttr)
@@ -366,30 +318,11 @@ def _check_results_match_future(op: IRDLOperation, future: SSAValue) -> tuple[At
     return partials
 
 
-def _parse_delivery_head(parser: Parser) -> tuple[UnresolvedOperand, dict[str, Attribute]]:
-    """`(%f) consumer_tiles_per_group = <set>` plus, when present, the dependency set."""
-    parser.parse_punctuation("(")
-    future = parser.parse_unresolved_operand()
-    parser.parse_punctuation(")")
-    parser.parse_keyword("consumer_tiles_per_group")
-    parser.parse_punctuation("=")
-    return future, {"consumer_tiles_per_group": parse_set_value(parser, "consumer_tiles_per_group")}
+_DELIVERY_HEAD = ("`(` $future `)` `consumer_tiles_per_group` `=` $consumer_tiles_per_group")
+_DELIVERY_TYPES = "attr-dict `:` custom<OwnType>(type($future)) `->` custom<Delivered>(type($results_))"
 
 
-def _print_delivery_head(printer: Printer, op: IRDLOperation, future: SSAValue) -> None:
-    printer.print_string("(")
-    printer.print_operand(future)
-    printer.print_string(") consumer_tiles_per_group = ")
-    printer.print_attribute(op.properties["consumer_tiles_per_group"])
-
-
-def _print_delivery_types(printer: Printer, op: IRDLOperation, future: SSAValue) -> None:
-    printer.print_string(" : ")
-    print_stripped_type(printer, future.type)
-    printer.print_string(" -> ")
-    print_type_list(printer, op.result_types)
-
-
+@delivering
 @irdl_op_definition
 class InterTileConsumeOp(IRDLOperation):
     """`%r = ktdp.inter_tile_consume(%f) consumer_tiles_per_group = <set> : <future> -> T`:
@@ -404,45 +337,16 @@ class InterTileConsumeOp(IRDLOperation):
 
     traits = traits_def(RecursiveMemoryEffect())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> InterTileConsumeOp:
-        future, props = _parse_delivery_head(parser)
-        if parser.parse_optional_punctuation(","):
-            parser.parse_keyword("producer_dependency_per_consumer")
-            parser.parse_punctuation("=")
-            props["producer_dependency_per_consumer"] = parse_set_value(
-                parser, "producer_dependency_per_consumer"
-            )
-        more, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-        parser.parse_punctuation(":")
-        future_type = parse_ktdp_type(parser, TileFutureType)
-        parser.parse_punctuation("->")
-        types_pos = parser.pos
-        result_types = parse_type_list(parser)
-        partials = future_type.get_partial_types()
-        op = cls.build(
-            operands=[parser.resolve_operand(future, future_type)],
-            result_types=[delivery_result_types(result_types, partials)],
-            properties={**more, **props},
-            attributes=attrs,
-        )
-        return collapse_delivery(parser, op, result_types, types_pos)
-
-    def print(self, printer: Printer) -> None:
-        _print_delivery_head(printer, self, self.future)
-        if self.producer_dependency_per_consumer is not None:
-            printer.print_string(", producer_dependency_per_consumer = ")
-            printer.print_attribute(self.producer_dependency_per_consumer)
-        print_attr_dict(
-            printer, self, ("consumer_tiles_per_group", "producer_dependency_per_consumer")
-        )
-        _print_delivery_types(printer, self, self.future)
+    assembly_format = (f"{_DELIVERY_HEAD} (`,` `producer_dependency_per_consumer` `=` "
+                       f"$producer_dependency_per_consumer^)? {_DELIVERY_TYPES}")
+    custom_directives = (OwnType, Delivered)
 
     def verify_(self) -> None:
         _check_results_match_future(self, self.future)
         _check_delivery_sets(self, check_dims=True)
 
 
+@delivering
 @irdl_op_definition
 class InterTileReduceOp(IRDLOperation):
     """`%r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = <set>, identity(%id : T)
@@ -462,65 +366,10 @@ class InterTileReduceOp(IRDLOperation):
         lambda: (SingleBlockImplicitTerminator(YieldReducedOp), RecursiveMemoryEffect())
     )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> InterTileReduceOp:
-        future, props = _parse_delivery_head(parser)
-        parser.parse_punctuation(",")
-        if parser.parse_optional_keyword("producer_dependency_per_consumer"):
-            parser.parse_punctuation("=")
-            props["producer_dependency_per_consumer"] = parse_set_value(
-                parser, "producer_dependency_per_consumer"
-            )
-            parser.parse_punctuation(",")
-        parser.parse_keyword("identity")
-        parser.parse_punctuation("(")
-        identity: list[SSAValue] = []
-        if not parser.parse_optional_punctuation(")"):
-            pos = parser.pos
-            names = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, parser.parse_unresolved_operand
-            )
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-            parser.parse_punctuation(")")
-            identity = parser.resolve_operands(names, types, pos)
-        more, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-        parser.parse_punctuation(":")
-        future_type = parse_ktdp_type(parser, TileFutureType)
-        parser.parse_punctuation("->")
-        types_pos = parser.pos
-        result_types = parse_type_list(parser)
-        combiner = _parse_region_after(parser)
-        partials = future_type.get_partial_types()
-        op = cls.build(
-            operands=[parser.resolve_operand(future, future_type), identity],
-            result_types=[delivery_result_types(result_types, partials)],
-            properties={**more, **props},
-            attributes=attrs,
-            regions=[combiner],
-        )
-        ensure_terminator(op, SingleBlockImplicitTerminator(YieldReducedOp))
-        return collapse_delivery(parser, op, result_types, types_pos)
-
-    def print(self, printer: Printer) -> None:
-        _print_delivery_head(printer, self, self.future)
-        printer.print_string(", ")
-        if self.producer_dependency_per_consumer is not None:
-            printer.print_string("producer_dependency_per_consumer = ")
-            printer.print_attribute(self.producer_dependency_per_consumer)
-            printer.print_string(", ")
-        printer.print_string("identity(")
-        if self.identity:
-            printer.print_list(self.identity, printer.print_operand)
-            printer.print_string(" : ")
-            print_type_list(printer, self.identity.types)
-        printer.print_string(")")
-        print_attr_dict(
-            printer, self, ("consumer_tiles_per_group", "producer_dependency_per_consumer")
-        )
-        _print_delivery_types(printer, self, self.future)
-        printer.print_string(" ")
-        printer.print_region(self.combiner, print_block_terminators=_has_explicit_terminator(self.combiner))
+    assembly_format = (f"{_DELIVERY_HEAD} `,` (`producer_dependency_per_consumer` `=` "
+                       "$producer_dependency_per_consumer^ `,`)? `identity` `(` ($identity^ `:` type($identity))? `)` "
+                       f"{_DELIVERY_TYPES} custom<Body>($combiner)")
+    custom_directives = (OwnType, Delivered, Body)
 
     def verify_(self) -> None:
         partials = _check_results_match_future(self, self.future)

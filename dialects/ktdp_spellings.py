@@ -112,6 +112,25 @@ def delivery_result_types(declared: Sequence[Attribute], partials: Sequence[Attr
     return list(declared)
 
 
+def push_declared_delivery(parser: Parser, declared: Sequence[Attribute], pos: int) -> None:
+    """Remember a delivery op's declared result types (and where they were written) until
+    `delivering`'s parse has built the op; a stack, since a reducer region may hold another."""
+    parser.__dict__.setdefault("_declared_deliveries", []).append((list(declared), pos))
+
+
+def delivering(op_class: type[Operation]) -> type[Operation]:
+    """Wrap a delivery op's declarative parse so that it hands back `collapse_delivery`'s op."""
+    parse_format = op_class.parse.__func__  # type: ignore[attr-defined]
+
+    def parse(cls, parser: Parser) -> Operation:
+        op = parse_format(cls, parser)
+        declared, pos = parser.__dict__["_declared_deliveries"].pop()
+        return collapse_delivery(parser, op, declared, pos)
+
+    op_class.parse = classmethod(parse)  # type: ignore[method-assign]
+    return op_class
+
+
 def collapse_delivery(parser: Parser, op: Operation, declared: Sequence[Attribute], pos: int) -> Operation:
     """The op to hand back for a delivery op built with `delivery_result_types`: `op` itself
     when it has the declared types; else `op` goes into the block first and a

@@ -293,32 +293,6 @@ class TileFutureType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(problem)
 
 
-_KTDP_TYPES = (AccessTileType, RuntimeArgType, TileFutureType)
-
-
-def parse_ktdp_type(parser: Parser, expected: type[ParametrizedAttribute]) -> Attribute:
-    """A ktdp type where an op's syntax expects one: in full (`!ktdp.access_tile<...>`) or
-    stripped of its name (`<...>`), which is how MLIR's declarative formats print it."""
-    start = parser.pos
-    full = parser.parse_optional_type()
-    if full is not None:
-        if not isinstance(full, expected):
-            parser.raise_error(f"expected '!{expected.name}' type, but got '{show(full)}'", start)
-        return full
-    parser.parse_punctuation("<", f" or '!{expected.name}' type")
-    params = expected.parse_body(parser)  # type: ignore[attr-defined]
-    parser.parse_punctuation(">")
-    return expected.new(params)
-
-
-def print_stripped_type(printer: Printer, t: Attribute) -> None:
-    """Print a ktdp type as MLIR's declarative formats do: `<...>` without its name."""
-    if isinstance(t, _KTDP_TYPES):
-        t.print_parameters(printer)
-    else:
-        printer.print_attribute(t)
-
-
 # ===========================================================================
 # Attributes
 # ===========================================================================

@@ -3,10 +3,10 @@
 // in 4 chunks of 16 columns three times: summing the chunks element-wise (`iter_args`), summing
 // the squared deviations from the mean the same way, and normalising chunk by chunk. The mean
 // and rstd of each row are stored too. The scheduler folds each chunk loop into one computation
-// on the whole row (`fold-accumulation-loops`, Decisions 44 and 49): the sums become reductions
+// on the whole row (`fold-accumulation-loops`, Decisions 44 and 52): the sums become reductions
 // of the row, the normalising loop one store; rstd's scalar arithmetic (`rsqrt(var / 64 + eps)`)
 // moves into a broadcast's body (`triton-to-linalg`), and the stored mean, which the
-// deviations also use, is computed a second time for its store (Decision 50).
+// deviations also use, is computed a second time for its store (Decision 53).
 // X, W, B, Y, Mean and Rstd live in global memory at byte addresses 0, 1024, 2048, 3072, 4096
 // and 4112.
 

@@ -59,7 +59,7 @@ Execution model
   scratchpads in the device's memory tree (a register file, e.g. `SFU_REG`) is private to
   its group: DataflowIR names one unit for it (`{name = "sfu_reg"}`), the simulator gives every
   exec unit that opens a view on it its own instance.
-* Races (`check_races`, on by default; `dataflow_races.py`): two units' accesses to one byte,
+* Races (`check_races`, on by default; `races.py`): two units' accesses to one byte,
   one of them a write, must be ordered by `sync_send`/`sync_recv` or by data sent through a
   FIFO (happens-before with vector clocks), whatever the simulated timing; otherwise the
   second access is a located error naming both units.
@@ -137,8 +137,8 @@ from xdsl.ir import Operation
 
 from dfsched.diagnostics import error
 from dfsched.interp.dataflow_engine import DeadlockError, Engine, Process, TimelineEntry
-from dfsched.interp.dataflow_ops import (
-    Runner,
+from dfsched.interp.dataflow_ops import Runner
+from dfsched.interp.dataflow_state import (
     SimError,
     SimMemory,
     SimOptions,
@@ -148,7 +148,7 @@ from dfsched.interp.dataflow_ops import (
     byte_memory,
 )
 from dfsched.interp.dtypes import ElementType, element_type
-from dfsched.interp.dataflow_races import RaceTracker
+from dfsched.interp.races import RaceTracker
 
 __all__ = [
     "Bound",
@@ -291,7 +291,7 @@ def _teach_host_code(sim: SimState) -> None:
     indices there too: give the host the ScheduleIR interpreter's implementations of those."""
     from dfsched.interp.base import functions_for
     from dfsched.interp.schedule import _all_op_classes
-    from dfsched.interp.schedule_ops import AFFINE_TABLE
+    from dfsched.interp.schedule_memref import AFFINE_TABLE
 
     global _HOST_AFFINE
     if _HOST_AFFINE is None:

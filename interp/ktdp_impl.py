@@ -243,7 +243,8 @@ def _run_indirect_access_tile(self, interpreter, op, args):
     columns = []
     next_index = 0
     for indirect, amap in zip(kinds, maps):
-        results = [np.broadcast_to(np.asarray(r.eval(dims, []), dtype=np.int64), (len(flat),)) for r in amap.results]
+        results = [np.broadcast_to(np.asarray(v, dtype=np.int64), (len(flat),))
+                   for v in compiled_map(amap, checked=False)(dims, [])]
         if not indirect:
             columns.append(results[0])
             continue

@@ -369,7 +369,7 @@ def _gather(arr: Any, amap: AffineMap, dims: list[Any], evaluate=None, positions
     if not isinstance(arr, np.ndarray) or arr.ndim == 0:
         return arr if not isinstance(arr, np.ndarray) else arr[()]
     if evaluate is None:
-        idx = tuple(np.asarray(r.eval(dims, []), dtype=np.int64) for r in amap.results)
+        idx = tuple(np.asarray(v, dtype=np.int64) for v in compiled_map(amap, checked=False)(dims, []))
     else:
         idx = tuple(np.asarray(v, dtype=np.int64) for v in evaluate(dims, []))
     for k, (i, n) in enumerate(zip(idx, arr.shape)):
@@ -390,7 +390,7 @@ def _scatter(arr: np.ndarray, amap: AffineMap, dims: list[Any], value: Any, shap
     if arr.ndim == 0:
         arr[()] = value.reshape(-1)[-1] if value.size else arr[()]
         return
-    values = evaluate(dims, []) if evaluate is not None else [r.eval(dims, []) for r in amap.results]
+    values = (evaluate or compiled_map(amap, checked=False))(dims, [])
     idx = []
     for v in values:
         i = np.asarray(v, dtype=np.int64)
@@ -451,7 +451,7 @@ def _run_pointwise(interpreter, s: Structured, ins, outs, out_types, ranges, exx
         results = _call_body(interpreter, s.body, block_args, dims)
         if exx2:
             for j, (m, r) in enumerate(zip(out_maps, results)):
-                key = (j,) + tuple(int(e.eval(dims, [])) for e in m.results)
+                key = (j,) + tuple(int(v) for v in compiled_map(m, checked=False)(dims, []))
                 acc = sums.setdefault(key, [0.0, 0])
                 acc[0] = acc[0] + complex(r) if np.iscomplexobj(r) else acc[0] + float(r)
                 acc[1] += 1

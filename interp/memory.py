@@ -22,11 +22,12 @@ compute tiles) and one scratchpad per compute tile (`#ktdp.memory_space<ct_local
 the executing tile's; `ct_local, ct_id = N`: tile N's, N the row-major tile index).
 Memory that was never written reads as zero.
 
-Race detection: with `track_races`, every slot remembers which tile wrote it and which
-tiles read it. A tile that reads a slot another tile wrote, or changes a slot another tile
-read or wrote, makes the result depend on the order tiles run in; the memory raises
-`RaceError` (the interpreter turns it into a located error on the load/store). Storing the
-bytes a slot already holds is no race (tiles writing identical values agree in any order).
+Race detection: with `track_races`, a `races.Shadow` beside the memory remembers which tile
+wrote each slot and which tiles read it (the compute-tile rule of `races.py`). A tile that
+reads a slot another tile wrote, or changes a slot another tile read or wrote, makes the
+result depend on the order tiles run in; the memory raises `RaceError` (the interpreter turns
+it into a located error on the load/store). Storing the bytes a slot already holds is no
+race (tiles writing identical values agree in any order).
 
 Views and tiles
 ---------------
@@ -46,10 +47,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.ir.affine import AffineSet
+from xdsl.ir.affine import AffineMap, AffineSet
 
 from dfsched.interp.dtypes import ElementType
-from dfsched.interp.sets import box, eval_set, linear_form
+from dfsched.interp.races import MANY, NONE, RaceError, Shadow
+from dfsched.interp.sets import box, compiled_map, eval_set, linear_form
 
 UNITS = ("element", "byte")
 
@@ -58,20 +60,15 @@ class MemoryAccessError(Exception):
     """An access outside a memory, a view's sizes or its coordinate set."""
 
 
-class RaceError(Exception):
+def tile_race(memory: str, address: int, tile: int, other: int, what: str) -> RaceError:
     """Two compute tiles touch the same memory slot and one of them writes it."""
-
-    def __init__(self, memory: str, address: int, tile: int, other: int, what: str):
-        super().__init__(
-            f"{what} of {memory} address {address} by compute tile {tile} races with compute tile "
-            f"{other}: the result depends on the order the tiles run in"
-        )
-        self.memory, self.address, self.tile, self.other = memory, address, tile, other
+    return RaceError(f"{what} of {memory} address {address} by compute tile {tile} races with compute tile "
+                     f"{other}: the result depends on the order the tiles run in", memory, address, tile, other)
 
 
-NO_TILE = -1
+NO_TILE = NONE
 GENERATE_LIMIT = 1 << 26  # elements of generated-on-touch buffers a run may touch (ktir: max_elements)
-MANY_TILES = -2
+MANY_TILES = MANY
 
 
 def unique_sorted(values) -> np.ndarray:
@@ -132,10 +129,12 @@ class Memory:
         # an element-unit slot holds the bits of the widest element type stored (`cell_bits`);
         # race bookkeeping needs int16 tile numbers for fewer than 32768 tiles
         self._cell = _UINT_BYTES[max(1, cell_bits // 8)] if unit == "element" else np.uint8
-        self._tile_dtype = np.int16 if tiles is not None and tiles < (1 << 15) else np.int32
-        self._tracked = self.PAGE if track_races else 1  # slots of a page's writer/reader arrays
-        # page number -> (cells, writer tile, reader tile)
-        self.pages: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        tile_dtype = np.int16 if tiles is not None and tiles < (1 << 15) else np.int32
+        # with track_races: which tile last wrote and which tiles read each slot
+        self.races = Shadow(page_bits, epochs=False, shared_reads=True, actor_dtype=tile_dtype) if track_races else None
+        self._tile_dtype = tile_dtype
+        # page number -> cells
+        self.pages: dict[int, np.ndarray] = {}
         # per page (with track_races): the last tile that read each slot, and how many tiles did
         self._readers: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         # inputs generated on first touch: (first address, end address, element type, source)
@@ -145,17 +144,12 @@ class Memory:
 
     # -- pages --------------------------------------------------------------------------------
 
-    def _page(self, number: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _page(self, number: int) -> np.ndarray:
         page = self.pages.get(number)
         if page is None:
-            page = (
-                np.zeros(self.PAGE, dtype=self._cell),
-                np.full(self._tracked, NO_TILE, dtype=self._tile_dtype),
-                np.full(self._tracked, NO_TILE, dtype=self._tile_dtype),
-            )
-            self.pages[number] = page
+            page = self.pages[number] = np.zeros(self.PAGE, dtype=self._cell)
             if self.generated:
-                self._fill(number, page[0])
+                self._fill(number, page)
         return page
 
     def _peek(self, number: int):
@@ -244,11 +238,10 @@ class Memory:
         out = np.zeros(flat.shape, dtype=self._cell)
         for number, sel, offsets in self._by_page(flat):
             page = self._peek(number)
-            if self.track_races and tile is not None:
-                page = page or self._page(number)
-                self._check_read(page, number, offsets, tile)
+            if self.races is not None and tile is not None:
+                self._check_read(number, offsets, tile)
             if page is not None:
-                out[sel] = page[0][offsets]
+                out[sel] = page[offsets]
         return out.reshape(slots.shape)
 
     def _store_slots(self, slots: np.ndarray, raw: np.ndarray, tile: int | None) -> None:
@@ -257,9 +250,9 @@ class Memory:
         self._check_range(flat)
         for number, sel, offsets in self._by_page(flat):
             page = self._page(number)
-            if self.track_races and tile is not None:
+            if self.races is not None and tile is not None:
                 self._check_write(page, number, offsets, tile, values[sel])
-            page[0][offsets] = values[sel]
+            page[offsets] = values[sel]
 
     def slots_touched(self) -> tuple[int, int]:
         """(slots read, counted once per tile that read them; slots some tile wrote), tracked with
@@ -268,7 +261,7 @@ class Memory:
         if not self.track_races:
             raise ValueError(f"{self.name} does not track which tiles touch it")
         read = sum(int(count.sum()) for _, count in self._readers.values())
-        written = sum(int(np.count_nonzero(writer != NO_TILE)) for _, writer, _ in self.pages.values())
+        written = sum(int(np.count_nonzero(page.writer != NO_TILE)) for page in self.races.pages.values())
         return read, written
 
     # -- races ------------------------------------------------------------------------------
@@ -278,35 +271,24 @@ class Memory:
         """The i-th in-page offset of `offsets` (an index array, or a slice of the page)."""
         return offsets.start + i if isinstance(offsets, slice) else int(offsets[i])
 
-    def _check_read(self, page, number: int, offsets, tile: int) -> None:
-        _, writer, reader = page
-        w = writer[offsets]
-        bad = (w != NO_TILE) & (w != tile)
-        if bad.any():
-            i = int(np.argmax(bad))
-            raise RaceError(self.name, (number << self.PAGE_BITS) + self._offset_at(offsets, i), tile, int(w[i]), "read")
-        r = reader[offsets]
-        reader[offsets] = np.where((r == NO_TILE) | (r == tile), tile, MANY_TILES)
+    def _check_read(self, number: int, offsets, tile: int) -> None:
+        found = self.races.read(self.races.page(number), offsets, tile)
+        if found is not None:
+            raise tile_race(self.name, (number << self.PAGE_BITS) + self._offset_at(offsets, found.index), tile,
+                            found.other, "read")
         last, count = self._readers.setdefault(
-            number, (np.full(self._tracked, NO_TILE, dtype=self._tile_dtype), np.zeros(self._tracked, np.int32)))
+            number, (np.full(self.PAGE, NO_TILE, dtype=self._tile_dtype), np.zeros(self.PAGE, np.int32)))
         new = last[offsets] != tile  # tiles run one after the other: a tile's reads are contiguous
         count[offsets] += new
         last[offsets] = tile
 
-    def _check_write(self, page, number: int, offsets, tile: int, raw) -> None:
+    def _check_write(self, cells, number: int, offsets, tile: int, raw) -> None:
         """A write races with another tile's access to a slot only if it changes the slot:
         tiles storing identical bytes to one place agree whatever their order."""
-        cells, writer, reader = page
-        w = writer[offsets]
-        r = reader[offsets]
-        changes = cells[offsets] != raw
-        for seen, what in ((w, "write"), (r, "write")):
-            bad = (seen != NO_TILE) & (seen != tile) & changes
-            if bad.any():
-                i = int(np.argmax(bad))
-                raise RaceError(self.name, (number << self.PAGE_BITS) + self._offset_at(offsets, i), tile,
-                                int(seen[i]), what)
-        writer[offsets] = tile
+        found = self.races.write(self.races.page(number), offsets, tile, changes=cells[offsets] != raw)
+        if found is not None:
+            raise tile_race(self.name, (number << self.PAGE_BITS) + self._offset_at(offsets, found.index), tile,
+                            found.other, "write")
 
     # -- access -----------------------------------------------------------------------------
 
@@ -392,19 +374,17 @@ class Memory:
         if len(pages) == 1:
             number, offsets, _ = pages[0]
             page = self._peek(number)
-            if self.track_races and tile is not None:
-                page = page or self._page(number)
-                self._check_read(page, number, offsets, tile)
-            raw = np.zeros(n, dtype=self._cell) if page is None else page[0][offsets].copy()
+            if self.races is not None and tile is not None:
+                self._check_read(number, offsets, tile)
+            raw = np.zeros(n, dtype=self._cell) if page is None else page[offsets].copy()
         else:
             raw = np.zeros(n, dtype=self._cell)
             for number, offsets, at in pages:
                 page = self._peek(number)
-                if self.track_races and tile is not None:
-                    page = page or self._page(number)
-                    self._check_read(page, number, offsets, tile)
+                if self.races is not None and tile is not None:
+                    self._check_read(number, offsets, tile)
                 if page is not None:
-                    raw[at : at + offsets.stop - offsets.start] = page[0][offsets]
+                    raw[at : at + offsets.stop - offsets.start] = page[offsets]
         if self.unit == "byte":
             raw = raw.view(_UINT_BYTES[et.itemsize])
         return et.from_bits(raw)
@@ -427,9 +407,9 @@ class Memory:
         for number, offsets, at in pages:
             page = self._page(number)
             part = raw[at : at + offsets.stop - offsets.start]
-            if self.track_races and tile is not None:
+            if self.races is not None and tile is not None:
                 self._check_write(page, number, offsets, tile, part)
-            page[0][offsets] = part
+            page[offsets] = part
         return True
 
     def place(self, address: int, array, et: ElementType) -> None:
@@ -615,10 +595,18 @@ def _box_set(s: AffineSet, symbols: tuple[int, ...]) -> list[tuple[int, int]] | 
 
 @dataclass
 class StridedView:
-    """A memref value built by `ktdp.construct_memory_view`."""
+    """A memref value of every interpreter: `ktdp.construct_memory_view`'s in the KTIR
+    reference, buffers in the ScheduleIR interpreter (`BufferView`), memory views in the
+    DataflowIR simulator.
+
+    The element at local coordinate `c` starts at ``offset + (c . strides) * step`` (`step`:
+    the memory's address step per element). A DataflowIR layout map that is not linear sets
+    `layout` instead: the offset in elements is then ``layout(c)`` and `strides` are unused
+    (such views only take `addresses`/`element_offsets`).
+    """
 
     memory: Memory
-    space: str  # "global" | "ct_local"
+    space: str  # "global" | "ct_local" (interpreters); the memory unit's kind (simulator)
     offset: int
     sizes: tuple[int, ...]
     strides: tuple[int, ...]
@@ -627,6 +615,8 @@ class StridedView:
     set_symbols: tuple[int, ...] = ()
     lower: tuple[int, ...] = ()  # lower corner of coordinate_set
     tile_owner: int | None = None  # the tile whose scratchpad this is (ct_local)
+    layout: AffineMap | None = None  # element offset of a local coordinate when not strided
+    unit_name: str = ""  # the simulated memory unit holding it (DataflowIR simulator)
 
     @property
     def rank(self) -> int:
@@ -651,8 +641,16 @@ class StridedView:
                 f"coordinate {tuple(int(x) for x in coords[i])} is outside the view's sizes "
                 f"{list(self.sizes)}" + (f" (local coordinate {tuple(int(x) for x in local[i])})" if self.lower and any(self.lower) else "")
             )
-        linear = (local * np.asarray(self.strides, dtype=np.int64)).sum(axis=-1)
-        return self.offset + linear * self.memory.element_step(self.et)
+        return self.offset + self.element_offsets(local) * self.memory.element_step(self.et)
+
+    def element_offsets(self, local: np.ndarray) -> np.ndarray:
+        """Offsets in elements from `offset` of local coordinates (last axis = rank), unchecked."""
+        local = np.asarray(local, dtype=np.int64)
+        if self.layout is None:
+            return (local * np.asarray(self.strides, dtype=np.int64)).sum(axis=-1)
+        dims = [local[..., k] for k in range(local.shape[-1])]
+        value = compiled_map(self.layout, checked=False)(dims, [0] * self.layout.num_symbols)[0]
+        return np.broadcast_to(np.asarray(value), local.shape[:-1]).astype(np.int64)
 
     def box_addresses(self, start: tuple[int, ...], shape: tuple[int, ...]) -> np.ndarray | None:
         """Addresses of the box of global coordinates `start + [0, shape)` when all of it lies

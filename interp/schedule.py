@@ -110,13 +110,8 @@ from dfsched.interp import ktir
 from dfsched.interp.base import Options
 from dfsched.interp.ktir import KernelResult, KtirInterpreter, Layout, compare_outputs
 from dfsched.interp.memory import Memory, TouchedBuffer
-from dfsched.interp.schedule_ops import (
-    ScheduleOptions,
-    ScheduleState,
-    Unsupported,
-    schedule_functions,
-    unsupported,
-)
+from dfsched.interp.schedule_state import ScheduleOptions, ScheduleState, Unsupported, unsupported
+from dfsched.interp.schedule_ops import schedule_functions
 
 __all__ = [
     "REDUCTION_ULPS",

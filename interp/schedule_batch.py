@@ -234,7 +234,7 @@ class BatchRun:
     def _private_box(self, view: BatchView, anchor, sizes) -> np.ndarray:
         """Addresses (n, count) of the box in each iteration's part of `view`; the box must lie
         inside the part (past it, a sequential read would see other storage)."""
-        from dfsched.interp.schedule_ops import _addresses, box_points
+        from dfsched.interp.schedule_state import _addresses, box_points
 
         big = view.view
         rank = len(sizes)
@@ -252,7 +252,7 @@ class BatchRun:
 
     def read(self, view, anchor, sizes, strict: bool, op) -> np.ndarray:
         """(n, count) elements of the box `anchor + [0, sizes)` of `view` per iteration."""
-        from dfsched.interp.schedule_ops import _addresses, _tile_of, box_points
+        from dfsched.interp.schedule_state import _addresses, _tile_of, box_points
 
         if isinstance(view, BatchView):
             addresses = self._private_box(view, anchor, sizes)
@@ -274,7 +274,7 @@ class BatchRun:
         return np.broadcast_to(values, (self.n, values.shape[1]))
 
     def write(self, view, anchor, sizes, values: np.ndarray, op) -> None:
-        from dfsched.interp.schedule_ops import _addresses, _tile_of, box_points
+        from dfsched.interp.schedule_state import _addresses, _tile_of, box_points
 
         if isinstance(view, BatchView):
             addresses = self._private_box(view, anchor, sizes)
@@ -351,20 +351,8 @@ def _slots(addresses: np.ndarray, width: int) -> np.ndarray:
 
 
 def _would_race(memory, slots: np.ndarray, tile: int) -> bool:
-    """Whether `memory.write` by `tile` to `slots` would raise `RaceError` (memory.py's rule)."""
-    from dfsched.interp.memory import NO_TILE
-
-    pages = slots >> memory.PAGE_BITS
-    offsets = slots & (memory.PAGE - 1)
-    for number in unique_sorted(pages):
-        page = memory.pages.get(int(number))
-        if page is None:
-            continue
-        sel = offsets[pages == number]
-        for seen in (page[1][sel], page[2][sel]):
-            if np.any((seen != NO_TILE) & (seen != tile)):
-                return True
-    return False
+    """Whether `memory.write` by `tile` to `slots` could raise `RaceError` (races.py's rule)."""
+    return slots.size > 0 and memory.races.would_race(slots, tile)
 
 
 # ---------------------------------------------------------------------------------------
@@ -373,7 +361,8 @@ def _would_race(memory, slots: np.ndarray, tile: int) -> bool:
 
 
 def _h_linearize(run: BatchRun, op, inputs):
-    from dfsched.interp.schedule_ops import _iv_count, op_info
+    from dfsched.interp.schedule_ops import _iv_count
+    from dfsched.interp.schedule_state import op_info
 
     n = op_info(run.interpreter, op, _iv_count)
     if any(isinstance(s, Batch) for s in inputs[n:]):
@@ -385,7 +374,7 @@ def _h_linearize(run: BatchRun, op, inputs):
 
 
 def _h_token(run: BatchRun, op, inputs):
-    from dfsched.interp.schedule_ops import Token
+    from dfsched.interp.schedule_state import Token
 
     return [Token(op)]
 
@@ -397,7 +386,8 @@ def _h_empty(run: BatchRun, op, inputs):
 
 
 def _h_fifo_allocate(run: BatchRun, op, inputs):
-    from dfsched.interp.schedule_ops import DYNAMIC, _fifo_slot_types, op_info
+    from dfsched.interp.schedule_state import DYNAMIC, op_info
+    from dfsched.interp.schedule_ops import _fifo_slot_types
 
     dynamic = iter(inputs)
     out = []
@@ -414,7 +404,8 @@ def _h_fifo_allocate(run: BatchRun, op, inputs):
 
 
 def _h_read_fifo(run: BatchRun, op, inputs):
-    from dfsched.interp.schedule_ops import _fifo_read_info, op_info
+    from dfsched.interp.schedule_ops import _fifo_read_info
+    from dfsched.interp.schedule_state import op_info
 
     (slot,) = inputs
     if not isinstance(slot, BatchFifo):
@@ -432,7 +423,7 @@ def _h_read_fifo(run: BatchRun, op, inputs):
 
 def _fresh(run: BatchRun, op, shape, et, describe, data=None) -> BatchView:
     """One fresh buffer of `shape` per iteration (`schedule_ops.new_buffer`, counted once each)."""
-    from dfsched.interp.schedule_ops import Label, new_buffer
+    from dfsched.interp.schedule_state import Label, new_buffer
 
     run.counters["allocations"] += run.n - 1
     return BatchView(new_buffer(run.state, (run.n, *shape), et, Label(describe), data=data))
@@ -441,7 +432,8 @@ def _fresh(run: BatchRun, op, shape, et, describe, data=None) -> BatchView:
 def _h_alloc(run: BatchRun, op, inputs):
     from xdsl.dialects.builtin import NoneAttr
 
-    from dfsched.interp.schedule_ops import _alloc_info, _static_or_dynamic, _value_name, op_info
+    from dfsched.interp.schedule_memref import _alloc_info
+    from dfsched.interp.schedule_state import _static_or_dynamic, _value_name, op_info
 
     t, static, n_dynamic, et = op_info(run.interpreter, op, _alloc_info)
     if et is None or not isinstance(t.layout, NoneAttr) or any(isinstance(v, Batch) for v in inputs):
@@ -458,7 +450,8 @@ def _h_dealloc(run: BatchRun, op, inputs):
 
 def _h_derive_size(run: BatchRun, op, inputs):
     """`schedule_ops._run_derive_size` per iteration; one size for all of them, or no batch."""
-    from dfsched.interp.schedule_ops import _iv_count, op_info
+    from dfsched.interp.schedule_ops import _iv_count
+    from dfsched.interp.schedule_state import op_info
 
     k = op_info(run.interpreter, op, _iv_count)
     if any(isinstance(v, Batch) for v in inputs[k:]):
@@ -508,7 +501,8 @@ def _fit_rows(data: np.ndarray, target: int | None, mode: str | None) -> np.ndar
 
 def _side(run: BatchRun, info, inputs):
     """(value, (anchor, sizes) or None, count or None): `schedule_ops._side` with batched indices."""
-    from dfsched.interp.schedule_ops import FifoSlot, StridedView
+    from dfsched.interp.memory import StridedView
+    from dfsched.interp.schedule_state import FifoSlot
 
     value = inputs[info.value]
     sizes = info.sizes
@@ -533,7 +527,8 @@ def _side(run: BatchRun, info, inputs):
 
 
 def _h_transfer(run: BatchRun, op, inputs):
-    from dfsched.interp.schedule_ops import _transfer_info, op_info
+    from dfsched.interp.schedule_ops import _transfer_info
+    from dfsched.interp.schedule_state import op_info
 
     source, dest, mode = op_info(run.interpreter, op, _transfer_info)
     src, src_box, src_count = _side(run, source, inputs)
@@ -567,7 +562,8 @@ def _et(value):
 
 
 def _h_pipeline(run: BatchRun, op, inputs):
-    from dfsched.interp.schedule_ops import _cached_stage_order, _pipeline_info, op_info
+    from dfsched.interp.schedule_ops import _cached_stage_order, _pipeline_info
+    from dfsched.interp.schedule_state import op_info
 
     interpreter = run.interpreter
     run.counters["pipelines_run"] += run.n

@@ -60,9 +60,8 @@ def why_all_tiles(module: Operation, reference: Any) -> str | None:
     memory: Memory = reference.global_memory
     if not memory.track_races:
         return "the reference run did not record which tile wrote which bytes"
-    for number in sorted(memory.pages):
-        writer = memory.pages[number][1]
-        shared = np.flatnonzero(writer == MANY_TILES)
+    for number in sorted(memory.races.pages):
+        shared = np.flatnonzero(memory.races.pages[number].writer == MANY_TILES)
         if shared.size:
             address = (number << memory.PAGE_BITS) + int(shared[0])
             return f"two tiles write the same output bytes (address {address} of the global memory)"
@@ -77,10 +76,11 @@ def sampled_outputs(reference: Any, inputs: dict[str, Any], tiles: tuple[int, ..
     memory = Memory("global memory", source.unit, source.limit)
     place_inputs(memory, reference.layout, inputs)
     chosen = np.asarray(tiles, dtype=np.int32)
-    for number, (cells, writer, _) in source.pages.items():
-        mine = np.isin(writer, chosen)
+    for number, shadow in source.races.pages.items():
+        mine = np.isin(shadow.writer, chosen)
         if mine.any():
-            memory._page(number)[0][mine] = cells[mine]  # noqa: SLF001 - a page of the same geometry
+            cells = source.pages[number]
+            memory._page(number)[mine] = cells[mine]  # noqa: SLF001 - a page of the same geometry
     return {b.key: memory.fetch(b.address, b.shape, b.element) for b in reference.layout.global_buffers()}
 
 

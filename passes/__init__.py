@@ -19,6 +19,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "bind-kernel-arguments": ("dfsched.passes.frontend.bind_kernel_arguments", "BindKernelArguments"),
     "address-units-to-bytes": ("dfsched.passes.frontend.address_units_to_bytes", "AddressUnitsToBytes"),
     "fold-accumulation-loops": ("dfsched.passes.frontend.fold_accumulation_loops", "FoldAccumulationLoops"),
+    "tile-invariant-loop-bounds": ("dfsched.passes.frontend.tile_invariant_loop_bounds", "TileInvariantLoopBounds"),
     "triton-to-linalg": ("dfsched.passes.frontend.triton_to_linalg", "TritonToLinalg"),
     "ktir-legality-check": ("dfsched.passes.frontend.ktir_legality_check", "KtirLegalityCheck"),
     "compute-group-extraction": ("dfsched.passes.frontend.compute_group_extraction", "ComputeGroupExtraction"),

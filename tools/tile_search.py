@@ -51,6 +51,8 @@ def evaluator(device: str | None):
 
 def attach(instance: ModulePass, device: str | None) -> ModulePass:
     """`instance` with the simulator as its judge when it is a `search` tile-size selection."""
+    if instance.name != "tile-size-selection":
+        return instance  # (importing that pass pulls in its cost model and xDSL's linalg: not for every run)
     from dfsched.passes.scheduling.tile_size_selection import TileSizeSelection
 
     if isinstance(instance, TileSizeSelection) and instance.strategy == "search":

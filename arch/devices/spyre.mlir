@@ -50,6 +50,10 @@
 
 // The vector unit: 64 f16 lanes, one stick per vector; i32 (address arithmetic, idx32toaddr)
 // at 32 lanes is the same 128-byte stick, our modelling choice.
+// No f32 lanes: no public source gives the vector unit an f32 format, and torch-spyre (the
+// PyTorch backend, README: `TORCH_SPYRE_DOWNCAST_WARN`) downcasts float32 tensors to float16 for
+// the device, with a warning. An f32 element-wise kernel (corpus vector_add_dynamic_ktir) is
+// therefore Decision 7's located error here, as on upstream's sample device.
 // Accumulation type: the public sources above (IBM Research, "Lifting the cover on the IBM
 // Spyre Accelerator"; torch-spyre's docs/architecture/spyre_accelerator.md) say the cores do
 // mixed-precision math but do not name the accumulator format. f32 is our modelling choice

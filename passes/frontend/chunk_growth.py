@@ -1,5 +1,5 @@
 """Loops over chunks of a range, seen whole: the facts `fold-accumulation-loops` checks and the
-rewrites it shares (README Decisions 44 and 49).
+rewrites it shares (README Decisions 44 and 52).
 
 A chunk loop steps `%k` over `[lb, ub)` by `step`; a *streamed* access tile is built in the loop
 with one index `%k` plus a loop-invariant offset, `step` long along that dimension. Folding the

@@ -14,7 +14,11 @@ block arguments the group reads (loop induction variables, kernel arguments) bec
 program's parameters. Devices stay at the top level. An accumulation loop (`scf.for` with
 `iter_args` summing reductions of loaded chunks) is first folded into one reduction over its
 range (`fold-accumulation-loops`, README Decision 44), so its loads and the store after it
-form one group. Blocks are visited nested-first, so
+form one group. A host loop whose bounds read the tile id (`for %row = %tile to %n step
+%grid_size`) then counts iterations, the tile id moving into the program
+(`tile-invariant-loop-bounds`, Decision 50), and a load read inside a nested loop is repeated
+there when no store may write what it reads (`sink_loads.py`, Decision 51). Blocks are
+visited nested-first, so
 programs inside loops are numbered before the groups around them.
 
 Where upstream only asserts (a load feeding a store from another block, interleaved
@@ -40,7 +44,8 @@ from xdsl.traits import Pure
 from dfsched.compat import InsertPoint, Rewriter
 from dfsched.diagnostics import error
 from dfsched.passes.frontend.fold_accumulation_loops import fold_accumulation_loops
-from dfsched.passes.frontend.tile_dependent_loops import normalize_tile_dependent_loops
+from dfsched.passes.frontend.sink_loads import sink_loads_into_nested_blocks
+from dfsched.passes.frontend.tile_invariant_loop_bounds import tile_invariant_loop_bounds
 from dfsched.passes.frontend.utils import (
     blocks_post_order,
     dialect_of,
@@ -65,8 +70,9 @@ class ComputeGroupExtraction(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         fold_accumulation_loops(op)  # a group never crosses control flow: K loops become one reduction
-        normalize_tile_dependent_loops(op)
-        recompute_stored_intermediates(op)
+        tile_invariant_loop_bounds(op)  # host loops over rows of the tile: the host cannot know the tile
+        sink_loads_into_nested_blocks(op)  # a tile loaded outside the loop that reads it: load it there
+        recompute_stored_intermediates(op)  # a stored value later compute reads: the store gets a copy
         groups = find_compute_groups(op)
         if not groups:
             return
@@ -168,7 +174,7 @@ def union_loads_feeding(store: Operation, classes: TileClasses) -> None:
 def recompute_stored_intermediates(module: ModuleOp) -> None:
     """A compute op whose result is stored and also computed on (LayerNorm stores the mean it
     normalises with) gets a copy that feeds the stores: the stored value is then final, the
-    copy costs one op of the group (README Decision 50)."""
+    copy costs one op of the group (README Decision 53)."""
     for op in list(module.walk()):
         if dialect_of(op) not in COMPUTE_DIALECTS or len(op.results) != 1 or not op.has_trait(Pure) \
                 and op_name(op).split(".", 1)[0] != "linalg":

@@ -1,5 +1,5 @@
 """Chunk loops that compute element-wise, folded into one computation over their range
-(`fold-accumulation-loops`, README Decision 49).
+(`fold-accumulation-loops`, README Decision 52).
 
 Triton's layernorm and RMSNorm walk a row in chunks twice. First an *element-wise
 accumulation*:

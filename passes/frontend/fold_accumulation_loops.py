@@ -99,7 +99,7 @@ class FoldAccumulationLoops(ModulePass):
 def fold_accumulation_loops(root: Operation) -> None:
     """Plan every loop with `iter_args` under `root` (raising on the first that does not fold),
     then fold them all; then fold the element-wise chunk loops without `iter_args` that read
-    values loaded before them (Decision 49)."""
+    values loaded before them (Decision 52)."""
     plans = [plan_fold(loop) for loop in root.walk() if isinstance(loop, scf.ForOp) and loop.iter_args]
     for plan in plans:
         plan.apply()

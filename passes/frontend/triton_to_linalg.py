@@ -18,9 +18,15 @@ rewrites
 * `%t = tensor.splat %c : tensor<S>` of a constant into
   `linalg.fill ins(%c) outs(tensor.empty : tensor<S>)`.
 
-A splat of any other scalar (a kernel argument, a value computed from scalars) and an extract
-whose index is not a constant stay as they are (the scheduler reports them where it meets
-them). An extract left without users is erased. Arith and math ops on tensors need nothing:
+* `tensor.collapse_shape` / `tensor.expand_shape` that only drop or add unit dimensions (a
+  1x1 tile collapsed to a rank-0 tensor, a row expanded to 1xN), read only as inputs of
+  `linalg.generic` or `linalg.broadcast`: each reader (a broadcast first becomes its generic)
+  reads the reshape's source instead, through its input map composed with the reshape (a unit
+  dimension is read at 0), and the reshape goes.
+
+A splat of any other scalar (a kernel argument, a value computed from scalars), an extract
+whose index is not a constant and any other reshape stay as they are (the scheduler reports
+them where it meets them). An extract left without users is erased. Arith and math ops on tensors need nothing:
 `construct-three-stage-pipeline` turns them into generics already.
 """
 
@@ -30,7 +36,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, ShapedType, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, FloatAttr, IntegerAttr, ModuleOp, ShapedType, TensorType
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -40,7 +46,7 @@ from xdsl.traits import Pure
 from dfsched.compat import linalg_ops
 from dfsched.dialects import linalg_ext
 from dfsched.dialects.constants import constant_int
-from dfsched.passes.frontend.linalg_generalize import is_elementwise_on_tensors, make_generic
+from dfsched.passes.frontend.linalg_generalize import generic_form, is_elementwise_on_tensors, make_generic
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,8 @@ class TritonToLinalg(ModulePass):
                 for dead in reversed([extract, *ops]):
                     if not any(r.uses for r in dead.results):
                         Rewriter.erase_op(dead)
+        for reshape in [o for o in op.walk() if isinstance(o, tensor.CollapseShapeOp | tensor.ExpandShapeOp)]:
+            _fold_unit_reshape(ctx, reshape)
 
 
 CONSTANT_CASTS = frozenset({"arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf"})
@@ -190,6 +198,59 @@ def _replace(splat: Operation, ops: list[Operation]) -> None:
         op.location = splat.location
         Rewriter.insert_op(op, InsertPoint.before(splat))
     Rewriter.replace_op(splat, [], [ops[-1].results[0]])
+
+
+def _fold_unit_reshape(ctx: Context, reshape: Operation) -> None:
+    groups = [[i.value.data for i in group.data] for group in reshape.reassociation.data]
+    source_type, result_type = reshape.operands[0].type, reshape.results[0].type
+    if not isinstance(source_type, TensorType) or not isinstance(result_type, TensorType):
+        return
+    source_shape, result_shape = source_type.get_shape(), result_type.get_shape()
+    if any(d < 0 for d in (*source_shape, *result_shape)):
+        return
+    collapse = isinstance(reshape, tensor.CollapseShapeOp)
+    # for each source dimension: the result dimension it is read through, or None (read at 0)
+    through: list[int | None] = [None] * len(source_shape)
+    for outer, group in enumerate(groups):
+        inner_shape = source_shape if collapse else result_shape
+        wide = [d for d in group if inner_shape[d] != 1]
+        if len(wide) > 1:
+            return  # a real reshape, not unit dimensions
+        if collapse:
+            if wide:
+                through[wide[0]] = outer
+        elif wide and source_shape[outer] != 1:
+            through[outer] = wide[0]
+    readers = [use.operation for use in reshape.results[0].uses]
+    if not all(_reads_as_input(r, reshape.results[0]) for r in readers):
+        return
+    for reader in dict.fromkeys(readers):
+        if isinstance(reader, linalg_ops.BroadcastOp):
+            generic = generic_form(reader, ctx)
+            if generic is None:
+                return
+            generic.location = reader.location
+            Rewriter.replace_op(reader, generic)
+            reader = generic
+        maps = [m.data for m in reader.indexing_maps.data]
+        for index, operand in enumerate(reader.operands):
+            if operand is not reshape.results[0] or index >= len(reader.inputs):
+                continue
+            old = maps[index]
+            results = tuple(AffineExpr.constant(0) if outer is None else old.results[outer] for outer in through)
+            maps[index] = AffineMap(old.num_dims, old.num_symbols, results)
+            reader.operands[index] = reshape.operands[0]
+        reader.indexing_maps = ArrayAttr([AffineMapAttr(m) for m in maps])
+    if not reshape.results[0].uses:
+        Rewriter.erase_op(reshape)
+
+
+def _reads_as_input(reader: Operation, value) -> bool:
+    if isinstance(reader, linalg_ops.BroadcastOp):
+        return reader.input is value and reader.init is not value
+    if isinstance(reader, linalg_ops.GenericOp):
+        return value in reader.inputs and value not in reader.outputs
+    return False
 
 
 __all__ = ["TritonToLinalg"]

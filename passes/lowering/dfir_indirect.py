@@ -23,7 +23,7 @@ from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 
 from dfsched.diagnostics import error
-from dfsched.dialects.agen import CompositeIndirectLoadAndStoreOp
+from dfsched.dialects.agen_peripheral import CompositeIndirectLoadAndStoreOp
 from dfsched.dialects.dataflow import GetLogicalMemoryViewOp
 from dfsched.dialects.ktdf import DataTransferOp
 from dfsched.dialects.ktdf_indirect import IndirectViewOp

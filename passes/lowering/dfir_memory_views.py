@@ -253,18 +253,11 @@ def _replace_source_a(pu: ProgramUnitOp, resolved, model: DeviceModel, symbols, 
 
             space = memory_space(cursor.type)
             if taken is not None:
-                # An offset only known while the program runs (a loop's row passed in) is added
-                # to the symbol's value at the view (README Decision 51).
-                runtime = offset if sym.known_only_at_run_time(offset, pu) else None
-                displacement = sym.take_displacement_apart(0 if runtime is not None else offset, pu)
+                displacement = sym.take_displacement_apart(offset, pu)
                 displacement.scale(element_bytes)
                 if space is None:
                     raise error(cmv, "construct_memory_view: no memory space found in chain")
                 start = sym.emit_symbolic_start_address(taken, displacement, pu, symbols, builder, definitions)
-                if runtime is not None:
-                    if element_bytes != 1:
-                        runtime = builder.value(_muli(runtime, builder.constant(element_bytes)))
-                    start = builder.value(_addi(start, runtime))
             else:
                 # Decision 8: the base is a byte address, the offset counts elements.
                 start = offset_value

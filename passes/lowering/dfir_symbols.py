@@ -11,8 +11,7 @@ level, which `wrap-program-dfir` later moves beside the program.
 * `take_address_apart(address, pu, symbols)`: None when no input is reached; otherwise the
   input, the ops computing the address from it and its per-unit leaves (constant
   `uniform.query_map`s), or a located error naming what cannot be written as a symbol;
-* `take_displacement_apart(offset, pu)`: the `reinterpret_cast` offset, common or per unit
-  (`known_only_at_run_time` tells the offsets it cannot take: the view adds those itself);
+* `take_displacement_apart(offset, pu)`: the `reinterpret_cast` offset, common or per unit;
 * `emit_symbolic_start_address(...)`: the view's start operand (one symbol, or one per unit
   gathered in a unit-keyed uniform map), definitions emitted at the function-level point.
 
@@ -311,8 +310,16 @@ def evaluate_at_unit(value: SSAValue, unit: SSAValue) -> int | None:
 
 @dataclass
 class Displacement:
+    """Elements (bytes after `scale`) added to a symbolic start: known per unit, or at run time.
+
+    `runtime` is an offset computed inside the program from its own arguments (a row index the
+    orchestrator's host loop passes to each call): it has no value when symbols are defined, so
+    it is added to the symbol by the unit itself (times `runtime_scale`).
+    """
     common: int = 0
     per_unit: list[tuple[SSAValue, int]] = field(default_factory=list)
+    runtime: SSAValue | None = None
+    runtime_scale: int = 1
 
     def varies(self) -> bool:
         return bool(self.per_unit)
@@ -326,26 +333,30 @@ class Displacement:
     def scale(self, factor: int) -> None:
         self.common *= factor
         self.per_unit = [(u, o * factor) for u, o in self.per_unit]
+        self.runtime_scale *= factor
 
 
-def known_only_at_run_time(offset: int | SSAValue, pu: ProgramUnitOp) -> bool:
-    """`offset` is computed by index arithmetic from the program's parameters (a loop's row
-    passed in) and constants, and is not a constant at each unit of `pu`."""
-    if isinstance(offset, int) or constant_int(offset) is not None:
-        return False
-    if any(evaluate_at_unit(offset, unit) is None for unit in pu.units):
-        return _from_parameters(offset)
-    return False
-
-
-def _from_parameters(value: SSAValue, depth: int = 0) -> bool:
-    if isinstance(value, BlockArgument):
-        return isinstance(value.owner.parent_op(), FuncOp)
-    if constant_int(value) is not None:
-        return True
-    owner = value.owner
-    return (depth < 32 and isinstance(owner, (*READABLE, arith.IndexCastOp))
-            and all(_from_parameters(v, depth + 1) for v in owner.operands))
+def _computed_from_program_arguments(value: SSAValue) -> bool:
+    """Whether `value` is readable operators over constants, per-unit constants and arguments
+    of the program's function (what its call passes, e.g. a host loop's row), and reaches one
+    such argument: a value each call's units can compute, unlike a raw tile id or a loaded one."""
+    reaches_argument = False
+    pending, seen = [value], set()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if _function_argument(current) is not None:
+            reaches_argument = True
+            continue
+        if constant_int(current) is not None or per_unit_constants(current) is not None:
+            continue
+        op = current.owner
+        if not isinstance(op, READABLE):
+            return False
+        pending.extend(op.operands)
+    return reaches_argument
 
 
 def take_displacement_apart(offset: int | SSAValue, pu: ProgramUnitOp) -> Displacement:
@@ -358,6 +369,8 @@ def take_displacement_apart(offset: int | SSAValue, pu: ProgramUnitOp) -> Displa
     for unit in pu.units:
         by = evaluate_at_unit(offset, unit)
         if by is None:
+            if _computed_from_program_arguments(offset):
+                return Displacement(runtime=offset)
             site = offset.owner if isinstance(offset.owner, Operation) else pu
             raise error(site, "the start address is computed from a run input and displaced by a value only "
                               "known while the program runs, so no symbol stands for it")
@@ -455,7 +468,19 @@ def _declare_derived(taken: SymbolicAddress, terms: Sequence[int], displacement:
 
 def emit_symbolic_start_address(taken: SymbolicAddress, displacement: Displacement, pu: ProgramUnitOp,
                                 symbols: SymbolAllocator, at_view: Builder, definitions: Builder) -> SSAValue:
-    """The view's start operand: one `symbol.create_symbol`, or one per unit in a unit-keyed map."""
+    """The view's start operand: one `symbol.create_symbol`, or one per unit in a unit-keyed map,
+    plus the run-time part of the displacement, if any, added by the unit."""
+    start = _symbolic_start(taken, displacement, pu, symbols, at_view, definitions)
+    if displacement.runtime is None:
+        return start
+    offset = displacement.runtime
+    if displacement.runtime_scale != 1:
+        offset = at_view.value(arith.MuliOp(offset, at_view.constant(displacement.runtime_scale)))
+    return at_view.value(arith.AddiOp(start, offset))
+
+
+def _symbolic_start(taken: SymbolicAddress, displacement: Displacement, pu: ProgramUnitOp,
+                    symbols: SymbolAllocator, at_view: Builder, definitions: Builder) -> SSAValue:
     if not taken.per_unit_terms and not displacement.varies():
         ident = _declare_derived(taken, [], displacement.common, symbols, definitions)
         return at_view.value(CreateSymbolOp(ident))
@@ -482,7 +507,6 @@ __all__ = [
     "SymbolAllocator",
     "take_address_apart",
     "take_displacement_apart",
-    "known_only_at_run_time",
     "emit_symbolic_start_address",
     "element_size_bytes",
 ]

@@ -19,7 +19,9 @@ makes the load path deliver a full vector instead:
    a `transfer_granularity` it must allow a one-element read.
 4. **Rewrite** (all sites are collected before anything changes): every
    memory-to-memory transfer of the path is widened to the vector width (its destination
-   buffer's last dimension and both sides' last size become `lanes`); the transfer
+   buffer's last dimension and both sides' last size become `lanes`), except one whose
+   source rows are narrower than `lanes` (a column or a 1x1 tile: widened, it would read past
+   the view; the DMA moves the word holding the element, dfsched); the transfer
    filling the FIFO gets `transfer_mode = "splat"` (sizes unchanged); the compute stage's
    `read_from_fifo` returns a vector (last dimension `lanes`); the operand's map gets the
    generic's last loop dimension in place of the constant. When the FIFO slot holds fewer
@@ -117,6 +119,8 @@ class Site:
     def apply(self, done: set[Operation]) -> None:
         *memory_hops, splat = self.path
         for transfer in memory_hops:
+            if _narrower_source(transfer, self.lanes):
+                continue  # a view that holds fewer elements than the lanes: nothing past it to move
             if transfer not in done:
                 done.add(transfer)
                 widen_transfer(transfer, self.lanes)
@@ -323,6 +327,16 @@ def check_grow(read: ktdf.ReadFromFifoOp, lanes: int) -> None:
             and not (isinstance(slot, OpResult) and isinstance(slot.owner, ktdf.PrivateOp)):
         raise error(read, f"{PASS}: cannot grow the FIFO slot of this read: it is not a result of the pipeline's "
                           "private")
+
+
+def _narrower_source(transfer: ktdf.DataTransferOp, lanes: int) -> bool:
+    """Whether the hop reads a memref whose last dimension is shorter than `lanes` (a 1x1 tile of
+    a scalar broadcast): widened, it would read past the kernel's view."""
+    source_type = transfer.source.type
+    if not isinstance(source_type, MemRefType) or not source_type.get_shape():
+        return False
+    last = source_type.get_shape()[-1]
+    return 0 < last < lanes
 
 
 def widen_transfer(transfer: ktdf.DataTransferOp, lanes: int) -> None:

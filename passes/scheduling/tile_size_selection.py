@@ -101,6 +101,8 @@ from xdsl.traits import IsolatedFromAbove
 from dfsched.arch.model import SCRATCHPAD, DeviceModel, Memory
 from dfsched.diagnostics import DiagnosticError, error, location_of
 from dfsched.dialects import ktdf
+from dfsched.dialects.constants import static_trip_count
+from dfsched.dialects.ktdf_arch import attribute_text
 from dfsched.passes.scheduling.tile_cost_model import TileCostModel
 from dfsched.passes.scheduling.tiling_utils import constant_index_value, insert_before
 from dfsched.passes.value_bounds import known_bounds, upper_bound
@@ -467,13 +469,6 @@ def whole_loop_fits(loop: scf.ForOp, device: str | None) -> bool:
     return all(used.get(kind, 0) <= capacity for kind, capacity in budget.capacities().items())
 
 
-def static_trip_count(loop: scf.ForOp) -> int | None:
-    lb, ub, step = (constant_index_value(v) for v in (loop.lb, loop.ub, loop.step))
-    if lb is None or ub is None or step is None or step <= 0:
-        return None
-    return max(0, -(-(ub - lb) // step))
-
-
 # ---------------------------------------------------------------------------
 # What must fit
 # ---------------------------------------------------------------------------
@@ -547,9 +542,11 @@ class ScratchpadBudget:
         used, capacities = self.usage(env), self.capacities()
         kind = next(k for k, size in capacities.items() if used.get(k, 0) > size)
         tried = ", ".join(str(c) for c in tile.candidates)
+        largest = max((b for b in self.buffers if b.memory.kind == kind), key=lambda b: b.bytes(env) or 0)
         return error(tile.op, f"{PASS}: no tile size fits the scratchpad: tried {tried}; with {tile.candidates[-1]} "
                               f"the program's buffers need {used[kind]} bytes of \"{kind}\", which holds "
-                              f"{capacities[kind]} bytes")
+                              f"{capacities[kind]} bytes; the largest is {attribute_text(largest.op.results[0].type)} "
+                              f"({largest.bytes(env)} bytes, {largest.copies} cop{'y' if largest.copies == 1 else 'ies'})")
 
 
 def memory_space(op: Operation) -> Attribute:

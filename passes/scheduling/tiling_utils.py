@@ -30,6 +30,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.dialects import ktdf
 from dfsched.dialects.constants import index_constant
+from dfsched.passes.builder import Inserter
 from dfsched.passes.walk import post_order
 from dfsched.passes.scheduling.utils import is_parallel_loop
 
@@ -54,9 +55,7 @@ def constant_index_value(value: SSAValue) -> int | None:
 
 def insert_before(op: Operation, anchor: Operation, location_of: Operation | None = None) -> Operation:
     """Insert `op` before `anchor`; it takes the location of `location_of` (default: `anchor`)."""
-    op.location = (location_of or anchor).location
-    Rewriter.insert_op(op, InsertPoint.before(anchor))
-    return op
+    return Inserter.before(anchor, location_of).add(op)
 
 
 def index_constant_before(value: int, anchor: Operation, location_of: Operation | None = None) -> SSAValue:

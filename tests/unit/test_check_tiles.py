@@ -115,8 +115,8 @@ def test_inter_tile_ops_and_shared_outputs_mean_every_tile():
     reference = ktir.run(module, ktir.make_inputs(module, 0))
     assert tile_sample.why_all_tiles(module, reference) is None
     # a byte two tiles wrote (what the race tracking would record if it allowed it)
-    number = min(reference.global_memory.pages)
-    reference.global_memory.pages[number][1][5] = MANY_TILES
+    number = min(reference.global_memory.races.pages)
+    reference.global_memory.races.pages[number].writer[5] = MANY_TILES
     why = tile_sample.why_all_tiles(module, reference)
     assert why == f"two tiles write the same output bytes (address {(number << 12) + 5} of the global memory)"
     inter = ktir.parse_module(Path(__file__).resolve().parents[1].joinpath(

@@ -7,11 +7,12 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import i32
 from xdsl.ir import Block
 
-import dfsched.compat  # noqa: F401  (applies the repairs)
+from dfsched.compat import thread_safe_implicit_builder
 
 
 def test_implicit_builders_overlapping_on_two_threads_insert_each_op_once():
     """Thread A enters, B enters, A leaves, B leaves: xDSL alone then inserts every op twice."""
+    thread_safe_implicit_builder()
     a_in, b_in, a_out = threading.Event(), threading.Event(), threading.Event()
 
     def thread_a():

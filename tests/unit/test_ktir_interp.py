@@ -957,6 +957,8 @@ EXAMPLE_EXPECTATIONS = {
     "sigmoid.mlir": _sigmoid_by_exp,
     "softmax.mlir": lambda i: {"@2048": _softmax(i["@0"])},
     "softmax_triton.mlir": lambda i: {"@512": _softmax(i["@0"])},
+    "scale_rows_triton.mlir": lambda i: {"y_ptr": i["x_ptr"] * i["s_ptr"][0, 0]},
+    "scale_by_first_row.mlir": lambda i: {"y_ptr": i["x_ptr"] * i["x_ptr"][0][None, :]},
     "row_sum.mlir": lambda i: {"@12288": i["@0"].astype(np.float32).sum(axis=1).astype(np.float16)},
     "row_sum_chunked.mlir": lambda i: {"@4096": _chunked_row_sum(i["@0"], chunk=64)},
 }

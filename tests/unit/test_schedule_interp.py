@@ -833,15 +833,25 @@ def test_cross_tile_race_through_a_wrong_offset():
     assert "races with compute tile 0" in message
 
 
-def test_instance_race_bitmaps_find_the_same_first_conflict_as_sorted_sets():
-    """`AccessLog.check` compares instances on address bitmaps (element runs logged as ranges);
-    the sorted-set comparison it falls back to for wide spans must name the same pair and address."""
+def test_instance_race_replay_fails_exactly_on_conflicting_logs(monkeypatch):
+    """`AccessLog.check` replays the instances' accesses through the race shadow (`races.py`):
+    it must fail exactly when two instances touch one address and one of them writes it, and
+    name such a pair (the writer first) and address. Brute force over random logs, element
+    runs logged as ranges and scattered accesses as arrays."""
     import random
 
-    from dfsched.interp.schedule_ops import AccessLog
+    from dfsched.interp.memory import Memory
+    from dfsched.interp.schedule_state import AccessLog
 
+    class Found(Exception):
+        pass
+
+    def report(parallel, memory, entries, i, j, address):
+        raise Found(i, j, address)
+
+    monkeypatch.setattr(AccessLog, "_report", staticmethod(report))
+    memory = Memory("m", "byte")
     rng = random.Random(1)
-    log = AccessLog()
     for _ in range(2000):
         entries = []
         for _ in range(rng.randint(1, 8)):
@@ -851,6 +861,14 @@ def test_instance_race_bitmaps_find_the_same_first_conflict_as_sorted_sets():
             else:
                 addresses = np.array([rng.randrange(250) for _ in range(rng.randint(0, 6))], dtype=np.int64)
             entries.append((rng.randrange(rng.randint(2, 4)), rng.random() < 0.5, addresses, None, None))
-        insts = sorted({e[0] for e in entries})
-        if len(insts) > 1:
-            assert log._first_conflict_bitmap(insts, entries) == log._first_conflict_sorted(insts, entries)  # noqa: SLF001
+        conflicts = {(w[0], o[0], int(a)) for w in entries if w[1] for o in entries if o[0] != w[0]
+                     for a in w[2] if a in o[2]}
+        log = AccessLog()
+        log.entries = {id(memory): (memory, entries)}
+        try:
+            log.check(None)
+            found = None
+        except Found as exc:
+            found = exc.args
+        assert (found is None) == (not conflicts), (entries, found)
+        assert found is None or found in conflicts, (entries, found)

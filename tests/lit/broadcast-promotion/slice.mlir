@@ -22,12 +22,7 @@
 // CHECK-NEXT:      scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:        ktdf.pipeline {
 // CHECK-NEXT:          %[[P:.+]]:3 = ktdf.private
-// CHECK-NEXT:            memref.alloc()
-// CHECK-NEXT:            memref.alloc()
-// CHECK-NEXT:            ktdf.create_token
-// CHECK-NEXT:            ktdf.private_yield
-// CHECK-NEXT:          }
-// CHECK-NEXT:          ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
+// CHECK:               ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK-NEXT:            arith.addi %[[M]], %[[BASE]] : index
 // CHECK-NEXT:            scf.if %[[GO]] {
 // CHECK-NEXT:            } else {

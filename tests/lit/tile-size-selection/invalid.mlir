@@ -20,13 +20,14 @@ func.func @constraints() {
 // -----
 
 // Even one row of each of three 1 MiB-wide operands needs 3 MiB of the 1 MiB L1: the error
-// lists every size tried and what the smallest needs.
+// lists every size tried, what the smallest needs and the largest buffer (its type, bytes and
+// copies at that size).
 
 func.func @too_wide() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @below {{tile-size-selection: no tile size fits the scratchpad: tried 4, 2, 1; with 1 the program's buffers need 3145728 bytes of "L1", which holds 1048576 bytes}}
+  // expected-error @below {{tile-size-selection: no tile size fits the scratchpad: tried 4, 2, 1; with 1 the program's buffers need 3145728 bytes of "L1", which holds 1048576 bytes; the largest is memref<?x524288xf16, "L1"> (1048576 bytes, 1 copy)}}
   %rows = ktdf.tiling.reserve_size {divisibility = 1 : index, min_value = 1 : index} : index
   %n = arith.ceildivui %c4, %rows : index
   %a = memref.alloc(%rows) : memref<?x524288xf16, "L1">

@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s -split-input-file --triton-to-linalg | filecheck %s
 
-// Decision 49's front door. RMSNorm's factor: the extracted sum goes through scalar ops with
+// Decision 52's front door. RMSNorm's factor: the extracted sum goes through scalar ops with
 // constants (`rsqrt(sum / N + eps)`, N a constant converted to f16) before it is splatted; the
 // broadcast generic's body computes them, and the scalar ops outside are gone.
 

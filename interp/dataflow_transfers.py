@@ -1,0 +1,330 @@
+"""The `agen` ops of the DataflowIR simulator: vector loads and stores, composite transfers.
+
+An access's points come from its set and order (`AccessPlan`, decoded once per op); its
+byte addresses are the view's strides (or layout) applied to the subscript plus each point
+(`view_addresses`), checked against the view's shape. Race checks (`races.RaceTracker`) and
+the access's cycles happen here; the values move through the views' paged memories.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from xdsl.ir import Operation
+from xdsl.ir.affine import AffineMap, AffineSet
+
+from dfsched.interp import sets
+from dfsched.interp.dataflow_engine import Busy
+from dfsched.interp.dataflow_state import SimError, Unit, vector_type_info
+from dfsched.interp.memory import StridedView, overlaps
+
+if TYPE_CHECKING:
+    from dfsched.interp.dataflow_ops import Gen, Runner
+
+@dataclass
+class AccessPlan:
+    """The points of an access set (sorted by its order), relative to the subscript."""
+
+    rel: np.ndarray  # (n, rank)
+    lo: tuple[int, ...]
+    hi: tuple[int, ...]
+    by_layout: dict[Any, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def count(self) -> int:
+        return self.rel.shape[0]
+
+    def rel_offsets(self, view: StridedView) -> tuple[np.ndarray, bool]:
+        """Element offsets of the points in a strided view, and whether they are consecutive."""
+        key = view.strides
+        found = self.by_layout.get(key)
+        if found is None:
+            offsets = self.rel @ np.asarray(key, dtype=np.int64)
+            consecutive = bool(offsets.size <= 1 or np.all(np.diff(offsets) == 1))
+            found = self.by_layout[key] = (offsets, consecutive)
+        return found
+
+
+def access_plan(r: Runner, op: Operation, side: str, the_set: AffineSet, order: AffineMap, rank: int) -> AccessPlan:
+    key = (id(op), side)
+    plan = r.sim.plans.get(key)
+    if plan is None:
+        rel = r.sim.pattern(the_set, order)
+        if rel.shape[1] != rank:
+            raise SimError(f"the {side} set has {rel.shape[1]} dims for a rank-{rank} memref")
+        if rel.shape[0]:
+            lo, hi = tuple(int(x) for x in rel.min(axis=0)), tuple(int(x) for x in rel.max(axis=0))
+        else:
+            lo = hi = (0,) * rank
+        plan = r.sim.plans[key] = AccessPlan(rel, lo, hi)
+    return plan
+
+
+def _view(value: Any) -> StridedView:
+    if not isinstance(value, StridedView):
+        raise SimError(f"the memref operand is {value!r}, not a memory view")
+    return value
+
+
+def view_addresses(view: StridedView, base: tuple[int, ...], plan: AccessPlan, check: bool,
+                   steps: np.ndarray | None = None, steps_lo=None, steps_hi=None) -> tuple[np.ndarray, bool]:
+    """Byte addresses of `plan`'s points around `base` (and each time step's offset, if any),
+    and whether they are known to be consecutive elements.
+
+    Shape (n,), or (T, n) with `steps` (T, rank).
+    """
+    rank = len(view.sizes)
+    if len(base) != rank:
+        raise SimError(f"the subscript has {len(base)} indices for a rank-{rank} memref")
+    if check and plan.count:
+        for k in range(rank):
+            lo = base[k] + plan.lo[k] + (steps_lo[k] if steps is not None else 0)
+            hi = base[k] + plan.hi[k] + (steps_hi[k] if steps is not None else 0)
+            if lo < 0 or hi >= view.sizes[k]:
+                idx = np.asarray(base)[None, :] + plan.rel
+                if steps is not None:
+                    idx = steps[:, None, :] + idx[None, :, :]
+                check_index(view, idx)  # raises, naming the index
+    if view.layout is None:
+        coeffs = np.asarray(view.strides, dtype=np.int64)
+        base_off = sum(b * c for b, c in zip(base, view.strides))
+        rel, consecutive = plan.rel_offsets(view)
+        if steps is None:
+            off = rel + base_off
+        else:
+            off = (steps @ coeffs)[:, None] + rel[None, :] + base_off
+            consecutive = consecutive and steps.shape[0] <= 1
+    else:
+        idx = np.asarray(base)[None, :] + plan.rel
+        if steps is not None:
+            idx = steps[:, None, :] + idx[None, :, :]
+        off = view.element_offsets(idx)
+        consecutive = False
+    return view.offset + off * view.et.itemsize, consecutive
+
+
+def check_index(view: StridedView, idx: np.ndarray) -> None:
+    """Fail on the first index of `idx` (shape (..., rank)) outside the view's shape."""
+    idx = np.asarray(idx, dtype=np.int64)
+    if idx.size:
+        shape = np.asarray(view.sizes, dtype=np.int64)
+        outside = np.any((idx < 0) | (idx >= shape), axis=-1)
+        if outside.any():
+            i = np.unravel_index(int(np.argmax(outside)), outside.shape)
+            raise SimError(f"index {tuple(int(x) for x in idx[i])} is outside memref<{'x'.join(map(str, view.sizes))}>")
+
+
+def _base(r: Runner, amap: AffineMap, operands: list[Any]) -> tuple[int, ...]:
+    values = [int(v) for v in operands]
+    forms = r.sim.subscript(amap)
+    if forms is not None:
+        return tuple(const + sum(c * v for c, v in zip(coeffs, values)) for coeffs, const in forms)
+    nd = amap.num_dims
+    return tuple(int(x) for x in sets.compiled_map(amap)(values[:nd], values[nd:]))
+
+
+def _vector_load(r: Runner, op, args) -> Gen:
+    unit = r.require_unit(op)
+    view = _view(args[0])
+    n_map = len(op.map_operands)
+    base = _base(r, op.affine_map.data, args[1:1 + n_map])
+    plan = access_plan(r, op, "load", op.load_set.data, op.load_order.data, len(view.sizes))
+    shape, et = vector_type_info(op.results[0].type)
+    _check_count(plan.count, shape, "loads")
+    addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
+    if r.sim.races is not None:
+        r.sim.races.read(unit.name, view.memory, addresses, et.itemsize, consecutive)
+    values = view.memory.read(addresses, et, consecutive=consecutive).reshape(shape)
+    nbytes = values.nbytes
+    r.stats.loaded_bytes += nbytes
+    cycles = r.sim.transfer_cycles(r.sim.link(view.space, unit.kind), nbytes)
+    yield Busy(cycles, f"vector_load {view.unit_name}", nbytes)
+    return (values,)
+
+
+def _check_count(n: int, shape: tuple[int, ...], what: str) -> None:
+    want = math.prod(shape)
+    if n != want:
+        raise SimError(f"{what} {n} element(s) but the vector holds {want}")
+
+
+def _vector_store(r: Runner, op, args) -> Gen:
+    unit = r.require_unit(op)
+    value, view = args[0], _view(args[1])
+    n_map = len(op.map_operands)
+    base = _base(r, op.affine_map.data, args[2:2 + n_map])
+    plan = access_plan(r, op, "store", op.store_set.data, op.store_order.data, len(view.sizes))
+    values = np.asarray(value).reshape(-1)
+    _check_count(plan.count, (values.size,), "stores")
+    addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
+    et = vector_type_info(op.operands[0].type)[1]
+    cycles = r.sim.transfer_cycles(r.sim.link(unit.kind, view.space), values.nbytes)
+    yield Busy(cycles, f"vector_store {view.unit_name}", values.nbytes)
+    if r.sim.races is not None:
+        r.sim.races.write(unit.name, view.memory, addresses, et.itemsize, consecutive)
+    view.memory.write(addresses, values, et, consecutive=consecutive)
+    r.stats.stored_bytes += values.nbytes
+    return ()
+
+
+@dataclass
+class TimePlan:
+    """The time steps of a composite transfer and each step's load/store offsets."""
+
+    steps: int
+    load: np.ndarray  # (T, src rank)
+    store: np.ndarray  # (T, dst rank)
+    load_lo: tuple[int, ...]
+    load_hi: tuple[int, ...]
+    store_lo: tuple[int, ...]
+    store_hi: tuple[int, ...]
+
+
+def _time_plan(r: Runner, op, symbols: tuple[int, ...]) -> TimePlan:
+    key = (id(op), "time", symbols)
+    plan = r.sim.plans.get(key)
+    if plan is None:
+        times = r.sim.pattern(op.time_set.data, op.time_order.data, symbols)
+        load = sets.eval_map_rows(op.load_time_addr_map.data, times, list(symbols))
+        store = sets.eval_map_rows(op.store_time_addr_map.data, times, list(symbols))
+
+        def bounds(a: np.ndarray):
+            if a.shape[0] == 0:
+                return (0,) * a.shape[1], (0,) * a.shape[1]
+            return tuple(int(x) for x in a.min(axis=0)), tuple(int(x) for x in a.max(axis=0))
+
+        plan = TimePlan(times.shape[0], load, store, *bounds(load), *bounds(store))
+        r.sim.plans[key] = plan
+    return plan
+
+
+def _composite(r: Runner, op, args) -> Gen:
+    unit = r.require_unit(op)
+    env = r.env
+    src_mem, dst_mem, src_ops, dst_ops, time_syms, _multicast = r.sim.segments(op)
+    src, dst = _view(env[src_mem[0]]), _view(env[dst_mem[0]])
+    src_base = _base(r, op.src_map.data, [env[v] for v in src_ops])
+    dst_base = _base(r, op.dst_map.data, [env[v] for v in dst_ops])
+    symbols = tuple(int(env[v]) for v in time_syms)
+    time = _time_plan(r, op, symbols)
+    load = access_plan(r, op, "load", op.load_set.data, op.load_order.data, len(src.sizes))
+    store = access_plan(r, op, "store", op.store_set.data, op.store_order.data, len(dst.sizes))
+    if time.load.shape[1] != len(src.sizes) or time.store.shape[1] != len(dst.sizes):
+        raise SimError("a time address map does not give one offset per memref dimension")
+    body = op.regions[0].blocks.first
+    shape, et = vector_type_info(body.args[0].type)
+    _check_count(load.count, shape, "loads")
+    steps = time.steps
+    check = r.sim.options.check_bounds
+    src_addr, src_seq = view_addresses(src, src_base, load, check, time.load, time.load_lo, time.load_hi)  # (T, n)
+    dst_addr, dst_seq = view_addresses(dst, dst_base, store, check, time.store, time.store_lo, time.store_hi)
+    vector_bytes = math.prod(shape) * et.itemsize
+    per_step = r.sim.composite_cycles(src.space, unit.kind, dst.space, vector_bytes)
+    trivial = r.sim.trivial_body(op, body)
+    what = f"transfer {src.unit_name} -> {dst.unit_name}"
+    races = r.sim.races
+    if races is not None:
+        races.read(unit.name, src.memory, src_addr, et.itemsize, src_seq)
+    if trivial and not (src.memory is dst.memory and overlaps(src_addr, dst_addr)):
+        _check_count(store.count, shape, "stores")
+        values = src.memory.read(src_addr, et, consecutive=src_seq)
+        yield Busy(per_step * steps, what, vector_bytes * steps)
+        if races is not None:
+            races.write(unit.name, dst.memory, dst_addr, et.itemsize, dst_seq)
+        dst.memory.write(dst_addr, values, et, consecutive=dst_seq)
+    else:
+        for t in range(steps):
+            vector = src.memory.read(src_addr[t], et).reshape(shape)
+            out = yield from r.run_block(body, [vector])
+            stored = np.asarray(out[0] if out else vector).reshape(-1)
+            _check_count(store.count, (stored.size,), "stores")
+            yield Busy(per_step, what, vector_bytes)
+            if races is not None:
+                races.write(unit.name, dst.memory, dst_addr[t], et.itemsize, False)
+            dst.memory.write(dst_addr[t], stored, et)
+    moved = steps * vector_bytes
+    stats = r.stats
+    stats.loaded_bytes += moved
+    stats.stored_bytes += moved
+    stats.dma_bytes += moved
+    stats.dma_cycles += per_step * steps
+    for kind in (src.space, dst.space):
+        stats.dma_bytes_by_memory[kind] = stats.dma_bytes_by_memory.get(kind, 0) + moved
+    return ()
+
+
+def _composite_indirect(r: Runner, op, args) -> Gen:
+    """An address-list transfer (`passes/lowering/dfir_indirect.py`): each time step's vector is
+    at the direct side's addresses plus the byte address its list entry holds."""
+    unit = r.require_unit(op)
+    env = r.env
+    ind_src, dir_src, ind_dst, dir_dst, ind_src_ops, dir_src_ops, ind_dst_ops, dir_dst_ops, time_syms, _ = \
+        r.sim.segments(op)
+    src, dst = _view(env[dir_src[0]]), _view(env[dir_dst[0]])
+    symbols = tuple(int(env[v]) for v in time_syms)
+    times = r.sim.pattern(op.time_set.data, op.time_order.data, symbols)
+    body = op.regions[0].blocks.first
+    if not r.sim.trivial_body(op, body):
+        raise SimError("an address-list transfer with a body is not supported")
+    shape, et = vector_type_info(body.args[0].type)
+    check = r.sim.options.check_bounds
+    moved = []
+    for side, view, indices, lists, list_ops, set_name in (
+            ("load", src, dir_src_ops, ind_src, ind_src_ops, "load"),
+            ("store", dst, dir_dst_ops, ind_dst, ind_dst_ops, "store")):
+        plan = access_plan(r, op, set_name, getattr(op, f"{set_name}_set").data, getattr(op, f"{set_name}_order").data,
+                           len(view.sizes))
+        steps = sets.eval_map_rows(getattr(op, f"{side}_direct_time_addr_map").data, times, list(symbols))
+        base = _base(r, getattr(op, f"direct_{'src' if side == 'load' else 'dst'}_map").data,
+                     [env[v] for v in indices])
+        lo = tuple(int(x) for x in steps.min(axis=0)) if steps.size else (0,) * len(view.sizes)
+        hi = tuple(int(x) for x in steps.max(axis=0)) if steps.size else (0,) * len(view.sizes)
+        addresses, _ = view_addresses(view, base, plan, check, steps, lo, hi)
+        if lists:
+            addresses = addresses + _listed(r, unit, op, side, env[lists[0]], [env[v] for v in list_ops], times,
+                                            symbols)[:, None]
+        moved.append(addresses)
+    src_addr, dst_addr = moved
+    vector_bytes = math.prod(shape) * et.itemsize
+    steps = times.shape[0]
+    per_step = r.sim.composite_cycles(src.space, unit.kind, dst.space, vector_bytes)
+    if r.sim.races is not None:
+        r.sim.races.read(unit.name, src.memory, src_addr, et.itemsize, False)
+    values = src.memory.read(src_addr, et)
+    yield Busy(per_step * steps, f"address-list transfer {src.unit_name} -> {dst.unit_name}",
+               vector_bytes * steps)
+    if r.sim.races is not None:
+        r.sim.races.write(unit.name, dst.memory, dst_addr, et.itemsize, False)
+    dst.memory.write(dst_addr, values, et)
+    moved_bytes = steps * vector_bytes
+    r.stats.loaded_bytes += moved_bytes
+    r.stats.stored_bytes += moved_bytes
+    r.stats.dma_bytes += moved_bytes
+    r.stats.dma_cycles += per_step * steps
+    return ()
+
+
+def _listed(r: Runner, unit: Unit, op, side: str, value: Any, operands: list[Any], times: np.ndarray,
+            symbols: tuple[int, ...]) -> np.ndarray:
+    """The byte address each time step's list entry holds."""
+    view = _view(value)
+    base = np.asarray(_base(r, getattr(op, f"indirect_{'src' if side == 'load' else 'dst'}_map").data, operands))
+    offsets = sets.eval_map_rows(getattr(op, f"{side}_indirect_time_addr_map").data, times, list(symbols))
+    idx = base[None, :] + offsets
+    if r.sim.options.check_bounds:
+        check_index(view, idx)
+    addresses = view.offset + view.element_offsets(idx) * view.et.itemsize
+    if r.sim.races is not None:
+        r.sim.races.read(unit.name, view.memory, addresses, view.et.itemsize, False)
+    return view.memory.read(addresses, view.et).astype(np.int64)
+
+
+TRANSFERS: dict[str, Any] = {
+    "agen.vector_load": _vector_load,
+    "agen.vector_store": _vector_store,
+    "agen.composite_load_and_store": _composite,
+    "agen.composite_indirect_load_and_store": _composite_indirect,
+}

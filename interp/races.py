@@ -1,0 +1,264 @@
+"""Race checking of the three interpreters: one shadow memory of who last touched each slot.
+
+Two accesses to one memory slot race when one of them writes and nothing orders them: the
+result then depends on an order the program does not fix. Every interpreter checks that the
+same way, with a `Shadow` beside each memory it checks: per slot, the last writer and the
+last reader (an *actor* and the *epoch* it was in). Only what orders two actors differs:
+
+* **Compute tiles** (KTIR reference, ScheduleIR interpreter; `memory.Memory(track_races=True)`):
+  tiles never synchronise, so only a tile's own accesses are ordered (`UNORDERED` rule). A
+  slot read by several tiles remembers `MANY` readers (a later write by any tile races).
+  A write that stores the bytes a slot already holds is no race (tiles storing identical
+  values agree in any order): the memory passes which slots the write changes.
+* **`ktdf.parallel` instances** (ScheduleIR interpreter, `AccessLog`): corelets run the
+  instances of one execution at the same time, so instances are unordered too; the log is
+  replayed through a shadow, instance by instance, when the execution ends.
+* **DataflowIR units** (`RaceTracker`, the simulator with `check_races`): every unit has a
+  vector clock (one epoch per unit, its own starting at 1); a `sync_send` and every chunk a
+  `send` pushes carry a copy of the sender's clock, after which the sender's epoch advances;
+  a `sync_recv`, and a `receive` for the chunks it takes, merge the carried clocks into the
+  receiver's (element-wise maximum). An access of unit u at epoch e is ordered before unit
+  m's next access iff m's clock for u is >= e. Only the last reader is remembered: a write
+  ordered after it but not after an earlier reader of another unit goes unnoticed. Launches
+  are sequential, so the history starts afresh with each launch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+NONE = -1  # no actor touched the slot
+MANY = -2  # several tiles read the slot (compute-tile rule)
+ORDERED = np.iinfo(np.int64).max  # an epoch limit nothing exceeds
+
+
+class RaceError(Exception):
+    """Two actors touch one slot, one of them writes, and nothing orders them."""
+
+    def __init__(self, message: str, memory: str = "", address: int = -1, actor: int = NONE, other: int = NONE):
+        super().__init__(message)
+        self.memory, self.address, self.tile, self.other = memory, address, actor, other
+
+
+class _Page:
+    __slots__ = ("writer", "w_epoch", "reader", "r_epoch")
+
+    def __init__(self, size: int, dtype, epochs: bool):
+        self.writer = np.full(size, NONE, dtype=dtype)
+        self.reader = np.full(size, NONE, dtype=dtype)
+        self.w_epoch = np.zeros(size, dtype=np.int64) if epochs else None
+        self.r_epoch = np.zeros(size, dtype=np.int64) if epochs else None
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """The first unordered access found: the index of the slot in the access, the other
+    actor, and what it did ("write" or "read")."""
+
+    index: int
+    other: int
+    what: str
+
+
+class Shadow:
+    """Last writer and last reader of every slot of one memory, paged like the memory.
+
+    `epochs`: remember the epoch of each access (vector clocks); without, an access is ordered
+    only after the same actor's (`UNORDERED` rule). `shared_reads`: a slot read by a second
+    unordered actor remembers `MANY` readers instead of the last one.
+    """
+
+    def __init__(self, page_bits: int, *, epochs: bool, shared_reads: bool, actor_dtype=np.int32):
+        self.PAGE_BITS = page_bits
+        self.PAGE = 1 << page_bits
+        self.MASK = self.PAGE - 1
+        self.epochs = epochs
+        self.shared_reads = shared_reads
+        self.dtype = actor_dtype
+        self.pages: dict[int, _Page] = {}
+
+    def page(self, number: int) -> _Page:
+        page = self.pages.get(number)
+        if page is None:
+            page = self.pages[number] = _Page(self.PAGE, self.dtype, self.epochs)
+        return page
+
+    # -- addressing --------------------------------------------------------------------------
+    def spans(self, first: int, count: int):
+        """(page number, in-page slice, address of the slice's first slot) of the slots
+        [first, first + count), in address order."""
+        at, end = first, first + count
+        while at < end:
+            number = at >> self.PAGE_BITS
+            stop = min(end, (number + 1) << self.PAGE_BITS)
+            yield number, slice(at & self.MASK, ((stop - 1) & self.MASK) + 1), at
+            at = stop
+
+    def by_page(self, slots: np.ndarray):
+        """(page number, in-page offsets, the slots' addresses) per page `slots` fall in."""
+        numbers = slots >> self.PAGE_BITS
+        offsets = slots & self.MASK
+        first, last = int(numbers[0]), int(numbers[-1])
+        if first == last and (slots.size < 3 or int(numbers.min()) == int(numbers.max())):
+            yield first, offsets, slots
+            return
+        from dfsched.interp.memory import unique_sorted  # (memory imports this module)
+
+        for number in unique_sorted(numbers):
+            sel = numbers == number
+            yield int(number), offsets[sel], slots[sel]
+
+    # -- checks (each records the access when it finds no conflict) ---------------------------
+    @staticmethod
+    def _first(bad: np.ndarray, seen: np.ndarray, what: str) -> Conflict | None:
+        if not bad.any():
+            return None
+        k = int(np.argmax(bad))
+        return Conflict(k, int(seen[k]), what)
+
+    def _unordered(self, seen: np.ndarray, epochs, actor: int, limits) -> np.ndarray:
+        if limits is None:  # actors without synchronisation: only the same actor is ordered
+            return (seen != NONE) & (seen != actor)
+        return epochs > limits[seen + 1]
+
+    def read(self, page: _Page, offsets, actor: int, epoch: int = 0, limits=None, fresh: bool = False) -> Conflict | None:
+        """A read by `actor` of the slots `offsets` of `page`; `limits` (vector clocks): per
+        actor + 1, the latest epoch ordered before this access (None: the unordered rule);
+        `fresh`: the page was just made (nothing to check against)."""
+        if not fresh:
+            writers = page.writer[offsets]
+            found = self._first(self._unordered(writers, page.w_epoch[offsets] if self.epochs else None, actor, limits),
+                                writers, "write")
+            if found is not None:
+                return found
+        if self.shared_reads:
+            readers = page.reader[offsets]
+            page.reader[offsets] = np.where((readers == NONE) | (readers == actor), actor, MANY)
+        else:
+            page.reader[offsets] = actor
+        if self.epochs:
+            page.r_epoch[offsets] = epoch
+        return None
+
+    def write(self, page: _Page, offsets, actor: int, epoch: int = 0, limits=None, changes=None) -> Conflict | None:
+        """A write by `actor`; `changes` (or None: every slot): which slots it gives new bytes
+        (a write of the same bytes races with nothing under the unordered rule)."""
+        for seen, epochs, what in ((page.writer, page.w_epoch, "write"), (page.reader, page.r_epoch, "read")):
+            actors = seen[offsets]
+            bad = self._unordered(actors, epochs[offsets] if self.epochs else None, actor, limits)
+            if changes is not None:
+                bad &= changes
+            found = self._first(bad, actors, what)
+            if found is not None:
+                return found
+        page.writer[offsets] = actor
+        if self.epochs:
+            page.w_epoch[offsets] = epoch
+            page.reader[offsets] = NONE
+        return None
+
+    def would_race(self, slots: np.ndarray, actor: int) -> bool:
+        """Whether a write by `actor` to `slots` (changing every one) would race; records nothing."""
+        for number, offsets, _ in self.by_page(slots):
+            page = self.pages.get(number)
+            if page is None:
+                continue
+            for seen in (page.writer[offsets], page.reader[offsets]):
+                if np.any((seen != NONE) & (seen != actor)):
+                    return True
+        return False
+
+
+def _address(where, k: int) -> int:
+    """The address of the k-th slot of an access: `where` is the first slot's address (a run)
+    or the slots' addresses."""
+    return where + k if isinstance(where, int) else int(where[k])
+
+
+class RaceTracker:
+    """The vector clocks of one DataflowIR launch and the shadows of the memories it touches."""
+
+    PAGE_BITS = 16
+
+    def __init__(self, units: list[str]):
+        self.units = list(units)
+        self.index = {name: i for i, name in enumerate(self.units)}
+        n = len(self.units)
+        self.clocks = [np.zeros(n, dtype=np.int64) for _ in range(n)]
+        for i, clock in enumerate(self.clocks):
+            clock[i] = 1
+        # per unit, the latest epoch of each unit whose accesses are ordered before its next one,
+        # indexed by unit + 1: no unit (NONE) and the unit itself are always ordered
+        self.limits = [np.full(n + 1, ORDERED, dtype=np.int64) for _ in range(n)]
+        for i in range(n):
+            self._sync_limits(i)
+        self.shadows: dict[int, Shadow] = {}
+
+    def _sync_limits(self, i: int) -> None:
+        limits = self.limits[i]
+        limits[1:] = self.clocks[i]
+        limits[0] = limits[i + 1] = ORDERED
+
+    # -- synchronisation --------------------------------------------------------------------
+    def release(self, unit: str) -> np.ndarray:
+        """The clock a message of `unit` carries; `unit` moves to its next epoch."""
+        i = self.index[unit]
+        carried = self.clocks[i].copy()
+        self.clocks[i][i] += 1
+        return carried
+
+    def acquire(self, unit: str, carried: np.ndarray | None) -> None:
+        if carried is not None:
+            i = self.index[unit]
+            clock = self.clocks[i]
+            np.maximum(clock, carried, out=clock)
+            self._sync_limits(i)
+
+    # -- memory accesses ------------------------------------------------------------------
+    def _shadow(self, memory) -> Shadow:
+        shadow = self.shadows.get(id(memory))
+        if shadow is None:
+            shadow = self.shadows[id(memory)] = Shadow(self.PAGE_BITS, epochs=True, shared_reads=False)
+        return shadow
+
+    @staticmethod
+    def _pages(shadow: Shadow, addresses, itemsize: int, consecutive: bool):
+        """(page number, offsets in the page, the bytes' addresses: an array, or the first
+        byte's address of a run) of each page the accessed bytes fall in, in address order."""
+        flat = np.asarray(addresses, dtype=np.int64).reshape(-1)
+        if not flat.size:
+            return
+        if consecutive:
+            yield from shadow.spans(int(flat[0]), flat.size * itemsize)
+            return
+        yield from shadow.by_page((flat[:, None] + np.arange(itemsize, dtype=np.int64)).reshape(-1))
+
+    def read(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
+        me = self.index[unit]
+        shadow = self._shadow(memory)
+        epoch, limits = self.clocks[me][me], self.limits[me]
+        for number, offsets, where in self._pages(shadow, addresses, itemsize, consecutive):
+            page = shadow.pages.get(number)
+            fresh = page is None
+            found = shadow.read(shadow.page(number) if fresh else page, offsets, me, epoch, limits, fresh)
+            if found is not None:
+                other = self.units[found.other]
+                raise RaceError(f"{unit} reads byte {_address(where, found.index)} of {memory.name}, which {other} "
+                                f"wrote with no synchronisation ordering the write before the read (a race)")
+
+    def write(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
+        me = self.index[unit]
+        shadow = self._shadow(memory)
+        epoch, limits = self.clocks[me][me], self.limits[me]
+        for number, offsets, where in self._pages(shadow, addresses, itemsize, consecutive):
+            found = shadow.write(shadow.page(number), offsets, me, epoch, limits)
+            if found is not None:
+                other = self.units[found.other]
+                did = "wrote" if found.what == "write" else "read"
+                raise RaceError(f"{unit} writes byte {_address(where, found.index)} of {memory.name}, which {other} "
+                                f"{did} with no synchronisation ordering the two (a race)")
+
+
+__all__ = ["MANY", "NONE", "Conflict", "RaceError", "RaceTracker", "Shadow"]
