@@ -103,8 +103,17 @@ def _check_access_tile(shape: Sequence[int], element_type: Attribute) -> str | N
     return None
 
 
+class _BodyInAngleBrackets:
+    """`<` the type's `parse_body` `>`: what `OwnType` reads after a stripped type's name."""
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            return cls.parse_body(parser)  # type: ignore[attr-defined]
+
+
 @irdl_attr_definition
-class AccessTileType(ParametrizedAttribute, TypeAttribute, ShapedType, ContainerType[Attribute]):
+class AccessTileType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute, ShapedType, ContainerType[Attribute]):
     """`!ktdp.access_tile<32x64xindex>`: a tensor-shaped collection of coordinates."""
 
     name = "ktdp.access_tile"
@@ -136,11 +145,6 @@ class AccessTileType(ParametrizedAttribute, TypeAttribute, ShapedType, Container
             parser.raise_error(problem)
         return ArrayAttr([IntAttr(d) for d in dims]), element_type
 
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            return cls.parse_body(parser)
-
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             shape = self.get_shape()
@@ -169,7 +173,7 @@ def _check_runtime_arg(underlying: Attribute, granularity: int | None, upperboun
 
 
 @irdl_attr_definition
-class RuntimeArgType(ParametrizedAttribute, TypeAttribute):
+class RuntimeArgType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute):
     """`!ktdp.runtime_arg<index, granularity=3, upperbound=300>`: a kernel argument whose
     value is only known at run time, with what is known about it at compile time."""
 
@@ -212,11 +216,6 @@ class RuntimeArgType(ParametrizedAttribute, TypeAttribute):
         built = cls(underlying, found.get("granularity"), found.get("upperbound"))
         return built.underlying_type, built.granularity, built.upperbound
 
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            return cls.parse_body(parser)
-
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             printer.print_attribute(self.underlying_type)
@@ -245,7 +244,7 @@ def _check_tile_future(partials: Sequence[Attribute], groups: AffineSet) -> str 
 
 
 @irdl_attr_definition
-class TileFutureType(ParametrizedAttribute, TypeAttribute):
+class TileFutureType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute):
     """`!ktdp.tile_future<(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>>`: the
     handle of per-tile partial results in flight between `inter_tile_produce` and the one
     delivery op that consumes them."""
@@ -274,11 +273,6 @@ class TileFutureType(ParametrizedAttribute, TypeAttribute):
         if problem:
             parser.raise_error(problem, start)
         return ArrayAttr(partials), groups
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            return cls.parse_body(parser)
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():

@@ -171,6 +171,25 @@ func.func @max_not_sum(%init: tensor<4xf16>) -> tensor<4xf16> {
 
 // -----
 
+// A combiner that is not associative (x - acc): folding the chunks into one reduction would
+// reorder it, so the loop is refused (the scheduler's own reductions keep their order).
+func.func @sub_not_associative(%init: tensor<4xf16>) -> tensor<4xf16> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %a = ktdp.construct_memory_view %c0, sizes: [4, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  // expected-error @below {{loop-carried value #0: 'linalg.reduce' does not add into its init}}
+  %s = scf.for %j = %c0 to %c64 step %c16 iter_args(%acc = %init) -> (tensor<4xf16>) {
+    %t = ktdp.construct_access_tile %a[%c0, %j] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<4x64xf16> -> !ktdp.access_tile<4x16xindex>
+    %x = ktdp.load %t : <4x16xindex> -> tensor<4x16xf16>
+    %r = linalg.reduce { arith.subf } ins(%x : tensor<4x16xf16>) outs(%acc : tensor<4xf16>) dimensions = [1]
+    scf.yield %r : tensor<4xf16>
+  }
+  return %s : tensor<4xf16>
+}
+
+// -----
+
 func.func @acc_read_twice(%init: tensor<4xf16>) -> tensor<4xf16> {
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
