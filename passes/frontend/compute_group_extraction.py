@@ -42,6 +42,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.traits import Pure
 
 from dfsched.compat import InsertPoint, Rewriter
 from dfsched.diagnostics import error
@@ -76,6 +77,7 @@ class ComputeGroupExtraction(ModulePass):
         tile_invariant_loop_bounds(op)  # host loops over rows of the tile: the host cannot know the tile
         sink_loads_into_nested_blocks(op)  # a tile loaded outside the loop that reads it: load it there
         split_paged_copies(op)  # floordiv/mod subscripts: one linear copy per page, in a loop
+        recompute_stored_intermediates(op)  # a stored value later compute reads: the store gets a copy
         groups = find_compute_groups(op)
         if not groups:
             return
@@ -172,6 +174,24 @@ def union_loads_feeding(store: Operation, classes: TileClasses) -> None:
         for value in values_used_by(op):
             if isinstance(value.owner, Operation):
                 worklist.append(value.owner)
+
+
+def recompute_stored_intermediates(module: ModuleOp) -> None:
+    """A compute op whose result is stored and also computed on (LayerNorm stores the mean it
+    normalises with) gets a copy that feeds the stores: the stored value is then final, the
+    copy costs one op of the group (README Decision 61)."""
+    for op in list(module.walk()):
+        if dialect_of(op) not in COMPUTE_DIALECTS or len(op.results) != 1 or not op.has_trait(Pure) \
+                and op_name(op).split(".", 1)[0] != "linalg":
+            continue
+        uses = list(op.results[0].uses)
+        stores = [u for u in uses if op_name(u.operation) == STORE]
+        if not stores or not any(dialect_of(u.operation) in COMPUTE_DIALECTS for u in uses):
+            continue
+        copy = op.clone()
+        Rewriter.insert_op(copy, InsertPoint.after(op))
+        for use in stores:
+            use.operation.operands[use.index] = copy.results[0]
 
 
 def check_compute_uses(op: Operation) -> None:

@@ -10,6 +10,11 @@ rewrites
 * `%s = tensor.extract %r[c...]` followed by `%t = tensor.splat %s : tensor<S>` (constant
   indices) into a broadcast: `linalg.generic ins(%r) outs(tensor.empty : tensor<S>)` whose
   input map reads `%r` at the constant indices, its body yielding the element;
+* the same when scalar `arith`/`math` ops compute the splat's input from the extracted element
+  and constants (RMSNorm's `rsqrt(sum / N + eps)`): the generic's body computes them;
+* an element-wise `arith`/`math` op on tensors with an operand that splats a scalar constant
+  (or a constant converted to a float) into a generic over its other operands whose body uses
+  the constant (LayerNorm's `var / N + eps`);
 * `%t = tensor.splat %c : tensor<S>` of a constant into
   `linalg.fill ins(%c) outs(tensor.empty : tensor<S>)`.
 
@@ -31,16 +36,17 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, TensorType
-from xdsl.ir import Block, Operation, Region
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, FloatAttr, IntegerAttr, ModuleOp, ShapedType, TensorType
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import Pure
 
 from dfsched.compat import linalg_ops
 from dfsched.dialects import linalg_ext
 from dfsched.dialects.constants import constant_int
-from dfsched.passes.frontend.linalg_generalize import generic_form, make_generic
+from dfsched.passes.frontend.linalg_generalize import generic_form, is_elementwise_on_tensors, make_generic
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,8 @@ class TritonToLinalg(ModulePass):
     name = "triton-to-linalg"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for elementwise in [o for o in op.walk() if is_elementwise_on_tensors(o) and len(o.results) == 1]:
+            _fold_constant_splats(ctx, elementwise)
         for splat in [o for o in op.walk() if isinstance(o, tensor.SplatOp)]:
             result_type = splat.result.type
             if not isinstance(result_type, TensorType) or any(d < 0 for d in result_type.get_shape()):
@@ -61,8 +69,65 @@ class TritonToLinalg(ModulePass):
                 _replace(splat, _broadcast(ctx, splat, source, result_type))
                 if not source.result.uses:
                     Rewriter.erase_op(source)
+            elif (chain := _scalar_chain(splat.input)) is not None:
+                extract, ops = chain
+                _replace(splat, _broadcast(ctx, splat, extract, result_type, ops))
+                for dead in reversed([extract, *ops]):
+                    if not any(r.uses for r in dead.results):
+                        Rewriter.erase_op(dead)
         for reshape in [o for o in op.walk() if isinstance(o, tensor.CollapseShapeOp | tensor.ExpandShapeOp)]:
             _fold_unit_reshape(ctx, reshape)
+
+
+CONSTANT_CASTS = frozenset({"arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf"})
+
+
+def _folded_cast(op: Operation) -> FloatAttr | None:
+    """A constant integer or float converted to a float, as the constant it is."""
+    source = op.operands[0].owner if op.name in CONSTANT_CASTS and isinstance(op.operands[0], OpResult) else None
+    if isinstance(source, arith.ConstantOp) and isinstance(source.value, FloatAttr | IntegerAttr):
+        return FloatAttr(float(source.value.value.data), op.results[0].type)
+    return None
+
+
+def _splatted_constant(value: SSAValue) -> FloatAttr | IntegerAttr | None:
+    """The scalar constant a `tensor.splat` writes (a constant, or a constant integer or float
+    converted to a float: Triton's `N` as f16), else None."""
+    splat = value.owner if isinstance(value, OpResult) else None
+    if not isinstance(splat, tensor.SplatOp):
+        return None
+    scalar = splat.input.owner if isinstance(splat.input, OpResult) else None
+    if isinstance(scalar, arith.ConstantOp) and isinstance(scalar.value, FloatAttr | IntegerAttr):
+        return scalar.value
+    return _folded_cast(scalar) if scalar is not None else None
+
+
+def _fold_constant_splats(ctx: Context, op: Operation) -> None:
+    """`arith.addf %t, (tensor.splat %c)` on tensors -> a generic over `%t` whose body adds the
+    scalar constant `%c` (defined beside it): the scheduler computes with a constant in a
+    body, never with a tensor filled with it."""
+    constants = [_splatted_constant(v) for v in op.operands]
+    if all(c is None for c in constants) or all(c is not None for c in constants):
+        return
+    result_type = op.results[0].type
+    rank = len(result_type.get_shape())
+    inputs = [v for v, c in zip(op.operands, constants) if c is None]
+    block = Block(arg_types=[*(v.type.get_element_type() for v in inputs), result_type.get_element_type()])
+    args = iter(block.args)
+    scalars = [arith.ConstantOp(c) for c in constants if c is not None]
+    values = iter(s.result for s in scalars)
+    operands = [next(args) if c is None else next(values) for c in constants]
+    block.add_op(type(op).create(operands=operands, result_types=[result_type.get_element_type()],
+                                 properties=dict(op.properties), attributes=dict(op.attributes)))
+    block.add_op(linalg_ops.YieldOp(block.last_op.results[0]))
+    empty = tensor.EmptyOp([], result_type)
+    generic = make_generic(ctx, inputs, [empty.tensor], Region(block),
+                           [AffineMap.identity(rank)] * (len(inputs) + 1), ["parallel"] * rank, [result_type])
+    splats = [v.owner for v, c in zip(op.operands, constants) if c is not None]
+    _replace(op, [*scalars, empty, generic])
+    for splat in splats:
+        if not splat.result.uses:
+            Rewriter.erase_op(splat)
 
 
 def _constant_indices(extract: tensor.ExtractOp) -> list[int] | None:
@@ -76,23 +141,59 @@ def _fill(splat: tensor.SplatOp, result_type: TensorType) -> list[Operation]:
     return [empty, fill]
 
 
+def _scalar_chain(value: SSAValue) -> tuple[tensor.ExtractOp, list[Operation]] | None:
+    """The one `tensor.extract` (constant indices) `value` is computed from through scalar
+    `arith`/`math` ops whose other operands come from constants, and those ops (constants
+    included) in an order that defines every value before its use; else None."""
+    extracts: list[tensor.ExtractOp] = []
+    ops: list[Operation] = []
+
+    def visit(v: SSAValue) -> bool:
+        owner = v.owner if isinstance(v, OpResult) else None
+        if isinstance(owner, tensor.ExtractOp):
+            if owner not in extracts:
+                extracts.append(owner)
+            return _constant_indices(owner) is not None
+        if owner is None or owner in ops:
+            return owner is not None
+        if owner.name.split(".", 1)[0] not in ("arith", "math") or owner.regions \
+                or not owner.has_trait(Pure) or any(isinstance(t, ShapedType) for t in (
+                    *owner.operand_types, *owner.result_types)):
+            return False
+        if not all(visit(operand) for operand in owner.operands):
+            return False
+        ops.append(owner)
+        return True
+
+    return (extracts[0], ops) if visit(value) and len(extracts) == 1 else None
+
+
 def _broadcast(ctx: Context, splat: tensor.SplatOp, extract: tensor.ExtractOp,
-               result_type: TensorType) -> list[Operation]:
-    """`out[i...] = source[c...]` over `result_type`'s shape."""
+               result_type: TensorType, chain: list[Operation] = ()) -> list[Operation]:
+    """`out[i...] = f(source[c...])` over `result_type`'s shape, `f` the scalar ops `chain`
+    (cloned into the body) that compute the splat's input from the extracted element."""
     rank = len(result_type.get_shape())
     indices = _constant_indices(extract)
     assert indices is not None
     read = AffineMap(rank, 0, tuple(AffineExpr.constant(i) for i in indices))
     empty = tensor.EmptyOp([], result_type)
     element = result_type.get_element_type()
-    block = Block(arg_types=[element, element])
-    block.add_op(linalg_ops.YieldOp(block.args[0]))
+    block = Block(arg_types=[extract.tensor.type.get_element_type(), element])
+    mapping: dict[SSAValue, SSAValue] = {extract.result: block.args[0]}
+    for op in chain:
+        folded = _folded_cast(op)
+        block.add_op(arith.ConstantOp(folded) if folded is not None else op.clone(value_mapper=mapping))
+        mapping.update(zip(op.results, block.last_op.results))
+    block.add_op(linalg_ops.YieldOp(mapping[splat.input]))
+    for op in reversed(list(block.ops)):  # constants only a folded cast read
+        if op is not block.last_op and not any(r.uses for r in op.results):
+            block.erase_op(op)
     generic = make_generic(ctx, [extract.tensor], [empty.tensor], Region(block),
                            [read, AffineMap.identity(rank)], ["parallel"] * rank, [result_type])
     return [empty, generic]
 
 
-def _replace(splat: tensor.SplatOp, ops: list[Operation]) -> None:
+def _replace(splat: Operation, ops: list[Operation]) -> None:
     for op in ops:
         op.location = splat.location
         Rewriter.insert_op(op, InsertPoint.before(splat))

@@ -884,6 +884,22 @@ def _layernorm(i):
     return {"@4096": deviations * factors[:, None] * g[None, :] + b[None, :]}
 
 
+def _layernorm_triton(i):
+    """Triton's layernorm as written: chunks of 16 summed element-wise in f16, then reduced."""
+    x, w, b = i["@0"], i["@1024"], i["@2048"]
+
+    def chunk_sums(v):
+        acc = np.zeros((v.shape[0], 16), np.float16)
+        for c in range(0, 64, 16):
+            acc = acc + v[:, c:c + 16]
+        return _row_sum_f16(acc)
+
+    means = chunk_sums(x) / np.float16(64)
+    deviations = x - means[:, None]
+    rstds = _rsqrt_f16(chunk_sums(deviations * deviations) / np.float16(64) + np.float16(1e-3))
+    return {"@3072": deviations * rstds[:, None] * w + b, "@4096": means, "@4112": rstds}
+
+
 def _sigmoid_by_exp(i):
     e = np.exp(i["@0"])
     return {"@4096": e / (np.float16(1) + e)}
@@ -930,6 +946,7 @@ EXAMPLE_EXPECTATIONS = {
     "fused_chain.mlir": lambda i: {"@12288": (i["@0"] + i["@4096"]) * i["@8192"]},
     "intrinsic.mlir": lambda i: {"@8192": _sigmoid_f16(i["@0"]) * i["@4096"]},
     "layernorm.mlir": _layernorm,
+    "layernorm_triton.mlir": _layernorm_triton,
     "loop_nest.mlir": _loop_nest,
     # f32 accumulation without a device, rounded to f16 once (einsum: the reference's order)
     "matmul.mlir": lambda i: {"@32768": np.einsum("mk,kn->mn", i["@0"].astype(np.float32),

@@ -21,24 +21,6 @@ func.func @load_outside_loop(%n: index) {
 
 // -----
 
-func.func @stored_and_reused() {
-  %c0 = arith.constant 0 : index
-  %v = ktdp.construct_memory_view %c0, sizes: [4], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<4xf16>
-  %t = ktdp.construct_access_tile %v[%c0] {access_tile_set = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>, access_tile_order = affine_map<(d0) -> (d0)>} : memref<4xf16> -> !ktdp.access_tile<4xindex>
-  %x = ktdp.load %t : !ktdp.access_tile<4xindex> -> tensor<4xf16>
-  %e = tensor.empty() : tensor<4xf16>
-  // expected-error @below {{this result is both stored and used by further compute}}
-  %y = linalg.add ins(%x, %x : tensor<4xf16>, tensor<4xf16>) outs(%e : tensor<4xf16>) -> tensor<4xf16>
-  // expected-note @below {{stored here}}
-  ktdp.store %y, %t : tensor<4xf16>, !ktdp.access_tile<4xindex>
-  // expected-note @below {{used here}}
-  %z = linalg.mul ins(%y, %y : tensor<4xf16>, tensor<4xf16>) outs(%e : tensor<4xf16>) -> tensor<4xf16>
-  ktdp.store %z, %t : tensor<4xf16>, !ktdp.access_tile<4xindex>
-  return
-}
-
-// -----
-
 func.func @stray_load() {
   %c0 = arith.constant 0 : index
   %v = ktdp.construct_memory_view %c0, sizes: [4], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<4xf16>

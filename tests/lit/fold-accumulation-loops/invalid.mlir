@@ -54,12 +54,13 @@ func.func @unchanged(%init: tensor<4xf16>) -> tensor<4xf16> {
 
 // -----
 
-func.func @elementwise_accumulation(%init: tensor<4xf16>) -> tensor<4xf16> {
+func.func @elementwise_accumulation_not_elementwise() -> tensor<f16> {
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
   %c64 = arith.constant 64 : index
+  %init = arith.constant dense<0.0> : tensor<4xf16>
   %a = ktdp.construct_memory_view %c0, sizes: [4, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
-  // expected-error @below {{loop-carried value #0: the value added to it is not computed by a linalg reduction}}
+  // expected-error @below {{loop-carried value #0: 'tensor.extract_slice' computes a chunk but is not an element-wise arith or math op on tensors of the chunk's shape}}
   %s = scf.for %j = %c0 to %c64 step %c16 iter_args(%acc = %init) -> (tensor<4xf16>) {
     %t = ktdp.construct_access_tile %a[%c0, %j] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<4x64xf16> -> !ktdp.access_tile<4x16xindex>
     %x = ktdp.load %t : <4x16xindex> -> tensor<4x16xf16>
@@ -67,7 +68,67 @@ func.func @elementwise_accumulation(%init: tensor<4xf16>) -> tensor<4xf16> {
     %n = arith.addf %acc, %col : tensor<4xf16>
     scf.yield %n : tensor<4xf16>
   }
-  return %s : tensor<4xf16>
+  %z = arith.constant dense<0.0> : tensor<f16>
+  %r = linalg.reduce { arith.addf } ins(%s : tensor<4xf16>) outs(%z : tensor<f16>) dimensions = [0]
+  return %r : tensor<f16>
+}
+
+// -----
+
+func.func @elementwise_accumulation_from_nonzero(%init: tensor<1x16xf16>) -> tensor<1x16xf16> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %a = ktdp.construct_memory_view %c0, sizes: [4, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  // expected-error @below {{loop-carried value #0: its initial value must be the identity of 'arith.addf' (a splat constant or fill): the chunks are combined once each}}
+  %s = scf.for %j = %c0 to %c64 step %c16 iter_args(%acc = %init) -> (tensor<1x16xf16>) {
+    %t = ktdp.construct_access_tile %a[%c0, %j] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 15 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<4x64xf16> -> !ktdp.access_tile<1x16xindex>
+    %x = ktdp.load %t : <1x16xindex> -> tensor<1x16xf16>
+    %n = arith.addf %acc, %x : tensor<1x16xf16>
+    scf.yield %n : tensor<1x16xf16>
+  }
+  return %s : tensor<1x16xf16>
+}
+
+// -----
+
+func.func @elementwise_accumulation_not_reduced() -> tensor<1x16xf16> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %init = arith.constant dense<0.0> : tensor<1x16xf16>
+  %a = ktdp.construct_memory_view %c0, sizes: [4, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  // expected-error @below {{loop-carried value #0: it is accumulated element-wise, so its result must be read by one 'linalg.reduce { arith.addf }' alone}}
+  %s = scf.for %j = %c0 to %c64 step %c16 iter_args(%acc = %init) -> (tensor<1x16xf16>) {
+    %t = ktdp.construct_access_tile %a[%c0, %j] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 15 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<4x64xf16> -> !ktdp.access_tile<1x16xindex>
+    %x = ktdp.load %t : <1x16xindex> -> tensor<1x16xf16>
+    %n = arith.addf %acc, %x : tensor<1x16xf16>
+    scf.yield %n : tensor<1x16xf16>
+  }
+  return %s : tensor<1x16xf16>
+}
+
+// -----
+
+func.func @elementwise_accumulation_varying_invariant() -> tensor<1xf16> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %init = arith.constant dense<0.0> : tensor<1x16xf16>
+  %a = ktdp.construct_memory_view %c0, sizes: [4, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  %t0 = ktdp.construct_access_tile %a[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 15 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<4x64xf16> -> !ktdp.access_tile<1x16xindex>
+  %w = ktdp.load %t0 : <1x16xindex> -> tensor<1x16xf16>
+  // expected-error @below {{loaded chunks; an operand of the chunk computation is the same in every iteration but is not a splat, fill or broadcast along the dimension the loop steps}}
+  %s = scf.for %j = %c0 to %c64 step %c16 iter_args(%acc = %init) -> (tensor<1x16xf16>) {
+    %t = ktdp.construct_access_tile %a[%c0, %j] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 15 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<4x64xf16> -> !ktdp.access_tile<1x16xindex>
+    %x = ktdp.load %t : <1x16xindex> -> tensor<1x16xf16>
+    %y = arith.mulf %x, %w : tensor<1x16xf16>
+    %n = arith.addf %acc, %y : tensor<1x16xf16>
+    scf.yield %n : tensor<1x16xf16>
+  }
+  %z = arith.constant dense<0.0> : tensor<1xf16>
+  %r = linalg.reduce { arith.addf } ins(%s : tensor<1x16xf16>) outs(%z : tensor<1xf16>) dimensions = [1]
+  return %r : tensor<1xf16>
 }
 
 // -----
