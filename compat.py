@@ -13,7 +13,9 @@ Upgrading xDSL should mean editing this file and nothing else. What lives here:
   run step by step (`PDLRewriteRunner`);
 - the verifier walk (`verify_module`), pass construction from options (`pass_from_options`);
 - `ImplicitBuilder` made safe for threads (`thread_safe_implicit_builder`: `dfsched.compile` applies it;
-  importing this module patches nothing).
+  importing this module patches nothing);
+- a linear `IsolatedFromAbove` verifier with xDSL's verdicts (`fast_isolated_from_above`: the tools
+  and `dfsched.compile` install it).
 
 Nothing outside this file should name a private xDSL attribute (a leading underscore).
 """
@@ -789,6 +791,56 @@ def thread_safe_implicit_builder() -> None:
     installed = Operation.__post_init__
     builder._override_operation_post_init = lambda: installed
 
+
+
+def fast_isolated_from_above() -> None:
+    """xDSL 0.74's `IsolatedFromAbove.verify` with the same verdicts, linear in the region.
+
+    xDSL asks `op.is_ancestor(owner)` for every operand (a walk up the parents) and
+    `has_trait` for every nested op; the pipeline verifies after every pass, and a grid-wide
+    function holds thousands of mapping operands. Here an operand whose defining block was
+    already seen inside `op` is accepted at once; anything else gets xDSL's own check.
+    Idempotent; installed by the command-line tools and `dfsched.compile` (not on import).
+    """
+    from xdsl.dialects.builtin import UnregisteredOp
+    from xdsl.traits import IsolatedFromAbove
+
+    isolated_types: dict[type, bool] = {}
+
+    def is_isolated(op: Operation) -> bool:
+        kind = type(op)
+        known = isolated_types.get(kind)
+        if known is None:
+            known = op.has_trait(IsolatedFromAbove)
+            if not isinstance(op, UnregisteredOp):
+                isolated_types[kind] = known
+        return known
+
+    def verify(self, op: Operation) -> None:
+        inside: set[int] = set()  # ids of the blocks of `op`'s regions walked so far
+        regions = list(op.regions)
+        while regions:
+            region = regions.pop()
+            blocks = region.blocks
+            inside.update(id(block) for block in blocks)
+            for block in blocks:
+                for child_op in block.ops:
+                    for operand in child_op._operands:  # noqa: SLF001 (the tuple, not a view)
+                        owner = operand.owner
+                        home = owner if isinstance(owner, Block) else owner.parent
+                        if id(home) in inside:
+                            continue
+                        if not op.is_ancestor(owner) or owner is op:
+                            raise VerifyException(
+                                "Operation using value defined out of its "
+                                f"IsolatedFromAbove parent: {child_op}")
+                    if not is_isolated(child_op):
+                        regions += child_op.regions
+
+    if getattr(IsolatedFromAbove.verify, "dfsched_fast", False):
+        return
+    verify.dfsched_fast = True  # type: ignore[attr-defined]
+    IsolatedFromAbove.verify = verify
 
 
 # ---------------------------------------------------------------------------

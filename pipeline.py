@@ -12,7 +12,7 @@ from __future__ import annotations
 # parsing, before `-ktir-to-dfir` (whose text stays upstream's, as `--dump-pass-pipeline` shows
 # it) and before dfsched-run's reference, so the reference and every pass see one kernel.
 FRONT_DOOR: list[str] = ["bind-kernel-arguments", "address-units-to-bytes", "triton-to-linalg",
-                         "resolve-distributed-views"]
+                         "single-tile-grid", "resolve-distributed-views"]
 
 KTIR_TO_DFIR: list[str] = [
     # frontend (`docs/architecture.md#the-pipeline`, preceded by the device declaration)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Attribute, OpResult, SSAValue
@@ -31,12 +33,19 @@ def constant_int(value: SSAValue) -> int | None:
 _INDEX = IndexType()
 
 
+@lru_cache(maxsize=1 << 18)
+def integer_attr(value: int, type_: Attribute = _INDEX) -> IntegerAttr:
+    """`IntegerAttr(value, type_)`, shared: attributes are immutable, and building one runs its
+    verifier, which a grid-wide lowering would otherwise pay once per core and unit."""
+    return IntegerAttr(value, type_)
+
+
 def index_constant(value: int) -> arith.ConstantOp:
     """A new (uninserted) `arith.constant <value> : index`.
 
     Built with `create`, the op `arith.ConstantOp(attr)` builds without the generic argument
     processing: a grid-wide lowering builds one per core and unit list (half the cost)."""
-    return arith.ConstantOp.create(properties={"value": IntegerAttr(value, _INDEX)}, result_types=[_INDEX])
+    return arith.ConstantOp.create(properties={"value": integer_attr(value)}, result_types=[_INDEX])
 
 
 def static_trip_count(loop: scf.ForOp) -> int | None:

@@ -165,6 +165,13 @@ def _index_operands(parser: Parser, operands: Sequence[UnresolvedOperand]) -> li
 
 
 
+def _constant_list(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[int | None]:
+    from dfsched.dialects.constants import constant_int
+
+    operands = iter(dynamic)
+    return [constant_int(next(operands)) if s == DYNAMIC else s for s in static]
+
+
 @irdl_op_definition
 class ConstructMemoryViewOp(IRDLOperation):
     """`ktdp.construct_memory_view %addr, sizes: [96, 64], strides: [64, 1] {...} : memref<...>`
@@ -219,6 +226,14 @@ class ConstructMemoryViewOp(IRDLOperation):
 
     def get_static_strides(self) -> tuple[int, ...]:
         return tuple(self.static_strides.get_values())
+
+    def constant_sizes(self) -> list[int | None]:
+        """The sizes, a dynamic one read from its operand when that is a constant (else None)."""
+        return _constant_list(self.get_static_sizes(), self.sizes)
+
+    def constant_strides(self) -> list[int | None]:
+        """The strides, as `constant_sizes` reads the sizes."""
+        return _constant_list(self.get_static_strides(), self.strides)
 
     assembly_format = ("$offset `,` `sizes` `` `:` custom<DynamicIndexList>($sizes, $static_sizes) `,` "
                        "`strides` `` `:` custom<DynamicIndexList>($strides, $static_strides) attr-dict `:` "

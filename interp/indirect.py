@@ -1,7 +1,8 @@
 """`ktdf.indirect_view` in the ScheduleIR interpreter: the rows of a gather or scatter.
 
 Point `p` of the view is at byte `addresses[list_map(p)] + (offset + strides . p) * bytes` of
-the source's memory (`dialects/ktdf_indirect.py`); a transfer reads or writes those points. An
+the source's memory (`dialects/ktdf_indirect.py`), plus the source view's start when that is a
+run-time value (a kernel argument: the address program wrote offsets from it); a transfer reads or writes those points. An
 address outside the source view's memory range is a located error naming the index value, the
 view and the list entry, as `dfsched-run` reports every out-of-range access.
 """
@@ -29,6 +30,7 @@ class IndirectView:
     strides: tuple[int, ...]
     et: ElementType
     list_map: Callable[[np.ndarray], np.ndarray]  # points (n, rank) -> list coordinates (n, list rank)
+    base: int = 0  # added to every address: the source's start when the list holds offsets
 
     @property
     def rank(self) -> int:
@@ -47,7 +49,7 @@ class IndirectView:
                              f"multiple of the {itemsize}-byte element")
         start = listed // itemsize * step if step != itemsize else listed
         linear = points @ np.asarray(self.strides, dtype=np.int64) + self.offset
-        addresses = start + linear * step
+        addresses = self.base + start + linear * step
         self._check_range(addresses, entries, listed, points, tile)
         return addresses
 
@@ -68,14 +70,17 @@ class IndirectView:
 
 
 def make_indirect_view(source: Any, addresses: Any, offset: int, result_type: Any,
-                       list_map_eval: Callable[[list[int]], list[int]], et: ElementType) -> IndirectView:
+                       list_map_eval: Callable[[list[int]], list[int]], et: ElementType,
+                       relative: bool = False) -> IndirectView:
+    """`relative`: the list holds offsets from the source's start (a run-time base address)."""
     sizes = tuple(int(d) for d in result_type.get_shape())
     strides = tuple(int(s) for s in result_type.get_strides())
 
     def list_map(points: np.ndarray) -> np.ndarray:
         return np.asarray([list_map_eval([int(x) for x in p], []) for p in points], dtype=np.int64)
 
-    return IndirectView(source.memory, source, addresses, int(offset), sizes, strides, et, list_map)
+    return IndirectView(source.memory, source, addresses, int(offset), sizes, strides, et, list_map,
+                        source.offset if relative else 0)
 
 
 def box(anchor, sizes) -> np.ndarray:

@@ -31,6 +31,7 @@ from dfsched.diagnostics import error
 from dfsched.interp import schedule_batch
 from dfsched.interp.base import NeedsScalar, functions_for
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
+from dfsched.dialects.constants import constant_int
 from dfsched.interp.indirect import IndirectView, box, make_indirect_view
 from dfsched.interp.memory import StridedView
 from dfsched.interp.schedule_memref import AFFINE_TABLE, MEMREF_TABLE, linalg_table, run_call
@@ -562,7 +563,12 @@ def _run_indirect_view(self, interpreter, op, args):
     if not isinstance(source, StridedView) or not isinstance(addresses, StridedView):
         raise ValueError("the source and the address list of an indirect view must be memrefs")
     evaluate = compiled_map(op.list_map.data)
-    return (make_indirect_view(source, addresses, int(offset), op.result.type, evaluate, element_type(op.result.type)),)
+    view = op.source.owner
+    while view is not None and getattr(view, "name", "") == "memref.memory_space_cast":
+        view = view.operands[0].owner
+    relative = getattr(view, "name", "") == "ktdp.construct_memory_view" and constant_int(view.operands[0]) is None
+    return (make_indirect_view(source, addresses, int(offset), op.result.type, evaluate, element_type(op.result.type),
+                               relative),)
 
 
 def _run_opaque(self, interpreter, op, args):

@@ -21,6 +21,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "fold-accumulation-loops": ("dfsched.passes.frontend.fold_accumulation_loops", "FoldAccumulationLoops"),
     "tile-invariant-loop-bounds": ("dfsched.passes.frontend.tile_invariant_loop_bounds", "TileInvariantLoopBounds"),
     "triton-to-linalg": ("dfsched.passes.frontend.triton_to_linalg", "TritonToLinalg"),
+    "single-tile-grid": ("dfsched.passes.frontend.single_tile_grid", "SingleTileGrid"),
     "resolve-distributed-views": ("dfsched.passes.frontend.resolve_distributed_views", "ResolveDistributedViews"),
     "ktir-legality-check": ("dfsched.passes.frontend.ktir_legality_check", "KtirLegalityCheck"),
     "compute-group-extraction": ("dfsched.passes.frontend.compute_group_extraction", "ComputeGroupExtraction"),

@@ -492,6 +492,7 @@ def run_tool(tool: type[DfschedOptMain], prog: str, argv: Sequence[str] | None) 
     """Run a dfsched-opt-like tool: exit status 2 on a usage error, 1 on a diagnostic."""
     argv = list(sys.argv[1:] if argv is None else argv)
     collect_garbage_less_often()
+    compat.fast_isolated_from_above()
     try:
         return tool(argv).run()
     except (UsageError, PipelineSyntaxError) as exc:

@@ -138,7 +138,8 @@ def _would_be_trivially_dead(op: Operation) -> bool:
 
 
 def is_trivially_dead(op: Operation) -> bool:
-    return all(not r.uses for r in op.results) and would_be_trivially_dead(op)
+    # `first_use`, not `uses`: the greedy driver asks this of every op it pops.
+    return all(r.first_use is None for r in op.results) and would_be_trivially_dead(op)
 
 
 def is_memory_effect_free(op: Operation) -> bool:

@@ -126,6 +126,7 @@ class _ConstantFolder:
         self.scopes: dict[Region, dict[tuple[str, Attribute, Attribute], Operation]] = {}
         self.owned: set[Operation] = set()
         self.duplicates: list[tuple[Operation, Operation]] = []
+        self.regions: dict[int, Region] = {}  # id(block) -> its insertion region (blocks stay put)
 
     def insert_known_constant(self, op: Operation) -> bool:
         """False when `op` duplicated a known constant (it is detached, and erased by `erase_duplicates`)."""
@@ -136,7 +137,9 @@ class _ConstantFolder:
                 _move_to_front(op, block)
             return True
         value = constant_attr(op.results[0])
-        region = insertion_region(block)
+        region = self.regions.get(id(block))
+        if region is None:
+            region = self.regions[id(block)] = insertion_region(block)
         scope = self.scopes.setdefault(region, {})
         key = (op.dialect_name(), value, op.results[0].type)
         existing = scope.get(key)

@@ -26,7 +26,7 @@ is given.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import affine as xaffine
 from xdsl.dialects import memref as xmemref
@@ -312,6 +312,10 @@ def fold_commutative(op: Operation):
     return IN_PLACE
 
 
+_HAS_FOLDER: dict[type[Operation], bool] = {}
+_AFFINE_FOLDER: dict[type[Operation], Callable | bool] = {}
+
+
 def fold(op: Operation):
     """MLIR's `Operation::fold` for the ops dfsched knows how to fold (see greedy.FoldFor).
 
@@ -319,17 +323,23 @@ def fold(op: Operation):
     """
     from dfsched.passes.cleanup.arith_folds import fold_arith
 
-    if isinstance(op, xaffine.ApplyOp):
-        return fold_affine_apply(op)
-    if isinstance(op, xaffine.MinOp):
-        return fold_affine_min(op)
+    kind = type(op)  # per-class answers: isinstance against xDSL's ABCs is slow
+    affine = _AFFINE_FOLDER.get(kind)
+    if affine is None:
+        affine = _AFFINE_FOLDER[kind] = (fold_affine_apply if isinstance(op, xaffine.ApplyOp) else
+                                         fold_affine_min if isinstance(op, xaffine.MinOp) else False)
+    if affine:
+        return affine(op)
     if op.name.startswith("arith."):
         folded = fold_arith(op)
         if folded is not None:
             return folded
     elif op.name.startswith("memref."):
         return fold_memref_cast_operands(op)
-    if isinstance(op, HasFolderInterface) and not _covered_by_arith_folds(op):
+    has_folder = _HAS_FOLDER.get(kind)
+    if has_folder is None:
+        has_folder = _HAS_FOLDER[kind] = isinstance(op, HasFolderInterface)
+    if has_folder and not _covered_by_arith_folds(op):
         try:
             folded = op.fold()
         except (ValueError, TypeError, ZeroDivisionError, AssertionError):

@@ -17,8 +17,11 @@ range (`fold-accumulation-loops`, README Decision 44), so its loads and the stor
 form one group. A host loop whose bounds read the tile id (`for %row = %tile to %n step
 %grid_size`) then counts iterations, the tile id moving into the program
 (`tile-invariant-loop-bounds`, Decision 50), and a load read inside a nested loop is repeated
-there when no store may write what it reads (`sink_loads.py`, Decision 51). Blocks are
-visited nested-first, so
+there when no store may write what it reads (`sink_loads.py`, Decision 51). A paged copy (a
+load stored unchanged through an indirect tile whose subscripts split a variable by
+`floordiv`/`mod` K) becomes a loop over its pages (`copy_programs.split_paged_copies`,
+Decision 57), so each page is a program the orchestrator's loop calls. Blocks are visited
+nested-first, so
 programs inside loops are numbered before the groups around them.
 
 Where upstream only asserts (a load feeding a store from another block, interleaved
@@ -42,6 +45,7 @@ from xdsl.passes import ModulePass
 
 from dfsched.compat import InsertPoint, Rewriter
 from dfsched.diagnostics import error
+from dfsched.passes.frontend.copy_programs import split_paged_copies
 from dfsched.passes.frontend.fold_accumulation_loops import fold_accumulation_loops
 from dfsched.passes.frontend.sink_loads import sink_loads_into_nested_blocks
 from dfsched.passes.frontend.tile_invariant_loop_bounds import tile_invariant_loop_bounds
@@ -71,6 +75,7 @@ class ComputeGroupExtraction(ModulePass):
         fold_accumulation_loops(op)  # a group never crosses control flow: K loops become one reduction
         tile_invariant_loop_bounds(op)  # host loops over rows of the tile: the host cannot know the tile
         sink_loads_into_nested_blocks(op)  # a tile loaded outside the loop that reads it: load it there
+        split_paged_copies(op)  # floordiv/mod subscripts: one linear copy per page, in a loop
         groups = find_compute_groups(op)
         if not groups:
             return

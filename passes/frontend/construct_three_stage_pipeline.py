@@ -63,6 +63,7 @@ from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, ktdp
 from dfsched.dialects.constants import constant_int
 from dfsched.passes.builder import Builder
+from dfsched.passes.frontend.copy_programs import copies_through_compute
 from dfsched.passes.frontend.generic_pipeline import PASS, Endpoint, GenericPipeline, body_lane_types, reads_init
 from dfsched.passes.frontend.indirect_access import IndirectPlan, build_indirect_view, plan_indirect_tile
 from dfsched.passes.frontend.linalg_fusion import fuse_elementwise_generics
@@ -109,35 +110,6 @@ def compute_unit(model: DeviceModel, at: Operation) -> ExecUnit:
     return model.compute_unit(at)  # two compute kinds: the model's error names both
 
 
-def copy_through_compute(function: func.FuncOp, ctx: Context) -> None:
-    """A store of a tile loaded through a direct access tile (a copy) stores an identity
-    `linalg.generic` of it instead, so the copy runs as a pipeline through the compute unit
-    (README Decision 53). Copies through indirect access tiles stay as they are."""
-    from xdsl.dialects import tensor
-    from xdsl.ir import Block, Region
-    from xdsl.ir.affine import AffineMap
-
-    from dfsched.compat import linalg_ops
-    from dfsched.passes.frontend.linalg_generalize import make_generic
-
-    for store in [o for o in function.walk() if isinstance(o, ktdp.StoreOp)]:
-        load = store.data_tile.owner
-        if not isinstance(load, ktdp.LoadOp) or not isinstance(load.access_tile.owner, ktdp.ConstructAccessTileOp):
-            continue
-        tensor_type = load.result.type
-        rank = len(tensor_type.get_shape())
-        element = tensor_type.get_element_type()
-        block = Block(arg_types=[element, element])
-        block.add_op(linalg_ops.YieldOp(block.args[0]))
-        empty = tensor.EmptyOp([], tensor_type)
-        identity = make_generic(ctx, [load.result], [empty.tensor], Region(block),
-                                [AffineMap.identity(rank)] * 2, ["parallel"] * rank, [tensor_type])
-        for new in (empty, identity):
-            new.location = store.location
-            Rewriter.insert_op(new, InsertPoint.before(store))
-        store.operands[0] = identity.results[0]
-
-
 # ---------------------------------------------------------------------------
 # One program
 # ---------------------------------------------------------------------------
@@ -171,9 +143,9 @@ class ProgramPipeline:
     widened: set[SSAValue] = field(default_factory=set)  # intermediates kept with a trailing unit dim
 
     def build(self) -> None:
-        # Step 1: generalize named linalg ops and elementwise arith/math on tensors; a direct copy
-        # gets an identity compute op.
-        copy_through_compute(self.function, self.ctx)
+        # Step 0: a load stored unchanged is copied through the compute unit (`copy_programs.py`).
+        copies_through_compute(self.function)
+        # Step 1: generalize named linalg ops and elementwise arith/math on tensors.
         drop_fill_inits(self.function)
         generalize_named_ops(self.function, self.ctx)
         apply_patterns_greedily(self.function, self.ctx, [ElementwiseToGeneric(self.ctx)])
@@ -446,6 +418,7 @@ class ProgramPipeline:
             raise error(tile, f"access tile rank ({len(tile_shape)}) does not match the rank of its memory view "
                               f"({len(strides)})")
         offset = _offset(builder, indices, strides)
+        strides = [strides[d] for d in _tile_order(tile, len(strides))]
         space = self.mapped_space(view, tile)
         cast_cls = op_class(self.ctx, "memref.memory_space_cast", memref.MemorySpaceCastOp)
         cast = builder.insert(cast_cls(view.result, MemRefType(  # type: ignore[call-arg]
@@ -564,11 +537,21 @@ def _comes_before(op: Operation, anchor: Operation) -> bool:
     return False
 
 
+def _tile_order(tile: ktdp.ConstructAccessTileOp, rank: int) -> list[int]:
+    """The view dimension each dimension of the tile's data follows (`access_tile_order`, a
+    permutation): a tile enumerated in another order is the view's strides permuted."""
+    order = tile.access_tile_order.data if tile.access_tile_order is not None else AffineMap.identity(rank)
+    dims = [e.position for e in order.results if isinstance(e, AffineDimExpr)]
+    if order.num_dims != rank or len(order.results) != rank or sorted(dims) != list(range(rank)):
+        raise error(tile, f"access_tile_order {order} is not a permutation of the tile's {rank} dimensions")
+    return dims
+
+
 def _view_strides(view: ktdp.ConstructMemoryViewOp) -> list[int]:
     """The element strides the view's op gives (static, or constant operands): the layout the
     kernel's data has. Its memref type's layout says nothing of it (`memref<32x64xf16>` for a
     column-major view too), so deriving row-major strides from the shape would transfer the
-    wrong elements of every view that is not dense row-major (README Decision 55)."""
+    wrong elements of every view that is not dense row-major (README Decision 60)."""
     strides, dynamic = [], iter(view.strides)
     for stride in view.get_static_strides():
         if stride == ktdp.DYNAMIC:

@@ -55,6 +55,7 @@ from dfsched.passes.builder import Builder
 from dfsched.passes.frontend.utils import box_set
 
 I32 = IntegerType(32)
+I64 = IntegerType(64)
 CAPABILITY = "ktdf_arch.feature.address_list"
 
 
@@ -82,6 +83,7 @@ class IndirectPlan:
     strides: list[int] = field(default_factory=list)  # per variable, elements (direct subscripts)
     offset: list[int] = field(default_factory=list)  # per captured variable, elements; last: constant
     list_variables: list[int] = field(default_factory=list)
+    view_strides: list[int] = field(default_factory=list)  # the memory view's, elements
 
     @property
     def list_shape(self) -> list[int]:
@@ -96,19 +98,18 @@ def plan_indirect_tile(tile: ktdp.ConstructIndirectAccessTileOp, model: DeviceMo
         raise error(tile, "the base of an indirect access tile must come from ktdp.construct_memory_view")
     view_type = view.result.type
     assert isinstance(view_type, MemRefType)
-    strides = list(view.get_static_strides())
-    if any(s < 0 for s in strides):
-        raise error(tile, "the memory view of an indirect access tile needs static strides")
+    strides = view.constant_strides()
+    if any(s is None or s < 0 for s in strides):
+        raise error(tile, "the memory view of an indirect access tile needs constant strides")
     base = constant_int(view.operands[0])
     if base is None:
-        raise error(tile, "the memory view of an indirect access tile needs a constant base address (the "
-                          "address program adds it to every index; bind it with --bind)")
+        base = 0  # a run-time base: the list holds offsets, the transfer adds the view's start
     extents = _box_extents(tile)
     element_bytes = max(1, (getattr(view_type.element_type, "bitwidth", 8) + 7) // 8)
     captured = len(tile.captured_variables)
     n_vars = len(extents)
     plan = IndirectPlan(tile, view, extents, element_bytes, base,
-                        strides=[0] * n_vars, offset=[0] * (captured + 1))
+                        strides=[0] * n_vars, offset=[0] * (captured + 1), view_strides=strides)
     index_views = iter(tile.indirect_memrefs)
     for dim, (indirect, amap_attr) in enumerate(zip(tile.subscript_kinds(), tile.per_dim_subscript_maps.data)):
         amap = amap_attr.data  # type: ignore[union-attr]
@@ -135,22 +136,26 @@ def plan_indirect_tile(tile: ktdp.ConstructIndirectAccessTileOp, model: DeviceMo
 def _box_extents(tile: ktdp.ConstructIndirectAccessTileOp) -> list[int]:
     """The variables space's extents: it must be a box from 0 in identity order."""
     order = tile.variables_space_order.data  # type: ignore[union-attr]
-    the_set = tile.variables_space_set.data  # type: ignore[union-attr]
     if order != AffineMap.identity(order.num_dims):
         raise error(tile, "the variables_space_order of an indirect access tile must be the identity")
+    return box_extents(tile.variables_space_set.data, tile, "variables_space_set")  # type: ignore[union-attr]
+
+
+def box_extents(the_set: AffineSet, tile: Operation, what: str) -> list[int]:
+    """The extents of `the_set` (the `what` of `tile`), which must be a box starting at 0."""
     upper: dict[int, int] = {}
     lower: dict[int, int] = {}
     for constraint in the_set.constraints:
         row = ktdp.linear_form(constraint.lhs - constraint.rhs, the_set.num_dims, the_set.num_symbols)
         dims = [k for k in range(the_set.num_dims) if row is not None and row[k]]
         if row is None or len(dims) != 1 or any(row[the_set.num_dims:-1]):
-            raise error(tile, "the variables_space_set of an indirect access tile must be a box")
+            raise error(tile, f"the {what} of {_a(tile)} must be a box")
         k, coefficient, constant = dims[0], row[dims[0]], row[-1]
         kinds = [constraint.kind] if constraint.kind != AffineConstraintKind.eq else \
             [AffineConstraintKind.ge, AffineConstraintKind.le]
         for kind in kinds:
             if abs(coefficient) != 1:
-                raise error(tile, "the variables_space_set of an indirect access tile must be a box")
+                raise error(tile, f"the {what} of {_a(tile)} must be a box")
             # coefficient * d + constant >= 0 (or <= 0)
             bound = -constant * coefficient
             if (kind == AffineConstraintKind.ge) == (coefficient > 0):
@@ -160,16 +165,20 @@ def _box_extents(tile: ktdp.ConstructIndirectAccessTileOp) -> list[int]:
     extents = []
     for k in range(the_set.num_dims):
         if lower.get(k) != 0 or k not in upper or upper[k] < 0:
-            raise error(tile, "the variables_space_set of an indirect access tile must be a box starting at 0 "
-                              f"(variable {k} is not)")
+            raise error(tile, f"the {what} of {_a(tile)} must be a box starting at 0 (dimension {k} is not)")
         extents.append(upper[k] + 1)
     return extents
 
 
+def _a(tile: Operation) -> str:
+    return "an indirect access tile" if isinstance(tile, ktdp.ConstructIndirectAccessTileOp) else "an access tile"
+
+
 def _indirect_dim(tile: Operation, dim: int, index_view: SSAValue, amap: AffineMap, captured: int) -> IndirectDim:
     element = getattr(index_view.type, "element_type", None)
-    if element != I32:
-        raise error(tile, f"index view of subscript {dim} holds {element}; spyreop.idx32toaddr takes i32 indices")
+    if element not in (I32, I64):
+        raise error(tile, f"index view of subscript {dim} holds {element}; spyreop.idx32toaddr takes i32 indices "
+                          "(i64 ones are read by their low words)")
     if not isinstance(index_view.owner, ktdp.ConstructMemoryViewOp):
         raise error(tile, f"index view of subscript {dim} must come from ktdp.construct_memory_view")
     variables: list[int | None] = []
@@ -260,7 +269,7 @@ def _insert_address_program(plan: IndirectPlan, addresses: SSAValue, anchor: Ope
     for dim in plan.indirect:
         shape = [plan.extents[v] if v is not None else 1 for v in dim.variables]
         access = builder.value(ktdp.ConstructAccessTileOp(
-            ktdp.AccessTileType(shape), dim.index_view, AffineMap(len(captured), 0, tuple(dim.anchors)), captured,
+            ktdp.AccessTileType(shape), _as_i32(builder, dim.index_view), AffineMap(len(captured), 0, tuple(dim.anchors)), captured,
             box_set(shape), AffineMap.identity(len(shape))))
         indices.append(builder.value(ktdp.LoadOp(access, TensorType(I32, shape))))
         maps.append(AffineMap(list_rank, 0, tuple(
@@ -292,6 +301,25 @@ def _insert_address_program(plan: IndirectPlan, addresses: SSAValue, anchor: Ope
         Rewriter.insert_op(op, InsertPoint.before(anchor))
 
 
+def _as_i32(builder: Builder, index_view: SSAValue) -> SSAValue:
+    """An i64 index view read as its i32 low words (little-endian: the same address, strides
+    doubled); indices past 2**31 address no view anyway. i32 views are returned as they are."""
+    view = index_view.owner
+    assert isinstance(view, ktdp.ConstructMemoryViewOp)
+    view_type = view.result.type
+    assert isinstance(view_type, MemRefType)
+    if view_type.element_type == I32:
+        return index_view
+    strides = view.constant_strides()
+    sizes = view.constant_sizes()
+    if any(s is None for s in strides + sizes):
+        raise error(view, "an i64 index view needs constant sizes and strides (read by its i32 low words)")
+    words = [2 * s for s in strides]
+    return builder.value(ktdp.ConstructMemoryViewOp(
+        view.offset, sizes, words, MemRefType(I32, view_type.get_shape(), StridedLayoutAttr(words, None)),
+        view.memory_space, view.coordinate_set))
+
+
 def _store_into(placeholder: SSAValue, addresses: SSAValue) -> None:
     """The pipeline stores into the placeholder view through a space cast and a reinterpret
     cast at offset 0 (the whole list): make it store into the address buffer itself."""
@@ -312,7 +340,7 @@ def _address_body(plan: IndirectPlan) -> Block:
     base = arith.ConstantOp(IntegerAttr(plan.base_bytes, I32))
     body.add_op(base)
     current: SSAValue = base.result
-    view_strides = list(plan.view.get_static_strides())
+    view_strides = plan.view_strides
     for k, dim in enumerate(plan.indirect):
         stride = arith.ConstantOp(IntegerAttr(view_strides[dim.dim] * plan.element_bytes, I32))
         body.add_op(stride)

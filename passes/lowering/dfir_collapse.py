@@ -132,8 +132,11 @@ class MergeQueriesSameKey(RewritePattern):
 _PATTERNS = (FoldConstantIntoQuery(), MergeQueriesSameKey())
 
 
+_OP_TYPES = frozenset(_OPS)
+
+
 def _patterns_for(op: Operation):
-    if isinstance(op, _OPS):
+    if type(op) in _OP_TYPES:  # the greedy driver asks for every op: no isinstance against ABCs
         return _PATTERNS
     return folder_patterns(op)
 

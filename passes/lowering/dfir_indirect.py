@@ -11,7 +11,9 @@ The transfer is walked exactly as a direct one (`dfir_transfers`); the indirect 
   memory at `offset * element bytes` with the view's strides as layout.
 
 Semantics (the simulator's): the element at a point is at byte `list entry + direct address`,
-the list entries being the absolute byte addresses the address program wrote. The unit running
+the list entries being the absolute byte addresses the address program wrote; when the view's
+start is a run-time value (a kernel argument), the list holds offsets from it and the direct
+side starts at the view's start. The unit running
 the transfer must declare `ktdf_arch.feature.address_list`, else a located error naming it.
 """
 
@@ -23,6 +25,7 @@ from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 
 from dfsched.diagnostics import error
+from dfsched.dialects.constants import constant_int
 from dfsched.dialects.agen_peripheral import CompositeIndirectLoadAndStoreOp
 from dfsched.dialects.dataflow import GetLogicalMemoryViewOp
 from dfsched.dialects.ktdf import DataTransferOp
@@ -91,6 +94,8 @@ def _direct_rows(builder: Builder, view: IndirectViewOp, at: Operation) -> SSAVa
     assert isinstance(result, MemRefType)
     element_bytes = max(1, (getattr(result.element_type, "bitwidth", 8) + 7) // 8)
     start = builder.value(arith.MuliOp(view.offset, builder.constant(element_bytes)))
+    if constant_int(source.start_address) is None:  # a run-time base: the list holds offsets from it
+        start = builder.value(arith.AddiOp(source.start_address, start))
     layout = AffineMapAttr(linear_layout([int(s) for s in result.get_strides()]))
     return builder.value(GetLogicalMemoryViewOp(source.from_unit, start, layout,
                                                 MemRefType(result.element_type, result.get_shape())))

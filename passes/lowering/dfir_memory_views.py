@@ -157,9 +157,11 @@ def materialize_memory_units(func: FuncOp, needed: list[Attribute], grid: int, m
 
 
 def _i32(value: int):
-    from xdsl.dialects.builtin import IntegerAttr, i32
+    from xdsl.dialects.builtin import i32
 
-    return IntegerAttr(value, i32)
+    from dfsched.dialects.constants import integer_attr
+
+    return integer_attr(value, i32)
 
 
 def _resolve_units(pu: ProgramUnitOp, needed: list[Attribute], memory_units, model: DeviceModel,
@@ -211,11 +213,10 @@ def _reinterpret_offset(rc: Operation) -> int | SSAValue:
 def _replace_source_a(pu: ProgramUnitOp, resolved, model: DeviceModel, symbols, definitions: Builder) -> None:
     cmvs = [op for op in pu.body.block.walk(region_first=True) if op.name == "ktdp.construct_memory_view"]
     for cmv in cmvs:
-        sizes = cmv.properties["static_sizes"].get_values()
-        strides = cmv.properties["static_strides"].get_values()
-        if any(s == DYNAMIC_INDEX for s in sizes):
+        sizes, strides = cmv.constant_sizes(), cmv.constant_strides()
+        if any(s is None for s in sizes):
             raise error(cmv, "construct_memory_view: dynamic sizes not supported")
-        if any(s == DYNAMIC_INDEX for s in strides):
+        if any(s is None for s in strides):
             raise error(cmv, "construct_memory_view: dynamic strides not supported")
         layout = AffineMapAttr(linear_layout(strides))
         src_type = cmv.results[0].type
@@ -251,6 +252,11 @@ def _replace_source_a(pu: ProgramUnitOp, resolved, model: DeviceModel, symbols, 
                 assert isinstance(tail_owner, Operation)
                 builder = Builder.after(tail_owner)
 
+            view_layout, view_type = layout, plain
+            permuted = _permuted_tile(rc, strides)
+            if permuted is not None:  # a tile enumerated in another order than its view
+                view_layout = AffineMapAttr(linear_layout(permuted[1]))
+                view_type = MemRefType(src_type.element_type, permuted[0])
             space = memory_space(cursor.type)
             if taken is not None:
                 displacement = sym.take_displacement_apart(offset, pu)
@@ -273,11 +279,24 @@ def _replace_source_a(pu: ProgramUnitOp, resolved, model: DeviceModel, symbols, 
             unit = resolved.get(space)
             if unit is None:
                 raise error(cmv, "no resolved unit for memory space")
-            view = builder.value(GetLogicalMemoryViewOp(unit, start, layout, plain))
+            view = builder.value(GetLogicalMemoryViewOp(unit, start, view_layout, view_type))
             cursor.replace_all_uses_with(view)
             for op in reversed(chain):
                 Rewriter.erase_op(op)
         Rewriter.erase_op(cmv)
+
+
+def _permuted_tile(rc: Operation | None, view_strides: list[int]) -> tuple[list[int], list[int]] | None:
+    """(shape, strides) of a `reinterpret_cast` whose strides permute its view's (an access tile
+    with a non-identity `access_tile_order`), else None: its transfers index the tile's own
+    dimensions, so the logical view takes the tile's shape and strides."""
+    if rc is None:
+        return None
+    strides = list(rc.properties["static_strides"].get_values())
+    shape = list(rc.properties["static_sizes"].get_values())
+    if strides == list(view_strides) or sorted(strides) != sorted(view_strides) or DYNAMIC_INDEX in strides + shape:
+        return None
+    return shape, strides
 
 
 def _addi(lhs: SSAValue, rhs: SSAValue) -> Operation:

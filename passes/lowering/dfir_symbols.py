@@ -79,6 +79,17 @@ def _sole_call_to(top: Operation | None, func: FuncOp) -> CallOp | None:
     return found
 
 
+def _call_counts(top: Operation) -> dict[str, int]:
+    """How many `func.call`s under `top` name each callee (one walk for all functions: the
+    walk crosses a grid's thousands of per-core ops)."""
+    counts: dict[str, int] = {}
+    for op in top.walk():
+        if isinstance(op, CallOp):
+            name = _callee_name(op)
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
 def _function_argument(value: SSAValue) -> BlockArgument | None:
     """`value` as an argument of its function's entry block (not of an inner region)."""
     if not isinstance(value, BlockArgument):
@@ -106,7 +117,8 @@ class SymbolAllocator:
 
     def __init__(self, top: ModuleOp):
         self.top = top
-        kernels = [f for f in _functions(top) if f.body.blocks.first is not None and _sole_call_to(top, f) is None]
+        called = _call_counts(top)
+        kernels = [f for f in _functions(top) if f.body.blocks.first is not None and called.get(f.sym_name.data) != 1]
         next_input = -1
         # Where each kernel's numbering starts (upstream numbers every kernel from -1 when it
         # traces an input back, which disagrees with its own declarations as soon as there

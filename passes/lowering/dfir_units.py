@@ -147,14 +147,16 @@ def _is_inside(op: Operation, region: Region) -> bool:
 
 
 def _replace_tile_id_with_core_query(pu: ProgramUnitOp, core_consts: dict[int, SSAValue],
-                                     const_builder: Builder) -> None:
+                                     const_builder: Builder, outside: list[GetComputeTileIdOp]) -> None:
     """A compute tile id used inside `pu` becomes `query_map([unit -> its core id])` keyed by the
-    program unit's iter_arg (upstream `replaceComputeTileIdWithCoreQuery`)."""
+    program unit's iter_arg (upstream `replaceComputeTileIdWithCoreQuery`).
+
+    `outside`: the function's tile ids outside every program unit, in walk order; with those of
+    `pu`'s own body they are every tile id a use inside `pu` can read (no need to walk the
+    function's thousands of per-core ops once per program unit)."""
     region = pu.body
-    parent = pu.parent_op()
-    assert parent is not None
     tile_ids: list[GetComputeTileIdOp] = []
-    for op in parent.walk(region_first=True):
+    for op in (*outside, *pu.walk(region_first=True)):
         if isinstance(op, GetComputeTileIdOp) and len(op.results) == 1:
             if any(_is_inside(use.operation, region) for use in op.results[0].uses):
                 tile_ids.append(op)
@@ -202,6 +204,7 @@ def build_program_units(func: FuncOp, work: list[Operation], components: Compone
     builder = Builder.before(terminator)
     # The core ids every core query needs, created once before the program units.
     core_consts: dict[int, SSAValue] = {}
+    outside = [op for op in func.walk(region_first=True) if isinstance(op, GetComputeTileIdOp)]
     for units in components.values():
         for value in units:
             unit = get_unit_of(value)
@@ -217,7 +220,7 @@ def build_program_units(func: FuncOp, work: list[Operation], components: Compone
         assert isinstance(pu, ProgramUnitOp)
         pu.location = _first_location_of_kind(work, kind, func)
         _filter_for_kind(pu, kind)
-        _replace_tile_id_with_core_query(pu, core_consts, builder)
+        _replace_tile_id_with_core_query(pu, core_consts, builder, outside)
     for op in list(func.walk()):
         if isinstance(op, GetComputeTileIdOp) and all(not r.uses for r in op.results):
             Rewriter.erase_op(op)

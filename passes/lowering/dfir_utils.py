@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
     IndexType,
-    IntegerAttr,
     MemRefType,
     StringAttr,
     i32,
@@ -41,6 +40,7 @@ from xdsl.ir.affine import (
 
 from dfsched.diagnostics import error
 from dfsched.dialects.affine_subscripts import affine_add, affine_mul, affine_neg
+from dfsched.dialects.constants import integer_attr
 from dfsched.dialects.dataflow import GetUnitOp, ProgramUnitOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 from dfsched.passes.builder import Builder
@@ -132,9 +132,9 @@ def make_unit(name: str, tag: str, core: int | None = None, corelet: int | None 
     """`dataflow.get_unit {core = c : i32, corelet = k : i32, name = ..., type = ...} : index`."""
     attrs: dict[str, Attribute] = {}
     if core is not None:
-        attrs["core"] = IntegerAttr(core, i32)
+        attrs["core"] = integer_attr(core, i32)
     if corelet is not None:
-        attrs["corelet"] = IntegerAttr(corelet, i32)
+        attrs["corelet"] = integer_attr(corelet, i32)
     return GetUnitOp.create(result_types=[INDEX], attributes=attrs,  # one per core and unit kind:
                             properties={"name": StringAttr(name), "type": StringAttr(tag)})  # `create` is cheaper
 

@@ -7,7 +7,8 @@ a whole vector. The hardware cannot hand the compute unit a single element; the 
 makes the load path deliver a full vector instead:
 
 1. **Find the sites.** For every `linalg.generic` in a stage that runs on one unit, every
-   input whose map ends in a constant and that is read from a FIFO slot. Its *load path*
+   input whose map ends in a constant, does not use the innermost loop dimension elsewhere
+   (`(d0) -> (d0, 0)` reads a unit trailing dim, no broadcast) and is read from a FIFO slot. Its *load path*
    is traced back from the slot: the one `ktdf.data_transfer` filling the slot, the one
    filling that transfer's source buffer, and so on up to memory outside the pipeline.
 2. **Decide.** The operand needs legalizing when the compute unit cannot splat
@@ -149,6 +150,8 @@ def collect_sites(pipeline: ktdf.PipelineOp, model: DeviceModel) -> list[Site]:
             amap = maps[index]
             if not amap.results or not isinstance(amap.results[-1], AffineConstantExpr):
                 continue
+            if amap.num_dims - 1 in amap.used_dims():
+                continue  # a unit trailing dim read along the innermost loop: no broadcast
             if not isinstance(value, OpResult) or not isinstance(value.owner, ktdf.ReadFromFifoOp):
                 continue  # not fed through a FIFO: nothing on a load path to legalize
             site = legalize_operand(generic, index, value.owner, pipeline, units[0], model)

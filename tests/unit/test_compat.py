@@ -36,3 +36,33 @@ def test_implicit_builders_overlapping_on_two_threads_insert_each_op_once():
     with ImplicitBuilder(block):
         arith.ConstantOp.from_int_and_width(1, i32)
     assert len(block.ops) == 1
+
+
+def test_fast_isolated_from_above_gives_xdsls_verdicts():
+    """A function using a value defined outside it is refused with xDSL's message; one using its
+    own values (nested regions included) verifies."""
+    import pytest
+    from xdsl.dialects.builtin import IndexType, ModuleOp
+    from xdsl.dialects.func import FuncOp, ReturnOp
+    from xdsl.utils.exceptions import VerifyException
+
+    from dfsched.compat import fast_isolated_from_above
+    from dfsched.tools.opt import DfschedOptMain
+
+    fast_isolated_from_above()
+    fast_isolated_from_above()  # idempotent
+    DfschedOptMain(["-"]).parse("t", """
+      func.func @f(%n: index) -> index {
+        %c0 = arith.constant 0 : index
+        %r = scf.for %i = %c0 to %n step %n iter_args(%a = %c0) -> (index) {
+          %s = arith.addi %a, %n : index
+          scf.yield %s : index
+        }
+        return %r : index
+      }""").verify()
+    outer = arith.ConstantOp.from_int_and_width(0, IndexType())
+    func = FuncOp("f", ((), (IndexType(),)))
+    func.body.block.add_op(ReturnOp(outer.result))
+    ModuleOp([outer, func])
+    with pytest.raises(VerifyException, match="IsolatedFromAbove parent"):
+        func.verify(verify_nested_ops=False)

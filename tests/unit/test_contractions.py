@@ -47,14 +47,21 @@ def test_matrix_unit_steps_only_where_declared(capsys, kernel):
         assert ("binary_operator mul" in out) is not expected, device  # the vector fallback's multiply
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("device", ["spyre", "matrix_unit"])
 @pytest.mark.parametrize("kernel", CONTRACTIONS)
 def test_contractions_check_on_matrix_units(capsys, kernel, device):
-    _check(capsys, EXAMPLES / kernel, device)
+    """Two sampled tiles of each (the first and the last; the examples other than matmul have two)."""
+    _check(capsys, EXAMPLES / kernel, device, "--tiles", "2")
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("device", ["spyre", "matrix_unit"])
+def test_matmul_checks_every_tile_on_matrix_units(capsys, device):
+    """All 16 tiles of examples/matmul.mlir (opt-in: `pytest -m slow`); the same passes and
+    engines run on two of them in `test_contractions_check_on_matrix_units`."""
+    _check(capsys, EXAMPLES / "matmul.mlir", device)
+
+
 @pytest.mark.parametrize("device", ["matrix_unit", "quad_corelet"])
 def test_mixed_precision_checks_where_f32_is_declared(capsys, device):
     _check(capsys, MIXED, device)
@@ -71,7 +78,9 @@ def test_mixed_precision_without_f32_is_a_located_error(capsys, device, unit):
 @pytest.mark.slow
 def test_matrix_unit_is_faster_than_the_vector_fallback(capsys, tmp_path):
     """The same device without its feature.matrix runs examples/matmul.mlir on the vector lanes:
-    correct, and slower."""
+    correct, and slower (opt-in: `pytest -m slow`; a performance claim: the default run checks
+    both paths for correctness, `test_contractions_check_on_matrix_units` and
+    `test_dfsched_run.py::test_check_passes_on_every_example` on the sample device's lanes)."""
     spyre = (ROOT / "arch" / "devices" / "spyre.mlir").read_text()
     without = re.sub(r",\n\s*ktdf_arch.feature.matrix = \{[^\n]*\}", "", spyre)
     assert without != spyre

@@ -2,10 +2,10 @@
 
 `--check` compiles a kernel pass by pass and runs the ScheduleIR after each pass against
 the KTIR reference. Every example must check clean on the sample device and on
-`quad_corelet`. The seeded bugs are passes registered for the test that corrupt the IR
-after `path-expansion` the way a buggy pass would (a transfer reading the wrong place, a
-FIFO producer or consumer dropped, a stage that can never start): the check must catch
-each one, name it, and exit 1.
+`quad_corelet` (three sampled tiles each; every tile with `pytest -m slow`). The seeded
+bugs are passes registered for the test that corrupt the IR after `path-expansion` the way
+a buggy pass would (a transfer reading the wrong place, a FIFO producer or consumer
+dropped, a stage that can never start): the check must catch each one, name it, and exit 1.
 """
 
 from __future__ import annotations
@@ -44,13 +44,13 @@ def run_main(capsys, *argv) -> tuple[int, str, str]:
 # ---------------------------------------------------------------------------------------
 
 
-# Every tile on `sample` (and `spyre`); on `quad_corelet` three sampled tiles (`--tiles 3`: the
-# first, the last, one seeded other) through every pass and engine, which keeps the default
-# suite's time in bounds as the examples grow.
-DEVICE_TILES = {"sample": [], "quad_corelet": ["--tiles", "3"], "spyre": []}
+# Three sampled tiles of each example (`--tiles 3`: the first, the last, one seeded other)
+# through every pass and engine on each device, which keeps the default suite's time in bounds
+# as the examples grow; every tile of every example is the opt-in `slow` test below.
+TILES = ("--tiles", "3")
 # Examples that gather or scatter need a unit declaring `ktdf_arch.feature.address_list`: the
 # sample device and spyre have one, quad_corelet none (its refusal is checked below).
-ADDRESS_LISTS = {"embedding_gather.mlir", "kv_cache_scatter.mlir"}
+ADDRESS_LISTS = {"embedding_gather.mlir", "kv_cache_scatter.mlir", "paged_kv_copy.mlir"}
 CHECKS = [(kernel, device) for kernel in KERNELS for device in ("sample", "quad_corelet")
           if not (kernel in ADDRESS_LISTS and device == "quad_corelet")] + \
          [(kernel, "spyre") for kernel in sorted(ADDRESS_LISTS)]
@@ -58,11 +58,25 @@ CHECKS = [(kernel, device) for kernel in KERNELS for device in ("sample", "quad_
 
 @pytest.mark.parametrize("kernel,device", CHECKS)
 def test_check_passes_on_every_example(capsys, kernel, device):
-    code, out, err = run_main(capsys, EXAMPLES / kernel, "--check", "--device", device, *DEVICE_TILES[device])
+    _assert_clean_check(capsys, kernel, device, *TILES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_check_passes_on_every_tile(capsys, kernel):
+    """Every tile of every example on the sample device (opt-in: `pytest -m slow`, run by CI).
+    `test_check_passes_on_every_example` runs the same passes and engines on three tiles of each
+    (every tile runs the same program at its own offsets; the first and the last are always
+    among the three)."""
+    _assert_clean_check(capsys, kernel, "sample")
+
+
+def _assert_clean_check(capsys, kernel, device, *extra):
+    code, out, err = run_main(capsys, EXAMPLES / kernel, "--check", "--device", device, *extra)
     assert "MISMATCH" not in out and "ERROR" not in out, out
     assert "Traceback" not in out + err and "error" not in err  # (warnings may be printed)
     lines = out.splitlines()
-    if DEVICE_TILES[device]:
+    if extra:
         assert lines.pop(1).startswith("checking "), out  # which tiles, and why
     assert lines[1].split() == ["#", "pass", "status", "max", "error"]
     rows = [line for line in lines[3:] if line.strip() and not line.startswith(("OK", "FAILED", "after pass", "simulated cycles"))]

@@ -913,12 +913,20 @@ def _kv_cache_scatter(i):
     return {"@1056": cache}
 
 
+def _paged_kv_copy(i):
+    pool, table = i["@0"], i["@1024"]
+    t = np.arange(12)
+    # out[s, t, h, :] = pool[table[s, t // 4], h, t % 4, :]
+    return {"@1088": pool[table[:, t // 4], :, t % 4, :]}
+
+
 EXAMPLE_EXPECTATIONS = {
     "add.mlir": lambda i: {"@24576": i["@0"] + i["@12288"]},
     "add_2tile.mlir": lambda i: {"@8192": i["@0"] + i["@4096"]},
     "elementwise_ops.mlir": _elementwise_ops,
     "embedding_gather.mlir": lambda i: {"@16512": i["@0"][i["@16384"]] * np.float16(8.0)},
     "kv_cache_scatter.mlir": _kv_cache_scatter,
+    "paged_kv_copy.mlir": _paged_kv_copy,
     "fused_chain.mlir": lambda i: {"@12288": (i["@0"] + i["@4096"]) * i["@8192"]},
     "intrinsic.mlir": lambda i: {"@8192": _sigmoid_f16(i["@0"]) * i["@4096"]},
     "layernorm.mlir": _layernorm,

@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s --split-input-file --construct-three-stage-pipeline --device=sample --verify-diagnostics | filecheck %s
 
-// The transfers address a tile through its view's own strides (README Decision 55): the
+// The transfers address a tile through its view's own strides (README Decision 60): the
 // memref type of a view says nothing of its layout, so a column-major view (strides [1, 32])
 // or one with padded rows (strides [128, 1]) must not get row-major strides from its shape.
 
