@@ -61,6 +61,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from dfsched.arch.model import DeviceModel, ExecUnit
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, ktdp
+from dfsched.dialects.constants import constant_int
 from dfsched.passes.builder import Builder
 from dfsched.passes.frontend.copy_programs import copies_through_compute
 from dfsched.passes.frontend.generic_pipeline import PASS, Endpoint, GenericPipeline, body_lane_types, reads_init
@@ -405,7 +406,7 @@ class ProgramPipeline:
         if not isinstance(tile_type, ktdp.AccessTileType):
             raise error(tile, "Result is not an access tile type")
         tile_shape = list(tile_type.get_shape())
-        strides = _view_strides(view_type, tile)
+        strides = _view_strides(view)
         builder = Builder(InsertPoint.before(tile))
         operands = [*tile.indices, *tile.symbol_operands]
         base_map = tile.base_map.data
@@ -546,21 +547,25 @@ def _tile_order(tile: ktdp.ConstructAccessTileOp, rank: int) -> list[int]:
     return dims
 
 
-def _view_strides(view_type: MemRefType, at: Operation) -> list[int]:
-    layout = view_type.layout
-    if isinstance(layout, StridedLayoutAttr):
-        strides = layout.get_strides()
-        if any(s is None for s in strides):
-            raise error(at, "memory view has dynamic strides; only static strides are supported")
-        return [int(s) for s in strides]  # type: ignore[arg-type]
-    shape = list(view_type.get_shape())
-    strides, stride = [], 1
-    for dim in reversed(shape):
-        strides.insert(0, stride)
-        if dim < 0 and len(strides) < len(shape):
-            raise error(at, "memory view has a dynamic shape; its strides cannot be derived")
-        stride *= dim
+def _view_strides(view: ktdp.ConstructMemoryViewOp) -> list[int]:
+    """The element strides the view's op gives (static, or constant operands): the layout the
+    kernel's data has. Its memref type's layout says nothing of it (`memref<32x64xf16>` for a
+    column-major view too), so deriving row-major strides from the shape would transfer the
+    wrong elements of every view that is not dense row-major (README Decision 62)."""
+    strides, dynamic = [], iter(view.strides)
+    for stride in view.get_static_strides():
+        if stride == ktdp.DYNAMIC:
+            operand = next(dynamic)
+            stride = constant_int(operand)
+            if stride is None:
+                raise error(view, f"memory view stride {_name(operand)} is not a constant; "
+                                  f"construct-three-stage-pipeline needs the view's strides to build its transfers")
+        strides.append(stride)
     return strides
+
+
+def _name(value: SSAValue) -> str:
+    return f"%{value.name_hint}" if value.name_hint else "operand"
 
 
 def _expand_expr(builder: Builder, expr: AffineExpr, dims: Sequence[SSAValue], symbols: Sequence[SSAValue]) -> SSAValue:
