@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from io import StringIO
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import ParseError
 
@@ -93,7 +93,14 @@ class DfschedOptMain(xDSLOptMain):
         # `-p X` (xDSL spelling) becomes --passes=X so it keeps its place in the order.
         argv = _join_p_flag(argv)
         argv, self.requests, self.named_pipeline = _split_pass_flags(argv)
-        super().__init__(args=argv)
+        # xDSL's `--disable-verify` turns off attribute verification for the whole process
+        # (`Attribute.__post_init__`), which outlives this tool when it runs in-process
+        # (`strategy=search`, `dfsched.compile`); here it skips only the op verifier.
+        attribute_post_init = Attribute.__post_init__
+        try:
+            super().__init__(args=argv)
+        finally:
+            Attribute.__post_init__ = attribute_post_init
 
     # -- registration ------------------------------------------------------
     def register_all_dialects(self):
