@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, TensorT
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.traits import Pure
 
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdp
@@ -42,6 +43,16 @@ class StreamedLoad:
 def refuse(loop: Operation, why: str, value: int | None = None):
     what = "" if value is None else f"loop-carried value #{value}: "
     return error(loop, f"{REFUSED} unless they accumulate sums of loaded chunks; {what}{why}")
+
+
+# Ops without the Pure trait that may stay in a folded loop's body: they write no memory.
+READ_ONLY = frozenset({"ktdp.load", "tensor.empty", "linalg.fill"})
+
+
+def refuse_effect(loop: Operation, op: Operation, may_be_inside: str) -> None:
+    """A folded loop's body holds nothing with an effect but loads (its iterations merge)."""
+    if not op.has_trait(Pure) and op_name(op) not in READ_ONLY:
+        raise refuse(loop, f"'{op_name(op)}' in the loop has an effect (only {may_be_inside} may be inside)")
 
 
 def streamed_load(loop: Operation, deps: LoopDependence, index: int | None, value: SSAValue,

@@ -40,18 +40,16 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation, OpResult, SSAValue
-from xdsl.traits import Pure
 
 from dfsched.diagnostics import DiagnosticError
 from dfsched.dialects import ktdp
 from dfsched.dialects.constants import constant_attr, constant_int
-from dfsched.passes.frontend.chunk_growth import ChunkGrowth, LoopDependence, inserter_before, refuse
+from dfsched.passes.frontend.chunk_growth import ChunkGrowth, LoopDependence, inserter_before, refuse, refuse_effect
 from dfsched.passes.frontend.utils import op_name
 
 # combiner -> the value of its identity element (None: zero of any type)
 COMBINERS = {"arith.addf": 0.0, "arith.addi": 0, "arith.maximumf": -math.inf, "arith.maxnumf": -math.inf,
              "arith.minimumf": math.inf, "arith.minnumf": math.inf}
-READ_ONLY = frozenset({"ktdp.load", "tensor.empty", "linalg.fill"})
 
 
 @dataclass
@@ -183,9 +181,7 @@ def _check_rest_of_body(growth: ChunkGrowth, roots: set[Operation]) -> None:
     for op in body.ops:
         if op is body.last_op or op in roots:
             continue
-        if not op.has_trait(Pure) and op_name(op) not in READ_ONLY:
-            raise refuse(growth.loop, f"'{op_name(op)}' in the loop has an effect (only loads, stores of "
-                                      f"chunks, index arithmetic and the accumulations may be inside)")
+        refuse_effect(growth.loop, op, "loads, stores of chunks, index arithmetic and the accumulations")
 
 
 def _is_identity(value: SSAValue, identity: float) -> bool:

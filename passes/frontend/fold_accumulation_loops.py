@@ -56,7 +56,6 @@ from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
-from xdsl.traits import Pure
 
 from dfsched.dialects import ktdp
 from dfsched.dialects.constants import constant_attr, constant_int
@@ -69,6 +68,7 @@ from dfsched.passes.frontend.chunk_growth import (
     inserter_before,
     is_fill_or_empty,
     refuse,
+    refuse_effect,
     streamed_load,
     zero_or_empty,
 )
@@ -82,8 +82,6 @@ from dfsched.passes.frontend.linalg_generalize import generic_form, is_linalg_co
 from dfsched.passes.frontend.utils import op_name
 
 SUM_COMBINERS = frozenset({"arith.addf", "arith.addi"})
-# Ops without the Pure trait that may stay in a folded loop's body: they write no memory.
-READ_ONLY = frozenset({"ktdp.load", "tensor.empty", "linalg.fill"})
 
 
 @dataclass(frozen=True)
@@ -203,8 +201,8 @@ def _reduction_of(loop: Operation, index: int, acc: BlockArgument, next_value: S
         other = owner.operands[1] if owner.operands[0] is acc else owner.operands[0]
         reduction = other.owner if isinstance(other, OpResult) else None
         if reduction is None or not _is_reduction(reduction) or other is acc:
-            raise refuse(loop, f"the value added to it is not computed by a linalg reduction "
-                                f"(accumulating loaded chunks element-wise is not supported)", index)
+            raise refuse(loop, "the value added to it is not computed by a linalg reduction "
+                                "(accumulating loaded chunks element-wise is not supported)", index)
         if zero_or_empty(reduction.operands[-1]) is not True:
             raise refuse(loop, f"'{op_name(reduction)}' must start from zero (tensor.empty or a zero "
                                 f"fill): each iteration would add its init again", index)
@@ -261,9 +259,7 @@ def _check_rest_of_body(plan: FoldPlan, deps: LoopDependence) -> None:
     for op in body.ops:
         if op is body.last_op or op in allowed:
             continue
-        if not op.has_trait(Pure) and op_name(op) not in READ_ONLY:
-            raise refuse(plan.loop, f"'{op_name(op)}' in the loop has an effect (only loads, index "
-                                     f"arithmetic and the accumulations may be inside)")
+        refuse_effect(plan.loop, op, "loads, index arithmetic and the accumulations")
         if any(deps.depends(r) for r in op.results) and not _feeds_only_tile_indices(op, allowed):
             raise refuse(plan.loop, f"'{op_name(op)}' in the loop depends on the loop variable other "
                                      f"than through a streamed tile's index")
