@@ -13,8 +13,9 @@ rewrites
 * the same when scalar `arith`/`math` ops compute the splat's input from the extracted element
   and constants (RMSNorm's `rsqrt(sum / N + eps)`): the generic's body computes them;
 * an element-wise `arith`/`math` op on tensors with an operand that splats a scalar constant
-  (or a constant converted to a float) into a generic over its other operands whose body uses
-  the constant (LayerNorm's `var / N + eps`);
+  (or a constant converted to a float, or is a splat `arith.constant dense<c>`) into a generic
+  over its other operands whose body uses the constant (LayerNorm's `var / N + eps`, a
+  sigmoid's `1 / (1 + exp(-x))`);
 * `%t = tensor.splat %c : tensor<S>` of a constant into
   `linalg.fill ins(%c) outs(tensor.empty : tensor<S>)`.
 
@@ -36,7 +37,16 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, FloatAttr, IntegerAttr, ModuleOp, ShapedType, TensorType
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    ModuleOp,
+    ShapedType,
+    TensorType,
+)
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -92,8 +102,12 @@ def _folded_cast(op: Operation) -> FloatAttr | None:
 
 def _splatted_constant(value: SSAValue) -> FloatAttr | IntegerAttr | None:
     """The scalar constant a `tensor.splat` writes (a constant, or a constant integer or float
-    converted to a float: Triton's `N` as f16), else None."""
+    converted to a float: Triton's `N` as f16), or every element of a splat `arith.constant
+    dense<c>` holds, else None."""
     splat = value.owner if isinstance(value, OpResult) else None
+    if isinstance(splat, arith.ConstantOp) and isinstance(splat.value, DenseIntOrFPElementsAttr) \
+            and splat.value.is_splat() and isinstance(value.type, TensorType):
+        return next(iter(splat.value.iter_attrs()))
     if not isinstance(splat, tensor.SplatOp):
         return None
     scalar = splat.input.owner if isinstance(splat.input, OpResult) else None
