@@ -44,6 +44,8 @@ Execution model
   orchestrator after `compute-group-extraction`, the kernel itself before). Its grid is
   walked as in the reference; each tile calls the programs, and a `func.call` runs the
   `func.func` of that name that has a body (the orchestrator only holds a declaration).
+  A program whose `grid` has N tiles runs on the kernel's first N tiles (row-major) only, as
+  its DataflowIR launches on the first N cores (a tile guard's programs, README Decision 63).
 * A `ktdf.pipeline` runs, each time control reaches it (once per iteration of the loops
   around it): its `ktdf.private` first (fresh buffers, FIFO slots and tokens every time),
   then its stages one after the other in token order (a stage after every stage whose

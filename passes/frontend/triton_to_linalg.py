@@ -7,6 +7,8 @@ tensor, and `tensor.splat` of a constant as a reduction's starting value. The sc
 (`construct-three-stage-pipeline`) works on linalg ops only, so this pass, at the front door,
 rewrites
 
+* an `scf.for` carrying a scalar that adds `tensor.extract` of a one-element tensor each
+  iteration into a loop carrying that tensor, extracted once after it (`scalar_carries.py`);
 * `%s = tensor.extract %r[c...]` followed by `%t = tensor.splat %s : tensor<S>` (constant
   indices) into a broadcast: `linalg.generic ins(%r) outs(tensor.empty : tensor<S>)` whose
   input map reads `%r` at the constant indices, its body yielding the element;
@@ -57,6 +59,7 @@ from dfsched.compat import linalg_ops
 from dfsched.dialects import linalg_ext
 from dfsched.dialects.constants import constant_int
 from dfsched.passes.frontend.linalg_generalize import generic_form, is_elementwise_on_tensors, make_generic
+from dfsched.passes.frontend.scalar_carries import carry_scalars_as_tensors
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,7 @@ class TritonToLinalg(ModulePass):
     name = "triton-to-linalg"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        carry_scalars_as_tensors(op)  # a carried scalar sum: a carried one-element tensor, read once after
         for elementwise in [o for o in op.walk() if is_elementwise_on_tensors(o) and len(o.results) == 1]:
             _fold_constant_splats(ctx, elementwise)
         for splat in [o for o in op.walk() if isinstance(o, tensor.SplatOp)]:

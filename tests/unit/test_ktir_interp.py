@@ -920,6 +920,15 @@ def _gated_mlp(i):
     return {"@13312": x + matmul(hidden, i["@9216"])}
 
 
+def _row_mean_scalar(i):
+    """Each 16-column chunk reduced to an f16 scalar (in f32, no device) and added to an f16 sum."""
+    x = i["@0"]
+    total = np.zeros(x.shape[0], np.float16)
+    for c in range(0, 64, 16):
+        total = total + _row_sum_f16(x[:, c:c + 16])
+    return {"@512": total / np.float16(64)}
+
+
 def _sigmoid_by_exp(i):
     e = np.exp(i["@0"])
     return {"@4096": e / (np.float16(1) + e)}
@@ -990,6 +999,7 @@ EXAMPLE_EXPECTATIONS = {
     "scale_rows_triton.mlir": lambda i: {"y_ptr": i["x_ptr"] * i["s_ptr"][0, 0]},
     "scale_by_first_row.mlir": lambda i: {"y_ptr": i["x_ptr"] * i["x_ptr"][0][None, :]},
     "row_sum.mlir": lambda i: {"@12288": i["@0"].astype(np.float32).sum(axis=1).astype(np.float16)},
+    "row_mean_scalar.mlir": _row_mean_scalar,
     "row_sum_chunked.mlir": lambda i: {"@4096": _chunked_row_sum(i["@0"], chunk=64)},
 }
 
