@@ -19,7 +19,6 @@ from xdsl.ir import Operation, SSAValue
 from dfsched.compat import InsertPoint, Rewriter
 from dfsched.dialects.constants import constant_attr
 from dfsched.dialects.dataflow import GetUnitOp, ProgramUnitOp
-from dfsched.passes.frontend.utils import erase_dead_ops
 from dfsched.passes.lowering.program import one_d_grid_size
 
 _ARITH = {"arith.cmpi", "arith.addi", "arith.subi", "arith.muli", "arith.remui", "arith.divui", "arith.remsi",
@@ -50,7 +49,7 @@ def specialise_tile_branches(module: ModuleOp) -> None:
             call.detach()
             Rewriter.insert_op(call, InsertPoint.before(branch))
         Rewriter.erase_op(branch)
-        erase_dead_ops(kernel)  # the tile id and its arithmetic, when nothing else reads them
+        _erase_unused_tile_arithmetic(kernel)
 
 
 def _evaluate(value: SSAValue, tile: int) -> int | None:
@@ -88,3 +87,16 @@ def _keep_cores(module: ModuleOp, program: str, cores: set[int]) -> None:
 def _core(unit: Operation) -> int | None:
     core = unit.attributes.get("core")
     return None if core is None else core.value.data
+
+
+def _erase_unused_tile_arithmetic(kernel: func.FuncOp) -> None:
+    """The tile id and the integer arithmetic on it that nothing reads any more (`remui` and
+    `divui` are not pure to xDSL: division by zero)."""
+    changed = True
+    while changed:
+        changed = False
+        for op in list(kernel.walk()):
+            if (op.name in _ARITH or op.name in ("ktdp.get_compute_tile_id", "arith.constant")) and not any(
+                    r.uses for r in op.results):
+                Rewriter.erase_op(op)
+                changed = True
