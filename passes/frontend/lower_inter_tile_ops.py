@@ -55,6 +55,8 @@ INTER_TILE_CORES = ("'{}' needs the kernel's {} compute tiles on as many cores a
                     "partials wait for each other), but device '{}' has {} core(s)")
 INTER_TILE_LINKS = ("'{}' moves partials between cores, but device '{}' declares no core-to-core links "
                     "('ktdf_arch.core_links')")
+CONSUME = ("dfsched lowers inter-tile reductions only: an 'inter_tile_consume' (a copy to other tiles) is not "
+           "scheduled yet")
 SLOT_ALIGNMENT = 64
 COMBINER_OPS = {"linalg.add": "add", "linalg.mul": "mul", "linalg.max": "max", "linalg.min": "min",
                 "arith.addf": "add", "arith.mulf": "mul", "arith.maximumf": "max", "arith.minimumf": "min",
@@ -111,13 +113,13 @@ def plan_exchanges(root: Operation, device: str | None = None) -> list[Exchange]
                 raise error(op, INTER_TILE_CORES.format(op_name(op), tiles, model.name, model.cores))
             if model.core_links is None:
                 raise error(op, INTER_TILE_LINKS.format(op_name(op), model.name))
-        if isinstance(op, ktdp.InterTileConsumeOp):
-            raise error(op, "dfsched lowers inter-tile reductions only: an 'inter_tile_consume' (a copy to other "
-                            "tiles) is not scheduled yet")
         if isinstance(op, ktdp.InterTileReduceOp):
             exchanges.append(_plan(op))
         elif isinstance(op, ktdp.InterTileProduceOp):
             users = [use.operation for use in op.future.uses]
+            consume = next((u for u in users if isinstance(u, ktdp.InterTileConsumeOp)), None)
+            if consume is not None:
+                raise error(consume, CONSUME)
             if len(users) != 1 or not isinstance(users[0], ktdp.InterTileReduceOp):
                 raise error(op, f"a tile future must be delivered by exactly one 'inter_tile_reduce', but "
                                 f"{len(users)} op(s) read this one")
