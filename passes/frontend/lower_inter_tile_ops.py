@@ -30,7 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, linalg
+from xdsl.dialects import arith
+from xdsl.dialects.linalg.ops import FillOp
 from xdsl.dialects.builtin import (
     AffineSetAttr,
     DenseIntOrFPElementsAttr,
@@ -48,7 +49,9 @@ from dfsched.dialects import ktdp
 from dfsched.dialects.constants import index_constant
 from dfsched.dialects.ktdf_exchange import TileReduceOp
 from dfsched.dialects.ktdp_inter_tile import group_values, tiles_of
+from dfsched.compat import InsertPoint, Rewriter
 from dfsched.passes.builder import Inserter
+from dfsched.passes.frontend.sink_loads import may_alias, view_of
 from dfsched.passes.frontend.utils import box_set, erase_dead_ops, op_name
 
 INTER_TILE_CORES = ("'{}' needs the kernel's {} compute tiles on as many cores at once (tiles exchanging "
@@ -189,7 +192,7 @@ def _identity(reduce: ktdp.InterTileReduceOp, slot_type: TensorType) -> FloatAtt
     value = reduce.identity[0]
     owner = value.owner
     scalar = None
-    if isinstance(owner, linalg.FillOp) and isinstance(owner.inputs[0].owner, arith.ConstantOp):
+    if isinstance(owner, FillOp) and isinstance(owner.inputs[0].owner, arith.ConstantOp):
         scalar = owner.inputs[0].owner.value
     elif isinstance(owner, arith.ConstantOp) and isinstance(owner.value, DenseIntOrFPElementsAttr):
         values = owner.value.get_values()
@@ -247,6 +250,7 @@ def _rewrite(exchange: Exchange) -> None:
     load = at.add(ktdp.LoadOp(_scratchpad_tile(at, exchange.result_address, exchange.slot_type), exchange.slot_type))
     reduce.results[0].replace_all_uses_with(load.results[0])
     _fold_reshapes_back(load.results[0])
+    _reload_after(load)
     reduce.detach()
     reduce.erase()
     produce.detach()
@@ -265,3 +269,35 @@ def _fold_reshapes_back(value: SSAValue) -> None:
             expand = inner.operation
             if op_name(expand) == "tensor.expand_shape" and expand.results[0].type == value.type:
                 expand.results[0].replace_all_uses_with(value)
+
+
+def _reload_after(anchor: Operation) -> None:
+    """A tile loaded before the exchange and read after it is loaded again after it (as
+    Decision 51 repeats loads in loops), so the group that computes the partial and the one that
+    uses the result stay apart: a program never spans the exchange. Not when a store between the
+    load and the exchange may write what it reads (the group then spans it, and
+    `compute-group-extraction` meets the exchange inside it)."""
+    block = anchor.parent_block()
+    position = block.get_operation_index(anchor)
+    for load in [op for op in block.ops if isinstance(op, ktdp.LoadOp)]:
+        if block.get_operation_index(load) >= position:
+            break
+        later = [use for use in load.result.uses if _after(use.operation, block, position)]
+        stores = [op for op in block.ops if isinstance(op, ktdp.StoreOp)
+                  and block.get_operation_index(load) < block.get_operation_index(op) < position]
+        if not later or not isinstance(load.access_tile.owner, ktdp.ConstructAccessTileOp) or any(may_alias(view_of(load.access_tile), view_of(s.access_tile)) for s in stores):
+            continue
+        tile = load.access_tile.owner.clone()  # its own access tile: groups are classes of access tiles
+        again = ktdp.LoadOp(tile.results[0], load.result.type)
+        Rewriter.insert_op(tile, InsertPoint.after(anchor))
+        Rewriter.insert_op(again, InsertPoint.after(tile))
+        for use in later:
+            use.operation.operands[use.index] = again.result
+
+
+def _after(op: Operation, block, position: int) -> bool:
+    while op.parent_block() is not block:
+        op = op.parent_op()
+        if op is None:
+            return False
+    return block.get_operation_index(op) > position

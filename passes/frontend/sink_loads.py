@@ -37,7 +37,7 @@ def sink_loads_into_nested_blocks(root: Operation) -> None:
 def _sink(load: ktdp.LoadOp, stores: list[ktdp.StoreOp]) -> None:
     home = load.parent_block()
     elsewhere = [use for use in load.result.uses if use.operation.parent_block() is not home]
-    if not elsewhere or any(_may_alias(_view_of(load.access_tile), _view_of(s.access_tile)) for s in stores):
+    if not elsewhere or any(may_alias(view_of(load.access_tile), view_of(s.access_tile)) for s in stores):
         return
     first_user: dict[Block, Operation] = {}
     for use in elsewhere:
@@ -54,7 +54,7 @@ def _sink(load: ktdp.LoadOp, stores: list[ktdp.StoreOp]) -> None:
         Rewriter.erase_op(load)
 
 
-def _view_of(access_tile: SSAValue) -> Operation | None:
+def view_of(access_tile: SSAValue) -> Operation | None:
     owner = access_tile.owner
     if not isinstance(owner, ktdp.ConstructAccessTileOp):
         return None
@@ -62,7 +62,7 @@ def _view_of(access_tile: SSAValue) -> Operation | None:
     return view if isinstance(view, ktdp.ConstructMemoryViewOp) else None
 
 
-def _may_alias(a: Operation | None, b: Operation | None) -> bool:
+def may_alias(a: Operation | None, b: Operation | None) -> bool:
     if a is None or b is None:
         return True
     if a is b:

@@ -32,6 +32,7 @@ from dfsched.dialects.ktdf_exchange import COMBINERS, TileReduceOp
 from dfsched.dialects.ktdp_inter_tile import group_values, tiles_of
 from dfsched.dialects.vectorchain import BinaryOp, BinaryOperator, BinaryOperatorAttr, ConstantBitstreamOp, ShuffleOp
 from dfsched.passes.builder import Builder
+from dfsched.passes.cleanup.canonicalize import canonicalize
 from dfsched.passes.lowering.dfir_compute import _scalar_bits  # noqa: PLC2701  (the one home of fill bits)
 from dfsched.passes.lowering.dfir_utils import (
     emit_vector_load,
@@ -118,6 +119,7 @@ def _program(op: TileReduceOp, name: str, model, tiles: int) -> ModuleOp:
             for start, n in chunks])
     builder.insert(func.ReturnOp())
     function = func.FuncOp(name, FunctionType.from_lists([], []), Region(body))
+    canonicalize(function, top_down=False)  # one constant per address
     function.attributes["grid"] = _kernel_of(op).attributes["grid"]
     function.location = op.location
     program = ModuleOp([function])
