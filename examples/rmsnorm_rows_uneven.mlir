@@ -3,9 +3,9 @@
 // tiles 1 and 2 two rows each, so the row loop runs 3 times on tile 0 and twice on the others.
 // Each row's squares are summed in 2 chunks of 16 columns (`iter_args`), then the row is scaled
 // chunk by chunk. The scheduler runs the two iterations every tile has as a host loop over
-// programs on all 3 tiles and the third as a program on tile 0 alone (`tile-invariant-loop-bounds`,
-// `compute-group-extraction`, Decision 63); the chunk loops fold into whole-row computations
-// (Decision 60).
+// programs on all 3 tiles and the third under a branch on the tile id (`tile-invariant-loop-bounds`,
+// Decision 65), whose program launches on tile 0 alone (Decision 64); the chunk loops fold into
+// whole-row computations (Decision 60).
 // X, W and Y live in global memory at byte addresses 0, 512 and 1024.
 
 #matrix = affine_set<(d0, d1) : (d0 >= 0, -d0 + 6 >= 0, d1 >= 0, -d1 + 31 >= 0)>

@@ -44,8 +44,6 @@ Execution model
   orchestrator after `compute-group-extraction`, the kernel itself before). Its grid is
   walked as in the reference; each tile calls the programs, and a `func.call` runs the
   `func.func` of that name that has a body (the orchestrator only holds a declaration).
-  A program whose `grid` has N tiles runs on the kernel's first N tiles (row-major) only, as
-  its DataflowIR launches on the first N cores (a tile guard's programs, README Decision 63).
 * A `ktdf.pipeline` runs, each time control reaches it (once per iteration of the loops
   around it): its `ktdf.private` first (fresh buffers, FIFO slots and tokens every time),
   then its stages one after the other in token order (a stage after every stage whose
@@ -111,6 +109,7 @@ from dfsched.diagnostics import DiagnosticError
 from dfsched.interp import ktir
 from dfsched.interp.base import Options
 from dfsched.interp.ktir import KernelResult, KtirInterpreter, Layout, compare_outputs
+from dfsched.interp.inter_tile import Exchange, has_inter_tile_ops
 from dfsched.interp.memory import Memory, TouchedBuffer
 from dfsched.interp.schedule_state import ScheduleOptions, ScheduleState, Unsupported, unsupported
 from dfsched.interp.schedule_ops import schedule_functions
@@ -353,6 +352,7 @@ def run_schedule(
         else:
             scalars[name] = ktir._default_scalar(arg.type)  # noqa: SLF001
     state = _new_state(info, options, sched, False)
+    state.inter_tile = Exchange() if has_inter_tile_ops(module) else None  # tiles pause at deliveries (inter_tile.py)
     # unbounded: widened loads may read past the last buffer (they read zeros there)
     # one compute tile cannot race with another: no bookkeeping then
     tiles = int(np.prod(info.grid, dtype=np.int64))

@@ -377,16 +377,4 @@ def find_callee(call: Operation, name: str):
 
 def run_call(self, interpreter, op, args):
     callee = find_callee(op, op.callee.root_reference.data)
-    if not runs_on_tile(callee, interpreter.state.tile_index):
-        return ()
     return tuple(interpreter.call_op(callee, tuple(args)))
-
-
-def runs_on_tile(program: Operation, tile_index: int) -> bool:
-    """A program whose `grid` has N tiles runs on the kernel's first N tiles (row-major), as its
-    DataflowIR launches on the first N cores (a tile guard's programs, README Decision 63)."""
-    grid = program.attributes.get("grid")
-    sizes = [getattr(d, "value", None) for d in getattr(grid, "data", ())]
-    if not sizes or any(s is None for s in sizes):
-        return True
-    return tile_index < int(np.prod([s.data for s in sizes], dtype=np.int64))

@@ -35,13 +35,12 @@ the order of the group's memory effects (a load never moves above an earlier sto
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import ArrayAttr, FunctionType, IntegerAttr, ModuleOp, StringAttr
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
@@ -49,16 +48,8 @@ from dfsched.compat import InsertPoint, Rewriter
 from dfsched.diagnostics import error
 from dfsched.passes.frontend.copy_programs import split_paged_copies
 from dfsched.passes.frontend.fold_accumulation_loops import fold_accumulation_loops
+from dfsched.passes.frontend.lower_inter_tile_ops import lower_inter_tile_ops
 from dfsched.passes.frontend.sink_loads import sink_loads_into_nested_blocks
-from dfsched.passes.frontend.tile_guards import (
-    enclosing_guards,
-    first_tiles_box,
-    grid_of,
-    guard_tiles,
-    is_tile_guard,
-    tile_name,
-    tiles_of,
-)
 from dfsched.passes.frontend.tile_invariant_loop_bounds import tile_invariant_loop_bounds
 from dfsched.passes.frontend.utils import (
     blocks_post_order,
@@ -83,12 +74,12 @@ class ComputeGroupExtraction(ModulePass):
     name = "compute-group-extraction"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lower_inter_tile_ops(op)  # an all-reduce between tiles: stores, ktdf.tile_reduce, loads (Decision 63)
         fold_accumulation_loops(op)  # a group never crosses control flow: K loops become one reduction
         tile_invariant_loop_bounds(op)  # host loops over rows of the tile: the host cannot know the tile
         sink_loads_into_nested_blocks(op)  # a tile loaded outside the loop that reads it: load it there
         split_paged_copies(op)  # floordiv/mod subscripts: one linear copy per page, in a loop
         recompute_stored_intermediates(op)  # a stored value later compute reads: the store gets a copy
-        settle_tile_guards(op)  # an scf.if on the tile id: every tile, none, or the grid's first tiles
         groups = find_compute_groups(op)
         if not groups:
             return
@@ -97,7 +88,6 @@ class ComputeGroupExtraction(ModulePass):
         orchestrator = move_kernel_into_orchestrator(op)
         for group in groups:
             extract_program(op, orchestrator, group)
-        dissolve_tile_guards(orchestrator)  # their tiles are now their programs' grids
         erase_dead_ops(op)
 
 
@@ -363,7 +353,7 @@ def extract_program(module: ModuleOp, orchestrator: ModuleOp, group: ComputeGrou
     # `func.func` the user wrote, not at a store inside it
     program_func.location = kernel.location
     if "grid" in kernel.attributes:
-        program_func.attributes["grid"] = program_grid(kernel, group)
+        program_func.attributes["grid"] = kernel.attributes["grid"]
     program = ModuleOp([program_func], sym_name=StringAttr(name))
     program.location = group.last_store.location
     module.body.block.add_op(program)
@@ -380,57 +370,6 @@ def extract_program(module: ModuleOp, orchestrator: ModuleOp, group: ComputeGrou
     Rewriter.insert_op(call, InsertPoint.before(group.ops[0]))
     for op in reversed(group.ops):
         op.parent_block().erase_op(op)
-
-
-def program_grid(kernel: func.FuncOp, group: ComputeGroup) -> Attribute:
-    """The kernel's grid, or the first tiles of it that the tile guards around the group let
-    through (`settle_tile_guards` made sure they are such a box)."""
-    grid, guards = grid_of(kernel), enclosing_guards(group.first_load)
-    if grid is None or not guards:
-        return kernel.attributes["grid"]
-    box = first_tiles_box(grid, guard_tiles(guards, grid))
-    assert box is not None
-    element = kernel.attributes["grid"].data[0].type
-    return ArrayAttr([IntegerAttr(d, element) for d in box])
-
-
-def settle_tile_guards(module: ModuleOp) -> None:
-    """A tile guard (`tile_guards.py`) letting every tile through is inlined, one letting none
-    through is erased; the tiles any other lets through (with the guards around it) must be the
-    grid's first tiles, which the programs inside it then run on (Decision 63)."""
-    for kernel in [o for o in module.walk() if isinstance(o, func.FuncOp)]:
-        grid = grid_of(kernel)
-        if grid is None:
-            continue
-        for guard in [o for o in kernel.walk() if is_tile_guard(o)]:
-            active = guard_tiles([guard, *enclosing_guards(guard)], grid)
-            if not active:
-                guard.detach()
-                guard.erase()
-            elif len(active) == math.prod(grid):
-                inline_then_block(guard)
-            elif first_tiles_box(grid, active) is None:
-                names = ", ".join(tile_name(t) for t in tiles_of(grid) if t in active)
-                raise error(guard, "this scf.if depends on the compute tile id and lets tiles "
-                                   f"{names} of the grid {grid} run its body, which are not the grid's first tiles; "
-                                   "a program runs on the first tiles of the grid (row-major)")
-
-
-def dissolve_tile_guards(orchestrator: ModuleOp) -> None:
-    """The guards left around the orchestrator's calls: their programs' grids say which tiles run."""
-    for guard in [o for o in orchestrator.walk() if is_tile_guard(o)]:
-        inline_then_block(guard)
-
-
-def inline_then_block(guard: scf.IfOp) -> None:
-    block = guard.true_region.block
-    for op in list(block.ops):
-        if isinstance(op, scf.YieldOp):
-            continue
-        op.detach()
-        Rewriter.insert_op(op, InsertPoint.before(guard))
-    guard.detach()
-    guard.erase()
 
 
 def block_arguments_used(ops: list[Operation]) -> list[BlockArgument]:

@@ -1,5 +1,5 @@
 """`tile-invariant-loop-bounds`: a host loop whose bounds depend on the compute tile id counts
-iterations instead, the tile id moving into its body (README Decisions 50 and 63).
+iterations instead, the tile id moving into its body (README Decisions 50 and 65).
 
 Triton kernels spread rows over the grid with a loop that starts at the tile's own id:
 
@@ -15,44 +15,59 @@ evaluated at each tile id, every tile runs at least T iterations; the loop becom
 with `lb` and `step` the loop's own values: the group copies the tile id and the arithmetic into
 its program, so each tile computes its row there (a per-unit value after lowering) and the host
 passes only %k. When some tiles run more (1151 rows on 32 tiles: 36 on tiles 0-30, 35 on tile
-31), each further iteration k follows as a copy of the body under a tile guard
+31), each further iteration k follows as a copy of the body under a branch on the tile id
 
     %row_k = lb + k * step ; scf.if (%row_k < ub) { ...the body at %row_k... }
 
-which `compute-group-extraction` turns into programs on the tiles that run it (`tile_guards.py`):
-they must be the grid's first tiles in row-major order. Only loops holding a `ktdp.load` or
-`ktdp.store` without `iter_args` are rewritten. Diagnostics (located on the loop): the tiles
-that run an iteration are not the grid's first ones, more than MAX_PEELED iterations differ
-between tiles (both naming two tiles and their counts), or a bound cannot be evaluated at a tile
-id while it depends on it. Reads no architecture facts.
+whose programs launch on the cores where it holds (`ktdflowering-to-dfir`, Decision 64). Only
+loops holding a `ktdp.load` or `ktdp.store` without `iter_args` are rewritten. Diagnostics
+(located on the loop): trip counts more than MAX_PEELED apart (naming two tiles and their
+counts), or a bound that cannot be evaluated at a tile id while it depends on it. Reads no
+architecture facts.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.rewriter import InsertPoint
 from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
 
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdp
-from dfsched.dialects.constants import index_constant
+from dfsched.dialects.constants import constant_int, index_constant
 from dfsched.passes.builder import Builder
-from dfsched.passes.frontend.tile_guards import (
-    Tile,
-    evaluate,
-    first_tiles_box,
-    grid_of,
-    reads_tile_id,
-    tile_name,
-    tiles_of,
-)
 
-MAX_PEELED = 8  # iterations only some tiles run, each a copy of the body under a tile guard
+MAX_PEELED = 8  # iterations only some tiles run, each a copy of the body under a branch on the tile id
+MAX_TILES = 1 << 16  # a grid larger than this is not enumerated (the loop is left as it is)
+
+_EVALUATORS: dict[type, Callable[[int, int], int | None]] = {
+    arith.AddiOp: lambda a, b: a + b,
+    arith.SubiOp: lambda a, b: a - b,
+    arith.MuliOp: lambda a, b: a * b,
+    arith.DivUIOp: lambda a, b: a // b if a >= 0 and b > 0 else None,
+    arith.RemUIOp: lambda a, b: a % b if a >= 0 and b > 0 else None,
+    arith.CeilDivSIOp: lambda a, b: -(-a // b) if b > 0 else None,
+    arith.MinSIOp: min,
+    arith.MaxSIOp: max,
+    arith.MinUIOp: lambda a, b: min(a, b) if a >= 0 and b >= 0 else None,
+    arith.MaxUIOp: lambda a, b: max(a, b) if a >= 0 and b >= 0 else None,
+}
+
+# arith.cmpi predicates eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge (the unsigned ones on
+# operands that are not negative, where they agree with the signed ones)
+_COMPARISONS: dict[int, Callable[[int, int], bool]] = {
+    0: lambda a, b: a == b, 1: lambda a, b: a != b,
+    2: lambda a, b: a < b, 3: lambda a, b: a <= b, 4: lambda a, b: a > b, 5: lambda a, b: a >= b,
+    6: lambda a, b: a < b, 7: lambda a, b: a <= b, 8: lambda a, b: a > b, 9: lambda a, b: a >= b,
+}
 
 
 @dataclass(frozen=True)
@@ -67,9 +82,9 @@ class TileInvariantLoopBounds(ModulePass):
 
 def tile_invariant_loop_bounds(root: Operation) -> None:
     for kernel in [o for o in root.walk() if isinstance(o, func.FuncOp)]:
-        grid = grid_of(kernel)
-        if grid is None:
-            continue  # no grid, a malformed one or one too large to enumerate: left as it is
+        grid = _grid(kernel)
+        if grid is None or math.prod(grid) > MAX_TILES:
+            continue  # no grid, or a malformed one: the passes that read it report it
         for loop in [o for o in kernel.walk() if isinstance(o, scf.ForOp)]:
             _rewrite(loop, grid)
 
@@ -78,17 +93,17 @@ def _rewrite(loop: scf.ForOp, grid: list[int]) -> None:
     if loop.iter_args or not _holds_memory_access(loop):
         return
     bounds = (loop.lb, loop.ub, loop.step)
-    if not any(reads_tile_id(v) for v in bounds):
+    if not any(_reads_tile_id(v) for v in bounds):
         return
-    trips: dict[Tile, int] = {}
-    for tile in tiles_of(grid):
-        lb, ub, step = (evaluate(v, tile) for v in bounds)
+    trips: dict[tuple[int, ...], int] = {}
+    for tile in itertools.product(*(range(d) for d in grid)):
+        lb, ub, step = (_evaluate(v, tile) for v in bounds)
         if lb is None or ub is None or step is None or step <= 0:
             raise error(loop, "the loop's bounds depend on the compute tile id and cannot be evaluated at "
-                              f"tile {tile_name(tile)}, so the host cannot run it for every tile at once")
+                              f"tile {_name(tile)}, so the host cannot run it for every tile at once")
         trips[tile] = max(0, -(-(ub - lb) // step))
     everywhere, most = min(trips.values()), max(trips.values())
-    _check_peelable(loop, grid, trips, everywhere, most)
+    _check_peelable(loop, trips, everywhere, most)
     upper_bound = loop.ub
     _count_iterations(loop, everywhere)
     last: Operation = loop
@@ -96,24 +111,14 @@ def _rewrite(loop: scf.ForOp, grid: list[int]) -> None:
         last = _guarded_iteration(loop, upper_bound, k, last)
 
 
-def _check_peelable(loop: scf.ForOp, grid: list[int], trips: dict[Tile, int], everywhere: int, most: int) -> None:
-    if everywhere == most:
+def _check_peelable(loop: scf.ForOp, trips: dict[tuple[int, ...], int], everywhere: int, most: int) -> None:
+    if most - everywhere <= MAX_PEELED:
         return
     fewest = next(t for t, n in trips.items() if n == everywhere)
     busiest = next(t for t, n in trips.items() if n == most)
-    counts = (f"{everywhere} on tile {tile_name(fewest)}, {most} on tile {tile_name(busiest)}")
-    if most - everywhere > MAX_PEELED:
-        raise error(loop, "the loop's bounds depend on the compute tile id and its trip count differs by more "
-                          f"than {MAX_PEELED} between tiles ({counts}), so the host cannot run it for every "
-                          "tile at once")
-    for k in range(everywhere, most):
-        active = {t for t, n in trips.items() if n > k}
-        if first_tiles_box(grid, active) is None:
-            outside = next(t for t in tiles_of(grid) if t in active and first_tiles_box(grid, {t}) is None)
-            raise error(loop, "the loop's bounds depend on the compute tile id and it runs a different number "
-                              f"of iterations on different tiles ({counts}); the tiles that run iteration {k} "
-                              f"(tile {tile_name(outside)} among them) are not the grid's first tiles, and "
-                              "a program runs on the first tiles of the grid")
+    raise error(loop, "the loop's bounds depend on the compute tile id and its trip count differs by more than "
+                      f"{MAX_PEELED} between tiles ({everywhere} on tile {_name(fewest)}, {most} on tile "
+                      f"{_name(busiest)}), so the host cannot run it for every tile at once")
 
 
 def _count_iterations(loop: scf.ForOp, trip_count: int) -> None:
@@ -153,8 +158,63 @@ def _guarded_iteration(loop: scf.ForOp, upper_bound: SSAValue, k: int, previous:
     return guard
 
 
+def _grid(kernel: func.FuncOp) -> list[int] | None:
+    grid = kernel.attributes.get("grid")
+    if not isinstance(grid, ArrayAttr) or not grid.data:
+        return None
+    if not all(isinstance(d, IntegerAttr) and d.value.data > 0 for d in grid.data):
+        return None
+    return [d.value.data for d in grid.data]
+
+
+def _name(tile: tuple[int, ...]) -> str:
+    return str(tile[0]) if len(tile) == 1 else "(" + ", ".join(map(str, tile)) + ")"
+
+
 def _holds_memory_access(loop: Operation) -> bool:
     return any(isinstance(o, ktdp.LoadOp | ktdp.StoreOp) for o in loop.walk())
+
+
+def _reads_tile_id(value: SSAValue) -> bool:
+    pending, seen = [value], set()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        owner = current.owner
+        if isinstance(owner, ktdp.GetComputeTileIdOp):
+            return True
+        if isinstance(owner, Operation):
+            pending.extend(owner.operands)
+    return False
+
+
+def _evaluate(value: SSAValue, tile: tuple[int, ...]) -> int | None:
+    constant = constant_int(value)
+    if constant is not None:
+        return constant
+    owner = value.owner
+    if isinstance(owner, ktdp.GetComputeTileIdOp):
+        index = list(owner.results).index(value)
+        return tile[index] if index < len(tile) else None
+    if isinstance(owner, arith.SelectOp):
+        condition = _evaluate(owner.cond, tile)
+        if condition is None:
+            return None
+        return _evaluate(owner.lhs if condition else owner.rhs, tile)
+    if isinstance(owner, arith.CmpiOp):
+        lhs, rhs = (_evaluate(o, tile) for o in owner.operands)
+        predicate = owner.predicate.value.data
+        compare = _COMPARISONS.get(predicate)
+        if lhs is None or rhs is None or compare is None or (predicate >= 6 and min(lhs, rhs) < 0):
+            return None
+        return int(compare(lhs, rhs))
+    evaluate = _EVALUATORS.get(type(owner))
+    if evaluate is None:
+        return None
+    lhs, rhs = (_evaluate(o, tile) for o in owner.operands)
+    return None if lhs is None or rhs is None else evaluate(lhs, rhs)
 
 
 __all__ = ["TileInvariantLoopBounds", "tile_invariant_loop_bounds"]
