@@ -33,6 +33,7 @@ from xdsl.ir.affine import AffineMap
 
 from dfsched.compat import op_implementations
 from dfsched.diagnostics import DiagnosticError, error
+from dfsched.interp.dataflow_batch import dma_loop_body, run_loop
 from dfsched.interp.dataflow_compute import COMPUTE
 from dfsched.interp.dataflow_engine import Block as BlockCmd
 from dfsched.interp.dataflow_engine import Busy, Process, WaitUntil
@@ -310,9 +311,16 @@ def _scf_for(r: Runner, op, args) -> Gen:
     if step <= 0:
         raise SimError(f"step must be positive, got {step}")
     block = op.regions[0].blocks.first
-    for iv in range(lb, ub, step):
-        values = yield from r.run_block(block, [iv, *values])
-    return tuple(values)
+    dma = dma_loop_body(r.sim, op) if r.unit is not None and r.sim.options.batch_loops else None
+    if dma is None:
+        for iv in range(lb, ub, step):
+            values = yield from r.run_block(block, [iv, *values])
+        return tuple(values)
+    ivs = range(lb, ub, step)
+    if not (yield from run_loop(r, dma, block.args[0], ivs)):
+        for iv in ivs:
+            yield from r.run_block(block, [iv])
+    return ()
 
 
 def _scf_if(r: Runner, op, args) -> Gen:

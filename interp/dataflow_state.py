@@ -46,6 +46,7 @@ class SimOptions:
     check_races: bool = True  # accesses of two units to one byte not ordered by synchronisation are an error
     max_events: int | None = 50_000_000
     tiles: tuple[int, ...] | None = None  # run only the units of these cores (compute tiles); None: all
+    batch_loops: bool = True  # DMA loops in one piece where exact (`dataflow_batch.py`)
 
 
 @dataclass
@@ -192,6 +193,8 @@ class SimState:
         self._subscripts: dict[int, Any] = {}
         self._composite_cycles: dict[tuple[str, str, str, int], int] = {}
         self._block_plans: dict[int, tuple[Block, list]] = {}
+        self.dma_loops: dict[int, Operation | None] = {}  # scf.for -> its one transfer (dataflow_batch)
+        self.batched = False  # some loop ran in one piece (a failing run is simulated again without)
         self.ktir = KtirInterpreter(module, State(options=Options(check_races=False, max_ops=None)))
 
     # -- device facts ---------------------------------------------------------------------
