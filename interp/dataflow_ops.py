@@ -33,7 +33,7 @@ from xdsl.ir.affine import AffineMap
 
 from dfsched.compat import op_implementations
 from dfsched.diagnostics import DiagnosticError, error
-from dfsched.interp.dataflow_batch import dma_loop_body, run_loop
+from dfsched.interp.dataflow_batch import dma_nest, run_nest
 from dfsched.interp.dataflow_compute import COMPUTE
 from dfsched.interp.dataflow_engine import Block as BlockCmd
 from dfsched.interp.dataflow_engine import Busy, Process, WaitUntil
@@ -311,16 +311,12 @@ def _scf_for(r: Runner, op, args) -> Gen:
     if step <= 0:
         raise SimError(f"step must be positive, got {step}")
     block = op.regions[0].blocks.first
-    dma = dma_loop_body(r.sim, op) if r.unit is not None and r.sim.options.batch_loops else None
-    if dma is None:
-        for iv in range(lb, ub, step):
-            values = yield from r.run_block(block, [iv, *values])
-        return tuple(values)
-    ivs = range(lb, ub, step)
-    if not (yield from run_loop(r, dma, block.args[0], ivs)):
-        for iv in ivs:
-            yield from r.run_block(block, [iv])
-    return ()
+    nest = dma_nest(r.sim, op) if r.unit is not None and r.sim.options.batch_loops else None
+    if nest is not None and (yield from run_nest(r, nest, range(lb, ub, step))):
+        return ()
+    for iv in range(lb, ub, step):
+        values = yield from r.run_block(block, [iv, *values])
+    return tuple(values)
 
 
 def _scf_if(r: Runner, op, args) -> Gen:

@@ -46,6 +46,7 @@ module {{
   func.func @main() {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
     %c4 = arith.constant 4 : index
     %c1024 = arith.constant 1024 : index
 {UNITS}
@@ -162,3 +163,31 @@ def test_a_write_after_two_unordered_reads_is_simulated_again(sample, monkeypatc
     batched, stepped = both(text, inputs(), sample)
     assert runs == [True, False, False]  # the batched run gave up at the write, then step by step
     same(batched, stepped)  # the step-by-step checker misses this race (it remembers the last reader)
+
+
+def nest(*transfers: tuple[str, str]) -> str:
+    """A two-level DMA nest (rows i * 2 + j, i < 2, j < 2) of the transfers (source row, destination row)."""
+    body = "".join(f"""
+          agen.composite_load_and_store src:%A[{src}, 0] dst:%L[{dst}, 0]
+           time_symbols(), load_iv(%x:vector<64xf16>)
+           {{load_order = #id2, load_set = #row, load_time_addr_map = #zero2, store_order = #id2, store_set = #row, store_time_addr_map = #zero2, time_order = #id1, time_set = #once}}
+          {{
+            agen.yield
+          }} : memref<8x64xf16>, memref<8x64xf16>""" for src, dst in transfers)
+    return f"""
+      scf.for %i = %c0 to %c2 step %c1 {{
+        scf.for %j = %c0 to %c2 step %c1 {{{body}
+        }}
+      }}"""
+
+
+@pytest.mark.parametrize("transfers, row1", [
+    ((("%i * 2 + %j", "%i * 2 + %j"), ("%i * 2 + %j + 4", "%i * 2 + %j + 4")), 1),  # two transfers a step: in one piece
+    ((("%i * 2 + %j", "%i * 2 + %j"), ("%i * 2 + %j + 4", "%i * 2 + %j")), 5),  # both write row r: step by step
+])
+def test_a_nest_of_transfers_matches_the_nest_step_by_step(sample, transfers, row1):
+    text = COPY.replace("LOOP", nest(*transfers)).replace("SYNC_SEND", "dataflow.sync_send %lu : index") \
+        .replace("SYNC_RECV", "dataflow.sync_recv %mnilu : index")
+    batched, stepped = both(text, inputs(), sample)
+    same(batched, stepped)
+    np.testing.assert_array_equal(batched.outputs["@1024"][1], inputs()["@0"][row1])
