@@ -45,6 +45,7 @@ class Nest:
 
     loop: Operation
     body: list[Any]
+    ivs: frozenset[int] = frozenset()  # ids of the induction variables of this loop and the inner ones
 
 
 def dma_nest(sim, loop: Operation) -> Nest | None:
@@ -80,7 +81,11 @@ def _nest(sim, loop: Operation, outer: Operation) -> Nest | None:
             body.append(op)
         else:
             return None
-    return Nest(loop, body)
+    ivs = {id(loop.regions[0].blocks.first.args[0])}
+    for item in body:
+        if isinstance(item, Nest):
+            ivs |= item.ivs
+    return Nest(loop, body, frozenset(ivs))
 
 
 def _defined_outside(value, loop: Operation) -> bool:
@@ -104,6 +109,10 @@ class _Transfer:
     vector_bytes: int
     time: Any
     work: Busy
+    src_template: list[int | None]  # the subscript operands defined outside the nest (None: an iv)
+    src_slots: list[tuple[int, int]]  # (operand position, id of the iv it is)
+    dst_template: list[int | None]
+    dst_slots: list[tuple[int, int]]
     src_operands: list[list[int]]
     dst_operands: list[list[int]]
 
@@ -168,9 +177,12 @@ class _StepByStep(Exception):
     """The nest cannot go in one piece (a non-positive step, a transfer that takes no time)."""
 
 
-def _enumerate(r: Runner, nest: Nest, ivs: range, ivals: dict, transfers: dict, order: list) -> None:
-    """Walk the nest's iterations in program order, noting each transfer occurrence."""
-    iv = nest.loop.regions[0].blocks.first.args[0]
+def _enumerate(r: Runner, nest: Nest, ivs: range, ivals: dict, transfers: dict, order: list,
+               ivs_of: frozenset[int] = frozenset()) -> None:
+    """Walk the nest's iterations in program order, noting each transfer occurrence
+    (`ivs_of`: the ids of the outermost nest's induction variables)."""
+    ivs_of = ivs_of or nest.ivs
+    iv = id(nest.loop.regions[0].blocks.first.args[0])
     env = r.env
     for i in ivs:
         ivals[iv] = i
@@ -179,20 +191,23 @@ def _enumerate(r: Runner, nest: Nest, ivs: range, ivals: dict, transfers: dict, 
                 lb, ub, step = (int(env[v]) for v in item.loop.operands)
                 if step <= 0:
                     raise _StepByStep
-                _enumerate(r, item, range(lb, ub, step), ivals, transfers, order)
+                _enumerate(r, item, range(lb, ub, step), ivals, transfers, order, ivs_of)
                 continue
             t = transfers.get(id(item))
             if t is None:
-                t = transfers[id(item)] = _transfer(r, item)
-            _, _, src_ops, dst_ops, _, _ = r.sim.segments(item)
-            t.src_operands.append([ivals[v] if v in ivals else int(env[v]) for v in src_ops])
-            t.dst_operands.append([ivals[v] if v in ivals else int(env[v]) for v in dst_ops])
+                t = transfers[id(item)] = _transfer(r, item, ivs_of)
+            for template, slots, out in ((t.src_template, t.src_slots, t.src_operands),
+                                         (t.dst_template, t.dst_slots, t.dst_operands)):
+                values = template.copy()
+                for at, key in slots:
+                    values[at] = ivals[key]
+                out.append(values)
             order.append(t)
 
 
-def _transfer(r: Runner, op: Operation) -> _Transfer:
+def _transfer(r: Runner, op: Operation, ivs: frozenset[int]) -> _Transfer:
     sim, env = r.sim, r.env
-    src_mem, dst_mem, _, _, time_syms, _ = sim.segments(op)
+    src_mem, dst_mem, src_ops, dst_ops, time_syms, _ = sim.segments(op)
     src, dst = _view(env[src_mem[0]]), _view(env[dst_mem[0]])
     shape, et = vector_type_info(op.regions[0].blocks.first.args[0].type)
     time = _time_plan(r, op, tuple(int(env[v]) for v in time_syms))
@@ -201,7 +216,15 @@ def _transfer(r: Runner, op: Operation) -> _Transfer:
     if cycles <= 0:
         raise _StepByStep
     work = Busy(cycles, f"transfer {src.unit_name} -> {dst.unit_name}", vector_bytes * time.steps)
-    return _Transfer(op, src, dst, et, vector_bytes, time, work, [], [])
+    src_template, src_slots = _template(r, src_ops, ivs)
+    dst_template, dst_slots = _template(r, dst_ops, ivs)
+    return _Transfer(op, src, dst, et, vector_bytes, time, work, src_template, src_slots, dst_template, dst_slots,
+                     [], [])
+
+
+def _template(r: Runner, operands, ivs: frozenset[int]):
+    template = [None if id(v) in ivs else int(r.env[v]) for v in operands]
+    return template, [(k, id(v)) for k, v in enumerate(operands) if id(v) in ivs]
 
 
 def _count(r: Runner, t: _Transfer) -> None:
