@@ -66,6 +66,10 @@ Execution model
 * Each program instance is a coroutine; a discrete-event scheduler advances simulated time
   (`dataflow_engine.py`), resuming the earliest unit first (ties first come, first served), so
   runs are deterministic.
+* A unit's loop nest of plain DMA transfers (`dataflow_batch.py`) makes its reads and writes
+  in one piece and then yields each transfer's time in order: the same values, cycles,
+  timeline and statistics as transfer by transfer; a run that fails after moving accesses
+  so is simulated again step by step (`SimOptions.batch_loops=False` turns it off).
 * `dataflow.send %peer, %v` streams `%v`'s elements into the FIFO from this unit to `%peer`;
   `dataflow.receive %peer` takes as many elements as its type holds from the FIFO from `%peer`
   to this unit (a FIFO is an ordered element stream, so one 64-element send may feed 64

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from xdsl.ir import Block, Operation
+from xdsl.ir import Operation
 
+from dfsched.interp.base import defined_inside
 from dfsched.interp.dataflow_engine import Busy
 from dfsched.interp.dataflow_state import SimError, vector_type_info
 from dfsched.interp.dataflow_transfers import _base, _time_plan, _view, access_plan, view_addresses
@@ -61,7 +62,7 @@ def dma_nest(sim, loop: Operation) -> Nest | None:
 def _nest(sim, loop: Operation, outer: Operation) -> Nest | None:
     if loop.results or len(loop.operands) != 3:
         return None
-    if loop is not outer and not all(_defined_outside(v, outer) for v in loop.operands):
+    if loop is not outer and any(defined_inside(v, outer) for v in loop.operands):
         return None
     body: list[Any] = []
     ops = list(loop.regions[0].blocks.first.ops)
@@ -75,7 +76,7 @@ def _nest(sim, loop: Operation, outer: Operation) -> Nest | None:
             body.append(inner)
         elif op.name == COMPOSITE:
             src_mem, dst_mem, _, _, time_syms, _ = sim.segments(op)
-            if not all(_defined_outside(v, outer) for v in (*src_mem, *dst_mem, *time_syms)) \
+            if any(defined_inside(v, outer) for v in (*src_mem, *dst_mem, *time_syms)) \
                     or not sim.trivial_body(op, op.regions[0].blocks.first):
                 return None
             body.append(op)
@@ -86,16 +87,6 @@ def _nest(sim, loop: Operation, outer: Operation) -> Nest | None:
         if isinstance(item, Nest):
             ivs |= item.ivs
     return Nest(loop, body, frozenset(ivs))
-
-
-def _defined_outside(value, loop: Operation) -> bool:
-    owner = value.owner
-    op = owner.parent_op() if isinstance(owner, Block) else owner
-    while op is not None:
-        if op is loop:
-            return False
-        op = op.parent_op()
-    return True
 
 
 @dataclass

@@ -20,7 +20,9 @@ last reader (an *actor* and the *epoch* it was in). Only what orders two actors 
   receiver's (element-wise maximum). An access of unit u at epoch e is ordered before unit
   m's next access iff m's clock for u is >= e. Only the last reader is remembered: a write
   ordered after it but not after an earlier reader of another unit goes unnoticed. Launches
-  are sequential, so the history starts afresh with each launch.
+  are sequential, so the history starts afresh with each launch. A run that makes some
+  accesses early (`dataflow_batch.py`) marks bytes two units read unordered (`watch_shared`),
+  since which of them is the last reader may then differ: a write to one is `OrderUnknown`.
 """
 
 from __future__ import annotations

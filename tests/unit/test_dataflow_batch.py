@@ -26,7 +26,7 @@ def rows_loop(src: str, dst: str, src_row: str = "%i", dst_row: str = "%i") -> s
       scf.for %i = %c0 to %c4 step %c1 {{
         agen.composite_load_and_store src:%{src}[{src_row}, 0] dst:%{dst}[{dst_row}, 0]
          time_symbols(), load_iv(%x:vector<64xf16>)
-         {{load_order = #id2, load_set = #row, load_time_addr_map = #zero2, store_order = #id2, store_set = #row, store_time_addr_map = #zero2, time_order = #id1, time_set = #once}}
+         {{load_order = #id2, load_set = #row, load_time_addr_map = affine_map<(d0) -> (0, 0)>, store_order = #id2, store_set = #row, store_time_addr_map = affine_map<(d0) -> (0, 0)>, time_order = #id1, time_set = affine_set<(d0) : (d0 == 0)>}}
         {{
           agen.yield
         }} : memref<8x64xf16>, memref<8x64xf16>
@@ -34,28 +34,10 @@ def rows_loop(src: str, dst: str, src_row: str = "%i", dst_row: str = "%i") -> s
 
 
 def build(body: str):
-    from dfsched.interp.ktir import parse_module
-
-    extra = """#zero2 = affine_map<(d0) -> (0, 0)>
-#once = affine_set<(d0) : (d0 == 0)>
-"""
-    from test_dataflow_sim import ALIASES, UNITS
-
-    text = f"""{ALIASES}{extra}
-module {{
-  func.func @main() {{
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
+    return module("""
     %c4 = arith.constant 4 : index
     %c1024 = arith.constant 1024 : index
-{UNITS}
-{body}
-    return
-  }}
-}}
-"""
-    return parse_module(text, "batch.mlir")
+""" + body)
 
 
 COPY = """
@@ -138,7 +120,7 @@ def test_a_write_after_two_unordered_reads_is_simulated_again(sample, monkeypatc
       %L = dataflow.get_logical_memory_view %l1, %c0 {layout_map = #lin} : index, index, memref<8x64xf16>
       agen.composite_load_and_store src:%A[0, 0] dst:%L[7, 0]
        time_symbols(), load_iv(%x:vector<64xf16>)
-       {load_order = #id2, load_set = #row, load_time_addr_map = #zero2, store_order = #id2, store_set = #row, store_time_addr_map = #zero2, time_order = #id1, time_set = #once}
+       {load_order = #id2, load_set = #row, load_time_addr_map = affine_map<(d0) -> (0, 0)>, store_order = #id2, store_set = #row, store_time_addr_map = affine_map<(d0) -> (0, 0)>, time_order = #id1, time_set = affine_set<(d0) : (d0 == 0)>}
       {
         agen.yield
       } : memref<8x64xf16>, memref<8x64xf16>
@@ -170,7 +152,7 @@ def nest(*transfers: tuple[str, str]) -> str:
     body = "".join(f"""
           agen.composite_load_and_store src:%A[{src}, 0] dst:%L[{dst}, 0]
            time_symbols(), load_iv(%x:vector<64xf16>)
-           {{load_order = #id2, load_set = #row, load_time_addr_map = #zero2, store_order = #id2, store_set = #row, store_time_addr_map = #zero2, time_order = #id1, time_set = #once}}
+           {{load_order = #id2, load_set = #row, load_time_addr_map = affine_map<(d0) -> (0, 0)>, store_order = #id2, store_set = #row, store_time_addr_map = affine_map<(d0) -> (0, 0)>, time_order = #id1, time_set = affine_set<(d0) : (d0 == 0)>}}
           {{
             agen.yield
           }} : memref<8x64xf16>, memref<8x64xf16>""" for src, dst in transfers)
