@@ -1,7 +1,7 @@
 // RMSNorm at decode time: one token per compute tile. Y[t, c] = X[t, c] * rsqrt(mean_c(X[t, c]^2) + eps) * W[c]
 // for a 2x1024 f16 matrix (two tokens) over a grid of 2 tiles, in Inductor's style. Each tile
 // has a single row of 1024, so a reduction stepping one column at a time would use one lane of
-// the vector unit per step; the scheduler steps it lane-wide instead (Decision 63): 64
+// the vector unit per step; the scheduler steps it lane-wide instead (Decision 65): 64
 // elements of the row per step into 64 partial sums, folded into the row's sum at the end.
 // The row and its factor stay in the scratchpad: X and W are read from DDR once, Y written once.
 // X, W and Y live in global memory at byte addresses 0, 4096 and 8192.

@@ -1,5 +1,5 @@
 """Lane-wide reductions: a reduction with fewer rows than the compute unit has lanes steps
-along its rows (Decision 63).
+along its rows (Decision 65).
 
 `reduction-loop-exposure` steps a reduction one element of each row at a time: each FIFO
 slot carries one column of the tile, so a tile of P rows uses P of the unit's lanes per step

@@ -93,7 +93,7 @@ def _assert_clean_check(capsys, kernel, device, *extra):
     # every point before the DataflowIR ones runs and matches the reference exactly; folding an
     # accumulation loop (compute-group-extraction, Decision 44) re-associates its sums, so from
     # there on such a kernel matches within the reduction tolerance; so does a reduction stepped
-    # lane-wide (Decision 63: per-lane partial sums, then a tree) from reduction-loop-exposure on
+    # lane-wide (Decision 65: per-lane partial sums, then a tree) from reduction-loop-exposure on
     statuses = [row.split()[2] for row in rows]
     first_skip = statuses.index("skipped") if "skipped" in statuses else len(statuses)
     text = (EXAMPLES / kernel).read_text()

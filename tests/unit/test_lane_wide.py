@@ -1,4 +1,4 @@
-"""Lane-wide reductions (Decision 63, `passes/lane_wide.py`): which reductions step lane-wide and
+"""Lane-wide reductions (Decision 65, `passes/lane_wide.py`): which reductions step lane-wide and
 what the tile cost model charges for the lane combine. The IR forms are pinned by lit tests
 (`reduction-loop-exposure/lane-wide.mlir`, `pipeline/lane-wide-reduction.mlir`); the schedules
 are checked by execution (`examples/rmsnorm_decode.mlir` in `test_dfsched_run.py`)."""

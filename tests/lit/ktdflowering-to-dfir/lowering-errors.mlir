@@ -244,7 +244,7 @@ func.func @parallel_over_argument(%buf: memref<4x64xf16, "L1">) attributes {grid
 
 // -----
 
-// A lane combine (Decision 63) folds its partials in log2(L) rounds: L must be a power of two.
+// A lane combine (Decision 65) folds its partials in log2(L) rounds: L must be a power of two.
 func.func @lane_combine_of_three(%partials: memref<2x3xf16, "SFU_REG">, %out: memref<2xf16, "SFU_REG">) attributes {grid = [1]} {
   %sfu = dataflow.get_unit {core = 0 : i32, name = "C0-SFU", type = "SFU"} : index
   %tid = ktdp.get_compute_tile_id : index

@@ -4,7 +4,7 @@
 // S[r] = sum_j 0.5 * A[r, j]: the generic's body uses a constant defined in the compute
 // stage. Each rebuilt compute stage keeps a copy of it in front of the reduction, so the
 // body still sees it after chunking, loop exposure and the move to a buffer.
-// Lane-wide (Decision 63; the default, LANES): each chunk of 32 is one step into 32 partials
+// Lane-wide (Decision 65; the default, LANES): each chunk of 32 is one step into 32 partials
 // whose body keeps the constant; the lane combine on the chunk's last step only adds, into
 // the accumulator the previous chunk's partial result was copied into.
 

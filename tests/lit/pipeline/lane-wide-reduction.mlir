@@ -1,4 +1,4 @@
-// The lane combine of a lane-wide reduction (Decision 63), lowered by ktdflowering-to-dfir.
+// The lane combine of a lane-wide reduction (Decision 65), lowered by ktdflowering-to-dfir.
 // examples/row_sum.mlir reduces rows of 64 f16 one row at a time on the sample device: one
 // step carries the whole row into 64 partial sums; on the last step the partials are folded
 // by log2(64) = 6 rounds of a shuffle that rotates the lanes by 32, 16, ..., 1 and an add,

@@ -2,7 +2,7 @@
 // RUN: dfsched-opt %s -split-input-file --device=sample --reduction-loop-exposure --map-reduction-partials | filecheck %s --check-prefix=PARTIALS
 // RUN: dfsched-opt %s -split-input-file --device=sample -p 'reduction-loop-exposure{lane-wide=false}' | filecheck %s --check-prefix=COLUMNS
 
-// Lane-wide reductions (Decision 63): the sample device's SFU has 64 f16 lanes. Four rows of
+// Lane-wide reductions (Decision 65): the sample device's SFU has 64 f16 lanes. Four rows of
 // 64 leave 60 of them idle when a step carries one column, so the reduction dim is stepped by
 // L = 16 (the largest power of two dividing 64 with 4 x L within the lanes): 4 steps of a
 // [4, 16] block, the generic marked dfsched.lane_wide = 16. One row of 48 steps by 16 (the
