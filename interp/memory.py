@@ -69,7 +69,7 @@ def tile_race(memory: str, address: int, tile: int, other: int, what: str) -> Ra
 NO_TILE = NONE
 # an access of more elements is made in chunks of this many, in element order, so its
 # temporaries (byte slots, page numbers, race shadows: several times 8 bytes per byte) stay
-# bounded; a race in it is reported in the first chunk that has one (Decision 65)
+# bounded; a race in it is reported in the first chunk that has one (Decision 66)
 CHUNK_ELEMENTS = 1 << 20
 GENERATE_LIMIT = 1 << 26  # elements of generated-on-touch buffers a run may touch (ktir: max_elements)
 MANY_TILES = MANY

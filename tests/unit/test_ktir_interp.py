@@ -877,6 +877,13 @@ def _rmsnorm(i):
     return {"@4096": x * factors[:, None] * w[None, :]}
 
 
+def _rmsnorm_decode(i):
+    x, w = i["@0"], i["@4096"]
+    sums = (x.astype(np.float32) ** 2).sum(axis=1).astype(np.float16)
+    factors = _rsqrt_f16(sums / np.float16(1024) + np.float16(1e-3))
+    return {"@8192": x * factors[:, None] * w[None, :]}
+
+
 def _layernorm(i):
     x, g, b = i["@0"], i["@2048"], i["@2176"]
     deviations = x - (_row_sum_f16(x) / np.float16(64))[:, None]
@@ -971,6 +978,7 @@ EXAMPLE_EXPECTATIONS = {
     "row_bias.mlir": lambda i: {"@16384": i["@0"] + i["@12288"][None, :]},
     "ring_allreduce.mlir": _ring_allreduce,
     "rmsnorm.mlir": _rmsnorm,
+    "rmsnorm_decode.mlir": _rmsnorm_decode,
     "row_bias_tiled.mlir": lambda i: {"@528384": i["@0"] + i["@524288"][None, :]},
     "sigmoid.mlir": _sigmoid_by_exp,
     "softmax.mlir": lambda i: {"@2048": _softmax(i["@0"])},
