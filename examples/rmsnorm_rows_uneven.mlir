@@ -4,7 +4,7 @@
 // Each row's squares are summed in 2 chunks of 16 columns (`iter_args`), then the row is scaled
 // chunk by chunk. The scheduler runs the two iterations every tile has as a host loop over
 // programs on all 3 tiles and the third under a branch on the tile id (`tile-invariant-loop-bounds`,
-// Decision 65), whose program launches on tile 0 alone (Decision 64); the chunk loops fold into
+// Decision 68), whose program launches on tile 0 alone (Decision 64); the chunk loops fold into
 // whole-row computations (Decision 60).
 // X, W and Y live in global memory at byte addresses 0, 512 and 1024.
 

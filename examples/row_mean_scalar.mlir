@@ -2,7 +2,7 @@
 // grid of 2 compute tiles taking every other row, each row is walked in 4 chunks of 16 columns;
 // each chunk is reduced to one value, extracted as a scalar and added to the sum the loop
 // carries (`iter_args` of type f16). After the loop the sum is divided by 64 and stored.
-// `triton-to-linalg` carries the sum as a one-element tensor instead (Decision 67), which
+// `triton-to-linalg` carries the sum as a one-element tensor instead (Decision 70), which
 // `fold-accumulation-loops` folds into one reduction of the row (Decision 44).
 // X and the means live in global memory at byte addresses 0 and 512.
 

@@ -1,5 +1,5 @@
 """A loop-carried scalar sum becomes a carried one-element tensor (`triton-to-linalg`, README
-Decision 67).
+Decision 70).
 
 Triton reduces a chunk to a scalar and adds it to a carried scalar:
 

@@ -1,5 +1,5 @@
 """`tile-invariant-loop-bounds`: a host loop whose bounds depend on the compute tile id counts
-iterations instead, the tile id moving into its body (README Decisions 50 and 65).
+iterations instead, the tile id moving into its body (README Decisions 50 and 68).
 
 Triton kernels spread rows over the grid with a loop that starts at the tile's own id:
 
