@@ -221,6 +221,7 @@ def rewrite(plan: Plan) -> None:
 
     # The reduction runs in place on memref reads of its FIFO slots.
     reads = list(dict.fromkeys(value.owner for value in generic.inputs))  # x * x reads once
+    reads.sort(key=fill_order(stage))  # one ordered FIFO stream: read in the order sent
     add = Inserter.before_op(generic, generic.location)
     buffer_reads: dict[Operation, SSAValue] = {}
     for read in reads:
@@ -256,6 +257,20 @@ def rewrite(plan: Plan) -> None:
     # The loops no longer carry the accumulator.
     for loop, index in plan.chain:  # innermost first
         drop_carried_value(loop, index, alloc)
+
+
+def fill_order(stage: ktdf.StageOp):
+    """Sort key of FIFO reads: where the pipeline's load stage first writes their slot. The
+    slots between two units share one ordered FIFO in DataflowIR, so a contraction whose
+    inputs come in another order than the load stage sends them (an intermediate A after a
+    loaded B) must read them as sent; reads of slots nobody writes keep their order."""
+    pipeline = stage.parent_op()
+    first: dict[SSAValue, int] = {}
+    if pipeline is not None:
+        for op in pipeline.walk():
+            if isinstance(op, ktdf.DataTransferOp):
+                first.setdefault(op.destination, len(first))
+    return lambda read: first.get(read.fifo_slot, len(first))
 
 
 def lower_initializer(value: SSAValue, alloc: SSAValue, stage: ktdf.StageOp) -> None:
