@@ -113,7 +113,7 @@ def test_cost_model_times_a_matrix_step_by_cycles_per_tile():
 
 
 def test_matrix_block_is_the_most_reuse_that_fits_the_registers():
-    """`block_sizes` (Decision 65): whole unit tiles dividing the extents, the most unit tiles per
+    """`block_sizes` (Decision 68): whole unit tiles dividing the extents, the most unit tiles per
     streamed operand whose double-buffered accumulator fits, the wider N on a tie; no capacity
     declared or nothing bigger fitting: one unit tile."""
     from dfsched.passes.contraction import accumulator_block_bytes, block_sizes

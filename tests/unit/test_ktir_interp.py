@@ -877,6 +877,13 @@ def _rmsnorm(i):
     return {"@4096": x * factors[:, None] * w[None, :]}
 
 
+def _rmsnorm_decode(i):
+    x, w = i["@0"], i["@4096"]
+    sums = (x.astype(np.float32) ** 2).sum(axis=1).astype(np.float16)
+    factors = _rsqrt_f16(sums / np.float16(1024) + np.float16(1e-3))
+    return {"@8192": x * factors[:, None] * w[None, :]}
+
+
 def _layernorm(i):
     x, g, b = i["@0"], i["@2048"], i["@2176"]
     deviations = x - (_row_sum_f16(x) / np.float16(64))[:, None]
@@ -980,6 +987,7 @@ EXAMPLE_EXPECTATIONS = {
     "row_bias.mlir": lambda i: {"@16384": i["@0"] + i["@12288"][None, :]},
     "ring_allreduce.mlir": _ring_allreduce,
     "rmsnorm.mlir": _rmsnorm,
+    "rmsnorm_decode.mlir": _rmsnorm_decode,
     "row_bias_tiled.mlir": lambda i: {"@528384": i["@0"] + i["@524288"][None, :]},
     "sigmoid.mlir": _sigmoid_by_exp,
     "softmax.mlir": lambda i: {"@2048": _softmax(i["@0"])},
@@ -1246,3 +1254,30 @@ def test_memory_runs_match_general_reads_and_writes(unit):
     fast_msg = pytest.raises(RaceError, fast.write_run, start + 2, data[:3], et, 3, 1)
     slow_msg = pytest.raises(RaceError, slow.write, slow.contiguous(start + 2, 3, et), data[:3], et, 1)
     assert str(fast_msg.value).replace("fast", "slow") == str(slow_msg.value)
+
+
+@pytest.mark.parametrize("unit", ["byte", "element"])
+def test_memory_accesses_over_a_chunk_match_one_piece(unit, monkeypatch):
+    """Accesses of more than `CHUNK_ELEMENTS` go in chunks (bounded temporaries): the same
+    values, the last of duplicate addresses wins, and a race is still found."""
+    from dfsched.interp import memory
+    from dfsched.interp.dtypes import element_type
+    from dfsched.interp.memory import Memory, RaceError
+    from xdsl.dialects.builtin import Float16Type
+
+    et = element_type(Float16Type())
+    step = 1 if unit == "element" else 2
+    rng = np.random.default_rng(0)
+    spread = rng.integers(0, 3 * Memory.PAGE // step, size=30) * step  # over three pages
+    addresses = np.concatenate([spread, spread[:10]])  # the last ten repeat the first ten
+    values = rng.standard_normal(40).astype(np.float16)
+    whole = Memory("whole", unit, track_races=True)
+    whole.write(addresses, values, et, 0)
+    monkeypatch.setattr(memory, "CHUNK_ELEMENTS", 7)
+    chunked = Memory("chunked", unit, track_races=True)
+    chunked.write(addresses, values, et, 0)
+    probe = np.arange(0, 3 * Memory.PAGE, 97 * step)
+    np.testing.assert_array_equal(chunked.read(probe, et, 0), whole.read(probe, et, 0))
+    np.testing.assert_array_equal(chunked.read(addresses.reshape(5, 8), et, 0), whole.read(addresses, et, 0).reshape(5, 8))
+    with pytest.raises(RaceError, match="tile 1"):
+        chunked.write(addresses[::-1], values + 1, et, 1)
