@@ -27,6 +27,9 @@ rewrites
   reads the reshape's source instead, through its input map composed with the reshape (a unit
   dimension is read at 0), and the reshape goes.
 
+* `linalg.transpose` read only by contractions folds into their maps, and `linalg.broadcast`
+  becomes its generic (`named_layout_ops.py`).
+
 A splat of any other scalar (a kernel argument, a value computed from scalars), an extract
 whose index is not a constant and any other reshape stay as they are (the scheduler reports
 them where it meets them). An extract left without users is erased. Arith and math ops on tensors need nothing:
@@ -60,6 +63,7 @@ from dfsched.dialects import linalg_ext
 from dfsched.dialects.constants import constant_int
 from dfsched.passes.frontend.linalg_generalize import generic_form, is_elementwise_on_tensors, make_generic
 from dfsched.passes.frontend.scalar_carries import carry_scalars_as_tensors
+from dfsched.passes.frontend.named_layout_ops import broadcasts_to_generics, fold_transposes_into_contractions
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,8 @@ class TritonToLinalg(ModulePass):
                         Rewriter.erase_op(dead)
         for reshape in [o for o in op.walk() if isinstance(o, tensor.CollapseShapeOp | tensor.ExpandShapeOp)]:
             _fold_unit_reshape(ctx, reshape)
+        fold_transposes_into_contractions(ctx, op)  # tl.dot(q, tl.trans(k)): K's map transposed
+        broadcasts_to_generics(ctx, op)
 
 
 CONSTANT_CASTS = frozenset({"arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf"})

@@ -958,6 +958,14 @@ def _chunked_row_sum(a, chunk):
     return acc
 
 
+def _attention(i):
+    """Q K^T and P V accumulated in f32 (no device) and rounded once; scale and softmax in f16."""
+    q, k, v = i["@0"], i["@512"], i["@2560"]
+    scores = np.einsum("qd,kd->qk", q.astype(np.float32), k.astype(np.float32)).astype(np.float16)
+    weights = _softmax(scores * np.float16(0.25))
+    return {"@4608": np.einsum("qk,kd->qd", weights.astype(np.float32), v.astype(np.float32)).astype(np.float16)}
+
+
 def _kv_cache_scatter(i):
     cache = i["@1056"].copy()
     for token, slot in enumerate(i["@1024"]):  # a slot named twice keeps the later token
@@ -984,6 +992,7 @@ def _ring_allreduce(i):
 EXAMPLE_EXPECTATIONS = {
     "add.mlir": lambda i: {"@24576": i["@0"] + i["@12288"]},
     "add_2tile.mlir": lambda i: {"@8192": i["@0"] + i["@4096"]},
+    "attention.mlir": _attention,
     "elementwise_ops.mlir": _elementwise_ops,
     "embedding_gather.mlir": lambda i: {"@16512": i["@0"][i["@16384"]] * np.float16(8.0)},
     "kv_cache_scatter.mlir": _kv_cache_scatter,
