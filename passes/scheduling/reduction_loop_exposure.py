@@ -389,9 +389,12 @@ def rewrite_compute(plan: Plan, fifo_ins: Sequence[SSAValue], start: SSAValue, s
 
 
 def rewrite_load(plan: Plan, fifo_ins: Sequence[SSAValue], start: SSAValue, step: SSAValue) -> None:
-    """The transfers into the fifo_ins move into loops at the end of the stage; the rest stays put."""
+    """The transfers into the fifo_ins move into loops at the end of the stage, in the order the
+    compute stage reads them (the contraction's inputs: one FIFO joins two units in DataflowIR,
+    so each step's operands must be sent in the order they are received); the rest stays put."""
     body = plan.load.body.block
-    mains = [t for t in transfers(plan.load) if is_fifo(t.destination) and t.destination in fifo_ins]
+    mains = sorted((t for t in transfers(plan.load) if is_fifo(t.destination) and t.destination in fifo_ins),
+                   key=lambda t: list(fifo_ins).index(t.destination))
     if not mains:
         stepped = plan.inputs[0]
         loops = wrap_stage(plan.load, plan.sizes, start, step, (), guard_transfer=False)
