@@ -34,17 +34,8 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import AffineMapAttr, IndexType
 from xdsl.ir import SSAValue
-from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineConstraintKind,
-    AffineDimExpr,
-    AffineExpr,
-    AffineMap,
-    AffineSet,
-    AffineSymExpr,
-)
+from xdsl.ir.affine import (AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineConstraintKind,
+                            AffineDimExpr, AffineExpr, AffineMap, AffineSet, AffineSymExpr)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException

@@ -11,27 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (
-    Float16Type,
-    Float32Type,
-    FloatAttr,
-    IntegerType,
-    TensorType,
-    f32,
-)
+from xdsl.dialects.builtin import Float16Type, Float32Type, FloatAttr, IntegerType, TensorType, f32
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
-from xdsl.irdl import (
-    IRDLOperation,
-    irdl_attr_definition,
-    irdl_op_definition,
-    operand_def,
-    opt_prop_def,
-    prop_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-    var_result_def,
-)
+from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, operand_def, opt_prop_def, prop_def,
+                       result_def, traits_def, var_operand_def, var_result_def)
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure

@@ -1,14 +1,15 @@
 """Walking the IR in MLIR's orders, shared by the passes of every stage.
 
 `post_order` is MLIR's default walk (nested ops before the op holding them, `root` last);
-`nearest_ancestor` climbs to the closest holder of a kind.
+`nearest_ancestor` climbs to the closest holder of a kind; `is_inside` asks whether an op is
+nested in another, `depends_on` whether a value is computed from another.
 """
 
 from __future__ import annotations
 
 from typing import TypeVar
 
-from xdsl.ir import Operation
+from xdsl.ir import Operation, OpResult, SSAValue
 
 from dfsched.dialects import ktdf
 
@@ -52,3 +53,28 @@ def runs_compute_ops_in_sequence(op: Operation) -> bool:
                  if any(isinstance(inner, ktdf.PipelineOp) for inner in top.walk())
                  and any(isinstance(inner, ktdf.ReadFromFifoOp) for inner in top.walk())]
     return len(computing) > 1
+
+
+def is_inside(op: Operation | None, container: Operation) -> bool:
+    """True when `op` is `container` or nested in it."""
+    while op is not None:
+        if op is container:
+            return True
+        op = op.parent_op()
+    return False
+
+
+def depends_on(value: SSAValue, target: SSAValue) -> bool:
+    """True when `value` is `target` or is computed from it (through defining ops' operands)."""
+    seen: set[SSAValue] = set()
+    work = [value]
+    while work:
+        current = work.pop()
+        if current is target:
+            return True
+        if current in seen:
+            continue
+        seen.add(current)
+        if isinstance(current, OpResult):
+            work.extend(current.owner.operands)
+    return False

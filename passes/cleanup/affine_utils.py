@@ -85,6 +85,19 @@ def replace_dims_and_symbols(expr: AffineExpr, dims: Sequence[AffineExpr], syms:
     return expr
 
 
+def substitute(expr: AffineExpr, dims: Sequence[AffineExpr], symbols: Sequence[AffineExpr] = ()) -> AffineExpr:
+    """`expr` with dims and symbols replaced, folding constants as MLIR's builders do."""
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineSymExpr):
+        return symbols[expr.position]
+    if isinstance(expr, AffineBinaryOpExpr):
+        lhs = substitute(expr.lhs, dims, symbols)
+        rhs = substitute(expr.rhs, dims, symbols)
+        return binary(expr.kind, lhs, rhs)
+    return expr
+
+
 def replace_expr(expr: AffineExpr, mapping: dict[AffineExpr, AffineExpr]) -> AffineExpr:
     """MLIR's `AffineExpr::replace(map)`."""
     if expr in mapping:

@@ -44,7 +44,8 @@ from dfsched.arch.model import DeviceModel
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, linalg_ext, memref_ext, scf_ext
 from dfsched.passes.contraction import MATRIX_TILE
-from dfsched.passes.scheduling.reduction_utils import Inserter, enclosing_stage, is_inside, reduction_generics
+from dfsched.passes.scheduling.reduction_utils import Inserter, enclosing_stage, reduction_generics
+from dfsched.passes.walk import is_inside
 
 PASS = "map-reduction-partials"
 NO_DEVICE = "Unable to import the device specification."

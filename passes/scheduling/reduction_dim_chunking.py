@@ -39,6 +39,7 @@ from xdsl.passes import ModulePass
 
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
+from dfsched.passes.walk import is_inside
 from dfsched.passes.scheduling.reduction_utils import (
     ChunkPipelineConfig,
     ChunkStageFactory,
@@ -55,7 +56,6 @@ from dfsched.passes.scheduling.reduction_utils import (
     find_store_transfer,
     init_form,
     is_exposed,
-    is_inside,
     loop_extent,
     reduction_dims,
 )

@@ -37,6 +37,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 
 from dfsched.dialects.constants import index_constant
+from dfsched.passes.walk import is_inside
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
 from dfsched.dialects import scf_ext
@@ -341,14 +342,6 @@ def _ancestor_in(op: Operation, block: Block) -> Operation | None:
     while op is not None and op.parent is not block:
         op = op.parent_op()
     return op
-
-
-def is_inside(op: Operation, container: Operation) -> bool:
-    while op is not None:
-        if op is container:
-            return True
-        op = op.parent_op()
-    return False
 
 
 # ---------------------------------------------------------------------------
