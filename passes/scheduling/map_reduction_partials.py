@@ -45,7 +45,6 @@ from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, linalg_ext, memref_ext, scf_ext
 from dfsched.passes.contraction import MATRIX_TILE
 from dfsched.passes.scheduling.reduction_utils import Inserter, enclosing_stage, reduction_generics
-from dfsched.passes.walk import is_inside
 
 PASS = "map-reduction-partials"
 NO_DEVICE = "Unable to import the device specification."
@@ -193,7 +192,7 @@ def lower_initializer(value: SSAValue, alloc: SSAValue, stage: ktdf.StageOp) -> 
     assert isinstance(owner, Operation)
     element = alloc.type.element_type  # type: ignore[attr-defined]
     # Ops outside the stage (a shared empty tensor) stay; the write goes right after the alloc.
-    inside = is_inside(owner, stage)
+    inside = stage.is_ancestor(owner)
     at = Inserter.before_op(owner, owner.location) if inside else _after_alloc(alloc)
 
     if isinstance(owner, tensor.EmptyOp):

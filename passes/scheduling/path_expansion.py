@@ -379,22 +379,19 @@ class Planner:
             raise self.fail(t, "a transfer from one FIFO slot to another is not supported")
         move = Move(Place(self.routing.nodes[0]), Place(self.routing.nodes[0]), self.position[t], t, transfer=t,
                     stage=stage)
-        if src_is_slot:
-            writer = slot_writers[t.source]
-            if not isinstance(writer, ktdf.WriteToFifoOp):
-                raise self.fail(t, "this transfer drains a FIFO slot that another transfer fills; a FIFO slot "
+        sides = (("src", "writer", t.source, slot_writers, ktdf.WriteToFifoOp, "drains", "fills"),
+                 ("dst", "reader", t.destination, slot_readers, ktdf.ReadFromFifoOp, "fills", "drains"))
+        for side, end_name, value, ends, end_kind, verb, other in sides:
+            if not isinstance(value.type, ktdf.FifoSlotType):
+                setattr(move, side, self.memory_place(value, t))
+                continue
+            end = ends[value]
+            if not isinstance(end, end_kind):
+                raise self.fail(t, f"this transfer {verb} a FIFO slot that another transfer {other}; a FIFO slot "
                                    "must connect a unit with a compute stage")
-            move.src, move.writer, move.slot = self.compute_place(_stage_of(writer)), writer, t.source
-        else:
-            move.src = self.memory_place(t.source, t)
-        if dst_is_slot:
-            reader = slot_readers[t.destination]
-            if not isinstance(reader, ktdf.ReadFromFifoOp):
-                raise self.fail(t, "this transfer fills a FIFO slot that another transfer drains; a FIFO slot "
-                                   "must connect a unit with a compute stage")
-            move.dst, move.reader, move.slot = self.compute_place(_stage_of(reader)), reader, t.destination
-        else:
-            move.dst = self.memory_place(t.destination, t)
+            setattr(move, side, self.compute_place(_stage_of(end)))
+            setattr(move, end_name, end)
+            move.slot = value
         return move
 
     def build_lanes(self) -> list[list[Move]]:

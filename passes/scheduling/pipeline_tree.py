@@ -20,7 +20,7 @@ from enum import Enum
 from xdsl.dialects import scf
 from xdsl.ir import Operation, SSAValue
 
-from dfsched.passes.walk import nearest_ancestor, is_inside
+from dfsched.passes.walk import nearest_ancestor
 from dfsched.dialects import ktdf
 
 
@@ -252,7 +252,7 @@ def pipeline_enclosing_scope(pipeline: ktdf.PipelineOp) -> list[scf.ForOp]:
     parent = pipeline.parent_op()
     while isinstance(parent, scf.ForOp):
         others = [p for p in parent.walk() if isinstance(p, ktdf.PipelineOp) and p is not pipeline
-                  and not is_inside(pipeline, p) and not is_inside(p, child)]
+                  and not p.is_ancestor(pipeline) and not child.is_ancestor(p)]
         if others:
             break
         scope.append(parent)

@@ -19,7 +19,6 @@ from collections.abc import Iterable, Sequence
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 
 from dfsched.dialects import ktdf
-from dfsched.passes.walk import is_inside
 
 
 class TokenPlan:
@@ -95,7 +94,7 @@ def extend_private(
     new_private = replace_private(private, types, new_region, [(i, i) for i in range(count)])
     extra_results = list(new_private.res[count : count + len(extra_values)])
     for value, result in zip(extra_values, extra_results):
-        value.replace_uses_with_if(result, lambda use: not is_inside(use.operation, new_private))
+        value.replace_uses_with_if(result, lambda use: not new_private.is_ancestor(use.operation))
     token_results = list(new_private.res[count + len(extra_values) :])
     return new_private, extra_results, token_results
 

@@ -50,7 +50,7 @@ from dfsched.dialects.constants import constant_int
 from dfsched.passes.cleanup.affine_utils import substitute
 from dfsched.passes.scheduling.pipeline_tree import NodeKind, PipelineTree, TreeNode, nearest_pipeline
 from dfsched.passes.scheduling.privates import cleanup_private, move_ops, replace_private
-from dfsched.passes.walk import depends_on, is_inside
+from dfsched.passes.walk import depends_on
 from dfsched.passes.walk import pipelines_post_order
 
 PASS = "stage-coarsening"
@@ -428,9 +428,9 @@ ALLOWED_BETWEEN_LOOPS = (ktdf.TilingDeriveSizeOp, ktdf.TilingLinearizeIndexOp)
 def defined_inside(value: SSAValue, container: Operation) -> bool:
     """True when `value` is defined by an op in `container` (or is one of its block arguments)."""
     if isinstance(value, OpResult):
-        return is_inside(value.owner, container)
+        return container.is_ancestor(value.owner)
     if isinstance(value, BlockArgument):
-        return is_inside(value.block.parent_op(), container)
+        return container.is_ancestor(value.block.parent_op())
     return False
 
 
@@ -982,7 +982,6 @@ __all__ = [
     "depends_on",
     "detach",
     "insert_child",
-    "is_inside",
     "legalize",
     "new_node",
     "pre_order",

@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, IndexType, IntegerAttr, i32
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, IndexType, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.dialects import ktdf
-from dfsched.dialects.constants import index_constant
+from dfsched.dialects.constants import constant_int, index_constant
 from dfsched.passes.builder import Inserter
 from dfsched.passes.walk import post_order
 from dfsched.passes.scheduling.pipeline_tree import is_parallel_loop
@@ -47,12 +47,7 @@ MAX_LOOP_NEST_DEPTH = 4
 
 def constant_index_value(value: SSAValue) -> int | None:
     """The value of an `arith.constant N : index` (upstream's `getConstantIndexValue`), else None."""
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp):
-        attr = owner.value
-        if isinstance(attr, IntegerAttr) and isinstance(attr.type, IndexType):
-            return attr.value.data
-    return None
+    return constant_int(value) if isinstance(value.type, IndexType) else None
 
 
 def insert_before(op: Operation, anchor: Operation, location_of: Operation | None = None) -> Operation:
