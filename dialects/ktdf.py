@@ -1004,6 +1004,7 @@ class FoldSingleTripDeriveSize(RewritePattern):
 
 
 from dfsched.dialects.ktdf_indirect import IndirectViewOp  # noqa: E402  (its own module: one op, one job)
+from dfsched.dialects.ktdf_exchange import TileReduceOp  # noqa: E402  (its own module: one op, one job)
 
 KTDF = Dialect(
     "ktdf",
@@ -1026,6 +1027,7 @@ KTDF = Dialect(
         ParallelYieldOp,
         OpaqueOp,
         IndirectViewOp,
+        TileReduceOp,
     ],
     [TokenType, FifoSlotType, LoopTypeAttr],
 )
