@@ -57,6 +57,7 @@ from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
+from dfsched.compat import op_name
 from dfsched.dialects import ktdp
 from dfsched.dialects.constants import constant_attr, constant_int
 from dfsched.passes.frontend.chunk_growth import (
@@ -79,7 +80,6 @@ from dfsched.passes.frontend.elementwise_chunk_loops import (
     plan_map_loop,
 )
 from dfsched.passes.frontend.linalg_generalize import generic_form, is_linalg_compute
-from dfsched.passes.frontend.utils import op_name
 
 SUM_COMBINERS = frozenset({"arith.addf", "arith.addi"})
 

@@ -46,11 +46,11 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from dfsched.compat import op_name
 from dfsched.arch.elementwise import is_elementwise_op_name
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects.ktdp import DYNAMIC
 from dfsched.passes.frontend.fold_accumulation_loops import plan_fold
-from dfsched.passes.frontend.utils import op_name
 from dfsched.dialects.constants import constant_int
 
 ITER_ARGS = "V1 does not support scf.for with loop-carried arguments (iter_args)"

@@ -31,7 +31,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.dialects.constants import constant_int, index_constant
 from dfsched.passes.builder import Builder
-from dfsched.passes.frontend.utils import op_name
+from dfsched.compat import op_name
 
 SUMS = {"arith.addf": arith.AddfOp, "arith.addi": arith.AddiOp}
 

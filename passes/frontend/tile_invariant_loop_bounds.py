@@ -40,6 +40,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
+from dfsched.passes.walk import values_feeding
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdp
 from dfsched.dialects.constants import constant_int, index_constant
@@ -176,18 +177,7 @@ def _holds_memory_access(loop: Operation) -> bool:
 
 
 def _reads_tile_id(value: SSAValue) -> bool:
-    pending, seen = [value], set()
-    while pending:
-        current = pending.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        owner = current.owner
-        if isinstance(owner, ktdp.GetComputeTileIdOp):
-            return True
-        if isinstance(owner, Operation):
-            pending.extend(owner.operands)
-    return False
+    return any(isinstance(v.owner, ktdp.GetComputeTileIdOp) for v in values_feeding(value))
 
 
 def _evaluate(value: SSAValue, tile: tuple[int, ...]) -> int | None:

@@ -63,7 +63,7 @@ from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, linalg_ext, memref_ext, scf_ext
 from dfsched.passes.contraction import MATRIX_TILE
 from dfsched.passes.lane_wide import combine_body, combiner, identity_attr, lane_width, mark
-from dfsched.passes.scheduling.reduction_utils import Inserter, enclosing_stage, is_inside, reduction_generics
+from dfsched.passes.scheduling.reduction_utils import Inserter, enclosing_stage, reduction_generics
 
 PASS = "map-reduction-partials"
 _FLOATS = {"f16": Float16Type(), "f32": Float32Type(), "f64": Float64Type()}
@@ -323,7 +323,7 @@ def lower_initializer(value: SSAValue, alloc: SSAValue, stage: ktdf.StageOp) -> 
     assert isinstance(owner, Operation)
     element = alloc.type.element_type  # type: ignore[attr-defined]
     # Ops outside the stage (a shared empty tensor) stay; the write goes right after the alloc.
-    inside = is_inside(owner, stage)
+    inside = stage.is_ancestor(owner)
     at = Inserter.before_op(owner, owner.location) if inside else _after_alloc(alloc)
 
     if isinstance(owner, tensor.EmptyOp):

@@ -68,7 +68,7 @@ from dfsched.passes.scheduling.reduction_utils import (
     reduction_dims,
     transfers,
 )
-from dfsched.passes.scheduling.utils import private_result_source, retype_private_results
+from dfsched.passes.scheduling.privates import private_result_source, retype_private_results
 
 PASS = "reduction-loop-exposure"
 
