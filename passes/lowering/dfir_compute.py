@@ -10,6 +10,7 @@
   reduction dimensions → an `scf.for` per reduction dimension carrying the accumulator, reading
   one parallel slice from the FIFO per step; on buffers → load the accumulator, compute, store;
   a contraction step marked for the matrix unit → one matrix-multiply island (`_matrix_step`);
+  the lane combine of a lane-wide reduction → shuffles and binaries (`_lane_combine`);
 * `linalg.fill` with zero → `vectorchain.constant_bitstream` + `vectorchain.shuffle` (stored when
   the output is a memref);
 * `memref.copy` of a buffer read from a FIFO → `agen.vector_store`;
@@ -44,6 +45,7 @@ from dfsched.dialects.vectorchain import BinaryOp, BinaryOperator, BinaryOperato
 from dfsched.dialects.constants import constant_int
 from dfsched.passes.builder import Builder
 from dfsched.passes.contraction import MATRIX_TILE, matrix_tile
+from dfsched.passes.lane_wide import IDENTITIES, is_lane_combine
 from dfsched.passes.lowering.dfir_utils import (
     emit_vector_load,
     emit_vector_store,
@@ -304,6 +306,8 @@ class LowerLinalgGeneric(RewritePattern):
         if operands and all(isinstance(v.type, MemRefType) for v in operands) and not op.results:
             if matrix_tile(op) is not None:
                 return self._matrix_step(op, rewriter)
+            if is_lane_combine(op):
+                return self._lane_combine(op, rewriter)
             return self._buffer(op, rewriter)
         if not all(isinstance(v.type, TensorType) for v in op.outputs) or len(op.results) != 1:
             return
@@ -332,6 +336,47 @@ class LowerLinalgGeneric(RewritePattern):
         block.args[-1].replace_all_uses_with(emit_vector_load(builder, vector, out))
         result = _lower_body(op, self.model, builder, block)
         emit_vector_store(builder, result, out)
+        rewriter.erase(op)
+
+    def _lane_combine(self, op: Operation, rewriter: PatternRewriter) -> None:
+        """The last step of a lane-wide reduction (`passes/lane_wide.py`): each row's
+        L partials folded into its result. The P x L partials are one vector; log2(L) rounds
+        each combine it with a copy whose lanes are rotated by L/2, L/4, ..., 1 within every
+        row (`vectorchain.shuffle`), after which every lane holds its row's total; a shuffle
+        picks each row's first lane, and the body combines them into the result buffer:
+
+            %p = agen.vector_load %partials            : vector<P*L>
+            %s = vectorchain.shuffle input(%p) {indices = [L/2, ..., L/2 - 1, ...]}
+            %p1 = vectorchain.binary %p, %s {add}      ... (log2(L) times)
+            %t = vectorchain.shuffle input(%pk) {indices = [0, L, 2L, ...]} : vector<P>
+            %r = vectorchain.binary %acc, %t {add}; agen.vector_store %r, %result
+        """
+        partials, out = op.inputs[0], op.outputs[0]
+        rows_shape = list(partials.type.get_shape())
+        width = rows_shape[-1]
+        if width & (width - 1) or len(op.body.block.ops) != 2:
+            raise error(op, "a lane combine needs a power-of-two lane count and a one-op body")
+        folded = op.body.block.first_op
+        assert folded is not None
+        if folded.name not in IDENTITIES:  # associative and commutative, with a vectorchain binary
+            raise error(folded, "unsupported lane combine op (expected one of "
+                                + ", ".join(sorted(IDENTITIES)) + ")")
+        rows = _element_count(rows_shape[:-1])
+        builder = Builder.before(op, rewriter)
+        vector = flattened_vector_type(self.model, partials.type, op)
+        value = emit_vector_load(builder, vector, partials)
+        shift = width // 2
+        while shift:
+            rotated = [row * width + (lane + shift) % width for row in range(rows) for lane in range(width)]
+            partner = builder.value(ShuffleOp(value, rotated, 1, vector))
+            value = binary(builder, vector, value, partner, folded.name)
+            shift //= 2
+        out_vector = flattened_vector_type(self.model, out.type, op)
+        totals = builder.value(ShuffleOp(value, [row * width for row in range(rows)], 1, out_vector))
+        block = op.body.block
+        block.args[0].replace_all_uses_with(totals)
+        block.args[-1].replace_all_uses_with(emit_vector_load(builder, out_vector, out))
+        emit_vector_store(builder, _lower_body(op, self.model, builder, block), out)
         rewriter.erase(op)
 
     def _matrix_step(self, op: Operation, rewriter: PatternRewriter) -> None:

@@ -13,7 +13,11 @@ that explicit:
   `scf.if` choosing between them keeps its branches and loses its result;
 * the generic reduces a memref read of its FIFO slot into the buffer (no result);
 * every `write_to_fifo` of the result writes the buffer;
-* the loops lose the carried value.
+* the loops lose the carried value;
+* a lane-wide reduction (`passes/lane_wide.py`) also gets a buffer of L partials per row, filled
+  with the combiner's identity before its loops: each step combines its block into it
+  element-wise, and the last step folds each row's partials into the result (a generic
+  reducing the partials, marked like the steps) before the result is written.
 
 Steps: for each reduction generic still on tensors, (1) the memory kind, (2) the iter_arg
 chain up to the initial value, (3) the initial value lowered in place, (4) the buffer
@@ -27,7 +31,9 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf, tensor
 from xdsl.dialects.builtin import (
+    AffineMapAttr,
     AnyFloat,
+    ArrayAttr,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -37,13 +43,16 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg import ops as xlinalg
-from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
 from dfsched.arch.model import DeviceModel
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, linalg_ext, memref_ext, scf_ext
 from dfsched.passes.contraction import MATRIX_TILE
+from dfsched.passes.lane_wide import combine_body, combiner, identity_attr, lane_width, mark
 from dfsched.passes.scheduling.reduction_utils import Inserter, enclosing_stage, is_inside, reduction_generics
 
 PASS = "map-reduction-partials"
@@ -164,15 +173,31 @@ def rewrite(plan: Plan) -> None:
         buffer_reads[read] = add(ktdf.ReadFromFifoOp(
             read.fifo_slot, MemRefType(in_type.element_type, in_type.get_shape()))).results[0]
     body = generic.body.clone()
-    in_place = add(linalg_ext.GenericOp([buffer_reads[value.owner] for value in generic.inputs], [alloc], body,
-                                        generic.indexing_maps, generic.iterator_types))
+    width = lane_width(generic)
+    target = alloc if width is None else lane_partials(plan, alloc, width)
+    maps, iterators = generic.indexing_maps, generic.iterator_types
+    if width is not None:  # each step: element-wise into the partials
+        rank = len(iterators.data)
+        maps = ArrayAttr([AffineMapAttr(AffineMap.identity(rank))] * 2)
+        iterators = ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * rank)
+    in_place = add(linalg_ext.GenericOp([buffer_reads[value.owner] for value in generic.inputs], [target], body,
+                                        maps, iterators))
     if MATRIX_TILE in generic.attributes:  # the matrix unit's tile travels to the lowering
         in_place.attributes[MATRIX_TILE] = generic.attributes[MATRIX_TILE]
+    if width is not None:
+        mark(in_place, width)
 
     result = generic.results[0]
     for use in list(result.uses):
         if isinstance(use.operation, ktdf.WriteToFifoOp):
             use.operation.operands[use.index] = alloc
+            if width is not None:  # the partials folded into the result first
+                fold = Inserter.before_op(use.operation, generic.location)
+                combine = fold(linalg_ext.GenericOp(
+                    [target], [alloc], Region(combine_body(combiner_of(generic), out_type.element_type)),
+                    ArrayAttr([AffineMapAttr(AffineMap.identity(len(iterators.data))), generic.indexing_maps.data[-1]]),
+                    generic.iterator_types))
+                mark(combine, width)
     result.replace_all_uses_with(alloc)
     block = generic.parent
     assert block is not None
@@ -184,6 +209,27 @@ def rewrite(plan: Plan) -> None:
     # The loops no longer carry the accumulator.
     for loop, index in plan.chain:  # innermost first
         drop_carried_value(loop, index, alloc)
+
+
+def lane_partials(plan: Plan, alloc: SSAValue, width: int) -> SSAValue:
+    """The P x L buffer of a lane-wide reduction's partials, next to the result's buffer,
+    filled with the combiner's identity right before the outermost reduction loop."""
+    generic = plan.generic
+    out_type = alloc.type
+    assert isinstance(out_type, MemRefType)
+    partials_type = MemRefType(out_type.element_type, [*out_type.get_shape(), width], memory_space=out_type.memory_space)
+    partials = _after_alloc(alloc)(memref.AllocOp([], [], partials_type)).results[0]
+    outermost = plan.chain[-1][0]
+    start = Inserter.before_op(outermost, generic.location)
+    identity = start(arith.ConstantOp(identity_attr(combiner_of(generic), out_type.element_type)))
+    start(linalg_ext.FillOp([identity.results[0]], [partials], res=()))
+    return partials
+
+
+def combiner_of(generic: xlinalg.GenericOp) -> Operation:
+    op = combiner(generic)
+    assert op is not None  # reduction-loop-exposure marks only reductions with a known combiner
+    return op
 
 
 def lower_initializer(value: SSAValue, alloc: SSAValue, stage: ktdf.StageOp) -> None:
