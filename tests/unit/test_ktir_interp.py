@@ -1245,3 +1245,30 @@ def test_memory_runs_match_general_reads_and_writes(unit):
     fast_msg = pytest.raises(RaceError, fast.write_run, start + 2, data[:3], et, 3, 1)
     slow_msg = pytest.raises(RaceError, slow.write, slow.contiguous(start + 2, 3, et), data[:3], et, 1)
     assert str(fast_msg.value).replace("fast", "slow") == str(slow_msg.value)
+
+
+@pytest.mark.parametrize("unit", ["byte", "element"])
+def test_memory_accesses_over_a_chunk_match_one_piece(unit, monkeypatch):
+    """Accesses of more than `CHUNK_ELEMENTS` go in chunks (bounded temporaries): the same
+    values, the last of duplicate addresses wins, and a race is still found."""
+    from dfsched.interp import memory
+    from dfsched.interp.dtypes import element_type
+    from dfsched.interp.memory import Memory, RaceError
+    from xdsl.dialects.builtin import Float16Type
+
+    et = element_type(Float16Type())
+    step = 1 if unit == "element" else 2
+    rng = np.random.default_rng(0)
+    spread = rng.integers(0, 3 * Memory.PAGE // step, size=30) * step  # over three pages
+    addresses = np.concatenate([spread, spread[:10]])  # the last ten repeat the first ten
+    values = rng.standard_normal(40).astype(np.float16)
+    whole = Memory("whole", unit, track_races=True)
+    whole.write(addresses, values, et, 0)
+    monkeypatch.setattr(memory, "CHUNK_ELEMENTS", 7)
+    chunked = Memory("chunked", unit, track_races=True)
+    chunked.write(addresses, values, et, 0)
+    probe = np.arange(0, 3 * Memory.PAGE, 97 * step)
+    np.testing.assert_array_equal(chunked.read(probe, et, 0), whole.read(probe, et, 0))
+    np.testing.assert_array_equal(chunked.read(addresses.reshape(5, 8), et, 0), whole.read(addresses, et, 0).reshape(5, 8))
+    with pytest.raises(RaceError, match="tile 1"):
+        chunked.write(addresses[::-1], values + 1, et, 1)
