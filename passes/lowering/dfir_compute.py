@@ -173,14 +173,37 @@ def is_intrinsic_island(op: Operation) -> bool:
 # ---------------------------------------------------------------------------
 
 
+def matrix_block_ops(func: Operation) -> set[Operation]:
+    """The ops that move or initialise a matrix step's blocks (`passes/contraction.py`): the FIFO
+    reads of its operands, and the fills, narrowing generics and FIFO writes of its
+    accumulator and of the accumulator's narrowed copy. Their vectors may span several of the
+    unit's vectors: the block is whole unit tiles, streamed vector by vector."""
+    found: set[Operation] = set()
+    for op in func.walk():
+        if op.name != "linalg.generic" or matrix_tile(op) is None or op.results:
+            continue
+        found.update(v.owner for v in op.inputs if isinstance(v.owner, ReadFromFifoOp))
+        buffers = list(op.outputs)
+        for buffer in buffers:
+            for use in buffer.uses:
+                user = use.operation
+                if user.name in ("linalg.fill", "ktdf.write_to_fifo"):
+                    found.add(user)
+                elif user.name == "linalg.generic" and user is not op and matrix_tile(user) is None \
+                        and buffer in user.inputs:
+                    found.add(user)
+                    buffers.extend(v for v in user.outputs if v not in buffers)
+    return found
+
+
 class LowerReadFromFifo(RewritePattern):
-    def __init__(self, components, model):
-        self.components, self.model = components, model
+    def __init__(self, components, model, blocks: set[Operation] = frozenset()):
+        self.components, self.model, self.blocks = components, model, blocks
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, ReadFromFifoOp):
             return
-        vector = flattened_vector_type(self.model, op.result.type, op)
+        vector = flattened_vector_type(self.model, op.result.type, op, op in self.blocks)
         pu = enclosing_program_unit(op)
         if pu is None:
             raise error(op, "read_from_fifo must be inside a program_unit")
@@ -191,13 +214,13 @@ class LowerReadFromFifo(RewritePattern):
 
 
 class LowerWriteToFifo(RewritePattern):
-    def __init__(self, components, model):
-        self.components, self.model = components, model
+    def __init__(self, components, model, blocks: set[Operation] = frozenset()):
+        self.components, self.model, self.blocks = components, model, blocks
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, WriteToFifoOp):
             return
-        vector = flattened_vector_type(self.model, op.data.type, op)
+        vector = flattened_vector_type(self.model, op.data.type, op, op in self.blocks)
         pu = enclosing_program_unit(op)
         if pu is None:
             raise error(op, "write_to_fifo must be inside a program_unit")
@@ -296,8 +319,8 @@ def _iterators(op: Operation) -> list[str]:
 
 
 class LowerLinalgGeneric(RewritePattern):
-    def __init__(self, model):
-        self.model = model
+    def __init__(self, model, blocks: set[Operation] = frozenset()):
+        self.model, self.blocks = model, blocks
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name != "linalg.generic" or is_intrinsic_island(op):
@@ -329,13 +352,30 @@ class LowerLinalgGeneric(RewritePattern):
         if terminator is None or len(terminator.operands) != 1:
             return
         out = op.outputs[0]
+        if op in self.blocks:  # a matrix accumulator block rounded to the result type
+            return self._narrow_block(op, rewriter)
         builder = Builder.before(op, rewriter)
-        vector = flattened_vector_type(self.model, out.type, op)
+        vector = flattened_vector_type(self.model, out.type, op, op in self.blocks)
         for index, (arg, value) in enumerate(zip(block.args[: len(op.inputs)], op.inputs)):
             arg.replace_all_uses_with(broadcast_input(builder, self.model, op, index, value, vector))
         block.args[-1].replace_all_uses_with(emit_vector_load(builder, vector, out))
         result = _lower_body(op, self.model, builder, block)
         emit_vector_store(builder, result, out)
+        rewriter.erase(op)
+
+    def _narrow_block(self, op: Operation, rewriter: PatternRewriter) -> None:
+        """`map-reduction-partials`' narrowing of a wide accumulator block (its body one
+        `arith.truncf`): the block loaded, converted by one `vectorchain.cast`, stored."""
+        body = list(op.body.block.ops)
+        if len(op.inputs) != 1 or len(body) != 2 or body[0].name != "arith.truncf":
+            raise error(op, "a matrix accumulator block is only narrowed by an arith.truncf")
+        from dfsched.dialects.vectorchain import CastOp
+
+        builder = Builder.before(op, rewriter)
+        source, out = op.inputs[0], op.outputs[0]
+        wide = emit_vector_load(builder, flattened_vector_type(self.model, source.type, op, block=True), source)
+        narrow = flattened_vector_type(self.model, out.type, op, block=True)
+        emit_vector_store(builder, builder.value(CastOp.build(operands=[wide, []], result_types=[narrow])), out)
         rewriter.erase(op)
 
     def _lane_combine(self, op: Operation, rewriter: PatternRewriter) -> None:
@@ -402,10 +442,10 @@ class LowerLinalgGeneric(RewritePattern):
 
         operands = []
         for value in op.inputs:
-            vector = flattened_vector_type(self.model, value.type, op)
+            vector = flattened_vector_type(self.model, value.type, op, block=True)
             loaded = value if isinstance(value.owner, ReadFromFifoOp) else emit_vector_load(builder, vector, value)
             operands.append(as_tensor(loaded, value.type))
-        acc_vector = flattened_vector_type(self.model, out.type, op)
+        acc_vector = flattened_vector_type(self.model, out.type, op, block=True)
         acc = as_tensor(emit_vector_load(builder, acc_vector, out), out.type)
         step = builder.insert(GenericOp(operands, [acc], op.body.clone(), op.indexing_maps.data,
                                         op.iterator_types.data, [acc.type]))
@@ -544,8 +584,8 @@ def _scalar_bits(value: Attribute, element_type: Attribute, at: Operation) -> in
 
 
 class LowerLinalgFill(RewritePattern):
-    def __init__(self, model):
-        self.model = model
+    def __init__(self, model, blocks: set[Operation] = frozenset()):
+        self.model, self.blocks = model, blocks
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name != "linalg.fill" or len(op.inputs) != 1:
@@ -554,7 +594,7 @@ class LowerLinalgFill(RewritePattern):
         if not isinstance(const, arith.ConstantOp):
             return
         out = op.outputs[0]
-        vector = flattened_vector_type(self.model, out.type, op)
+        vector = flattened_vector_type(self.model, out.type, op, op in self.blocks)
         bits = _scalar_bits(const.value, vector.element_type, op)
         builder = Builder.before(op, rewriter)
         seed = builder.value(ConstantBitstreamOp([bits], VectorType(vector.element_type, [1])))

@@ -291,7 +291,8 @@ def rewrite(plan: Plan) -> None:
         for side, value in (("dest", transfer.destination), ("source", transfer.source)):
             if value not in fifo_ins:
                 continue
-            if len(plan.inputs) == 1 and plan.lanes is None and _divides_every_size(transfer, side, plan.steps):
+            if len(plan.inputs) == 1 and plan.lanes is None and _divides_every_size(transfer, side, plan.steps) \
+                    and not _steps_one_dim(transfer, side, plan.inputs[0]):
                 _divide_sizes(transfer, side, plan.steps)  # upstream: every size divided by the step count
             else:
                 _shrink_sizes(transfer, side, plan.inputs[fifo_ins.index(value)], plan.sizes)
@@ -311,6 +312,19 @@ def rewrite(plan: Plan) -> None:
             rewrite_load(plan, fifo_ins, start, step)
         else:
             wrap_stage(stage, plan.sizes, start, step, lasts, guard_transfer=False)
+
+
+def _steps_one_dim(transfer: ktdf.DataTransferOp, side: str, stepped: SteppedInput) -> bool:
+    """Whether the side is the whole stepped tensor, several rows reduced along one dim (a
+    32x32 tile of row maxima over 32 steps): it shrinks along that dim to a column
+    ([32, 1]), where dividing every size would leave one element ([1, 1])."""
+    sizes = transfer.mixed_sizes(side)
+    shape = list(stepped.slice_type.get_shape())
+    if sizes is None or len(sizes) != len(shape) or len(stepped.positions) != 1:
+        return False
+    rows = [s for i, s in enumerate(sizes) if i != stepped.positions[0]]
+    return any(isinstance(s, int) and s > 1 for s in rows) and \
+        all(s == t for i, (s, t) in enumerate(zip(sizes, shape)) if i != stepped.positions[0])
 
 
 def _divides_every_size(transfer: ktdf.DataTransferOp, side: str, steps: int) -> bool:
@@ -389,9 +403,12 @@ def rewrite_compute(plan: Plan, fifo_ins: Sequence[SSAValue], start: SSAValue, s
 
 
 def rewrite_load(plan: Plan, fifo_ins: Sequence[SSAValue], start: SSAValue, step: SSAValue) -> None:
-    """The transfers into the fifo_ins move into loops at the end of the stage; the rest stays put."""
+    """The transfers into the fifo_ins move into loops at the end of the stage, in the order the
+    compute stage reads them (the contraction's inputs: one FIFO joins two units in DataflowIR,
+    so each step's operands must be sent in the order they are received); the rest stays put."""
     body = plan.load.body.block
-    mains = [t for t in transfers(plan.load) if is_fifo(t.destination) and t.destination in fifo_ins]
+    mains = sorted((t for t in transfers(plan.load) if is_fifo(t.destination) and t.destination in fifo_ins),
+                   key=lambda t: list(fifo_ins).index(t.destination))
     if not mains:
         stepped = plan.inputs[0]
         loops = wrap_stage(plan.load, plan.sizes, start, step, (), guard_transfer=False)
