@@ -169,8 +169,8 @@ func.func @no_lanes(%a: memref<1x64xf32, "DDR">, %b: memref<1x64xf32, "L1">) att
 
 // CHECK-LABEL: func.func @fifos(
 // CHECK:         %[[LU:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-L1LU"
-// CHECK-NEXT:    %[[SFU:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-SFU"
-// CHECK-NEXT:    %[[SU:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-L1SU"
+// CHECK:         %[[SFU:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-SFU"
+// CHECK:         %[[SU:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-L1SU"
 // CHECK:         dataflow.program_unit iter_arg : %[[I1:.*]] -> (%[[LU]]) : {
 // CHECK-NEXT:      %[[X:.*]] = agen.vector_load %{{.*}}[%{{.*}}, %{{.*}}] {load_order = #{{.*}}, load_set = #{{.*}}} : memref<2x64xf16, "L1">, vector<64xf16>
 // CHECK-NEXT:      %[[M1:.*]] = uniform.def_immutable_mapping([%[[LU]] -> %[[SFU]]]):index
