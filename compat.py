@@ -483,6 +483,12 @@ def _verify_dialect_attributes(op: Operation) -> None:
             hook(op, name, value)
 
 
+def op_name(op: Operation) -> str:
+    """The op's name, also for unregistered ops (which xDSL names `builtin.unregistered`)."""
+    real = getattr(op, "op_name", None) if op.name == "builtin.unregistered" else None
+    return real.data if real is not None else op.name
+
+
 def new_context(allow_unregistered: bool = False) -> Context:
     return Context(allow_unregistered=allow_unregistered)
 

@@ -76,7 +76,6 @@ from xdsl.traits import IsTerminator
 
 from dfsched.compat import PrinterBase, indented
 from dfsched.dialects.affine_subscripts import format_affine_map, format_affine_set
-from dfsched.dialects.ktdf_arch import kind_alias
 
 # ---------------------------------------------------------------------------
 # Entry points
@@ -1102,7 +1101,17 @@ def _is_identity_layout(layout: Attribute) -> bool:
     return False
 
 
-_ALIAS_HOOKS: list[Callable[[Attribute], str | None]] = [kind_alias]
+def _device_kind_alias(attr: Attribute) -> str | None:
+    """The device dialect's alias rule (`ktdf_arch.kind_alias`), its module loaded only when a
+    dictionary with a `kind` is printed: most runs print none and skip loading it."""
+    if not isinstance(attr, DictionaryAttr) or "kind" not in attr.data:
+        return None
+    from dfsched.dialects.ktdf_arch import kind_alias
+
+    return kind_alias(attr)
+
+
+_ALIAS_HOOKS: list[Callable[[Attribute], str | None]] = [_device_kind_alias]
 
 
 def register_alias_hook(hook: Callable[[Attribute], str | None]) -> None:

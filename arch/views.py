@@ -257,24 +257,14 @@ def common_group(resources: Iterable[ResourceOp]) -> GroupOp | None:
             group = enclosing_group(group)
             if group is None:
                 return None
-        if result is None or _is_ancestor(group, result):
+        if result is None or group.is_ancestor(result):
             result = group
             continue
-        while not _is_ancestor(result, group):
+        while not result.is_ancestor(group):
             result = enclosing_group(result)
             if result is None:
                 return None
     return result if any_resource else None
-
-
-def _is_ancestor(ancestor: Operation, op: Operation) -> bool:
-    """True when `op` is `ancestor` or nested in it."""
-    node: Operation | None = op
-    while node is not None:
-        if node is ancestor:
-            return True
-        node = node.parent_op()
-    return False
 
 
 def equivalent_groups(group: GroupOp) -> list[GroupOp]:

@@ -20,13 +20,7 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import affine as xaffine
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType
 from xdsl.ir import Attribute, Dialect, Region, SSAValue
-from xdsl.ir.affine import (
-    AffineConstantExpr,
-    AffineConstraintExpr,
-    AffineConstraintKind,
-    AffineDimExpr,
-    AffineExpr,
-)
+from xdsl.ir.affine import AffineConstantExpr, AffineConstraintExpr, AffineConstraintKind, AffineDimExpr, AffineExpr
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, result_def, traits_def, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -34,16 +28,8 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from dfsched.compat import AffineParserBase, MLIRAffineParsing, MLIRTokenKind, consume_token, next_token, next_token_is
-from dfsched.dialects.affine_subscripts import (
-    affine_add,
-    affine_ceildiv,
-    affine_floordiv,
-    affine_mod,
-    affine_mul,
-    affine_neg,
-    affine_sub,
-    parse_subscripts,
-)
+from dfsched.dialects.affine_subscripts import (affine_add, affine_ceildiv, affine_floordiv, affine_mod, affine_mul,
+                                                affine_neg, affine_sub, parse_subscripts)
 from dfsched.dialects.syntax import parse_arrow_type_list, print_arrow_type_list
 from dfsched.dialects.affine_subscripts import print_affine_map_of_ssa_ids
 

@@ -34,17 +34,8 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import AffineMapAttr, IndexType
 from xdsl.ir import SSAValue
-from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineConstraintKind,
-    AffineDimExpr,
-    AffineExpr,
-    AffineMap,
-    AffineSet,
-    AffineSymExpr,
-)
+from xdsl.ir.affine import (AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineConstraintKind,
+                            AffineDimExpr, AffineExpr, AffineMap, AffineSet, AffineSymExpr)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -325,15 +316,20 @@ def format_subscripts(affine_map: AffineMap | AffineMapAttr, names: Sequence[str
 # ---------------------------------------------------------------------------
 
 
+_BINARY = {AffineBinaryOpKind.Add: affine_add, AffineBinaryOpKind.Mul: affine_mul,
+           AffineBinaryOpKind.FloorDiv: affine_floordiv, AffineBinaryOpKind.CeilDiv: affine_ceildiv,
+           AffineBinaryOpKind.Mod: affine_mod}
+
+
+def affine_binary(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """MLIR's `getBinaryOpExpr`: the simplifying operator of `kind` applied to `lhs` and `rhs`."""
+    return _BINARY[kind](lhs, rhs)
+
+
 def rebuild_affine_expr(e: AffineExpr) -> AffineExpr:
     """`e` rebuilt bottom-up with MLIR's operators: the form MLIR would hold (xDSL builds differently)."""
     if isinstance(e, AffineBinaryOpExpr):
-        build = {
-            AffineBinaryOpKind.Add: affine_add, AffineBinaryOpKind.Mul: affine_mul,
-            AffineBinaryOpKind.FloorDiv: affine_floordiv, AffineBinaryOpKind.CeilDiv: affine_ceildiv,
-            AffineBinaryOpKind.Mod: affine_mod,
-        }[e.kind]
-        return build(rebuild_affine_expr(e.lhs), rebuild_affine_expr(e.rhs))
+        return affine_binary(e.kind, rebuild_affine_expr(e.lhs), rebuild_affine_expr(e.rhs))
     return e
 
 

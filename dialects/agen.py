@@ -12,75 +12,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    AffineSetAttr,
-    IndexType,
-    MemRefType,
-    StringAttr,
-)
-from xdsl.ir import (
-    Attribute,
-    Dialect,
-    Region,
-    SSAValue,
-)
+from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType, MemRefType, StringAttr
+from xdsl.ir import Attribute, Dialect, Region, SSAValue
 from xdsl.ir.affine import AffineMap
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    IRDLOperation,
-    irdl_op_definition,
-    operand_def,
-    opt_operand_def,
-    opt_prop_def,
-    prop_def,
-    region_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-)
+from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
+                       opt_prop_def, prop_def, region_def, result_def, traits_def, var_operand_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand
 from dfsched.dialects.affine_subscripts import check_subscript_operands
-from dfsched.dialects.dataflow import (
-    VectorLike,
-    newline,
-    print_attr_dict,
-    split_attr_dict,
-)
-from dfsched.dialects.agen_peripheral import (
-    CompositeIndirectLoadAndStoreOp,
-    CompositeIndirectLoadOp,
-    CompositeIndirectStoreOp,
-    CompositeMemoryInterleaveOp,
-    IndirectVectorLoadOp,
-    IndirectVectorStoreOp,
-    SetTransferMaskStateOp,
-    SymbolicVectorLoadOp,
-    SymbolicVectorStoreOp,
-)
-from dfsched.dialects.agen_syntax import (
-    IMPLICIT_YIELD,
-    RoutingDirectionAttr,
-    YieldOp,
-    check_access_set,
-    check_region_arg,
-    finish,
-    index_operands,
-    parse_access,
-    parse_attrs_and_body,
-    parse_load_iv,
-    parse_optional_multicast,
-    parse_time_symbols,
-    print_access,
-    print_attrs_and_body,
-    print_load_iv,
-    print_multicast,
-    print_time_symbols,
-)
+from dfsched.dialects.dataflow import VectorLike, newline, print_attr_dict, split_attr_dict
+from dfsched.dialects.agen_peripheral import (CompositeIndirectLoadAndStoreOp, CompositeIndirectLoadOp,
+                                              CompositeIndirectStoreOp, CompositeMemoryInterleaveOp,
+                                              IndirectVectorLoadOp, IndirectVectorStoreOp, SetTransferMaskStateOp,
+                                              SymbolicVectorLoadOp, SymbolicVectorStoreOp)
+from dfsched.dialects.agen_syntax import (IMPLICIT_YIELD, RoutingDirectionAttr, YieldOp, check_access_set,
+                                          check_region_arg, finish, index_operands, parse_access,
+                                          parse_attrs_and_body, parse_load_iv, parse_optional_multicast,
+                                          parse_time_symbols, print_access, print_attrs_and_body, print_load_iv,
+                                          print_multicast, print_time_symbols)
 
 
 # ---------------------------------------------------------------------------
@@ -88,8 +40,55 @@ from dfsched.dialects.agen_syntax import (
 # ---------------------------------------------------------------------------
 
 
+class _VectorAccessOp(IRDLOperation):
+    """`vector_load %mem[subscripts] [multicast_info = %m] {...} : M, V` and
+    `vector_store %v, %mem[subscripts] {...} : M, V` (ODS declares both; hand-written here so
+    that a wrong vector type is the verifier's error, not the parser's)."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _VectorAccessOp:
+        store = cls is VectorStoreOp
+        if store:
+            value = parser.parse_unresolved_operand()
+            parser.parse_punctuation(",")
+        mem, sub = parse_access(parser)
+        multicast = [] if store else parse_optional_multicast(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        mem_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        vector_type = parser.parse_type()
+        map_attr, indices = sub.resolve(parser)
+        props, others = split_attr_dict(cls, attrs)
+        props["affine_map"] = map_attr
+        if store:
+            value_ = parser.resolve_operand(value, vector_type)
+            return cls.build(operands=[value_, parser.resolve_operand(mem, mem_type), indices],
+                             properties=props, attributes=others)
+        return cls.build(operands=[parser.resolve_operand(mem, mem_type), indices, index_operands(parser, multicast)],
+                         result_types=[vector_type], properties=props, attributes=others)
+
+    def print(self, printer: Printer) -> None:
+        store = isinstance(self, VectorStoreOp)
+        if store:
+            printer.print_string(" ")
+            printer.print_operand(self.value_to_store)
+            printer.print_string(",")
+        print_access(printer, self.mem_ref, self.affine_map, self.map_operands)
+        if not store:
+            print_multicast(printer, self.multicast_info)
+        print_attr_dict(printer, self, elided=["affine_map"])
+        printer.print_string(" : ")
+        printer.print_attribute(self.mem_ref.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.value_to_store.type if store else self.result.type)
+
+    def verify_(self) -> None:
+        check_subscript_operands(self.affine_map, len(self.map_operands))
+
+
 @irdl_op_definition
-class VectorLoadOp(IRDLOperation):
+class VectorLoadOp(_VectorAccessOp):
     """Loads the elements `load_set` selects around `%mem[subscripts]`, packed in `load_order`."""
 
     name = "agen.vector_load"
@@ -115,36 +114,9 @@ class VectorLoadOp(IRDLOperation):
         super().__init__(operands=[mem_ref, map_operands, [multicast_info] if multicast_info else []],
                          result_types=[result_type], properties=props)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> VectorLoadOp:
-        mem, sub = parse_access(parser)
-        multicast = parse_optional_multicast(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        mem_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        result_type = parser.parse_type()
-        map_attr, indices = sub.resolve(parser)
-        props, others = split_attr_dict(cls, attrs)
-        props["affine_map"] = map_attr
-        return cls.build(operands=[parser.resolve_operand(mem, mem_type), indices, index_operands(parser, multicast)],
-                         result_types=[result_type], properties=props, attributes=others)
-
-    def print(self, printer: Printer) -> None:
-        print_access(printer, self.mem_ref, self.affine_map, self.map_operands)
-        print_multicast(printer, self.multicast_info)
-        print_attr_dict(printer, self, elided=["affine_map"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.mem_ref.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.result.type)
-
-    def verify_(self) -> None:
-        check_subscript_operands(self.affine_map, len(self.map_operands))
-
 
 @irdl_op_definition
-class VectorStoreOp(IRDLOperation):
+class VectorStoreOp(_VectorAccessOp):
     """Stores `value_to_store` into the elements `store_set` selects around `%mem[subscripts]`."""
 
     name = "agen.vector_store"
@@ -164,36 +136,6 @@ class VectorStoreOp(IRDLOperation):
         if dbg_name:
             props["dbgName"] = StringAttr(dbg_name)
         super().__init__(operands=[value, mem_ref, map_operands], properties=props)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> VectorStoreOp:
-        value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        mem, sub = parse_access(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        mem_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        value_type = parser.parse_type()
-        map_attr, indices = sub.resolve(parser)
-        props, others = split_attr_dict(cls, attrs)
-        props["affine_map"] = map_attr
-        return cls.build(operands=[parser.resolve_operand(value, value_type), parser.resolve_operand(mem, mem_type),
-                                   indices], properties=props, attributes=others)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.value_to_store)
-        printer.print_string(",")
-        print_access(printer, self.mem_ref, self.affine_map, self.map_operands)
-        print_attr_dict(printer, self, elided=["affine_map"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.mem_ref.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.value_to_store.type)
-
-    def verify_(self) -> None:
-        check_subscript_operands(self.affine_map, len(self.map_operands))
 
 
 # ---------------------------------------------------------------------------
@@ -229,10 +171,6 @@ class CompositeLoadAndStoreOp(IRDLOperation):
 
     traits = traits_def(IMPLICIT_YIELD)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    @property
-    def load_induction_var(self) -> SSAValue:
-        return self.body.block.args[0]
 
     @classmethod
     def parse(cls, parser: Parser) -> CompositeLoadAndStoreOp:

@@ -9,69 +9,25 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    AffineSetAttr,
-    ArrayAttr,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
-    MemRefType,
-    StringAttr,
-    VectorType,
-    i32,
-)
+from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, ArrayAttr, IndexType, IntegerAttr, IntegerType,
+                                   MemRefType, StringAttr, VectorType, i32)
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineMap
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    IRDLOperation,
-    irdl_op_definition,
-    operand_def,
-    opt_operand_def,
-    opt_prop_def,
-    prop_def,
-    region_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-)
+from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
+                       opt_prop_def, prop_def, region_def, result_def, traits_def, var_operand_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand
-from dfsched.dialects.affine_subscripts import (
-    Subscripts,
-    check_subscript_operands,
-    parse_subscripts,
-    print_subscripts,
-)
-from dfsched.dialects.dataflow import (
-    CustomVectorType,
-    GetLogicalMemoryViewOp,
-    VectorLike,
-    newline,
-    print_attr_dict,
-    split_attr_dict,
-)
-from dfsched.dialects.agen_syntax import (
-    IMPLICIT_YIELD,
-    check_access_set,
-    check_region_arg,
-    finish,
-    index_operands,
-    parse_access,
-    parse_attrs_and_body,
-    parse_load_iv,
-    parse_optional_multicast,
-    parse_paren_operands,
-    parse_time_symbols,
-    print_attrs_and_body,
-    print_load_iv,
-    print_multicast,
-    print_time_symbols,
-)
+from dfsched.dialects.affine_subscripts import (Subscripts, check_subscript_operands, parse_subscripts,
+                                                print_subscripts)
+from dfsched.dialects.dataflow import (CustomVectorType, GetLogicalMemoryViewOp, VectorLike, newline, print_attr_dict,
+                                       split_attr_dict)
+from dfsched.dialects.agen_syntax import (IMPLICIT_YIELD, check_access_set, check_region_arg, finish, index_operands,
+                                          parse_access, parse_attrs_and_body, parse_load_iv, parse_optional_multicast,
+                                          parse_paren_operands, parse_time_symbols, print_attrs_and_body,
+                                          print_load_iv, print_multicast, print_time_symbols)
 
 # ---------------------------------------------------------------------------
 # Indirect accesses (peripheral): an index memref gives the address into a direct memref
@@ -252,8 +208,47 @@ class _IndirectPairOp(IRDLOperation):
         self._verify_set()
 
 
+class _CompositeIndirectOp(_IndirectPairOp):
+    """`composite_indirect_load` and `_store`: the pair, time symbols and a body; a load's body
+    takes the loaded vector (`, load_iv(%v : T)`), a store's body yields the vector to store."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _CompositeIndirectOp:
+        (ind, ind_sub), (dir_, dir_sub) = cls._parse_pair(parser)
+        multicast = parse_optional_multicast(parser)
+        time_symbols = parse_time_symbols(parser)
+        if cls.SET_KIND == "load":
+            parser.parse_punctuation(",")
+        attrs, body = parse_attrs_and_body(parser, [parse_load_iv(parser)] if cls.SET_KIND == "load" else [])
+        ind_mem, dir_mem = cls._parse_pair_types(parser, ind, dir_)
+        props, others, ind_indices, dir_indices = cls._resolve_pair(parser, attrs, ind_sub, dir_sub)
+        return finish(cls.build(
+            operands=[ind_mem, dir_mem, ind_indices, dir_indices, index_operands(parser, multicast),
+                      index_operands(parser, time_symbols)],
+            properties=props, attributes=others, regions=[body]))
+
+    def print(self, printer: Printer) -> None:
+        self._print_pair(printer)
+        if self.SET_KIND == "store":
+            newline(printer)
+        print_multicast(printer, self.multicast_info)
+        print_time_symbols(printer, self.time_symbols)
+        if self.SET_KIND == "load":
+            printer.print_string(", ")
+            print_load_iv(printer, self.body)
+        newline(printer)
+        print_attrs_and_body(printer, self, ["indirect_map", "direct_map"],
+                              [self.indirect_memref.type, self.direct_memref.type])
+
+    def verify_(self) -> None:
+        self._verify_pair()
+        if self.SET_KIND == "load":
+            check_region_arg(self, self.body)
+        self._verify_set()
+
+
 @irdl_op_definition
-class CompositeIndirectLoadOp(_IndirectPairOp):
+class CompositeIndirectLoadOp(_CompositeIndirectOp):
     name = "agen.composite_indirect_load"
     SET_KIND: ClassVar[str] = "load"
     ARRAY: ClassVar[str] = "direct src array"
@@ -277,39 +272,9 @@ class CompositeIndirectLoadOp(_IndirectPairOp):
     traits = traits_def(IMPLICIT_YIELD)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> CompositeIndirectLoadOp:
-        (ind, ind_sub), (dir_, dir_sub) = cls._parse_pair(parser)
-        multicast = parse_optional_multicast(parser)
-        time_symbols = parse_time_symbols(parser)
-        parser.parse_punctuation(",")
-        load_iv = parse_load_iv(parser)
-        attrs, body = parse_attrs_and_body(parser, [load_iv])
-        ind_mem, dir_mem = cls._parse_pair_types(parser, ind, dir_)
-        props, others, ind_indices, dir_indices = cls._resolve_pair(parser, attrs, ind_sub, dir_sub)
-        return finish(cls.build(
-            operands=[ind_mem, dir_mem, ind_indices, dir_indices, index_operands(parser, multicast),
-                      index_operands(parser, time_symbols)],
-            properties=props, attributes=others, regions=[body]))
-
-    def print(self, printer: Printer) -> None:
-        self._print_pair(printer)
-        print_multicast(printer, self.multicast_info)
-        print_time_symbols(printer, self.time_symbols)
-        printer.print_string(", ")
-        print_load_iv(printer, self.body)
-        newline(printer)
-        print_attrs_and_body(printer, self, ["indirect_map", "direct_map"],
-                              [self.indirect_memref.type, self.direct_memref.type])
-
-    def verify_(self) -> None:
-        self._verify_pair()
-        check_region_arg(self, self.body)
-        self._verify_set()
-
 
 @irdl_op_definition
-class CompositeIndirectStoreOp(_IndirectPairOp):
+class CompositeIndirectStoreOp(_CompositeIndirectOp):
     name = "agen.composite_indirect_store"
     SET_KIND: ClassVar[str] = "store"
 
@@ -331,28 +296,6 @@ class CompositeIndirectStoreOp(_IndirectPairOp):
 
     traits = traits_def(IMPLICIT_YIELD)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CompositeIndirectStoreOp:
-        (ind, ind_sub), (dir_, dir_sub) = cls._parse_pair(parser)
-        multicast = parse_optional_multicast(parser)
-        time_symbols = parse_time_symbols(parser)
-        attrs, body = parse_attrs_and_body(parser)
-        ind_mem, dir_mem = cls._parse_pair_types(parser, ind, dir_)
-        props, others, ind_indices, dir_indices = cls._resolve_pair(parser, attrs, ind_sub, dir_sub)
-        return finish(cls.build(
-            operands=[ind_mem, dir_mem, ind_indices, dir_indices, index_operands(parser, multicast),
-                      index_operands(parser, time_symbols)],
-            properties=props, attributes=others, regions=[body]))
-
-    def print(self, printer: Printer) -> None:
-        self._print_pair(printer)
-        newline(printer)
-        print_multicast(printer, self.multicast_info)
-        print_time_symbols(printer, self.time_symbols)
-        newline(printer)
-        print_attrs_and_body(printer, self, ["indirect_map", "direct_map"],
-                              [self.indirect_memref.type, self.direct_memref.type])
 
 
 @irdl_op_definition

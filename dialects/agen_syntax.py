@@ -9,20 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType
-from xdsl.ir import (
-    Attribute,
-    Operation,
-    Region,
-    SpacedOpaqueSyntaxAttribute,
-    SSAValue,
-)
-from xdsl.irdl import (
-    IRDLOperation,
-    irdl_attr_definition,
-    irdl_op_definition,
-    traits_def,
-    var_operand_def,
-)
+from xdsl.ir import Attribute, Operation, Region, SpacedOpaqueSyntaxAttribute, SSAValue
+from xdsl.irdl import IRDLOperation, irdl_attr_definition, irdl_op_definition, traits_def, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, Pure, SingleBlockImplicitTerminator
@@ -30,13 +18,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import EnumAttribute, UnresolvedOperand
 from dfsched.dialects.affine_subscripts import Subscripts, parse_subscripts, print_subscripts
-from dfsched.dialects.dataflow import (
-    RoutingDirection,
-    ensure_implicit_terminator,
-    located_format_errors,
-    newline,
-    print_attr_dict,
-)
+from dfsched.dialects.dataflow import (RoutingDirection, ensure_implicit_terminator, located_format_errors, newline,
+                                       print_attr_dict)
 
 INDEX = IndexType()
 

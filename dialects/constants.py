@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr
-from xdsl.ir import Attribute, OpResult, SSAValue
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, i64
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.traits import ConstantLike
 
 
@@ -54,3 +54,24 @@ def static_trip_count(loop: scf.ForOp) -> int | None:
     if lb is None or ub is None or step is None or step <= 0:
         return None
     return max(0, -(-(ub - lb) // step))
+
+
+def integer_attr_violation(op: Operation, name: str, *, index: bool = False, signless: bool = True,
+                           minimum: int | None = None) -> str | None:
+    """MLIR's message when property `name` of `op` is not an `I64Attr` (`signless=False`: any
+    64-bit integer), an `IndexAttr`, or below `ConfinedAttr`'s `IntMinValue<minimum>`; None when it
+    is absent or fine. The properties are declared as any attribute so that a wrong one is
+    reported here, naming it, rather than by the generic constraint."""
+    attr = op.properties.get(name)
+    if attr is None:
+        return None
+    if index:
+        what, ok = "index attribute", isinstance(attr, IntegerAttr) and isinstance(attr.type, IndexType)
+    else:
+        what = "64-bit signless integer attribute" if signless else "64-bit integer attribute"
+        ok = isinstance(attr, IntegerAttr) and (attr.type == i64 if signless else
+                                                isinstance(attr.type, IntegerType) and attr.type.width.data == 64)
+        if minimum is not None:
+            what += f" whose minimum value is {minimum}"
+            ok = ok and attr.value.data >= minimum
+    return None if ok else f"attribute '{name}' failed to satisfy constraint: {what}"

@@ -17,46 +17,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    AffineSetAttr,
-    ArrayAttr,
-    BoolAttr,
-    DictionaryAttr,
-    IndexType,
-    IntAttr,
-    IntegerAttr,
-    IntegerType,
-    MemRefType,
-    StringAttr,
-    VectorType,
-)
-from xdsl.ir import (
-    Attribute,
-    Dialect,
-    Operation,
-    ParametrizedAttribute,
-    Region,
-    SpacedOpaqueSyntaxAttribute,
-    SSAValue,
-    TypeAttribute,
-)
+from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, ArrayAttr, BoolAttr, DictionaryAttr, IndexType,
+                                   IntAttr, IntegerAttr, IntegerType, MemRefType, StringAttr, VectorType)
+from xdsl.ir import (Attribute, Dialect, Operation, ParametrizedAttribute, Region, SpacedOpaqueSyntaxAttribute,
+                     SSAValue, TypeAttribute)
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
-from xdsl.irdl import (
-    IRDLOperation,
-    ParsePropInAttrDict,
-    base,
-    irdl_attr_definition,
-    irdl_op_definition,
-    operand_def,
-    opt_prop_def,
-    prop_def,
-    region_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-    var_result_def,
-)
+from xdsl.irdl import (IRDLOperation, ParsePropInAttrDict, base, irdl_attr_definition, irdl_op_definition,
+                       operand_def, opt_prop_def, prop_def, region_def, result_def, traits_def, var_operand_def,
+                       var_result_def)
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, SingleBlockImplicitTerminator

@@ -41,35 +41,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    ArrayAttr,
-    DenseArrayBase,
-    DictionaryAttr,
-    IntegerAttr,
-    MemRefType,
-    StringAttr,
-    UnitAttr,
-    i32,
-    i64,
-)
+from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerAttr, MemRefType,
+                                   StringAttr, UnitAttr, i32, i64)
 from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation
-from xdsl.irdl.declarative_assembly_format import (
-    AttrDictDirective,
-    AttributeVariable,
-    CustomDirective,
-    FormatProgram,
-    OperandVariable,
-    ParsingState,
-    PrintingState,
-    RegionVariable,
-    ResultVariable,
-    TypeDirective,
-    VariadicOperandVariable,
-    irdl_custom_directive,
-)
+from xdsl.irdl.declarative_assembly_format import (AttrDictDirective, AttributeVariable, CustomDirective,
+                                                   FormatProgram, OperandVariable, ParsingState, PrintingState,
+                                                   RegionVariable, ResultVariable, TypeDirective,
+                                                   VariadicOperandVariable, irdl_custom_directive)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, SingleBlockImplicitTerminator
@@ -99,13 +79,19 @@ def parse_bracket_pairs(parser: Parser) -> tuple[list[UnresolvedOperand], list[U
     return first, second
 
 
-def print_bracket_pairs(printer: Printer, first: Sequence[SSAValue], second: Sequence[SSAValue]) -> None:
+def print_bracket_pairs(printer: Printer, first: Sequence[SSAValue], second: Sequence[SSAValue],
+                        separator: str = " : ") -> None:
+    """`[%a : %b], [%c : %d]` (`separator` between the two of a pair)."""
+    value_text = getattr(printer, "value_text", None)  # dfsched's printer: one string for all pairs
+    if value_text is not None:
+        printer.print_string(", ".join(f"[{value_text(a)}{separator}{value_text(b)}]" for a, b in zip(first, second)))
+        return
     for i, (a, b) in enumerate(zip(first, second)):
         if i:
             printer.print_string(", ")
         printer.print_string("[")
         printer.print_operand(a)
-        printer.print_string(" : ")
+        printer.print_string(separator)
         printer.print_operand(b)
         printer.print_string("]")
 

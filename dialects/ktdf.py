@@ -10,82 +10,29 @@ a private region without its yield), we report an error instead.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (
-    I64,
-    AffineMapAttr,
-    ArrayAttr,
-    DenseArrayBase,
-    IndexType,
-    IntegerAttr,
-    MemRefType,
-    ShapedType,
-    StringAttr,
-    TensorType,
-    i64,
-)
-from xdsl.ir import (
-    Attribute,
-    Block,
-    Dialect,
-    Operation,
-    OpResult,
-    Region,
-    SSAValue,
-)
+from xdsl.dialects.builtin import (I64, AffineMapAttr, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, MemRefType,
+                                   ShapedType, StringAttr, TensorType, i64)
+from xdsl.ir import Attribute, Block, Dialect, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineMap
-from xdsl.irdl import (
-    ParsePropInAttrDict,
-    AnyAttr,
-    AttrSizedOperandSegments,
-    BaseAttr,
-    IRDLOperation,
-    SameVariadicOperandSize,
-    VarConstraint,
-    irdl_op_definition,
-    operand_def,
-    opt_prop_def,
-    prop_def,
-    region_def,
-    result_def,
-    lazy_traits_def,
-    traits_def,
-    var_operand_def,
-    var_result_def,
-)
+from xdsl.irdl import (ParsePropInAttrDict, AnyAttr, AttrSizedOperandSegments, BaseAttr, IRDLOperation,
+                       SameVariadicOperandSize, VarConstraint, irdl_op_definition, operand_def, opt_prop_def,
+                       prop_def, region_def, result_def, lazy_traits_def, traits_def, var_operand_def, var_result_def)
 from xdsl.parser import Parser
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.printer import Printer
-from xdsl.traits import (
-    ConditionallySpeculatable,
-    EffectInstance,
-    HasCanonicalizationPatternsTrait,
-    HasParent,
-    IsTerminator,
-    MemoryEffect,
-    MemoryEffectKind,
-    NoTerminator,
-    Pure,
-    SingleBlockImplicitTerminator,
-)
+from xdsl.traits import (ConditionallySpeculatable, EffectInstance, HasCanonicalizationPatternsTrait, HasParent,
+                         IsTerminator, MemoryEffect, MemoryEffectKind, NoTerminator, Pure,
+                         SingleBlockImplicitTerminator)
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.compat import UnresolvedOperand
-from dfsched.diagnostics import Diagnostic, DiagnosticError, location_of
-from dfsched.dialects.constants import constant_int, index_constant
-from dfsched.dialects.directives import (
-    KDYNAMIC,
-    BareI64,
-    Body,
-    BracketPairs,
-    CellOrSlot,
-    OwnType,
-    Token,
-    parse_bracket_pairs,
-    print_bracket_pairs,
-)
+from dfsched.compat import UnresolvedOperand, op_name
+from dfsched.diagnostics import error
+from dfsched.dialects.constants import constant_int, index_constant, integer_attr_violation
+from dfsched.dialects.directives import (KDYNAMIC, BareI64, Body, BracketPairs, CellOrSlot, OwnType, Token,
+                                         parse_bracket_pairs, print_bracket_pairs)
 from dfsched.dialects.ktdf_types import LoopType  # noqa: F401  (re-export: the dialect's names in one place)
 from dfsched.dialects.ktdf_types import FifoSlotType, LoopTypeAttr, TokenType, element_type_of
 from dfsched.dialects.syntax import print_attr_dict, split_inherent
@@ -96,29 +43,12 @@ from dfsched.dialects.syntax import print_attr_dict, split_inherent
 # ===========================================================================
 
 
-def _op_name(op: Operation) -> str:
-    """The op's real name, also for unregistered ops (which xDSL calls `builtin.unregistered`)."""
-    op_name = getattr(op, "op_name", None)
-    return op_name.data if isinstance(op_name, StringAttr) else op.name
-
-
-def _fail(op: Operation, message: str, notes: Iterable[tuple[Operation, str]] = ()) -> DiagnosticError:
-    """A verifier error on `op` that carries located notes (plain VerifyExceptions cannot)."""
-    diag = Diagnostic("error", f"'{op.name}' op {message}", *location_of(op))
-    diag.notes = [Diagnostic("note", text, *location_of(at)) for at, text in notes]
-    return DiagnosticError(diag)
-
-
 def resolve_all(parser: Parser, operands: Sequence[UnresolvedOperand], type_: Attribute) -> list[SSAValue]:
     return [parser.resolve_operand(o, type_) for o in operands]
 
 
 def _print_operands(printer: Printer, values: Sequence[SSAValue]) -> None:
     printer.print_list(values, printer.print_operand)
-
-
-def _print_types(printer: Printer, types: Sequence[Attribute]) -> None:
-    printer.print_list(types, printer.print_attribute)
 
 
 def ensure_block(region: Region) -> Region:
@@ -133,25 +63,9 @@ def print_body(printer: Printer, region: Region, terminators: bool = True) -> No
                          print_block_terminators=terminators)
 
 
-def _check_attr(op: Operation, name: str, *, index: bool = False, minimum: int | None = None) -> None:
-    """MLIR's `I64Attr` / `IndexAttr` / `ConfinedAttr<I64Attr, [IntMinValue<N>]>` checks and messages.
-
-    The properties are declared as any IntegerAttr so that a wrong type is reported here,
-    naming the attribute, rather than by the generic constraint.
-    """
-    attr = op.properties.get(name)
-    if attr is None:
-        return
-    if index:
-        what, ok = "index attribute", isinstance(attr, IntegerAttr) and isinstance(attr.type, IndexType)
-    else:
-        what = "64-bit signless integer attribute"
-        ok = isinstance(attr, IntegerAttr) and attr.type == i64
-        if minimum is not None:
-            what += f" whose minimum value is {minimum}"
-            ok = ok and attr.value.data >= minimum
-    if not ok:
-        raise VerifyException(f"attribute '{name}' failed to satisfy constraint: {what}")
+def _check_attr(op: Operation, name: str, **constraint) -> None:
+    if (message := integer_attr_violation(op, name, **constraint)) is not None:
+        raise VerifyException(message)
 
 
 def _i64_array(values: Sequence[int]) -> DenseArrayBase:
@@ -266,12 +180,12 @@ class PipelineOp(IRDLOperation):
         for op in self.body.block.ops:
             if isinstance(op, PrivateOp):
                 if first_private is not None:
-                    raise _fail(self, "at most one immediate 'ktdf.private' child is allowed",
+                    raise error(self, f"'{self.name}' op at most one immediate 'ktdf.private' child is allowed",
                                 [(first_private, "previous 'ktdf.private' is here")])
                 first_private = op
             elif not isinstance(op, StageOp):
-                raise _fail(self, "immediate children must be 'ktdf.stage' or 'ktdf.private' ops",
-                            [(op, f"found '{_op_name(op)}' op")])
+                raise error(self, f"'{self.name}' op immediate children must be 'ktdf.stage' or 'ktdf.private' ops",
+                            [(op, f"found '{op_name(op)}' op")])
 
 
 def _is_valid_token_source(token: SSAValue) -> bool:

@@ -19,70 +19,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (
-    ArrayAttr,
-    BuiltinAttribute,
-    DenseIntOrFPElementsAttr,
-    DictionaryAttr,
-    IntegerAttr,
-    IntegerType,
-    StringAttr,
-    SymbolNameConstraint,
-    TensorType,
-    UnregisteredAttr,
-    i1,
-)
-from xdsl.ir import (
-    Attribute,
-    Block,
-    Dialect,
-    Operation,
-    Region,
-    SSAValue,
-)
-from xdsl.irdl import (
-    AnyAttr,
-    IRDLOperation,
-    ParsePropInAttrDict,
-    irdl_op_definition,
-    lazy_traits_def,
-    operand_def,
-    opt_prop_def,
-    prop_def,
-    region_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-    var_result_def,
-)
+from xdsl.dialects.builtin import (ArrayAttr, BuiltinAttribute, DenseIntOrFPElementsAttr, DictionaryAttr, IntegerAttr,
+                                   IntegerType, StringAttr, SymbolNameConstraint, TensorType, UnregisteredAttr, i1)
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.irdl import (AnyAttr, IRDLOperation, ParsePropInAttrDict, irdl_op_definition, lazy_traits_def, operand_def,
+                       opt_prop_def, prop_def, region_def, result_def, traits_def, var_operand_def, var_result_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import (
-    HasParent,
-    IsolatedFromAbove,
-    IsTerminator,
-    NoTerminator,
-    Pure,
-    SymbolOpInterface,
-)
+from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, NoTerminator, Pure, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import value_names
 from dfsched.diagnostics import DiagnosticError, make_diagnostic
-from dfsched.dialects.directives import (
-    GraphOrImport,
-    InherentAttrDict,
-    IsolatedBody,
-    ResourceAttrDict,
-    ShortType,
-    StringArray,
-    SymbolName,
-    parse_id_and_dict,
-    parse_isolated_region,
-    print_id_and_dict,
-    with_attr_dict,
-)
-from dfsched.dialects.syntax import split_inherent
+from dfsched.dialects.constants import integer_attr_violation
+from dfsched.dialects.directives import (GraphOrImport, InherentAttrDict, IsolatedBody, ResourceAttrDict, ShortType,
+                                         StringArray, SymbolName, parse_id_and_dict, parse_isolated_region,
+                                         print_id_and_dict, with_attr_dict)
 
 from dfsched.dialects.ktdf_arch_types import (  # noqa: F401  (re-export: the dialect's names in one place)
     parse_sparse_literal,
@@ -194,17 +146,6 @@ def _verify_parent_is_device_or_resource(op: Operation, what: str) -> None:
     parent = op.parent_op()
     if not isinstance(parent, DeviceOp) and not _is_resource(parent):
         raise op_error(op, f"expects parent op to be '{DeviceOp.name}' or {what}")
-
-
-def _verify_i64(op: Operation, name: str, constraint: str, minimum: int | None = None) -> None:
-    value = op.properties.get(name)
-    if value is None:
-        return
-    ok = isinstance(value, IntegerAttr) and isinstance(value.type, IntegerType) and value.type.width.data == 64
-    if ok and minimum is not None and value.value.data < minimum:
-        ok = False
-    if not ok:
-        raise op_error(op, f"attribute '{name}' failed to satisfy constraint: {constraint}")
 
 
 def _verify_subgraph(op: Operation) -> None:
@@ -325,7 +266,8 @@ class MemoryOp(_SingleNodeOp):
         _verify_parent_is_device_or_resource(self, "another resource")
         if not is_valid_memory_space(self.properties.get("kind")):
             raise op_error(self, "attribute 'kind' requires valid memory space")
-        _verify_i64(self, "size", "64-bit integer attribute whose minimum value is 1", minimum=1)
+        if (message := integer_attr_violation(self, "size", signless=False, minimum=1)) is not None:
+            raise op_error(self, message)
 
 
 @with_attr_dict(ResourceAttrDict)
@@ -717,7 +659,8 @@ class DeviceOp(IRDLOperation):
         path = self.properties.get("import_path")
         if path is not None and not isinstance(path, StringAttr):
             raise op_error(self, "attribute 'import_path' failed to satisfy constraint: string attribute")
-        _verify_i64(self, "version", "64-bit signless integer attribute")
+        if (message := integer_attr_violation(self, "version")) is not None:
+            raise op_error(self, message)
         if len(self.body.blocks) > 1:
             raise op_error(self, "region #0 ('region') failed to verify constraint: region with at most 1 blocks")
         if not self.body.blocks:

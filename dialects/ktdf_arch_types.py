@@ -7,21 +7,9 @@ from collections.abc import Iterable, Sequence
 from io import StringIO
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (
-    ArrayAttr,
-    BuiltinAttribute,
-    IntAttr,
-    IntegerType,
-    TensorType,
-)
-from xdsl.ir import (
-    Attribute,
-    ParametrizedAttribute,
-    TypeAttribute,
-)
-from xdsl.irdl import (
-    irdl_attr_definition,
-)
+from xdsl.dialects.builtin import ArrayAttr, BuiltinAttribute, IntAttr, IntegerType, TensorType
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException

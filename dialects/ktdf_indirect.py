@@ -15,15 +15,8 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, MemRefType
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import (
-    IRDLOperation,
-    ParsePropInAttrDict,
-    irdl_op_definition,
-    operand_def,
-    prop_def,
-    result_def,
-    traits_def,
-)
+from xdsl.irdl import (IRDLOperation, ParsePropInAttrDict, irdl_op_definition, operand_def, prop_def, result_def,
+                       traits_def)
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 

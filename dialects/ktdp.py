@@ -13,61 +13,19 @@ from collections.abc import Mapping, Sequence
 from enum import IntEnum
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (
-    I32,
-    I64,
-    AffineMapAttr,
-    AffineSetAttr,
-    ArrayAttr,
-    BoolAttr,
-    DenseArrayBase,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
-    MemRefType,
-    TensorType,
-    UnrankedTensorType,
-    i32,
-    i64,
-)
-from xdsl.ir import (
-    Attribute,
-    Block,
-    Dialect,
-    Region,
-    SSAValue,
-)
-from xdsl.ir.affine import (
-    AffineExpr,
-    AffineMap,
-    AffineSet,
-)
+from xdsl.dialects.builtin import (I32, I64, AffineMapAttr, AffineSetAttr, ArrayAttr, BoolAttr, DenseArrayBase,
+                                   IndexType, IntegerAttr, IntegerType, MemRefType, TensorType, UnrankedTensorType,
+                                   i32, i64)
+from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 from xdsl.dialects.utils.dynamic_index_list import DynamicIndexList
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    ParsePropInAttrDict,
-    IRDLOperation,
-    irdl_op_definition,
-    lazy_traits_def,
-    operand_def,
-    opt_prop_def,
-    prop_def,
-    region_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-    var_result_def,
-)
+from xdsl.irdl import (AttrSizedOperandSegments, ParsePropInAttrDict, IRDLOperation, irdl_op_definition,
+                       lazy_traits_def, operand_def, opt_prop_def, prop_def, region_def, result_def, traits_def,
+                       var_operand_def, var_result_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import (
-    IsTerminator,
-    MemoryReadEffect,
-    MemoryWriteEffect,
-    Pure,
-    SingleBlockImplicitTerminator,
-    ensure_terminator,
-)
+from xdsl.traits import (IsTerminator, MemoryReadEffect, MemoryWriteEffect, Pure, SingleBlockImplicitTerminator,
+                         ensure_terminator)
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand
@@ -75,26 +33,11 @@ from dfsched.dialects.directives import EnumKeyword, OwnType, parse_own_type
 from dfsched.dialects.affine_subscripts import Subscripts, parse_subscripts, print_subscripts
 from dfsched.dialects.syntax import print_attr_dict, split_attr_dict
 from dfsched.dialects.ktdp_inter_tile import linear_form  # noqa: F401  (re-export for the passes)
-from dfsched.dialects.ktdp_inter_tile import (
-    InterTileConsumeOp,
-    InterTileProduceOp,
-    InterTileReduceOp,
-    YieldPartialOp,
-    YieldReducedOp,
-)
-from dfsched.dialects.ktdp_types import (
-    DYNAMIC,
-    AccessTileType,
-    MemorySpaceAttr,
-    RuntimeArgExtractKind,
-    RuntimeArgType,
-    TileFutureType,
-    print_type_list,
-    require_map,
-    require_prop,
-    require_set,
-    show,
-)
+from dfsched.dialects.ktdp_inter_tile import (InterTileConsumeOp, InterTileProduceOp, InterTileReduceOp,
+                                              YieldPartialOp, YieldReducedOp)
+from dfsched.dialects.ktdp_types import (DYNAMIC, AccessTileType, MemorySpaceAttr, RuntimeArgExtractKind,
+                                         RuntimeArgType, TileFutureType, print_type_list, require_map, require_prop,
+                                         require_set, show)
 
 
 # ===========================================================================

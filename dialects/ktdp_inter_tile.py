@@ -5,55 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import (
-    AffineSetAttr,
-    IndexType,
-)
-from xdsl.ir import (
-    Attribute,
-    Region,
-    SSAValue,
-)
-from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineDimExpr,
-    AffineExpr,
-    AffineSet,
-    AffineSymExpr,
-)
-from xdsl.irdl import (
-    IRDLOperation,
-    irdl_op_definition,
-    lazy_traits_def,
-    operand_def,
-    opt_prop_def,
-    prop_def,
-    region_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-    var_result_def,
-)
-from xdsl.traits import (
-    HasParent,
-    IsTerminator,
-    Pure,
-    RecursiveMemoryEffect,
-    ReturnLike,
-    SingleBlockImplicitTerminator,
-)
+from xdsl.dialects.builtin import AffineSetAttr, IndexType
+from xdsl.ir import Attribute, Region, SSAValue
+from xdsl.ir.affine import (AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr,
+                            AffineSet, AffineSymExpr)
+from xdsl.irdl import (IRDLOperation, irdl_op_definition, lazy_traits_def, operand_def, opt_prop_def, prop_def,
+                       region_def, result_def, traits_def, var_operand_def, var_result_def)
+from xdsl.traits import (HasParent, IsTerminator, Pure, RecursiveMemoryEffect, ReturnLike,
+                         SingleBlockImplicitTerminator)
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.dialects.directives import Body, Delivered, OwnType, ProducedFuture
 from dfsched.dialects.ktdp_spellings import delivering
 
-from dfsched.dialects.ktdp_types import (
-    TileFutureType,
-    is_ranked_tensor,
-    show,
-)
+from dfsched.dialects.ktdp_types import TileFutureType, is_ranked_tensor, show
 
 
 # ===========================================================================

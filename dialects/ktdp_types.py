@@ -5,40 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    AffineSetAttr,
-    ArrayAttr,
-    ContainerType,
-    IndexType,
-    IntAttr,
-    IntegerType,
-    NoneAttr,
-    ShapedType,
-    StringAttr,
-    TensorType,
-    AnyFloat,
-)
-from xdsl.ir import (
-    Attribute,
-    ParametrizedAttribute,
-    TypeAttribute,
-)
-from xdsl.ir.affine import (
-    AffineMap,
-    AffineSet,
-)
-from xdsl.irdl import (
-    IRDLOperation,
-    irdl_attr_definition,
-)
+from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, ArrayAttr, ContainerType, IndexType, IntAttr,
+                                   IntegerType, NoneAttr, ShapedType, StringAttr, TensorType, AnyFloat)
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.ir.affine import AffineMap, AffineSet
+from xdsl.irdl import IRDLOperation, irdl_attr_definition
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.dialects.ktdp_spellings import (
-    parse_tile_future_partials,
-)
+from dfsched.dialects.ktdp_spellings import parse_tile_future_partials
 
 DYNAMIC = -(2**63)  # MLIR's ShapedType::kDynamic, also xDSL's DYNAMIC_INDEX
 

@@ -16,17 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from xdsl.builder import ImplicitBuilder
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    AnyFloat,
-    ArrayAttr,
-    DenseArrayBase,
-    FloatAttr,
-    IntegerType,
-    StringAttr,
-    TensorType,
-    i64,
-)
+from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, ArrayAttr, DenseArrayBase, FloatAttr, IntegerType,
+                                   StringAttr, TensorType, i64)
 from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def

@@ -8,16 +8,8 @@ replaces the syntax, so passes matching xDSL's classes still match them. Every o
 from __future__ import annotations
 
 from xdsl.dialects import memref as xmemref
-from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
-    IntegerAttr,
-    MemRefType,
-    StringAttr,
-    SymbolNameConstraint,
-    TensorType,
-    UnitAttr,
-    UnrankedMemRefType,
-)
+from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, IntegerAttr, MemRefType, StringAttr,
+                                   SymbolNameConstraint, TensorType, UnitAttr, UnrankedMemRefType)
 from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_prop_def, prop_def, traits_def
 from xdsl.parser import Parser
@@ -35,28 +27,36 @@ def _parse_memref_type(parser: Parser) -> Attribute:
 
 
 class _CastSyntax:
-    """`%src attr-dict : type($src) to type($result)`, MLIR's format for the memref casts."""
+    """`%src[, %dst] attr-dict : T1 to T2`, MLIR's format for the memref casts (T2: the result's
+    type) and `memref.copy` (T2: the destination's)."""
+
+    NUM_OPERANDS = 1
 
     @classmethod
     def parse(cls, parser: Parser):
-        source = parser.parse_unresolved_operand()
+        names = [parser.parse_unresolved_operand()]
+        if cls.NUM_OPERANDS == 2:
+            parser.parse_punctuation(",")
+            names.append(parser.parse_unresolved_operand())
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        source_type = _parse_memref_type(parser)
+        types = [_parse_memref_type(parser)]
         parser.parse_keyword("to")
-        dest_type = _parse_memref_type(parser)
-        op = cls.build(operands=[parser.resolve_operand(source, source_type)], result_types=[dest_type])
+        types.append(_parse_memref_type(parser))
+        op = cls.build(operands=[parser.resolve_operand(n, t) for n, t in zip(names, types)],
+                       result_types=types[len(names):])
         op.attributes.update(attrs)
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        printer.print_operand(self.source)
+        printer.print_list(self.operands, printer.print_operand)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
+        source_type, dest_type = [*self.operand_types, *self.result_types]
+        printer.print_attribute(source_type)
         printer.print_string(" to ")
-        printer.print_attribute(self.dest.type)
+        printer.print_attribute(dest_type)
 
 
 class CastOp(_CastSyntax, xmemref.CastOp):
@@ -76,33 +76,10 @@ class MemorySpaceCastOp(_CastSyntax, xmemref.MemorySpaceCastOp):
             raise VerifyException("Expected source and destination to have the same element type.")
 
 
-class CopyOp(xmemref.CopyOp):
+class CopyOp(_CastSyntax, xmemref.CopyOp):
     """`memref.copy %a, %b : memref<4xf32> to memref<4xf32, 1>`."""
 
-    @classmethod
-    def parse(cls, parser: Parser) -> CopyOp:
-        source = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        target = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        source_type = _parse_memref_type(parser)
-        parser.parse_keyword("to")
-        target_type = _parse_memref_type(parser)
-        op = cls(parser.resolve_operand(source, source_type), parser.resolve_operand(target, target_type))
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        printer.print_string(", ")
-        printer.print_operand(self.destination)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(" to ")
-        printer.print_attribute(self.destination.type)
+    NUM_OPERANDS = 2
 
 
 @irdl_op_definition

@@ -11,27 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (
-    Float16Type,
-    Float32Type,
-    FloatAttr,
-    IntegerType,
-    TensorType,
-    f32,
-)
+from xdsl.dialects.builtin import Float16Type, Float32Type, FloatAttr, IntegerType, TensorType, f32
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
-from xdsl.irdl import (
-    IRDLOperation,
-    irdl_attr_definition,
-    irdl_op_definition,
-    operand_def,
-    opt_prop_def,
-    prop_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-    var_result_def,
-)
+from xdsl.irdl import (IRDLOperation, ParsePropInAttrDict, irdl_attr_definition, irdl_op_definition, operand_def, opt_prop_def, prop_def,
+                       result_def, traits_def, var_operand_def, var_result_def)
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
@@ -573,28 +556,8 @@ class SliceReductionOp(IRDLOperation):
             properties={"reduction_kind": ReductionKindAttr(kind), "reduction_scope": ReductionScopeAttr(scope)},
         )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> SliceReductionOp:
-        name = parser.parse_unresolved_operand()
-        parsed = parser.parse_optional_attr_dict()
-        props = {k: v for k, v in parsed.items() if k in ("reduction_kind", "reduction_scope")}
-        attrs = {k: v for k, v in parsed.items() if k not in props}
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        result_type = parser.parse_type()
-        return cls.build(
-            operands=[parser.resolve_operand(name, t)], result_types=[result_type], properties=props, attributes=attrs
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.operand.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$operand attr-dict `:` type($operand) `->` type($result)"
 
     def verify_(self) -> None:
         for name, cls in (("reduction_kind", ReductionKindAttr), ("reduction_scope", ReductionScopeAttr)):

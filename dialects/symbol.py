@@ -9,27 +9,17 @@ program uses in its place, identified by its discardable `SymbolId` attribute.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, Signedness
 from xdsl.ir import Block, Dialect, Operation, SSAValue
-from xdsl.irdl import (
-    IRDLOperation,
-    ParsePropInAttrDict,
-    SameVariadicOperandSize,
-    irdl_op_definition,
-    operand_def,
-    prop_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-)
+from xdsl.irdl import (IRDLOperation, ParsePropInAttrDict, SameVariadicOperandSize, irdl_op_definition, operand_def,
+                       prop_def, result_def, traits_def, var_operand_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, IsolatedFromAbove, OpTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.dialects.dataflow import located_format_errors, print_attr_dict, split_attr_dict
+from dfsched.dialects.directives import print_bracket_pairs
 
 _INDEX = IndexType()
 SI64 = IntegerType(64, Signedness.SIGNED)
@@ -94,22 +84,6 @@ class CreateIdOp(IRDLOperation):
                 f"attribute 'symbol_id' must be a 64-bit signed integer (`: si64`), got {self.symbol_id.type}")
 
 
-def print_mapping_entries(printer: Printer, keys: Sequence[SSAValue], values: Sequence[SSAValue]) -> None:
-    """`[%k0 -> %v0], [%k1 -> %v1]`: the entries of an immutable mapping."""
-    value_text = getattr(printer, "value_text", None)  # dfsched's printer: one string for all entries
-    if value_text is not None:
-        printer.print_string(", ".join(f"[{value_text(k)} -> {value_text(v)}]" for k, v in zip(keys, values)))
-        return
-    for i, (key, value) in enumerate(zip(keys, values)):
-        if i:
-            printer.print_string(", ")
-        printer.print_string("[")
-        printer.print_operand(key)
-        printer.print_string(" -> ")
-        printer.print_operand(value)
-        printer.print_string("]")
-
-
 @irdl_op_definition
 class SymbolImmutableMappingOp(IRDLOperation):
     """A constant-keyed table of symbols: `([%c0 -> %s0], [%c1 -> %s1]) : index`."""
@@ -144,7 +118,7 @@ class SymbolImmutableMappingOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" (")
-        print_mapping_entries(printer, self.keys, self.values)
+        print_bracket_pairs(printer, self.keys, self.values, " -> ")
         printer.print_string(")")
         print_attr_dict(printer, self)
         printer.print_string(" : ")

@@ -22,26 +22,24 @@ from dfsched.compat import UnresolvedOperand
 SEGMENTS = "operandSegmentSizes"
 
 
-def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
-    """An undelimited, possibly empty, comma-separated list of SSA operands (`%a, %b#1`)."""
-    first = parser.parse_optional_unresolved_operand()
+def _parse_optional_list(parser: Parser, optional_item, item) -> list:
+    first = optional_item()
     if first is None:
         return []
-    operands = [first]
+    items = [first]
     while parser.parse_optional_punctuation(",") is not None:
-        operands.append(parser.parse_unresolved_operand())
-    return operands
+        items.append(item())
+    return items
+
+
+def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
+    """An undelimited, possibly empty, comma-separated list of SSA operands (`%a, %b#1`)."""
+    return _parse_optional_list(parser, parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand)
 
 
 def parse_type_list(parser: Parser) -> list[Attribute]:
     """An undelimited, possibly empty, comma-separated list of types."""
-    first = parser.parse_optional_type()
-    if first is None:
-        return []
-    types = [first]
-    while parser.parse_optional_punctuation(",") is not None:
-        types.append(parser.parse_type())
-    return types
+    return _parse_optional_list(parser, parser.parse_optional_type, parser.parse_type)
 
 
 def parse_arrow_type_list(parser: Parser) -> list[Attribute]:
@@ -49,9 +47,7 @@ def parse_arrow_type_list(parser: Parser) -> list[Attribute]:
     if parser.parse_optional_punctuation("(") is not None:
         if parser.parse_optional_punctuation(")") is not None:
             return []
-        types = [parser.parse_type()]
-        while parser.parse_optional_punctuation(",") is not None:
-            types.append(parser.parse_type())
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
         parser.parse_punctuation(")")
         return types
     return [parser.parse_type()]

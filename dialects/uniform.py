@@ -13,37 +13,19 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, i32
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    IRDLOperation,
-    irdl_op_definition,
-    operand_def,
-    opt_prop_def,
-    prop_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-    var_region_def,
-    var_result_def,
-)
+from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_prop_def,
+                       prop_def, result_def, traits_def, var_operand_def, var_region_def, var_result_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand, indented
-from dfsched.dialects.dataflow import (
-    CreateGroupOp,
-    GetUnitOp,
-    ensure_implicit_terminator,
-    located_format_errors,
-    newline,
-    parse_operand_list,
-    print_attr_dict,
-    split_attr_dict,
-)
+from dfsched.dialects.dataflow import (CreateGroupOp, GetUnitOp, ensure_implicit_terminator, located_format_errors,
+                                       newline, parse_operand_list, print_attr_dict, split_attr_dict)
 from dfsched.dialects.syntax import parse_arrow_type_list, print_arrow_type_list
-from dfsched.dialects.symbol import ScalarValue, print_mapping_entries
+from dfsched.dialects.directives import print_bracket_pairs
+from dfsched.dialects.symbol import ScalarValue
 
 _INDEX = IndexType()
 
@@ -120,7 +102,7 @@ class DefImmutableMappingOp(IRDLOperation):
         entries = list(zip(self.keys, self.values))
         value_type = entries[-1][1].type if entries else self.result.type
         printer.print_string("(")
-        print_mapping_entries(printer, self.keys, self.values)
+        print_bracket_pairs(printer, self.keys, self.values, " -> ")
         printer.print_string("):")
         printer.print_attribute(self.result.type)
         if value_type != self.result.type:

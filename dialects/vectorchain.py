@@ -11,53 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    AffineSetAttr,
-    AnyFloatConstr,
-    ArrayAttr,
-    BoolAttr,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
-    StringAttr,
-    VectorType,
-    i1,
-    i32,
-)
+from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, AnyFloatConstr, ArrayAttr, BoolAttr, IndexType,
+                                   IntegerAttr, IntegerType, StringAttr, VectorType, i1, i32)
 from xdsl.ir import Attribute, Dialect, SpacedOpaqueSyntaxAttribute, SSAValue
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    IRDLOperation,
-    ParsePropInAttrDict,
-    base,
-    irdl_attr_definition,
-    irdl_op_definition,
-    operand_def,
-    opt_operand_def,
-    opt_prop_def,
-    prop_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-)
+from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, ParsePropInAttrDict, base, irdl_attr_definition,
+                       irdl_op_definition, operand_def, opt_operand_def, opt_prop_def, prop_def, result_def,
+                       traits_def, var_operand_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
-from dfsched.dialects.dataflow import (
-    CustomVectorType,
-    VectorLike,
-    element_type,
-    int_or_float_bit_width,
-    is_int_or_float_type,
-    located_format_errors,
-    num_elements,
-    print_attr_dict,
-    split_attr_dict,
-)
+from dfsched.dialects.dataflow import (CustomVectorType, VectorLike, element_type, int_or_float_bit_width,
+                                       is_int_or_float_type, located_format_errors, num_elements, print_attr_dict,
+                                       split_attr_dict)
 
 # ---------------------------------------------------------------------------
 # Enum attributes: #vectorchain<mnemonic value>

@@ -1,14 +1,17 @@
 """Walking the IR in MLIR's orders, shared by the passes of every stage.
 
 `post_order` is MLIR's default walk (nested ops before the op holding them, `root` last);
-`nearest_ancestor` climbs to the closest holder of a kind.
+`nearest_ancestor` climbs to the closest holder of a kind (whether an op holds another:
+xDSL's `Operation.is_ancestor`); `values_feeding` walks back from a value to the values it is
+computed from, `depends_on` asks whether those include another.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TypeVar
 
-from xdsl.ir import Operation
+from xdsl.ir import Operation, OpResult, SSAValue
 
 from dfsched.dialects import ktdf
 
@@ -52,3 +55,20 @@ def runs_compute_ops_in_sequence(op: Operation) -> bool:
                  if any(isinstance(inner, ktdf.PipelineOp) for inner in top.walk())
                  and any(isinstance(inner, ktdf.ReadFromFifoOp) for inner in top.walk())]
     return len(computing) > 1
+
+
+def values_feeding(value: SSAValue) -> Iterator[SSAValue]:
+    """`value` and every value it is computed from (through defining ops' operands), each once."""
+    seen, work = {value}, [value]
+    while work:
+        current = work.pop()
+        yield current
+        if isinstance(current, OpResult):
+            fresh = [v for v in current.owner.operands if v not in seen]
+            seen.update(fresh)
+            work.extend(fresh)
+
+
+def depends_on(value: SSAValue, target: SSAValue) -> bool:
+    """True when `value` is `target` or is computed from it (through defining ops' operands)."""
+    return any(v is target for v in values_feeding(value))

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from lark import Lark, Token, Tree
-from lark.exceptions import LarkError
+if TYPE_CHECKING:  # lark is imported when a pipeline text is parsed, not by runs with plain pass flags
+    from lark import Lark, Token, Tree
 
 _GRAMMAR = r"""
     start: element ("," element)*
@@ -32,6 +33,8 @@ _GRAMMAR = r"""
 
 @functools.cache
 def _parser() -> Lark:
+    from lark import Lark
+
     return Lark(_GRAMMAR, parser="lalr")
 
 
@@ -55,6 +58,8 @@ def parse_pipeline(text: str) -> list[PassRequest]:
     text = text.strip()
     if not text:
         return []
+    from lark.exceptions import LarkError
+
     try:
         tree = _parser().parse(text)
     except LarkError as exc:

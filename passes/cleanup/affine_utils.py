@@ -40,29 +40,17 @@ from xdsl.ir.affine import (
 from xdsl.traits import IsolatedFromAbove
 
 from dfsched.dialects.constants import constant_attr, constant_int
-from dfsched.dialects.affine_subscripts import (
-    affine_add,
-    affine_ceildiv,
-    affine_floordiv,
-    affine_mod,
-    affine_mul,
-)
+from dfsched.dialects.affine_subscripts import affine_add, affine_ceildiv, affine_floordiv, affine_mul
+from dfsched.dialects.affine_subscripts import affine_binary as binary
 
 Add, Mul, Mod = AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul, AffineBinaryOpKind.Mod
 FloorDiv, CeilDiv = AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv
 
 AFFINE_SCOPE_OPS = frozenset({"func.func", "builtin.module"})
 
-_BUILD = {Add: affine_add, Mul: affine_mul, FloorDiv: affine_floordiv, CeilDiv: affine_ceildiv, Mod: affine_mod}
-
 
 def const(value: int) -> AffineExpr:
     return AffineConstantExpr(value)
-
-
-def binary(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
-    """MLIR's `getBinaryOpExpr`: the simplifying operator of `kind`."""
-    return _BUILD[kind](lhs, rhs)
 
 
 # ---------------------------------------------------------------------------
@@ -70,19 +58,26 @@ def binary(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> Affine
 # ---------------------------------------------------------------------------
 
 
-def replace_dims_and_symbols(expr: AffineExpr, dims: Sequence[AffineExpr], syms: Sequence[AffineExpr]) -> AffineExpr:
-    """MLIR's `AffineExpr::replaceDimsAndSymbols` (positions past the lists are kept)."""
+def replace_dims_and_symbols(expr: AffineExpr, dims: Sequence[AffineExpr], syms: Sequence[AffineExpr], *,
+                             rebuild: bool = False) -> AffineExpr:
+    """MLIR's `AffineExpr::replaceDimsAndSymbols` (positions past the lists are kept); with
+    `rebuild`, every binary expression is rebuilt (simplified) even where nothing was replaced."""
     if isinstance(expr, AffineDimExpr):
         return dims[expr.position] if expr.position < len(dims) else expr
     if isinstance(expr, AffineSymExpr):
         return syms[expr.position] if expr.position < len(syms) else expr
     if isinstance(expr, AffineBinaryOpExpr):
-        lhs = replace_dims_and_symbols(expr.lhs, dims, syms)
-        rhs = replace_dims_and_symbols(expr.rhs, dims, syms)
-        if lhs == expr.lhs and rhs == expr.rhs:
+        lhs = replace_dims_and_symbols(expr.lhs, dims, syms, rebuild=rebuild)
+        rhs = replace_dims_and_symbols(expr.rhs, dims, syms, rebuild=rebuild)
+        if lhs == expr.lhs and rhs == expr.rhs and not rebuild:
             return expr
         return binary(expr.kind, lhs, rhs)
     return expr
+
+
+def substitute(expr: AffineExpr, dims: Sequence[AffineExpr], symbols: Sequence[AffineExpr] = ()) -> AffineExpr:
+    """`expr` with dims and symbols replaced, rebuilt as MLIR's builders fold constants."""
+    return replace_dims_and_symbols(expr, dims, symbols, rebuild=True)
 
 
 def replace_expr(expr: AffineExpr, mapping: dict[AffineExpr, AffineExpr]) -> AffineExpr:
@@ -676,42 +671,32 @@ def canonicalize_map_and_operands(amap: AffineMap, operands: Sequence[SSAValue])
                 used_dims[sub.position] = True
             elif isinstance(sub, AffineSymExpr):
                 used_syms[sub.position] = True
-    result: list[SSAValue] = []
-    seen_dims: dict[SSAValue, AffineExpr] = {}
-    dim_remap: list[AffineExpr] = [const(0)] * amap.num_dims
-    next_dim = 0
-    for i in range(amap.num_dims):
-        if not used_dims[i]:
+    num_dims = amap.num_dims
+    dim_remap, dim_operands = _remap_operands(operands[:num_dims], used_dims, AffineDimExpr)
+    sym_remap, sym_operands = _remap_operands(operands[num_dims:num_dims + amap.num_symbols], used_syms,
+                                              AffineSymExpr, fold_constants=True)
+    new_map = map_replace_dims_and_symbols(amap, dim_remap, sym_remap, len(dim_operands), len(sym_operands))
+    return new_map, dim_operands + sym_operands
+
+
+def _remap_operands(values: Sequence[SSAValue], used: Sequence[bool], make, fold_constants: bool = False
+                    ) -> tuple[list[AffineExpr], list[SSAValue]]:
+    """Renumber the used dims (or symbols) `values` stand for, one per distinct value (a
+    constant symbol folded into the map with `fold_constants`); unused ones become 0."""
+    remap: list[AffineExpr] = [const(0)] * len(values)
+    kept: list[SSAValue] = []
+    seen: dict[SSAValue, AffineExpr] = {}
+    for i, v in enumerate(values):
+        if not used[i]:
             continue
-        v = operands[i]
-        if v in seen_dims:
-            dim_remap[i] = seen_dims[v]
-        else:
-            dim_remap[i] = AffineDimExpr(next_dim)
-            next_dim += 1
-            result.append(v)
-            seen_dims[v] = dim_remap[i]
-    seen_syms: dict[SSAValue, AffineExpr] = {}
-    sym_remap: list[AffineExpr] = [const(0)] * amap.num_symbols
-    sym_operands: list[SSAValue] = []
-    next_sym = 0
-    for i in range(amap.num_symbols):
-        if not used_syms[i]:
+        if fold_constants and (value := constant_int(v)) is not None:
+            remap[i] = const(value)
             continue
-        v = operands[amap.num_dims + i]
-        value = constant_int(v)
-        if value is not None:
-            sym_remap[i] = const(value)
-            continue
-        if v in seen_syms:
-            sym_remap[i] = seen_syms[v]
-        else:
-            sym_remap[i] = AffineSymExpr(next_sym)
-            next_sym += 1
-            sym_operands.append(v)
-            seen_syms[v] = sym_remap[i]
-    new_map = map_replace_dims_and_symbols(amap, dim_remap, sym_remap, next_dim, next_sym)
-    return new_map, result + sym_operands
+        if v not in seen:
+            seen[v] = make(len(kept))
+            kept.append(v)
+        remap[i] = seen[v]
+    return remap, kept
 
 
 def _apply_of(value: SSAValue | None) -> xaffine.ApplyOp | None:

@@ -21,11 +21,12 @@ from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.traits import Pure
 
+from dfsched.compat import op_name
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdp
 from dfsched.dialects.constants import constant_attr, constant_int
 from dfsched.passes.frontend.linalg_generalize import indexing_maps, is_elementwise_on_tensors, is_zero, iterator_names
-from dfsched.passes.frontend.utils import box_set, op_name
+from dfsched.passes.frontend.utils import box_set
 
 REFUSED = "V1 does not support scf.for with loop-carried arguments (iter_args)"
 INDEX_OFFSETS = frozenset({"arith.addi", "arith.index_cast", "arith.index_castui"})

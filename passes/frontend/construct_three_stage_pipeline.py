@@ -63,6 +63,7 @@ from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, ktdp
 from dfsched.dialects.constants import constant_int
 from dfsched.passes.builder import Builder
+from dfsched.passes.walk import nearest_ancestor
 from dfsched.passes.frontend.copy_programs import copies_through_compute
 from dfsched.passes.frontend.generic_pipeline import PASS, Endpoint, GenericPipeline, body_lane_types, reads_init
 from dfsched.passes.frontend.indirect_access import IndirectPlan, build_indirect_view, plan_indirect_tile
@@ -174,7 +175,7 @@ class ProgramPipeline:
                 self.loads.append(op)
             elif isinstance(op, ktdp.StoreOp):
                 self.stores.append(op)
-            elif is_linalg_compute(op) and not _inside_linalg(op) and not _inside_stage(op) \
+            elif is_linalg_compute(op) and not _inside_linalg(op) and nearest_ancestor(op, ktdf.StageOp) is None \
                     and not is_reduction_init(op):
                 computes.append(op)
         if not self.loads and not self.stores:
@@ -462,25 +463,9 @@ def _broadcast(load: ktdp.LoadOp, generic: GenericOp) -> bool:
 
 def _inside_linalg(op: Operation) -> bool:
     parent = op.parent_op()
-    while parent is not None:
-        if is_linalg_compute(parent):
-            return True
+    while parent is not None and not is_linalg_compute(parent):
         parent = parent.parent_op()
-    return False
-
-
-def _inside_stage(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, ktdf.StageOp):
-            return True
-        parent = parent.parent_op()
-    return False
-
-
-def reads_init(generic: GenericOp) -> bool:
-    body = generic.body.blocks[0]
-    return any(arg.uses for arg in body.args[len(generic.inputs):])
+    return parent is not None
 
 
 def _computed_from_load(value: SSAValue) -> Operation | None:

@@ -41,11 +41,11 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAt
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation, OpResult, SSAValue
 
+from dfsched.compat import op_name
 from dfsched.diagnostics import DiagnosticError
 from dfsched.dialects import ktdp
 from dfsched.dialects.constants import constant_attr, constant_int
 from dfsched.passes.frontend.chunk_growth import ChunkGrowth, LoopDependence, inserter_before, refuse, refuse_effect
-from dfsched.passes.frontend.utils import op_name
 
 # combiner -> the value of its identity element (None: zero of any type)
 COMBINERS = {"arith.addf": 0.0, "arith.addi": 0, "arith.maximumf": -math.inf, "arith.maxnumf": -math.inf,

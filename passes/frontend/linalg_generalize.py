@@ -35,10 +35,9 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from dfsched.compat import IteratorType, IteratorTypeAttr, linalg_ops
+from dfsched.compat import IteratorType, IteratorTypeAttr, linalg_ops, op_name
 from dfsched.diagnostics import error
 from dfsched.passes.frontend.pipeline_greedy import constant_value
-from dfsched.passes.frontend.utils import op_name
 
 GenericOp, ReduceOp, BroadcastOp, YieldOp = (
     linalg_ops.GenericOp, linalg_ops.ReduceOp, linalg_ops.BroadcastOp, linalg_ops.YieldOp)

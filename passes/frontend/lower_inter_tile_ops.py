@@ -49,11 +49,11 @@ from dfsched.dialects import ktdp
 from dfsched.dialects.constants import index_constant
 from dfsched.dialects.ktdf_exchange import TileReduceOp
 from dfsched.dialects.ktdp_inter_tile import group_values, tiles_of
-from dfsched.compat import InsertPoint, Rewriter
+from dfsched.compat import InsertPoint, Rewriter, op_name
 from dfsched.passes.builder import Inserter
 from dfsched.passes.frontend.resolve_distributed_views import grid_size
 from dfsched.passes.frontend.sink_loads import may_alias, view_of
-from dfsched.passes.frontend.utils import box_set, erase_dead_ops, op_name
+from dfsched.passes.frontend.utils import box_set, erase_dead_ops
 
 INTER_TILE_CORES = ("'{}' needs the kernel's {} compute tiles on as many cores at once (tiles exchanging "
                     "partials wait for each other), but device '{}' has {} core(s)")

@@ -1,6 +1,5 @@
 """Small IR helpers shared by the frontend passes.
 
-* `op_name`: an op's name, also for unregistered ops.
 * `blocks_post_order`: MLIR's `walk<PostOrder>(Block*)` order (nested blocks first).
 * `values_used_by`: operands plus values an op's regions capture from above.
 * `box_set`: the integer set of a box from 0, `{(d...) | 0 <= d_i < shape_i}`.
@@ -15,14 +14,7 @@ from collections.abc import Iterator, Sequence
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineSet
 
-
-def op_name(op: Operation) -> str:
-    """The op's name, also for unregistered ops (which xDSL names `builtin.unregistered`)."""
-    if op.name == "builtin.unregistered":
-        real = getattr(op, "op_name", None)
-        if real is not None:
-            return real.data
-    return op.name
+from dfsched.compat import op_name
 
 
 def dialect_of(op: Operation) -> str:

@@ -23,7 +23,7 @@ from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 from dfsched.passes.cleanup.greedy import GreedyConfig, apply_patterns_greedily
 from dfsched.passes.cleanup.patterns import fold, folder_patterns
 from dfsched.dialects.constants import constant_int
-from dfsched.passes.lowering.dfir_utils import INDEX
+from dfsched.passes.lowering.dfir_utils import INDEX, queried_mapping
 
 _MASK = (1 << 64) - 1
 _OPS = (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivUIOp, arith.RemUIOp)
@@ -58,16 +58,6 @@ def _constant_values(mapping: DefImmutableMappingOp) -> list[int] | None:
     return out
 
 
-def _mapping(value: SSAValue) -> tuple[QueryMapOp, DefImmutableMappingOp] | None:
-    query = value.owner
-    if not isinstance(query, QueryMapOp):
-        return None
-    mapping = query.map.owner
-    if not isinstance(mapping, DefImmutableMappingOp):
-        return None
-    return query, mapping
-
-
 def _folded_query(rewriter: PatternRewriter, op: Operation, keys, values: list[int], key: SSAValue) -> None:
     constants = [index_constant(v) for v in values]
     mapping = DefImmutableMappingOp(list(keys), [c.result for c in constants])
@@ -86,11 +76,11 @@ class FoldConstantIntoQuery(RewritePattern):
         if not isinstance(op, _OPS) or not _int_like(op):
             return
         lhs, rhs = op.operands
-        found = _mapping(lhs)
+        found = queried_mapping(lhs)
         if found is not None:
             query_is_lhs, constant = True, constant_int(rhs)
         else:
-            found = _mapping(rhs)
+            found = queried_mapping(rhs)
             if found is None:
                 return
             query_is_lhs, constant = False, constant_int(lhs)
@@ -110,7 +100,7 @@ class MergeQueriesSameKey(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, _OPS) or not _int_like(op):
             return
-        a, b = _mapping(op.operands[0]), _mapping(op.operands[1])
+        a, b = queried_mapping(op.operands[0]), queried_mapping(op.operands[1])
         if a is None or b is None or a[0].key is not b[0].key:
             return
         values_a = _constant_values(a[1])

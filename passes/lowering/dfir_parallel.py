@@ -22,7 +22,7 @@ from __future__ import annotations
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.diagnostics import error
@@ -30,7 +30,7 @@ from dfsched.dialects.affine_subscripts import affine_mul
 from dfsched.dialects.agen import VectorLoadOp, VectorStoreOp
 from dfsched.dialects.dataflow import GetLogicalMemoryViewOp
 from dfsched.dialects.ktdf import ParallelOp
-from dfsched.passes.cleanup.affine_utils import binary
+from dfsched.passes.cleanup.affine_utils import substitute
 from dfsched.passes.lowering.dfir_symbols import element_size_bytes
 from dfsched.passes.lowering.dfir_transfers import linear_coefficients
 from dfsched.dialects.constants import constant_int
@@ -43,18 +43,6 @@ from dfsched.passes.lowering.dfir_utils import (
     iter_arg_of,
     uniform_map_query,
 )
-
-
-def substitute(expr: AffineExpr, dims: list[AffineExpr], symbols: list[AffineExpr]) -> AffineExpr:
-    """`expr` with dim i replaced by `dims[i]` (and symbols likewise), rebuilt as MLIR simplifies."""
-    if isinstance(expr, AffineDimExpr):
-        return dims[expr.position]
-    if isinstance(expr, AffineSymExpr):
-        return symbols[expr.position]
-    if isinstance(expr, AffineConstantExpr):
-        return expr
-    assert isinstance(expr, AffineBinaryOpExpr)
-    return binary(expr.kind, substitute(expr.lhs, dims, symbols), substitute(expr.rhs, dims, symbols))
 
 
 def compose(outer: AffineMap, inner: AffineMap) -> AffineMap:

@@ -37,10 +37,9 @@ from xdsl.rewriter import Rewriter
 from dfsched.diagnostics import error
 from dfsched.dialects.dataflow import ProgramUnitOp
 from dfsched.dialects.symbol import CreateIdOp, CreateSymbolOp
-from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 from dfsched.dialects.constants import constant_int, index_constant
 from dfsched.passes.builder import Builder
-from dfsched.passes.lowering.dfir_utils import iter_arg_of, uniform_map_query
+from dfsched.passes.lowering.dfir_utils import iter_arg_of, queried_mapping, uniform_map_query
 
 MAX_CALL_DEPTH = 8
 
@@ -180,12 +179,10 @@ class SymbolAllocator:
 
 def per_unit_constants(value: SSAValue) -> dict[SSAValue, int] | None:
     """The constants of a `uniform.query_map` over an all-constant mapping, keyed by unit."""
-    query = value.owner
-    if not isinstance(query, QueryMapOp):
+    found = queried_mapping(value)
+    if found is None:
         return None
-    mapping = query.map.owner
-    if not isinstance(mapping, DefImmutableMappingOp):
-        return None
+    mapping = found[1]
     out: dict[SSAValue, int] = {}
     for key, mapped in zip(mapping.keys, mapping.values):
         constant = constant_int(mapped)

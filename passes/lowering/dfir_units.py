@@ -137,15 +137,6 @@ def _filter_for_kind(pu: ProgramUnitOp, kind: str) -> None:
         Rewriter.erase_op(signal, safe_erase=False)
 
 
-def _is_inside(op: Operation, region: Region) -> bool:
-    current: Operation | None = op
-    while current is not None:
-        if current.parent_region() is region:
-            return True
-        current = current.parent_op()
-    return False
-
-
 def _replace_tile_id_with_core_query(pu: ProgramUnitOp, core_consts: dict[int, SSAValue],
                                      const_builder: Builder, outside: list[GetComputeTileIdOp]) -> None:
     """A compute tile id used inside `pu` becomes `query_map([unit -> its core id])` keyed by the
@@ -158,7 +149,7 @@ def _replace_tile_id_with_core_query(pu: ProgramUnitOp, core_consts: dict[int, S
     tile_ids: list[GetComputeTileIdOp] = []
     for op in (*outside, *pu.walk(region_first=True)):
         if isinstance(op, GetComputeTileIdOp) and len(op.results) == 1:
-            if any(_is_inside(use.operation, region) for use in op.results[0].uses):
+            if any(region.is_ancestor(use.operation) for use in op.results[0].uses):
                 tile_ids.append(op)
     if not tile_ids:
         return
@@ -179,7 +170,7 @@ def _replace_tile_id_with_core_query(pu: ProgramUnitOp, core_consts: dict[int, S
     core_id = uniform_map_query(Builder(InsertPoint.at_start(body), None, pu.location), keys, values, body.args[0])
     for tile_id in tile_ids:
         for use in list(tile_id.results[0].uses):
-            if _is_inside(use.operation, region):
+            if region.is_ancestor(use.operation):
                 use.operation.operands[use.index] = core_id
 
 

@@ -95,6 +95,15 @@ def uniform_map_query(builder: Builder, keys: Sequence[SSAValue], values: Sequen
     return builder.value(QueryMapOp(mapping, key, INDEX))
 
 
+def queried_mapping(value: SSAValue) -> tuple[QueryMapOp, DefImmutableMappingOp] | None:
+    """The `uniform.query_map` defining `value` and the `def_immutable_mapping` it queries."""
+    query = value.owner
+    if not isinstance(query, QueryMapOp):
+        return None
+    mapping = query.map.owner
+    return (query, mapping) if isinstance(mapping, DefImmutableMappingOp) else None
+
+
 # ---------------------------------------------------------------------------
 # Units
 # ---------------------------------------------------------------------------
@@ -275,8 +284,10 @@ def shape_and_element(type_: Attribute) -> tuple[list[int], Attribute] | None:
     return None
 
 
-def flattened_vector_type(model, type_: Attribute, at: Operation) -> VectorType:
-    """A tensor/memref as one `vector<N x T>` that must fit the hardware vector width."""
+def flattened_vector_type(model, type_: Attribute, at: Operation, block: bool = False) -> VectorType:
+    """A tensor/memref as one `vector<N x T>` that must fit the hardware vector width, unless
+    `block`: a matrix step's operand or accumulator block, whole unit tiles that the FIFO
+    streams and the unit consumes vector by vector (`dfir_compute.matrix_block_ops`)."""
     if isinstance(type_, VectorType):
         return type_
     found = shape_and_element(type_)
@@ -288,32 +299,33 @@ def flattened_vector_type(model, type_: Attribute, at: Operation) -> VectorType:
         if dim < 0:
             raise error(at, f"cannot turn {type_} into a vector: its shape is dynamic")
         total *= dim
+    if block:
+        return VectorType(element, [total])
     lanes = vector_lanes(model, element, at)
     if total > lanes:
         raise error(at, f"{type_} holds {total} elements, more than the hardware vector width of {lanes}")
     return VectorType(element, [total])
 
 
+def _whole_memref_access(builder: Builder, memref: SSAValue) -> tuple[AffineMap, list[SSAValue], AffineSetAttr,
+                                                                        AffineMapAttr]:
+    """The subscript map, zero indices, set and identity order of an access to all of `memref`."""
+    mtype = memref.type
+    assert isinstance(mtype, MemRefType)
+    rank = len(mtype.get_shape())
+    order = identity_map(rank)
+    return order, [builder.constant(0)] * rank, sizes_set(mtype.get_shape()), AffineMapAttr(order)
+
+
 def emit_vector_load(builder: Builder, vector_type: Attribute, memref: SSAValue) -> SSAValue:
     """`agen.vector_load` of a whole memref at zero indices, identity order."""
     from dfsched.dialects.agen import VectorLoadOp
 
-    mtype = memref.type
-    assert isinstance(mtype, MemRefType)
-    rank = len(mtype.get_shape())
-    zero = builder.constant(0)
-    order = identity_map(rank)
-    return builder.value(VectorLoadOp(vector_type, memref, order, [zero] * rank, sizes_set(mtype.get_shape()),
-                                      AffineMapAttr(order)))
+    return builder.value(VectorLoadOp(vector_type, memref, *_whole_memref_access(builder, memref)))
 
 
 def emit_vector_store(builder: Builder, value: SSAValue, memref: SSAValue) -> Operation:
+    """`agen.vector_store` of a whole memref at zero indices, identity order."""
     from dfsched.dialects.agen import VectorStoreOp
 
-    mtype = memref.type
-    assert isinstance(mtype, MemRefType)
-    rank = len(mtype.get_shape())
-    zero = builder.constant(0)
-    order = identity_map(rank)
-    return builder.insert(VectorStoreOp(value, memref, order, [zero] * rank, sizes_set(mtype.get_shape()),
-                                        AffineMapAttr(order)))
+    return builder.insert(VectorStoreOp(value, memref, *_whole_memref_access(builder, memref)))

@@ -80,11 +80,13 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import IsTerminator
 
+from dfsched.compat import op_name
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
 from dfsched.passes.aliasing import memref_aliases, memref_root
 from dfsched.passes.walk import pipelines_post_order
-from dfsched.passes.scheduling.utils import depends_on, pipeline_enclosing_scope
+from dfsched.passes.scheduling.pipeline_tree import pipeline_enclosing_scope
+from dfsched.passes.walk import depends_on
 
 NO_ALLOC = "broadcast promotion: destination does not trace back to a memref.alloc"
 
@@ -233,7 +235,7 @@ def written_memrefs(op: Operation) -> list[SSAValue]:
         return [op.destination] if isinstance(op.destination.type, MemRefType) else []
     if isinstance(op, memref.StoreOp):
         return [op.memref]
-    name = _op_name(op)
+    name = op_name(op)
     if name.startswith("linalg."):
         return [v for v in _linalg_inits(op) if isinstance(v.type, MemRefType)]
     if isinstance(op, ktdf.OpaqueOp):
@@ -279,13 +281,6 @@ def defined_inside(value: SSAValue, container: Operation) -> bool:
     else:
         return False
     return owner is not None and container.is_ancestor(owner)
-
-
-def _op_name(op: Operation) -> str:
-    if op.name == "builtin.unregistered":
-        op_name = getattr(op, "op_name", None)
-        return op_name.data if op_name is not None else op.name
-    return op.name
 
 
 # ===========================================================================

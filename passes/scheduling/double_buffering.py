@@ -65,7 +65,8 @@ from dfsched.arch.model import SCRATCHPAD, DeviceModel
 from dfsched.compat import DominanceInfo
 from dfsched.diagnostics import DiagnosticError, error, loc_text
 from dfsched.dialects import ktdf
-from dfsched.passes.scheduling.utils import pipeline_enclosing_scope, replace_private
+from dfsched.passes.scheduling.pipeline_tree import pipeline_enclosing_scope
+from dfsched.passes.scheduling.privates import replace_private
 
 PASS = "double-buffering"
 NUM_PHASES = 2

@@ -40,7 +40,7 @@ from dfsched.dialects.affine_subscripts import affine_add, affine_ceildiv, affin
 from dfsched.passes.cleanup import affine_utils as au
 from dfsched.passes.cleanup.patterns import new_apply
 from dfsched.passes.scheduling.tiling_utils import loops_post_order
-from dfsched.passes.scheduling.utils import set_transfer_side
+from dfsched.passes.scheduling.tiling_utils import set_transfer_side
 
 
 def _insert_before(op: Operation, anchor: Operation) -> Operation:

@@ -68,7 +68,8 @@ from dfsched.diagnostics import error, loc_text
 from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import GroupOp
 from dfsched.dialects.constants import static_trip_count
-from dfsched.passes.scheduling.utils import is_parallel_loop, move_ops, pipeline_enclosing_scope
+from dfsched.passes.scheduling.pipeline_tree import is_parallel_loop, pipeline_enclosing_scope
+from dfsched.passes.scheduling.privates import move_ops
 from dfsched.passes.walk import nearest_ancestor, runs_compute_ops_in_sequence
 
 PASS = "parallelize-loops-across-instances"

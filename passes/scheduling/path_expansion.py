@@ -64,7 +64,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import memref
+from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import (
     ArrayAttr,
     MemRefType,
@@ -74,7 +74,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
 )
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
 from xdsl.passes import ModulePass
 
 from dfsched.arch.model import DeviceModel
@@ -82,20 +82,12 @@ from dfsched.arch.routing import NodeClass, RouteNode
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import attribute_text
-from dfsched.passes.walk import pipelines_post_order
-from dfsched.passes.scheduling.utils import (
-    ChainError,
-    TokenPlan,
-    fold_subscript_map_and_operands,
-    cleanup_private,
-    contains_pipeline,
-    extend_private,
-    index_constant_at_function_entry,
-    linear_stage_chain,
-    nearest_stage,
-    stage_ops,
-    zero_map,
-)
+from dfsched.dialects.constants import constant_int, index_constant
+from dfsched.passes.cleanup.affine_utils import substitute
+from dfsched.passes.walk import nearest_ancestor, pipelines_post_order
+from dfsched.passes.scheduling.pipeline_tree import (ChainError, contains_pipeline, linear_stage_chain, nearest_stage,
+                                                     stage_ops)
+from dfsched.passes.scheduling.privates import TokenPlan, cleanup_private, extend_private
 
 PASS = "path-expansion"
 NO_DEVICE = ("Unable to import the device specification for path expansion. This could happen if the device "
@@ -387,22 +379,19 @@ class Planner:
             raise self.fail(t, "a transfer from one FIFO slot to another is not supported")
         move = Move(Place(self.routing.nodes[0]), Place(self.routing.nodes[0]), self.position[t], t, transfer=t,
                     stage=stage)
-        if src_is_slot:
-            writer = slot_writers[t.source]
-            if not isinstance(writer, ktdf.WriteToFifoOp):
-                raise self.fail(t, "this transfer drains a FIFO slot that another transfer fills; a FIFO slot "
+        sides = (("src", "writer", t.source, slot_writers, ktdf.WriteToFifoOp, "drains", "fills"),
+                 ("dst", "reader", t.destination, slot_readers, ktdf.ReadFromFifoOp, "fills", "drains"))
+        for side, end_name, value, ends, end_kind, verb, other in sides:
+            if not isinstance(value.type, ktdf.FifoSlotType):
+                setattr(move, side, self.memory_place(value, t))
+                continue
+            end = ends[value]
+            if not isinstance(end, end_kind):
+                raise self.fail(t, f"this transfer {verb} a FIFO slot that another transfer {other}; a FIFO slot "
                                    "must connect a unit with a compute stage")
-            move.src, move.writer, move.slot = self.compute_place(_stage_of(writer)), writer, t.source
-        else:
-            move.src = self.memory_place(t.source, t)
-        if dst_is_slot:
-            reader = slot_readers[t.destination]
-            if not isinstance(reader, ktdf.ReadFromFifoOp):
-                raise self.fail(t, "this transfer fills a FIFO slot that another transfer drains; a FIFO slot "
-                                   "must connect a unit with a compute stage")
-            move.dst, move.reader, move.slot = self.compute_place(_stage_of(reader)), reader, t.destination
-        else:
-            move.dst = self.memory_place(t.destination, t)
+            setattr(move, side, self.compute_place(_stage_of(end)))
+            setattr(move, end_name, end)
+            move.slot = value
         return move
 
     def build_lanes(self) -> list[list[Move]]:
@@ -902,3 +891,77 @@ def _slice(t: Operation, block: Block) -> list[Operation]:
         needed.add(owner)
         worklist.extend(owner.operands)
     return [op for op in block.ops if op in needed]
+
+
+# ---------------------------------------------------------------------------
+# Constants at function entry, subscript folding
+# ---------------------------------------------------------------------------
+
+
+def enclosing_function(op: Operation) -> func.FuncOp | None:
+    return nearest_ancestor(op, func.FuncOp)
+
+
+def index_constant_at_function_entry(op: Operation, value: int) -> SSAValue | None:
+    """A new `arith.constant <value> : index` at the start of `op`'s function (None outside one)."""
+    function = enclosing_function(op)
+    if function is None or not function.body.blocks:
+        return None
+    constant = index_constant(value)
+    entry = function.body.blocks[0]
+    first = entry.first_op
+    if first is None:
+        entry.add_op(constant)
+    else:
+        entry.insert_op_before(constant, first)
+    return constant.result
+
+
+def fold_subscript_map_and_operands(
+    amap: AffineMap, operands: Sequence[SSAValue]
+) -> tuple[AffineMap, list[SSAValue]]:
+    """Subscript maps as path expansion wants them (not MLIR's `canonicalizeMapAndOperands`,
+    which `cleanup.affine_utils` implements: that one keeps constant dims and may turn dims into
+    symbols). Operands defined by index constants fold into the map, repeated operands share one
+    dim, and dims the map no longer uses are dropped (dims renumbered in operand order).
+    Symbols are kept as they are.
+    """
+    num_dims = amap.num_dims
+    dim_operands = list(operands[:num_dims])
+    sym_operands = list(operands[num_dims:])
+    used = set()
+    for result in amap.results:
+        used |= _used_dims(result)
+    replacement: list[AffineExpr] = []
+    kept: list[SSAValue] = []
+    seen: dict[SSAValue, int] = {}
+    for position, value in enumerate(dim_operands):
+        if position not in used:
+            replacement.append(AffineConstantExpr(0))  # never referenced
+            continue
+        constant = constant_int(value)
+        if constant is not None:
+            replacement.append(AffineConstantExpr(constant))
+            continue
+        if value in seen:
+            replacement.append(AffineDimExpr(seen[value]))
+            continue
+        seen[value] = len(kept)
+        replacement.append(AffineDimExpr(len(kept)))
+        kept.append(value)
+    symbols = [AffineSymExpr(i) for i in range(amap.num_symbols)]
+    results = tuple(substitute(r, replacement, symbols) for r in amap.results)
+    return AffineMap(len(kept), amap.num_symbols, results), kept + sym_operands
+
+
+def _used_dims(expr: AffineExpr) -> set[int]:
+    if isinstance(expr, AffineDimExpr):
+        return {expr.position}
+    if isinstance(expr, AffineBinaryOpExpr):
+        return _used_dims(expr.lhs) | _used_dims(expr.rhs)
+    return set()
+
+
+def zero_map(rank: int) -> AffineMap:
+    """`() -> (0, ..., 0)`: the subscripts of a whole scratchpad buffer."""
+    return AffineMap(0, 0, tuple(AffineConstantExpr(0) for _ in range(rank)))

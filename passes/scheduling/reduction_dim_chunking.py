@@ -55,7 +55,6 @@ from dfsched.passes.scheduling.reduction_utils import (
     find_store_transfer,
     init_form,
     is_exposed,
-    is_inside,
     loop_extent,
     reduction_dims,
 )
@@ -323,7 +322,7 @@ def first_chunk_init(compute: ktdf.StageOp, generic: xlinalg.GenericOp, at: Oper
     value = form.value
     assert value is not None
     defined_by = value.owner if isinstance(value, OpResult) else value.owner.parent_op()  # type: ignore[union-attr]
-    if defined_by is not None and is_inside(defined_by, compute):
+    if defined_by is not None and compute.is_ancestor(defined_by):
         if not (isinstance(value, OpResult) and isinstance(value.owner, arith.ConstantOp)):
             raise error(at, f"{PASS}: the reduction's init must be a tensor.empty or a linalg.fill of a constant "
                             "into one")

@@ -185,22 +185,22 @@ def input_reduction_positions(generic: xlinalg.GenericOp) -> list[list[int]]:
 # ---------------------------------------------------------------------------
 
 
-def find_load_stage(pipeline: ktdf.PipelineOp, compute: ktdf.StageOp) -> ktdf.StageOp | None:
-    """The sibling stage producing a token the compute stage waits for."""
-    for token in compute.depends_in:
+def _sibling_across(pipeline: ktdf.PipelineOp, compute: ktdf.StageOp, mine: str, theirs: str) -> ktdf.StageOp | None:
+    for token in getattr(compute, mine):
         for sibling in pipeline.stages:
-            if sibling is not compute and token in sibling.depends_out:
+            if sibling is not compute and token in getattr(sibling, theirs):
                 return sibling
     return None
+
+
+def find_load_stage(pipeline: ktdf.PipelineOp, compute: ktdf.StageOp) -> ktdf.StageOp | None:
+    """The sibling stage producing a token the compute stage waits for."""
+    return _sibling_across(pipeline, compute, "depends_in", "depends_out")
 
 
 def find_store_stage(pipeline: ktdf.PipelineOp, compute: ktdf.StageOp) -> ktdf.StageOp | None:
     """The sibling stage waiting for a token the compute stage produces."""
-    for token in compute.depends_out:
-        for sibling in pipeline.stages:
-            if sibling is not compute and token in sibling.depends_in:
-                return sibling
-    return None
+    return _sibling_across(pipeline, compute, "depends_out", "depends_in")
 
 
 def is_fifo(value: SSAValue) -> bool:
@@ -316,8 +316,8 @@ def init_form(init: SSAValue) -> InitForm | None:
 def captured_values(op: Operation) -> list[SSAValue]:
     """Values used inside `op`'s regions but defined outside `op`."""
     return [operand for inner in op.walk() if inner is not op for operand in inner.operands
-            if not (isinstance(operand, OpResult) and is_inside(operand.owner, op))
-            and not (not isinstance(operand, OpResult) and is_inside(operand.owner.parent_op(), op))]  # type: ignore[union-attr]
+            if not (isinstance(operand, OpResult) and op.is_ancestor(operand.owner))
+            and not (not isinstance(operand, OpResult) and op.is_ancestor(operand.owner.parent_op()))]  # type: ignore[union-attr]
 
 
 def defining_slice(value: SSAValue, block: Block) -> list[Operation]:
@@ -341,14 +341,6 @@ def _ancestor_in(op: Operation, block: Block) -> Operation | None:
     while op is not None and op.parent is not block:
         op = op.parent_op()
     return op
-
-
-def is_inside(op: Operation, container: Operation) -> bool:
-    while op is not None:
-        if op is container:
-            return True
-        op = op.parent_op()
-    return False
 
 
 # ---------------------------------------------------------------------------

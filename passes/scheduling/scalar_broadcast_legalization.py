@@ -68,7 +68,8 @@ from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import attribute_text
 from dfsched.passes.walk import pipelines_post_order
-from dfsched.passes.scheduling.utils import nearest_pipeline, nearest_stage, retype_private_results
+from dfsched.passes.scheduling.pipeline_tree import nearest_pipeline, nearest_stage
+from dfsched.passes.scheduling.privates import retype_private_results
 
 PASS = "scalar-broadcast-legalization"
 NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty or "

@@ -47,18 +47,10 @@ from dfsched.arch.model import BELOW_SCRATCHPAD, DeviceModel
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects import ktdf
 from dfsched.dialects.constants import constant_int
-from dfsched.passes.scheduling.utils import (
-    NodeKind,
-    PipelineTree,
-    TreeNode,
-    cleanup_private,
-    depends_on,
-    is_inside,
-    move_ops,
-    nearest_pipeline,
-    replace_private,
-    substitute,
-)
+from dfsched.passes.cleanup.affine_utils import substitute
+from dfsched.passes.scheduling.pipeline_tree import NodeKind, PipelineTree, TreeNode, nearest_pipeline
+from dfsched.passes.scheduling.privates import cleanup_private, move_ops, replace_private
+from dfsched.passes.walk import depends_on
 from dfsched.passes.walk import pipelines_post_order
 
 PASS = "stage-coarsening"
@@ -412,7 +404,7 @@ def erase_nest_and_clean_private(candidate: Candidate, outer: ktdf.PipelineOp) -
 # The machinery of steps 7 to 11
 # ===========================================================================
 #
-# * **Tree editing** on the shared `PipelineTree` nodes (`dfsched.passes.scheduling.utils`):
+# * **Tree editing** on the shared `PipelineTree` nodes (`dfsched.passes.scheduling.pipeline_tree`):
 #   append, insert at a position, detach, and remove a node lifting its children.
 # * **Legalizer** (step 7): wrap loose loops of a pipeline in a stage, give stages under a
 #   loop their own nested pipeline, and give a pipeline whose stages wait on each other a
@@ -436,9 +428,9 @@ ALLOWED_BETWEEN_LOOPS = (ktdf.TilingDeriveSizeOp, ktdf.TilingLinearizeIndexOp)
 def defined_inside(value: SSAValue, container: Operation) -> bool:
     """True when `value` is defined by an op in `container` (or is one of its block arguments)."""
     if isinstance(value, OpResult):
-        return is_inside(value.owner, container)
+        return container.is_ancestor(value.owner)
     if isinstance(value, BlockArgument):
-        return is_inside(value.block.parent_op(), container)
+        return container.is_ancestor(value.block.parent_op())
     return False
 
 
@@ -990,7 +982,6 @@ __all__ = [
     "depends_on",
     "detach",
     "insert_child",
-    "is_inside",
     "legalize",
     "new_node",
     "pre_order",

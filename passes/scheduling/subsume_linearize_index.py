@@ -35,7 +35,7 @@ from dfsched.dialects.affine_subscripts import affine_add, affine_mul
 from dfsched.passes.cleanup import affine_utils as au
 from dfsched.passes.cleanup.patterns import new_apply
 from dfsched.passes.scheduling.tiling_utils import insert_before
-from dfsched.passes.scheduling.utils import set_transfer_side
+from dfsched.passes.scheduling.tiling_utils import set_transfer_side
 
 SIDES = ("source", "dest")
 

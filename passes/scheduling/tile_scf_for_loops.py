@@ -64,7 +64,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
 from dfsched.passes.scheduling.tile_size_selection import whole_loop_fits
-from dfsched.passes.scheduling.utils import is_parallel_loop
+from dfsched.passes.scheduling.pipeline_tree import is_parallel_loop
 from dfsched.passes.scheduling.tiling_utils import (
     LoopNest,
     LoopTilingAnalysis,

@@ -13,6 +13,7 @@
 * `propagate_loop_type` (the point loops inherit the `loop_type` of the loops they come from)
   and `normalize_loops` (`normalize-scf-for-loops`'s normalization applied to a given list of loops, each followed by
   sinking the `affine.apply` ops it created next to their users).
+* `set_transfer_side`: a new map and index list for one side of a `ktdf.data_transfer`.
 
 Everything keeps IR order (Decision 5).
 """
@@ -24,15 +25,16 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, IndexType, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.dialects import ktdf
-from dfsched.dialects.constants import index_constant
+from dfsched.dialects.constants import constant_int, index_constant
 from dfsched.passes.builder import Inserter
 from dfsched.passes.walk import post_order
-from dfsched.passes.scheduling.utils import is_parallel_loop
+from dfsched.passes.scheduling.pipeline_tree import is_parallel_loop
 
 MAX_LOOP_NEST_DEPTH = 4
 """Deeper perfect nests are analysed as their outermost four loops (upstream's kMaxLoopNestDepth)."""
@@ -45,12 +47,7 @@ MAX_LOOP_NEST_DEPTH = 4
 
 def constant_index_value(value: SSAValue) -> int | None:
     """The value of an `arith.constant N : index` (upstream's `getConstantIndexValue`), else None."""
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp):
-        attr = owner.value
-        if isinstance(attr, IntegerAttr) and isinstance(attr.type, IndexType):
-            return attr.value.data
-    return None
+    return constant_int(value) if isinstance(value.type, IndexType) else None
 
 
 def insert_before(op: Operation, anchor: Operation, location_of: Operation | None = None) -> Operation:
@@ -293,3 +290,16 @@ def untileable_reason(loops: Sequence[scf.ForOp]) -> str | None:
         if not isinstance(loop.lb.type, IndexType):
             return f"loops over {loop.lb.type}"
     return None
+
+
+def set_transfer_side(transfer: ktdf.DataTransferOp, side: str, amap: AffineMap, indices: Sequence[SSAValue]) -> None:
+    """Give one side (`"source"` or `"dest"`) of `transfer` a new map and index list (operand
+    segments follow)."""
+    groups = [
+        [transfer.source], list(transfer.source_indices), list(transfer.source_sizes),
+        [transfer.destination], list(transfer.dest_indices), list(transfer.dest_sizes),
+    ]
+    groups[1 if side == "source" else 4] = list(indices)
+    transfer.operands = [v for group in groups for v in group]
+    transfer.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(g) for g in groups])
+    transfer.properties[f"{side}_map"] = AffineMapAttr(amap)

@@ -71,10 +71,22 @@ def same(fast, slow):
         assert fast.outputs[key].tobytes() == slow.outputs[key].tobytes(), key
 
 
+# row_sum on 4 of its 32 tiles (12 rows, 3 a tile as in the example): every tile runs the same
+# program, and three runs of the 32 tiles were a quarter minute of the default run.
+SMALLER = {"row_sum.mlir": [("grid = [32]", "grid = [4]"), ("96", "12"), ("95", "11")]}
+
+
 @pytest.mark.parametrize("name, loops", [("row_bias_tiled.mlir", 12), ("loop_nest.mlir", 0),
                                          ("fused_chain.mlir", 0), ("row_sum.mlir", 0)])
-def test_examples_batched_equal_sequential(monkeypatch, name, loops):
+def test_examples_batched_equal_sequential(monkeypatch, tmp_path, name, loops):
     path = EXAMPLES / name
+    if name in SMALLER:
+        text = path.read_text()
+        for old, new in SMALLER[name]:
+            assert old in text
+            text = text.replace(old, new)
+        path = tmp_path / name
+        path.write_text(text)
     module = ktir.load_module(path)
     inputs = ktir.make_inputs(module, 0)
     # the sample device declares no accumulation type: reductions accumulate in their output type

@@ -7,14 +7,14 @@
 
 // CHECK-LABEL: func.func @parallel_compute
 // CHECK-NEXT:  %[[M0:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-mnilu", type = "mnilu"} : index
-// CHECK-NEXT:  %[[M1:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 0 : i32, name = "C1-mnilu", type = "mnilu"} : index
-// CHECK-NEXT:  %[[M2:.*]] = dataflow.get_unit {core = 2 : i32, corelet = 0 : i32, name = "C2-mnilu", type = "mnilu"} : index
-// CHECK-NEXT:  %[[S00:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-sfu-CL0", type = "sfu"} : index
-// CHECK-NEXT:  %[[S10:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 0 : i32, name = "C1-sfu-CL0", type = "sfu"} : index
-// CHECK-NEXT:  %[[S20:.*]] = dataflow.get_unit {core = 2 : i32, corelet = 0 : i32, name = "C2-sfu-CL0", type = "sfu"} : index
-// CHECK-NEXT:  %[[S01:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-sfu-CL1", type = "sfu"} : index
-// CHECK-NEXT:  %[[S11:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 1 : i32, name = "C1-sfu-CL1", type = "sfu"} : index
-// CHECK-NEXT:  %[[S21:.*]] = dataflow.get_unit {core = 2 : i32, corelet = 1 : i32, name = "C2-sfu-CL1", type = "sfu"} : index
+// CHECK:       %[[M1:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 0 : i32, name = "C1-mnilu", type = "mnilu"} : index
+// CHECK:       %[[M2:.*]] = dataflow.get_unit {core = 2 : i32, corelet = 0 : i32, name = "C2-mnilu", type = "mnilu"} : index
+// CHECK:       %[[S00:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-sfu-CL0", type = "sfu"} : index
+// CHECK:       %[[S10:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 0 : i32, name = "C1-sfu-CL0", type = "sfu"} : index
+// CHECK:       %[[S20:.*]] = dataflow.get_unit {core = 2 : i32, corelet = 0 : i32, name = "C2-sfu-CL0", type = "sfu"} : index
+// CHECK:       %[[S01:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-sfu-CL1", type = "sfu"} : index
+// CHECK:       %[[S11:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 1 : i32, name = "C1-sfu-CL1", type = "sfu"} : index
+// CHECK:       %[[S21:.*]] = dataflow.get_unit {core = 2 : i32, corelet = 1 : i32, name = "C2-sfu-CL1", type = "sfu"} : index
 // CHECK-NEXT:  %[[TID:.*]] = ktdp.get_compute_tile_id : index
 // CHECK-NEXT:  %[[A0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:  %[[A1:.*]] = arith.constant 1 : index

@@ -16,9 +16,9 @@
 // CHECK:       %[[SFU:.*]] = uniform.query_map
 // CHECK:       %[[L1SU:.*]] = uniform.query_map
 // CHECK:       %[[MNISU:.*]] = uniform.query_map
-// CHECK-NEXT:  %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:  %[[C1:.*]] = arith.constant 1 : index
-// CHECK-NEXT:  %[[C4:.*]] = arith.constant 4 : index
+// CHECK:       %[[C0:.*]] = arith.constant 0 : index
+// CHECK:       %[[C1:.*]] = arith.constant 1 : index
+// CHECK:       %[[C4:.*]] = arith.constant 4 : index
 // CHECK-NEXT:  scf.for %[[I:.*]] = %[[C0]] to %[[C4]] step %[[C1]] {
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[MNILU]], %[[L1LU]], %[[SFU]], %[[L1SU]], %[[MNISU]] {
 // CHECK:           ktdf_lowering.execute_on %[[MNILU]] {
@@ -109,9 +109,9 @@ func.func @tiles(%x: memref<4x64xf16, "DDR">, %y: memref<4x64xf16, "DDR">) attri
 // CHECK-SAME:  (%{{[^:]*}}: memref<?x64xf16, "DDR">, %[[N:.*]]: index)
 // CHECK:       %[[MNILU:.*]] = uniform.query_map
 // CHECK:       %[[L1LU:.*]] = uniform.query_map
-// CHECK-NEXT:  %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:  %[[C1:.*]] = arith.constant 1 : index
-// CHECK-NEXT:  %[[C3:.*]] = arith.constant 3 : index
+// CHECK:       %[[C0:.*]] = arith.constant 0 : index
+// CHECK:       %[[C1:.*]] = arith.constant 1 : index
+// CHECK:       %[[C3:.*]] = arith.constant 3 : index
 // CHECK-NEXT:  scf.for %[[I:[^ ]*]] = %[[C0]] to %[[N]] step %[[C1]] {
 // CHECK-NEXT:    scf.for %[[U:[^ ]*]] = %[[C0]] to %[[C1]] step %[[C1]] {
 // CHECK-NEXT:      scf.for %[[J:[^ ]*]] = %[[C0]] to %[[C3]] step %[[C1]] {

@@ -8,8 +8,8 @@
 // CHECK-LABEL: func.func @single_stage
 // CHECK-SAME:  (%[[SRC:.*]]: memref<3x4x64xf16, "L1">, %[[SLOT:.*]]: !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>)
 // CHECK-NEXT:  %[[U0:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-l1lu", type = "l1lu"} : index
-// CHECK-NEXT:  %[[U1:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 0 : i32, name = "C1-l1lu", type = "l1lu"} : index
-// CHECK-NEXT:  %[[U2:.*]] = dataflow.get_unit {core = 2 : i32, corelet = 0 : i32, name = "C2-l1lu", type = "l1lu"} : index
+// CHECK:       %[[U1:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 0 : i32, name = "C1-l1lu", type = "l1lu"} : index
+// CHECK:       %[[U2:.*]] = dataflow.get_unit {core = 2 : i32, corelet = 0 : i32, name = "C2-l1lu", type = "l1lu"} : index
 // CHECK-NEXT:  %[[TID:.*]] = ktdp.get_compute_tile_id : index
 // CHECK-NEXT:  %[[K0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:  %[[K1:.*]] = arith.constant 1 : index

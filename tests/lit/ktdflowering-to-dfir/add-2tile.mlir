@@ -23,31 +23,31 @@
 // CHECK-DAG:         %[[C8192:.*]] = arith.constant 8192 : index
 // CHECK-DAG:         %[[C8320:.*]] = arith.constant 8320 : index
 // CHECK:             %[[MN0:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-mnilu", type = "mnilu"} : index
-// CHECK-NEXT:        %[[MN1:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 0 : i32, name = "C1-mnilu", type = "mnilu"} : index
-// CHECK-NEXT:        %[[LU0:.*]] = dataflow.get_unit {{.*}}name = "C0-l1lu"
-// CHECK-NEXT:        %[[LU1:.*]] = dataflow.get_unit {{.*}}name = "C1-l1lu"
-// CHECK-NEXT:        %[[SF0:.*]] = dataflow.get_unit {{.*}}name = "C0-sfu"
-// CHECK-NEXT:        %[[SF1:.*]] = dataflow.get_unit {{.*}}name = "C1-sfu"
-// CHECK-NEXT:        %[[SU0:.*]] = dataflow.get_unit {{.*}}name = "C0-l1su"
-// CHECK-NEXT:        %[[SU1:.*]] = dataflow.get_unit {{.*}}name = "C1-l1su"
-// CHECK-NEXT:        %[[MS0:.*]] = dataflow.get_unit {{.*}}name = "C0-mnisu"
-// CHECK-NEXT:        %[[MS1:.*]] = dataflow.get_unit {{.*}}name = "C1-mnisu"
-// CHECK-NEXT:        %[[DDR:.*]] = dataflow.get_unit {name = "ddr", type = "ddr"} : index
-// CHECK-NEXT:        %[[L10:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-l1", type = "l1"} : index
-// CHECK-NEXT:        %[[L11:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-l1", type = "l1"} : index
+// CHECK:             %[[MN1:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 0 : i32, name = "C1-mnilu", type = "mnilu"} : index
+// CHECK:             %[[LU0:.*]] = dataflow.get_unit {{.*}}name = "C0-l1lu"
+// CHECK:             %[[LU1:.*]] = dataflow.get_unit {{.*}}name = "C1-l1lu"
+// CHECK:             %[[SF0:.*]] = dataflow.get_unit {{.*}}name = "C0-sfu"
+// CHECK:             %[[SF1:.*]] = dataflow.get_unit {{.*}}name = "C1-sfu"
+// CHECK:             %[[SU0:.*]] = dataflow.get_unit {{.*}}name = "C0-l1su"
+// CHECK:             %[[SU1:.*]] = dataflow.get_unit {{.*}}name = "C1-l1su"
+// CHECK:             %[[MS0:.*]] = dataflow.get_unit {{.*}}name = "C0-mnisu"
+// CHECK:             %[[MS1:.*]] = dataflow.get_unit {{.*}}name = "C1-mnisu"
+// CHECK:             %[[DDR:.*]] = dataflow.get_unit {name = "ddr", type = "ddr"} : index
+// CHECK:             %[[L10:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-l1", type = "l1"} : index
+// CHECK:             %[[L11:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-l1", type = "l1"} : index
 
 // MNILU: both operands DDR -> L1, then releases L1LU.
 // CHECK-NEXT:        dataflow.program_unit iter_arg : %[[I0:.*]] -> (%[[MN0]], %[[MN1]]) : {
-// CHECK-NEXT:          %[[LM:.*]] = uniform.def_immutable_mapping([%[[MN0]] -> %[[L10]]], [%[[MN1]] -> %[[L11]]]):index
-// CHECK-NEXT:          %[[L:.*]] = uniform.query_map(map:%[[LM]], key:%[[I0]]) : index
+// CHECK:               %[[LM:.*]] = uniform.def_immutable_mapping([%[[MN0]] -> %[[L10]]], [%[[MN1]] -> %[[L11]]]):index
+// CHECK:               %[[L:.*]] = uniform.query_map(map:%[[LM]], key:%[[I0]]) : index
 // CHECK-NEXT:          %[[AM:.*]] = uniform.def_immutable_mapping([%[[MN0]] -> %[[C0]]], [%[[MN1]] -> %[[C128]]]):index
-// CHECK-NEXT:          %[[AQ:.*]] = uniform.query_map(map:%[[AM]], key:%[[I0]]) : index
+// CHECK:               %[[AQ:.*]] = uniform.query_map(map:%[[AM]], key:%[[I0]]) : index
 // CHECK-NEXT:          %[[A:.*]] = dataflow.get_logical_memory_view %[[DDR]], %[[AQ]] {layout_map = #{{.*}}} : index, index, memref<2x64xf16>
 // CHECK-NEXT:          %[[BM:.*]] = uniform.def_immutable_mapping([%[[MN0]] -> %[[C4096]]], [%[[MN1]] -> %[[C4224]]]):index
-// CHECK-NEXT:          %[[BQ:.*]] = uniform.query_map(map:%[[BM]], key:%[[I0]]) : index
+// CHECK:               %[[BQ:.*]] = uniform.query_map(map:%[[BM]], key:%[[I0]]) : index
 // CHECK-NEXT:          %[[B:.*]] = dataflow.get_logical_memory_view %[[DDR]], %[[BQ]] {layout_map = #{{.*}}} : index, index, memref<2x64xf16>
-// CHECK-NEXT:          %[[LA:.*]] = dataflow.get_logical_memory_view %[[L]], %[[C0]] {layout_map = #{{.*}}} : index, index, memref<1x64xf16>
-// CHECK-NEXT:          %[[LB:.*]] = dataflow.get_logical_memory_view %[[L]], %[[C128]] {layout_map = #{{.*}}} : index, index, memref<1x64xf16>
+// CHECK:               %[[LA:.*]] = dataflow.get_logical_memory_view %[[L]], %[[C0]] {layout_map = #{{.*}}} : index, index, memref<1x64xf16>
+// CHECK:               %[[LB:.*]] = dataflow.get_logical_memory_view %[[L]], %[[C128]] {layout_map = #{{.*}}} : index, index, memref<1x64xf16>
 // CHECK-NEXT:          agen.composite_load_and_store src:%[[A]][{{.*}}] dst:%[[LA]][0, 0]
 // CHECK:               } : memref<2x64xf16>, memref<1x64xf16>
 // CHECK-NEXT:          agen.composite_load_and_store src:%[[B]][{{.*}}] dst:%[[LB]][0, 0]

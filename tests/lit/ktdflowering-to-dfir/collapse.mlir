@@ -14,7 +14,7 @@
 // CHECK-DAG:     %[[C7:.*]] = arith.constant 7 : index
 // CHECK-DAG:     %[[C10:.*]] = arith.constant 10 : index
 // CHECK:         %[[U0:.*]] = dataflow.get_unit {core = 0 : i32
-// CHECK-NEXT:    %[[U1:.*]] = dataflow.get_unit {core = 1 : i32
+// CHECK:         %[[U1:.*]] = dataflow.get_unit {core = 1 : i32
 // CHECK:         %[[OTHER:.*]] = uniform.query_map(map:%{{.*}}, key:%{{.*}}) : index
 // CHECK:         dataflow.program_unit iter_arg : %[[IT:.*]] -> (%[[U0]], %[[U1]]) : {
 // CHECK-DAG:       %[[MA:.*]] = uniform.def_immutable_mapping([%[[U0]] -> %{{.*}}], [%[[U1]] -> %[[C3]]]):index

@@ -7,8 +7,8 @@
 // CHECK-LABEL: func.func @elementwise(
 // CHECK-DAG:     %[[HALF:.*]] = arith.constant dense<5.000000e-01> : vector<64xf16>
 // CHECK:         %[[LU:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-L1LU"
-// CHECK-NEXT:    %[[SFU:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-SFU"
-// CHECK-NEXT:    %[[SU:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-L1SU"
+// CHECK:         %[[SFU:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-SFU"
+// CHECK:         %[[SU:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-L1SU"
 // CHECK:         dataflow.program_unit iter_arg : %[[IT:.*]] -> (%[[SFU]]) : {
 // CHECK-NEXT:      %[[M0:.*]] = uniform.def_immutable_mapping([%[[SFU]] -> %[[LU]]]):index
 // CHECK-NEXT:      %[[Q0:.*]] = uniform.query_map(map:%[[M0]], key:%[[IT]]) : index

@@ -11,8 +11,8 @@
 // CHECK-DAG:     %[[C512:.*]] = arith.constant 512 : index
 // CHECK-DAG:     %[[C640:.*]] = arith.constant 640 : index
 // CHECK:         %[[U0:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-MNILU"
-// CHECK-NEXT:    %[[U1:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-MNILU"
-// CHECK-NEXT:    %[[DDR:.*]] = dataflow.get_unit {name = "ddr", type = "ddr"} : index
+// CHECK:         %[[U1:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-MNILU"
+// CHECK:         %[[DDR:.*]] = dataflow.get_unit {name = "ddr", type = "ddr"} : index
 // CHECK-NEXT:    dataflow.program_unit iter_arg : %[[IT:.*]] -> (%[[U0]], %[[U1]]) : {
 // CHECK-NEXT:      %[[FIXED:.*]] = dataflow.get_logical_memory_view %[[DDR]], %[[C640]] {layout_map = #[[ROWS:.*]]} : index, index, memref<4x64xf16>
 // CHECK-NEXT:      %[[M:.*]] = uniform.def_immutable_mapping([%[[U0]] -> %[[C512]]], [%[[U1]] -> %[[C640]]]):index
@@ -55,10 +55,10 @@ func.func @source_a() attributes {grid = [2]} {
 // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         %[[U0:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-SFU"
-// CHECK-NEXT:    %[[U1:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-SFU"
-// CHECK-NEXT:    %[[L0:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-l1", type = "l1"} : index
-// CHECK-NEXT:    %[[L1:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-l1", type = "l1"} : index
-// CHECK-NEXT:    %[[REG:.*]] = dataflow.get_unit {name = "sfu_reg", type = "sfu_reg"} : index
+// CHECK:         %[[U1:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-SFU"
+// CHECK:         %[[L0:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-l1", type = "l1"} : index
+// CHECK:         %[[L1:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-l1", type = "l1"} : index
+// CHECK:         %[[REG:.*]] = dataflow.get_unit {name = "sfu_reg", type = "sfu_reg"} : index
 // CHECK-NEXT:    dataflow.program_unit iter_arg : %[[IT:.*]] -> (%[[U0]], %[[U1]]) : {
 // CHECK-NEXT:      %[[M:.*]] = uniform.def_immutable_mapping([%[[U0]] -> %[[L0]]], [%[[U1]] -> %[[L1]]]):index
 // CHECK-NEXT:      %[[MINE:.*]] = uniform.query_map(map:%[[M]], key:%[[IT]]) : index

@@ -13,9 +13,9 @@
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK:         %[[V0:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-VLD-CL0"
-// CHECK-NEXT:    %[[V1:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-VLD-CL1"
-// CHECK-NEXT:    %[[V2:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 2 : i32, name = "C0-VLD-CL2"
-// CHECK-NEXT:    %[[V3:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 3 : i32, name = "C0-VLD-CL3"
+// CHECK:         %[[V1:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-VLD-CL1"
+// CHECK:         %[[V2:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 2 : i32, name = "C0-VLD-CL2"
+// CHECK:         %[[V3:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 3 : i32, name = "C0-VLD-CL3"
 // CHECK:         dataflow.program_unit iter_arg : %[[IT:.*]] -> (%[[V0]], %[[V1]], %[[V2]], %[[V3]]) : {
 // CHECK:           uniform.def_immutable_mapping([%[[V0]] -> %[[C2]]], [%[[V1]] -> %[[C1]]], [%[[V2]] -> %[[C1]]], [%[[V3]] -> %[[C1]]]):index
 // CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C1]] {

@@ -9,7 +9,7 @@
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
 // CHECK:         %[[L0:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-L1LU-CL0"
-// CHECK-NEXT:    %[[L1:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-L1LU-CL1"
+// CHECK:         %[[L1:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-L1LU-CL1"
 // CHECK:         dataflow.program_unit iter_arg : %[[IT:.*]] -> (%[[L0]], %[[L1]]) : {
 // CHECK:           scf.for %[[J:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
 // CHECK-NEXT:        %[[OFF:.*]] = uniform.def_immutable_mapping([%[[L0]] -> %[[C0]]], [%[[L1]] -> %[[C256]]]):index
@@ -71,7 +71,7 @@ func.func @even() attributes {grid = [1]} {
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
 // CHECK:         %[[L0:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-L1LU-CL0"
-// CHECK-NEXT:    %[[L1:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-L1LU-CL1"
+// CHECK:         %[[L1:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-L1LU-CL1"
 // CHECK:         dataflow.program_unit iter_arg : %[[IT:.*]] -> (%[[L0]], %[[L1]]) : {
 // CHECK:           %[[TRIPS:.*]] = uniform.def_immutable_mapping([%[[L0]] -> %[[C2]]], [%[[L1]] -> %[[C1]]]):index
 // CHECK-NEXT:      %[[N:.*]] = uniform.query_map(map:%[[TRIPS]], key:%[[IT]]) : index

@@ -11,7 +11,7 @@
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
 // CHECK:         %[[U0:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-mnilu", type = "mnilu"} : index
-// CHECK-NEXT:    %[[U1:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 0 : i32, name = "C1-mnilu", type = "mnilu"} : index
+// CHECK:         %[[U1:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 0 : i32, name = "C1-mnilu", type = "mnilu"} : index
 // CHECK-NEXT:    dataflow.program_unit iter_arg : %[[IT:.*]] -> (%[[U0]], %[[U1]]) : {
 // CHECK-NEXT:      symbol.create_id %[[IN]] {symbol_id = -1 : si64} : index
 // CHECK-NEXT:      %[[MAP:.*]] = uniform.def_immutable_mapping([%[[U0]] -> %[[C0]]], [%[[U1]] -> %[[C4]]]):index

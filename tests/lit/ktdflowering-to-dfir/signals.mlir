@@ -6,11 +6,11 @@
 
 // CHECK-LABEL: func.func @per_core(
 // CHECK:         %[[A0:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-DMA"
-// CHECK-NEXT:    %[[A1:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-DMA"
-// CHECK-NEXT:    %[[A2:.*]] = dataflow.get_unit {core = 2 : i32, name = "C2-DMA"
-// CHECK-NEXT:    %[[B0:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-LD"
-// CHECK-NEXT:    %[[B1:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-LD"
-// CHECK-NEXT:    %[[B2:.*]] = dataflow.get_unit {core = 2 : i32, name = "C2-LD"
+// CHECK:         %[[A1:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-DMA"
+// CHECK:         %[[A2:.*]] = dataflow.get_unit {core = 2 : i32, name = "C2-DMA"
+// CHECK:         %[[B0:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-LD"
+// CHECK:         %[[B1:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-LD"
+// CHECK:         %[[B2:.*]] = dataflow.get_unit {core = 2 : i32, name = "C2-LD"
 // CHECK-NEXT:    dataflow.program_unit iter_arg : %[[IA:.*]] -> (%[[A0]], %[[A1]], %[[A2]]) : {
 // CHECK-NEXT:      "test.dma"() : () -> ()
 // CHECK-NEXT:      %[[MA:.*]] = uniform.def_immutable_mapping([%[[A0]] -> %[[B0]]], [%[[A1]] -> %[[B1]]], [%[[A2]] -> %[[B2]]]):index
@@ -61,10 +61,10 @@ func.func @per_core() attributes {grid = [3]} {
 
 // CHECK-LABEL: func.func @corelets(
 // CHECK:         %[[L0:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-L1LU-CL0"
-// CHECK-NEXT:    %[[L1:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-L1LU-CL1"
-// CHECK-NEXT:    %[[S0:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-L1SU-CL0"
-// CHECK-NEXT:    %[[S1:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-L1SU-CL1"
-// CHECK-NEXT:    %[[M:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-MNILU"
+// CHECK:         %[[L1:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-L1LU-CL1"
+// CHECK:         %[[S0:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-L1SU-CL0"
+// CHECK:         %[[S1:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-L1SU-CL1"
+// CHECK:         %[[M:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-MNILU"
 // CHECK:         dataflow.program_unit iter_arg : %[[IL:.*]] -> (%[[L0]], %[[L1]]) : {
 // CHECK-NEXT:      %[[PEER:.*]] = uniform.def_immutable_mapping([%[[L0]] -> %[[S0]]], [%[[L1]] -> %[[S1]]]):index
 // CHECK-NEXT:      %[[Q:.*]] = uniform.query_map(map:%[[PEER]], key:%[[IL]]) : index

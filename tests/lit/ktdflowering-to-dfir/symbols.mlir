@@ -21,8 +21,8 @@
 // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
 // CHECK-DAG:     %[[C1024:.*]] = arith.constant 1024 : index
 // CHECK:         %[[U0:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-MNILU"
-// CHECK-NEXT:    %[[U1:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-MNILU"
-// CHECK-NEXT:    %[[DDR:.*]] = dataflow.get_unit {name = "ddr", type = "ddr"} : index
+// CHECK:         %[[U1:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-MNILU"
+// CHECK:         %[[DDR:.*]] = dataflow.get_unit {name = "ddr", type = "ddr"} : index
 // CHECK-NEXT:    symbol.create_id %[[X]] {symbol_id = -3 : si64} : index
 // CHECK-NEXT:    %[[ROW1:.*]] = arith.addi %[[X]], %[[C1024]] : index
 // CHECK-NEXT:    symbol.create_id %[[ROW1]] {symbol_id = -4 : si64} : index
