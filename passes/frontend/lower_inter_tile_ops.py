@@ -51,6 +51,7 @@ from dfsched.dialects.ktdf_exchange import TileReduceOp
 from dfsched.dialects.ktdp_inter_tile import group_values, tiles_of
 from dfsched.compat import InsertPoint, Rewriter, op_name
 from dfsched.passes.builder import Inserter
+from dfsched.passes.frontend.resolve_distributed_views import grid_size
 from dfsched.passes.frontend.sink_loads import may_alias, view_of
 from dfsched.passes.frontend.utils import box_set, erase_dead_ops
 
@@ -134,16 +135,10 @@ def plan_exchanges(root: Operation, device: str | None = None) -> list[Exchange]
 
 def grid_tiles(op: Operation) -> int:
     """The number of compute tiles of the kernel holding `op` (the product of its `grid`)."""
-    from xdsl.dialects.builtin import IntegerAttr
-
     parent = op.parent_op()
     while parent is not None and "grid" not in parent.attributes:
         parent = parent.parent_op()
-    tiles = 1
-    for extent in getattr(parent.attributes["grid"], "data", ()) if parent is not None else ():
-        if isinstance(extent, IntegerAttr):
-            tiles *= max(1, extent.value.data)
-    return tiles
+    return grid_size(parent)
 
 
 def _plan(reduce: ktdp.InterTileReduceOp) -> Exchange:

@@ -56,10 +56,10 @@ class ResolveDistributedViews(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
             views = _distributed_views(function)
-            if not views or any(isinstance(_parts(v, _grid_size(function)), str) for v in views):
+            if not views or any(isinstance(_parts(v, grid_size(function)), str) for v in views):
                 continue  # left for ktir-legality-check to refuse, with the reason: nothing to unroll for
             from dfsched.passes.cleanup.canonicalize import canonicalize  # only for kernels that need it
-            if any([merge_strided_parts(v, _grid_size(function)) for v in views]):  # every one
+            if any([merge_strided_parts(v, grid_size(function)) for v in views]):  # every one
                 views = _distributed_views(function)
             if _unroll_loops_around(views):
                 canonicalize(function)
@@ -90,7 +90,7 @@ def why_unresolved(view: ktdp.ConstructDistributedMemoryViewOp) -> str | None:
     function = view.parent_op()
     while function is not None and not isinstance(function, func.FuncOp):
         function = function.parent_op()
-    parts = _parts(view, _grid_size(function))
+    parts = _parts(view, grid_size(function))
     if isinstance(parts, str):
         return parts
     for use in list(view.result.uses):
@@ -336,7 +336,7 @@ def _resolve(view: ktdp.ConstructDistributedMemoryViewOp) -> None:
     function = view.parent_op()
     while not isinstance(function, func.FuncOp):
         function = function.parent_op()  # type: ignore[union-attr]
-    parts = _parts(view, _grid_size(function))
+    parts = _parts(view, grid_size(function))
     assert not isinstance(parts, str)
     local_views: dict[int, ktdp.ConstructMemoryViewOp] = {}
     for use in list(view.result.uses):
@@ -469,7 +469,7 @@ def _distributed_views(function: Operation) -> list[ktdp.ConstructDistributedMem
     return [o for o in function.walk() if isinstance(o, ktdp.ConstructDistributedMemoryViewOp)]
 
 
-def _grid_size(function: Operation | None) -> int:
+def grid_size(function: Operation | None) -> int:
     grid = function.attributes.get("grid") if function is not None else None
     count = 1
     for extent in getattr(grid, "data", ()):
