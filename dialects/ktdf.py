@@ -1090,6 +1090,7 @@ class FoldSingleTripDeriveSize(RewritePattern):
 
 
 from dfsched.dialects.ktdf_indirect import IndirectViewOp  # noqa: E402  (its own module: one op, one job)
+from dfsched.dialects.ktdf_exchange import TileReduceOp  # noqa: E402  (its own module: one op, one job)
 
 KTDF = Dialect(
     "ktdf",
@@ -1112,6 +1113,7 @@ KTDF = Dialect(
         ParallelYieldOp,
         OpaqueOp,
         IndirectViewOp,
+        TileReduceOp,
     ],
     [TokenType, FifoSlotType, LoopTypeAttr],
 )

@@ -191,6 +191,7 @@ class SimState:
         self._trivial: dict[int, bool] = {}
         self._subscripts: dict[int, Any] = {}
         self._composite_cycles: dict[tuple[str, str, str, int], int] = {}
+        self.memory_cores: dict[str, int | None] = {}  # memory unit name -> its core (memory_of)
         self._block_plans: dict[int, tuple[Block, list]] = {}
         self.ktir = KtirInterpreter(module, State(options=Options(check_races=False, max_ops=None)))
 
@@ -207,6 +208,17 @@ class SimState:
         if granularity:
             return max(1, -(-nbytes // granularity))
         return self.options.access_cycles
+
+    def core_cycles(self, memory_name: str, unit, nbytes: int) -> int:
+        """Cycles to move `nbytes` between another core's scratchpad `memory_name` and `unit`
+        over the device's core-to-core links: latency per hop of the route plus the bytes at the
+        links' bandwidth (0 for the unit's own core, or without links)."""
+        core = self.memory_cores.get(memory_name)
+        links = self.device.core_links if self.device is not None else None
+        if core is None or unit.core is None or core == unit.core or links is None:
+            return 0
+        hops = len(self.device.core_route(core, unit.core)) - 1
+        return hops * links.latency + -(-nbytes // links.bandwidth)
 
     def op_cycles(self, op: Operation, unit: Unit | None, et: ElementType | None, count: int) -> int:
         """Cycles of a compute op over `count` elements: one per `lanes` elements."""
@@ -352,6 +364,7 @@ class SimState:
         mem = self.memories.get(key)
         if mem is not None:
             return mem
+        self.memory_cores[key] = unit.core
         if self.global_memory is not None and (unit.kind == self.global_memory.kind or unit.kind == "HBM"):
             mem = self.global_memory
         else:

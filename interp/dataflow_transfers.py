@@ -140,7 +140,8 @@ def _vector_load(r: Runner, op, args) -> Gen:
     values = view.memory.read(addresses, et, consecutive=consecutive).reshape(shape)
     nbytes = values.nbytes
     r.stats.loaded_bytes += nbytes
-    cycles = r.sim.transfer_cycles(r.sim.link(view.space, unit.kind), nbytes)
+    cycles = max(r.sim.transfer_cycles(r.sim.link(view.space, unit.kind), nbytes),
+                 r.sim.core_cycles(view.unit_name, unit, nbytes))  # another core's scratchpad: over the ring
     yield Busy(cycles, f"vector_load {view.unit_name}", nbytes)
     return (values,)
 

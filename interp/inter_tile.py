@@ -60,7 +60,7 @@ class Exchange:
 
 
 def has_inter_tile_ops(root) -> bool:
-    return any(op.name.startswith("ktdp.inter_tile_") for op in root.walk())
+    return any(op.name.startswith("ktdp.inter_tile_") or op.name == "ktdf.tile_reduce" for op in root.walk())
 
 
 def _exchange(state) -> Exchange:
@@ -173,6 +173,44 @@ def _run_consume(self, interpreter, op, args):
         return sources[0]
 
     return _delivery(interpreter, op, future, fold)
+
+
+def run_tile_reduce(self, interpreter, op, args):
+    """`ktdf.tile_reduce` (ScheduleIR's all-reduce through the scratchpads, `dialects/ktdf_exchange.py`):
+    this tile's partial from its scratchpad joins the exchange; the group's partials folded in tile
+    order from the identity go to its result slot (a tile in no group gets the identity)."""
+    from dfsched.dialects.ktdf_exchange import COMBINERS
+
+    state = interpreter.state
+    if state.probe:
+        return ()
+    slot = op.slot_type
+    et = element_type(slot)
+    shape = tuple(slot.get_shape())
+    count = int(np.prod(shape, dtype=np.int64))
+    tile = state.tile_index
+    pad = state.scratchpad(tile)
+    exchange = _exchange(state)
+    occurrence = exchange.seen.get((tile, id(op)), 0)
+    exchange.seen[(tile, id(op))] = occurrence + 1
+    producers = op.producers.data
+    groups = group_values(op.groups.data) or []
+    group = next((g for g in groups if tile in (tiles_of(producers, g) or set())), None)
+    result = np.full(shape, op.identity.value.data, dtype=et.dtype)
+    if group is not None:
+        received = exchange.partials.setdefault((id(op), occurrence, group), {})
+        if tile not in received:
+            partial = pad.read(pad.contiguous(op.partial_address.value.data, count, et), et, tile)
+            received[tile] = np.asarray(partial).reshape(shape).copy()
+            exchange.produced += 1
+        expected = tiles_of(producers, group) or set()
+        while not expected <= set(received):
+            exchange.wait(op, sorted(expected - set(received)))
+        combine = getattr(np, COMBINERS[op.combiner.data][0])
+        for t in sorted(expected):
+            result = combine(result, received[t]).astype(et.dtype)
+    pad.write(pad.contiguous(op.result_address.value.data, count, et), result, et, tile)
+    return ()
 
 
 def _run_yield(self, interpreter, op, args):

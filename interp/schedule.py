@@ -109,6 +109,7 @@ from dfsched.diagnostics import DiagnosticError
 from dfsched.interp import ktir
 from dfsched.interp.base import Options
 from dfsched.interp.ktir import KernelResult, KtirInterpreter, Layout, compare_outputs
+from dfsched.interp.inter_tile import Exchange, has_inter_tile_ops
 from dfsched.interp.memory import Memory, TouchedBuffer
 from dfsched.interp.schedule_state import ScheduleOptions, ScheduleState, Unsupported, unsupported
 from dfsched.interp.schedule_ops import schedule_functions
@@ -351,6 +352,7 @@ def run_schedule(
         else:
             scalars[name] = ktir._default_scalar(arg.type)  # noqa: SLF001
     state = _new_state(info, options, sched, False)
+    state.inter_tile = Exchange() if has_inter_tile_ops(module) else None  # tiles pause at deliveries (inter_tile.py)
     # unbounded: widened loads may read past the last buffer (they read zeros there)
     # one compute tile cannot race with another: no bookkeeping then
     tiles = int(np.prod(info.grid, dtype=np.int64))

@@ -30,6 +30,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from dfsched.diagnostics import error
 from dfsched.interp import schedule_batch
 from dfsched.interp.base import NeedsScalar, functions_for
+from dfsched.interp.inter_tile import run_tile_reduce
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
 from dfsched.dialects.constants import constant_int
 from dfsched.interp.indirect import IndirectView, box, make_indirect_view
@@ -594,6 +595,7 @@ KTDF_TABLE: dict[str, Any] = {
     "ktdf.parallel_yield": _run_yield,
     "ktdf.opaque": _run_opaque,
     "ktdf.indirect_view": _run_indirect_view,
+    "ktdf.tile_reduce": run_tile_reduce,
 }
 
 

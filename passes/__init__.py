@@ -19,6 +19,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "bind-kernel-arguments": ("dfsched.passes.frontend.bind_kernel_arguments", "BindKernelArguments"),
     "address-units-to-bytes": ("dfsched.passes.frontend.address_units_to_bytes", "AddressUnitsToBytes"),
     "fold-accumulation-loops": ("dfsched.passes.frontend.fold_accumulation_loops", "FoldAccumulationLoops"),
+    "lower-inter-tile-ops": ("dfsched.passes.frontend.lower_inter_tile_ops", "LowerInterTileOps"),
     "tile-invariant-loop-bounds": ("dfsched.passes.frontend.tile_invariant_loop_bounds", "TileInvariantLoopBounds"),
     "triton-to-linalg": ("dfsched.passes.frontend.triton_to_linalg", "TritonToLinalg"),
     "single-tile-grid": ("dfsched.passes.frontend.single_tile_grid", "SingleTileGrid"),

@@ -48,6 +48,7 @@ from dfsched.compat import InsertPoint, Rewriter
 from dfsched.diagnostics import error
 from dfsched.passes.frontend.copy_programs import split_paged_copies
 from dfsched.passes.frontend.fold_accumulation_loops import fold_accumulation_loops
+from dfsched.passes.frontend.lower_inter_tile_ops import lower_inter_tile_ops
 from dfsched.passes.frontend.sink_loads import sink_loads_into_nested_blocks
 from dfsched.passes.frontend.tile_invariant_loop_bounds import tile_invariant_loop_bounds
 from dfsched.passes.frontend.utils import (
@@ -73,6 +74,7 @@ class ComputeGroupExtraction(ModulePass):
     name = "compute-group-extraction"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lower_inter_tile_ops(op)  # an all-reduce between tiles: stores, ktdf.tile_reduce, loads (Decision 63)
         fold_accumulation_loops(op)  # a group never crosses control flow: K loops become one reduction
         tile_invariant_loop_bounds(op)  # host loops over rows of the tile: the host cannot know the tile
         sink_loads_into_nested_blocks(op)  # a tile loaded outside the loop that reads it: load it there

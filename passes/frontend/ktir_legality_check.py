@@ -8,11 +8,11 @@ module in pre-order and stops at the first construct V1 cannot schedule:
   and any `scf.while`;
 * `ktdp.construct_distributed_memory_view` that `resolve-distributed-views` (at the front door)
   could not resolve into plain views; the error gives its reason;
-* `ktdp.inter_tile_produce`/`consume`/`reduce` (dfsched: cross-core transfers are not scheduled;
-  the error says so instead of failing later on what surrounds them). On a device with fewer
-  cores than the kernel's grid has tiles (tiles that exchange partials wait for each other, so
-  each needs a core of its own), the error names both numbers; on one without core-to-core
-  links (`ktdf_arch.core_links`), it names the missing links;
+* `ktdp.inter_tile_produce`/`consume`/`reduce` that `lower-inter-tile-ops` cannot lower (its
+  planning gives the reason). On a device with fewer cores than the kernel's grid has tiles
+  (tiles that exchange partials wait for each other, so each needs a core of its own), the
+  error names both numbers; on one without core-to-core links (`ktdf_arch.core_links`), it
+  names the missing links;
 * `ktdp.construct_indirect_access_tile` without a device (upstream's V1 refusal), or on a device
   with no unit declaring `ktdf_arch.feature.address_list` (no unit can move its rows; the
   error names the capability). `construct-three-stage-pipeline` splits the rest;
@@ -57,13 +57,6 @@ WHILE = "V1 does not support scf.while loops"
 DISTRIBUTED_VIEW = "V1 does not support ktdp.construct_distributed_memory_view"
 INDIRECT_TILE = "V1 does not support ktdp.construct_indirect_access_tile"
 INTER_TILE_OPS = ("ktdp.inter_tile_produce", "ktdp.inter_tile_consume", "ktdp.inter_tile_reduce")
-INTER_TILE = ("dfsched does not schedule inter-tile communication ('{}') yet: cross-core transfers and reductions "
-              "over the device's core-to-core links are not lowered (the reference interpreter runs it: "
-              "dfsched-run without --check)")
-INTER_TILE_CORES = ("'{}' needs the kernel's {} compute tiles on as many cores at once (tiles exchanging partials "
-                    "wait for each other), but device '{}' has {} core(s)")
-INTER_TILE_LINKS = ("'{}' moves partials between cores, but device '{}' declares no core-to-core links "
-                    "('ktdf_arch.core_links')")
 NO_ADDRESS_LIST = ("device '{}' has no exec_unit with 'ktdf_arch.feature.address_list': no unit can issue the "
                    "address-list transfers of an indirect access tile (gather or scatter)")
 GENERIC_BODY = ("unsupported op in a linalg.generic body: only element-wise arith/math ops, spyreop "
@@ -140,33 +133,15 @@ def check_address_lists(tile: Operation, device: str) -> None:
 
 
 def check_inter_tile(op: Operation, device: str) -> None:
-    """Inter-tile ops are not scheduled; on a device that could not run them at all (fewer cores
-    than tiles, no core links), the error says what is missing."""
-    from dfsched.arch.loading import device_model_for
+    """Inter-tile ops are lowered by `lower-inter-tile-ops` (Decision 63); its planning refuses,
+    located, what it cannot lower and devices that could not run it (fewer cores than tiles, no
+    core links)."""
+    from dfsched.passes.frontend.lower_inter_tile_ops import plan_exchanges
 
-    model = device_model_for(op, device or None)
-    name = op_name(op)
-    if model is not None:
-        tiles = _grid_tiles(op)
-        if tiles > model.cores:
-            raise error(op, INTER_TILE_CORES.format(name, tiles, model.name, model.cores))
-        if model.core_links is None:
-            raise error(op, INTER_TILE_LINKS.format(name, model.name))
-    raise error(op, INTER_TILE.format(name))
-
-
-def _grid_tiles(op: Operation) -> int:
-    """The number of compute tiles of the kernel holding `op` (the product of its `grid`)."""
-    from xdsl.dialects.builtin import IntegerAttr
-
-    parent = op.parent_op()
-    while parent is not None and "grid" not in parent.attributes:
-        parent = parent.parent_op()
-    tiles = 1
-    for extent in getattr(parent.attributes["grid"], "data", ()) if parent is not None else ():
-        if isinstance(extent, IntegerAttr):
-            tiles *= max(1, extent.value.data)
-    return tiles
+    function = op.parent_op()
+    while function is not None and "grid" not in function.attributes:
+        function = function.parent_op()
+    plan_exchanges(function or op, device or None)
 
 
 def _memory_of(view: Operation, device: str):
@@ -279,6 +254,8 @@ def is_reduction_init(user: Operation, operand_index: int) -> bool:
     name = op_name(user)
     if name == "scf.for":
         return operand_index >= 3
+    if name == "ktdp.inter_tile_reduce":  # its identity (lower-inter-tile-ops reads the constant)
+        return operand_index >= 1
     if name == "linalg.reduce":
         return operand_index in init_operand_indices(user)
     if name in ("linalg.matmul", "linalg.batch_matmul"):  # a contraction: its init is the accumulator

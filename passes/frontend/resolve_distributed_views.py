@@ -59,6 +59,8 @@ class ResolveDistributedViews(ModulePass):
             if not views or any(isinstance(_parts(v, _grid_size(function)), str) for v in views):
                 continue  # left for ktir-legality-check to refuse, with the reason: nothing to unroll for
             from dfsched.passes.cleanup.canonicalize import canonicalize  # only for kernels that need it
+            if any([merge_strided_parts(v, _grid_size(function)) for v in views]):  # every one
+                views = _distributed_views(function)
             if _unroll_loops_around(views):
                 canonicalize(function)
                 views = _distributed_views(function)
@@ -172,6 +174,85 @@ def _volume(box: Box) -> int:
     for lo, hi in box:
         count *= hi - lo + 1
     return count
+
+
+# ---------------------------------------------------------------------------------------
+# parts that are one strided view
+# ---------------------------------------------------------------------------------------
+
+
+def merge_strided_parts(view: ktdp.ConstructDistributedMemoryViewOp, tiles: int) -> bool:
+    """Replace `view` by one plain view when its parts are one strided view cut into boxes: all in
+    global memory, one element type, the same static strides, boxes that fill the box from 0
+    they span (the distributed view's shape), and each part starting where that view holds its lower corner (its start, minus
+    its corner times the strides, in bytes, is the same base for all: a constant, or one value
+    plus a constant). Its tiles may then sit anywhere, at positions known only per tile (the
+    column halves of a row-sharded tensor, `rmsnorm_4core_2x2`). Whether it did."""
+    parts = _parts(view, tiles)
+    if isinstance(parts, str) or not parts:
+        return False
+    first = parts[0].view
+    element = first.result.type.get_element_type()  # type: ignore[union-attr]
+    width = getattr(element, "bitwidth", None)
+    strides = _static_values(first.get_static_strides(), first.strides)
+    if width is None or width % 8 or strides is None:
+        return False
+    bases = set()
+    for part in parts:
+        space = part.view.properties.get("memory_space")
+        if getattr(getattr(space, "kind", None), "data", "global") != "global" or \
+                getattr(getattr(space, "ct_id", None), "data", -1) >= 0:
+            return False
+        if part.view.result.type.get_element_type() != element or \
+                _static_values(part.view.get_static_strides(), part.view.strides) != strides:
+            return False
+        start = _value_plus_constant(part.view.offset)
+        if start is None:
+            return False
+        corner = sum(lo * stride for (lo, _), stride in zip(part.box, strides)) * (width // 8)
+        bases.add((start[0], start[1] - corner))
+    span = tuple((min(p.box[d][0] for p in parts), max(p.box[d][1] for p in parts)) for d in range(len(strides)))
+    if len(bases) != 1 or any(lo != 0 for lo, _ in span) or sum(_volume(p.box) for p in parts) != _volume(span) \
+            or [hi + 1 for _, hi in span] != list(view.result.type.get_shape()):  # type: ignore[union-attr]
+        return False
+    (root, displacement), = bases
+    if displacement < 0:
+        return False
+    offset = arith.ConstantOp(IntegerAttr(displacement, IndexType()))
+    new_ops: list[Operation] = [] if root is not None and displacement == 0 else [offset]
+    base = root if root is not None and displacement == 0 else offset.result
+    if root is not None and displacement:
+        add = arith.AddiOp(root, offset.result)
+        new_ops.append(add)
+        base = add.result
+    sizes = [hi + 1 for _, hi in span]
+    merged = ktdp.ConstructMemoryViewOp(base, sizes, strides, MemRefType(element, sizes),
+                                        first.properties["memory_space"], box_set(sizes))
+    new_ops.append(merged)
+    for op in new_ops:
+        op.location = view.location
+        Rewriter.insert_op(op, InsertPoint.before(view))
+    view.result.replace_all_uses_with(merged.result)
+    Rewriter.erase_op(view)
+    for part in parts:
+        if not part.view.result.uses:
+            Rewriter.erase_op(part.view)
+    return True
+
+
+def _value_plus_constant(value: SSAValue) -> tuple[SSAValue | None, int] | None:
+    """(v, c) when `value` is the constant c (v None), a value v (c = 0) or `arith.addi` of them."""
+    constant = constant_int(value)
+    if constant is not None:
+        return None, constant
+    owner = value.owner
+    if isinstance(owner, arith.AddiOp):
+        for a, b in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
+            c = constant_int(b)
+            if c is not None and constant_int(a) is None:
+                return a, c
+        return None
+    return value, 0
 
 
 # ---------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ original goes when nothing else reads it.
 Only when no `ktdp.store` of the function may write what the load reads, since the load now
 runs later (and once per iteration): a store may alias it when it writes through the same view
 or a view at the same base value, or at constant bases whose byte ranges overlap. Views at two
-different kernel arguments are distinct buffers (as the reference runs them). Otherwise the
+different kernel arguments are distinct buffers (as the reference runs them), and so are a
+scratchpad (`ct_local`) view and a view of another memory space. Otherwise the
 load stays and `compute-group-extraction` reports the store that reads it across blocks.
 """
 
@@ -36,7 +37,7 @@ def sink_loads_into_nested_blocks(root: Operation) -> None:
 def _sink(load: ktdp.LoadOp, stores: list[ktdp.StoreOp]) -> None:
     home = load.parent_block()
     elsewhere = [use for use in load.result.uses if use.operation.parent_block() is not home]
-    if not elsewhere or any(_may_alias(_view_of(load.access_tile), _view_of(s.access_tile)) for s in stores):
+    if not elsewhere or any(may_alias(view_of(load.access_tile), view_of(s.access_tile)) for s in stores):
         return
     first_user: dict[Block, Operation] = {}
     for use in elsewhere:
@@ -53,7 +54,7 @@ def _sink(load: ktdp.LoadOp, stores: list[ktdp.StoreOp]) -> None:
         Rewriter.erase_op(load)
 
 
-def _view_of(access_tile: SSAValue) -> Operation | None:
+def view_of(access_tile: SSAValue) -> Operation | None:
     owner = access_tile.owner
     if not isinstance(owner, ktdp.ConstructAccessTileOp):
         return None
@@ -61,10 +62,14 @@ def _view_of(access_tile: SSAValue) -> Operation | None:
     return view if isinstance(view, ktdp.ConstructMemoryViewOp) else None
 
 
-def _may_alias(a: Operation | None, b: Operation | None) -> bool:
+def may_alias(a: Operation | None, b: Operation | None) -> bool:
     if a is None or b is None:
         return True
-    if a is b or a.offset is b.offset:
+    if a is b:
+        return True
+    if a.memory_space != b.memory_space and "ct_local" in (_kind(a), _kind(b)):
+        return False  # a scratchpad and global memory (or another scratchpad): two memories
+    if a.offset is b.offset:
         return True
     if isinstance(a.offset, BlockArgument) and isinstance(b.offset, BlockArgument):
         return False  # two kernel arguments: two buffers
@@ -73,6 +78,11 @@ def _may_alias(a: Operation | None, b: Operation | None) -> bool:
         return True
     (a_low, a_high), (b_low, b_high) = ranges
     return a_low < b_high and b_low < a_high
+
+
+def _kind(view: Operation) -> str | None:
+    kind = getattr(view.memory_space, "kind", None)
+    return getattr(kind, "data", None)
 
 
 def _byte_range(view: Operation) -> tuple[int, int] | None:

@@ -78,6 +78,7 @@ class AddressAssignment(ModulePass):
         model = device_model(op, self.device, NO_DEVICE)
         tracker = MemoryTracker(model)
         reserve_resident_arguments(op, tracker)
+        reserve_exchange_slots(op, tracker)
         plan = plan_addresses(op, allocations, tracker)
         for alloc, address in plan:
             materialize_address(alloc, address)
@@ -109,6 +110,7 @@ class MemoryTracker:
 
     model: DeviceModel
     next_address: dict[tuple[object, str], int] = field(default_factory=dict)
+    ceiling: dict[str, int] = field(default_factory=dict)  # memory kind -> first byte kept for exchanges
 
     def memory(self, space: Attribute, at: Operation) -> Memory:
         try:
@@ -126,6 +128,7 @@ class MemoryTracker:
         address = -(-current // ALIGNMENT) * ALIGNMENT
         capacity = memory.size
         assert capacity is not None
+        capacity = min(capacity, self.ceiling.get(memory.kind, capacity))
         if address + size > capacity:
             raise AllocationError(
                 f"Allocation of {size} bytes (aligned to {ALIGNMENT}) exceeds {attribute_text(memory.kind_attr)} "
@@ -240,6 +243,20 @@ def _view_span(view: ConstructMemoryViewOp) -> int:
     last = sum((n - 1) * abs(s) for n, s in zip(sizes, strides))
     itemsize = element_bytes(view.result.type.element_type) if isinstance(view.result.type, MemRefType) else 1
     return (last + 1) * itemsize
+
+
+def reserve_exchange_slots(module: ModuleOp, tracker: MemoryTracker) -> None:
+    """Keep allocations below the partial and result slots of the inter-tile reductions
+    (`ktdf.tile_reduce`, at the top of the scratchpad `ct_local` maps to: Decision 63), which
+    live across programs."""
+    from dfsched.dialects.ktdf_exchange import TileReduceOp
+    from dfsched.dialects.ktdp import MemorySpaceAttr
+
+    for op in module.walk():
+        if isinstance(op, TileReduceOp):
+            memory = tracker.memory(MemorySpaceAttr("ct_local"), op)
+            low = min(op.partial_address.value.data, op.result_address.value.data)
+            tracker.ceiling[memory.kind] = min(low, tracker.ceiling.get(memory.kind, low))
 
 
 def program_of(alloc: Operation) -> Operation | None:

@@ -56,7 +56,9 @@ from dfsched.passes.lowering import (
     dfir_parallel,
     dfir_signals,
     dfir_symbols,
+    dfir_tile_branches,
     dfir_transfers,
+    dfir_tile_reduce,
     dfir_units,
 )
 
@@ -132,3 +134,5 @@ class KtdfloweringToDfir(ModulePass):
                 raise error(func, "failed to collapse arith ops over query maps")
             operation_lowerings(func, components, model)
             canonicalize(func, top_down=False)
+        dfir_tile_reduce.lower_tile_reduces(op, model)  # all-reduces between tiles: launches of their own
+        dfir_tile_branches.specialise_tile_branches(op)  # `if %pid == 0 { call }`: the program's cores

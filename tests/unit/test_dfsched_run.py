@@ -51,9 +51,13 @@ TILES = ("--tiles", "3")
 # Examples that gather or scatter need a unit declaring `ktdf_arch.feature.address_list`: the
 # sample device and spyre have one, quad_corelet none (its refusal is checked below).
 ADDRESS_LISTS = {"embedding_gather.mlir", "kv_cache_scatter.mlir", "paged_kv_copy.mlir"}
-CHECKS = [(kernel, device) for kernel in KERNELS for device in ("sample", "quad_corelet")
+# Examples whose tiles exchange partials need a core per tile and core-to-core links: ring4 and
+# spyre (the one-core devices' refusal is checked below).
+INTER_TILE = {"ring_allreduce.mlir"}
+CHECKS = [(kernel, device) for kernel in KERNELS if kernel not in INTER_TILE for device in ("sample", "quad_corelet")
           if not (kernel in ADDRESS_LISTS and device == "quad_corelet")] + \
-         [(kernel, "spyre") for kernel in sorted(ADDRESS_LISTS)]
+         [(kernel, "spyre") for kernel in sorted(ADDRESS_LISTS | INTER_TILE)] + \
+         [(kernel, "ring4") for kernel in sorted(INTER_TILE)]
 # The two costliest checks on quad_corelet (18 s and 10 s idle) are opt-in: the same kernels
 # check on sample here, and quad_corelet's corelets, FIFOs and units check on every other example.
 SLOW_CHECKS = {("row_bias_tiled.mlir", "quad_corelet"), ("matmul.mlir", "quad_corelet")}
@@ -101,6 +105,15 @@ def _assert_clean_check(capsys, kernel, device, *extra):
     assert code == 0, out
     assert lines[-2].startswith("OK: ")
     assert re.fullmatch(r"simulated cycles: \d+ \(wrap-program-dfir, DataflowIR simulator\)", lines[-1]), lines[-1]
+
+
+@pytest.mark.parametrize("kernel", sorted(INTER_TILE))
+@pytest.mark.parametrize("device", ["sample", "quad_corelet"])
+def test_check_refuses_inter_tile_ops_on_one_core(capsys, kernel, device):
+    code, out, _ = run_main(capsys, EXAMPLES / kernel, "--check", "--device", device)
+    assert code == 1
+    assert re.search(r"ring_allreduce.mlir:\d+:\d+: error: 'ktdp.inter_tile_produce' needs the kernel's 4 compute "
+                     r"tiles on as many cores at once .* has \d+ core\(s\)", out), out
 
 
 @pytest.mark.parametrize("kernel", sorted(ADDRESS_LISTS))

@@ -936,6 +936,15 @@ def _paged_kv_copy(i):
     return {"@1088": pool[table[:, t // 4], :, t % 4, :]}
 
 
+def _ring_allreduce(i):
+    """Each row times the column sums of all rows, summed from 0 in tile order in f16."""
+    x = i["@0"]
+    sums = np.zeros(x.shape[1], dtype=np.float16)
+    for row in x:
+        sums = sums + row
+    return {"@2048": x * sums[None, :]}
+
+
 EXAMPLE_EXPECTATIONS = {
     "add.mlir": lambda i: {"@24576": i["@0"] + i["@12288"]},
     "add_2tile.mlir": lambda i: {"@8192": i["@0"] + i["@4096"]},
@@ -960,6 +969,7 @@ EXAMPLE_EXPECTATIONS = {
     "matmul_kloop.mlir": lambda i: {"@9216": _chunked_matmul(i["@0"], i["@1024"], chunk=32)},
     "mul_args.mlir": lambda i: {"z_address": i["x_address"] * i["y_address"]},
     "row_bias.mlir": lambda i: {"@16384": i["@0"] + i["@12288"][None, :]},
+    "ring_allreduce.mlir": _ring_allreduce,
     "rmsnorm.mlir": _rmsnorm,
     "row_bias_tiled.mlir": lambda i: {"@528384": i["@0"] + i["@524288"][None, :]},
     "sigmoid.mlir": _sigmoid_by_exp,

@@ -51,14 +51,18 @@ func.func @not_a_box() {
 
 // -----
 
-#part = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+// (two halves that are not one strided view: the second starts 1024 bytes in, not 64)
+#part = affine_set<(d0) : (d0 >= 0, -d0 + 31 >= 0)>
+#part2 = affine_set<(d0) : (d0 - 32 >= 0, -d0 + 63 >= 0)>
 #tile = affine_set<(d0) : (d0 >= 0, -d0 + 15 >= 0)>
 #order = affine_map<(d0) -> (d0)>
 func.func @runtime_position(%i: index) {
   %lo = arith.constant 0 : index
-  %p = ktdp.construct_memory_view %lo, sizes: [64], strides: [1] {coordinate_set = #part, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  %hi = arith.constant 1024 : index
+  %p = ktdp.construct_memory_view %lo, sizes: [32], strides: [1] {coordinate_set = #part, memory_space = #ktdp.memory_space<global>} : memref<32xf16>
+  %p2 = ktdp.construct_memory_view %hi, sizes: [32], strides: [1] {coordinate_set = #part2, memory_space = #ktdp.memory_space<global>} : memref<32xf16>
   // expected-error @below {{the access tile's position is a value known only at run time}}
-  %d = ktdp.construct_distributed_memory_view (%p : memref<64xf16>) : memref<64xf16>
+  %d = ktdp.construct_distributed_memory_view (%p, %p2 : memref<32xf16>, memref<32xf16>) : memref<64xf16>
   %t = ktdp.construct_access_tile %d[%i] {access_tile_set = #tile, access_tile_order = #order} : memref<64xf16> -> !ktdp.access_tile<16xindex>
   %x = ktdp.load %t : <16xindex> -> tensor<16xf16>
   %o = ktdp.construct_memory_view %lo, sizes: [16], strides: [1] {coordinate_set = #tile, memory_space = #ktdp.memory_space<global>} : memref<16xf16>

@@ -3,9 +3,8 @@
 // RUN: sed 's/grid = \[4\]/grid = [8]/' %s | not dfsched-opt --ktir-legality-check --device=ring4 2>&1 | filecheck %s --check-prefix=TOO-MANY
 // RUN: sed 's/grid = \[4\]/grid = [1]/' %s | not dfsched-opt --ktir-legality-check --device=sample 2>&1 | filecheck %s --check-prefix=NO-LINKS
 
-// Inter-tile communication runs in the reference interpreter but is not scheduled: the first
-// inter-tile op is a located error that says so (issue 16), before anything around it fails.
-// Its tiles wait for each other's partials, so each needs a core of its own: a device with
+// Inter-tile reductions are lowered (lower-inter-tile-ops); a copy between tiles
+// (inter_tile_consume) is not, and is a located error on the consume. The tiles wait for each other's partials, so each needs a core of its own: a device with
 // fewer cores than the grid has tiles gets an error naming both numbers (the sample device
 // has one core), and one without core-to-core links an error naming them.
 
@@ -22,6 +21,6 @@ func.func @ring() attributes {grid = [4]} {
   return
 }
 
-// RING4: <stdin>:17:8: error: dfsched does not schedule inter-tile communication ('ktdp.inter_tile_produce') yet: cross-core transfers and reductions over the device's core-to-core links are not lowered (the reference interpreter runs it: dfsched-run without --check)
-// TOO-MANY: <stdin>:17:8: error: 'ktdp.inter_tile_produce' needs the kernel's 8 compute tiles on as many cores at once (tiles exchanging partials wait for each other), but device 'ring4' has 4 core(s)
-// NO-LINKS: <stdin>:17:8: error: 'ktdp.inter_tile_produce' moves partials between cores, but device 'sample_device' declares no core-to-core links ('ktdf_arch.core_links')
+// RING4: <stdin>:20:8: error: dfsched lowers inter-tile reductions only: an 'inter_tile_consume' (a copy to other tiles) is not scheduled yet
+// TOO-MANY: <stdin>:16:8: error: 'ktdp.inter_tile_produce' needs the kernel's 8 compute tiles on as many cores at once (tiles exchanging partials wait for each other), but device 'ring4' has 4 core(s)
+// NO-LINKS: <stdin>:16:8: error: 'ktdp.inter_tile_produce' moves partials between cores, but device 'sample_device' declares no core-to-core links ('ktdf_arch.core_links')

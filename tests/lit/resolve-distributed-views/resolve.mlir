@@ -115,16 +115,20 @@ func.func @loop(%a0: index, %a1: index, %a2: index) attributes {grid = [1]} {
 
 // -----
 
-// A view the pass cannot resolve (here: a tile at a run-time position) is left as it is.
-#part = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+// A view the pass cannot resolve (here: a tile at a run-time position, over parts that are not
+// one strided view: the second half starts 1024 bytes in, not 64) is left as it is.
+#part = affine_set<(d0) : (d0 >= 0, -d0 + 31 >= 0)>
+#part2 = affine_set<(d0) : (d0 - 32 >= 0, -d0 + 63 >= 0)>
 #tile = affine_set<(d0) : (d0 >= 0, -d0 + 15 >= 0)>
 // CHECK-LABEL: func.func @unresolved
 // CHECK:         ktdp.construct_distributed_memory_view
 // CHECK:         ktdp.construct_access_tile %{{.*}}[%arg0]
 func.func @unresolved(%i: index) attributes {grid = [1]} {
   %a0 = arith.constant 0 : index
-  %p = ktdp.construct_memory_view %a0, sizes: [64], strides: [1] {coordinate_set = #part, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
-  %d = ktdp.construct_distributed_memory_view (%p : memref<64xf16>) : memref<64xf16>
+  %a1 = arith.constant 1024 : index
+  %p = ktdp.construct_memory_view %a0, sizes: [32], strides: [1] {coordinate_set = #part, memory_space = #ktdp.memory_space<global>} : memref<32xf16>
+  %p2 = ktdp.construct_memory_view %a1, sizes: [32], strides: [1] {coordinate_set = #part2, memory_space = #ktdp.memory_space<global>} : memref<32xf16>
+  %d = ktdp.construct_distributed_memory_view (%p, %p2 : memref<32xf16>, memref<32xf16>) : memref<64xf16>
   %t = ktdp.construct_access_tile %d[%i] {access_tile_set = #tile, access_tile_order = affine_map<(d0) -> (d0)>} : memref<64xf16> -> !ktdp.access_tile<16xindex>
   %x = ktdp.load %t : <16xindex> -> tensor<16xf16>
   %o = ktdp.construct_memory_view %a0, sizes: [16], strides: [1] {coordinate_set = #tile, memory_space = #ktdp.memory_space<global>} : memref<16xf16>
