@@ -66,6 +66,10 @@ Execution model
 * Each program instance is a coroutine; a discrete-event scheduler advances simulated time
   (`dataflow_engine.py`), resuming the earliest unit first (ties first come, first served), so
   runs are deterministic.
+* A unit's loop nest of plain DMA transfers (`dataflow_batch.py`) makes its reads and writes
+  in one piece and then yields each transfer's time in order: the same values, cycles,
+  timeline and statistics as transfer by transfer; a run that fails after moving accesses
+  so is simulated again step by step (`SimOptions.batch_loops=False` turns it off).
 * `dataflow.send %peer, %v` streams `%v`'s elements into the FIFO from this unit to `%peer`;
   `dataflow.receive %peer` takes as many elements as its type holds from the FIFO from `%peer`
   to this unit (a FIFO is an ordered element stream, so one 64-element send may feed 64
@@ -255,8 +259,21 @@ def simulate(
 ) -> SimResult:
     """Run DataflowIR `module` on `inputs` (see the module docstring)."""
     opts = _options(options, overrides)
+    made: list[SimState] = []
+    try:
+        return _simulate(module, inputs, device, layout, kernel, opts, made)
+    except Exception:
+        if not (made and made[0].batched):
+            raise
+    # a failing run reports what the step-by-step simulation meets first (dataflow_batch.py)
+    return _simulate(module, inputs, device, layout, kernel, replace(opts, batch_loops=False), [])
+
+
+def _simulate(module: ModuleOp, inputs, device, layout, kernel: str | None, opts: SimOptions,
+              made: list[SimState]) -> SimResult:
     model = _device_model(module, device)
     sim = SimState(module, model, opts)
+    made.append(sim)
     _teach_host_code(sim)
     sim.functions = _functions(module)
     kernel_op = _find_kernel(sim, module, kernel)
@@ -513,7 +530,7 @@ def launch(sim: SimState, pending: list[tuple[Operation, dict]]) -> None:
             processes.append((process, unit))
             sim.stats_for(unit).programs += 1
     if opts.check_races:
-        sim.races = RaceTracker([p.name for p, _ in processes])
+        sim.races = RaceTracker([p.name for p, _ in processes], watch_shared=opts.batch_loops)
     name = "?"
     if pending:
         parent = pending[0][0].parent_op()

@@ -33,6 +33,7 @@ from xdsl.ir.affine import AffineMap
 
 from dfsched.compat import op_implementations
 from dfsched.diagnostics import DiagnosticError, error
+from dfsched.interp.dataflow_batch import dma_nest, run_nest
 from dfsched.interp.dataflow_compute import COMPUTE
 from dfsched.interp.dataflow_engine import Block as BlockCmd
 from dfsched.interp.dataflow_engine import Busy, Process, WaitUntil
@@ -310,6 +311,9 @@ def _scf_for(r: Runner, op, args) -> Gen:
     if step <= 0:
         raise SimError(f"step must be positive, got {step}")
     block = op.regions[0].blocks.first
+    nest = dma_nest(r.sim, op) if r.unit is not None and r.sim.options.batch_loops else None
+    if nest is not None and (yield from run_nest(r, nest, range(lb, ub, step))):
+        return ()
     for iv in range(lb, ub, step):
         values = yield from r.run_block(block, [iv, *values])
     return tuple(values)

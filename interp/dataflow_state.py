@@ -46,6 +46,7 @@ class SimOptions:
     check_races: bool = True  # accesses of two units to one byte not ordered by synchronisation are an error
     max_events: int | None = 50_000_000
     tiles: tuple[int, ...] | None = None  # run only the units of these cores (compute tiles); None: all
+    batch_loops: bool = True  # DMA loops in one piece where exact (`dataflow_batch.py`)
 
 
 @dataclass
@@ -190,9 +191,12 @@ class SimState:
         self._segments: dict[int, list[list[SSAValue]]] = {}
         self._trivial: dict[int, bool] = {}
         self._subscripts: dict[int, Any] = {}
+        self._subscript_functions: dict[int, Any] = {}
         self._composite_cycles: dict[tuple[str, str, str, int], int] = {}
         self.memory_cores: dict[str, int | None] = {}  # memory unit name -> its core (memory_of)
         self._block_plans: dict[int, tuple[Block, list]] = {}
+        self.dma_loops: dict[int, Operation | None] = {}  # scf.for -> its one transfer (dataflow_batch)
+        self.batched = False  # some loop ran in one piece (a failing run is simulated again without)
         self.ktir = KtirInterpreter(module, State(options=Options(check_races=False, max_ops=None)))
 
     # -- device facts ---------------------------------------------------------------------
@@ -309,6 +313,26 @@ class SimState:
                     break
                 forms.append((list(form[0]), int(form[1])))
             found = self._subscripts[key] = (amap, forms)
+        return found[1]
+
+    def subscript_function(self, amap: AffineMap) -> Callable[[list[Any]], tuple[int, ...]]:
+        """`amap` applied to its operands (dims, then symbols) as one compiled Python function."""
+        key = id(amap)
+        found = self._subscript_functions.get(key)
+        if found is None or found[0] is not amap:
+            forms = self.subscript(amap)
+            if forms is None:
+                nd = amap.num_dims
+                run = sets.compiled_map(amap)
+
+                def fn(values, run=run, nd=nd):
+                    values = [int(v) for v in values]
+                    return tuple(int(x) for x in run(values[:nd], values[nd:]))
+            else:
+                terms = [" + ".join([str(const)] + [f"{c} * int(v[{i}])" for i, c in enumerate(coeffs) if c])
+                         for coeffs, const in forms]
+                fn = eval(f"lambda v: ({''.join(t + ', ' for t in terms)})")  # noqa: S307 - our own text
+            found = self._subscript_functions[key] = (amap, fn)
         return found[1]
 
     def composite_cycles(self, src_kind: str, unit_kind: str, dst_kind: str, nbytes: int) -> int:

@@ -32,6 +32,7 @@ class AccessPlan:
     lo: tuple[int, ...]
     hi: tuple[int, ...]
     by_layout: dict[Any, np.ndarray] = field(default_factory=dict)
+    by_view: dict[Any, tuple[np.ndarray, bool]] = field(default_factory=dict)  # (strides, offset, itemsize) -> bytes
 
     @property
     def count(self) -> int:
@@ -89,8 +90,16 @@ def view_addresses(view: StridedView, base: tuple[int, ...], plan: AccessPlan, c
                     idx = steps[:, None, :] + idx[None, :, :]
                 check_index(view, idx)  # raises, naming the index
     if view.layout is None:
-        coeffs = np.asarray(view.strides, dtype=np.int64)
         base_off = sum(b * c for b, c in zip(base, view.strides))
+        if steps is None:  # the points' byte offsets in this view are decoded once
+            itemsize = view.et.itemsize
+            key = (view.strides, view.offset, itemsize)
+            found = plan.by_view.get(key)
+            if found is None:
+                rel, consecutive = plan.rel_offsets(view)
+                found = plan.by_view[key] = (view.offset + rel * itemsize, consecutive)
+            return found[0] + base_off * itemsize, found[1]
+        coeffs = np.asarray(view.strides, dtype=np.int64)
         rel, consecutive = plan.rel_offsets(view)
         if steps is None:
             off = rel + base_off
@@ -118,12 +127,7 @@ def check_index(view: StridedView, idx: np.ndarray) -> None:
 
 
 def _base(r: Runner, amap: AffineMap, operands: list[Any]) -> tuple[int, ...]:
-    values = [int(v) for v in operands]
-    forms = r.sim.subscript(amap)
-    if forms is not None:
-        return tuple(const + sum(c * v for c, v in zip(coeffs, values)) for coeffs, const in forms)
-    nd = amap.num_dims
-    return tuple(int(x) for x in sets.compiled_map(amap)(values[:nd], values[nd:]))
+    return r.sim.subscript_function(amap)(operands)
 
 
 def _vector_load(r: Runner, op, args) -> Gen:

@@ -235,7 +235,7 @@ def _run_indirect_access_tile(self, interpreter, op, args):
     pts, mask = enumerate_space(vset, order, syms, op.result.type, "variables space")
     shape = pts.shape[:-1]
     valid = np.ones(shape, dtype=bool) if mask is None else mask
-    flat = pts[valid]  # (N, num_vars)
+    flat = pts.reshape(-1, pts.shape[-1]) if mask is None else pts[valid]  # (N, num_vars)
     dims: list[Any] = [np.full(len(flat), c, dtype=np.int64) for c in captured]
     dims += [flat[:, k] for k in range(flat.shape[1])]
     kinds = [bool(k.value.data) for k in op.per_dim_subscript_kinds.data]
@@ -256,9 +256,13 @@ def _run_indirect_access_tile(self, interpreter, op, args):
         else:
             loaded = view.read(where, st.tile_index)
         columns.append(np.asarray(loaded).astype(np.int64))
+    del pts, flat, dims  # the variables' points are no longer needed: the coordinates are as big
     coords = np.zeros(shape + (len(columns),), dtype=np.int64)
-    if len(flat):
-        coords[valid] = np.stack(columns, axis=-1)
+    for k, column in enumerate(columns):  # one column at a time: no stacked copy
+        if mask is None:
+            coords[..., k] = column.reshape(shape)
+        elif column.size:
+            coords[..., k][valid] = column
     _check_shape(op.result.type, shape, "indirect access tile")
     return (AccessTile(base, coords, mask),)
 
@@ -316,7 +320,7 @@ def _run_load(self, interpreter, op, args):
         return (et.cast(view.memory.read(addresses, view.et, st.tile_index)),)
     valid = _selection(interpreter, tile)
     out = et.zeros(tile.shape)
-    coords = tile.coords[valid]
+    coords = _selected(tile.coords, valid)
     if isinstance(tile.base, np.ndarray):
         if not np.all(_in_bounds(tile.base, coords)):
             raise MemoryAccessError(f"access tile reaches outside the tensor of shape {list(tile.base.shape)}")
@@ -340,8 +344,16 @@ def _run_store(self, interpreter, op, args):
         tile.base.memory.write(addresses, data, tile.base.et, st.tile_index)
         return ()
     valid = _selection(interpreter, tile)
-    tile.base.write(tile.coords[valid], data[valid], st.tile_index)
+    coords, data = _selected(tile.coords, valid), _selected(data, valid)
+    tile.base.write(coords, data, st.tile_index)
     return ()
+
+
+def _selected(array: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """`array[valid]` (points first), without a copy when every point is selected."""
+    if valid.all():
+        return array.reshape((-1, *array.shape[valid.ndim:]))
+    return array[valid]
 
 
 def _run_runtime_arg_extract(self, interpreter, op, args):

@@ -67,6 +67,10 @@ def tile_race(memory: str, address: int, tile: int, other: int, what: str) -> Ra
 
 
 NO_TILE = NONE
+# an access of more elements is made in chunks of this many, in element order, so its
+# temporaries (byte slots, page numbers, race shadows: several times 8 bytes per byte) stay
+# bounded; a race in it is reported in the first chunk that has one (Decision 66)
+CHUNK_ELEMENTS = 1 << 20
 GENERATE_LIMIT = 1 << 26  # elements of generated-on-touch buffers a run may touch (ktir: max_elements)
 MANY_TILES = MANY
 
@@ -315,6 +319,12 @@ class Memory:
         start = self._run_start(addresses, et, consecutive)
         if start is not None:
             return self.read_run(start, addresses.size, et, tile).reshape(addresses.shape)
+        if addresses.size > CHUNK_ELEMENTS:  # bounded temporaries (slots, pages, shadows)
+            flat = addresses.reshape(-1)
+            out = et.zeros(flat.shape)
+            for at in range(0, flat.size, CHUNK_ELEMENTS):
+                out[at:at + CHUNK_ELEMENTS] = self.read(flat[at:at + CHUNK_ELEMENTS], et, tile)
+            return out.reshape(addresses.shape)
         raw = self._load_slots(self._slots(addresses, et), tile)
         if self.unit == "byte":
             raw = np.ascontiguousarray(raw).view(_UINT_BYTES[et.itemsize]).reshape(addresses.shape)
@@ -329,6 +339,12 @@ class Memory:
             values = np.asarray(values)
             flat = values.reshape(-1) if values.size == addresses.size else np.broadcast_to(values, addresses.shape).reshape(-1)
             self.write_run(start, flat, et, addresses.size, tile)
+            return
+        if addresses.size > CHUNK_ELEMENTS:  # bounded temporaries, in element order
+            flat = addresses.reshape(-1)
+            values = np.broadcast_to(np.asarray(values), addresses.shape).reshape(-1)
+            for at in range(0, flat.size, CHUNK_ELEMENTS):
+                self.write(flat[at:at + CHUNK_ELEMENTS], values[at:at + CHUNK_ELEMENTS], et, tile)
             return
         bits = np.broadcast_to(et.to_bits(values), addresses.shape)
         slots = self._slots(addresses, et)
@@ -632,9 +648,14 @@ class StridedView:
     def addresses(self, coords: np.ndarray) -> np.ndarray:
         """Addresses of global coordinates `coords` (last axis = rank), bounds-checked."""
         coords = np.asarray(coords, dtype=np.int64)
-        local = coords - np.asarray(self.lower or (0,) * self.rank, dtype=np.int64)
-        sizes = np.asarray(self.sizes, dtype=np.int64)
-        outside = np.any((local < 0) | (local >= sizes), axis=-1)
+        if self.lower and any(self.lower):
+            local = coords - np.asarray(self.lower, dtype=np.int64)
+        else:
+            local = coords
+        outside = np.zeros(local.shape[:-1], dtype=bool)
+        for k, size in enumerate(self.sizes):  # a dimension at a time: no (points, rank) temporaries
+            column = local[..., k]
+            outside |= (column < 0) | (column >= size)
         if outside.any():
             i = np.unravel_index(int(np.argmax(outside)), outside.shape)
             raise MemoryAccessError(
@@ -647,7 +668,10 @@ class StridedView:
         """Offsets in elements from `offset` of local coordinates (last axis = rank), unchecked."""
         local = np.asarray(local, dtype=np.int64)
         if self.layout is None:
-            return (local * np.asarray(self.strides, dtype=np.int64)).sum(axis=-1)
+            out = np.zeros(local.shape[:-1], dtype=np.int64)
+            for k, stride in enumerate(self.strides):
+                out += local[..., k] * stride
+            return out
         dims = [local[..., k] for k in range(local.shape[-1])]
         value = compiled_map(self.layout, checked=False)(dims, [0] * self.layout.num_symbols)[0]
         return np.broadcast_to(np.asarray(value), local.shape[:-1]).astype(np.int64)

@@ -20,7 +20,9 @@ last reader (an *actor* and the *epoch* it was in). Only what orders two actors 
   receiver's (element-wise maximum). An access of unit u at epoch e is ordered before unit
   m's next access iff m's clock for u is >= e. Only the last reader is remembered: a write
   ordered after it but not after an earlier reader of another unit goes unnoticed. Launches
-  are sequential, so the history starts afresh with each launch.
+  are sequential, so the history starts afresh with each launch. A run that makes some
+  accesses early (`dataflow_batch.py`) marks bytes two units read unordered (`watch_shared`),
+  since which of them is the last reader may then differ: a write to one is `OrderUnknown`.
 """
 
 from __future__ import annotations
@@ -43,9 +45,10 @@ class RaceError(Exception):
 
 
 class _Page:
-    __slots__ = ("writer", "w_epoch", "reader", "r_epoch")
+    __slots__ = ("writer", "w_epoch", "reader", "r_epoch", "shared")
 
     def __init__(self, size: int, dtype, epochs: bool):
+        self.shared = None  # RaceTracker.watch_shared: slots two units read unordered
         self.writer = np.full(size, NONE, dtype=dtype)
         self.reader = np.full(size, NONE, dtype=dtype)
         self.w_epoch = np.zeros(size, dtype=np.int64) if epochs else None
@@ -171,6 +174,11 @@ class Shadow:
         return False
 
 
+class OrderUnknown(RaceError):
+    """A write whose race verdict depends on which of two unordered readers read last, in a
+    run that moved accesses earlier (`RaceTracker.watch_shared`)."""
+
+
 def _address(where, k: int) -> int:
     """The address of the k-th slot of an access: `where` is the first slot's address (a run)
     or the slots' addresses."""
@@ -182,8 +190,13 @@ class RaceTracker:
 
     PAGE_BITS = 16
 
-    def __init__(self, units: list[str]):
+    def __init__(self, units: list[str], watch_shared: bool = False):
         self.units = list(units)
+        # a run that moves accesses earlier (`dataflow_batch`) may change which of two
+        # unordered readers of a slot is the last: it marks such slots, and a write to one
+        # after a moved access raises `OrderUnknown` (the run is made again step by step)
+        self.watch_shared = watch_shared
+        self.moved = False
         self.index = {name: i for i, name in enumerate(self.units)}
         n = len(self.units)
         self.clocks = [np.zeros(n, dtype=np.int64) for _ in range(n)]
@@ -242,18 +255,34 @@ class RaceTracker:
         for number, offsets, where in self._pages(shadow, addresses, itemsize, consecutive):
             page = shadow.pages.get(number)
             fresh = page is None
+            if self.watch_shared and not fresh:
+                self._mark_shared(page, offsets, me, limits)
             found = shadow.read(shadow.page(number) if fresh else page, offsets, me, epoch, limits, fresh)
             if found is not None:
                 other = self.units[found.other]
                 raise RaceError(f"{unit} reads byte {_address(where, found.index)} of {memory.name}, which {other} "
                                 f"wrote with no synchronisation ordering the write before the read (a race)")
 
+    @staticmethod
+    def _mark_shared(page: _Page, offsets, me: int, limits) -> None:
+        readers = page.reader[offsets]
+        unordered = (readers != NONE) & (readers != me)
+        if unordered.any():
+            unordered &= page.r_epoch[offsets] > limits[readers + 1]
+            if unordered.any():
+                if page.shared is None:
+                    page.shared = np.zeros(page.reader.size, dtype=bool)
+                page.shared[offsets] |= unordered
+
     def write(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
         me = self.index[unit]
         shadow = self._shadow(memory)
         epoch, limits = self.clocks[me][me], self.limits[me]
         for number, offsets, where in self._pages(shadow, addresses, itemsize, consecutive):
-            found = shadow.write(shadow.page(number), offsets, me, epoch, limits)
+            page = shadow.page(number)
+            if self.moved and page.shared is not None and page.shared[offsets].any():
+                raise OrderUnknown(f"{unit} writes bytes of {memory.name} that two units read unordered")
+            found = shadow.write(page, offsets, me, epoch, limits)
             if found is not None:
                 other = self.units[found.other]
                 did = "wrote" if found.what == "write" else "read"
@@ -261,4 +290,4 @@ class RaceTracker:
                                 f"{did} with no synchronisation ordering the two (a race)")
 
 
-__all__ = ["MANY", "NONE", "Conflict", "RaceError", "RaceTracker", "Shadow"]
+__all__ = ["MANY", "NONE", "Conflict", "OrderUnknown", "RaceError", "RaceTracker", "Shadow"]

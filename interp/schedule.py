@@ -66,8 +66,9 @@ Execution model
   below it ("SFU_REG"), as the module's device says.
 * `ktdf.data_transfer` moves the box `map(indices) + [0, size)` of a memref side
   (row-major order) to or from a FIFO slot (its `size` element count) or another box.
-  The counts must agree, except in `transfer_mode = "splat"` (the source elements are
-  repeated to fill the destination: its size, or the slot's capacity if larger) and
+  The counts must agree, except in `transfer_mode = "splat"` (each source element is
+  repeated in place, a broadcast along its row, to fill the destination: its size, or the
+  slot's capacity if larger; `[a, b]` into 4 is `[a, a, b, b]`) and
   `"pad"` (zeros after them). Reads may leave the memref's shape (scalar-broadcast
   legalization widens loads on purpose; `strict_bounds=True` forbids it); writes may not.
 * `ktdf.parallel`: the iteration space in lexicographic order, cut into `num_instances`

@@ -490,8 +490,8 @@ def _fit_rows(data: np.ndarray, target: int | None, mode: str | None) -> np.ndar
     k = data.shape[1]
     if target is None or target == k:
         return data
-    if mode == "splat" and k and target % k == 0:
-        return np.tile(data, (1, target // k))
+    if mode == "splat" and k and target % k == 0:  # each element along its row, as `_fit`
+        return np.repeat(data, target // k, axis=1)
     if mode == "pad" and k <= target:
         out = np.zeros((data.shape[0], target), dtype=data.dtype)
         out[:, :k] = data

@@ -326,10 +326,10 @@ def _fit(op, data: np.ndarray, target: int | None, mode: str | None) -> np.ndarr
     data = np.asarray(data).reshape(-1)
     if target is None or target == data.size:
         return data
-    if mode == "splat":
+    if mode == "splat":  # each element broadcast along its row: [a, b] -> [a, a, ..., b, b, ...]
         if data.size == 0 or target % data.size:
             raise ValueError(f"splat transfer of {data.size} element(s) cannot fill {target}")
-        return np.tile(data, target // data.size)
+        return np.repeat(data, target // data.size)
     if mode == "pad":
         if data.size > target:
             raise ValueError(f"pad transfer of {data.size} element(s) does not fit in {target}")

@@ -4,12 +4,15 @@ A contraction is a `linalg.generic` with reduction iterators whose body multipli
 (each possibly `arith.extf`-ed) and adds the product to the output: `linalg.matmul`,
 `batch_matmul`, `matmul_transpose_b` and a QK^T generic all generalise to one. When the
 device's compute unit declares a matrix unit (`ktdf_arch.feature.matrix`) for the operands'
-element type, `construct-three-stage-pipeline` tiles the contraction's output to the unit's
-M x N tile and marks the generic with `dfsched.matrix_tile = array<i64: M, N, K>` (the sizes
-this contraction uses: each the largest divisor of its extent within the unit's tile).
-`reduction-loop-exposure` steps K by the mark's K, `map-reduction-partials` keeps the mark,
-and `ktdflowering-to-dfir` lowers each step to one matrix-multiply island that the simulator
-costs by the unit's `cycles_per_tile`. Without the mark a contraction runs on the vector lanes.
+element type, `construct-three-stage-pipeline` tiles the contraction's output to an M x N
+block and marks the generic with `dfsched.matrix_tile = array<i64: M, N, K>` (`plan_matrix_tile`:
+K is the unit's K; M and N are whole multiples of the unit's tile, as many unit tiles as the
+accumulator block can hold in the compute unit's register memory, because each operand vector
+streamed into the unit is then reused by every unit tile of the block's other side).
+`reduction-loop-exposure` steps K by the mark's K, `map-reduction-partials` keeps the mark and
+the accumulator in the unit's accumulator type, and `ktdflowering-to-dfir` lowers each step to
+one matrix-multiply island that the simulator costs by the unit's `cycles_per_tile` per unit
+tile of the block. Without the mark a contraction runs on the vector lanes.
 """
 
 from __future__ import annotations
@@ -104,8 +107,42 @@ def plan_matrix_tile(model, generic: Operation, ranges: list[int]) -> tuple[int,
     reduction = [d for d, kind in enumerate(iterators(generic)) if kind == "reduction"]
     if len(out_dims) < 2 or not reduction:
         return None
-    return (_largest_divisor(ranges[out_dims[-2]], m_tile), _largest_divisor(ranges[out_dims[-1]], n_tile),
-            _largest_divisor(ranges[reduction[-1]], k_tile))
+    m, n = block_sizes(ranges[out_dims[-2]], ranges[out_dims[-1]], (m_tile, n_tile),
+                       accumulator_block_bytes(accumulator, output), _register_bytes(model, unit_kind))
+    return m, n, _largest_divisor(ranges[reduction[-1]], k_tile)
+
+
+def accumulator_block_bytes(accumulator: str, output: str) -> int:
+    """Register bytes per element of an output block: the accumulator in the unit's type, plus
+    the block narrowed to the result type for the store when the result is narrower."""
+    wide = _FLOAT_WIDTHS.get(accumulator, 32) // 8
+    narrow = _FLOAT_WIDTHS.get(output, 0) // 8
+    return wide + (narrow if 0 < narrow < wide else 0)
+
+
+def _register_bytes(model, unit_kind: str) -> int | None:
+    """Bytes of the compute unit's own memory (`PE_REG`), None when it declares no size."""
+    kind = model.local_memories.get(unit_kind)
+    return model.capacities().get(kind) if kind else None
+
+
+def block_sizes(m_extent: int, n_extent: int, unit: tuple[int, int], element_bytes: int,
+                capacity: int | None) -> tuple[int, int]:
+    """The M x N output block of one matrix step: M and N divide their extents and are whole
+    multiples of the unit's tile (an extent smaller than the tile: its largest divisor within
+    it, as one unit tile); the block's registers (`element_bytes` each, twice for a
+    double-buffered pipeline) fit `capacity`. Among those, the most unit tiles per operand
+    vector streamed in (M*N / (M+N), the reuse), then the most elements, then the wider N."""
+    base_m, base_n = _largest_divisor(m_extent, unit[0]), _largest_divisor(n_extent, unit[1])
+    best = (base_m, base_n)
+    if capacity is None:
+        return best
+    ms = [m for m in range(base_m, m_extent + 1, base_m) if m_extent % m == 0]
+    ns = [n for n in range(base_n, n_extent + 1, base_n) if n_extent % n == 0]
+    fitting = [(m, n) for m in ms for n in ns if 2 * m * n * element_bytes <= capacity]
+    if fitting:
+        best = max(fitting, key=lambda mn: (mn[0] * mn[1] / (mn[0] + mn[1]), mn[0] * mn[1], mn[1]))
+    return best
 
 
 def matrix_tile_sizes(generic: Operation, tile: tuple[int, int, int]) -> list[int]:
@@ -117,4 +154,5 @@ def matrix_tile_sizes(generic: Operation, tile: tuple[int, int, int]) -> list[in
     return sizes
 
 
-__all__ = ["MATRIX_TILE", "is_contraction", "matrix_tile", "mark", "plan_matrix_tile", "matrix_tile_sizes"]
+__all__ = ["MATRIX_TILE", "accumulator_block_bytes", "block_sizes", "is_contraction", "matrix_tile", "mark",
+           "plan_matrix_tile", "matrix_tile_sizes"]

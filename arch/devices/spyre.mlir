@@ -16,7 +16,7 @@
 
 #device_memory = {kind = "DDR", size = 137438953472}
 #scratchpad = {kind = "LX", size = 2097152}
-#accumulators = {kind = "PE_REG", size = 4096}
+#accumulators = {kind = "PE_REG", size = 16384}
 
 // DMA engines: one addressed word is one 128-byte stick. Both also gather and scatter rows at
 // byte addresses read from a list in LX: the seed post's indirect-access path (an address program

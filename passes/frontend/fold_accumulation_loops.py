@@ -156,8 +156,9 @@ def _plan_sum(plan: FoldPlan, deps: LoopDependence, index: int, acc: BlockArgume
               next_value: SSAValue, step: int) -> CarriedSum:
     loop = plan.loop
     if not isinstance(acc.type, TensorType):
-        raise refuse(loop, f"a scalar of type {acc.type}: only ranked tensors accumulate "
-                            f"(carry a tensor<1x{acc.type}>)", index)
+        raise refuse(loop, f"a scalar of type {acc.type} accumulates only as the sum of "
+                            "`tensor.extract`s of one-element reductions, one per iteration (the front door "
+                            "then carries the reduction's tensor, Decision 70)", index)
     reduction = _reduction_of(loop, index, acc, next_value)
     if not _sums_into_init(reduction):
         raise refuse(loop, f"'{op_name(reduction)}' does not add into its init", index)

@@ -37,6 +37,7 @@ The pass never changes the IR.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -64,6 +65,10 @@ GENERIC_BODY = ("unsupported op in a linalg.generic body: only element-wise arit
 NAMED_LINALG = "V1 only supports add/mul/sub/reduce compute ops; found unsupported compute op"
 NEGATIVE_BASE = "memory view base address must not be negative (got {})"
 NEGATIVE_SHAPE = "memory view {} must not be negative (got {})"
+CARRIED_OFF_CHIP = ("loop-carried value #0 ({}, {} bytes) cannot stay on chip: it accumulates over the loop's whole "
+                    "range, which folding loads at once, so each of its elements needs {} elements along the stepped "
+                    "dimension of each of its {} streamed tile(s) in the scratchpad ({} bytes), but '{}' of device '{}' holds {} bytes per core "
+                    "(a range too long for the scratchpad is not split into DMA chunks yet)")
 BEYOND_MEMORY = "memory view ends at byte {} but memory '{}' of the device holds {} bytes"
 
 # linalg ops the walk accepts and descends into.
@@ -97,6 +102,8 @@ def check_region_ops(op: Operation, device: str = "") -> None:
                         check_address_lists(inner, device)
                     if op_name(inner) in INTER_TILE_OPS:
                         check_inter_tile(inner, device)
+                    if isinstance(inner, scf.ForOp) and inner.iter_args:
+                        check_carried_on_chip(inner, device)
                     check_region_ops(inner, device)
 
 
@@ -118,6 +125,29 @@ def check_view_fits(view: Operation, device: str) -> None:
     end = base + (last + 1) * element
     if base >= memory.size or end > memory.size:
         raise error(view, BEYOND_MEMORY.format(max(base, end), memory.kind, memory.size))
+
+
+def check_carried_on_chip(loop: scf.ForOp, device: str) -> None:
+    """A folding loop's carried values stay on chip across its whole range, and the fold loads
+    that range of each streamed tile at once (no DMA-level chunking yet): for one element of the
+    accumulator, the whole range along the stepped dimension must fit the scratchpad."""
+    from dfsched.arch.loading import device_model_for
+    from dfsched.dialects.ktdp import MemorySpaceAttr
+
+    plan = plan_fold(loop)
+    loads, total = (plan.growth.loads, plan.growth.total) if hasattr(plan, "growth") else (plan.streamed, plan.total)
+    needed = sum(total * _element_bytes(load) for load in loads)
+    try:
+        model = device_model_for(loop, device or None)
+        memory = model.memory_for_space(MemorySpaceAttr("ct_local"), loop) if model is not None else None
+    except DiagnosticError:
+        return
+    if memory is None or memory.size is None or needed <= memory.size:
+        return
+    carried = loop.iter_args[0].type
+    bytes_ = math.prod(getattr(carried, "get_shape", lambda: ())()) * _element_bytes_of(carried)
+    raise error(loop, CARRIED_OFF_CHIP.format(carried, bytes_, total, len(loads), needed, memory.kind,
+                                              model.name, memory.size))
 
 
 def check_address_lists(tile: Operation, device: str) -> None:
@@ -159,7 +189,11 @@ def _memory_of(view: Operation, device: str):
 
 
 def _element_bytes(view: Operation) -> int:
-    element = getattr(view.results[0].type, "element_type", None)
+    return _element_bytes_of(view.results[0].type)
+
+
+def _element_bytes_of(shaped) -> int:
+    element = getattr(shaped, "element_type", shaped)
     width = getattr(element, "bitwidth", None)
     return max(1, (width or 8) // 8) if isinstance(width, int) else 1
 

@@ -20,6 +20,10 @@ fused op back. This module does the same:
   along every reduction loop (a broadcast value, as `x - max` in a softmax): the scheduler
   streams every input of a reduction along its reduction loops, so the producer stays a
   compute op of its own and its result an intermediate in the scratchpad;
+* dfsched: nothing is fused into a contraction (`passes/contraction.py`: a multiply-accumulate
+  of two inputs): its steps read both operands from FIFOs and a matrix unit takes only the
+  product's operands, so an element-wise producer (SwiGLU's `silu(gate) * up` before the down
+  projection) stays a compute op of its own and its result an intermediate in the scratchpad;
 * a producer whose result has other users stays for them (MLIR would keep it as an extra
   result of the fused op; the program then cannot become a single generic and C3SP says so).
 """
@@ -34,6 +38,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.compat import linalg_ops
+from dfsched.passes.contraction import is_contraction
 from dfsched.passes.frontend.linalg_generalize import indexing_maps, iterator_names, make_generic
 
 GenericOp, YieldOp, IndexOp = linalg_ops.GenericOp, linalg_ops.YieldOp, linalg_ops.IndexOp
@@ -68,7 +73,7 @@ def can_fuse(producer: GenericOp, consumer: GenericOp, index: int) -> bool:
         return False
     if not all(isinstance(v.type, TensorType) for v in (*producer.operands, *consumer.operands)):
         return False
-    if any(it != "parallel" for it in iterator_names(producer)):
+    if any(it != "parallel" for it in iterator_names(producer)) or is_contraction(consumer):
         return False
     producer_maps = indexing_maps(producer)
     consumer_maps = indexing_maps(consumer)

@@ -7,14 +7,17 @@ tensor, and `tensor.splat` of a constant as a reduction's starting value. The sc
 (`construct-three-stage-pipeline`) works on linalg ops only, so this pass, at the front door,
 rewrites
 
+* an `scf.for` carrying a scalar that adds `tensor.extract` of a one-element tensor each
+  iteration into a loop carrying that tensor, extracted once after it (`scalar_carries.py`);
 * `%s = tensor.extract %r[c...]` followed by `%t = tensor.splat %s : tensor<S>` (constant
   indices) into a broadcast: `linalg.generic ins(%r) outs(tensor.empty : tensor<S>)` whose
   input map reads `%r` at the constant indices, its body yielding the element;
 * the same when scalar `arith`/`math` ops compute the splat's input from the extracted element
   and constants (RMSNorm's `rsqrt(sum / N + eps)`): the generic's body computes them;
 * an element-wise `arith`/`math` op on tensors with an operand that splats a scalar constant
-  (or a constant converted to a float) into a generic over its other operands whose body uses
-  the constant (LayerNorm's `var / N + eps`);
+  (or a constant converted to a float, or is a splat `arith.constant dense<c>`) into a generic
+  over its other operands whose body uses the constant (LayerNorm's `var / N + eps`, a
+  sigmoid's `1 / (1 + exp(-x))`);
 * `%t = tensor.splat %c : tensor<S>` of a constant into
   `linalg.fill ins(%c) outs(tensor.empty : tensor<S>)`.
 
@@ -23,6 +26,9 @@ rewrites
   `linalg.generic` or `linalg.broadcast`: each reader (a broadcast first becomes its generic)
   reads the reshape's source instead, through its input map composed with the reshape (a unit
   dimension is read at 0), and the reshape goes.
+
+* `linalg.transpose` read only by contractions folds into their maps, and `linalg.broadcast`
+  becomes its generic (`named_layout_ops.py`).
 
 A splat of any other scalar (a kernel argument, a value computed from scalars), an extract
 whose index is not a constant and any other reshape stay as they are (the scheduler reports
@@ -36,7 +42,16 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, FloatAttr, IntegerAttr, ModuleOp, ShapedType, TensorType
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    ModuleOp,
+    ShapedType,
+    TensorType,
+)
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -47,6 +62,8 @@ from dfsched.compat import linalg_ops
 from dfsched.dialects import linalg_ext
 from dfsched.dialects.constants import constant_int
 from dfsched.passes.frontend.linalg_generalize import generic_form, is_elementwise_on_tensors, make_generic
+from dfsched.passes.frontend.scalar_carries import carry_scalars_as_tensors
+from dfsched.passes.frontend.named_layout_ops import broadcasts_to_generics, fold_transposes_into_contractions
 
 
 @dataclass(frozen=True)
@@ -56,6 +73,7 @@ class TritonToLinalg(ModulePass):
     name = "triton-to-linalg"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        carry_scalars_as_tensors(op)  # a carried scalar sum: a carried one-element tensor, read once after
         for elementwise in [o for o in op.walk() if is_elementwise_on_tensors(o) and len(o.results) == 1]:
             _fold_constant_splats(ctx, elementwise)
         for splat in [o for o in op.walk() if isinstance(o, tensor.SplatOp)]:
@@ -77,6 +95,8 @@ class TritonToLinalg(ModulePass):
                         Rewriter.erase_op(dead)
         for reshape in [o for o in op.walk() if isinstance(o, tensor.CollapseShapeOp | tensor.ExpandShapeOp)]:
             _fold_unit_reshape(ctx, reshape)
+        fold_transposes_into_contractions(ctx, op)  # tl.dot(q, tl.trans(k)): K's map transposed
+        broadcasts_to_generics(ctx, op)
 
 
 CONSTANT_CASTS = frozenset({"arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf"})
@@ -92,8 +112,12 @@ def _folded_cast(op: Operation) -> FloatAttr | None:
 
 def _splatted_constant(value: SSAValue) -> FloatAttr | IntegerAttr | None:
     """The scalar constant a `tensor.splat` writes (a constant, or a constant integer or float
-    converted to a float: Triton's `N` as f16), else None."""
+    converted to a float: Triton's `N` as f16), or every element of a splat `arith.constant
+    dense<c>` holds, else None."""
     splat = value.owner if isinstance(value, OpResult) else None
+    if isinstance(splat, arith.ConstantOp) and isinstance(splat.value, DenseIntOrFPElementsAttr) \
+            and splat.value.is_splat() and isinstance(value.type, TensorType):
+        return next(iter(splat.value.iter_attrs()))
     if not isinstance(splat, tensor.SplatOp):
         return None
     scalar = splat.input.owner if isinstance(splat.input, OpResult) else None

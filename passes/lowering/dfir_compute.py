@@ -10,6 +10,7 @@
   reduction dimensions → an `scf.for` per reduction dimension carrying the accumulator, reading
   one parallel slice from the FIFO per step; on buffers → load the accumulator, compute, store;
   a contraction step marked for the matrix unit → one matrix-multiply island (`_matrix_step`);
+  the lane combine of a lane-wide reduction → shuffles and binaries (`_lane_combine`);
 * `linalg.fill` with zero → `vectorchain.constant_bitstream` + `vectorchain.shuffle` (stored when
   the output is a memref);
 * `memref.copy` of a buffer read from a FIFO → `agen.vector_store`;
@@ -44,6 +45,7 @@ from dfsched.dialects.vectorchain import BinaryOp, BinaryOperator, BinaryOperato
 from dfsched.dialects.constants import constant_int
 from dfsched.passes.builder import Builder
 from dfsched.passes.contraction import MATRIX_TILE, matrix_tile
+from dfsched.passes.lane_wide import IDENTITIES, is_lane_combine
 from dfsched.passes.lowering.dfir_utils import (
     emit_vector_load,
     emit_vector_store,
@@ -171,14 +173,37 @@ def is_intrinsic_island(op: Operation) -> bool:
 # ---------------------------------------------------------------------------
 
 
+def matrix_block_ops(func: Operation) -> set[Operation]:
+    """The ops that move or initialise a matrix step's blocks (`passes/contraction.py`): the FIFO
+    reads of its operands, and the fills, narrowing generics and FIFO writes of its
+    accumulator and of the accumulator's narrowed copy. Their vectors may span several of the
+    unit's vectors: the block is whole unit tiles, streamed vector by vector."""
+    found: set[Operation] = set()
+    for op in func.walk():
+        if op.name != "linalg.generic" or matrix_tile(op) is None or op.results:
+            continue
+        found.update(v.owner for v in op.inputs if isinstance(v.owner, ReadFromFifoOp))
+        buffers = list(op.outputs)
+        for buffer in buffers:
+            for use in buffer.uses:
+                user = use.operation
+                if user.name in ("linalg.fill", "ktdf.write_to_fifo"):
+                    found.add(user)
+                elif user.name == "linalg.generic" and user is not op and matrix_tile(user) is None \
+                        and buffer in user.inputs:
+                    found.add(user)
+                    buffers.extend(v for v in user.outputs if v not in buffers)
+    return found
+
+
 class LowerReadFromFifo(RewritePattern):
-    def __init__(self, components, model):
-        self.components, self.model = components, model
+    def __init__(self, components, model, blocks: set[Operation] = frozenset()):
+        self.components, self.model, self.blocks = components, model, blocks
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, ReadFromFifoOp):
             return
-        vector = flattened_vector_type(self.model, op.result.type, op)
+        vector = flattened_vector_type(self.model, op.result.type, op, op in self.blocks)
         pu = enclosing_program_unit(op)
         if pu is None:
             raise error(op, "read_from_fifo must be inside a program_unit")
@@ -189,13 +214,13 @@ class LowerReadFromFifo(RewritePattern):
 
 
 class LowerWriteToFifo(RewritePattern):
-    def __init__(self, components, model):
-        self.components, self.model = components, model
+    def __init__(self, components, model, blocks: set[Operation] = frozenset()):
+        self.components, self.model, self.blocks = components, model, blocks
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, WriteToFifoOp):
             return
-        vector = flattened_vector_type(self.model, op.data.type, op)
+        vector = flattened_vector_type(self.model, op.data.type, op, op in self.blocks)
         pu = enclosing_program_unit(op)
         if pu is None:
             raise error(op, "write_to_fifo must be inside a program_unit")
@@ -294,8 +319,8 @@ def _iterators(op: Operation) -> list[str]:
 
 
 class LowerLinalgGeneric(RewritePattern):
-    def __init__(self, model):
-        self.model = model
+    def __init__(self, model, blocks: set[Operation] = frozenset()):
+        self.model, self.blocks = model, blocks
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name != "linalg.generic" or is_intrinsic_island(op):
@@ -304,6 +329,8 @@ class LowerLinalgGeneric(RewritePattern):
         if operands and all(isinstance(v.type, MemRefType) for v in operands) and not op.results:
             if matrix_tile(op) is not None:
                 return self._matrix_step(op, rewriter)
+            if is_lane_combine(op):
+                return self._lane_combine(op, rewriter)
             return self._buffer(op, rewriter)
         if not all(isinstance(v.type, TensorType) for v in op.outputs) or len(op.results) != 1:
             return
@@ -325,13 +352,71 @@ class LowerLinalgGeneric(RewritePattern):
         if terminator is None or len(terminator.operands) != 1:
             return
         out = op.outputs[0]
+        if op in self.blocks:  # a matrix accumulator block rounded to the result type
+            return self._narrow_block(op, rewriter)
         builder = Builder.before(op, rewriter)
-        vector = flattened_vector_type(self.model, out.type, op)
+        vector = flattened_vector_type(self.model, out.type, op, op in self.blocks)
         for index, (arg, value) in enumerate(zip(block.args[: len(op.inputs)], op.inputs)):
             arg.replace_all_uses_with(broadcast_input(builder, self.model, op, index, value, vector))
         block.args[-1].replace_all_uses_with(emit_vector_load(builder, vector, out))
         result = _lower_body(op, self.model, builder, block)
         emit_vector_store(builder, result, out)
+        rewriter.erase(op)
+
+    def _narrow_block(self, op: Operation, rewriter: PatternRewriter) -> None:
+        """`map-reduction-partials`' narrowing of a wide accumulator block (its body one
+        `arith.truncf`): the block loaded, converted by one `vectorchain.cast`, stored."""
+        body = list(op.body.block.ops)
+        if len(op.inputs) != 1 or len(body) != 2 or body[0].name != "arith.truncf":
+            raise error(op, "a matrix accumulator block is only narrowed by an arith.truncf")
+        from dfsched.dialects.vectorchain import CastOp
+
+        builder = Builder.before(op, rewriter)
+        source, out = op.inputs[0], op.outputs[0]
+        wide = emit_vector_load(builder, flattened_vector_type(self.model, source.type, op, block=True), source)
+        narrow = flattened_vector_type(self.model, out.type, op, block=True)
+        emit_vector_store(builder, builder.value(CastOp.build(operands=[wide, []], result_types=[narrow])), out)
+        rewriter.erase(op)
+
+    def _lane_combine(self, op: Operation, rewriter: PatternRewriter) -> None:
+        """The last step of a lane-wide reduction (`passes/lane_wide.py`): each row's
+        L partials folded into its result. The P x L partials are one vector; log2(L) rounds
+        each combine it with a copy whose lanes are rotated by L/2, L/4, ..., 1 within every
+        row (`vectorchain.shuffle`), after which every lane holds its row's total; a shuffle
+        picks each row's first lane, and the body combines them into the result buffer:
+
+            %p = agen.vector_load %partials            : vector<P*L>
+            %s = vectorchain.shuffle input(%p) {indices = [L/2, ..., L/2 - 1, ...]}
+            %p1 = vectorchain.binary %p, %s {add}      ... (log2(L) times)
+            %t = vectorchain.shuffle input(%pk) {indices = [0, L, 2L, ...]} : vector<P>
+            %r = vectorchain.binary %acc, %t {add}; agen.vector_store %r, %result
+        """
+        partials, out = op.inputs[0], op.outputs[0]
+        rows_shape = list(partials.type.get_shape())
+        width = rows_shape[-1]
+        if width & (width - 1) or len(op.body.block.ops) != 2:
+            raise error(op, "a lane combine needs a power-of-two lane count and a one-op body")
+        folded = op.body.block.first_op
+        assert folded is not None
+        if folded.name not in IDENTITIES:  # associative and commutative, with a vectorchain binary
+            raise error(folded, "unsupported lane combine op (expected one of "
+                                + ", ".join(sorted(IDENTITIES)) + ")")
+        rows = _element_count(rows_shape[:-1])
+        builder = Builder.before(op, rewriter)
+        vector = flattened_vector_type(self.model, partials.type, op)
+        value = emit_vector_load(builder, vector, partials)
+        shift = width // 2
+        while shift:
+            rotated = [row * width + (lane + shift) % width for row in range(rows) for lane in range(width)]
+            partner = builder.value(ShuffleOp(value, rotated, 1, vector))
+            value = binary(builder, vector, value, partner, folded.name)
+            shift //= 2
+        out_vector = flattened_vector_type(self.model, out.type, op)
+        totals = builder.value(ShuffleOp(value, [row * width for row in range(rows)], 1, out_vector))
+        block = op.body.block
+        block.args[0].replace_all_uses_with(totals)
+        block.args[-1].replace_all_uses_with(emit_vector_load(builder, out_vector, out))
+        emit_vector_store(builder, _lower_body(op, self.model, builder, block), out)
         rewriter.erase(op)
 
     def _matrix_step(self, op: Operation, rewriter: PatternRewriter) -> None:
@@ -357,10 +442,10 @@ class LowerLinalgGeneric(RewritePattern):
 
         operands = []
         for value in op.inputs:
-            vector = flattened_vector_type(self.model, value.type, op)
+            vector = flattened_vector_type(self.model, value.type, op, block=True)
             loaded = value if isinstance(value.owner, ReadFromFifoOp) else emit_vector_load(builder, vector, value)
             operands.append(as_tensor(loaded, value.type))
-        acc_vector = flattened_vector_type(self.model, out.type, op)
+        acc_vector = flattened_vector_type(self.model, out.type, op, block=True)
         acc = as_tensor(emit_vector_load(builder, acc_vector, out), out.type)
         step = builder.insert(GenericOp(operands, [acc], op.body.clone(), op.indexing_maps.data,
                                         op.iterator_types.data, [acc.type]))
@@ -499,8 +584,8 @@ def _scalar_bits(value: Attribute, element_type: Attribute, at: Operation) -> in
 
 
 class LowerLinalgFill(RewritePattern):
-    def __init__(self, model):
-        self.model = model
+    def __init__(self, model, blocks: set[Operation] = frozenset()):
+        self.model, self.blocks = model, blocks
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name != "linalg.fill" or len(op.inputs) != 1:
@@ -509,7 +594,7 @@ class LowerLinalgFill(RewritePattern):
         if not isinstance(const, arith.ConstantOp):
             return
         out = op.outputs[0]
-        vector = flattened_vector_type(self.model, out.type, op)
+        vector = flattened_vector_type(self.model, out.type, op, op in self.blocks)
         bits = _scalar_bits(const.value, vector.element_type, op)
         builder = Builder.before(op, rewriter)
         seed = builder.value(ConstantBitstreamOp([bits], VectorType(vector.element_type, [1])))

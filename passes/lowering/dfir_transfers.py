@@ -292,9 +292,11 @@ class LowerDataTransfer(RewritePattern):
         builder = Builder.before(op, rewriter)
         value = builder.value(VectorLoadOp(load_type, src, self._map(op, "source", rank), list(op.source_indices),
                                            sizes_set(src_sizes), AffineMapAttr(identity_map(rank))))
-        if splat:
-            value = builder.value(ShuffleOp(value, list(range(src_total)), vector.element_count() // src_total,
-                                            vector))
+        if splat:  # each element broadcast along its row: [a, b] -> [a, ..., a, b, ..., b]
+            copies = vector.element_count() // src_total
+            indices, repetition = ([0], copies) if src_total == 1 else \
+                ([i for i in range(src_total) for _ in range(copies)], 1)
+            value = builder.value(ShuffleOp(value, indices, repetition, vector))
         dest = resolve_fifo_unit(builder, op.destination.type.dest, self.components, pu, op)
         builder.insert(SendOp.build(operands=[dest, value]))
         rewriter.erase(op)

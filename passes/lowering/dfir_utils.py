@@ -275,8 +275,10 @@ def shape_and_element(type_: Attribute) -> tuple[list[int], Attribute] | None:
     return None
 
 
-def flattened_vector_type(model, type_: Attribute, at: Operation) -> VectorType:
-    """A tensor/memref as one `vector<N x T>` that must fit the hardware vector width."""
+def flattened_vector_type(model, type_: Attribute, at: Operation, block: bool = False) -> VectorType:
+    """A tensor/memref as one `vector<N x T>` that must fit the hardware vector width, unless
+    `block`: a matrix step's operand or accumulator block, whole unit tiles that the FIFO
+    streams and the unit consumes vector by vector (`dfir_compute.matrix_block_ops`)."""
     if isinstance(type_, VectorType):
         return type_
     found = shape_and_element(type_)
@@ -288,6 +290,8 @@ def flattened_vector_type(model, type_: Attribute, at: Operation) -> VectorType:
         if dim < 0:
             raise error(at, f"cannot turn {type_} into a vector: its shape is dynamic")
         total *= dim
+    if block:
+        return VectorType(element, [total])
     lanes = vector_lanes(model, element, at)
     if total > lanes:
         raise error(at, f"{type_} holds {total} elements, more than the hardware vector width of {lanes}")

@@ -76,11 +76,12 @@ def _functions(module: ModuleOp) -> list[FuncOp]:
 def operation_lowerings(func: FuncOp, components, model) -> None:
     """Transfers, compute, FIFOs and signals as one greedy pattern set (folding on), then buffer
     phases and `ktdf.parallel`."""
-    generic = dfir_compute.LowerLinalgGeneric(model)
-    fill = dfir_compute.LowerLinalgFill(model)
+    blocks = dfir_compute.matrix_block_ops(func)
+    generic = dfir_compute.LowerLinalgGeneric(model, blocks)
+    fill = dfir_compute.LowerLinalgFill(model, blocks)
     copy = dfir_compute.LowerCopyFromFifo()
-    read = dfir_compute.LowerReadFromFifo(components, model)
-    write = dfir_compute.LowerWriteToFifo(components, model)
+    read = dfir_compute.LowerReadFromFifo(components, model, blocks)
+    write = dfir_compute.LowerWriteToFifo(components, model, blocks)
     transfer = dfir_transfers.LowerDataTransfer(components, model)
     signal = dfir_signals.LowerSignal()
     derive = dfir_compute.LowerDeriveSize()

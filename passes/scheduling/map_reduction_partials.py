@@ -13,7 +13,17 @@ that explicit:
   `scf.if` choosing between them keeps its branches and loses its result;
 * the generic reduces a memref read of its FIFO slot into the buffer (no result);
 * every `write_to_fifo` of the result writes the buffer;
-* the loops lose the carried value.
+* the loops lose the carried value;
+* a lane-wide reduction (`passes/lane_wide.py`) also gets a buffer of L partials per row, filled
+  with the combiner's identity before its loops: each step combines its block into it
+  element-wise, and the last step folds each row's partials into the result (a generic
+  reducing the partials, marked like the steps) before the result is written.
+
+A contraction on the matrix unit (`dfsched.matrix_tile`) whose unit accumulates in a wider
+type than the result (f16 products into f32) keeps its buffer in that type when it starts
+from a fill or an empty tensor: the products are summed in f32 for all of K, and a second
+buffer of the result type, written by a narrowing `linalg.generic` (`arith.truncf`) right
+before each `write_to_fifo`, is what leaves the unit: one rounding, as the reference does.
 
 Steps: for each reduction generic still on tensors, (1) the memory kind, (2) the iter_arg
 chain up to the initial value, (3) the initial value lowered in place, (4) the buffer
@@ -27,7 +37,12 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf, tensor
 from xdsl.dialects.builtin import (
+    AffineMapAttr,
     AnyFloat,
+    ArrayAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -37,16 +52,21 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg import ops as xlinalg
-from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
 from dfsched.arch.model import DeviceModel
+from dfsched.compat import linalg_ops as _x
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, linalg_ext, memref_ext, scf_ext
 from dfsched.passes.contraction import MATRIX_TILE
+from dfsched.passes.lane_wide import combine_body, combiner, identity_attr, lane_width, mark
 from dfsched.passes.scheduling.reduction_utils import Inserter, enclosing_stage, is_inside, reduction_generics
 
 PASS = "map-reduction-partials"
+_FLOATS = {"f16": Float16Type(), "f32": Float32Type(), "f64": Float64Type()}
 NO_DEVICE = "Unable to import the device specification."
 
 
@@ -84,6 +104,55 @@ class Plan:
     memory: str
     chain: list[tuple[scf.ForOp, int]]  # (loop, iter_arg slot), innermost first
     init: SSAValue  # the value the outermost loop starts from
+    accumulator: AnyFloat | None = None  # the matrix unit's wider accumulator type, if kept
+
+
+def wider_accumulator(generic: xlinalg.GenericOp, init: SSAValue, model: DeviceModel) -> AnyFloat | None:
+    """The matrix unit's accumulator type for a marked contraction, when it is wider than the
+    result and the accumulator starts from a fill or an empty tensor; else None."""
+    matrix = model.matrix_unit
+    if MATRIX_TILE not in generic.attributes or matrix is None:
+        return None
+    owner = init.owner if isinstance(init, OpResult) else None
+    if not isinstance(owner, tensor.EmptyOp | xlinalg.FillOp):
+        return None
+    operands = {value.type.element_type for value in generic.inputs if isinstance(value.type, TensorType)}
+    accumulator = matrix.accumulator_for(operands.pop()) if len(operands) == 1 else None
+    wide = _FLOATS.get(accumulator or "")
+    out = generic.outputs[0].type.element_type  # type: ignore[attr-defined]
+    if wide is None or not isinstance(out, AnyFloat) or wide.bitwidth <= out.bitwidth:
+        return None
+    return wide
+
+
+def widened_body(generic: xlinalg.GenericOp, wide: AnyFloat) -> Region:
+    """The contraction's body `out + a * b` in the accumulator type: each input extended
+    (`arith.extf`) unless it already has that type."""
+    inputs = [value.type.element_type for value in generic.inputs]  # type: ignore[attr-defined]
+    block = Block(arg_types=[*inputs, wide])
+    factors = []
+    for arg in block.args[: len(inputs)]:
+        if arg.type == wide:
+            factors.append(arg)
+        else:
+            extended = arith.ExtFOp(arg, wide)
+            block.add_op(extended)
+            factors.append(extended.results[0])
+    product = arith.MulfOp(factors[0], factors[1])
+    total = arith.AddfOp(product.results[0], block.args[-1])
+    block.add_ops([product, total, _x.YieldOp(total.results[0])])
+    return Region(block)
+
+
+def narrowing(wide: SSAValue, narrow: SSAValue) -> Operation:
+    """`linalg.generic` copying buffer `wide` into `narrow`, rounding each element (`arith.truncf`)."""
+    rank = len(narrow.type.get_shape())  # type: ignore[attr-defined]
+    block = Block(arg_types=[wide.type.element_type, narrow.type.element_type])  # type: ignore[attr-defined]
+    rounded = arith.TruncFOp(block.args[0], narrow.type.element_type)  # type: ignore[attr-defined]
+    block.add_ops([rounded, _x.YieldOp(rounded.results[0])])
+    identity = AffineMapAttr(AffineMap.identity(rank))
+    parallel = IteratorTypeAttr.parallel()
+    return linalg_ext.GenericOp([wide], [narrow], Region(block), [identity, identity], [parallel] * rank)
 
 
 def analyse(generic: xlinalg.GenericOp, model: DeviceModel) -> Plan:
@@ -116,7 +185,7 @@ def analyse(generic: xlinalg.GenericOp, model: DeviceModel) -> Plan:
         raise error(generic, f"{PASS}: the reduction's accumulator is not an scf.for iter_arg "
                              "(run reduction-loop-exposure first)")
     check_initializer(current, generic)
-    return Plan(generic, stage, memory, chain, current)
+    return Plan(generic, stage, memory, chain, current, wider_accumulator(generic, current, model))
 
 
 def check_initializer(value: SSAValue, at: Operation) -> None:
@@ -146,7 +215,9 @@ def rewrite(plan: Plan) -> None:
     generic, stage = plan.generic, plan.stage
     out_type = generic.outputs[0].type
     assert isinstance(out_type, TensorType)
-    alloc_type = MemRefType(out_type.element_type, out_type.get_shape(), memory_space=StringAttr(plan.memory))
+    wide = plan.accumulator
+    element = wide or out_type.element_type
+    alloc_type = MemRefType(element, out_type.get_shape(), memory_space=StringAttr(plan.memory))
     alloc = Inserter.at_start(stage.body.block, generic.location)(memref.AllocOp([], [], alloc_type)).results[0]
 
     # The initial value is written into the buffer where it was computed.
@@ -156,6 +227,7 @@ def rewrite(plan: Plan) -> None:
 
     # The reduction runs in place on memref reads of its FIFO slots.
     reads = list(dict.fromkeys(value.owner for value in generic.inputs))  # x * x reads once
+    reads.sort(key=fill_order(stage))  # one ordered FIFO stream: read in the order sent
     add = Inserter.before_op(generic, generic.location)
     buffer_reads: dict[Operation, SSAValue] = {}
     for read in reads:
@@ -163,16 +235,40 @@ def rewrite(plan: Plan) -> None:
         in_type = read.result.type
         buffer_reads[read] = add(ktdf.ReadFromFifoOp(
             read.fifo_slot, MemRefType(in_type.element_type, in_type.get_shape()))).results[0]
-    body = generic.body.clone()
-    in_place = add(linalg_ext.GenericOp([buffer_reads[value.owner] for value in generic.inputs], [alloc], body,
-                                        generic.indexing_maps, generic.iterator_types))
+    body = widened_body(generic, wide) if wide is not None else generic.body.clone()
+    width = lane_width(generic)
+    target = alloc if width is None else lane_partials(plan, alloc, width)
+    maps, iterators = generic.indexing_maps, generic.iterator_types
+    if width is not None:  # each step: element-wise into the partials
+        rank = len(iterators.data)
+        maps = ArrayAttr([AffineMapAttr(AffineMap.identity(rank))] * 2)
+        iterators = ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * rank)
+    in_place = add(linalg_ext.GenericOp([buffer_reads[value.owner] for value in generic.inputs], [target], body,
+                                        maps, iterators))
     if MATRIX_TILE in generic.attributes:  # the matrix unit's tile travels to the lowering
         in_place.attributes[MATRIX_TILE] = generic.attributes[MATRIX_TILE]
+    if width is not None:
+        mark(in_place, width)
 
     result = generic.results[0]
+    narrow = None
+    if wide is not None:  # what leaves the unit: the accumulator rounded once to the result type
+        narrow_type = MemRefType(out_type.element_type, out_type.get_shape(), memory_space=StringAttr(plan.memory))
+        narrow = Inserter.before_op(alloc.owner.next_op, generic.location)(
+            memref.AllocOp([], [], narrow_type)).results[0]
     for use in list(result.uses):
         if isinstance(use.operation, ktdf.WriteToFifoOp):
             use.operation.operands[use.index] = alloc
+            if width is not None:  # the partials folded into the result first
+                fold = Inserter.before_op(use.operation, generic.location)
+                combine = fold(linalg_ext.GenericOp(
+                    [target], [alloc], Region(combine_body(combiner_of(generic), out_type.element_type)),
+                    ArrayAttr([AffineMapAttr(AffineMap.identity(len(iterators.data))), generic.indexing_maps.data[-1]]),
+                    generic.iterator_types))
+                mark(combine, width)
+            if narrow is not None:  # then rounded once to the result type
+                Inserter.before_op(use.operation, generic.location)(narrowing(alloc, narrow))
+                use.operation.operands[use.index] = narrow
     result.replace_all_uses_with(alloc)
     block = generic.parent
     assert block is not None
@@ -184,6 +280,41 @@ def rewrite(plan: Plan) -> None:
     # The loops no longer carry the accumulator.
     for loop, index in plan.chain:  # innermost first
         drop_carried_value(loop, index, alloc)
+
+
+def fill_order(stage: ktdf.StageOp):
+    """Sort key of FIFO reads: where the pipeline's load stage first writes their slot. The
+    slots between two units share one ordered FIFO in DataflowIR, so a contraction whose
+    inputs come in another order than the load stage sends them (an intermediate A after a
+    loaded B) must read them as sent; reads of slots nobody writes keep their order."""
+    pipeline = stage.parent_op()
+    first: dict[SSAValue, int] = {}
+    if pipeline is not None:
+        for op in pipeline.walk():
+            if isinstance(op, ktdf.DataTransferOp):
+                first.setdefault(op.destination, len(first))
+    return lambda read: first.get(read.fifo_slot, len(first))
+
+
+def lane_partials(plan: Plan, alloc: SSAValue, width: int) -> SSAValue:
+    """The P x L buffer of a lane-wide reduction's partials, next to the result's buffer,
+    filled with the combiner's identity right before the outermost reduction loop."""
+    generic = plan.generic
+    out_type = alloc.type
+    assert isinstance(out_type, MemRefType)
+    partials_type = MemRefType(out_type.element_type, [*out_type.get_shape(), width], memory_space=out_type.memory_space)
+    partials = _after_alloc(alloc)(memref.AllocOp([], [], partials_type)).results[0]
+    outermost = plan.chain[-1][0]
+    start = Inserter.before_op(outermost, generic.location)
+    identity = start(arith.ConstantOp(identity_attr(combiner_of(generic), out_type.element_type)))
+    start(linalg_ext.FillOp([identity.results[0]], [partials], res=()))
+    return partials
+
+
+def combiner_of(generic: xlinalg.GenericOp) -> Operation:
+    op = combiner(generic)
+    assert op is not None  # reduction-loop-exposure marks only reductions with a known combiner
+    return op
 
 
 def lower_initializer(value: SSAValue, alloc: SSAValue, stage: ktdf.StageOp) -> None:
@@ -201,7 +332,13 @@ def lower_initializer(value: SSAValue, alloc: SSAValue, stage: ktdf.StageOp) -> 
         _erase_if_dead(owner)
         return
     if isinstance(owner, xlinalg.FillOp):
-        at(linalg_ext.FillOp([owner.inputs[0]], [alloc], res=()))
+        fill_value = owner.inputs[0]
+        if fill_value.type != element:  # a widened accumulator: the same constant in its type
+            constant = fill_value.owner
+            if not isinstance(constant, arith.ConstantOp) or not isinstance(constant.value, FloatAttr):
+                raise error(owner, f"{PASS}: a widened accumulator starts from a constant fill")
+            fill_value = at(arith.ConstantOp(FloatAttr(constant.value.value.data, element))).results[0]
+        at(linalg_ext.FillOp([fill_value], [alloc], res=()))
         empty = owner.outputs[0].owner
         _erase_if_dead(owner)
         if isinstance(empty, Operation):

@@ -5,7 +5,9 @@ from one FIFO slot and reduces it with one `linalg.generic`. Afterwards every st
 reduction's pipeline runs one `scf.for 0..R_i` per reduction dim (tagged `reduction_loop`),
 and the input FIFO slot carries one step of the reduction (its element count divided by
 `R = ∏ R_i`). A contraction marked for the matrix unit (`passes/contraction.py`) steps its
-last reduction dim by the tile's K instead of 1: `R_i / K` steps of K elements each.
+last reduction dim by the tile's K instead of 1: `R_i / K` steps of K elements each; so does
+a reduction whose rows fill at most half the compute unit's lanes, by L (`passes/lane_wide.py`,
+marked `dfsched.lane_wide = L`).
 
 * **compute**: the accumulator starts from the reduction's init (an empty tensor, a fill of
   a constant, or the first-chunk/partial `scf.if` of `reduction-dim-chunking`) and is carried
@@ -40,10 +42,12 @@ from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
+from dfsched.arch.model import DeviceModel
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
 from dfsched.dialects.affine_subscripts import affine_add
 from dfsched.passes.contraction import matrix_tile
+from dfsched.passes.lane_wide import choose_width, mark
 from dfsched.passes.scheduling.reduction_utils import (
     Inserter,
     all_equal,
@@ -75,13 +79,33 @@ class ReductionLoopExposure(ModulePass):
 
     name = "reduction-loop-exposure"
 
+    device: str | None = None
+    """Architecture file (or shipped short name) used when the module declares no device."""
+
+    lane_wide: bool = True
+    """Step reductions with few rows by several elements of each row (`passes/lane_wide.py`);
+    `lane-wide=false` keeps one column per step, as upstream."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for stage, generic in compute_stages(op, PASS):
+        stages = compute_stages(op, PASS)
+        model = self._lanes_model(op) if stages and self.lane_wide else None
+        for stage, generic in stages:
             if is_exposed(generic):  # already explicit
                 continue
-            plan = analyse(stage, generic)
+            plan = analyse(stage, generic, model)
             if plan is not None:
                 rewrite(plan)
+
+    def _lanes_model(self, op: ModuleOp) -> DeviceModel | None:
+        """The device whose lanes lane-wide reductions fill; None (one column per step, as
+        upstream) when there is none or it cannot be read: this pass needs no device."""
+        from dfsched.arch.loading import device_model_for
+        from dfsched.diagnostics import DiagnosticError
+
+        try:
+            return device_model_for(op, device=self.device)
+        except DiagnosticError:
+            return None
 
 
 # ===========================================================================
@@ -111,7 +135,8 @@ class Plan:
     sizes: list[int]
     inputs: list[SteppedInput]  # one per generic input, in order
     write: ktdf.WriteToFifoOp
-    chunks: list[int]  # elements of each reduction dim one step reads (1; a matrix unit's K)
+    chunks: list[int]  # elements of each reduction dim one step reads (1; a matrix unit's K; L lanes)
+    lanes: int | None = None  # L of a lane-wide reduction
 
     @property
     def steps(self) -> int:
@@ -121,7 +146,7 @@ class Plan:
         return total
 
 
-def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp) -> Plan | None:
+def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp, model: DeviceModel | None = None) -> Plan | None:
     red_dims = reduction_dims(generic)
     if not red_dims:
         raise error(generic, f"{PASS}: reduction dim not found")
@@ -135,8 +160,11 @@ def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp) -> Plan | None:
     # A contraction on the matrix unit steps its last reduction dim by the tile's K.
     tile = matrix_tile(generic)
     chunks = [1] * len(red_dims)
+    lanes = None
     if tile is not None:
         chunks[-1] = tile[2]
+    elif (lanes := choose_width(compute, generic, red_dims, extents, model)) is not None:
+        chunks[-1] = lanes
     sizes = [extent // chunk for extent, chunk in zip(extents, chunks)]
 
     pipeline = compute.parent_op()
@@ -181,7 +209,7 @@ def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp) -> Plan | None:
     if generic.parent_op() is not compute:
         raise error(generic, f"{PASS}: the reduction linalg.generic must be directly in its ktdf.stage")
     return Plan(pipeline, private, load, compute, find_store_stage(pipeline, compute), generic, red_dims, sizes,
-                inputs, write, chunks)
+                inputs, write, chunks, lanes)
 
 
 def check_fifo_in(pipeline: ktdf.PipelineOp, private: ktdf.PrivateOp, fifo_in: SSAValue, steps: int) -> None:
@@ -263,7 +291,8 @@ def rewrite(plan: Plan) -> None:
         for side, value in (("dest", transfer.destination), ("source", transfer.source)):
             if value not in fifo_ins:
                 continue
-            if len(plan.inputs) == 1 and _divides_every_size(transfer, side, plan.steps):
+            if len(plan.inputs) == 1 and plan.lanes is None and _divides_every_size(transfer, side, plan.steps) \
+                    and not _steps_one_dim(transfer, side, plan.inputs[0]):
                 _divide_sizes(transfer, side, plan.steps)  # upstream: every size divided by the step count
             else:
                 _shrink_sizes(transfer, side, plan.inputs[fifo_ins.index(value)], plan.sizes)
@@ -283,6 +312,19 @@ def rewrite(plan: Plan) -> None:
             rewrite_load(plan, fifo_ins, start, step)
         else:
             wrap_stage(stage, plan.sizes, start, step, lasts, guard_transfer=False)
+
+
+def _steps_one_dim(transfer: ktdf.DataTransferOp, side: str, stepped: SteppedInput) -> bool:
+    """Whether the side is the whole stepped tensor, several rows reduced along one dim (a
+    32x32 tile of row maxima over 32 steps): it shrinks along that dim to a column
+    ([32, 1]), where dividing every size would leave one element ([1, 1])."""
+    sizes = transfer.mixed_sizes(side)
+    shape = list(stepped.slice_type.get_shape())
+    if sizes is None or len(sizes) != len(shape) or len(stepped.positions) != 1:
+        return False
+    rows = [s for i, s in enumerate(sizes) if i != stepped.positions[0]]
+    return any(isinstance(s, int) and s > 1 for s in rows) and \
+        all(s == t for i, (s, t) in enumerate(zip(sizes, shape)) if i != stepped.positions[0])
 
 
 def _divides_every_size(transfer: ktdf.DataTransferOp, side: str, steps: int) -> bool:
@@ -347,6 +389,8 @@ def rewrite_compute(plan: Plan, fifo_ins: Sequence[SSAValue], start: SSAValue, s
             mapping[value] = inner(ktdf.ReadFromFifoOp(fifo_in, stepped.slice_type)).results[0]
     mapping[generic.outputs[0]] = loops.innermost.body.block.args[1]
     updated = inner(generic.clone(value_mapper=mapping))
+    if plan.lanes is not None:
+        mark(updated, plan.lanes)
     is_last = all_equal(inner, loops.ivs, lasts)
     inner(if_then(is_last, [ktdf.WriteToFifoOp(updated.results[0], plan.write.fifo_slot)]))
     loops.inner_terminator.operands = [updated.results[0]]
@@ -359,9 +403,12 @@ def rewrite_compute(plan: Plan, fifo_ins: Sequence[SSAValue], start: SSAValue, s
 
 
 def rewrite_load(plan: Plan, fifo_ins: Sequence[SSAValue], start: SSAValue, step: SSAValue) -> None:
-    """The transfers into the fifo_ins move into loops at the end of the stage; the rest stays put."""
+    """The transfers into the fifo_ins move into loops at the end of the stage, in the order the
+    compute stage reads them (the contraction's inputs: one FIFO joins two units in DataflowIR,
+    so each step's operands must be sent in the order they are received); the rest stays put."""
     body = plan.load.body.block
-    mains = [t for t in transfers(plan.load) if is_fifo(t.destination) and t.destination in fifo_ins]
+    mains = sorted((t for t in transfers(plan.load) if is_fifo(t.destination) and t.destination in fifo_ins),
+                   key=lambda t: list(fifo_ins).index(t.destination))
     if not mains:
         stepped = plan.inputs[0]
         loops = wrap_stage(plan.load, plan.sizes, start, step, (), guard_transfer=False)

@@ -16,6 +16,8 @@ loops, double-buffered pipelines), and each piece is timed the way the DataflowI
 * a `linalg.generic` costs, per scalar op of its body, one cycle per issue of `lanes` elements
   of the compute unit (`dfsched.cycles_per_op` on the exec unit multiplies it); a contraction
   step marked for the matrix unit (`dfsched.matrix_tile`) costs `cycles_per_tile` per unit tile;
+  the lane combine of a lane-wide reduction (`dfsched.lane_wide = L`) log2(L) shuffles and
+  binaries, the shuffle that picks each row's total and the body's op;
 * `scf.for` repeats its body; `ktdf.parallel ... distribute(num_instances = N)` runs its
   iterations on N corelets at once (ceil(trips / N) each);
 * a loop's iterations overlap as far as their busiest unit allows: the body's latency once
@@ -46,6 +48,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from dfsched.arch.intrinsics import MATRIX_TILE
 from dfsched.arch.model import DeviceModel
 from dfsched.dialects import ktdf
+from dfsched.passes.lane_wide import is_lane_combine, lane_width
 
 ACCESS_CYCLES = 1  # the simulator's `access_cycles`: one access over a link without granularity
 SYNC_CYCLES = 1  # the simulator's `sync_cycles`: one sync_send of a token handshake
@@ -219,6 +222,8 @@ class TileCostModel:
             sizes = op.attributes[MATRIX_TILE].get_values()
             return math.prod(-(-size // per) for size, per in zip(sizes, matrix.tile)) * matrix.cycles_per_tile
         outputs = [v.type for v in op.outputs]
+        if is_lane_combine(op):  # one issue per shuffle and binary (passes/lane_wide.py)
+            return 2 * int(math.log2(lane_width(op) or 1)) + 2
         count = math.prod(shape_of(outputs[0])) if outputs else 1
         kind = unit if unit is not None and unit in self.device.units else self.device.compute_kind
         lanes, per_issue = 0, 1

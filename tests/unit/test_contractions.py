@@ -110,3 +110,29 @@ def test_cost_model_times_a_matrix_step_by_cycles_per_tile():
     assert model.compute(step, "MXU") == 2  # a 2x8x4 step: one unit tile
     mark(step, (8, 16, 8))
     assert model.compute(step, "MXU") == 2 * 2 * 2 * 2  # 2 x 2 x 2 unit tiles
+
+
+def test_matrix_block_is_the_most_reuse_that_fits_the_registers():
+    """`block_sizes` (Decision 72): whole unit tiles dividing the extents, the most unit tiles per
+    streamed operand whose double-buffered accumulator fits, the wider N on a tie; no capacity
+    declared or nothing bigger fitting: one unit tile."""
+    from dfsched.passes.contraction import accumulator_block_bytes, block_sizes
+
+    f32_and_f16_copy = accumulator_block_bytes("f32", "f16")
+    assert f32_and_f16_copy == 6 and accumulator_block_bytes("f32", "f32") == 4
+    assert block_sizes(1024, 1024, (8, 8), f32_and_f16_copy, 16384) == (32, 32)  # spyre
+    assert block_sizes(64, 64, (4, 8), f32_and_f16_copy, 2048) == (8, 16)  # matrix_unit
+    assert block_sizes(4, 64, (8, 8), f32_and_f16_copy, 16384) == (4, 64)  # M limited by the rows
+    assert block_sizes(6, 12, (4, 8), f32_and_f16_copy, 2048) == (6, 12)  # units 3 and 6
+    assert block_sizes(64, 64, (8, 8), f32_and_f16_copy, None) == (8, 8)
+    assert block_sizes(64, 64, (8, 8), f32_and_f16_copy, 100) == (8, 8)
+
+
+def test_attention_checks_on_the_matrix_unit(capsys):
+    """examples/attention.mlir (QK^T, scale, softmax, PV in one program) on spyre: both
+    contractions on the matrix unit, the softmax on the vector lanes between them; two sampled
+    tiles (sample and quad_corelet check it in test_dfsched_run.py's every-example test)."""
+    code, out, err = _compile(capsys, EXAMPLES / "attention.mlir", "spyre")
+    assert code == 0, err
+    assert out.count("dfsched.matrix_tile") == 2
+    _check(capsys, EXAMPLES / "attention.mlir", "spyre", "--tiles", "2")

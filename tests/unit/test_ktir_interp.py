@@ -877,6 +877,13 @@ def _rmsnorm(i):
     return {"@4096": x * factors[:, None] * w[None, :]}
 
 
+def _rmsnorm_decode(i):
+    x, w = i["@0"], i["@4096"]
+    sums = (x.astype(np.float32) ** 2).sum(axis=1).astype(np.float16)
+    factors = _rsqrt_f16(sums / np.float16(1024) + np.float16(1e-3))
+    return {"@8192": x * factors[:, None] * w[None, :]}
+
+
 def _layernorm(i):
     x, g, b = i["@0"], i["@2048"], i["@2176"]
     deviations = x - (_row_sum_f16(x) / np.float16(64))[:, None]
@@ -900,6 +907,35 @@ def _layernorm_triton(i):
     return {"@3072": deviations * rstds[:, None] * w + b, "@4096": means, "@4112": rstds}
 
 
+def _rmsnorm_rows_uneven(i):
+    """Triton's RMSNorm as written: squares of 2 chunks of 16 summed element-wise in f16, then reduced."""
+    x, w = i["@0"], i["@512"]
+    squares = x * x
+    rstds = _rsqrt_f16(_row_sum_f16(squares[:, :16] + squares[:, 16:]) / np.float16(32) + np.float16(1e-3))
+    return {"@1024": x * rstds[:, None] * w}
+
+
+def _gated_mlp(i):
+    """SwiGLU: each contraction accumulated in f32 (no device) and rounded to f16 once, the gate in f16."""
+    def matmul(a, b):
+        return np.einsum("mk,kn->mn", a.astype(np.float32), b.astype(np.float32)).astype(np.float16)
+
+    x = i["@0"]
+    gate, up = matmul(x, i["@1024"]), matmul(x, i["@5120"])
+    one = np.float16(1)
+    hidden = gate * (one / (one + np.exp(-gate))) * up
+    return {"@13312": x + matmul(hidden, i["@9216"])}
+
+
+def _row_mean_scalar(i):
+    """Each 16-column chunk reduced to an f16 scalar (in f32, no device) and added to an f16 sum."""
+    x = i["@0"]
+    total = np.zeros(x.shape[0], np.float16)
+    for c in range(0, 64, 16):
+        total = total + _row_sum_f16(x[:, c:c + 16])
+    return {"@512": total / np.float16(64)}
+
+
 def _sigmoid_by_exp(i):
     e = np.exp(i["@0"])
     return {"@4096": e / (np.float16(1) + e)}
@@ -920,6 +956,14 @@ def _chunked_row_sum(a, chunk):
     for c in range(0, a.shape[1], chunk):
         acc = (acc.astype(np.float32) + a[:, c:c + chunk].astype(np.float32).sum(axis=1)).astype(np.float16)
     return acc
+
+
+def _attention(i):
+    """Q K^T and P V accumulated in f32 (no device) and rounded once; scale and softmax in f16."""
+    q, k, v = i["@0"], i["@512"], i["@2560"]
+    scores = np.einsum("qd,kd->qk", q.astype(np.float32), k.astype(np.float32)).astype(np.float16)
+    weights = _softmax(scores * np.float16(0.25))
+    return {"@4608": np.einsum("qk,kd->qd", weights.astype(np.float32), v.astype(np.float32)).astype(np.float16)}
 
 
 def _kv_cache_scatter(i):
@@ -948,10 +992,12 @@ def _ring_allreduce(i):
 EXAMPLE_EXPECTATIONS = {
     "add.mlir": lambda i: {"@24576": i["@0"] + i["@12288"]},
     "add_2tile.mlir": lambda i: {"@8192": i["@0"] + i["@4096"]},
+    "attention.mlir": _attention,
     "elementwise_ops.mlir": _elementwise_ops,
     "embedding_gather.mlir": lambda i: {"@16512": i["@0"][i["@16384"]] * np.float16(8.0)},
     "kv_cache_scatter.mlir": _kv_cache_scatter,
     "paged_kv_copy.mlir": _paged_kv_copy,
+    "gated_mlp.mlir": _gated_mlp,
     "fused_chain.mlir": lambda i: {"@12288": (i["@0"] + i["@4096"]) * i["@8192"]},
     "intrinsic.mlir": lambda i: {"@8192": _sigmoid_f16(i["@0"]) * i["@4096"]},
     "layernorm.mlir": _layernorm,
@@ -971,6 +1017,8 @@ EXAMPLE_EXPECTATIONS = {
     "row_bias.mlir": lambda i: {"@16384": i["@0"] + i["@12288"][None, :]},
     "ring_allreduce.mlir": _ring_allreduce,
     "rmsnorm.mlir": _rmsnorm,
+    "rmsnorm_decode.mlir": _rmsnorm_decode,
+    "rmsnorm_rows_uneven.mlir": _rmsnorm_rows_uneven,
     "row_bias_tiled.mlir": lambda i: {"@528384": i["@0"] + i["@524288"][None, :]},
     "sigmoid.mlir": _sigmoid_by_exp,
     "softmax.mlir": lambda i: {"@2048": _softmax(i["@0"])},
@@ -978,6 +1026,7 @@ EXAMPLE_EXPECTATIONS = {
     "scale_rows_triton.mlir": lambda i: {"y_ptr": i["x_ptr"] * i["s_ptr"][0, 0]},
     "scale_by_first_row.mlir": lambda i: {"y_ptr": i["x_ptr"] * i["x_ptr"][0][None, :]},
     "row_sum.mlir": lambda i: {"@12288": i["@0"].astype(np.float32).sum(axis=1).astype(np.float16)},
+    "row_mean_scalar.mlir": _row_mean_scalar,
     "row_sum_chunked.mlir": lambda i: {"@4096": _chunked_row_sum(i["@0"], chunk=64)},
 }
 
@@ -1237,3 +1286,30 @@ def test_memory_runs_match_general_reads_and_writes(unit):
     fast_msg = pytest.raises(RaceError, fast.write_run, start + 2, data[:3], et, 3, 1)
     slow_msg = pytest.raises(RaceError, slow.write, slow.contiguous(start + 2, 3, et), data[:3], et, 1)
     assert str(fast_msg.value).replace("fast", "slow") == str(slow_msg.value)
+
+
+@pytest.mark.parametrize("unit", ["byte", "element"])
+def test_memory_accesses_over_a_chunk_match_one_piece(unit, monkeypatch):
+    """Accesses of more than `CHUNK_ELEMENTS` go in chunks (bounded temporaries): the same
+    values, the last of duplicate addresses wins, and a race is still found."""
+    from dfsched.interp import memory
+    from dfsched.interp.dtypes import element_type
+    from dfsched.interp.memory import Memory, RaceError
+    from xdsl.dialects.builtin import Float16Type
+
+    et = element_type(Float16Type())
+    step = 1 if unit == "element" else 2
+    rng = np.random.default_rng(0)
+    spread = rng.integers(0, 3 * Memory.PAGE // step, size=30) * step  # over three pages
+    addresses = np.concatenate([spread, spread[:10]])  # the last ten repeat the first ten
+    values = rng.standard_normal(40).astype(np.float16)
+    whole = Memory("whole", unit, track_races=True)
+    whole.write(addresses, values, et, 0)
+    monkeypatch.setattr(memory, "CHUNK_ELEMENTS", 7)
+    chunked = Memory("chunked", unit, track_races=True)
+    chunked.write(addresses, values, et, 0)
+    probe = np.arange(0, 3 * Memory.PAGE, 97 * step)
+    np.testing.assert_array_equal(chunked.read(probe, et, 0), whole.read(probe, et, 0))
+    np.testing.assert_array_equal(chunked.read(addresses.reshape(5, 8), et, 0), whole.read(addresses, et, 0).reshape(5, 8))
+    with pytest.raises(RaceError, match="tile 1"):
+        chunked.write(addresses[::-1], values + 1, et, 1)

@@ -2,13 +2,15 @@
 // RUN: not dfsched-opt %S/Inputs/matrix-unit-errors.mlir --split-input-file --construct-three-stage-pipeline 2>&1 | filecheck %S/Inputs/matrix-unit-errors.mlir --check-prefix=ERR
 
 // A contraction the compute unit's matrix unit takes (matrix_unit: 4x8x4, f16 -> f32) is tiled
-// to the unit's M x N output tile, not to the vector width, and marked with the tile it runs
-// with (here the full 4x8x4: 8 rows, 16 columns and K = 16 are multiples of it).
+// to an M x N output block of whole unit tiles, not to the vector width, and marked with the
+// block it runs with: the most unit tiles per streamed operand whose accumulator (f32, plus
+// its f16 copy, double-buffered: 12 bytes an element) fits the unit's 2048-byte ACC. Here the
+// whole 8x16 output (1536 bytes), K stepped by the unit's 4.
 // CHECK-LABEL: func.func @matmul
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[M:.*]] {
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[N:.*]] {
-// CHECK:             ktdf.private -> (!ktdf.fifo.slot<"MEM" -> "MXU", 64xf16>, !ktdf.fifo.slot<"MEM" -> "MXU", 128xf16>, !ktdf.fifo.slot<"MXU" -> "MEM", 32xf16>
-// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x16xf16>, tensor<16x8xf16>) outs(%{{.*}} : tensor<4x8xf16>) attrs = {dfsched.matrix_tile = array<i64: 4, 8, 4>}
+// CHECK:             ktdf.private -> (!ktdf.fifo.slot<"MEM" -> "MXU", 128xf16>, !ktdf.fifo.slot<"MEM" -> "MXU", 256xf16>, !ktdf.fifo.slot<"MXU" -> "MEM", 128xf16>
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x16xf16>, tensor<16x16xf16>) outs(%{{.*}} : tensor<8x16xf16>) attrs = {dfsched.matrix_tile = array<i64: 8, 16, 4>}
 func.func @matmul() {
   %c0 = arith.constant 0 : index
   %c256 = arith.constant 256 : index
@@ -30,9 +32,10 @@ func.func @matmul() {
 // -----
 
 // Extents that are not multiples of the unit's tile take its largest divisor within the
-// tile: 6 rows -> M = 3, 12 columns -> N = 6, K = 6 -> 3.
+// tile as their unit (6 rows -> 3, 12 columns -> 6, K = 6 -> 3); the block is whole multiples
+// of that: the whole 6x12 output (864 bytes of ACC).
 // CHECK-LABEL: func.func @odd_sizes
-// CHECK:         attrs = {dfsched.matrix_tile = array<i64: 3, 6, 3>}
+// CHECK:         attrs = {dfsched.matrix_tile = array<i64: 6, 12, 3>}
 func.func @odd_sizes() {
   %c0 = arith.constant 0 : index
   %c256 = arith.constant 256 : index
@@ -48,5 +51,30 @@ func.func @odd_sizes() {
   %e = tensor.empty() : tensor<6x12xf16>
   %p = linalg.matmul ins(%x, %y : tensor<6x6xf16>, tensor<6x12xf16>) outs(%e : tensor<6x12xf16>) -> tensor<6x12xf16>
   ktdp.store %p, %tc : tensor<6x12xf16>, !ktdp.access_tile<6x12xindex>
+  return
+}
+
+// -----
+
+// The accumulator bounds the block: a 64x64 output would take 8x16 blocks (128 elements,
+// 1536 bytes of ACC; 8x32 or 16x16 would need 3072), the most unit tiles per streamed
+// operand among those that fit, the wider N on a tie.
+// CHECK-LABEL: func.func @accumulator_bound
+// CHECK:         attrs = {dfsched.matrix_tile = array<i64: 8, 16, 4>}
+func.func @accumulator_bound() {
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 8192 : index
+  %c512 = arith.constant 16384 : index
+  %a = ktdp.construct_memory_view %c0, sizes: [64, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %b = ktdp.construct_memory_view %c256, sizes: [64, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %c = ktdp.construct_memory_view %c512, sizes: [64, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %ta = ktdp.construct_access_tile %a[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<64x64xf16> -> !ktdp.access_tile<64x64xindex>
+  %tb = ktdp.construct_access_tile %b[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<64x64xf16> -> !ktdp.access_tile<64x64xindex>
+  %tc = ktdp.construct_access_tile %c[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<64x64xf16> -> !ktdp.access_tile<64x64xindex>
+  %x = ktdp.load %ta : !ktdp.access_tile<64x64xindex> -> tensor<64x64xf16>
+  %y = ktdp.load %tb : !ktdp.access_tile<64x64xindex> -> tensor<64x64xf16>
+  %e = tensor.empty() : tensor<64x64xf16>
+  %p = linalg.matmul ins(%x, %y : tensor<64x64xf16>, tensor<64x64xf16>) outs(%e : tensor<64x64xf16>) -> tensor<64x64xf16>
+  ktdp.store %p, %tc : tensor<64x64xf16>, !ktdp.access_tile<64x64xindex>
   return
 }

@@ -286,7 +286,7 @@ func.func @scalar(%init: f16) -> f16 {
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
   %c64 = arith.constant 64 : index
-  // expected-error @below {{loop-carried value #0: a scalar of type f16: only ranked tensors accumulate (carry a tensor<1xf16>)}}
+  // expected-error @below {{loop-carried value #0: a scalar of type f16 accumulates only as the sum of `tensor.extract`s of one-element reductions, one per iteration (the front door then carries the reduction's tensor, Decision 70)}}
   %s = scf.for %j = %c0 to %c64 step %c16 iter_args(%acc = %init) -> (f16) {
     %n = arith.addf %acc, %acc : f16
     scf.yield %n : f16

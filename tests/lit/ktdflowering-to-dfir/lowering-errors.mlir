@@ -241,3 +241,43 @@ func.func @parallel_over_argument(%buf: memref<4x64xf16, "L1">) attributes {grid
   }
   return
 }
+
+// -----
+
+// A lane combine (Decision 65) folds its partials in log2(L) rounds: L must be a power of two.
+func.func @lane_combine_of_three(%partials: memref<2x3xf16, "SFU_REG">, %out: memref<2xf16, "SFU_REG">) attributes {grid = [1]} {
+  %sfu = dataflow.get_unit {core = 0 : i32, name = "C0-SFU", type = "SFU"} : index
+  %tid = ktdp.get_compute_tile_id : index
+  %k = arith.constant 0 : index
+  %m = uniform.def_immutable_mapping([%k -> %sfu]):index
+  %q = uniform.query_map(map:%m, key:%tid) : index
+  ktdf_lowering.execute_on %q {
+    // expected-error @below {{a lane combine needs a power-of-two lane count and a one-op body}}
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%partials : memref<2x3xf16, "SFU_REG">) outs(%out : memref<2xf16, "SFU_REG">) attrs = {dfsched.lane_wide = 3 : index} {
+    ^bb0(%in: f16, %acc: f16):
+      %r = arith.addf %acc, %in : f16
+      linalg.yield %r : f16
+    }
+  }
+  return
+}
+
+// -----
+
+// Only associative and commutative combiners with a vectorchain binary fold lanes.
+func.func @lane_combine_of_divisions(%partials: memref<2x4xf16, "SFU_REG">, %out: memref<2xf16, "SFU_REG">) attributes {grid = [1]} {
+  %sfu = dataflow.get_unit {core = 0 : i32, name = "C0-SFU", type = "SFU"} : index
+  %tid = ktdp.get_compute_tile_id : index
+  %k = arith.constant 0 : index
+  %m = uniform.def_immutable_mapping([%k -> %sfu]):index
+  %q = uniform.query_map(map:%m, key:%tid) : index
+  ktdf_lowering.execute_on %q {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%partials : memref<2x4xf16, "SFU_REG">) outs(%out : memref<2xf16, "SFU_REG">) attrs = {dfsched.lane_wide = 4 : index} {
+    ^bb0(%in: f16, %acc: f16):
+      // expected-error @below {{unsupported lane combine op (expected one of arith.addf, arith.maximumf, arith.minimumf, arith.mulf)}}
+      %r = arith.divf %acc, %in : f16
+      linalg.yield %r : f16
+    }
+  }
+  return
+}

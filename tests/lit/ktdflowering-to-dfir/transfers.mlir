@@ -288,6 +288,35 @@ func.func @splat_uneven(%buf: memref<128xf16, "L1">) attributes {grid = [1]} {
 
 // -----
 
+// A splat of several elements (one per row: a row maximum for each of 2 rows of 32) broadcasts
+// each element along its row: indices 0 x 32 then 1 x 32, not the pair repeated.
+// CHECK-LABEL: func.func @splat_rows
+// CHECK:         %[[TWO:.*]] = agen.vector_load %{{.*}} : memref<2x1xf16, "L1">, vector<2xf16>
+// CHECK-NEXT:    vectorchain.shuffle input(%[[TWO]]) {indices = [0 : i32, {{(0 : i32, )+}}1 : i32, {{(1 : i32, )+}}1 : i32], repetition = 1 : i32} : vector<2xf16>, vector<64xf16>
+func.func @splat_rows(%buf: memref<2x1xf16, "L1">) attributes {grid = [1]} {
+  %lu = dataflow.get_unit {core = 0 : i32, name = "C0-L1LU", type = "L1LU"} : index
+  %sfu = dataflow.get_unit {core = 0 : i32, name = "C0-SFU", type = "SFU"} : index
+  %tid = ktdp.get_compute_tile_id : index
+  %k = arith.constant 0 : index
+  %m1 = uniform.def_immutable_mapping([%k -> %lu]):index
+  %q1 = uniform.query_map(map:%m1, key:%tid) : index
+  %m2 = uniform.def_immutable_mapping([%k -> %sfu]):index
+  %q2 = uniform.query_map(map:%m2, key:%tid) : index
+  ktdf_lowering.execute_on %q1, %q2 {
+    %c0 = arith.constant 0 : index
+    %f = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
+    ktdf_lowering.execute_on %q1 {
+      ktdf.data_transfer from %buf[%c0, %c0] size [2, 1] to %f size [2, 32] {transfer_mode = "splat"} : memref<2x1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
+    }
+    ktdf_lowering.execute_on %q2 {
+      "test.sfu"() : () -> ()
+    }
+  }
+  return
+}
+
+// -----
+
 // Rows narrower than a vector on both sides (a matrix unit's 8-column block of B, Decision 42)
 // move one row per vector: a loop of 32 rows of 8 elements (the sides advance by different
 // strides), not a whole-vector split.

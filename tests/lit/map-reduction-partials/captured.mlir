@@ -1,8 +1,25 @@
-// RUN: dfsched-opt %s --reduction-dim-chunking="num-chunks=2" --reduction-loop-exposure --map-reduction-partials --device=sample | filecheck %s
+// RUN: dfsched-opt %s --reduction-dim-chunking="num-chunks=2" --reduction-loop-exposure="lane-wide=false" --map-reduction-partials --device=sample | filecheck %s
+// RUN: dfsched-opt %s --reduction-dim-chunking="num-chunks=2" --reduction-loop-exposure --map-reduction-partials --device=sample | filecheck %s --check-prefix=LANES
 
 // S[r] = sum_j 0.5 * A[r, j]: the generic's body uses a constant defined in the compute
 // stage. Each rebuilt compute stage keeps a copy of it in front of the reduction, so the
 // body still sees it after chunking, loop exposure and the move to a buffer.
+// Lane-wide (Decision 65; the default, LANES): each chunk of 32 is one step into 32 partials
+// whose body keeps the constant; the lane combine on the chunk's last step only adds, into
+// the accumulator the previous chunk's partial result was copied into.
+
+// LANES-LABEL: func.func @half_sums
+// LANES:         %[[ACC:.*]] = memref.alloc() : memref<1xf16, "SFU_REG">
+// LANES-NEXT:    %[[LANES:.*]] = memref.alloc() : memref<1x32xf16, "SFU_REG">
+// LANES:           memref.copy %{{.*}}, %[[ACC]]
+// LANES:         %[[HALF:.*]] = arith.constant 5.000000e-01 : f16
+// LANES:         linalg.fill ins(%{{.*}} : f16) outs(%[[LANES]] : memref<1x32xf16, "SFU_REG">)
+// LANES:           linalg.generic {{.*}} outs(%[[LANES]] : memref<1x32xf16, "SFU_REG">) attrs = {dfsched.lane_wide = 32 : index} {
+// LANES-NEXT:      ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16):
+// LANES-NEXT:        %[[M:.*]] = arith.mulf %[[A]], %[[HALF]] : f16
+// LANES:             linalg.generic {{.*}} ins(%[[LANES]] : memref<1x32xf16, "SFU_REG">) outs(%[[ACC]] : memref<1xf16, "SFU_REG">) attrs = {dfsched.lane_wide = 32 : index} {
+// LANES-NEXT:        ^bb0(%[[IN:.*]]: f16, %[[OUT:.*]]: f16):
+// LANES-NEXT:          arith.addf %[[OUT]], %[[IN]] : f16
 
 // CHECK-LABEL: func.func @half_sums
 // CHECK:         ktdf.stage depends_in(%[[P:.*]]#3) depends_out(%[[P]]#4) {

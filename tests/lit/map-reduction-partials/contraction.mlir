@@ -1,4 +1,4 @@
-// RUN: dfsched-opt %s --reduction-loop-exposure --map-reduction-partials --device=sample | filecheck %s
+// RUN: dfsched-opt %s --split-input-file --reduction-loop-exposure --map-reduction-partials --device=sample | filecheck %s
 
 // A contraction step (one row of C += A[r, k] * B[k, :]) reduces into the compute unit's
 // register buffer in place: both operands become memref reads of their FIFO slots, the
@@ -31,6 +31,56 @@ func.func @row_times_matrix(%a: memref<2x64xf16, "L1">, %b: memref<64x64xf16, "L
       ktdf.stage depends_in(none) depends_out(%f#3) {
         ktdf.data_transfer from %a[%r, 0] size [1, 64] to %f#0 size [1, 64] : memref<2x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
         ktdf.data_transfer from %b[0, 0] size [64, 64] to %f#1 size [64, 64] : memref<64x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 4096xf16>
+      } {applicable_units = ["L1LU"]}
+      ktdf.stage depends_in(%f#3) depends_out(%f#4) {
+        %v = ktdf.read_from_fifo %f#0 : <"L1LU" -> "SFU", 64xf16> -> tensor<1x64xf16>
+        %w = ktdf.read_from_fifo %f#1 : <"L1LU" -> "SFU", 4096xf16> -> tensor<64x64xf16>
+        %e = tensor.empty() : tensor<1x64xf16>
+        %s = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%v, %w : tensor<1x64xf16>, tensor<64x64xf16>) outs(%e : tensor<1x64xf16>) {
+        ^bb0(%p: f16, %q: f16, %acc: f16):
+          %m = arith.mulf %p, %q : f16
+          %n = arith.addf %acc, %m : f16
+          linalg.yield %n : f16
+        } -> tensor<1x64xf16>
+        ktdf.write_to_fifo %s, %f#2 : tensor<1x64xf16>, <"SFU" -> "L1SU", 64xf16>
+      } {applicable_units = ["SFU"]}
+      ktdf.stage depends_in(%f#4) depends_out(%f#5) {
+        ktdf.data_transfer from %f#2 size [1, 64] to %c[%r, 0] size [1, 64] : !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<2x64xf16, "L1">
+      } {applicable_units = ["L1SU"]}
+    }
+  }
+  return
+}
+
+// -----
+
+// The slots between two units are one ordered FIFO in DataflowIR: when the load stage sends
+// B's row before A's element (an intermediate A stored after a loaded B, as attention's P V),
+// the compute stage reads them in that order, whatever the generic's operand order.
+
+// CHECK-LABEL: func.func @sent_b_first(
+// CHECK:         linalg.fill
+// CHECK:         scf.for
+// CHECK-NEXT:      %[[Y:.*]] = ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 64xf16> -> memref<1x64xf16>
+// CHECK-NEXT:      %[[X:.*]] = ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 1xf16> -> memref<1x1xf16>
+// CHECK-NEXT:      linalg.generic {{.*}} ins(%[[X]], %[[Y]] : memref<1x1xf16>, memref<1x64xf16>)
+func.func @sent_b_first(%a: memref<2x64xf16, "L1">, %b: memref<64x64xf16, "L1">, %c: memref<2x64xf16, "L1">) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %r = %c0 to %c2 step %c1 {
+    ktdf.pipeline {
+      %f:6 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 4096xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token) {
+        %x:2 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 4096xf16>
+        %y = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>
+        %u0 = ktdf.create_token : !ktdf.token
+        %u1 = ktdf.create_token : !ktdf.token
+        %u2 = ktdf.create_token : !ktdf.token
+        ktdf.private_yield %x#0, %x#1, %y, %u0, %u1, %u2 : !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 4096xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token
+      }
+      ktdf.stage depends_in(none) depends_out(%f#3) {
+        ktdf.data_transfer from %b[0, 0] size [64, 64] to %f#1 size [64, 64] : memref<64x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 4096xf16>
+        ktdf.data_transfer from %a[%r, 0] size [1, 64] to %f#0 size [1, 64] : memref<2x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
       } {applicable_units = ["L1LU"]}
       ktdf.stage depends_in(%f#3) depends_out(%f#4) {
         %v = ktdf.read_from_fifo %f#0 : <"L1LU" -> "SFU", 64xf16> -> tensor<1x64xf16>

@@ -1,4 +1,4 @@
-// RUN: dfsched-opt %s --device=sample --pass-pipeline='builtin.module(ensure-device-declaration,ktir-legality-check,compute-group-extraction,construct-three-stage-pipeline,builtin.module(builtin.module(func.func(ktdfarch-apply-patterns{groups=pre_scheduling}))),path-expansion,scalar-broadcast-legalization,normalize-scf-for-loops,canonicalize,tile-scf-for-loops,canonicalize,loop-invariant-code-motion,stage-coarsening,reduction-dim-chunking,reduction-loop-exposure,map-reduction-partials)' | filecheck %s
+// RUN: dfsched-opt %s --device=sample --pass-pipeline='builtin.module(ensure-device-declaration,ktir-legality-check,compute-group-extraction,construct-three-stage-pipeline,builtin.module(builtin.module(func.func(ktdfarch-apply-patterns{groups=pre_scheduling}))),path-expansion,scalar-broadcast-legalization,normalize-scf-for-loops,canonicalize,tile-scf-for-loops,canonicalize,loop-invariant-code-motion,stage-coarsening,reduction-dim-chunking,reduction-loop-exposure{lane-wide=false},map-reduction-partials)' | filecheck %s
 // RUN: not dfsched-opt %s --device=sample --pass-pipeline='builtin.module(ensure-device-declaration,ktir-legality-check,compute-group-extraction,construct-three-stage-pipeline,builtin.module(builtin.module(func.func(ktdfarch-apply-patterns{groups=pre_scheduling}))),path-expansion,scalar-broadcast-legalization,normalize-scf-for-loops,canonicalize,tile-scf-for-loops,canonicalize,loop-invariant-code-motion,stage-coarsening,reduction-dim-chunking{chunk-size-threshold=32})' 2>&1 | filecheck %s --check-prefix=CHUNK
 
 // Two rows of 64 per tile fit one tile of the loop nest, so no loop is left around the
@@ -7,6 +7,8 @@
 // gives every stage 64 steps (the DMA stages too, as upstream: their body is repeated) and
 // the accumulator is a 2-element SFU_REG buffer. Forcing chunks is an error: there is no
 // batch loop to index the scratchpad with.
+// (`lane-wide=false`: one column per step, the form these checks pin; lane-wide steps are
+// pinned by reduction-loop-exposure/lane-wide.mlir.)
 
 // CHUNK: error: reduction-dim-chunking: reduction needs chunking, but its pipeline is not nested in a batch scf.for
 

@@ -1,9 +1,11 @@
-// RUN: dfsched-opt %s -split-input-file --device=sample --pass-pipeline='builtin.module(ensure-device-declaration,ktir-legality-check,compute-group-extraction,construct-three-stage-pipeline,builtin.module(builtin.module(func.func(ktdfarch-apply-patterns{groups=pre_scheduling}))),path-expansion,scalar-broadcast-legalization,normalize-scf-for-loops,canonicalize,tile-scf-for-loops,canonicalize,loop-invariant-code-motion,stage-coarsening,reduction-dim-chunking{chunk-size-threshold=32},reduction-loop-exposure,map-reduction-partials)' | filecheck %s
+// RUN: dfsched-opt %s -split-input-file --device=sample --pass-pipeline='builtin.module(ensure-device-declaration,ktir-legality-check,compute-group-extraction,construct-three-stage-pipeline,builtin.module(builtin.module(func.func(ktdfarch-apply-patterns{groups=pre_scheduling}))),path-expansion,scalar-broadcast-legalization,normalize-scf-for-loops,canonicalize,tile-scf-for-loops,canonicalize,loop-invariant-code-motion,stage-coarsening,reduction-dim-chunking{chunk-size-threshold=32},reduction-loop-exposure{lane-wide=false},map-reduction-partials)' | filecheck %s
 
 // From KTIR to reductions in place, through the frontend and the scheduling passes up to
 // map-reduction-partials. Each of four tiles reduces a 3x64 f16 block into three sums, one
 // per batch iteration; a 64-element reduction is 128 bytes, so a 32-byte chunk threshold splits it
 // into 4 chunks of 16 elements, and each chunk runs 16 steps into an SFU_REG accumulator.
+// (`lane-wide=false`: one column per step, the form these checks pin; lane-wide steps are
+// pinned by reduction-loop-exposure/lane-wide.mlir.)
 
 // Row sums with the named linalg.reduce (an empty init).
 // CHECK-LABEL: module @local_schedule_0

@@ -17,14 +17,16 @@
 // CHECK-NEXT:      scf.if %[[LAST]] {
 
 // The chunked row sum (examples/row_sum_chunked.mlir, four chunks of 64 reduced into the
-// carried sums) becomes one reduction over the 256 columns: 256 steps, each adding a column
-// of the 4 rows into the sums kept in sfu_reg.
+// carried sums) becomes one reduction over the 256 columns; its 4 rows fill 4 of the 64 lanes,
+// so it steps lane-wide (Decision 65): 16 steps, each adding a 4x16 block into 4x16 partial
+// sums kept in sfu_reg, folded into the 4 sums on the last step.
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/row_sum_chunked.mlir | filecheck %s --check-prefix=ROWS
 // ROWS:          %[[REG:.*]] = dataflow.get_unit {name = "sfu_reg", type = "sfu_reg"} : index
 // ROWS:          %[[SUMS:.*]] = dataflow.get_logical_memory_view %[[REG]], %c0 {{.*}} memref<4xf16>
-// ROWS:          scf.for %[[J:.*]] = %c0 to %c256 step %c1 {
-// ROWS:            %[[COL:.*]] = dataflow.receive %{{.*}} : vector<4xf16>
-// ROWS-NEXT:       %[[OLD:.*]] = agen.vector_load %[[SUMS]][%c0]
-// ROWS-NEXT:       %[[NEW:.*]] = vectorchain.binary %[[OLD]], %[[COL]] {binary_op = #vectorchain<binary_operator add>
-// ROWS-NEXT:       agen.vector_store %[[NEW]], %[[SUMS]][%c0]
-// ROWS-NEXT:       arith.cmpi eq, %[[J]], %c255 : index
+// ROWS-NEXT:     %[[LANES:.*]] = dataflow.get_logical_memory_view %[[REG]], %{{.*}} memref<4x16xf16>
+// ROWS:          scf.for %[[J:.*]] = %c0 to %c16 step %c1 {
+// ROWS:            %[[BLOCK:.*]] = dataflow.receive %{{.*}} : vector<64xf16>
+// ROWS-NEXT:       %[[OLD:.*]] = agen.vector_load %[[LANES]][%c0, %c0]
+// ROWS-NEXT:       %[[NEW:.*]] = vectorchain.binary %[[OLD]], %[[BLOCK]] {binary_op = #vectorchain<binary_operator add>
+// ROWS-NEXT:       agen.vector_store %[[NEW]], %[[LANES]][%c0, %c0]
+// ROWS-NEXT:       arith.cmpi eq, %[[J]], %c15 : index

@@ -4,7 +4,9 @@
 // construct-three-stage-pipeline writes when the compute unit's feature.matrix takes it)
 // steps K by the tile's K = 4, not by 1: 16 steps, each slot shrinks to one 2x4 block of A and
 // one 4x8 block of B, read at k * 4; map-reduction-partials keeps the mark on the in-place
-// generic for the DataflowIR lowering.
+// generic for the DataflowIR lowering, and the accumulator in the unit's f32 (f16 products
+// extended, summed in f32 for all of K); the block is rounded once to f16, into a second
+// buffer, right before it leaves the unit.
 
 // CHECK-LABEL: func.func @matrix_steps(
 // CHECK:         ktdf.private -> (!ktdf.fifo.slot<"MLD" -> "MXU", 8xf16>, !ktdf.fifo.slot<"MLD" -> "MXU", 32xf16>, !ktdf.fifo.slot<"MXU" -> "MST", 16xf16>
@@ -15,7 +17,12 @@
 // CHECK-NEXT:        ktdf.data_transfer from %{{.*}}[%[[K]] * 4, 0] size [4, 8] to %{{.*}} size [4, 8]
 // CHECK:           %[[X:.*]] = ktdf.read_from_fifo %{{.*}} -> memref<2x4xf16>
 // CHECK-NEXT:      %[[Y:.*]] = ktdf.read_from_fifo %{{.*}} -> memref<4x8xf16>
-// CHECK-NEXT:      linalg.generic {{.*}} ins(%[[X]], %[[Y]] : memref<2x4xf16>, memref<4x8xf16>) outs(%{{.*}} : memref<2x8xf16, "ACC">) attrs = {dfsched.matrix_tile = array<i64: 2, 8, 4>}
+// CHECK-NEXT:      linalg.generic {{.*}} ins(%[[X]], %[[Y]] : memref<2x4xf16>, memref<4x8xf16>) outs(%[[ACC:.*]] : memref<2x8xf32, "ACC">) attrs = {dfsched.matrix_tile = array<i64: 2, 8, 4>}
+// CHECK-NEXT:      ^bb0(%{{.*}}: f16, %{{.*}}: f16, %{{.*}}: f32):
+// CHECK:           scf.if
+// CHECK-NEXT:        linalg.generic {{.*}} ins(%[[ACC]] : memref<2x8xf32, "ACC">) outs(%[[NARROW:.*]] : memref<2x8xf16, "ACC">)
+// CHECK:               arith.truncf %{{.*}} : f32 to f16
+// CHECK:             ktdf.write_to_fifo %[[NARROW]]
 func.func @matrix_steps(%a: memref<2x64xf16, "SPM">, %b: memref<64x8xf16, "SPM">, %c: memref<2x8xf16, "SPM">) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -88,3 +88,42 @@ func.func @clamped(%a: index) attributes {grid = [2]} {
   }
   return
 }
+
+// -----
+
+// 10 elements over a grid of 4 by a loop starting at the tile id: tiles 0 and 1 run 3
+// iterations, tiles 2 and 3 two. The loop counts the 2 every tile runs; the third follows as a
+// copy of the body under a guard on its row, which only the first two tiles pass.
+
+#set = affine_set<(d0) : (d0 >= 0, -d0 + 9 >= 0)>
+#one = affine_set<(d0) : (d0 >= 0, -d0 >= 0)>
+#id = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @uneven
+func.func @uneven(%a: index) attributes {grid = [4]} {
+  %t = ktdp.get_compute_tile_id : index
+  %c4 = arith.constant 4 : index
+  %c10 = arith.constant 10 : index
+  %v = ktdp.construct_memory_view %a, sizes: [10], strides: [1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<10xf16>
+  // CHECK:      %[[TRIPS:.*]] = arith.constant 2 : index
+  // CHECK:      scf.for %[[K:.*]] = %{{.*}} to %[[TRIPS]] step %{{.*}} {
+  // CHECK:        ktdp.store
+  // CHECK-NEXT: }
+  // CHECK-NEXT: %[[THIRD:.*]] = arith.constant 2 : index
+  // CHECK-NEXT: %[[SCALED:.*]] = arith.muli %[[THIRD]], %c4 : index
+  // CHECK-NEXT: %[[ROW:.*]] = arith.addi %0, %[[SCALED]] : index
+  // CHECK-NEXT: %[[HOLDS:.*]] = arith.cmpi slt, %[[ROW]], %c10 : index
+  // CHECK-NEXT: scf.if %[[HOLDS]] {
+  // CHECK-NEXT:   %[[SCALED2:.*]] = arith.muli %[[THIRD]], %c4 : index
+  // CHECK-NEXT:   %[[ROW2:.*]] = arith.addi %0, %[[SCALED2]] : index
+  // CHECK-NEXT:   %[[TILE:.*]] = ktdp.construct_access_tile %{{.*}}[%[[ROW2]]]
+  // CHECK-NEXT:   %[[X:.*]] = ktdp.load %[[TILE]]
+  // CHECK-NEXT:   ktdp.store %[[X]], %[[TILE]]
+  // CHECK-NEXT: }
+  // CHECK-NEXT: return
+  scf.for %i = %t to %c10 step %c4 {
+    %ti = ktdp.construct_access_tile %v[%i] {access_tile_set = #one, access_tile_order = #id} : memref<10xf16> -> !ktdp.access_tile<1xindex>
+    %x = ktdp.load %ti : <1xindex> -> tensor<1xf16>
+    ktdp.store %x, %ti : tensor<1xf16>, <1xindex>
+  }
+  return
+}

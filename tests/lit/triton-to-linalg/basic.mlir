@@ -45,3 +45,23 @@ func.func @left_alone(%s: f16, %t: tensor<4xf16>, %i: index) -> (tensor<4xf16>, 
   %b = tensor.splat %e : tensor<4x4xf16>
   return %a, %b : tensor<4xf16>, tensor<4x4xf16>
 }
+
+// -----
+
+// A splat `arith.constant dense<c>` operand of an element-wise op is a constant in the body too
+// (a sigmoid's 1 / (1 + exp(-x))); a dense constant that is not a splat stays an operand.
+// CHECK-LABEL: func.func @dense_splat_operand
+// CHECK:         %[[STEPS:.*]] = arith.constant dense<{{\[}}[0.000000e+00, 1.000000e+00
+// CHECK:         %[[ONE:.*]] = arith.constant 1.000000e+00 : f16
+// CHECK:         linalg.generic {{{.*}}} ins(%{{.*}} : tensor<2x4xf16>)
+// CHECK-NEXT:    ^bb0(%[[E:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT:      %[[D:.*]] = arith.addf %[[ONE]], %[[E]] : f16
+// CHECK:         arith.mulf %{{.*}}, %[[STEPS]] : tensor<2x4xf16>
+func.func @dense_splat_operand(%x: tensor<2x4xf16>) -> (tensor<2x4xf16>, tensor<2x4xf16>) {
+  %ones = arith.constant dense<1.0> : tensor<2x4xf16>
+  %steps = arith.constant dense<[[0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 2.0, 3.0]]> : tensor<2x4xf16>
+  %e = math.exp %x : tensor<2x4xf16>
+  %d = arith.addf %ones, %e : tensor<2x4xf16>
+  %s = arith.mulf %x, %steps : tensor<2x4xf16>
+  return %d, %s : tensor<2x4xf16>, tensor<2x4xf16>
+}
