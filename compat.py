@@ -389,7 +389,7 @@ def verify_dominance(root: Operation) -> None:
     dominance decides. The body of `builtin.module` is a graph region (no order). The walk is
     iterative, one pass over the IR; the error is located on the use, with a note on the
     definition."""
-    visible: set[SSAValue] = set()
+    visible: set[int] = set()  # ids: SSAValue's hash is a Python call, and a grid has many values
     stack: list[Any] = [iter([("op", root)])]
     while stack:
         event = next(stack[-1], None)
@@ -398,22 +398,22 @@ def verify_dominance(root: Operation) -> None:
             continue
         kind, item = event
         if kind == "op":
-            for index, operand in enumerate(item.operands):
-                if operand not in visible and not _dominates_across_blocks(operand, item):
+            for index, operand in enumerate(item._operands):  # noqa: SLF001 (the tuple, not a view)
+                if id(operand) not in visible and not _dominates_across_blocks(operand, item):
                     raise _dominance_error(item, index, operand)
             events = [("block", block) for region in item.regions for block in region.blocks]
             stack.append(iter([*events, ("results", item)]))
         elif kind == "block":
-            visible.update(item.args)
+            visible.update(map(id, item.args))
             graph = isinstance(item.parent_op(), ModuleOp)
             if graph:
-                visible.update(r for op in item.ops for r in op.results)
+                visible.update(id(r) for op in item.ops for r in op.results)
             stack.append(iter([*(("op", op) for op in item.ops), ("forget", item)]))
         elif kind == "results":
-            visible.update(item.results)
+            visible.update(map(id, item.results))
         else:  # "forget": the block is done, its values go out of scope
-            visible.difference_update(item.args)
-            visible.difference_update(r for op in item.ops for r in op.results)
+            visible.difference_update(map(id, item.args))
+            visible.difference_update(id(r) for op in item.ops for r in op.results)
 
 
 def _dominates_across_blocks(value: SSAValue, user: Operation) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, i32
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, i32
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_prop_def,
                        prop_def, result_def, traits_def, var_operand_def, var_region_def, var_result_def)
@@ -62,7 +62,15 @@ class DefImmutableMappingOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, keys: Sequence[SSAValue], values: Sequence[SSAValue], result_type: Attribute = _INDEX):
-        super().__init__(operands=[keys, values], result_types=[result_type])
+        keys, values = list(keys), list(values)
+        if not all(isinstance(v, SSAValue) for v in keys + values):
+            super().__init__(operands=[keys, values], result_types=[result_type])
+            return
+        # What the generic builder makes, without its per-operand argument handling: a grid-wide
+        # mapping has two operands per core (issue #19, grid scaling).
+        Operation.__init__(self, operands=keys + values, result_types=[result_type],
+                           properties={AttrSizedOperandSegments.attribute_name:
+                                       DenseArrayBase.from_list(i32, [len(keys), len(values)])})
 
     def lookup(self, key: SSAValue) -> SSAValue | None:
         """The value mapped to `key` (by SSA identity), if any."""

@@ -25,7 +25,7 @@ returns whether it converged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
@@ -37,6 +37,7 @@ from xdsl.traits import ConstantLike, IsolatedFromAbove
 
 from dfsched.compat import replace_all_uses_in_bulk
 from dfsched.dialects.constants import constant_attr
+from dfsched.dialects.dataflow import GetUnitOp
 from dfsched.passes.cleanup.effects import is_trivially_dead, would_be_trivially_dead
 
 PatternsFor = Callable[[Operation], Sequence[RewritePattern]]
@@ -123,8 +124,8 @@ class _ConstantFolder:
 
     def __init__(self, driver: "GreedyDriver"):
         self.driver = driver
-        self.scopes: dict[Region, dict[tuple[str, Attribute, Attribute], Operation]] = {}
-        self.owned: set[Operation] = set()
+        self.scopes: dict[int, dict[tuple, Operation]] = {}  # id(region) -> constant key -> kept op
+        self.owned: set[int] = set()  # ids (an op's hash is a Python call; a grid has thousands)
         self.duplicates: list[tuple[Operation, Operation]] = []
         self.regions: dict[int, Region] = {}  # id(block) -> its insertion region (blocks stay put)
 
@@ -132,26 +133,28 @@ class _ConstantFolder:
         """False when `op` duplicated a known constant (it is detached, and erased by `erase_duplicates`)."""
         block = op.parent_block()
         assert block is not None
-        if op in self.owned:
-            if block.first_op is not op and op.prev_op not in self.owned:
+        owned = self.owned
+        if id(op) in owned:
+            if block.first_op is not op and id(op.prev_op) not in owned:
                 _move_to_front(op, block)
             return True
-        value = constant_attr(op.results[0])
+        result = op.results[0]
+        value = constant_attr(result)
         region = self.regions.get(id(block))
         if region is None:
             region = self.regions[id(block)] = insertion_region(block)
-        scope = self.scopes.setdefault(region, {})
-        key = (op.dialect_name(), value, op.results[0].type)
+        scope = self.scopes.setdefault(id(region), {})
+        key = _constant_key(op.dialect_name(), value, result.type)
         existing = scope.get(key)
         if existing is not None:
             op.detach()  # out of the block now (the moves below see the same neighbours) ...
             self.duplicates.append((op, existing))
             return False
         insert_block = region.blocks[0]
-        if block is not insert_block or (insert_block.first_op is not op and op.prev_op not in self.owned):
+        if block is not insert_block or (insert_block.first_op is not op and id(op.prev_op) not in owned):
             _move_to_front(op, insert_block)
         scope[key] = op
-        self.owned.add(op)
+        owned.add(id(op))
         return True
 
     def erase_duplicates(self) -> None:
@@ -161,6 +164,14 @@ class _ConstantFolder:
         for op, _ in self.duplicates:
             self.driver.erase(op)
         self.duplicates.clear()
+
+
+def _constant_key(dialect: str, value: Attribute, type_: Attribute) -> tuple:
+    """What makes two constants the same (FoldUtils: dialect, value, type). An integer's value
+    and type stand for its attribute: hashing attributes is a Python call per parameter."""
+    if type(value) is IntegerAttr:
+        return dialect, value.value.data, value.type, type_
+    return dialect, value, type_
 
 
 def _move_to_front(op: Operation, block: Block) -> None:
@@ -197,7 +208,7 @@ def materialize_constant(value: Attribute, type_: Attribute) -> Operation | None
     return None
 
 
-def _at_most_one_user(value: SSAValue, erased: set[Operation]) -> bool:
+def _at_most_one_user(value: SSAValue, erased: Collection[Operation]) -> bool:
     """Whether at most one op outside `erased` uses `value` (stops at the second: a constant
     may have thousands of users)."""
     first = None
@@ -211,6 +222,15 @@ def _at_most_one_user(value: SSAValue, erased: set[Operation]) -> bool:
     return True
 
 
+# Classes whose ops never fold (no operands, no folder) and are not constants: with no pattern
+# and a use, visiting them does nothing. A grid's per-core units are most of a big grid's ops.
+INERT_OPS: frozenset[type[Operation]] = frozenset({GetUnitOp})
+
+
+def _used(op: Operation) -> bool:
+    return any(r.first_use is not None for r in op.results)
+
+
 class GreedyDriver:
     """One `RegionPatternRewriteDriver` on one region."""
 
@@ -221,11 +241,20 @@ class GreedyDriver:
         self.fold_for = fold_for
         self.config = config
         self.worklist = _Worklist()
+        self._inert_classes: dict[type[Operation], bool] = {}
         self.listener = PatternRewriterListener(
             operation_insertion_handler=[self.notify_inserted],
             operation_removal_handler=[self.notify_removed],
             operation_modification_handler=[self.notify_modified],
         )
+
+    def _inert(self, op: Operation) -> bool:
+        """No pattern of this driver applies to `op`'s class (asked once per class)."""
+        kind = type(op)
+        inert = self._inert_classes.get(kind)
+        if inert is None:
+            inert = self._inert_classes[kind] = not self.patterns_for(op)
+        return inert
 
     # -- notifications -------------------------------------------------------
     def add_to_worklist(self, op: Operation) -> None:
@@ -250,13 +279,18 @@ class GreedyDriver:
         self.add_to_worklist(op)
 
     def notify_removed(self, op: Operation) -> None:
+        if not op.regions:  # most erased ops (a grid's duplicate constants): no walk, no set
+            if op._operands:  # noqa: SLF001 (the tuple, not a view)
+                self._add_operands_to_worklist(op, (op,))
+            self.worklist.remove(op)
+            return
         nested = list(op.walk())
         inside = set(nested)
         for item in nested:
             self._add_operands_to_worklist(item, inside)
             self.worklist.remove(item)
 
-    def _add_operands_to_worklist(self, op: Operation, erased: set[Operation]) -> None:
+    def _add_operands_to_worklist(self, op: Operation, erased: Collection[Operation]) -> None:
         for operand in op.operands:
             owner = operand.owner
             if not isinstance(owner, Operation) or owner in erased:
@@ -300,9 +334,12 @@ class GreedyDriver:
             for op in list(walk(self.region)):
                 if op in erased or op.parent is None:
                     continue
-                if is_constant_op(op) and not folder.insert_known_constant(op):
+                constant = is_constant_op(op)
+                if constant and not folder.insert_known_constant(op):
                     erased.add(op)
                     continue
+                if (constant or type(op) in INERT_OPS) and self._inert(op) and _used(op):
+                    continue  # nothing to do for it now; erasing its last user re-adds it
                 self.add_to_worklist(op)
             folder.erase_duplicates()
             if self.config.top_down:

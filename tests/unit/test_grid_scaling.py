@@ -94,3 +94,46 @@ def test_grid_output_is_linear_and_complete():
     text = printing.module_to_string(_compiled(_add_kernel(300)))
     assert text.count("dataflow.get_unit") == 9 * 300 + 1
     assert 'name = "C299-sfu-CL1"' in text
+
+
+def test_mapping_fast_build_matches_the_generic_builder():
+    """A mapping built from SSA values skips the generic builder's per-operand handling; it is
+    the op that builder makes (operands, segment sizes, result)."""
+    keys = [GetUnitOp.create(result_types=[IndexType()], properties={"name": StringAttr(f"C{i}"), "type": StringAttr("t")})
+            for i in range(3)]
+    values = [index_constant(i) for i in range(3)]
+    fast = DefImmutableMappingOp([k.results[0] for k in keys], [v.result for v in values])
+    generic = DefImmutableMappingOp.build(operands=[[k.results[0] for k in keys], [v.result for v in values]],
+                                          result_types=[IndexType()])
+    assert list(fast.operands) == list(generic.operands)
+    assert fast.properties == generic.properties
+    assert [r.type for r in fast.results] == [r.type for r in generic.results]
+    assert list(fast.keys) == [k.results[0] for k in keys] and list(fast.values) == [v.result for v in values]
+    fast.verify()
+    from_ops = DefImmutableMappingOp(keys, values)  # operations, not values: the generic builder
+    assert list(from_ops.operands) == list(fast.operands)
+
+
+def test_skipping_inert_ops_changes_nothing(monkeypatch):
+    """The greedy driver leaves a used `dataflow.get_unit` or constant out of its worklist when
+    no pattern applies to it; visiting them (as before) gives the same output."""
+    from dfsched.passes.cleanup import greedy
+
+    text = _add_kernel(3)
+    fast = printing.module_to_string(_compiled(text, "quad_corelet"))
+    monkeypatch.setattr(greedy, "INERT_OPS", frozenset())
+    monkeypatch.setattr(greedy.GreedyDriver, "_inert", lambda self, op: False)
+    assert printing.module_to_string(_compiled(text, "quad_corelet")) == fast
+
+
+def test_constant_keys_tell_what_attributes_tell():
+    from xdsl.dialects.builtin import FloatAttr, f32
+
+    from dfsched.passes.cleanup.greedy import _constant_key
+
+    index = IndexType()
+    same = [_constant_key("arith", IntegerAttr(5, index), index), _constant_key("arith", IntegerAttr(5, index), index)]
+    assert same[0] == same[1]
+    assert _constant_key("arith", IntegerAttr(5, i32), i32) != _constant_key("arith", IntegerAttr(5, i64), i64)
+    assert _constant_key("arith", IntegerAttr(5, index), index) != _constant_key("arith", IntegerAttr(6, index), index)
+    assert _constant_key("arith", FloatAttr(1.0, f32), f32) == _constant_key("arith", FloatAttr(1.0, f32), f32)
