@@ -1,8 +1,12 @@
 """lit configuration for dfsched's FileCheck tests (one folder per dialect, pass and tool)."""
 
+import atexit
 import os
 import shutil
+import socket
+import subprocess
 import sys
+import tempfile
 
 import lit.formats
 
@@ -32,7 +36,35 @@ def tool(name):
 
 config.substitutions.append(("%devices", os.path.join(config.test_source_root, "..", "..", "arch", "devices")))
 config.substitutions.append(("%examples", os.path.join(config.test_source_root, "..", "..", "examples")))
+
+
+def start_fork_server():
+    """The tools through `forkserver.py` (their imports paid once per lit run); None to run them
+    directly (`DFSCHED_LIT_FORKSERVER=off`, or no fork server on this platform)."""
+    if os.environ.get("DFSCHED_LIT_FORKSERVER") == "off" or not hasattr(socket, "send_fds"):
+        return None
+    folder = tempfile.mkdtemp(prefix="dfsched-lit-")
+    path = os.path.join(folder, "tools.sock")
+    server = subprocess.Popen([sys.executable, FORKSERVER, "serve", path], env=config.environment,
+                              stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    if server.stdout.readline().strip() != b"ready":
+        server.kill()
+        return None
+
+    def stop():
+        server.kill()
+        server.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+    atexit.register(stop)
+    config.environment["DFSCHED_LIT_FORKSERVER"] = path
+    return path
+
+
+FORKSERVER = os.path.join(config.test_source_root, "forkserver.py")
+served = start_fork_server()
 for name in ("dfsched-opt", "dfsched-arch", "dfsched-run", "dfsched", "filecheck"):
     if shutil.which(name, path=config.environment["PATH"]):
-        config.substitutions.append((rf"(?<![\w/.-]){name}(?![\w.-])", tool(name)))
+        command = f"{sys.executable} -S {FORKSERVER} {name}" if served and name != "filecheck" else tool(name)
+        config.substitutions.append((rf"(?<![\w/.-]){name}(?![\w.-])", command))
 config.substitutions.append(("FileCheck", tool("filecheck")))
