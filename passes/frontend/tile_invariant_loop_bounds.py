@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -40,36 +39,15 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
+from dfsched.passes.tile_arith import evaluate_at_tile
 from dfsched.passes.walk import values_feeding
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdp
-from dfsched.dialects.constants import constant_int, index_constant
+from dfsched.dialects.constants import index_constant
 from dfsched.passes.builder import Builder
 
 MAX_PEELED = 8  # iterations only some tiles run, each a copy of the body under a branch on the tile id
 MAX_TILES = 1 << 16  # a grid larger than this is not enumerated (the loop is left as it is)
-
-_EVALUATORS: dict[type, Callable[[int, int], int | None]] = {
-    arith.AddiOp: lambda a, b: a + b,
-    arith.SubiOp: lambda a, b: a - b,
-    arith.MuliOp: lambda a, b: a * b,
-    arith.DivUIOp: lambda a, b: a // b if a >= 0 and b > 0 else None,
-    arith.RemUIOp: lambda a, b: a % b if a >= 0 and b > 0 else None,
-    arith.CeilDivSIOp: lambda a, b: -(-a // b) if b > 0 else None,
-    arith.MinSIOp: min,
-    arith.MaxSIOp: max,
-    arith.MinUIOp: lambda a, b: min(a, b) if a >= 0 and b >= 0 else None,
-    arith.MaxUIOp: lambda a, b: max(a, b) if a >= 0 and b >= 0 else None,
-}
-
-# arith.cmpi predicates eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge (the unsigned ones on
-# operands that are not negative, where they agree with the signed ones)
-_COMPARISONS: dict[int, Callable[[int, int], bool]] = {
-    0: lambda a, b: a == b, 1: lambda a, b: a != b,
-    2: lambda a, b: a < b, 3: lambda a, b: a <= b, 4: lambda a, b: a > b, 5: lambda a, b: a >= b,
-    6: lambda a, b: a < b, 7: lambda a, b: a <= b, 8: lambda a, b: a > b, 9: lambda a, b: a >= b,
-}
-
 
 @dataclass(frozen=True)
 class TileInvariantLoopBounds(ModulePass):
@@ -98,7 +76,7 @@ def _rewrite(loop: scf.ForOp, grid: list[int]) -> None:
         return
     trips: dict[tuple[int, ...], int] = {}
     for tile in itertools.product(*(range(d) for d in grid)):
-        lb, ub, step = (_evaluate(v, tile) for v in bounds)
+        lb, ub, step = (evaluate_at_tile(v, tile) for v in bounds)
         if lb is None or ub is None or step is None or step <= 0:
             raise error(loop, "the loop's bounds depend on the compute tile id and cannot be evaluated at "
                               f"tile {_name(tile)}, so the host cannot run it for every tile at once")
@@ -178,33 +156,6 @@ def _holds_memory_access(loop: Operation) -> bool:
 
 def _reads_tile_id(value: SSAValue) -> bool:
     return any(isinstance(v.owner, ktdp.GetComputeTileIdOp) for v in values_feeding(value))
-
-
-def _evaluate(value: SSAValue, tile: tuple[int, ...]) -> int | None:
-    constant = constant_int(value)
-    if constant is not None:
-        return constant
-    owner = value.owner
-    if isinstance(owner, ktdp.GetComputeTileIdOp):
-        index = list(owner.results).index(value)
-        return tile[index] if index < len(tile) else None
-    if isinstance(owner, arith.SelectOp):
-        condition = _evaluate(owner.cond, tile)
-        if condition is None:
-            return None
-        return _evaluate(owner.lhs if condition else owner.rhs, tile)
-    if isinstance(owner, arith.CmpiOp):
-        lhs, rhs = (_evaluate(o, tile) for o in owner.operands)
-        predicate = owner.predicate.value.data
-        compare = _COMPARISONS.get(predicate)
-        if lhs is None or rhs is None or compare is None or (predicate >= 6 and min(lhs, rhs) < 0):
-            return None
-        return int(compare(lhs, rhs))
-    evaluate = _EVALUATORS.get(type(owner))
-    if evaluate is None:
-        return None
-    lhs, rhs = (_evaluate(o, tile) for o in owner.operands)
-    return None if lhs is None or rhs is None else evaluate(lhs, rhs)
 
 
 __all__ = ["TileInvariantLoopBounds", "tile_invariant_loop_bounds"]

@@ -12,15 +12,16 @@ calls. A program called from elsewhere too is left, and so is the branch.
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, func, scf
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
 
 from dfsched.compat import InsertPoint, Rewriter
-from dfsched.dialects.constants import constant_attr
 from dfsched.dialects.dataflow import GetUnitOp, ProgramUnitOp
 from dfsched.passes.lowering.program import one_d_grid_size
+from dfsched.passes.tile_arith import evaluate_at_tile
 
+# the tile arithmetic left without users once a branch is gone
 _ARITH = {"arith.cmpi", "arith.addi", "arith.subi", "arith.muli", "arith.remui", "arith.divui", "arith.remsi",
           "arith.divsi", "arith.andi", "arith.ori", "arith.xori"}
 
@@ -41,8 +42,8 @@ def specialise_tile_branches(module: ModuleOp) -> None:
                                for op in body):
             continue
         tiles = one_d_grid_size(kernel)
-        cores = [t for t in range(tiles) if _evaluate(branch.cond, t)]
-        if None in [_evaluate(branch.cond, t) for t in range(tiles)]:
+        cores = [t for t in range(tiles) if evaluate_at_tile(branch.cond, (t,))]
+        if None in [evaluate_at_tile(branch.cond, (t,)) for t in range(tiles)]:
             continue
         for call in body:
             _keep_cores(module, call.callee.root_reference.data, set(cores))
@@ -50,28 +51,6 @@ def specialise_tile_branches(module: ModuleOp) -> None:
             Rewriter.insert_op(call, InsertPoint.before(branch))
         Rewriter.erase_op(branch)
         _erase_unused_tile_arithmetic(kernel)
-
-
-def _evaluate(value: SSAValue, tile: int) -> int | None:
-    """`value` at compute tile `tile`, or None when it is not arithmetic on the tile id and constants."""
-    owner = value.owner
-    name = getattr(owner, "name", "")
-    if name == "ktdp.get_compute_tile_id":
-        return tile
-    if isinstance(owner, arith.ConstantOp):
-        attr = constant_attr(value)
-        return int(attr.value.data) if attr is not None and hasattr(attr, "value") else None
-    if name not in _ARITH:
-        return None
-    args = [_evaluate(v, tile) for v in owner.operands]
-    if None in args:
-        return None
-    a, b = args
-    if name == "arith.cmpi":
-        predicate = owner.predicate.value.data
-        return int([a == b, a != b, a < b, a <= b, a > b, a >= b, a < b, a <= b, a > b, a >= b][predicate])
-    return {"arith.addi": a + b, "arith.subi": a - b, "arith.muli": a * b, "arith.andi": a & b, "arith.ori": a | b,
-            "arith.xori": a ^ b}.get(name, None if b == 0 else (a % b if "rem" in name else a // b))
 
 
 def _keep_cores(module: ModuleOp, program: str, cores: set[int]) -> None:
