@@ -90,6 +90,10 @@ class Runner:
             env[arg] = value
         invariant_maps = self.sim.invariant_maps
         for op, name, op_operands, op_results, kind, fn in self.sim.block_plan(block):
+            if kind == "once":
+                if op_results[0] in env:  # computed earlier by this program instance
+                    continue
+                kind = "pure"
             if name == "uniform.def_immutable_mapping" and self.launch_env is not None:
                 cached = invariant_maps.get(op)
                 if cached is not None and cached[0] is self.launch_env:
@@ -523,6 +527,18 @@ PURE: dict[str, Callable] = {
     "vectorchain.constant_bitstream": _constant_bitstream,
     "tensor.empty": _tensor_empty,
 }
+
+# Pure ops whose results depend on their operands alone: inside a program unit, one whose
+# operands are fixed for the program instance runs once per instance (its result stays in
+# the instance's environment), not once per loop iteration (`SimState.instance_invariant`).
+ONCE_PER_INSTANCE = frozenset({
+    "dataflow.get_unit",
+    "dataflow.get_logical_memory_view",
+    "uniform.def_immutable_mapping",
+    "uniform.query_map",
+    "symbol.create_symbol",
+    "ktdp.get_compute_tile_id",
+})
 
 TIMED: dict[str, Callable] = {
     "scf.for": _scf_for,

@@ -184,6 +184,7 @@ class SimState:
         self.map_cache: dict[Operation, tuple[list[Any], UniformMap]] = {}
         self.invariant_maps: dict[Operation, tuple[dict, UniformMap]] = {}
         self._invariant: dict[Operation, bool] = {}
+        self._instance_invariant: dict[Operation, bool] = {}
         self._lanes: dict[tuple[str | None, str], int] = {}
         self.binary_fns: dict[Operation, Callable] = {}
         self.intrinsic_generics: dict[Operation, Operation | None] = {}  # linalg.generic -> its intrinsic
@@ -277,6 +278,8 @@ class SimState:
                     kind, fn = "term", None
                 elif name in ops.PURE:
                     kind, fn = "pure", ops.PURE[name]
+                    if name in ops.ONCE_PER_INSTANCE and self.instance_invariant(op):
+                        kind = "once"
                 elif name in ops.TIMED:
                     kind, fn = "timed", ops.TIMED[name]
                 else:
@@ -451,6 +454,28 @@ class SimState:
             found = program is not None and all(not defined_inside(v, program) for v in op.operands)
             self._invariant[op] = found
         return found
+
+    def instance_invariant(self, op: Operation) -> bool:
+        """Whether `op`, inside a program unit, computes the same values every time one program
+        instance runs it: each operand is defined outside the program unit, is its unit
+        argument, or is a result of such an op (`dataflow_ops.ONCE_PER_INSTANCE`)."""
+        found = self._instance_invariant.get(op)
+        if found is None:
+            from dfsched.interp import dataflow_ops as ops
+
+            program = op.parent_op()
+            while program is not None and program.name != "dataflow.program_unit":
+                program = program.parent_op()
+            found = program is not None and op.name in ops.ONCE_PER_INSTANCE and bool(op.results) \
+                and not op.regions and all(self._instance_value(v, program) for v in op.operands)
+            self._instance_invariant[op] = found
+        return found
+
+    def _instance_value(self, value: SSAValue, program: Operation) -> bool:
+        owner = value.owner
+        if isinstance(owner, Block):
+            return owner.parent_op() is program or not defined_inside(value, program)
+        return not defined_inside(value, program) or self.instance_invariant(owner)
 
     def captures(self, op: Operation) -> list[SSAValue]:
         """Values used inside `op`'s regions but defined outside it."""
