@@ -528,6 +528,49 @@ PURE: dict[str, Callable] = {
     "tensor.empty": _tensor_empty,
 }
 
+# Index arithmetic, the loop bookkeeping of every program unit, on Python ints: what the
+# KTIR interpreter computes for 64-bit signed `index` values (wrapped), without its dispatch.
+_WRAP, _HALF = 1 << 64, 1 << 63
+
+
+def _wrap(v: int) -> int:
+    return v if -_HALF <= v < _HALF else (v + _HALF) % _WRAP - _HALF
+
+
+_CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+
+
+def _index_binary(fn):
+    def run(r: Runner, op, args):
+        return (_wrap(fn(int(args[0]), int(args[1]))),)
+
+    return run
+
+
+def _index_cmpi(r: Runner, op, args):
+    pred = r.sim.decoded.get(id(op))
+    if pred is None or pred[0] is not op:
+        pred = r.sim.decoded[id(op)] = (op, _CMPI[op.predicate.value.data])
+    pred = pred[1]
+    a, b = int(args[0]), int(args[1])
+    if pred[0] == "u":
+        a, b = a % _WRAP, b % _WRAP
+        pred = "s" + pred[1:]
+    if pred == "eq":
+        return (a == b,)
+    if pred == "ne":
+        return (a != b,)
+    return ({"slt": a < b, "sle": a <= b, "sgt": a > b, "sge": a >= b}[pred],)
+
+
+INDEX_ARITH: dict[str, Callable] = {
+    "arith.addi": _index_binary(lambda a, b: a + b),
+    "arith.subi": _index_binary(lambda a, b: a - b),
+    "arith.muli": _index_binary(lambda a, b: a * b),
+    "arith.cmpi": _index_cmpi,
+}
+
+
 # Pure ops whose results depend on their operands alone: inside a program unit, one whose
 # operands are fixed for the program instance runs once per instance (its result stays in
 # the instance's environment), not once per loop iteration (`SimState.instance_invariant`).

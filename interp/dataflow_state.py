@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerAttr, ShapedType
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ShapedType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 
@@ -186,7 +186,6 @@ class SimState:
         self._invariant: dict[Operation, bool] = {}
         self._instance_invariant: dict[Operation, bool] = {}
         self._lanes: dict[tuple[str | None, str], int] = {}
-        self.binary_fns: dict[Operation, Callable] = {}
         self.intrinsic_generics: dict[Operation, Operation | None] = {}  # linalg.generic -> its intrinsic
         self.plans: dict[Any, Any] = {}
         self._segments: dict[int, list[list[SSAValue]]] = {}
@@ -196,6 +195,9 @@ class SimState:
         self._composite_cycles: dict[tuple[str, str, str, int], int] = {}
         self.memory_cores: dict[str, int | None] = {}  # memory unit name -> its core (memory_of)
         self._block_plans: dict[int, tuple[Block, list]] = {}
+        self.decoded: dict[int, tuple[Operation, Any]] = {}  # id(op) -> (op, what its kind decodes once)
+        self._load_cycles: dict[tuple, int] = {}
+        self._op_cycles: dict[tuple, int] = {}
         self.dma_loops: dict[int, Operation | None] = {}  # scf.for -> its one transfer (dataflow_batch)
         self.batched = False  # some loop ran in one piece (a failing run is simulated again without)
         self.ktir = KtirInterpreter(module, State(options=Options(check_races=False, max_ops=None)))
@@ -214,6 +216,16 @@ class SimState:
             return max(1, -(-nbytes // granularity))
         return self.options.access_cycles
 
+    def load_cycles(self, view, unit, nbytes: int) -> int:
+        """Cycles of a vector load of `nbytes` from `view` by `unit`: its link, or the ring from
+        another core's scratchpad, whichever is slower (remembered per memory, unit and size)."""
+        key = (view.space, view.unit_name, unit.kind, unit.core, nbytes)
+        found = self._load_cycles.get(key)
+        if found is None:
+            found = self._load_cycles[key] = max(self.transfer_cycles(self.link(view.space, unit.kind), nbytes),
+                                                 self.core_cycles(view.unit_name, unit, nbytes))
+        return found
+
     def core_cycles(self, memory_name: str, unit, nbytes: int) -> int:
         """Cycles to move `nbytes` between another core's scratchpad `memory_name` and `unit`
         over the device's core-to-core links: latency per hop of the route plus the bytes at the
@@ -226,7 +238,15 @@ class SimState:
         return hops * links.latency + -(-nbytes // links.bandwidth)
 
     def op_cycles(self, op: Operation, unit: Unit | None, et: ElementType | None, count: int) -> int:
-        """Cycles of a compute op over `count` elements: one per `lanes` elements."""
+        """Cycles of a compute op over `count` elements: one per `lanes` elements (remembered
+        per op name, unit kind, element type and count)."""
+        key = (op.name, unit.kind if unit is not None else None, et.name if et is not None else None, count)
+        found = self._op_cycles.get(key)
+        if found is None:
+            found = self._op_cycles[key] = self._op_cycles_of(op, unit, et, count)
+        return found
+
+    def _op_cycles_of(self, op: Operation, unit: Unit | None, et: ElementType | None, count: int) -> int:
         per_issue = self.options.op_cycles.get(op.name)
         if per_issue is None:
             per_issue = self._device_cycles_per_op(unit)
@@ -282,6 +302,8 @@ class SimState:
                         kind = "once"
                 elif name in ops.TIMED:
                     kind, fn = "timed", ops.TIMED[name]
+                elif name in ops.INDEX_ARITH and all(isinstance(v.type, IndexType) for v in op.operands):
+                    kind, fn = "pure", ops.INDEX_ARITH[name]
                 else:
                     kind, fn = "fallback", None
                 plan.append((op, name, tuple(op.operands), tuple(op.results), kind, fn))
