@@ -231,9 +231,23 @@ def _int_binary(kind: str):
 _CMPI = {0: "eq", 1: "ne", 2: "slt", 3: "sle", 4: "sgt", 5: "sge", 6: "ult", 7: "ule", 8: "ugt", 9: "uge"}
 
 
+def _cmpi_facts(op) -> tuple[int, str]:
+    return int_width(op.lhs.type), _CMPI[op.predicate.value.data]
+
+
 def _run_cmpi(self, interpreter, op: arith.CmpiOp, args):
-    width = int_width(op.lhs.type)
-    pred = _CMPI[op.predicate.value.data]
+    width, pred = per_op(interpreter, op, _cmpi_facts)
+    a, b = args
+    if type(a) is int and type(b) is int and _I64_MIN <= a < _I64_END and _I64_MIN <= b < _I64_END:
+        # two Python ints (loop bookkeeping): what the numpy path below gives, without numpy
+        if pred[0] == "u":
+            mask = (1 << width) - 1 if width < 64 else (1 << 64) - 1
+            a, b = a & mask, b & mask
+        else:
+            a, b = _wrap(a, width), _wrap(b, width)
+        r = {"eq": a == b, "ne": a != b, "slt": a < b, "sle": a <= b, "sgt": a > b, "sge": a >= b,
+             "ult": a < b, "ule": a <= b, "ugt": a > b, "uge": a >= b}[pred]
+        return (r,)  # an i1 result: to_python gives the bool
     conv = _unsigned if pred[0] == "u" else _signed
     a, b = conv(args[0], width), conv(args[1], width)
     r = {
