@@ -74,6 +74,8 @@ class Runner:
         self.pending: list[tuple[Operation, dict]] = []  # host: program units to launch
         self.launch_env: dict | None = None  # the host values a program instance started from
         self.stats = sim.stats_for(unit) if unit is not None else None
+        # per block this instance ran to its end: its plan without the ops it runs once
+        self._trimmed: dict[int, tuple[Block, list]] = {}
 
     @property
     def now(self) -> int:
@@ -89,7 +91,12 @@ class Runner:
         for arg, value in zip(block.args, args):
             env[arg] = value
         invariant_maps = self.sim.invariant_maps
-        for op, name, op_operands, op_results, kind, fn in self.sim.block_plan(block):
+        trimmed = self._trimmed.get(id(block))
+        if trimmed is not None and trimmed[0] is block:
+            plan, full = trimmed[1], False
+        else:
+            plan, full = self.sim.block_plan(block), True
+        for op, name, op_operands, op_results, kind, fn in plan:
             if kind == "once":
                 if op_results[0] in env:  # computed earlier by this program instance
                     continue
@@ -101,6 +108,8 @@ class Runner:
                     continue
             if kind == "term":
                 values = [env[o] for o in op_operands]
+                if full:
+                    self._trim(block, plan)
                 if self.pending and self.unit is None:
                     pending, self.pending = self.pending, []
                     self.sim_launch(pending)
@@ -123,10 +132,17 @@ class Runner:
                 raise error(op, f"'{name}' op {exc}") from exc
             for result, value in zip(op_results, results):
                 env[result] = value
+        if full:
+            self._trim(block, plan)
         if self.pending and self.unit is None:
             pending, self.pending = self.pending, []
             self.sim_launch(pending)
         return []
+
+    def _trim(self, block: Block, plan: list) -> None:
+        """`block` ran to its end: every op of it that runs once per instance has its result
+        in the environment, so later runs of the block skip them (`ONCE_PER_INSTANCE`)."""
+        self._trimmed[id(block)] = (block, [entry for entry in plan if entry[4] != "once"])
 
     def sim_launch(self, pending) -> None:
         from dfsched.interp.dataflow import launch
