@@ -164,6 +164,7 @@ class SimState:
         self.device = device
         self.options = options
         self.memories: dict[str, SimMemory] = {}
+        self.private_memories: set[int] = set()  # ids of memories one unit alone accesses (no races)
         self.global_memory: SimMemory | None = None
         self.symbols: dict[int, Any] = {}
         self.functions: dict[str, Any] = {}
@@ -198,6 +199,7 @@ class SimState:
         self.decoded: dict[int, tuple[Operation, Any]] = {}  # id(op) -> (op, what its kind decodes once)
         self._load_cycles: dict[tuple, int] = {}
         self._op_cycles: dict[tuple, int] = {}
+        self._transfer_cycles: dict[tuple[int, int], tuple[Any, int]] = {}
         self.dma_loops: dict[int, Operation | None] = {}  # scf.for -> its one transfer (dataflow_batch)
         self.batched = False  # some loop ran in one piece (a failing run is simulated again without)
         self.ktir = KtirInterpreter(module, State(options=Options(check_races=False, max_ops=None)))
@@ -211,7 +213,16 @@ class SimState:
 
     def transfer_cycles(self, link, nbytes: int) -> int:
         """Cycles to move `nbytes` over `link`: its widest transfer granularity per cycle."""
-        granularity = link.max_granularity if link is not None else None
+        if link is None:
+            return self.options.access_cycles
+        key = (id(link), nbytes)
+        found = self._transfer_cycles.get(key)
+        if found is None or found[0] is not link:
+            found = self._transfer_cycles[key] = (link, self._link_cycles(link, nbytes))
+        return found[1]
+
+    def _link_cycles(self, link, nbytes: int) -> int:
+        granularity = link.max_granularity
         if granularity:
             return max(1, -(-nbytes // granularity))
         return self.options.access_cycles
@@ -421,6 +432,8 @@ class SimState:
             if self.device is not None and unit.kind in self.device.memories:
                 size = self.device.memories[unit.kind].size
             mem = SimMemory(key, unit.kind, byte_memory(f"memory {key}", size))
+            if key != unit.name:  # one exec unit's own instance: no other unit can touch it
+                self.private_memories.add(id(mem.memory))
         self.memories[key] = mem
         return mem
 
