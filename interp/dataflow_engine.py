@@ -63,8 +63,12 @@ class Waitlist:
 @dataclass(frozen=True)
 class Block:
     waitlist: Waitlist
-    why: str
+    reason: Any  # what it waits for: a str, or a function giving it (formatted only for a deadlock report)
     op: Operation | None = None
+
+    @property
+    def why(self) -> str:
+        return self.reason if isinstance(self.reason, str) else self.reason()
 
 
 Command = Busy | WaitUntil | Block

@@ -412,15 +412,15 @@ def _send(r: Runner, op, args) -> Gen:
     while remaining.size:
         free = fifo.free() // max(1, remaining.itemsize)
         if free <= 0:
-            yield BlockCmd(fifo.room, f"for room to send {_describe(op.operands[1].type)} to {peer} "
-                                      f"(FIFO {fifo.name} full: {fifo.used} of {fifo.capacity} bytes)", op)
+            yield BlockCmd(fifo.room, lambda used=fifo.used: f"for room to send {_describe(op.operands[1].type)} to "
+                                                             f"{peer} (FIFO {fifo.name} full: {used} of {fifo.capacity} bytes)", op)
             continue
         part, remaining = remaining[:free], remaining[free:]
         cycles = sim.transfer_cycles(getattr(fifo, "link", None), part.nbytes)
         clock = sim.races.release(unit.name) if sim.races is not None else None
         fifo.push(part, sim.engine.now + cycles, clock)
         sim.engine.wake(fifo.data)
-        yield Busy(cycles, f"send to {peer}", part.nbytes)
+        yield Busy(cycles, fifo.send_what, part.nbytes)
     return ()
 
 
@@ -441,8 +441,8 @@ def _receive(r: Runner, op, args) -> Gen:
             if when is not None and when > now:
                 yield WaitUntil(when)
             else:
-                yield BlockCmd(fifo.data, f"to receive {_describe(t)} from {peer} "
-                                          f"(FIFO {fifo.name} {'empty' if got == 0 else f'gave {got} of {need} elements'})", op)
+                yield BlockCmd(fifo.data, lambda got=got: f"to receive {_describe(t)} from {peer} (FIFO {fifo.name} "
+                                                         f"{'empty' if got == 0 else f'gave {got} of {need} elements'})", op)
             continue
         take = min(visible, need - got)
         pieces, clocks = fifo.pop(take)
@@ -454,7 +454,7 @@ def _receive(r: Runner, op, args) -> Gen:
         sim.engine.wake(fifo.room)
     values = _join(parts, et, need).reshape(shape)
     r.stats.received_bytes += values.nbytes
-    yield Busy(sim.options.receive_cycles, f"receive from {peer}")
+    yield Busy(sim.options.receive_cycles, fifo.receive_what)
     return (values,)
 
 

@@ -8,6 +8,7 @@ runner (`dataflow_ops.Runner`) gives SSA values.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -97,7 +98,7 @@ class Unit:
     def __hash__(self) -> int:
         return hash(self.name)
 
-    @property
+    @functools.cached_property
     def kind(self) -> str:
         """The device kind (`type` upper-cased, as the backend maps units back to kinds)."""
         return self.type.upper()
@@ -392,6 +393,8 @@ class SimState:
             capacity = queue.size if queue is not None and queue.size else depth * (granularity or self.options.fifo_entry_bytes)
             fifo = Fifo(src.name, dst.name, capacity, granularity, depth)
             fifo.link = link  # type: ignore[attr-defined]
+            fifo.send_what = f"send to {dst}"  # type: ignore[attr-defined]  (the timeline's words)
+            fifo.receive_what = f"receive from {src}"  # type: ignore[attr-defined]
             if self.options.record_timeline and self.engine is not None:
                 fifo.now = lambda engine=self.engine: engine.now
             self.fifos[key] = fifo
