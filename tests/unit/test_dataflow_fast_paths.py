@@ -163,3 +163,59 @@ def test_index_arith_wraps_as_the_ktir_interpreter_does():
     assert sub(None, None, (-2**63, 1)) == (big,)
     assert mul(None, None, (2**62, 4)) == (0,)
     assert mul(None, None, (np.int64(-3), 5)) == (-15,)
+
+
+# Two units each keep a running value in their own instance of the register file (`sfu_reg`,
+# below the scratchpads: one instance per exec unit), at the same address, with no sync.
+REGISTERS = """
+    %reg = dataflow.get_unit {name = "sfu_reg", type = "sfu_reg"} : index
+    dataflow.program_unit iter_arg : %me -> (%lu, %sf) : {
+      %A = dataflow.get_logical_memory_view %ddr, %c0 {layout_map = #lin} : index, index, memref<16x64xf16>
+      %R = dataflow.get_logical_memory_view %reg, %c0 {layout_map = #lin} : index, index, memref<1x64xf16>
+      %rows = uniform.def_immutable_mapping([%lu -> %c0], [%sf -> %c2]):index
+      %row = uniform.query_map(map:%rows, key:%me) : index
+      %first = agen.vector_load %A[%row, 0] {load_order = #id2, load_set = #row} : memref<16x64xf16>, vector<64xf16>
+      agen.vector_store %first, %R[0, 0] {store_order = #id2, store_set = #row} : memref<1x64xf16>, vector<64xf16>
+      scf.for %i = %c0 to %c2 step %c1 {
+        %acc = agen.vector_load %R[0, 0] {load_order = #id2, load_set = #row} : memref<1x64xf16>, vector<64xf16>
+        %sum = vectorchain.binary %acc, %first {binary_op = #vectorchain<binary_operator add>, op_specific_map = #id1} : vector<64xf16>, vector<64xf16>, vector<64xf16>
+        agen.vector_store %sum, %R[0, 0] {store_order = #id2, store_set = #row} : memref<1x64xf16>, vector<64xf16>
+      }
+      %out = uniform.def_immutable_mapping([%lu -> %c4], [%sf -> %c8]):index
+      %dst = uniform.query_map(map:%out, key:%me) : index
+      %total = agen.vector_load %R[0, 0] {load_order = #id2, load_set = #row} : memref<1x64xf16>, vector<64xf16>
+      agen.vector_store %total, %A[%dst, 0] {store_order = #id2, store_set = #row} : memref<16x64xf16>, vector<64xf16>
+    }
+"""
+
+
+def test_a_register_file_instance_of_one_unit_is_not_race_tracked(sample, monkeypatch):
+    from dfsched.interp import races
+
+    def run_registers(tracked: bool):
+        shadowed: list[str] = []
+        with monkeypatch.context() as m:
+            plain_init, plain_shadow = races.RaceTracker.__init__, races.RaceTracker._shadow
+
+            def init(self, *args, **kwargs):
+                plain_init(self, *args, **kwargs)
+                if tracked:
+                    self.private = set()
+
+            def shadow(self, memory):
+                shadowed.append(memory.name)
+                return plain_shadow(self, memory)
+
+            m.setattr(races.RaceTracker, "__init__", init)
+            m.setattr(races.RaceTracker, "_shadow", shadow)
+            text = "    %c4 = arith.constant 4 : index\n    %c8 = arith.constant 8 : index\n" + REGISTERS
+            a = f16(np.arange(1024).reshape(16, 64) / 64)
+            return simulate(module(text), {"@0": a}, sample), shadowed, a
+
+    fast, fast_shadowed, a = run_registers(False)
+    plain, plain_shadowed, _ = run_registers(True)
+    same(fast, plain)
+    np.testing.assert_array_equal(fast.outputs["@0"][4], a[0] * 3)
+    np.testing.assert_array_equal(fast.outputs["@0"][8], a[2] * 3)
+    assert not any("sfu_reg" in name for name in fast_shadowed)
+    assert any("sfu_reg" in name for name in plain_shadowed)
