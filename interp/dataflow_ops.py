@@ -38,6 +38,7 @@ from dfsched.interp.dataflow_compute import COMPUTE
 from dfsched.interp.dataflow_engine import Block as BlockCmd
 from dfsched.interp.dataflow_engine import Busy, Process, WaitUntil
 from dfsched.interp.races import RaceError
+from dfsched.interp.std_impl import CMPI_PREDICATES, cmpi_scalar, int_scalar_binary
 from dfsched.interp.dataflow_state import (
     SimError,
     SimState,
@@ -545,44 +546,33 @@ PURE: dict[str, Callable] = {
 }
 
 # Index arithmetic, the loop bookkeeping of every program unit, on Python ints: what the
-# KTIR interpreter computes for 64-bit signed `index` values (wrapped), without its dispatch.
-_WRAP, _HALF = 1 << 64, 1 << 63
-
-
-def _wrap(v: int) -> int:
-    return v if -_HALF <= v < _HALF else (v + _HALF) % _WRAP - _HALF
-
-
-_CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
-
-
-def _index_binary(fn):
+# KTIR interpreter computes for 64-bit `index` values (std_impl's scalar forms), without its dispatch.
+def _index_binary(kind: str):
     def run(r: Runner, op, args):
-        return (_wrap(fn(int(args[0]), int(args[1]))),)
+        a, b = int(args[0]), int(args[1])
+        value = int_scalar_binary(kind, a, b, 64)
+        if value is None:  # outside int64: the KTIR interpreter's numpy path decides
+            return r.sim.ktir.interpret_op(op, (a, b)).values
+        return (value,)
 
     return run
 
 
 def _index_cmpi(r: Runner, op, args):
-    pred = r.sim.decoded.get(id(op))
-    if pred is None or pred[0] is not op:
-        pred = r.sim.decoded[id(op)] = (op, _CMPI[op.predicate.value.data])
-    pred = pred[1]
+    found = r.sim.decoded.get(id(op))
+    if found is None or found[0] is not op:
+        found = r.sim.decoded[id(op)] = (op, CMPI_PREDICATES[op.predicate.value.data])
     a, b = int(args[0]), int(args[1])
-    if pred[0] == "u":
-        a, b = a % _WRAP, b % _WRAP
-        pred = "s" + pred[1:]
-    if pred == "eq":
-        return (a == b,)
-    if pred == "ne":
-        return (a != b,)
-    return ({"slt": a < b, "sle": a <= b, "sgt": a > b, "sge": a >= b}[pred],)
+    value = cmpi_scalar(found[1], a, b, 64)
+    if value is None:
+        return r.sim.ktir.interpret_op(op, (a, b)).values
+    return (value,)
 
 
 INDEX_ARITH: dict[str, Callable] = {
-    "arith.addi": _index_binary(lambda a, b: a + b),
-    "arith.subi": _index_binary(lambda a, b: a - b),
-    "arith.muli": _index_binary(lambda a, b: a * b),
+    "arith.addi": _index_binary("add"),
+    "arith.subi": _index_binary("sub"),
+    "arith.muli": _index_binary("mul"),
     "arith.cmpi": _index_cmpi,
 }
 
