@@ -136,3 +136,11 @@ def test_attention_checks_on_the_matrix_unit(capsys):
     assert code == 0, err
     assert out.count("dfsched.matrix_tile") == 2
     _check(capsys, EXAMPLES / "attention.mlir", "spyre", "--tiles", "2")
+
+
+@pytest.mark.parametrize("device", ["sample", "spyre"])
+def test_product_of_two_contractions_feeds_a_third(capsys, device):
+    """`gate * up` of two contractions' results read by a down projection
+    (tests/unit/kernels/gate_times_up.mlir, one tile): on the vector lanes and on the matrix
+    unit (the IR is pinned by construct-three-stage-pipeline/product-of-contractions.mlir)."""
+    _check(capsys, ROOT / "tests" / "unit" / "kernels" / "gate_times_up.mlir", device)
