@@ -45,7 +45,8 @@ Algorithm (a fixed point, one hoist per round, as upstream):
 4. **Within a stage** (dfsched, after the fixed point): a transfer still in a loop that a
    stage runs itself moves before that loop, in the same stage (`hoist_within_stages`: after
    stage coarsening a DMA stage walks the rows of A, and a matmul's B tile, the same for every
-   row, is then loaded once).
+   row, is then loaded once). A transfer that changes along its own innermost loops (B's
+   column blocks) moves with them, when they write nothing else, before the row loop.
 
 Where dfsched differs from upstream (no upstream test output changes):
 * condition (f) above; the `ktdf.opaque` / `memref.copy` writers of (c) and (d), and

@@ -13,16 +13,25 @@ loops, double-buffered pipelines), and each piece is timed the way the DataflowI
   `ACCESS_CYCLES` per access, as in the simulator;
 * `ktdf.write_to_fifo` is a `send` over the FIFO's link; `read_from_fifo` costs nothing once
   the data is there (`receive_cycles` 0);
-* a `linalg.generic` costs, per scalar op of its body, one cycle per issue of `lanes` elements
-  of the compute unit (`dfsched.cycles_per_op` on the exec unit multiplies it); a contraction
-  step marked for the matrix unit (`dfsched.matrix_tile`) costs `cycles_per_tile` per unit tile;
-  the lane combine of a lane-wide reduction (`dfsched.lane_wide = L`) log2(L) shuffles and
-  binaries, the shuffle that picks each row's total and the body's op;
+* a `linalg.generic` costs, per scalar op of its body and per input it spreads over the output
+  (a `vectorchain.shuffle`: a contraction step's column of A on the vector lanes), one cycle
+  per issue of `lanes` elements of the compute unit (`dfsched.cycles_per_op` on the exec unit
+  multiplies it); a contraction step marked for the matrix unit (`dfsched.matrix_tile`) costs
+  `cycles_per_tile` per unit tile; the lane combine of a lane-wide reduction
+  (`dfsched.lane_wide = L`) log2(L) shuffles and binaries, the shuffle that picks each row's
+  total and the body's op. A generic on buffers also loads and stores its output (an
+  accumulator in register memory: loaded when the body reads it) and loads each input that
+  is not read from a FIFO, over the links between those memories and the unit;
 * `scf.for` repeats its body; `ktdf.parallel ... distribute(num_instances = N)` runs its
-  iterations on N corelets at once (ceil(trips / N) each);
+  iterations on N corelets at once (ceil(trips / N) each); an `scf.if` on `iv == c` in a loop
+  (a reduction's last step sending its result) counts once per loop, not per iteration;
 * a loop's iterations overlap as far as their busiest unit allows: the body's latency once
-  (fill and drain) plus its occupancy for every further iteration. A `ktdf.pipeline` whose
-  stages talk through FIFOs (streaming) is occupied for its slowest stage; so is one with
+  (fill and drain) plus its occupancy for every further iteration, unless the body holds
+  several pipelines (a row tile's operands, then its loop over column blocks): those run in
+  order, each iteration after the last. A `ktdf.pipeline` whose stages talk through FIFOs
+  (streaming: a contraction's K loop) takes its slowest stage plus one step of each other
+  stage (filling and draining the stream; a stage's steps are the trips of its loop) and is
+  occupied for its slowest stage; so is one with
   `modulo(size : M)` (double buffering), each stage paying the token handshake, `SYNC_CYCLES`
   per sync its unit sends (one per corelet of a neighbouring stage spread over corelets, else
   one); a single-buffered one is occupied for its slowest pair of neighbouring stages (a stage
