@@ -961,8 +961,7 @@ def _chunked_row_sum(a, chunk):
 def _attention(i):
     """Q K^T and P V accumulated in f32 (no device) and rounded once; scale and softmax in f16."""
     q, k, v = i["@0"], i["@512"], i["@2560"]
-    scores = np.einsum("qd,kd->qk", q.astype(np.float32), k.astype(np.float32)).astype(np.float16)
-    weights = _softmax(scores * np.float16(0.25))
+    weights = _attention_weights(q, k)
     return {"@4608": np.einsum("qk,kd->qd", weights.astype(np.float32), v.astype(np.float32)).astype(np.float16)}
 
 
@@ -978,6 +977,23 @@ def _paged_kv_copy(i):
     t = np.arange(12)
     # out[s, t, h, :] = pool[table[s, t // 4], h, t % 4, :]
     return {"@1088": pool[table[:, t // 4], :, t % 4, :]}
+
+
+def _paged_attention_decode(i):
+    """Sequence s's 4 query heads attend to its 12 tokens, gathered from 3 pages of the pools."""
+    q, k_pool, v_pool, table = i["@0"], i["@256"], i["@1280"], i["@2304"]
+    out = np.empty_like(q)
+    for s in range(2):
+        k, v = k_pool[table[s]].reshape(12, 16), v_pool[table[s]].reshape(12, 16)  # (page, token) rows
+        rows = slice(4 * s, 4 * s + 4)
+        weights = _attention_weights(q[rows], k)
+        out[rows] = np.einsum("qk,kd->qd", weights.astype(np.float32), v.astype(np.float32)).astype(np.float16)
+    return {"@2336": out}
+
+
+def _attention_weights(q, k):
+    scores = np.einsum("qd,kd->qk", q.astype(np.float32), k.astype(np.float32)).astype(np.float16)
+    return _softmax(scores * np.float16(0.25))
 
 
 def _ring_allreduce(i):
@@ -997,6 +1013,7 @@ EXAMPLE_EXPECTATIONS = {
     "embedding_gather.mlir": lambda i: {"@16512": i["@0"][i["@16384"]] * np.float16(8.0)},
     "kv_cache_scatter.mlir": _kv_cache_scatter,
     "paged_kv_copy.mlir": _paged_kv_copy,
+    "paged_attention_decode.mlir": _paged_attention_decode,
     "gated_mlp.mlir": _gated_mlp,
     "fused_chain.mlir": lambda i: {"@12288": (i["@0"] + i["@4096"]) * i["@8192"]},
     "intrinsic.mlir": lambda i: {"@8192": _sigmoid_f16(i["@0"]) * i["@4096"]},
