@@ -123,7 +123,7 @@ class RangeGrowth:
         elif op_name(owner) in ("tensor.collapse_shape", "tensor.expand_shape"):
             raise self.refuse(f"'{op_name(owner)}' reshapes a chunk of the scores or values: the fold grows each "
                               f"chunk along one of its dimensions; keep the page a tensor dimension of its own "
-                              f"(as examples/paged_attention_online.mlir does)")
+                              f"(as examples/paged_attention_decode.mlir does)")
         else:
             raise self.refuse(f"'{op_name(owner)}' computes a chunk of the scores or values and does not grow "
                               f"with the range (loads of streamed tiles, element-wise arith/math ops and linalg "

@@ -961,7 +961,8 @@ def _chunked_row_sum(a, chunk):
 def _attention(i):
     """Q K^T and P V accumulated in f32 (no device) and rounded once; scale and softmax in f16."""
     q, k, v = i["@0"], i["@512"], i["@2560"]
-    weights = _attention_weights(q, k)
+    scores = np.einsum("qd,kd->qk", q.astype(np.float32), k.astype(np.float32)).astype(np.float16)
+    weights = _softmax(scores * np.float16(0.25))
     return {"@4608": np.einsum("qk,kd->qd", weights.astype(np.float32), v.astype(np.float32)).astype(np.float16)}
 
 
@@ -980,18 +981,6 @@ def _paged_kv_copy(i):
 
 
 def _paged_attention_decode(i):
-    """Sequence s's 4 query heads attend to its 12 tokens, gathered from 3 pages of the pools."""
-    q, k_pool, v_pool, table = i["@0"], i["@256"], i["@1280"], i["@2304"]
-    out = np.empty_like(q)
-    for s in range(2):
-        k, v = k_pool[table[s]].reshape(12, 16), v_pool[table[s]].reshape(12, 16)  # (page, token) rows
-        rows = slice(4 * s, 4 * s + 4)
-        weights = _attention_weights(q[rows], k)
-        out[rows] = np.einsum("qk,kd->qd", weights.astype(np.float32), v.astype(np.float32)).astype(np.float16)
-    return {"@2336": out}
-
-
-def _paged_attention_online(i):
     """The loop as written, page by page: running maximum, rescaled sum and accumulator (sums and
     contractions accumulated in f32 and rounded once, the rest in f16)."""
     q, k_pool, v_pool, table = i["@0"], i["@256"], i["@1280"], i["@2304"]
@@ -1006,16 +995,12 @@ def _paged_attention_online(i):
             new_maxima = np.maximum(maxima, scores.max(axis=1))
             exps = np.exp(scores - new_maxima[:, None])
             factors = np.exp(maxima - new_maxima)
-            acc = ((acc * factors[:, None]).astype(f32) + np.einsum("qk,kd->qd", exps.astype(f32), v.astype(f32))).astype(f16)
+            products = np.einsum("qk,kd->qd", exps.astype(f32), v.astype(f32))
+            acc = ((acc * factors[:, None]).astype(f32) + products).astype(f16)
             sums = sums * factors + _row_sum_f16(exps)
             maxima = new_maxima
         out[rows] = acc / sums[:, None]
     return {"@2336": out}
-
-
-def _attention_weights(q, k):
-    scores = np.einsum("qd,kd->qk", q.astype(np.float32), k.astype(np.float32)).astype(np.float16)
-    return _softmax(scores * np.float16(0.25))
 
 
 def _ring_allreduce(i):
@@ -1036,7 +1021,6 @@ EXAMPLE_EXPECTATIONS = {
     "kv_cache_scatter.mlir": _kv_cache_scatter,
     "paged_kv_copy.mlir": _paged_kv_copy,
     "paged_attention_decode.mlir": _paged_attention_decode,
-    "paged_attention_online.mlir": _paged_attention_online,
     "gated_mlp.mlir": _gated_mlp,
     "fused_chain.mlir": lambda i: {"@12288": (i["@0"] + i["@4096"]) * i["@8192"]},
     "intrinsic.mlir": lambda i: {"@8192": _sigmoid_f16(i["@0"]) * i["@4096"]},
