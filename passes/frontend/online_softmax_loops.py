@@ -95,7 +95,7 @@ class RangeGrowth:
     loop: scf.ForOp
     deps: LoopDependence
     step: int
-    total: int
+    trips: int
     replaced: set[SSAValue] = field(default_factory=set)
     positions: dict[SSAValue, int] = field(default_factory=dict)
     loads: dict[Operation, int] = field(default_factory=dict)
@@ -104,6 +104,15 @@ class RangeGrowth:
 
     def refuse(self, why: str):
         return refuse_online(self.loop, why)
+
+    @property
+    def total(self) -> int:
+        """The range's length: what a streamed tile's `step` long dimension grows to."""
+        return self.step * self.trips
+
+    def grown_type(self, shaped, position: int):
+        """`shaped` (a chunk value's type) with dimension `position` one chunk per iteration."""
+        return grown(shaped, position, shaped.get_shape()[position] * self.trips)
 
     def position_of(self, value: SSAValue) -> int | None:
         """The dimension chunk value `value` grows along (None: the same in every iteration)."""
@@ -120,7 +129,9 @@ class RangeGrowth:
             position = self._elementwise(owner)
         elif is_linalg_compute(owner) and len(owner.results) == 1 and owner.regions:
             position = self._linalg(owner)
-        elif op_name(owner) in ("tensor.collapse_shape", "tensor.expand_shape"):
+        elif isinstance(owner, tensor.CollapseShapeOp):
+            position = self._collapse(owner)
+        elif op_name(owner) == "tensor.expand_shape":
             raise self.refuse(f"'{op_name(owner)}' reshapes a chunk of the scores or values: the fold grows each "
                               f"chunk along one of its dimensions; keep the page a tensor dimension of its own "
                               f"(as examples/paged_attention_decode.mlir does)")
@@ -179,6 +190,21 @@ class RangeGrowth:
             raise self.refuse(f"an indirect access tile is {extents[variable]} long along the loop's dimension but "
                               f"the loop steps by {self.step}: the chunks must tile the range exactly")
         return variable
+
+    def _collapse(self, op: tensor.CollapseShapeOp) -> int:
+        """A collapse keeps the chunks in order when the stepped dimension is the outermost of
+        its group that is not 1 long (a page `[1, 16, 1, 128]` into `[16, 128]`: chunk j is
+        rows 16j to 16j + 15 of the grown result)."""
+        position = self.position_of(op.src)
+        shape = op.src.type.get_shape()
+        for group, dims in enumerate(op.reassociation):
+            dims = [d.value.data for d in dims.data]
+            if position in dims:
+                if any(shape[d] != 1 for d in dims[:dims.index(position)]):
+                    raise self.refuse(f"'{op_name(op)}' merges the dimension the loop steps under a longer one: "
+                                      f"the chunks would interleave; keep the page a tensor dimension of its own")
+                return group
+        raise self.refuse(f"'{op_name(op)}' has no group for the dimension the loop steps")
 
     def _elementwise(self, op: Operation) -> int:
         positions = {p for v in op.operands if isinstance(v.type, TensorType)
@@ -255,9 +281,12 @@ class RangeGrowth:
         if op not in self.grown_ops:
             return op.clone(value_mapper=mapping)
         position = self.positions[op.results[0]]
-        result_type = grown(op.results[0].type, position, self.total)
+        result_type = self.grown_type(op.results[0].type, position)
         if isinstance(op, ktdp.LoadOp):
             return ktdp.LoadOp(mapping[op.operands[0]], result_type)
+        if isinstance(op, tensor.CollapseShapeOp):
+            return type(op).create(operands=[mapping[op.src]], result_types=[result_type],
+                                   properties=dict(op.properties), attributes=dict(op.attributes))
         operands = [self._operand(v, position if is_elementwise_on_tensors(op) else None, mapping, insert)
                     for v in op.operands]
         if is_linalg_compute(op):
@@ -280,7 +309,7 @@ class RangeGrowth:
 
     def _grown_uniform(self, value: SSAValue, position: int, mapping, insert) -> SSAValue:
         owner = value.owner
-        shaped = grown(value.type, position, self.total)
+        shaped = self.grown_type(value.type, position)
         if isinstance(owner, tensor.EmptyOp):
             return insert(tensor.EmptyOp([], shaped), owner).results[0]
         if isinstance(owner, FillOp):
@@ -289,7 +318,8 @@ class RangeGrowth:
             return insert(FillOp([scalar], [empty.results[0]], [shaped]), owner).results[0]
         if isinstance(owner, tensor.SplatOp):
             return insert(tensor.SplatOp(mapping.get(owner.input, owner.input), [], shaped), owner).results[0]
-        return insert(grown_invariant(self.loop, value, position, self.total, insert), self.loop).results[0]
+        length = value.type.get_shape()[position] * self.trips
+        return insert(grown_invariant(self.loop, value, position, length, insert), self.loop).results[0]
 
     def _grown_indirect(self, tile: ktdp.ConstructIndirectAccessTileOp, mapping) -> Operation:
         variable = self.tiles[tile]
@@ -398,7 +428,7 @@ def plan_online_softmax(loop: scf.ForOp) -> OnlineSoftmaxFold | None:
     if len(values) != 1 or len(contraction.operands) != 3:
         raise refuse_online(loop, "the contraction does not read exp(scores - new maximum) and one other input")
     _check_inits(loop, (i_m, i_l, i_a))
-    growth = RangeGrowth(loop, LoopDependence(loop), step, ub - lb, replaced={m_new})
+    growth = RangeGrowth(loop, LoopDependence(loop), step, (ub - lb) // step, replaced={m_new})
     _check_reduces(growth, max_reduction, growth.position_of(scores))
     _check_reduces(growth, sum_reduction, growth.position_of(p_op.results[0]))
     _check_contraction(growth, contraction, p_op.results[0], values[0])
