@@ -27,9 +27,11 @@ online softmax; from then on what does not fit is a located error on the loop na
 construct. Conditions: constant bounds, a step dividing the range; exactly three carried
 values, as above (the bodies of `m`, `a`, `P`, `L'` and the rescale are `linalg.generic`s of
 those single ops); `M` starts at -inf, `L` at a finite splat, `A` at zero; S and V are computed
-in the loop from loads of streamed tiles by element-wise `arith`/`math` ops and linalg ops
+in the loop from loads of streamed tiles by element-wise `arith`/`math` ops, linalg ops
 stepping along one parallel dimension (no `linalg.index`, no loop variable in a body), their
-loop-invariant operands the same along it (splats, fills, empties, broadcasts); P and V step
+loop-invariant operands the same along it (splats, fills, empties, broadcasts), and
+`tensor.collapse_shape`s whose stepped dimension is the outermost of its group not 1 long
+(a page `[1, 16, 1, 128]` into token rows `[16, 128]`); P and V step
 along the contraction's reduction dimension; nothing else in the loop depends on the loop
 variable or has an effect. Reads no architecture facts.
 """
