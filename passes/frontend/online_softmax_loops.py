@@ -169,10 +169,10 @@ class RangeGrowth:
         if len(moving) != 1 or not is_offset_of_iv(captured[moving[0]], self.deps):
             raise self.refuse("an indirect access tile must capture exactly one value that changes with the "
                               "loop, the loop variable plus a loop-invariant offset")
-        order = tile.variables_space_order.data  # type: ignore[union-attr]
-        if order != AffineMap.identity(order.num_dims):
-            raise self.refuse("an indirect access tile in the loop must enumerate its variables in order")
-        extents = box_extents(tile.variables_space_set.data, tile, "variables_space_set")  # type: ignore[union-attr]
+        order, space = tile.variables_space_order, tile.variables_space_set
+        if order is None or space is None or order.data != AffineMap.identity(order.data.num_dims):
+            raise self.refuse("an indirect access tile in the loop must enumerate a variables space in order")
+        extents = box_extents(space.data, tile, "variables_space_set")  # type: ignore[union-attr]
         k, n = moving[0], len(captured)
         rows = []
         for amap in tile.per_dim_subscript_maps.data:
