@@ -50,7 +50,8 @@ def run_main(capsys, *argv) -> tuple[int, str, str]:
 TILES = ("--tiles", "3")
 # Examples that gather or scatter need a unit declaring `ktdf_arch.feature.address_list`: the
 # sample device and spyre have one, quad_corelet none (its refusal is checked below).
-ADDRESS_LISTS = {"embedding_gather.mlir", "kv_cache_scatter.mlir", "paged_kv_copy.mlir"}
+ADDRESS_LISTS = {"embedding_gather.mlir", "kv_cache_scatter.mlir", "paged_kv_copy.mlir",
+                 "paged_attention_decode.mlir"}
 # Examples whose tiles exchange partials need a core per tile and core-to-core links: ring4 and
 # spyre (the one-core devices' refusal is checked below).
 INTER_TILE = {"ring_allreduce.mlir", "ring_allreduce_rounds.mlir"}
