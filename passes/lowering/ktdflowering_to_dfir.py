@@ -51,6 +51,7 @@ from dfsched.passes.cleanup.patterns import fold, folder_patterns
 from dfsched.passes.lowering import (
     dfir_buffering,
     dfir_collapse,
+    dfir_held_broadcasts,
     dfir_compute,
     dfir_memory_views,
     dfir_parallel,
@@ -114,6 +115,9 @@ class KtdfloweringToDfir(ModulePass):
     device: str | None = None
     """Architecture file (or shipped short name) used when the module declares no device."""
 
+    hold_broadcasts: bool = True
+    """Send a loop-invariant broadcast operand once per loop, held by its receiver (Decision 77)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from dfsched.arch.loading import device_model_for
 
@@ -135,5 +139,7 @@ class KtdfloweringToDfir(ModulePass):
                 raise error(func, "failed to collapse arith ops over query maps")
             operation_lowerings(func, components, model)
             canonicalize(func, top_down=False)
+            if self.hold_broadcasts and dfir_held_broadcasts.hold_broadcasts(func):
+                canonicalize(func, top_down=False)
         dfir_tile_reduce.lower_tile_reduces(op, model)  # all-reduces between tiles: launches of their own
         dfir_tile_branches.specialise_tile_branches(op)  # `if %pid == 0 { call }`: the program's cores
