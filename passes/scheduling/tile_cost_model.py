@@ -20,7 +20,7 @@ loops, double-buffered pipelines), and each piece is timed the way the DataflowI
   binaries, the shuffle that picks each row's total and the body's op;
 * `scf.for` repeats its body; a splat transfer (memory -> FIFO) of a nested pipeline whose
   subscripts the loop does not change costs its first iteration only: the backend sends it
-  once per loop and the receiver holds it (Decision 77, `passes/lowering/dfir_held_broadcasts.py`);
+  once per loop and the receiver holds it (Decision 78, `passes/lowering/hold_broadcast_operands.py`);
   `ktdf.parallel ... distribute(num_instances = N)` runs its
   iterations on N corelets at once (ceil(trips / N) each);
 * a loop's iterations overlap as far as their busiest unit allows: the body's latency once
@@ -255,7 +255,7 @@ class TileCostModel:
 
 def held_splats(loop: scf.ForOp) -> set[Operation]:
     """The splat transfers memory -> FIFO whose nearest enclosing loop is `loop` and whose
-    subscripts do not depend on its induction variable (sent once per loop, Decision 77)."""
+    subscripts do not depend on its induction variable (sent once per loop, Decision 78)."""
     held = set()
     for op in loop.body.walk():
         if not isinstance(op, ktdf.DataTransferOp) or not isinstance(op.destination.type, ktdf.FifoSlotType):

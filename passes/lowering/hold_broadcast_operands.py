@@ -1,4 +1,5 @@
-"""Broadcast operands sent once per loop, held by the receiver (`ktdflowering-to-dfir`, Decision 77).
+"""`hold-broadcast-operands`: a broadcast operand sent once per loop, held by its receiver
+(Decision 78; run by `ktdflowering-to-dfir` on what it lowers, a pass of its own for tests).
 
 A load unit that, at every step of a loop, loads the same element of a memory, splats it to a
 vector (`vectorchain.shuffle` to more elements than it read) and sends it to a compute unit
@@ -22,9 +23,16 @@ receive or signal that could order a change of the loaded element inside the loo
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, scf
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+
+from dfsched.passes.cleanup.canonicalize import canonicalize
 
 from dfsched.dialects.agen import VectorLoadOp
 from dfsched.dialects.dataflow import ProgramUnitOp, ReceiveOp, SendOp
@@ -38,9 +46,21 @@ _QUIET = (VectorLoadOp, ShuffleOp, SendOp, DefImmutableMappingOp, QueryMapOp, ar
           arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivUIOp, arith.RemUIOp, scf.YieldOp)
 
 
-def hold_broadcasts(func: Operation) -> int:
-    """Hoist every invariant splat-and-send of `func`'s programs with its receive; the count."""
-    programs = [op for op in func.walk() if isinstance(op, ProgramUnitOp)]
+@dataclass(frozen=True)
+class HoldBroadcastOperands(ModulePass):
+    """Hoist loop-invariant broadcast sends and their receives in every function's programs."""
+
+    name = "hold-broadcast-operands"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+            if hold_broadcasts(function):
+                canonicalize(function, top_down=False)
+
+
+def hold_broadcasts(function: Operation) -> int:
+    """Hoist every invariant splat-and-send of `function`'s programs with its receive; the count."""
+    programs = [op for op in function.walk() if isinstance(op, ProgramUnitOp)]
     moved = 0
     for sender in programs:
         for loop in [op for op in sender.walk() if isinstance(op, scf.ForOp)]:
