@@ -134,26 +134,21 @@ def _inside(value: SSAValue, loop: scf.ForOp) -> bool:
 
 
 def _move_before(op: Operation, loop: scf.ForOp) -> None:
-    """Move `op` before `loop`, cloning the in-loop pure ops its operands come from."""
-    for index, value in enumerate(op.operands):
-        owner = value.owner
-        if isinstance(owner, Operation) and loop.is_ancestor(owner):
-            clone = owner.clone()
-            Rewriter.insert_op(clone, InsertPoint.before(loop))
-            _move_before_operands(clone, loop)
-            op.operands[index] = clone.results[0]
+    """Move `op` before `loop`, copying out the in-loop pure ops its operands come from."""
     op.detach()
     Rewriter.insert_op(op, InsertPoint.before(loop))
+    _copy_operands_out(op, loop)
 
 
-def _move_before_operands(op: Operation, loop: scf.ForOp) -> None:
+def _copy_operands_out(op: Operation, loop: scf.ForOp) -> None:
+    """Give `op` (now outside `loop`) copies, just before it, of the in-loop ops it reads."""
     for index, value in enumerate(op.operands):
         owner = value.owner
         if isinstance(owner, Operation) and loop.is_ancestor(owner):
             clone = owner.clone()
             Rewriter.insert_op(clone, InsertPoint.before(op))
-            _move_before_operands(clone, loop)
-            op.operands[index] = clone.results[0]
+            _copy_operands_out(clone, loop)
+            op.operands[index] = clone.results[value.index]
 
 
 def _quiet(loop: scf.ForOp) -> bool:
