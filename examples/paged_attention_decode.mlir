@@ -5,7 +5,7 @@
 // table (`ind(%table[%seq, %j + %p])`, one page), and carries the rows' running maximum, the
 // running sum of exponentials and the output accumulator, each rescaled by exp(old max - new
 // max). After the loop the accumulator is divided by the sum. The scheduler folds the loop into
-// one softmax over all pages (Decision 78), the page and the token staying two dimensions of
+// one softmax over all pages (Decision 88), the page and the token staying two dimensions of
 // the gathered tensors. Q (8x16), the K and V pools (8x4x16 each), the table (2x3, i32) and O
 // (8x16) live in global memory at byte addresses 0, 256, 1280, 2304 and 2336.
 

@@ -169,7 +169,7 @@ def _refuse_paged_terms(tile: ktdp.ConstructIndirectAccessTileOp, is_load: bool)
     """A variable split into pages selects a page and a row in it: one list entry per page
     would need rows that are not one stride apart. Copies are split page by page before this
     (Decision 57), gathers feeding compute get the page as a dimension where they can (Decision
-    79); what reaches here is refused, naming the split."""
+    89); what reaches here is refused, naming the split."""
     found = paged_terms(tile, page_numbers_only=True)
     if not found:
         return

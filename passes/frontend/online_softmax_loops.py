@@ -1,5 +1,5 @@
 """Online-softmax loops folded into one softmax over their range (`fold-accumulation-loops`,
-README Decision 78).
+README Decision 88).
 
 Triton's paged (and flash) attention walks the keys a chunk (a page) at a time and carries, per
 query row, the running maximum `M`, the running sum of exponentials `L` and the output

@@ -1,4 +1,4 @@
-"""A paged gather that feeds compute keeps the page a dimension of its own (README Decision 79;
+"""A paged gather that feeds compute keeps the page a dimension of its own (README Decision 89;
 run by `compute-group-extraction` after paged copies are split).
 
 A gather through a block table that splits a variable into pages,

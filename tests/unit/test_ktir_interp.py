@@ -1012,6 +1012,18 @@ def _ring_allreduce(i):
     return {"@2048": x * sums[None, :]}
 
 
+def _ring_allreduce_rounds(i):
+    """Three rounds of the 2x64 blocks' all-reduce (from 0, tile order) summed from 0, plus block 0, in f16."""
+    blocks = i["@0"].reshape(4, 2, 64)
+    sums = np.zeros((2, 64), dtype=np.float16)
+    for block in blocks:
+        sums = sums + block
+    total = np.zeros((2, 64), dtype=np.float16)
+    for _ in range(3):
+        total = total + sums
+    return {"@1024": total + blocks[0]}
+
+
 EXAMPLE_EXPECTATIONS = {
     "add.mlir": lambda i: {"@24576": i["@0"] + i["@12288"]},
     "add_2tile.mlir": lambda i: {"@8192": i["@0"] + i["@4096"]},
@@ -1040,6 +1052,7 @@ EXAMPLE_EXPECTATIONS = {
     "mul_args.mlir": lambda i: {"z_address": i["x_address"] * i["y_address"]},
     "row_bias.mlir": lambda i: {"@16384": i["@0"] + i["@12288"][None, :]},
     "ring_allreduce.mlir": _ring_allreduce,
+    "ring_allreduce_rounds.mlir": _ring_allreduce_rounds,
     "rmsnorm.mlir": _rmsnorm,
     "rmsnorm_decode.mlir": _rmsnorm_decode,
     "rmsnorm_rows_uneven.mlir": _rmsnorm_rows_uneven,

@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s -split-input-file --compute-group-extraction | filecheck %s
 
-// Decision 79. A gather whose subscripts split token t into pages of 4 (`t floordiv 4` picks
+// Decision 89. A gather whose subscripts split token t into pages of 4 (`t floordiv 4` picks
 // the block-table entry, `t mod 4` the token in the page) feeding compute: the tile becomes
 // pages x tokens (3 x 4 x 8, the page index read as `ind(%table[%p])`), the scaling works on
 // 3 x 4 x 8, and the sum over tokens reduces both dimensions, so the stored sums are unchanged.

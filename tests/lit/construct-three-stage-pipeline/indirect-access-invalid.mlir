@@ -156,7 +156,7 @@ func.func @per_element() attributes {grid = [1]} {
 
 // A variable split into pages (`t floordiv 4` picks the page, `t mod 4` the row in it) reaches
 // the split only when compute-group-extraction could not give the page a dimension of its own
-// (Decisions 57 and 79; here the rows computed are stored as they are): refused, naming the split.
+// (Decisions 57 and 89; here the rows computed are stored as they are): refused, naming the split.
 #pool_set = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 3 >= 0, d2 >= 0, -d2 + 15 >= 0)>
 #table_set = affine_set<(d0) : (d0 >= 0, -d0 + 2 >= 0)>
 #tokens = affine_set<(d0, d1) : (d0 >= 0, -d0 + 11 >= 0, d1 >= 0, -d1 + 15 >= 0)>

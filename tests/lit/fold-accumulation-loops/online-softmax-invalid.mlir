@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s -split-input-file -verify-diagnostics --fold-accumulation-loops
 
-// Decision 78: a loop recognised as an online softmax (a carried running maximum) that does not
+// Decision 88: a loop recognised as an online softmax (a carried running maximum) that does not
 // fold is a located error on the loop naming the construct.
 
 // The running maximum must start at -inf (the first rescale factor is then 0).

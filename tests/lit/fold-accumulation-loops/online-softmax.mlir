@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s -split-input-file --fold-accumulation-loops | filecheck %s
 
-// Decision 78. An online softmax over pages gathered through a block table (running maximum,
+// Decision 88. An online softmax over pages gathered through a block table (running maximum,
 // rescaled sum and accumulator carried by the loop) becomes one softmax over the whole range:
 // the gathers grow from one page to both (the variable the page index adds to the loop
 // variable now ranges over 2), the scores over all 8 keys, one max and one sum reduction, and

@@ -2,7 +2,7 @@
 // cache with the token split into pages by the subscripts (`ind(%table[%s, %t floordiv 4])`
 // picks the page, `(%t mod 4)` the token in it): the tensors are 12 x 16, as a kernel writes
 // them. compute-group-extraction gathers page by page into one more dimension and carries it
-// through QK^T, the softmax and PV (Decision 79). Buffers as in examples/paged_attention_decode.mlir.
+// through QK^T, the softmax and PV (Decision 89). Buffers as in examples/paged_attention_decode.mlir.
 
 #q_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
 #four_rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>
