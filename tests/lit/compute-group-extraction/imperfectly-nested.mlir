@@ -18,15 +18,15 @@
 // CHECK-NEXT:         func.call @local_schedule_1(%[[I]]) : (index) -> ()
 // CHECK-NEXT:         scf.for %[[J:[a-zA-Z0-9_]+]] = %[[C0]] to %[[C2]] step %[[C1]] {
 // CHECK-NEXT:           func.call @local_schedule_0(%[[I]], %[[J]]) : (index, index) -> ()
-// CHECK-NEXT:         }
+// CHECK:              }
 // CHECK-NEXT:         func.call @local_schedule_2(%[[I]]) : (index) -> ()
-// CHECK-NEXT:       }
-// CHECK-NEXT:       return
-// CHECK-NEXT:     }
-// CHECK-NEXT:     func.func private @local_schedule_0(index, index)
-// CHECK-NEXT:     func.func private @local_schedule_1(index)
-// CHECK-NEXT:     func.func private @local_schedule_2(index)
-// CHECK-NEXT:   }
+// CHECK:            }
+// CHECK:            return
+// CHECK:          }
+// CHECK:          func.func private @local_schedule_0(index, index)
+// CHECK:          func.func private @local_schedule_1(index)
+// CHECK:          func.func private @local_schedule_2(index)
+// CHECK:        }
 
 // Program 0: the inner loop's group (scale a 1x32 chunk of the row by itself).
 // CHECK-NEXT:   module @local_schedule_0 {
@@ -35,7 +35,7 @@
 // CHECK:            ktdp.load {{.*}} -> tensor<1x32xf16>
 // CHECK:            linalg.mul
 // CHECK:            ktdp.store
-// CHECK-NEXT:       return
+// CHECK:            return
 
 // Program 1: before the inner loop (square the row).
 // CHECK:        module @local_schedule_1 {

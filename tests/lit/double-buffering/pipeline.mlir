@@ -31,7 +31,7 @@
 // CHECK:               ktdf.pipeline {
 // CHECK-NEXT:            ktdf.private -> (!ktdf.fifo.slot
 // CHECK-COUNT-6:     memref.dealloc
-// CHECK-NEXT:    return
+// CHECK:         return
 
 #matrix = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
 #four_rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 127 >= 0)>

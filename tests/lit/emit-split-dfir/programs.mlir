@@ -11,7 +11,7 @@
 // itself is printed unchanged.
 
 // IR:      module @first {
-// IR-NEXT:   func.func private @first_body()
+// IR:        func.func private @first_body()
 
 // FILES:      first.mlir
 // FILES-NEXT: global.mlir
@@ -22,11 +22,11 @@
 // GLOBAL-NEXT:   func.func @kernel(%[[A:.*]]: index) {
 // GLOBAL-NEXT:     call @first(%[[A]]) : (index) -> ()
 // GLOBAL-NEXT:     call @second() : () -> ()
-// GLOBAL-NEXT:     return
-// GLOBAL-NEXT:   }
-// GLOBAL-NEXT:   func.func private @first(index)
-// GLOBAL-NEXT:   func.func private @second()
-// GLOBAL-NEXT: }
+// GLOBAL:          return
+// GLOBAL:        }
+// GLOBAL:        func.func private @first(index)
+// GLOBAL:        func.func private @second()
+// GLOBAL:      }
 // GLOBAL-NOT:  dataflow
 
 // A wrapped program: what it is (its symbols) and the DataflowIR it is compiled from, both
@@ -35,8 +35,8 @@
 // FIRST-NEXT:   func.func @first(%[[B:.*]]: index) {
 // FIRST-NEXT:     symbol.create_id %[[B]] {symbol_id = -1 : si64} : index
 // FIRST-NEXT:     call @first_body() : () -> ()
-// FIRST-NEXT:     return
-// FIRST-NEXT:   }
+// FIRST:          return
+// FIRST:        }
 // FIRST-NEXT:   func.func @first_body() attributes {grid = [1]} {
 // FIRST:          dataflow.program_unit
 // FIRST-NOT:    func.func

@@ -8,7 +8,7 @@
 // CHECK-LABEL: func.func @kernel
 // CHECK-NEXT:  call @local_schedule_0
 // CHECK-NEXT:  call @"local-schedule-1"
-// CHECK-NEXT:  return
+// CHECK:       return
 
 // CHECK-LABEL: module @local_schedule_0
 // CHECK-NEXT:  func.func @local_schedule_0() attributes {grid = [2]} {

@@ -46,10 +46,10 @@
 // SAMPLE-NEXT:          scf.for %[[P2:[^ ]+]] = %[[C0]] to %c64 step %[[C1]] {
 // SAMPLE-NEXT:            ktdf.data_transfer from %[[C]][%[[P2]], 0, 0] size [1, 1, 64] to %{{.+}}[%[[T]] * 64 + %[[P2]], 0] size [1, 64]
 // SAMPLE:             } {applicable_units = ["MNISU"]}
-// SAMPLE-NEXT:      }
-// SAMPLE-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
+// SAMPLE:           }
+// SAMPLE:         } {loop_type = #ktdf.loop_type<parallel_loop>}
 // SAMPLE-COUNT-6: memref.dealloc %{{.+}} : memref<64x1x64xf16, "L1">
-// SAMPLE-NEXT:    return
+// SAMPLE:         return
 // SAMPLE-NOT:     ktdf.tiling
 
 // quad_corelet (32 lanes, 512 KiB of "SPAD", 4 corelets). A row is 2 vectors, so the compute
@@ -80,5 +80,5 @@
 // QUAD-NEXT:        ktdf.stage
 // QUAD:             } {applicable_units = ["DMAWR"]}
 // QUAD-COUNT-6: memref.dealloc %{{.+}} : memref<64x2x1x32xf16, "SPAD">
-// QUAD-NEXT:    return
+// QUAD:         return
 // QUAD-NOT:     ktdf.tiling

@@ -15,10 +15,10 @@
 
 // TWO:          ktdf.stage depends_in(%[[OUTER:.*]]#2) depends_out(%[[OUTER]]#3) {
 // TWO-NEXT:       scf.for
-// TWO-NEXT:     %[[N0:.*]] = arith.constant 2 : index
-// TWO-NEXT:     %[[N1:.*]] = arith.constant 4 : index
-// TWO-NEXT:     %[[C0:.*]] = arith.constant 0 : index
-// TWO-NEXT:     %[[C1:.*]] = arith.constant 1 : index
+// TWO:          %[[N0:.*]] = arith.constant 2 : index
+// TWO:          %[[N1:.*]] = arith.constant 4 : index
+// TWO:          %[[C0:.*]] = arith.constant 0 : index
+// TWO:          %[[C1:.*]] = arith.constant 1 : index
 // TWO-NEXT:     scf.for %[[I0:.*]] = %[[C0]] to %[[N0]] step %[[C1]] {
 // TWO-NEXT:       scf.for %[[I1:.*]] = %[[C0]] to %[[N1]] step %[[C1]] {
 // TWO-NEXT:         %[[E0:.*]] = arith.cmpi eq, %[[I0]], %[[C0]] : index
@@ -33,10 +33,10 @@
 
 // ONE:          ktdf.stage depends_in(%[[OUTER:.*]]#2) depends_out(%[[OUTER]]#3) {
 // ONE-NEXT:       scf.for
-// ONE-NEXT:     %[[N0:.*]] = arith.constant 2 : index
-// ONE-NEXT:     %[[N1:.*]] = arith.constant 1 : index
-// ONE-NEXT:     %[[C0:.*]] = arith.constant 0 : index
-// ONE-NEXT:     %[[C1:.*]] = arith.constant 1 : index
+// ONE:          %[[N0:.*]] = arith.constant 2 : index
+// ONE:          %[[N1:.*]] = arith.constant 1 : index
+// ONE:          %[[C0:.*]] = arith.constant 0 : index
+// ONE:          %[[C1:.*]] = arith.constant 1 : index
 // ONE-NEXT:     scf.for %[[I0:.*]] = %[[C0]] to %[[N0]] step %[[C1]] {
 // ONE-NEXT:       %[[FIRST:.*]] = arith.cmpi eq, %[[I0]], %[[C0]] : index
 // ONE-NEXT:       ktdf.pipeline {
@@ -46,8 +46,8 @@
 
 // INFER:        ktdf.stage depends_in(%[[OUTER:.*]]#2) depends_out(%[[OUTER]]#3) {
 // INFER-NEXT:     scf.for
-// INFER-NEXT:   %[[N0:.*]] = arith.constant 4 : index
-// INFER-NEXT:   %[[N1:.*]] = arith.constant 4 : index
+// INFER:        %[[N0:.*]] = arith.constant 4 : index
+// INFER:        %[[N1:.*]] = arith.constant 4 : index
 // INFER:        ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 16xf32>,
 // INFER:        ktdf.data_transfer from %{{.*}}#0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} * 8] size [1, 1, 2, 8] to %{{.*}}#0 size [16]
 

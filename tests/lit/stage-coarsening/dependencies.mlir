@@ -25,7 +25,7 @@
 // CHECK:                 } {applicable_units = ["SFU"]}
 // CHECK-NEXT:            ktdf.stage depends_in(%[[Q]]#7) depends_out(none) {
 // CHECK:                 } {applicable_units = ["L1SU"]}
-// CHECK-NEXT:          }
+// CHECK:               }
 // CHECK:           } {applicable_units = ["L1LU", "SFU", "L1SU"]}
 // CHECK-NEXT:      ktdf.stage depends_in(%[[P]]#5) depends_out(none) {
 // CHECK:           } {applicable_units = ["MNISU"]}

@@ -95,9 +95,9 @@ func.func @sub_tiles(%x: memref<8x256xf16, "DDR">, %z: memref<8x256xf16, "DDR">)
 // TWO-NEXT:        ktdf.stage depends_in(%[[P]]#3) depends_out(none) {
 // TWO:             ktdf.data_transfer from %[[P]]#1[{{.+}}] size [1, 1, 64] to %{{.+}} size [1, 64] : memref<4x2x64xf16, "L1">, memref<8x256xf16, "DDR">
 // TWO:           } {applicable_units = ["MNISU"]}
-// TWO-NEXT:      }
-// TWO-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
-// TWO-NEXT:  } {loop_type = #ktdf.loop_type<parallel_loop>}
+// TWO:           }
+// TWO:         } {loop_type = #ktdf.loop_type<parallel_loop>}
+// TWO:       } {loop_type = #ktdf.loop_type<parallel_loop>}
 
 // Depth 1: only the vector loop is sunk; a buffer holds the 2 vectors of one row.
 // ONE-LABEL: func.func @sub_tiles(
