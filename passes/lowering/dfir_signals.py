@@ -22,7 +22,7 @@ from dfsched.dialects.constants import constant_int
 from dfsched.passes.builder import Builder
 from dfsched.passes.lowering.dfir_utils import (
     corelet_of,
-    enclosing_program_unit,
+    required_program_unit,
     get_unit_of,
     iter_arg_of,
     kind_of,
@@ -85,9 +85,7 @@ class LowerSignal(RewritePattern):
             return
         if len(op.units) < 2:
             raise error(op, "signal operation must have at least 2 unit operands")
-        pu = enclosing_program_unit(op)
-        if pu is None:
-            raise error(op, "signal must be inside a program_unit")
+        pu = required_program_unit(op)
         current = _current_operand(op, pu)
         current_kind = kind_of(current)
         if current_kind is None:

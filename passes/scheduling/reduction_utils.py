@@ -551,6 +551,14 @@ class ChunkStageFactory:
         self._add_to_pipeline(stage)
         return stage  # type: ignore[return-value]
 
+    def _slot_stage(self, depends_in: list[SSAValue], depends_out: list[SSAValue], units: ArrayAttr | None
+                    ) -> tuple[Inserter, SSAValue, SSAValue]:
+        """A new stage's inserter, its index 0 and the batch iteration's scratchpad slot."""
+        stage = self._stage(depends_in, depends_out, units)
+        add = Inserter.at_end(stage.body.block, self.location)
+        c0 = add.index(0)
+        return add, c0, local_slot_index(add, self.batch_iv, c0)
+
     # -- stages -----------------------------------------------------------
     def build_load_stage(self, condition: SSAValue, input_memref: SSAValue, partial_memref: SSAValue,
                          red_dims: Sequence[int], chunk_sizes: Sequence[int], dim_ivs: Sequence[SSAValue]) -> None:
@@ -560,10 +568,7 @@ class ChunkStageFactory:
         is addressed as `iv * chunk` (the product stays in the map) with size `chunk`; any
         other dim from 0 with its full size.
         """
-        stage = self._stage([], [self.token(0)], self.load_units)
-        add = Inserter.at_end(stage.body.block, self.location)
-        c0 = add.index(0)
-        slot = local_slot_index(add, self.batch_iv, c0)
+        add, c0, slot = self._slot_stage([], [self.token(0)], self.load_units)
 
         in_type = input_memref.type
         assert isinstance(in_type, MemRefType)
@@ -625,10 +630,7 @@ class ChunkStageFactory:
 
     def build_store_stage(self, partial_memref: SSAValue) -> None:
         """fifo_out → the scratchpad output buffer at `[slot, 0, ...]`, every chunk."""
-        stage = self._stage([self.token(self.cfg.n_tokens - 1)], [], self.store_units)
-        add = Inserter.at_end(stage.body.block, self.location)
-        c0 = add.index(0)
-        slot = local_slot_index(add, self.batch_iv, c0)
+        add, c0, slot = self._slot_stage([self.token(self.cfg.n_tokens - 1)], [], self.store_units)
         out_type = partial_memref.type
         assert isinstance(out_type, MemRefType)
         shape = out_type.get_shape()
