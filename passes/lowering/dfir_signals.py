@@ -28,6 +28,7 @@ from dfsched.passes.lowering.dfir_utils import (
     kind_of,
     mapping_of,
     uniform_map_query,
+    unit_cores,
 )
 
 
@@ -58,11 +59,9 @@ def _by_core(builder: Builder, operand: SSAValue, pu, signal: SignalOp) -> SSAVa
         by_core.setdefault(constant_int(k), v)
     keys: list[SSAValue] = []
     values: list[SSAValue] = []
-    for unit_value in pu.units:
-        unit = get_unit_of(unit_value)
-        if unit is None or unit.core is None:
-            raise error(signal, "failed to build query map for signal operand")
-        match = by_core.get(unit.core)
+    failed = "failed to build query map for signal operand"
+    for unit_value, core in unit_cores(pu, signal, failed, failed):
+        match = by_core.get(core)
         if match is None:
             raise error(signal, "failed to build query map for signal operand")
         keys.append(unit_value)

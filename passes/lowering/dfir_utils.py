@@ -194,6 +194,21 @@ def enclosing_program_unit(op: Operation) -> ProgramUnitOp | None:
     return parent
 
 
+def unit_cores(pu: ProgramUnitOp, at: Operation, not_a_unit: str, no_core: str) -> list[tuple[SSAValue, int]]:
+    """(unit operand, its core) for each unit `pu` runs on; a located error on `at` (upstream's
+    words for the caller: `not_a_unit`, `no_core`) for an operand that is not a `dataflow.get_unit`
+    with a core."""
+    pairs = []
+    for unit_value in pu.units:
+        unit = get_unit_of(unit_value)
+        if unit is None:
+            raise error(at, not_a_unit)
+        if unit.core is None:
+            raise error(at, no_core)
+        pairs.append((unit_value, unit.core))
+    return pairs
+
+
 def required_program_unit(op: Operation) -> ProgramUnitOp:
     """The program unit `op` runs in; a located error (`data_transfer must be inside a
     program_unit`) when it is in none."""

@@ -36,7 +36,7 @@ from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 
-from dfsched.dialects.constants import index_constant
+from dfsched.passes.builder import BlockInserter
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
 from dfsched.dialects import scf_ext
@@ -348,42 +348,7 @@ def _ancestor_in(op: Operation, block: Block) -> Operation | None:
 # ---------------------------------------------------------------------------
 
 
-class Inserter:
-    """Inserts ops into a block, before `before` (at the end when None), in call order."""
-
-    def __init__(self, block: Block, before: Operation | None = None, location=None):
-        self.block = block
-        self.before = before
-        self.location = location
-
-    @classmethod
-    def before_op(cls, op: Operation, location=None) -> Inserter:
-        assert op.parent is not None
-        return cls(op.parent, op, location)
-
-    @classmethod
-    def at_start(cls, block: Block, location=None) -> Inserter:
-        return cls(block, block.first_op, location)
-
-    @classmethod
-    def at_end(cls, block: Block, location=None) -> Inserter:
-        return cls(block, None, location)
-
-    def __call__(self, op: Operation) -> Operation:
-        if self.location is not None:
-            for inner in op.walk():
-                inner.location = self.location
-        if self.before is None:
-            self.block.add_op(op)
-        else:
-            self.block.insert_op_before(op, self.before)
-        return op
-
-    def index(self, value: int) -> SSAValue:
-        return self(index_constant(value)).results[0]
-
-
-def local_slot_index(add: Inserter, batch_iv: SSAValue, c0: SSAValue) -> SSAValue:
+def local_slot_index(add: BlockInserter, batch_iv: SSAValue, c0: SSAValue) -> SSAValue:
     """`(batch_iv - c0) / 1`: the slot of the batch iteration in an expanded scratchpad buffer."""
     c1 = add.index(1)
     sub = add(arith.SubiOp(batch_iv, c0)).results[0]
@@ -422,7 +387,7 @@ class NestedLoops:
         return terminator
 
 
-def nested_reduction_loops(add: Inserter, sizes: Sequence[int], start: SSAValue, step: SSAValue,
+def nested_reduction_loops(add: BlockInserter, sizes: Sequence[int], start: SSAValue, step: SSAValue,
                            seed: SSAValue | None = None) -> NestedLoops:
     """Upper-bound constants, then the loops (built where `add` inserts).
 
@@ -446,11 +411,11 @@ def nested_reduction_loops(add: Inserter, sizes: Sequence[int], start: SSAValue,
                 parent_yield.operands = [loop.results[0]]
         nest.loops.append(loop)
         carry = list(loop.body.block.args[1:])
-        where = Inserter.before_op(loop.body.block.last_op, add.location)  # type: ignore[arg-type]
+        where = BlockInserter.before_op(loop.body.block.last_op, add.location)  # type: ignore[arg-type]
     return nest
 
 
-def all_equal(add: Inserter, ivs: Sequence[SSAValue], values: Sequence[SSAValue]) -> SSAValue:
+def all_equal(add: BlockInserter, ivs: Sequence[SSAValue], values: Sequence[SSAValue]) -> SSAValue:
     """`iv0 == v0 && iv1 == v1 && ...` (cmpi, cmpi, andi, cmpi, andi, ...)."""
     assert ivs and len(ivs) == len(values)
     cond = add(arith.CmpiOp(ivs[0], values[0], "eq")).results[0]
@@ -530,12 +495,12 @@ class ChunkStageFactory:
         return self._result(len(cfg.in_slot_types) + len(cfg.partial_slot_types) + len(cfg.out_slot_types) + i)
 
     def _add_to_pipeline(self, op: Operation) -> Operation:
-        return Inserter.at_end(self.pipeline.body.block, self.location)(op)
+        return BlockInserter.at_end(self.pipeline.body.block, self.location)(op)
 
     def build_private(self) -> ktdf.PrivateOp:
         cfg = self.cfg
         block = Block()
-        add = Inserter.at_end(block, self.location)
+        add = BlockInserter.at_end(block, self.location)
         values: list[SSAValue] = []
         for slot_type in [*cfg.in_slot_types, *cfg.partial_slot_types, *cfg.out_slot_types]:
             values.append(add(ktdf.FifoAllocateOp([slot_type])).results[0])
@@ -552,10 +517,10 @@ class ChunkStageFactory:
         return stage  # type: ignore[return-value]
 
     def _slot_stage(self, depends_in: list[SSAValue], depends_out: list[SSAValue], units: ArrayAttr | None
-                    ) -> tuple[Inserter, SSAValue, SSAValue]:
+                    ) -> tuple[BlockInserter, SSAValue, SSAValue]:
         """A new stage's inserter, its index 0 and the batch iteration's scratchpad slot."""
         stage = self._stage(depends_in, depends_out, units)
-        add = Inserter.at_end(stage.body.block, self.location)
+        add = BlockInserter.at_end(stage.body.block, self.location)
         c0 = add.index(0)
         return add, c0, local_slot_index(add, self.batch_iv, c0)
 
@@ -615,7 +580,7 @@ class ChunkStageFactory:
         generic's body uses (cloned in front of it).
         """
         stage = self._stage([self.token(0)], [self.token(self.cfg.n_tokens - 1)], self.compute_units)
-        add = Inserter.at_end(stage.body.block, self.location)
+        add = BlockInserter.at_end(stage.body.block, self.location)
         chunk = add(ktdf.ReadFromFifoOp(self.in_slot(0), chunk_input_type)).results[0]
         out_type = generic.outputs[0].type
         first = list(first_init) + [scf.YieldOp(first_init[-1].results[0])]
