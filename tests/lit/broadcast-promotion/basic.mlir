@@ -23,7 +23,7 @@
 // CHECK:           }
 // CHECK-NEXT:      scf.for %[[C:.+]] = %[[C0]] to %[[C256]] step %[[C64]] {
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.+]]:5 = ktdf.private -> (memref<64xf16, "L1">, memref<1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>, !ktdf.token) {
+// CHECK:               %[[P:.+]]:5 = ktdf.private -> (memref<64xf16, "L1">, memref<1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>, !ktdf.token) {
 // CHECK:                 %[[LX:.+]] = memref.alloc() : memref<64xf16, "L1">
 // CHECK:                 %[[LS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1xf16, "L1">
 // CHECK:                 %[[F:.+]]:2 = ktdf.fifo.allocate()

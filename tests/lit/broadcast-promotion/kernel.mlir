@@ -54,7 +54,7 @@
 // ORDER-LABEL: func.func @local_schedule_0(
 // ORDER-NOT:     memref.alloc() : memref<64xf16, "L1">
 // ORDER:         ktdf.pipeline {
-// ORDER-NEXT:      ktdf.private
+// ORDER:           ktdf.private
 // ORDER:             memref.alloc() : memref<64xf16, "L1">
 // ORDER:           ktdf.stage depends_in(none)
 // ORDER-NEXT:        ktdf.data_transfer from %{{.+}} size [64] to %{{.+}}#1[0] size [64]

@@ -25,7 +25,7 @@
 // CHECK-NEXT:      scf.for %[[TJ:.+]] = %[[C0]] to %{{.+}} step %[[C1]] {
 // CHECK-NEXT:        %[[COL0:.+]] = arith.muli %[[TJ]], %{{.+}} : index
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.+]]:4 = ktdf.private -> (memref<4x1x64xf16, "L1">, memref<4x1xf16, "L1">, !ktdf.token, !ktdf.token) {
+// CHECK:               %[[P:.+]]:4 = ktdf.private -> (memref<4x1x64xf16, "L1">, memref<4x1xf16, "L1">, !ktdf.token, !ktdf.token) {
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK-NEXT:            scf.for %[[R1:.+]] = %[[C0]] to %[[C4]] step %[[C1]] {
 // CHECK-NEXT:              %[[XROW:.+]] = arith.addi %[[ROW0]], %[[R1]] : index
@@ -109,7 +109,7 @@ func.func @tiled_row_scale(%x: memref<16x128xf16, "DDR">, %s: memref<16xf16, "DD
 // CHECK:         %[[C1:.+]] = arith.constant 1 : index
 // CHECK:         %[[C8:.+]] = arith.constant 8 : index
 // CHECK-NEXT:    ktdf.pipeline {
-// CHECK-NEXT:      %[[T:.+]] = ktdf.private -> (!ktdf.token) {
+// CHECK:           %[[T:.+]] = ktdf.private -> (!ktdf.token) {
 // CHECK:             ktdf.create_token
 // CHECK:             ktdf.private_yield
 // CHECK:           }
@@ -190,7 +190,7 @@ func.func @inside_outer_stage(%x: memref<8x64xf16, "DDR">) {
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[OUT:.+]]) {
 // CHECK-NEXT:            scf.for
 // CHECK-NEXT:              ktdf.pipeline {
-// CHECK-NEXT:                %[[U:.+]] = ktdf.private
+// CHECK:                     %[[U:.+]] = ktdf.private
 // CHECK:                       ktdf.create_token
 // CHECK:                       ktdf.private_yield
 // CHECK:                     }

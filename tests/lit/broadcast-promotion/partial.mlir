@@ -137,7 +137,7 @@ func.func @index_between_loops(%x: memref<8x64xf16, "DDR">, %n_end: index) {
 // CHECK:           }
 // CHECK-NEXT:      scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          ktdf.private -> (memref<?xf16, "L1">, !ktdf.token) {
+// CHECK:               ktdf.private -> (memref<?xf16, "L1">, !ktdf.token) {
 // CHECK:                 memref.alloc(%[[SIZE]]) : memref<?xf16, "L1">
 func.func @buffer_size_between_loops(%x: memref<?xf16, "DDR">, %n_end: index) {
   %c0 = arith.constant 0 : index

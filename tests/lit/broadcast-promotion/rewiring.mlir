@@ -14,7 +14,7 @@
 // CHECK:         }
 // CHECK-NEXT:    scf.for
 // CHECK-NEXT:      ktdf.pipeline {
-// CHECK-NEXT:        %[[P:.+]]:3 = ktdf.private -> (memref<64xf16, "L1">, !ktdf.token, !ktdf.token) {
+// CHECK:             %[[P:.+]]:3 = ktdf.private -> (memref<64xf16, "L1">, !ktdf.token, !ktdf.token) {
 // CHECK:               %[[OLD:.+]] = memref.alloc() : memref<64xf16, "L1">
 // CHECK:               ktdf.create_token
 // CHECK:               ktdf.create_token

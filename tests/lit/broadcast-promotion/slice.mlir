@@ -21,7 +21,7 @@
 // CHECK:           }
 // CHECK-NEXT:      scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.+]]:3 = ktdf.private
+// CHECK:               %[[P:.+]]:3 = ktdf.private
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK-NEXT:            arith.addi %[[M]], %[[BASE]] : index
 // CHECK-NEXT:            scf.if %[[GO]] {

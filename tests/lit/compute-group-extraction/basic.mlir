@@ -7,7 +7,7 @@
 
 // CHECK:      module {
 // CHECK-NEXT:   module {
-// CHECK-NEXT:     func.func @scale(%[[ALPHA:[a-zA-Z0-9_]+]]: f16) attributes {grid = [4{{( : i64)?}}]} {
+// CHECK:          func.func @scale(%[[ALPHA:[a-zA-Z0-9_]+]]: f16) attributes {grid = [4{{( : i64)?}}]} {
 // CHECK-NEXT:       call @local_schedule_0(%[[ALPHA]]) : (f16) -> ()
 // CHECK:            return
 // CHECK:          }
@@ -15,7 +15,7 @@
 // CHECK:        }
 // CHECK-NEXT:   ktdf_arch.device @sample_device import("sample_device.mlir")
 // CHECK-NEXT:   module @local_schedule_0 {
-// CHECK-NEXT:     func.func @local_schedule_0(%[[P:[a-zA-Z0-9_]+]]: f16) attributes {grid = [4{{( : i64)?}}]} {
+// CHECK:          func.func @local_schedule_0(%[[P:[a-zA-Z0-9_]+]]: f16) attributes {grid = [4{{( : i64)?}}]} {
 // CHECK:            %[[XADDR:[a-zA-Z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:       %[[XVIEW:[a-zA-Z0-9_]+]] = ktdp.construct_memory_view %[[XADDR]], sizes: [32, 64]
 // CHECK-NEXT:       %[[ID:[a-zA-Z0-9_]+]] = ktdp.get_compute_tile_id : index

@@ -8,7 +8,7 @@
 
 // CHECK:      module {
 // CHECK-NEXT:   module {
-// CHECK-NEXT:     func.func @normalize_rows() attributes {grid = [2{{( : i64)?}}]} {
+// CHECK:          func.func @normalize_rows() attributes {grid = [2{{( : i64)?}}]} {
 // CHECK-DAG:        %[[C0:[a-zA-Z0-9_]+]] = arith.constant 0 : index
 // CHECK-DAG:        %[[C1:[a-zA-Z0-9_]+]] = arith.constant 1 : index
 // CHECK-DAG:        %[[C4:[a-zA-Z0-9_]+]] = arith.constant 4 : index
@@ -30,7 +30,7 @@
 
 // Program 0: the inner loop's group (scale a 1x32 chunk of the row by itself).
 // CHECK-NEXT:   module @local_schedule_0 {
-// CHECK-NEXT:     func.func @local_schedule_0(%{{[a-zA-Z0-9_]+}}: index, %{{[a-zA-Z0-9_]+}}: index) attributes {grid = [2{{( : i64)?}}]} {
+// CHECK:          func.func @local_schedule_0(%{{[a-zA-Z0-9_]+}}: index, %{{[a-zA-Z0-9_]+}}: index) attributes {grid = [2{{( : i64)?}}]} {
 // CHECK-NOT:        func.call
 // CHECK:            ktdp.load {{.*}} -> tensor<1x32xf16>
 // CHECK:            linalg.mul
@@ -39,14 +39,14 @@
 
 // Program 1: before the inner loop (square the row).
 // CHECK:        module @local_schedule_1 {
-// CHECK-NEXT:     func.func @local_schedule_1(%{{[a-zA-Z0-9_]+}}: index) attributes {grid = [2{{( : i64)?}}]} {
+// CHECK:          func.func @local_schedule_1(%{{[a-zA-Z0-9_]+}}: index) attributes {grid = [2{{( : i64)?}}]} {
 // CHECK:            ktdp.load {{.*}} -> tensor<1x64xf16>
 // CHECK:            linalg.mul
 // CHECK:            ktdp.store
 
 // Program 2: after the inner loop (add the two rows).
 // CHECK:        module @local_schedule_2 {
-// CHECK-NEXT:     func.func @local_schedule_2(%{{[a-zA-Z0-9_]+}}: index) attributes {grid = [2{{( : i64)?}}]} {
+// CHECK:          func.func @local_schedule_2(%{{[a-zA-Z0-9_]+}}: index) attributes {grid = [2{{( : i64)?}}]} {
 // CHECK:            ktdp.load
 // CHECK:            ktdp.load
 // CHECK:            linalg.add

@@ -37,7 +37,7 @@
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[LB0]] to %[[UB0]] step %[[ST0]] {
 // CHECK-NEXT:      scf.for %[[J:.*]] = %[[LB1]] to %[[UB1]] step %[[ST1]] {
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.*]]:6 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token) {
+// CHECK:               %[[P:.*]]:6 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token) {
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
 // CHECK-NEXT:            ktdf.data_transfer from %[[A_TILE]][%[[I]], %[[J]]] size [1, 64] to %[[P]]#0 size [1, 64] : memref<2x128xf16, strided<[128, 1], offset: ?>, "DDR">, !ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>
 // CHECK-NEXT:            ktdf.data_transfer from %[[B_TILE]][%[[I]], %[[J]]] size [1, 64] to %[[P]]#1 size [1, 64]

@@ -16,7 +16,7 @@
 // CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.*]]:6 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>,
+// CHECK:               %[[P:.*]]:6 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>,
 // CHECK:                 ktdf.data_transfer from %{{.*}}[%[[I]], %[[J]]] size [1, 64] to %[[P]]#0 size [1, 64]
 // CHECK-NEXT:            ktdf.data_transfer from %[[BIAS]][%[[J]]] size [64] to %[[P]]#1 size [64] : memref<128xf16, strided<[1], offset: ?>, "DDR">
 // CHECK:                 %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"DDR" -> "SFU", 64xf16> -> tensor<1x64xf16>

@@ -15,7 +15,7 @@
 // CHECK:         %[[OUT:.*]] = memref.reinterpret_cast {{.*}} : memref<16xf16, "DDR"> to memref<4xf16, strided<[1], offset: ?>, "DDR">
 // CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:      ktdf.pipeline {
-// CHECK-NEXT:        %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 256xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 4xf16>, !ktdf.token, !ktdf.token, !ktdf.token) {
+// CHECK:             %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 256xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 4xf16>, !ktdf.token, !ktdf.token, !ktdf.token) {
 // CHECK:               ktdf.data_transfer from %[[IN]][%[[I]], 0] size [4, 64] to %[[P]]#0 size [4, 64]
 // CHECK:               %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"DDR" -> "SFU", 256xf16> -> tensor<4x64xf16>
 // CHECK:               %[[E:.*]] = tensor.empty() : tensor<4xf16>
@@ -34,7 +34,7 @@
 // CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:      scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 512xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>,
+// CHECK:               %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 512xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>,
 // CHECK:                 ktdf.data_transfer from %{{.*}}[%[[I]], 0, %[[K]]] size [2, 8, 32] to %[[P]]#0 size [2, 8, 32]
 // CHECK:                 ktdf.read_from_fifo %[[P]]#0 : <"DDR" -> "SFU", 512xf16> -> tensor<2x8x32xf16>
 // CHECK:                 iterator_types = ["parallel", "reduction", "parallel"]
@@ -49,7 +49,7 @@
 // CHECK:         %[[IN:.*]] = memref.reinterpret_cast {{.*}} to memref<64xf16, strided<[1], offset: ?>, "DDR">
 // CHECK:         %[[OUT:.*]] = memref.reinterpret_cast {{.*}} to memref<1xf16, strided<[1], offset: ?>, "DDR">
 // CHECK-NEXT:    ktdf.pipeline {
-// CHECK-NEXT:      %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 1xf16>,
+// CHECK:           %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 1xf16>,
 // CHECK:             ktdf.data_transfer from %[[IN]][0] size [64] to %[[P]]#0 size [64]
 // CHECK:             iterator_types = ["reduction"]
 // CHECK:             ktdf.data_transfer from %[[P]]#1 size [1] to %[[OUT]][0] size [1]

@@ -19,7 +19,7 @@
 // CHECK-NEXT:      %[[PHASE:.+]] = ktdf.buffer_phase(%[[ROW]]) {num_phases = 2 : i64} : index
 // CHECK-NEXT:      %[[BUF:.+]] = ktdf.select_memref %[[PHASE]][%[[B0]], %[[B1]]] : memref<4x64xf16, "L1">
 // CHECK-NEXT:      ktdf.pipeline modulo(size : 2) {
-// CHECK-NEXT:        %[[TOK:.+]] = ktdf.private -> (!ktdf.token) {
+// CHECK:             %[[TOK:.+]] = ktdf.private -> (!ktdf.token) {
 // CHECK:               %[[T:.+]] = ktdf.create_token : !ktdf.token
 // CHECK:               ktdf.private_yield %[[T]] : !ktdf.token
 // CHECK:             }
@@ -38,7 +38,7 @@
 // OFF-LABEL: func.func @stream_rows(
 // OFF-NOT:     ktdf.buffer_phase
 // OFF:         ktdf.pipeline {
-// OFF-NEXT:      %{{.+}}:2 = ktdf.private -> (memref<4x64xf16, "L1">, !ktdf.token) {
+// OFF:           %{{.+}}:2 = ktdf.private -> (memref<4x64xf16, "L1">, !ktdf.token) {
 // OFF-NOT:     memref.dealloc
 
 func.func @stream_rows(%src: memref<16x64xf16, "DDR">, %dst: memref<16x64xf16, "DDR">) {

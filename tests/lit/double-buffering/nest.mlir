@@ -31,7 +31,7 @@
 // CHECK-NEXT:        %[[Y:.+]] = ktdf.select_memref %[[PHASE]][%[[Y0]], %[[Y1]]] : memref<?x?x64xf16, "L1">
 // CHECK-NEXT:        %[[Z:.+]] = ktdf.select_memref %[[PHASE]][%[[Z0]], %[[Z1]]] : memref<?x?x64xf16, "L1">
 // CHECK-NEXT:        ktdf.pipeline modulo(size : 2) {
-// CHECK-NEXT:          %[[TOK:.+]]:2 = ktdf.private -> (!ktdf.token, !ktdf.token) {
+// CHECK:               %[[TOK:.+]]:2 = ktdf.private -> (!ktdf.token, !ktdf.token) {
 // CHECK-NOT:             memref.alloc
 // CHECK:               ktdf.private_yield
 // CHECK:               }
@@ -41,7 +41,7 @@
 // CHECK:               } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:          ktdf.stage depends_in(%[[TOK]]#0) depends_out(%[[TOK]]#1) {
 // CHECK:                 ktdf.pipeline {
-// CHECK-NEXT:              ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token) {
+// CHECK:                   ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token) {
 // CHECK:                   ktdf.data_transfer from %[[X]][
 // CHECK:                   ktdf.data_transfer from %[[Y]][
 // CHECK:                   ktdf.data_transfer from %{{.+}} to %[[Z]][
@@ -146,7 +146,7 @@ func.func @tiled_add(%a: memref<6x128xf16, "DDR">, %b: memref<6x128xf16, "DDR">,
 // CHECK-NEXT:      %[[P:.+]] = ktdf.buffer_phase(%[[I]]) {num_phases = 2 : i64} : index
 // CHECK-NEXT:      %[[S:.+]] = ktdf.select_memref %[[P]][%[[S0]], %[[S1]]] : memref<4x64xf16, "L1">
 // CHECK-NEXT:      ktdf.pipeline modulo(size : 2) {
-// CHECK-NEXT:        %[[T:.+]] = ktdf.private -> (!ktdf.token) {
+// CHECK:             %[[T:.+]] = ktdf.private -> (!ktdf.token) {
 // CHECK:             ktdf.stage depends_in(none) depends_out(%[[T]]) {
 // CHECK-NEXT:          ktdf.data_transfer from %{{.+}} to %[[S]][0, 0] size [4, 64]
 // CHECK:             } {applicable_units = ["MNILU"]}
@@ -157,7 +157,7 @@ func.func @tiled_add(%a: memref<6x128xf16, "DDR">, %b: memref<6x128xf16, "DDR">,
 // CHECK-NEXT:            %[[Q:.+]] = ktdf.buffer_phase(%[[J]]) {num_phases = 2 : i64} : index
 // CHECK-NEXT:            %[[L:.+]] = ktdf.select_memref %[[Q]][%[[L0]], %[[L1]]] : memref<64xf16, "L1">
 // CHECK-NEXT:            ktdf.pipeline modulo(size : 2) {
-// CHECK-NEXT:              %[[U:.+]] = ktdf.private -> (!ktdf.token) {
+// CHECK:                   %[[U:.+]] = ktdf.private -> (!ktdf.token) {
 // CHECK:                   ktdf.stage depends_in(none) depends_out(%[[U]]) {
 // CHECK-NEXT:                ktdf.data_transfer from %[[S]][%[[J]], 0] size [1, 64] to %[[L]][0] size [64]
 // CHECK:                   }

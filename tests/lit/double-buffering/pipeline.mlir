@@ -24,12 +24,12 @@
 // CHECK-NEXT:        ktdf.select_memref %[[PHASE]]
 // CHECK-NEXT:        ktdf.select_memref %[[PHASE]]
 // CHECK-NEXT:        ktdf.pipeline modulo(size : 2) {
-// CHECK-NEXT:          ktdf.private -> (!ktdf.token, !ktdf.token) {
+// CHECK:               ktdf.private -> (!ktdf.token, !ktdf.token) {
 // CHECK-NOT:           memref.alloc
 // CHECK:               ktdf.private_yield
 // The nested vector pipeline moves vectors through FIFOs only.
 // CHECK:               ktdf.pipeline {
-// CHECK-NEXT:            ktdf.private -> (!ktdf.fifo.slot
+// CHECK:                 ktdf.private -> (!ktdf.fifo.slot
 // CHECK-COUNT-6:     memref.dealloc
 // CHECK:         return
 

@@ -117,7 +117,7 @@ module {
 // CHECK-NEXT:      %[[P:.+]] = ktdf.buffer_phase
 // CHECK-NEXT:      %[[L:.+]] = ktdf.select_memref %[[P]][%[[L0]], %[[L1]]] : memref<64xf16, "L1">
 // CHECK-NEXT:      ktdf.pipeline modulo(size : 2) {
-// CHECK-NEXT:        %[[R:.+]]:6 = ktdf.private -> (memref<64xf16, "DDR">, memref<64xf16, "SFU_REG">, memref<64xf16, "HBM">, memref<64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.token) {
+// CHECK:             %[[R:.+]]:6 = ktdf.private -> (memref<64xf16, "DDR">, memref<64xf16, "SFU_REG">, memref<64xf16, "HBM">, memref<64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.token) {
 // CHECK:               memref.alloc() : memref<64xf16, "DDR">
 // CHECK:               memref.alloc() : memref<64xf16, "SFU_REG">
 // CHECK:               memref.alloc() : memref<64xf16, "HBM">

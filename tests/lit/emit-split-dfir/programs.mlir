@@ -19,7 +19,7 @@
 
 // The kernel and the programs' forward declarations (declarations stay private).
 // GLOBAL:      module {
-// GLOBAL-NEXT:   func.func @kernel(%[[A:.*]]: index) {
+// GLOBAL:        func.func @kernel(%[[A:.*]]: index) {
 // GLOBAL-NEXT:     call @first(%[[A]]) : (index) -> ()
 // GLOBAL-NEXT:     call @second() : () -> ()
 // GLOBAL:          return
@@ -32,17 +32,17 @@
 // A wrapped program: what it is (its symbols) and the DataflowIR it is compiled from, both
 // public, the private forward declaration of the body dropped.
 // FIRST:      module {
-// FIRST-NEXT:   func.func @first(%[[B:.*]]: index) {
+// FIRST:        func.func @first(%[[B:.*]]: index) {
 // FIRST-NEXT:     symbol.create_id %[[B]] {symbol_id = -1 : si64} : index
 // FIRST-NEXT:     call @first_body() : () -> ()
 // FIRST:          return
 // FIRST:        }
-// FIRST-NEXT:   func.func @first_body() attributes {grid = [1]} {
+// FIRST:        func.func @first_body() attributes {grid = [1]} {
 // FIRST:          dataflow.program_unit
 // FIRST-NOT:    func.func
 
 // SECOND:      module {
-// SECOND-NEXT:   func.func @second() attributes {grid = [1]} {
+// SECOND:        func.func @second() attributes {grid = [1]} {
 // SECOND:          "test.second"() : () -> ()
 // SECOND-NOT:    func.func
 module {

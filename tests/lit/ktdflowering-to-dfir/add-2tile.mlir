@@ -9,12 +9,12 @@
 
 // CHECK-LABEL: module @local_schedule_0 {
 // CHECK:         func.func private @local_schedule_0_body()
-// CHECK-NEXT:    func.func @local_schedule_0() {
+// CHECK:         func.func @local_schedule_0() {
 // CHECK-NEXT:      call @local_schedule_0_body() : () -> ()
 // CHECK:           return
 // CHECK:         }
 // CHECK-NEXT:    module {
-// CHECK-NEXT:      func.func @local_schedule_0_body() attributes {grid = [2]} {
+// CHECK:           func.func @local_schedule_0_body() attributes {grid = [2]} {
 // CHECK-DAG:         %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:         %[[C128:.*]] = arith.constant 128 : index
 // CHECK-DAG:         %[[C256:.*]] = arith.constant 256 : index

@@ -27,7 +27,7 @@
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C6]] step %[[C1]] {
 // CHECK-NEXT:      scf.for %[[J:.*]] = %[[C0]] to %[[C4]] step %[[C1]] {
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.*]]:2 = ktdf.private
+// CHECK:               %[[P:.*]]:2 = ktdf.private
 // CHECK:                 memref.alloc
 // CHECK:                 ktdf.create_token
 // CHECK:                 ktdf.private_yield

@@ -13,7 +13,7 @@
 // CHECK:         %[[C6:.+]] = arith.constant 6 : index
 // CHECK-NEXT:    ktdf.parallel (%[[ROW:[^,]+]], %[[INST:[^)]+]]) = (%[[C0]]) to (%[[C6]]) step (%[[C1]]) distribute(num_instances = 2) {
 // CHECK-NEXT:      ktdf.pipeline {
-// CHECK-NEXT:        %[[P:.+]]:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token) {
+// CHECK:             %[[P:.+]]:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token) {
 // CHECK:             ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK-NEXT:          ktdf.data_transfer from %[[TILE]][%[[ROW]], 0] size [1, 64] to %[[P]]#0 size [64]
 // CHECK:             } {applicable_units = ["L1LU"]}

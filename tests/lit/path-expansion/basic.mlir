@@ -22,7 +22,7 @@
 
 // The private: the new buffers and FIFOs in the order the stages first use them, then
 // one token per stage that has a successor. The old DDR FIFOs and tokens are gone.
-// CHECK-NEXT:          %[[P:.*]]:10 = ktdf.private -> (memref<1x64xf16, "L1">, memref<1x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<1x64xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
+// CHECK:               %[[P:.*]]:10 = ktdf.private -> (memref<1x64xf16, "L1">, memref<1x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<1x64xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
 
 // MNILU: the original load stage, each transfer now ending in its L1 buffer.
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[P]]#6) {

@@ -14,7 +14,7 @@
 // CHECK-NEXT:      scf.for %[[CHUNK:.*]] = %[[C0]] to %[[N]] step %[[C1]] {
 // CHECK-NEXT:        %[[FIRST:.*]] = arith.cmpi eq, %[[CHUNK]], %[[C0]] : index
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 32xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf32>, !ktdf.token, !ktdf.token) {
+// CHECK:               %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 32xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf32>, !ktdf.token, !ktdf.token) {
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
 // CHECK:                 %[[SLOT:.*]] = arith.divsi
 // CHECK-NEXT:            ktdf.data_transfer from %[[OUTER]]#0[%[[SLOT]], %[[CHUNK]] * 32, %{{.*}}] size [1, 32, 1] to %[[P]]#0 size [32] : memref<4x96x1xf32, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 32xf32>

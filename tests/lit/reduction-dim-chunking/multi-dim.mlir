@@ -25,7 +25,7 @@
 // TWO-NEXT:         %[[E1:.*]] = arith.cmpi eq, %[[I1]], %[[C0]] : index
 // TWO-NEXT:         %[[FIRST:.*]] = arith.andi %[[E0]], %[[E1]] : i1
 // TWO-NEXT:         ktdf.pipeline {
-// TWO-NEXT:           ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 32xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token)
+// TWO:                ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 32xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token)
 // TWO:                ktdf.data_transfer from %{{.*}}#0[%{{.*}}, %[[I0]] * 2, %[[L0:.*]], %[[I1]] * 8] size [1, 2, 2, 8] to %{{.*}}#0 size [32] : memref<2x4x2x32xf32, "L1">
 // TWO:                scf.if %[[FIRST]] {
 // TWO:                ktdf.read_from_fifo %{{.*}}#0 : <"L1LU" -> "SFU", 32xf32> -> tensor<2x2x8xf32>
@@ -40,7 +40,7 @@
 // ONE-NEXT:     scf.for %[[I0:.*]] = %[[C0]] to %[[N0]] step %[[C1]] {
 // ONE-NEXT:       %[[FIRST:.*]] = arith.cmpi eq, %[[I0]], %[[C0]] : index
 // ONE-NEXT:       ktdf.pipeline {
-// ONE-NEXT:         ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 128xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token)
+// ONE:              ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 128xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token)
 // ONE:              ktdf.data_transfer from %{{.*}}#0[%{{.*}}, %[[I0]] * 2, %[[L0:.*]], %[[C0]] * 32] size [1, 2, 2, 32] to %{{.*}}#0 size [128]
 // ONE:              ktdf.read_from_fifo %{{.*}}#0 : <"L1LU" -> "SFU", 128xf32> -> tensor<2x2x32xf32>
 

@@ -17,7 +17,7 @@
 // CHECK:             %[[C1:.*]] = arith.constant 1 : index
 // CHECK:             %[[LAST:.*]] = arith.constant 31 : index
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf32>, !ktdf.token, !ktdf.token) {
+// CHECK:               %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf32>, !ktdf.token, !ktdf.token) {
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
 // CHECK:                 %[[SLOT:.*]] = arith.divsi
 // CHECK-NEXT:            scf.if %[[FIRST]] {

@@ -17,7 +17,7 @@
 // CHECK:           %[[LAST_A:.*]] = arith.constant 3 : index
 // CHECK:           %[[LAST_B:.*]] = arith.constant 31 : index
 // CHECK-NEXT:      ktdf.pipeline {
-// CHECK-NEXT:        %[[P:.*]]:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token) {
+// CHECK:             %[[P:.*]]:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token) {
 // CHECK:             ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK:               %[[NA:.*]] = arith.constant 4 : index
 // CHECK:               %[[NB:.*]] = arith.constant 32 : index
@@ -67,7 +67,7 @@
 // CHUNKED:           %[[LAST_A:.*]] = arith.constant 1 : index
 // CHUNKED:           %[[LAST_B:.*]] = arith.constant 7 : index
 // CHUNKED-NEXT:      ktdf.pipeline {
-// CHUNKED-NEXT:        ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token)
+// CHUNKED:             ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token)
 // CHUNKED:             scf.for %[[A:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHUNKED-NEXT:          scf.for %[[BB:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHUNKED-NEXT:            ktdf.data_transfer from %{{.*}}[%{{.*}}, %[[CA]] * 2 + %[[A]], %{{.*}}, %[[CB]] * 8 + %[[BB]]] size [1, 1, 2, 1] to %{{.*}}#0 size [2]

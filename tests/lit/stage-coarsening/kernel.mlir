@@ -46,7 +46,7 @@ module {
 // CHECK-LABEL: func.func @local_schedule_0()
 // CHECK-NOT:     scf.for
 // CHECK:         ktdf.pipeline {
-// CHECK-NEXT:      %[[P:.+]]:5 = ktdf.private -> (memref<32x1x64xf16, "L1">, memref<32x1x64xf16, "L1">, memref<32x1x64xf16, "L1">, !ktdf.token, !ktdf.token)
+// CHECK:           %[[P:.+]]:5 = ktdf.private -> (memref<32x1x64xf16, "L1">, memref<32x1x64xf16, "L1">, memref<32x1x64xf16, "L1">, !ktdf.token, !ktdf.token)
 // CHECK:           ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
 // CHECK-NEXT:        scf.for %[[R0:.+]] = %[[C0:.+]] to %[[C32:.+]] step %[[C1:[^ ]+]] {
 // CHECK:               ktdf.data_transfer from %{{.+}} size [1, 64] to %[[P]]#0[%{{.+}}, 0, 0] size [1, 1, 64]
@@ -56,7 +56,7 @@ module {
 // CHECK-NEXT:      ktdf.stage depends_in(%[[P]]#3) depends_out(%[[P]]#4) {
 // CHECK-NEXT:        scf.for %[[R1:.+]] = %[[C0]] to %[[C32]] step %[[C1]] {
 // CHECK-NEXT:          ktdf.pipeline {
-// CHECK-NEXT:            %[[Q:.+]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token)
+// CHECK:                 %[[Q:.+]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token)
 // CHECK:                 ktdf.stage depends_in(none) depends_out(%[[Q]]#3) {
 // CHECK:                 } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:            ktdf.stage depends_in(%[[Q]]#3) depends_out(%[[Q]]#4) {

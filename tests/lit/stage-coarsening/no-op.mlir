@@ -7,7 +7,7 @@
 // CHECK-LABEL: func.func @no_loop(
 // CHECK:         %{{.+}} = arith.constant 0 : index
 // CHECK-NEXT:    ktdf.pipeline {
-// CHECK-NEXT:      ktdf.private -> (memref<64xf16, "L1">, !ktdf.token)
+// CHECK:           ktdf.private -> (memref<64xf16, "L1">, !ktdf.token)
 func.func @no_loop(%x: memref<64xf16, "DDR">, %z: memref<64xf16, "DDR">) {
   %c0 = arith.constant 0 : index
   ktdf.pipeline {
@@ -33,7 +33,7 @@ func.func @no_loop(%x: memref<64xf16, "DDR">, %z: memref<64xf16, "DDR">) {
 // CHECK:         scf.for %[[N:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:      arith.addi %[[N]]
 // CHECK-NEXT:      ktdf.pipeline {
-// CHECK-NEXT:        ktdf.private -> (memref<64xf16, "L1">, !ktdf.token)
+// CHECK:             ktdf.private -> (memref<64xf16, "L1">, !ktdf.token)
 func.func @busy_loop(%x: memref<128xf16, "DDR">, %z: memref<128xf16, "DDR">) {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index

@@ -7,7 +7,7 @@
 
 // CHECK-LABEL: func.func @row_sums(
 // CHECK:         ktdf.pipeline {
-// CHECK-NEXT:      %[[P:.+]]:4 = ktdf.private -> (memref<4x4x64xf16, "L1">, memref<4x1xf16, "L1">, !ktdf.token, !ktdf.token)
+// CHECK:           %[[P:.+]]:4 = ktdf.private -> (memref<4x4x64xf16, "L1">, memref<4x1xf16, "L1">, !ktdf.token, !ktdf.token)
 // CHECK:           ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK-NEXT:        scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:          scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {

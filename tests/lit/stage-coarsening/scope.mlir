@@ -8,11 +8,11 @@
 
 // CHECK-LABEL: func.func @exp_square(
 // CHECK:         ktdf.pipeline {
-// CHECK-NEXT:      %[[P:.+]]:4 = ktdf.private -> (memref<3x64xf16, "L1">, memref<3x64xf16, "L1">, !ktdf.token, !ktdf.token) {
+// CHECK:           %[[P:.+]]:4 = ktdf.private -> (memref<3x64xf16, "L1">, memref<3x64xf16, "L1">, !ktdf.token, !ktdf.token) {
 // CHECK:           ktdf.stage depends_in(%[[P]]#2) depends_out(%[[P]]#3) {
 // CHECK-NEXT:        scf.for
 // CHECK-NEXT:          ktdf.pipeline {
-// CHECK-NEXT:            %[[Q:.+]]:10 = ktdf.private -> (memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
+// CHECK:                 %[[Q:.+]]:10 = ktdf.private -> (memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
 // CHECK:                 ktdf.stage depends_in(none) depends_out(%[[Q]]#5) {
 // CHECK:                   ktdf.data_transfer from %[[P]]#0[%{{.+}}, 0] size [1, 64] to %[[Q]]#1 size [64]
 // CHECK:                 ktdf.stage depends_in(%[[Q]]#6) depends_out(%[[Q]]#7) {

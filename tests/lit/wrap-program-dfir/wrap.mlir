@@ -14,7 +14,7 @@
 
 // CHECK-LABEL: module @first {
 // CHECK:         func.func private @first_body()
-// CHECK-NEXT:    func.func @first(%[[BASE:.*]]: index) {
+// CHECK:         func.func @first(%[[BASE:.*]]: index) {
 // CHECK-NEXT:      symbol.create_id %[[BASE]] {symbol_id = -2 : si64} : index
 // CHECK:           %[[C2048:.*]] = arith.constant 2048 : index
 // CHECK-NEXT:      %[[SUM:.*]] = arith.addi %[[BASE]], %[[C2048]] : index
@@ -23,7 +23,7 @@
 // CHECK:           return
 // CHECK:         }
 // CHECK-NEXT:    module {
-// CHECK-NEXT:      func.func @first_body() attributes {grid = [1]} {
+// CHECK:           func.func @first_body() attributes {grid = [1]} {
 // CHECK:             %[[KEPT:.*]] = arith.constant 2048 : index
 // CHECK-NEXT:        %[[U:.*]] = dataflow.get_unit
 // CHECK-NEXT:        dataflow.program_unit iter_arg : %{{.*}} -> (%[[U]]) : {
@@ -37,12 +37,12 @@
 
 // CHECK-LABEL: module @second {
 // CHECK:         func.func private @second_body()
-// CHECK-NEXT:    func.func @second() {
+// CHECK:         func.func @second() {
 // CHECK-NEXT:      call @second_body() : () -> ()
 // CHECK:           return
 // CHECK:         }
 // CHECK-NEXT:    module {
-// CHECK-NEXT:      func.func @second_body() attributes {grid = [1]} {
+// CHECK:           func.func @second_body() attributes {grid = [1]} {
 module {
   module {
     func.func @kernel(%a: index, %b: index) {
@@ -84,13 +84,13 @@ module {
 // wrapped, and a named module without DataflowIR.
 
 // CHECK-LABEL: module @computes {
-// CHECK-NEXT:    func.func @computes(%{{.*}}: index)
+// CHECK:         func.func @computes(%{{.*}}: index)
 // CHECK-LABEL: module @wrapped {
 // CHECK:         func.func private @wrapped_body()
-// CHECK-NEXT:    func.func @wrapped()
+// CHECK:         func.func @wrapped()
 // CHECK-NEXT:      call @wrapped_body()
 // CHECK-LABEL: module @plain {
-// CHECK-NEXT:    func.func @plain()
+// CHECK:         func.func @plain()
 module {
   module @computes {
     func.func @computes(%n: index) attributes {grid = [1]} {
