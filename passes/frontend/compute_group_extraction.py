@@ -52,6 +52,7 @@ from dfsched.passes.frontend.fold_accumulation_loops import fold_accumulation_lo
 from dfsched.passes.frontend.lower_inter_tile_ops import lower_inter_tile_ops
 from dfsched.passes.frontend.sink_loads import sink_loads_into_nested_blocks
 from dfsched.passes.frontend.tile_invariant_loop_bounds import tile_invariant_loop_bounds
+from dfsched.passes.walk import each_once
 from dfsched.passes.frontend.utils import (
     blocks_post_order,
     dialect_of,
@@ -163,12 +164,7 @@ def access_tile_classes(block: Block) -> TileClasses:
 def union_loads_feeding(store: Operation, classes: TileClasses) -> None:
     """Walk back from `store` through operand definitions; union every load reached."""
     block = store.parent_block()
-    worklist, visited = [store], set()
-    while worklist:
-        op = worklist.pop()
-        if op in visited:
-            continue
-        visited.add(op)
+    for op, worklist in each_once(store):
         if op_name(op) == LOAD:
             if op.parent_block() is not block:
                 raise error(store, "the data of this ktdp.store comes from a ktdp.load in another block; "
