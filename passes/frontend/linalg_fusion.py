@@ -24,6 +24,9 @@ fused op back. This module does the same:
   of two inputs): its steps read both operands from FIFOs and a matrix unit takes only the
   product's operands, so an element-wise producer (SwiGLU's `silu(gate) * up` before the down
   projection) stays a compute op of its own and its result an intermediate in the scratchpad;
+* dfsched: an unfused generic whose init is another generic's result and which does not read
+  it (`gate * up` of two contractions, generalised with `outs(%gate)`) gets a fresh
+  `tensor.empty` too: that result is then only an input, as every intermediate is;
 * a producer whose result has other users stays for them (MLIR would keep it as an extra
   result of the fused op; the program then cannot become a single generic and C3SP says so).
 """
@@ -64,6 +67,10 @@ def fuse_elementwise_generics(func: Operation, ctx: Context | None) -> None:
                     worklist.remove(producer)
             worklist.append(fused)
             break
+    for generic in [op for op in func.walk() if isinstance(op, GenericOp)]:
+        unread = not any(arg.uses for arg in generic.body.blocks[0].args[len(generic.inputs):])
+        if unread and any(isinstance(value.owner, GenericOp) for value in generic.outputs):
+            _fresh_empty_inits(generic)
 
 
 def can_fuse(producer: GenericOp, consumer: GenericOp, index: int) -> bool:

@@ -45,7 +45,8 @@ Algorithm (a fixed point, one hoist per round, as upstream):
 4. **Within a stage** (dfsched, after the fixed point): a transfer still in a loop that a
    stage runs itself moves before that loop, in the same stage (`hoist_within_stages`: after
    stage coarsening a DMA stage walks the rows of A, and a matmul's B tile, the same for every
-   row, is then loaded once).
+   row, is then loaded once). A transfer that changes along its own innermost loops (B's
+   column blocks) moves with them, when they write nothing else, before the row loop.
 
 Where dfsched differs from upstream (no upstream test output changes):
 * condition (f) above; the `ktdf.opaque` / `memref.copy` writers of (c) and (d), and
@@ -113,28 +114,79 @@ def hoist_within_stages(module: Operation) -> None:
     DMA stage walking the rows of A) moves before the outermost such loop it does not change
     across, in the same stage: a matmul's B tile, the same for every row, is loaded once.
     The conditions are (a), (c), (d) and (e) of step 2 for that loop, and every operand of the
-    transfer is defined outside it. The stage's readers run after it (its tokens), so they see
-    the same data; readers in the stage see it from the first iteration on.
+    transfer is defined outside it. A transfer that changes along its own loops (B's column
+    blocks) moves with them when they hold nothing else that writes memory (`carried`), and
+    the loops then move before the outer loop it does not change across (the rows). The
+    stage's readers run after it (its tokens), so they see the same data; readers in the stage
+    see it from the first iteration on.
     """
     for transfer in [t for t in module.walk() if isinstance(t, ktdf.DataTransferOp)]:
         if not isinstance(transfer.destination.type, MemRefType):
             continue
         target: scf.ForOp | None = None
+        moving: Operation = transfer
         loop = transfer.parent_op()
         while isinstance(loop, scf.ForOp) and isinstance(loop.parent_op(), scf.ForOp | ktdf.StageOp):
             iv = loop.body.block.args[0]
-            if (not transfer_is_invariant(transfer, iv)
-                    or any(defined_inside(v, loop) for v in transfer.operands)
+            if target is None and not transfer_is_invariant(transfer, iv) and carried(loop, transfer):
+                moving = loop  # the transfer's own loop comes along
+            elif (not transfer_is_invariant(transfer, iv)
+                    or any(defined_inside(v, loop) for v in external_operands(moving))
                     or region_writes_to(loop.body, transfer.source)
                     or region_writes_to(loop.body, transfer.destination, ignore=transfer)):
                 break
-            target = loop
+            else:
+                target = loop
             if isinstance(loop.parent_op(), ktdf.StageOp):
                 break
             loop = loop.parent_op()
         if target is not None:
-            transfer.detach()
-            target.parent_block().insert_op_before(transfer, target)
+            if moving is not transfer:
+                erase_dead_index_ops(moving)
+            moving.detach()
+            target.parent_block().insert_op_before(moving, target)
+
+
+def carried(loop: scf.ForOp, transfer: ktdf.DataTransferOp) -> bool:
+    """`loop` may move with `transfer`: no results, and nothing else in it writes memory (only
+    index arithmetic and loops around the transfer)."""
+    if loop.results:
+        return False
+    return all(op is transfer or isinstance(op, scf.ForOp | scf.YieldOp) or _pure_index_op(op)
+               for op in loop.body.walk())
+
+
+def _pure_index_op(op: Operation) -> bool:
+    return op_name(op).startswith("arith.") or isinstance(op, ktdf.TilingLinearizeIndexOp | ktdf.TilingDeriveSizeOp)
+
+
+def external_operands(op: Operation) -> list[SSAValue]:
+    """The values `op` and the ops nested in it use that are defined outside `op` (dead index
+    arithmetic left by tiling excepted: `dead_index_ops`, erased before a move)."""
+    dead = dead_index_ops(op)
+    return [v for inner in op.walk() if inner not in dead
+            for v in inner.operands if inner is op or not defined_inside(v, op)]
+
+
+def dead_index_ops(op: Operation) -> set[Operation]:
+    """The index arithmetic nested in `op` whose results only such arithmetic uses."""
+    candidates = [inner for inner in op.walk() if inner is not op and _pure_index_op(inner)]
+    dead: set[Operation] = set()
+    changed = True
+    while changed:
+        changed = False
+        for inner in candidates:
+            if inner not in dead and all(use.operation in dead for r in inner.results for use in r.uses):
+                dead.add(inner)
+                changed = True
+    return dead
+
+
+def erase_dead_index_ops(op: Operation) -> None:
+    dead = dead_index_ops(op)
+    for inner in reversed([o for o in op.walk() if o in dead]):
+        inner.detach()
+        inner.erase(safe_erase=False)
 
 
 # ===========================================================================

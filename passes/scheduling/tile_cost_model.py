@@ -13,16 +13,28 @@ loops, double-buffered pipelines), and each piece is timed the way the DataflowI
   `ACCESS_CYCLES` per access, as in the simulator;
 * `ktdf.write_to_fifo` is a `send` over the FIFO's link; `read_from_fifo` costs nothing once
   the data is there (`receive_cycles` 0);
-* a `linalg.generic` costs, per scalar op of its body, one cycle per issue of `lanes` elements
-  of the compute unit (`dfsched.cycles_per_op` on the exec unit multiplies it); a contraction
-  step marked for the matrix unit (`dfsched.matrix_tile`) costs `cycles_per_tile` per unit tile;
-  the lane combine of a lane-wide reduction (`dfsched.lane_wide = L`) log2(L) shuffles and
-  binaries, the shuffle that picks each row's total and the body's op;
-* `scf.for` repeats its body; `ktdf.parallel ... distribute(num_instances = N)` runs its
-  iterations on N corelets at once (ceil(trips / N) each);
+* a `linalg.generic` costs, per scalar op of its body and per input it spreads over the output
+  (a `vectorchain.shuffle`: a contraction step's column of A on the vector lanes), one cycle
+  per issue of `lanes` elements of the compute unit (`dfsched.cycles_per_op` on the exec unit
+  multiplies it); a contraction step marked for the matrix unit (`dfsched.matrix_tile`) costs
+  `cycles_per_tile` per unit tile; the lane combine of a lane-wide reduction
+  (`dfsched.lane_wide = L`) log2(L) shuffles and binaries, the shuffle that picks each row's
+  total and the body's op. A generic on buffers also loads and stores its output (an
+  accumulator in register memory: loaded when the body reads it) and loads each input that
+  is not read from a FIFO, over the links between those memories and the unit;
+* `scf.for` repeats its body; a splat transfer (memory -> FIFO) of a nested pipeline whose
+  subscripts the loop does not change costs its first iteration only: the backend sends it
+  once per loop and the receiver holds it (Decision 90, `passes/lowering/hold_broadcast_operands.py`);
+  `ktdf.parallel ... distribute(num_instances = N)` runs its
+  iterations on N corelets at once (ceil(trips / N) each); an `scf.if` on `iv == c` in a loop
+  (a reduction's last step sending its result) counts once per loop, not per iteration;
 * a loop's iterations overlap as far as their busiest unit allows: the body's latency once
-  (fill and drain) plus its occupancy for every further iteration. A `ktdf.pipeline` whose
-  stages talk through FIFOs (streaming) is occupied for its slowest stage; so is one with
+  (fill and drain) plus its occupancy for every further iteration, unless the body holds
+  several pipelines (a row tile's operands, then its loop over column blocks): those run in
+  order, each iteration after the last. A `ktdf.pipeline` whose stages talk through FIFOs
+  (streaming: a contraction's K loop) takes its slowest stage plus one step of each other
+  stage (filling and draining the stream; a stage's steps are the trips of its loop) and is
+  occupied for its slowest stage; so is one with
   `modulo(size : M)` (double buffering), each stage paying the token handshake, `SYNC_CYCLES`
   per sync its unit sends (one per corelet of a neighbouring stage spread over corelets, else
   one); a single-buffered one is occupied for its slowest pair of neighbouring stages (a stage
@@ -40,10 +52,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from xdsl.dialects import scf
+from xdsl.dialects import arith, scf
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.dialects.builtin import FixedBitwidthType, IndexType, MemRefType, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from dfsched.arch.intrinsics import MATRIX_TILE
 from dfsched.arch.model import DeviceModel
@@ -80,6 +93,7 @@ class TileCostModel:
         self.device = device
         self.bounds = bounds
         self.env: dict[Operation, int] = {}
+        self.free: set[Operation] = set()  # held splat transfers, after their loop's first iteration
 
     def cycles(self, env: dict[Operation, int]) -> int:
         self.env = env
@@ -100,7 +114,15 @@ class TileCostModel:
 
     def op(self, op: Operation, unit: str | None) -> Cost:
         if isinstance(op, scf.ForOp):
-            return self.repeat(op.body.block, self.trips(op.lb, op.ub, op.step), 1, unit)
+            trips = self.trips(op.lb, op.ub, op.step)
+            held = held_splats(op)
+            if not held or trips < 2:
+                return self.repeat(op.body.block, trips, 1, unit)
+            first = self.block(op.body.block, unit)
+            self.free |= held
+            rest = self.block(op.body.block, unit)
+            self.free -= held
+            return Cost(first.latency + rest.busy * (trips - 1), first.busy + rest.busy * (trips - 1))
         if isinstance(op, ktdf.ParallelOp):
             trips = 1
             for lb, ub, step in zip(op.lower_bounds, op.upper_bounds, op.steps):
@@ -128,20 +150,34 @@ class TileCostModel:
 
     def repeat(self, body: Block, trips: int, instances: int, unit: str | None) -> Cost:
         """`trips` iterations of `body` spread over `instances` units: each unit's iterations
-        overlap as far as the body's busiest unit lets them (nothing, for a body on one unit)."""
+        overlap as far as the body's busiest unit lets them (nothing, for a body on one unit).
+        A branch taken at one iteration (`once_per_loop`) counts once, not every iteration. A
+        body of several pipelines (a row tile's operands, then its loop over column blocks)
+        runs them in order, every iteration after the last: its iterations do not overlap."""
         per_unit = -(-trips // instances) if trips > 0 else 0
         if per_unit == 0:
             return ZERO
-        once = self.block(body, unit)
-        return Cost(once.latency + once.busy * (per_unit - 1), once.busy * per_unit)
+        each, single = ZERO, ZERO
+        for op in body.ops:
+            if once_per_loop(op, body):
+                single = single + self.op(op, unit)
+            else:
+                each = each + self.op(op, unit)
+        if sum(1 for op in body.ops if holds_pipeline(op)) > 1:  # ordered one after the other
+            return each.times(per_unit) + single
+        return Cost(each.latency + each.busy * (per_unit - 1), each.busy * per_unit) + single
 
     def pipeline(self, pipeline: ktdf.PipelineOp) -> Cost:
         """One run of the stages: they overlap with the next run's when double-buffered
         (`modulo`, plus a handshake) or streaming through FIFOs, else they hold every unit."""
         ops = [op for op in pipeline.body.block.ops if isinstance(op, ktdf.StageOp)]
         stages = [self.op(op, None) for op in ops]
-        if streams(pipeline):
-            return Cost(sum(s.latency for s in stages), max((s.busy for s in stages), default=0))
+        if streams(pipeline):  # the slowest stage, plus one step of each other to fill and drain
+            if not stages:
+                return ZERO
+            slowest = max(range(len(stages)), key=lambda i: stages[i].latency)
+            fill = sum(-(-s.latency // self.steps(op)) for i, (s, op) in enumerate(zip(stages, ops)) if i != slowest)
+            return Cost(stages[slowest].latency + fill, max(s.busy for s in stages))
         stages = [cost + Cost(h, h) for cost, h in zip(stages, handshakes(ops))]
         latency = sum(s.latency for s in stages)
         if pipeline.modulo is not None and pipeline.modulo.value.data >= 2:
@@ -150,6 +186,11 @@ class TileCostModel:
         # taken the previous one, so neighbours alternate
         pairs = [a.busy + b.busy for a, b in zip(stages, stages[1:])]
         return Cost(latency, max(pairs or [latency]))
+
+    def steps(self, stage: ktdf.StageOp) -> int:
+        """The iterations of a streaming stage's loop (its steps through the FIFOs; 1 without one)."""
+        loops = [op for op in stage.body.block.ops if isinstance(op, scf.ForOp)]
+        return max(1, self.trips(loops[0].lb, loops[0].ub, loops[0].step)) if len(loops) == 1 else 1
 
     @staticmethod
     def stage_unit(stage: ktdf.StageOp, outer: str | None) -> str | None:
@@ -167,6 +208,8 @@ class TileCostModel:
 
     # -- leaves --------------------------------------------------------------------------
     def transfer(self, op: ktdf.DataTransferOp, unit: str | None) -> int:
+        if op in self.free:
+            return 0
         source, dest = op.source.type, op.destination.type
         rows, row_elements = self.block_shape(op)
         if isinstance(source, MemRefType) and isinstance(dest, MemRefType):
@@ -220,7 +263,8 @@ class TileCostModel:
         matrix = self.device.matrix_unit
         if MATRIX_TILE in op.attributes and matrix is not None:  # one matrix-unit step per unit tile
             sizes = op.attributes[MATRIX_TILE].get_values()
-            return math.prod(-(-size // per) for size, per in zip(sizes, matrix.tile)) * matrix.cycles_per_tile
+            tiles = math.prod(-(-size // per) for size, per in zip(sizes, matrix.tile))
+            return tiles * matrix.cycles_per_tile + self.buffer_traffic(op, unit)
         outputs = [v.type for v in op.outputs]
         if is_lane_combine(op):  # one issue per shuffle and binary (passes/lane_wide.py)
             return 2 * int(math.log2(lane_width(op) or 1)) + 2
@@ -236,7 +280,111 @@ class TileCostModel:
             per_issue = int(attr.value.data) if attr is not None and hasattr(attr, "value") else 1
         issues = max(1, -(-count // lanes)) if lanes > 0 else 1
         scalar_ops = sum(1 for inner in op.body.block.ops if not isinstance(inner, YieldOp))
-        return max(1, scalar_ops) * issues * per_issue
+        shuffles = sum(1 for index in range(len(op.inputs)) if spreads(op, index))
+        return (max(1, scalar_ops) + shuffles) * issues * per_issue + self.buffer_traffic(op, unit)
+
+    def buffer_traffic(self, op: GenericOp, unit: str | None) -> int:
+        """The vector loads and stores of a generic on buffers (`dfir_compute`): its output is
+        stored (and loaded first when the body reads it: an accumulator in register memory),
+        an input in a memory rather than read from a FIFO is loaded."""
+        if not op.outputs or not isinstance(op.outputs[0].type, MemRefType):
+            return 0
+        out = op.outputs[0].type
+        nbytes = math.prod(shape_of(out)) * element_bytes(out.element_type)
+        cycles = self.link_cycles(unit, memory_kind(out), nbytes)
+        if op.body.block.args[-1].uses:
+            cycles += self.link_cycles(memory_kind(out), unit, nbytes)
+        for value in op.inputs:
+            if isinstance(value.type, MemRefType) and not isinstance(value.owner, ktdf.ReadFromFifoOp):
+                size = math.prod(shape_of(value.type)) * element_bytes(value.type.element_type)
+                cycles += self.link_cycles(memory_kind(value.type), unit, size)
+        return cycles
+
+
+def spreads(op: GenericOp, index: int) -> bool:
+    """Input `index` is not indexed like the output: one `vectorchain.shuffle` spreads it over
+    the output (a contraction step's column of A and row of B on the vector lanes)."""
+    if not op.outputs:
+        return False
+    maps = [m.data for m in op.indexing_maps.data]
+    shapes = [shape_of(v.type) for v in (*op.inputs, *op.outputs)]
+    extents: dict[int, int] = {}
+    for amap, shape in zip(maps, shapes):
+        for result, size in zip(amap.results, shape):
+            if isinstance(result, AffineDimExpr):
+                extents[result.position] = size
+
+    def varying(amap: AffineMap) -> list[int]:
+        return [r.position for r in amap.results if isinstance(r, AffineDimExpr) and extents[r.position] > 1]
+
+    return math.prod(shapes[index]) != math.prod(shapes[-1]) or varying(maps[index]) != varying(maps[-1])
+
+
+def holds_pipeline(op: Operation) -> bool:
+    return any(isinstance(inner, ktdf.PipelineOp) for inner in op.walk())
+
+
+def once_per_loop(op: Operation, body: Block) -> bool:
+    """An `scf.if` on `iv == c` (`c` from outside the loop): taken at one iteration, as a
+    reduction loop's last step sends its result (`map-reduction-partials`)."""
+    if not isinstance(op, scf.IfOp) or not isinstance(op.cond.owner, arith.CmpiOp):
+        return False
+    compare = op.cond.owner
+    if compare.predicate.value.data != 0:  # eq
+        return False
+    ivs = [arg for arg in body.args if isinstance(arg.type, IndexType)]
+    for iv, other in ((compare.lhs, compare.rhs), (compare.rhs, compare.lhs)):
+        if iv in ivs and not _defined_in(other, body):
+            return True
+    return False
+
+
+def _defined_in(value: SSAValue, body: Block) -> bool:
+    owner = value.owner
+    block = owner if isinstance(owner, Block) else owner.parent_block()
+    while block is not None:
+        if block is body:
+            return True
+        parent = block.parent_op()
+        block = parent.parent_block() if parent is not None else None
+    return False
+
+
+def held_splats(loop: scf.ForOp) -> set[Operation]:
+    """The splat transfers memory -> FIFO whose nearest enclosing loop is `loop` and whose
+    subscripts do not depend on its induction variable (sent once per loop, Decision 90)."""
+    held = set()
+    for op in loop.body.walk():
+        if not isinstance(op, ktdf.DataTransferOp) or not isinstance(op.destination.type, ktdf.FifoSlotType):
+            continue
+        mode = op.attributes.get("transfer_mode")
+        if not isinstance(mode, StringAttr) or mode.data != "splat" or _nearest_loop(op) is not loop:
+            continue
+        if not any(_depends_on(v, loop) for v in op.source_indices):
+            held.add(op)
+    return held
+
+
+def _nearest_loop(op: Operation) -> Operation | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, scf.ForOp | ktdf.ParallelOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def _depends_on(value: SSAValue, loop: scf.ForOp) -> bool:
+    """Whether `value` is computed from a block argument inside `loop` (its index or an inner one)."""
+    pending, seen = [value], set()
+    while pending:
+        v = pending.pop()
+        owner = v.owner
+        if isinstance(owner, Operation):
+            if owner not in seen:
+                seen.add(owner)
+                pending.extend(owner.operands)
+        elif loop.is_ancestor(owner.parent_op()) if owner.parent_op() is not None else False:
+            return True
+    return False
 
 
 def handshakes(stages: list[ktdf.StageOp]) -> list[int]:

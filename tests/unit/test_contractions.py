@@ -93,7 +93,8 @@ def test_matrix_unit_is_faster_than_the_vector_fallback(capsys, tmp_path):
 
 def test_cost_model_times_a_matrix_step_by_cycles_per_tile():
     """tile-size-selection's model costs a marked contraction step as the simulator does:
-    cycles_per_tile per unit tile it covers (matrix_unit: 4x8x4 in 2 cycles)."""
+    cycles_per_tile per unit tile it covers (matrix_unit: 4x8x4 in 2 cycles), plus loading and
+    storing its accumulator in register memory."""
     from dfsched.arch.intrinsics import MATRIX_TILE
     from dfsched.arch.loading import load_device
     from dfsched.passes.contraction import mark
@@ -107,9 +108,11 @@ def test_cost_model_times_a_matrix_step_by_cycles_per_tile():
         tool.apply_pass(module, request, instance)
     (step,) = [op for op in module.walk() if MATRIX_TILE in op.attributes]
     model = TileCostModel(module, load_device("matrix_unit"), lambda value, env: None)
-    assert model.compute(step, "MXU") == 2  # a 2x8x4 step: one unit tile
+    accumulator = model.buffer_traffic(step, "MXU")
+    assert accumulator == 2  # the accumulator's vector load and store (one access each)
+    assert model.compute(step, "MXU") == 2 + accumulator  # a 2x8x4 step: one unit tile
     mark(step, (8, 16, 8))
-    assert model.compute(step, "MXU") == 2 * 2 * 2 * 2  # 2 x 2 x 2 unit tiles
+    assert model.compute(step, "MXU") == 2 * 2 * 2 * 2 + accumulator  # 2 x 2 x 2 unit tiles
 
 
 def test_matrix_block_is_the_most_reuse_that_fits_the_registers():
@@ -136,3 +139,11 @@ def test_attention_checks_on_the_matrix_unit(capsys):
     assert code == 0, err
     assert out.count("dfsched.matrix_tile") == 2
     _check(capsys, EXAMPLES / "attention.mlir", "spyre", "--tiles", "2")
+
+
+@pytest.mark.parametrize("device", ["sample", "spyre"])
+def test_product_of_two_contractions_feeds_a_third(capsys, device):
+    """`gate * up` of two contractions' results read by a down projection
+    (tests/unit/kernels/gate_times_up.mlir, one tile): on the vector lanes and on the matrix
+    unit (the IR is pinned by construct-three-stage-pipeline/product-of-contractions.mlir)."""
+    _check(capsys, ROOT / "tests" / "unit" / "kernels" / "gate_times_up.mlir", device)
