@@ -429,9 +429,25 @@ def _receive(r: Runner, op, args) -> Gen:
     unit, peer = _unit_and_peer(r, op, args[0], "source")
     sim = r.sim
     fifo = sim.fifo(peer, unit)
-    t = op.results[0].type
-    shape, et = vector_type_info(t)
-    need = math.prod(shape)
+    found = sim.decoded.get(id(op))
+    if found is None or found[0] is not op:  # decoded once per op
+        t = op.results[0].type
+        shape, et = vector_type_info(t)
+        found = sim.decoded[id(op)] = (op, (t, shape, et, math.prod(shape)))
+    t, shape, et, need = found[1]
+    chunks = fifo.chunks
+    if chunks:  # the common case: the head chunk is visible and is exactly the vector
+        head = chunks[0]
+        values = head[1]
+        if values.size == need and values.dtype == et.dtype and head[0] <= sim.engine.now:
+            pieces, clocks = fifo.pop(need)
+            if sim.races is not None:
+                sim.races.acquire(unit.name, clocks[0])
+            sim.engine.wake(fifo.room)
+            values = values.copy().reshape(shape)
+            r.stats.received_bytes += values.nbytes
+            yield Busy(sim.options.receive_cycles, fifo.receive_what)
+            return (values,)
     parts: list[np.ndarray] = []
     got = 0
     while got < need:
