@@ -223,6 +223,7 @@ def _compile_parsed(kernel_name: str, kernel_bytes: bytes, device: str | None, b
 
     compat.thread_safe_implicit_builder()  # compile may run on several threads at once
     compat.fast_isolated_from_above()
+    compat.fast_walks()
 
     args = ["--ktir-to-dfir", kernel_name] + ([f"--device={device}"] if device is not None else [])
     args += [f"--bind={name}={value}" for name, value in binds.items()]

@@ -500,6 +500,7 @@ def run_tool(tool: type[DfschedOptMain], prog: str, argv: Sequence[str] | None) 
     argv = list(sys.argv[1:] if argv is None else argv)
     collect_garbage_less_often()
     compat.fast_isolated_from_above()
+    compat.fast_walks()
     try:
         return tool(argv).run()
     except (UsageError, PipelineSyntaxError) as exc:

@@ -66,3 +66,87 @@ def test_fast_isolated_from_above_gives_xdsls_verdicts():
     ModuleOp([outer, func])
     with pytest.raises(VerifyException, match="IsolatedFromAbove parent"):
         func.verify(verify_nested_ops=False)
+
+
+
+def _reference_walk(op, region_first=False):
+    """xDSL's recursive walk, written out (its block iterator reads the next op before handing
+    out the current one): the order `fast_walks` must keep."""
+    if not region_first:
+        yield op
+    for region in op.regions:
+        for block in region.blocks:
+            inner = block.first_op
+            while inner is not None:
+                following = inner.next_op
+                yield from _reference_walk(inner, region_first)
+                inner = following
+    if region_first:
+        yield op
+
+
+_NESTED = """
+  func.func @f(%n: index) -> index {
+    %c0 = arith.constant 0 : index
+    %r = scf.for %i = %c0 to %n step %n iter_args(%a = %c0) -> (index) {
+      %b = scf.for %j = %c0 to %n step %n iter_args(%x = %a) -> (index) {
+        %s = arith.addi %x, %n : index
+        scf.yield %s : index
+      }
+      %t = arith.addi %b, %i : index
+      scf.yield %t : index
+    }
+    %u = arith.addi %r, %c0 : index
+    func.return %u : index
+  }
+  func.func @g() {
+    func.return
+  }
+"""
+
+
+def _parsed():
+    from dfsched.tools.opt import DfschedOptMain
+
+    return DfschedOptMain(["-"]).parse("t", _NESTED)
+
+
+def test_fast_walks_keep_xdsls_order():
+    """Pre- and post-order walks of ops, regions and blocks yield what xDSL's recursive walks
+    yield, in the same order; reverse walks and block iteration keep working."""
+    from dfsched.compat import fast_walks
+
+    fast_walks()
+    fast_walks()  # idempotent
+    module = _parsed()
+    for region_first in (False, True):
+        expected = list(_reference_walk(module, region_first))
+        assert len(expected) == 13
+        assert list(module.walk(region_first=region_first)) == expected
+        inner = [op for op in expected if op is not module]
+        assert list(module.body.walk(region_first=region_first)) == inner
+        assert list(module.body.block.walk(region_first=region_first)) == inner
+    assert set(module.walk(reverse=True)) == set(module.walk()) and next(module.walk(reverse=True)) is module
+    funcs = list(module.body.block.ops)
+    assert len(module.body.block.ops) == 2 and list(reversed(module.body.block.ops)) == funcs[::-1]
+
+
+def test_fast_walks_allow_erasing_the_op_handed_out():
+    """As with xDSL's walk, the next op is read before the current one is handed out, and an
+    op's regions when it has been handled: detaching the outer loop when it is handed out still
+    walks its body, then goes on after it."""
+    from dfsched.compat import fast_walks
+
+    def names(walk, module):
+        seen = []
+        for op in walk(module):
+            seen.append(op.name)
+            if op.name == "scf.for" and op.parent_op().name == "func.func":
+                op.results[0].replace_all_uses_with(op.operands[0])
+                op.detach()
+        return seen
+
+    expected = names(_reference_walk, _parsed())
+    fast_walks()
+    assert names(lambda m: m.walk(), _parsed()) == expected
+    assert expected.count("scf.for") == 2 and expected[-3:] == ["func.return", "func.func", "func.return"]

@@ -137,3 +137,25 @@ def test_constant_keys_tell_what_attributes_tell():
     assert _constant_key("arith", IntegerAttr(5, i32), i32) != _constant_key("arith", IntegerAttr(5, i64), i64)
     assert _constant_key("arith", IntegerAttr(5, index), index) != _constant_key("arith", IntegerAttr(6, index), index)
     assert _constant_key("arith", FloatAttr(1.0, f32), f32) == _constant_key("arith", FloatAttr(1.0, f32), f32)
+
+
+def test_collapse_does_not_announce_per_core_constants(monkeypatch):
+    """Folding arithmetic into a grid-wide mapping builds a constant per core; the greedy driver
+    hears of the mapping and its query, not of each constant (work per tile: issue 19). The
+    fold still happens: the output is the pipeline's usual one (other tests pin it)."""
+    from dfsched.passes.cleanup import greedy
+    from dfsched.passes.lowering import dfir_collapse
+
+    announced: list[str] = []
+    folds: list[int] = []
+    notify = greedy.GreedyDriver.notify_inserted
+    monkeypatch.setattr(greedy.GreedyDriver, "notify_inserted",
+                        lambda self, op: (announced.append(op.name), notify(self, op))[1])
+    fold = dfir_collapse._folded_query
+    monkeypatch.setattr(dfir_collapse, "_folded_query",
+                        lambda rewriter, op, keys, values, key: (folds.append(len(values)),
+                                                                 fold(rewriter, op, keys, values, key))[1])
+    text = printing.module_to_string(_compiled(_add_kernel(300)))
+    assert folds and all(n == 300 for n in folds)
+    assert announced.count("arith.constant") < 300
+    assert 'name = "C299-sfu-CL1"' in text
