@@ -409,6 +409,7 @@ class ProgramPipeline:
         if not isinstance(tile_type, ktdp.AccessTileType):
             raise error(tile, "Result is not an access tile type")
         tile_shape = list(tile_type.get_shape())
+        _check_static_view(tile, view_type)
         strides = _view_strides(view)
         builder = Builder(InsertPoint.before(tile))
         operands = [*tile.indices, *tile.symbol_operands]
@@ -532,6 +533,18 @@ def _tile_order(tile: ktdp.ConstructAccessTileOp, rank: int) -> list[int]:
     if order.num_dims != rank or len(order.results) != rank or sorted(dims) != list(range(rank)):
         raise error(tile, f"access_tile_order {order} is not a permutation of the tile's {rank} dimensions")
     return dims
+
+
+def _check_static_view(tile: ktdp.ConstructAccessTileOp, view_type: MemRefType) -> None:
+    """Refuse a tile over a view whose memref type has a dynamic size (README Decision 91):
+    the transfers move every position of the tile, so positions past a size the type does not
+    give (Triton's `n_elements` tail) would be read and written instead of masked (Decision 23),
+    and the DataflowIR simulator cannot address a view of dynamic shape."""
+    if memref.DYNAMIC_INDEX not in view_type.get_shape():
+        return
+    raise error(tile, f"access tile over a memory view of dynamic shape {view_type}: the scheduler moves all "
+                      f"positions of the tile and cannot mask those past a size its type does not give (a run-time "
+                      f"size, even one bound by --bind; masked transfers are not scheduled); give the view static sizes")
 
 
 def _view_strides(view: ktdp.ConstructMemoryViewOp) -> list[int]:
