@@ -388,6 +388,9 @@ class NameTable:
         self._next_value = self._next_arg = self._next_conflict = 0
         self._scope = _Scope(None)
         self._number(root)
+        # id(value) -> (value, its text): a grid's mappings name each unit many times (ids: an
+        # SSA value's hash is a Python call)
+        self._texts: dict[int, tuple[SSAValue, str]] = {}
 
     # -- numbering ---------------------------------------------------------
     def _number(self, root: Operation) -> None:
@@ -480,6 +483,15 @@ class NameTable:
 
     # -- lookup ------------------------------------------------------------
     def value_text(self, value: SSAValue) -> str:
+        known = self._texts.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
+        text = self._value_text(value)
+        if text != "<<UNKNOWN SSA VALUE>>":
+            self._texts[id(value)] = (value, text)
+        return text
+
+    def _value_text(self, value: SSAValue) -> str:
         suffix = ""
         head = value
         if isinstance(value, OpResult) and len(value.op.results) > 1:

@@ -45,28 +45,14 @@ def _e(x: AffineExpr | int) -> AffineExpr:
     return AffineConstantExpr(x) if isinstance(x, int) else x
 
 
-def add(lhs: AffineExpr | int, rhs: AffineExpr | int) -> AffineExpr:
-    return affine_add(_e(lhs), _e(rhs))
+def _on_ints_too(op: Callable[[AffineExpr, AffineExpr], AffineExpr]) -> Callable[[AffineExpr | int, AffineExpr | int],
+                                                                             AffineExpr]:
+    """MLIR's operator `op`, its operands expressions or plain integers (constants)."""
+    return lambda lhs, rhs: op(_e(lhs), _e(rhs))
 
 
-def sub(lhs: AffineExpr | int, rhs: AffineExpr | int) -> AffineExpr:
-    return affine_sub(_e(lhs), _e(rhs))
-
-
-def mul(lhs: AffineExpr | int, rhs: AffineExpr | int) -> AffineExpr:
-    return affine_mul(_e(lhs), _e(rhs))
-
-
-def floordiv(lhs: AffineExpr | int, rhs: AffineExpr | int) -> AffineExpr:
-    return affine_floordiv(_e(lhs), _e(rhs))
-
-
-def ceildiv(lhs: AffineExpr | int, rhs: AffineExpr | int) -> AffineExpr:
-    return affine_ceildiv(_e(lhs), _e(rhs))
-
-
-def mod(lhs: AffineExpr | int, rhs: AffineExpr | int) -> AffineExpr:
-    return affine_mod(_e(lhs), _e(rhs))
+add, sub, mul = _on_ints_too(affine_add), _on_ints_too(affine_sub), _on_ints_too(affine_mul)
+floordiv, ceildiv, mod = _on_ints_too(affine_floordiv), _on_ints_too(affine_ceildiv), _on_ints_too(affine_mod)
 
 
 def neg(e: AffineExpr | int) -> AffineExpr:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType, MemRefType, StringAttr
-from xdsl.ir import Attribute, Dialect, Region, SSAValue
+from xdsl.ir import Attribute, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
                        opt_prop_def, prop_def, region_def, result_def, traits_def, var_operand_def)
@@ -23,7 +23,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand
 from dfsched.dialects.affine_subscripts import check_subscript_operands
-from dfsched.dialects.dataflow import VectorLike, newline, print_attr_dict, split_attr_dict
+from dfsched.dialects.dataflow import VectorLike, dfir_dialect, newline, print_attr_dict, split_attr_dict
 from dfsched.dialects.agen_peripheral import (CompositeIndirectLoadAndStoreOp, CompositeIndirectLoadOp,
                                               CompositeIndirectStoreOp, CompositeMemoryInterleaveOp,
                                               IndirectVectorLoadOp, IndirectVectorStoreOp, SetTransferMaskStateOp,
@@ -347,7 +347,7 @@ class CompositeStoreOp(IRDLOperation):
             check_access_set("store", self.store_set, self.store_order, self.affine_map, "Array")
 
 
-AGEN = Dialect(
+AGEN = dfir_dialect(
     "agen",
     [
         YieldOp,

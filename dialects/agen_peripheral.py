@@ -212,6 +212,23 @@ class _CompositeIndirectOp(_IndirectPairOp):
     """`composite_indirect_load` and `_store`: the pair, time symbols and a body; a load's body
     takes the loaded vector (`, load_iv(%v : T)`), a store's body yields the vector to store."""
 
+    indirect_memref = operand_def(MemRefType)
+    direct_memref = operand_def(MemRefType)
+    indirect_map_indices = var_operand_def(IndexType)
+    direct_map_indices = var_operand_def(IndexType)
+    multicast_info = opt_operand_def(IndexType)
+    time_symbols = var_operand_def(IndexType)
+    dbgName = opt_prop_def(StringAttr)
+    indirect_map = prop_def(AffineMapAttr)
+    direct_map = prop_def(AffineMapAttr)
+    time_set = prop_def(AffineSetAttr)
+    time_order = prop_def(AffineMapAttr)
+    time_addr_map = prop_def(AffineMapAttr)
+    body = region_def("single_block")
+
+    traits = traits_def(IMPLICIT_YIELD)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
     @classmethod
     def parse(cls, parser: Parser) -> _CompositeIndirectOp:
         (ind, ind_sub), (dir_, dir_sub) = cls._parse_pair(parser)
@@ -253,24 +270,8 @@ class CompositeIndirectLoadOp(_CompositeIndirectOp):
     SET_KIND: ClassVar[str] = "load"
     ARRAY: ClassVar[str] = "direct src array"
 
-    indirect_memref = operand_def(MemRefType)
-    direct_memref = operand_def(MemRefType)
-    indirect_map_indices = var_operand_def(IndexType)
-    direct_map_indices = var_operand_def(IndexType)
-    multicast_info = opt_operand_def(IndexType)
-    time_symbols = var_operand_def(IndexType)
-    dbgName = opt_prop_def(StringAttr)
-    indirect_map = prop_def(AffineMapAttr)
-    direct_map = prop_def(AffineMapAttr)
     load_set = prop_def(AffineSetAttr)
     load_order = prop_def(AffineMapAttr)
-    time_set = prop_def(AffineSetAttr)
-    time_order = prop_def(AffineMapAttr)
-    time_addr_map = prop_def(AffineMapAttr)
-    body = region_def("single_block")
-
-    traits = traits_def(IMPLICIT_YIELD)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
 
 @irdl_op_definition
@@ -278,44 +279,34 @@ class CompositeIndirectStoreOp(_CompositeIndirectOp):
     name = "agen.composite_indirect_store"
     SET_KIND: ClassVar[str] = "store"
 
+    store_set = prop_def(AffineSetAttr)
+    store_order = prop_def(AffineMapAttr)
+
+
+class _IndirectVectorOp(_IndirectPairOp):
+    """`indirect_vector_load` and `_store`: one vector through the pair (a store's value
+    operand comes first: a subclass's fields precede its base's)."""
+
     indirect_memref = operand_def(MemRefType)
     direct_memref = operand_def(MemRefType)
     indirect_map_indices = var_operand_def(IndexType)
     direct_map_indices = var_operand_def(IndexType)
     multicast_info = opt_operand_def(IndexType)
-    time_symbols = var_operand_def(IndexType)
     dbgName = opt_prop_def(StringAttr)
     indirect_map = prop_def(AffineMapAttr)
     direct_map = prop_def(AffineMapAttr)
-    store_set = prop_def(AffineSetAttr)
-    store_order = prop_def(AffineMapAttr)
-    time_set = prop_def(AffineSetAttr)
-    time_order = prop_def(AffineMapAttr)
-    time_addr_map = prop_def(AffineMapAttr)
-    body = region_def("single_block")
 
-    traits = traits_def(IMPLICIT_YIELD)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
 
 @irdl_op_definition
-class IndirectVectorLoadOp(_IndirectPairOp):
+class IndirectVectorLoadOp(_IndirectVectorOp):
     name = "agen.indirect_vector_load"
     SET_KIND: ClassVar[str] = "load"
 
-    indirect_memref = operand_def(MemRefType)
-    direct_memref = operand_def(MemRefType)
-    indirect_map_indices = var_operand_def(IndexType)
-    direct_map_indices = var_operand_def(IndexType)
-    multicast_info = opt_operand_def(IndexType)
-    dbgName = opt_prop_def(StringAttr)
-    indirect_map = prop_def(AffineMapAttr)
-    direct_map = prop_def(AffineMapAttr)
     load_set = prop_def(AffineSetAttr)
     load_order = prop_def(AffineMapAttr)
     result = result_def(VectorLike)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> IndirectVectorLoadOp:
@@ -342,23 +333,13 @@ class IndirectVectorLoadOp(_IndirectPairOp):
 
 
 @irdl_op_definition
-class IndirectVectorStoreOp(_IndirectPairOp):
+class IndirectVectorStoreOp(_IndirectVectorOp):
     name = "agen.indirect_vector_store"
     SET_KIND: ClassVar[str] = "store"
 
     value = operand_def(VectorLike)
-    indirect_memref = operand_def(MemRefType)
-    direct_memref = operand_def(MemRefType)
-    indirect_map_indices = var_operand_def(IndexType)
-    direct_map_indices = var_operand_def(IndexType)
-    multicast_info = opt_operand_def(IndexType)
-    dbgName = opt_prop_def(StringAttr)
-    indirect_map = prop_def(AffineMapAttr)
-    direct_map = prop_def(AffineMapAttr)
     store_set = prop_def(AffineSetAttr)
     store_order = prop_def(AffineMapAttr)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> IndirectVectorStoreOp:
@@ -515,6 +496,12 @@ class SetTransferMaskStateOp(IRDLOperation):
 class _SymbolicAccessOp(IRDLOperation):
     """`%mem[indices:(%i, ...), strides:(%s, ...)]` on a 1-D identity-laid-out memory view."""
 
+    memref = operand_def(MemRefType)
+    dbgName = opt_prop_def(StringAttr)
+    num_indices = prop_def(IntegerAttr[IntegerType])
+    num_strides = prop_def(IntegerAttr[IntegerType])
+    operands1 = var_operand_def(IndexType)
+
     def indices(self) -> tuple[SSAValue, ...]:
         return tuple(self.operands1[: self.num_indices.value.data])
 
@@ -568,13 +555,8 @@ class _SymbolicAccessOp(IRDLOperation):
 class SymbolicVectorLoadOp(_SymbolicAccessOp):
     name = "agen.symbolic_vector_load"
 
-    memref = operand_def(MemRefType)
-    dbgName = opt_prop_def(StringAttr)
     load_set = prop_def(AffineSetAttr)
     load_order = prop_def(AffineMapAttr)
-    num_indices = prop_def(IntegerAttr[IntegerType])
-    num_strides = prop_def(IntegerAttr[IntegerType])
-    operands1 = var_operand_def(IndexType)
     result = result_def(VectorLike)
 
     @property
@@ -629,13 +611,8 @@ class SymbolicVectorStoreOp(_SymbolicAccessOp):
     name = "agen.symbolic_vector_store"
 
     value_to_store = operand_def()
-    memref = operand_def(MemRefType)
-    dbgName = opt_prop_def(StringAttr)
     store_set = prop_def(AffineSetAttr)
     store_order = prop_def(AffineMapAttr)
-    num_indices = prop_def(IntegerAttr[IntegerType])
-    num_strides = prop_def(IntegerAttr[IntegerType])
-    operands1 = var_operand_def(IndexType)
 
     @classmethod
     def parse(cls, parser: Parser) -> SymbolicVectorStoreOp:

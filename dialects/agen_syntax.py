@@ -18,7 +18,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import EnumAttribute, UnresolvedOperand
 from dfsched.dialects.affine_subscripts import Subscripts, parse_subscripts, print_subscripts
-from dfsched.dialects.dataflow import (RoutingDirection, ensure_implicit_terminator, located_format_errors, newline,
+from dfsched.dialects.dataflow import (RoutingDirection, ensure_implicit_terminator, newline,
                                        print_attr_dict)
 
 INDEX = IndexType()
@@ -36,7 +36,6 @@ class RoutingDirectionAttr(EnumAttribute[RoutingDirection], SpacedOpaqueSyntaxAt
     name = "agen.direction"
 
 
-@located_format_errors
 @irdl_op_definition
 class YieldOp(IRDLOperation):
     """Terminator of agen region ops (implicit when it yields nothing)."""

@@ -14,7 +14,7 @@ MLIR-style merged attribute dictionary from hand-written printers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, ArrayAttr, BoolAttr, DictionaryAttr, IndexType,
@@ -31,7 +31,8 @@ from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, SingleBlockImplic
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
-from dfsched.dialects.syntax import parse_operand_list, split_attr_dict  # noqa: F401  (re-exported to the DataflowIR dialects)
+from dfsched.dialects.syntax import (parse_operand_list, print_attr_dict,  # noqa: F401  (re-exported to the DataflowIR dialects)
+                                     split_attr_dict)
 
 # ---------------------------------------------------------------------------
 # Types
@@ -196,12 +197,6 @@ def element_type(t: Attribute) -> Attribute | None:
 # ---------------------------------------------------------------------------
 
 
-def print_attr_dict(printer: Printer, op: Operation, elided: Iterable[str] = ()) -> None:
-    """MLIR's `printOptionalAttrDict(op->getAttrs(), elided)`: inherent and discardable attributes in one dict."""
-    merged: dict[str, Attribute] = {**op.properties, **op.attributes}
-    printer.print_op_attributes(merged, reserved_attr_names=[*elided, "operandSegmentSizes"])
-
-
 def region_terminator_is_trivial(region: Region) -> bool:
     """True when the region's terminator carries nothing, so an implicit-terminator printer may elide it."""
     block = region.blocks.first
@@ -228,6 +223,15 @@ def located_format_errors(op_type: type[IRDLOperation]) -> type[IRDLOperation]:
 
     op_type.parse = classmethod(parse)  # type: ignore[method-assign]
     return op_type
+
+
+def dfir_dialect(name: str, ops: Sequence[type[IRDLOperation]], attributes: Sequence[type[Attribute]] = ()) -> Dialect:
+    """A DataflowIR dialect whose declaratively formatted ops report a constraint violation met
+    while parsing as a located parse error (`located_format_errors`)."""
+    for op in ops:
+        if op.get_irdl_definition().assembly_format is not None:
+            located_format_errors(op)
+    return Dialect(name, list(ops), list(attributes))
 
 
 def ensure_implicit_terminator(op: Operation, terminator: type[Operation]) -> Operation:
@@ -280,7 +284,6 @@ class RoutingDirectionAttr(EnumAttribute[RoutingDirection], SpacedOpaqueSyntaxAt
 _INDEX = IndexType()
 
 
-@located_format_errors
 @irdl_op_definition
 class GetUnitOp(IRDLOperation):
     """A handle on a hardware unit; one `index` result per program time step."""
@@ -322,7 +325,6 @@ class GetUnitOp(IRDLOperation):
             raise VerifyException("expects at least one result (one unit handle per program time step)")
 
 
-@located_format_errors
 @irdl_op_definition
 class GetLocalUnitOp(IRDLOperation):
     name = "dataflow.get_local_unit"
@@ -414,7 +416,6 @@ class ProgramUnitOp(IRDLOperation):
             raise VerifyException("body may only have one argument, the 'iter_arg' unit handle of type index")
 
 
-@located_format_errors
 @irdl_op_definition
 class CreateGroupOp(IRDLOperation):
     name = "dataflow.create_group"
@@ -426,7 +427,6 @@ class CreateGroupOp(IRDLOperation):
     assembly_format = "`(` ($unit_ids^ `:` type($unit_ids))? `)` attr-dict `:` type(results)"
 
 
-@located_format_errors
 @irdl_op_definition
 class CreateMulticastGroupOp(IRDLOperation):
     name = "dataflow.create_multicast_group"
@@ -455,7 +455,6 @@ def _check_i32(attr: IntegerAttr, name: str) -> None:
         raise VerifyException(f"attribute '{name}' must be a 32-bit signless integer, got {attr.type}")
 
 
-@located_format_errors
 @irdl_op_definition
 class SyncSendOp(IRDLOperation):
     """Sends a synchronisation signal to `to_unit`."""
@@ -470,7 +469,6 @@ class SyncSendOp(IRDLOperation):
     assembly_format = "$to_unit attr-dict `:` type($to_unit)"
 
 
-@located_format_errors
 @irdl_op_definition
 class SyncRecvOp(IRDLOperation):
     """Waits for a synchronisation signal from `from_unit`."""
@@ -484,7 +482,6 @@ class SyncRecvOp(IRDLOperation):
     assembly_format = "$from_unit attr-dict `:` type($from_unit)"
 
 
-@located_format_errors
 @irdl_op_definition
 class ImplicitSyncOnStreamingBufferOp(IRDLOperation):
     name = "dataflow.implicit_sync_on_streaming_buffer"
@@ -499,7 +496,6 @@ class ImplicitSyncOnStreamingBufferOp(IRDLOperation):
                        "type($memory_unit) `,` type($dst_unit) `,` type($buffer_size)")
 
 
-@located_format_errors
 @irdl_op_definition
 class GetLogicalMemoryViewOp(IRDLOperation):
     """A memref view of a memory unit, starting at `start_address` (in elements), laid out by `layout_map`."""
@@ -646,7 +642,6 @@ def _is_hyper_rectangular(idx_set: AffineSetAttr) -> bool:
     return True
 
 
-@located_format_errors
 @irdl_op_definition
 class SendOp(IRDLOperation):
     """Sends a vector to the unit `to_unit`."""
@@ -662,7 +657,6 @@ class SendOp(IRDLOperation):
     assembly_format = "$to_unit `,` $send_data attr-dict `:` type($send_data)"
 
 
-@located_format_errors
 @irdl_op_definition
 class ReceiveOp(IRDLOperation):
     """Receives a vector from the unit `from_unit`."""
@@ -677,7 +671,6 @@ class ReceiveOp(IRDLOperation):
     assembly_format = "$from_unit attr-dict `:` type(results)"
 
 
-@located_format_errors
 @irdl_op_definition
 class OpaqueOp(IRDLOperation):
     """An auxiliary function call with its register and parameter bindings."""
@@ -694,7 +687,7 @@ class OpaqueOp(IRDLOperation):
     assembly_format = "attr-dict"
 
 
-DATAFLOW = Dialect(
+DATAFLOW = dfir_dialect(
     "dataflow",
     [
         GetUnitOp,

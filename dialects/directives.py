@@ -4,6 +4,7 @@ xDSL 0.74 reads an op's `assembly_format` as MLIR's ODS does; what ODS spells wi
 `custom<...>` directive upstream is spelled here, once for every dialect:
 
 * `custom<BracketPairs>($a, $b)`: `[%a0 : %b0], [%a1 : %b1]` (a trailing comma is accepted).
+* `custom<ImmutableMap>($keys, $values)`: `([%k0 -> %v0], [%k1 -> %v1])` (a symbol table).
 * `custom<Token>(type($r))`: `!ktdf.token`, or nothing at all (MLIR's stripped spelling of a
   parameterless type of the op's own dialect).
 * `custom<OwnType>(type($v))`: a type of the op's own dialect in MLIR's stripped form, its
@@ -116,6 +117,34 @@ class BracketPairs(CustomDirective):
 
     def is_present(self, op: IRDLOperation) -> bool:
         return bool(self.first.get(op))
+
+
+@irdl_custom_directive
+class ImmutableMap(CustomDirective):
+    keys: VariadicOperandVariable
+    values: VariadicOperandVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        keys: list[UnresolvedOperand] = []
+        values: list[UnresolvedOperand] = []
+
+        def entry() -> None:
+            parser.parse_punctuation("[")
+            keys.append(parser.parse_unresolved_operand())
+            parser.parse_punctuation("->")
+            values.append(parser.parse_unresolved_operand())
+            parser.parse_punctuation("]")
+
+        parser.parse_comma_separated_list(parser.Delimiter.PAREN, entry, " in symbol map")
+        self.keys.set(state, keys)
+        self.values.set(state, values)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        printer.print_string("(")
+        print_bracket_pairs(printer, self.keys.get(op), self.values.get(op), " -> ")
+        printer.print_string(")")
+        _printed(state)
 
 
 @irdl_custom_directive

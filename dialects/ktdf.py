@@ -10,7 +10,7 @@ a private region without its yield), we report an error instead.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (I64, AffineMapAttr, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, MemRefType,
@@ -114,28 +114,16 @@ class OpaqueSpeculatable(ConditionallySpeculatable):
         return not any(isinstance(v.type, MemRefType) for v in op.operands)
 
 
-class FifoAllocateCanonicalization(HasCanonicalizationPatternsTrait):
-    @classmethod
-    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        return (EraseUnusedFifoAllocate(),)
+def _canonicalized_by(patterns: Callable[[], tuple[RewritePattern, ...]]) -> HasCanonicalizationPatternsTrait:
+    """The trait giving an op the canonicalization `patterns()` (a function: the patterns are
+    defined below the ops)."""
 
+    class Canonicalization(HasCanonicalizationPatternsTrait):
+        @classmethod
+        def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+            return patterns()
 
-class BufferPhaseCanonicalization(HasCanonicalizationPatternsTrait):
-    @classmethod
-    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        return (FoldBufferPhaseConstants(),)
-
-
-class SelectMemrefCanonicalization(HasCanonicalizationPatternsTrait):
-    @classmethod
-    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        return (FoldSelectMemrefConstantPhase(),)
-
-
-class DeriveSizeCanonicalization(HasCanonicalizationPatternsTrait):
-    @classmethod
-    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        return (FoldSingleTripDeriveSize(),)
+    return Canonicalization()
 
 
 # ===========================================================================
@@ -370,7 +358,7 @@ class FifoAllocateOp(IRDLOperation):
     dynamic_sizes = var_operand_def(IndexType)
     slots = var_result_def(FifoSlotType)
 
-    traits = traits_def(FifoAllocateCanonicalization())
+    traits = traits_def(_canonicalized_by(lambda: (EraseUnusedFifoAllocate(),)))
 
     def __init__(self, slot_types: Sequence[Attribute], dynamic_sizes: Sequence[SSAValue] = (),
                  attributes: Mapping[str, Attribute] | None = None):
@@ -639,7 +627,7 @@ class TilingDeriveSizeOp(IRDLOperation):
     total_size = operand_def(IndexType)
     result = result_def(IndexType)
 
-    traits = traits_def(Pure(), DeriveSizeCanonicalization())
+    traits = traits_def(Pure(), _canonicalized_by(lambda: (FoldSingleTripDeriveSize(),)))
     irdl_options = (SameVariadicOperandSize(),)
 
     def __init__(self, ivs: Sequence[SSAValue], tile_sizes: Sequence[SSAValue], total_size: SSAValue,
@@ -718,7 +706,7 @@ class BufferPhaseOp(IRDLOperation):
     num_phases = prop_def(IntegerAttr)
     result = result_def(IndexType)
 
-    traits = traits_def(Pure(), BufferPhaseCanonicalization())
+    traits = traits_def(Pure(), _canonicalized_by(lambda: (FoldBufferPhaseConstants(),)))
 
     def __init__(self, ivs: Sequence[SSAValue], num_phases: int | IntegerAttr,
                  attributes: Mapping[str, Attribute] | None = None):
@@ -749,7 +737,7 @@ class SelectMemrefOp(IRDLOperation):
     candidates = var_operand_def(T)
     result = result_def(T)
 
-    traits = traits_def(Pure(), SelectMemrefCanonicalization())
+    traits = traits_def(Pure(), _canonicalized_by(lambda: (FoldSelectMemrefConstantPhase(),)))
 
     def __init__(self, phase: SSAValue, candidates: Sequence[SSAValue], result_type: Attribute | None = None,
                  attributes: Mapping[str, Attribute] | None = None):

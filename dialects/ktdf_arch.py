@@ -186,6 +186,16 @@ class ResourceOp(IRDLOperation):
     id = opt_prop_def(AnyAttr())
     kind = opt_prop_def(AnyAttr())
 
+    @staticmethod
+    def _props(kind: Attribute | str | None, id: str | None) -> dict[str, Attribute]:
+        """The `kind` and `id` properties a builder was given (a string kind as a StringAttr)."""
+        props: dict[str, Attribute] = {}
+        if kind is not None:
+            props["kind"] = StringAttr(kind) if isinstance(kind, str) else kind
+        if id is not None:
+            props["id"] = StringAttr(id)
+        return props
+
     @property
     def resource_id(self) -> str | None:
         ident = self.properties.get("id")
@@ -217,15 +227,6 @@ class _SingleNodeOp(NodeOp):
     """A node with one result of type `RESULT_TYPE`, written `%r = OP [@id] [dict]` (memory, exec_unit)."""
 
     RESULT_TYPE: ClassVar[type[Attribute]]
-
-    @staticmethod
-    def _props(kind: Attribute | str | None, id: str | None) -> dict[str, Attribute]:
-        props: dict[str, Attribute] = {}
-        if kind is not None:
-            props["kind"] = StringAttr(kind) if isinstance(kind, str) else kind
-        if id is not None:
-            props["id"] = StringAttr(id)
-        return props
 
     assembly_format = "attr-dict"
     irdl_options = (ParsePropInAttrDict(),)
@@ -418,16 +419,11 @@ class GroupOp(ResourceOp):
     ):
         if body is None:
             body = Region(Block(arg_types=[MemoryType()] * len(shared)))
-        props: dict[str, Attribute] = {}
-        if kind is not None:
-            props["kind"] = StringAttr(kind) if isinstance(kind, str) else kind
-        if id is not None:
-            props["id"] = StringAttr(id)
         super().__init__(
             operands=[list(shared)],
             result_types=[[ExecUnitType()] * num_results],
             regions=[body],
-            properties=props,
+            properties=self._props(kind, id),
             attributes=attributes or {},
         )
         _ensure_yield(self.body)
@@ -525,12 +521,7 @@ class DatapathOp(ResourceOp):
         id: str | None = None,
         attributes: dict[str, Attribute] | None = None,
     ):
-        props: dict[str, Attribute] = {}
-        if kind is not None:
-            props["kind"] = StringAttr(kind) if isinstance(kind, str) else kind
-        if id is not None:
-            props["id"] = StringAttr(id)
-        super().__init__(operands=[source, target], properties=props, attributes=attributes or {})
+        super().__init__(operands=[source, target], properties=self._props(kind, id), attributes=attributes or {})
 
     @property
     def src(self) -> SSAValue:

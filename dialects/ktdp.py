@@ -342,11 +342,6 @@ class ConstructAccessTileOp(IRDLOperation):
             fail("access_tile_set must be an integer set (affine_set<...>)")
         if tile_set.data.num_dims != len(base_map.results):
             fail("Access tile set and Base input dimensions should match")
-        if tile_set.data.num_symbols != len(symbols):
-            fail(
-                f"access_tile_set has {tile_set.data.num_symbols} symbols but got "
-                f"{len(symbols)} symbol operands"
-            )
         order = props.get("access_tile_order")
         if order is None:
             fail("Access tile order is missing in the operation")
@@ -402,22 +397,25 @@ class ConstructAccessTileOp(IRDLOperation):
                 f"base_map expects {base_map.num_dims + base_map.num_symbols} operands but got "
                 f"{len(self.indices)}"
             )
-        if tile_set.num_symbols != len(self.symbol_operands):
-            raise VerifyException(
-                f"access_tile_set has {tile_set.num_symbols} symbols but got "
-                f"{len(self.symbol_operands)} symbol operands"
-            )
-        if order.num_dims != len(order.results):
-            raise VerifyException(
-                f"access_tile_order must have equal number of inputs ({order.num_dims}) and "
-                f"outputs ({len(order.results)})"
-            )
+        _check_space(self, "access_tile_set", "access_tile_order")
         if len(order.results) != tile_set.num_dims:
             raise VerifyException(
                 f"access_tile_order dimensions ({len(order.results)}) must match "
                 f"access_tile_set dimensions ({tile_set.num_dims})"
             )
         _check_result_rank(result_type, tile_set, "access_tile_set")
+
+
+def _check_space(op: IRDLOperation, set_name: str, order_name: str) -> None:
+    """The space an access tile ranges over: as many symbols as `symbols(...)` operands, and
+    an order that permutes it (as many inputs as outputs)."""
+    space, order = require_set(op, set_name), require_map(op, order_name)
+    if space.num_symbols != len(op.symbol_operands):
+        raise VerifyException(
+            f"{set_name} has {space.num_symbols} symbols but got {len(op.symbol_operands)} symbol operands")
+    if order.num_dims != len(order.results):
+        raise VerifyException(
+            f"{order_name} must have equal number of inputs ({order.num_dims}) and outputs ({len(order.results)})")
 
 
 def _check_result_rank(result_type: AccessTileType, space: AffineSet, set_name: str) -> None:
@@ -567,12 +565,6 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
                 f"expected {len(indirect) + 1} types (base + {len(indirect)} indirect memrefs), "
                 f"but got {len(types)}"
             )
-        space = props.get("variables_space_set")
-        if isinstance(space, AffineSetAttr) and space.data.num_symbols != len(symbols):
-            fail(
-                f"variables_space_set has {space.data.num_symbols} symbols but got "
-                f"{len(symbols)} symbol operands"
-            )
 
         index = IndexType()
         body = Block(arg_types=[index] * len(variables))
@@ -648,11 +640,7 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
                 f"variables_space_set dimensions ({space.num_dims}) must match "
                 f"variables_space_order inputs ({order.num_dims})"
             )
-        if order.num_dims != len(order.results):
-            raise VerifyException(
-                f"variables_space_order must have equal number of inputs ({order.num_dims}) and "
-                f"outputs ({len(order.results)})"
-            )
+        _check_space(self, "variables_space_set", "variables_space_order")
         variables = self.intermediate_variables
         if len(variables) != space.num_dims:
             raise VerifyException(
@@ -661,11 +649,6 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
             )
         if any(not isinstance(v.type, IndexType) for v in variables):
             raise VerifyException("intermediate variables must be of type index")
-        if space.num_symbols != len(self.symbol_operands):
-            raise VerifyException(
-                f"variables_space_set has {space.num_symbols} symbols but got "
-                f"{len(self.symbol_operands)} symbol operands"
-            )
         kinds = self.per_dim_subscript_kinds.data
         maps = self.per_dim_subscript_maps.data
         if len(kinds) != len(maps):

@@ -414,24 +414,7 @@ class _FusedOp(IRDLOperation):
     def infer(operand_type: Attribute) -> Attribute | None:
         raise NotImplementedError
 
-    @classmethod
-    def parse(cls, parser: Parser):
-        name = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        result_type = parser.parse_type()
-        return cls.build(operands=[parser.resolve_operand(name, t)], result_types=[result_type], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operands[0])
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.operand_types[0])
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result_types[0])
+    assembly_format = "$operand attr-dict `:` type($operand) `->` type($result)"
 
     def verify_(self) -> None:
         _check_type("operand", 0, self.operand_types[0], self.OPERANDS)

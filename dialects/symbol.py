@@ -10,16 +10,14 @@ program uses in its place, identified by its discardable `SymbolId` attribute.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, Signedness
-from xdsl.ir import Block, Dialect, Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.irdl import (IRDLOperation, ParsePropInAttrDict, SameVariadicOperandSize, irdl_op_definition, operand_def,
                        prop_def, result_def, traits_def, var_operand_def)
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, IsolatedFromAbove, OpTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.dialects.dataflow import located_format_errors, print_attr_dict, split_attr_dict
-from dfsched.dialects.directives import print_bracket_pairs
+from dfsched.dialects.dataflow import dfir_dialect
+from dfsched.dialects.directives import ImmutableMap
 
 _INDEX = IndexType()
 SI64 = IntegerType(64, Signedness.SIGNED)
@@ -35,7 +33,6 @@ class ScalarValue(OpTrait):
         return
 
 
-@located_format_errors
 @irdl_op_definition
 class CreateSymbolOp(IRDLOperation):
     """A placeholder `index` value standing for symbol `SymbolId` (a discardable i64 attribute)."""
@@ -62,7 +59,6 @@ class CreateSymbolOp(IRDLOperation):
             raise VerifyException("attribute 'SymbolId' must be an integer")
 
 
-@located_format_errors
 @irdl_op_definition
 class CreateIdOp(IRDLOperation):
     """Declares that `input` is symbol `symbol_id` (signed 64-bit); never removed as dead code."""
@@ -97,32 +93,8 @@ class SymbolImmutableMappingOp(IRDLOperation):
     traits = traits_def(Pure(), IsolatedFromAbove())
     irdl_options = (SameVariadicOperandSize(),)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> SymbolImmutableMappingOp:
-        keys, values = [], []
-
-        def entry() -> None:
-            parser.parse_punctuation("[")
-            keys.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation("->")
-            values.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation("]")
-
-        parser.parse_comma_separated_list(parser.Delimiter.PAREN, entry, " in symbol map")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        props, others = split_attr_dict(cls, attrs)
-        return cls.create(operands=[parser.resolve_operand(o, _INDEX) for o in [*keys, *values]],
-                          result_types=[result_type], properties=props, attributes=others)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" (")
-        print_bracket_pairs(printer, self.keys, self.values, " -> ")
-        printer.print_string(")")
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+    assembly_format = "custom<ImmutableMap>($keys, $values) attr-dict `:` type($result)"
+    custom_directives = (ImmutableMap,)
 
     def verify_(self) -> None:
         if len(self.keys) != len(self.values):
@@ -135,7 +107,6 @@ class SymbolImmutableMappingOp(IRDLOperation):
                 raise VerifyException("Values in SymbolImmutableMapping should be results of symbol.create_symbol")
 
 
-@located_format_errors
 @irdl_op_definition
 class SymbolQueryMapOp(IRDLOperation):
     """The symbol `map` holds for the runtime value of `key` (a constant or a loop induction variable)."""
@@ -158,4 +129,4 @@ class SymbolQueryMapOp(IRDLOperation):
             raise VerifyException("map's defOp must be symbol_immutable_mapping op.")
 
 
-SYMBOL = Dialect("symbol", [CreateSymbolOp, CreateIdOp, SymbolImmutableMappingOp, SymbolQueryMapOp], [])
+SYMBOL = dfir_dialect("symbol", [CreateSymbolOp, CreateIdOp, SymbolImmutableMappingOp, SymbolQueryMapOp])

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, i32
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_prop_def,
                        prop_def, result_def, traits_def, var_operand_def, var_region_def, var_result_def)
 from xdsl.parser import Parser
@@ -21,7 +21,7 @@ from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, SingleBlockImplic
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand, indented
-from dfsched.dialects.dataflow import (CreateGroupOp, GetUnitOp, ensure_implicit_terminator, located_format_errors,
+from dfsched.dialects.dataflow import (CreateGroupOp, GetUnitOp, dfir_dialect, ensure_implicit_terminator,
                                        newline, parse_operand_list, print_attr_dict, split_attr_dict)
 from dfsched.dialects.syntax import parse_arrow_type_list, print_arrow_type_list
 from dfsched.dialects.directives import print_bracket_pairs
@@ -30,7 +30,6 @@ from dfsched.dialects.symbol import ScalarValue
 _INDEX = IndexType()
 
 
-@located_format_errors
 @irdl_op_definition
 class YieldOp(IRDLOperation):
     """Terminator of the uniform region ops (implicit when it yields nothing)."""
@@ -359,4 +358,4 @@ class EqualizePatternOp(_UnitListRegionsOp):
 
 
 
-UNIFORM = Dialect("uniform", [YieldOp, DefImmutableMappingOp, QueryMapOp, UniformizeRegionsOp, EqualizePatternOp], [])
+UNIFORM = dfir_dialect("uniform", [YieldOp, DefImmutableMappingOp, QueryMapOp, UniformizeRegionsOp, EqualizePatternOp])

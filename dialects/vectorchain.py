@@ -9,11 +9,12 @@ the other ops are peripheral and only round-trip.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, AnyFloatConstr, ArrayAttr, BoolAttr, IndexType,
                                    IntegerAttr, IntegerType, StringAttr, VectorType, i1, i32)
-from xdsl.ir import Attribute, Dialect, SpacedOpaqueSyntaxAttribute, SSAValue
+from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute, SSAValue
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, ParsePropInAttrDict, base, irdl_attr_definition,
                        irdl_op_definition, operand_def, opt_operand_def, opt_prop_def, prop_def, result_def,
                        traits_def, var_operand_def)
@@ -24,7 +25,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
 from dfsched.dialects.dataflow import (CustomVectorType, VectorLike, element_type, int_or_float_bit_width,
-                                       is_int_or_float_type, located_format_errors, num_elements, print_attr_dict,
+                                       dfir_dialect, is_int_or_float_type, num_elements, print_attr_dict,
                                        split_attr_dict)
 
 # ---------------------------------------------------------------------------
@@ -71,29 +72,18 @@ class EvalOrder(StrEnum):
     right_to_left = "right_to_left"
 
 
-@irdl_attr_definition
-class BinaryOperatorAttr(EnumAttribute[BinaryOperator], SpacedOpaqueSyntaxAttribute):
-    name = "vectorchain.binary_operator"
+def _enum_attr(mnemonic: str, enum: type[StrEnum]) -> type[EnumAttribute]:
+    """`#vectorchain<mnemonic value>`: the attribute class of `enum`, named after it (`...Attr`)."""
+    attr = types.new_class(f"{enum.__name__}Attr", (EnumAttribute[enum], SpacedOpaqueSyntaxAttribute),
+                           exec_body=lambda ns: ns.update(name=f"vectorchain.{mnemonic}", __module__=__name__))
+    return irdl_attr_definition(attr)
 
 
-@irdl_attr_definition
-class CompareOperatorAttr(EnumAttribute[CompareOperator], SpacedOpaqueSyntaxAttribute):
-    name = "vectorchain.element_wise_compare_operator"
-
-
-@irdl_attr_definition
-class ExpEstimateAttr(EnumAttribute[ExpEstimate], SpacedOpaqueSyntaxAttribute):
-    name = "vectorchain.exp_estimate"
-
-
-@irdl_attr_definition
-class EstimateVersionAttr(EnumAttribute[EstimateVersion], SpacedOpaqueSyntaxAttribute):
-    name = "vectorchain.estimate_versions"
-
-
-@irdl_attr_definition
-class EvalOrderAttr(EnumAttribute[EvalOrder], SpacedOpaqueSyntaxAttribute):
-    name = "vectorchain.eval_order"
+BinaryOperatorAttr = _enum_attr("binary_operator", BinaryOperator)
+CompareOperatorAttr = _enum_attr("element_wise_compare_operator", CompareOperator)
+ExpEstimateAttr = _enum_attr("exp_estimate", ExpEstimate)
+EstimateVersionAttr = _enum_attr("estimate_versions", EstimateVersion)
+EvalOrderAttr = _enum_attr("eval_order", EvalOrder)
 
 
 # ---------------------------------------------------------------------------
@@ -136,57 +126,48 @@ class _UnaryOp(_ChainOp):
         _check_i1_mask(self.mask)
 
 
-@located_format_errors
 @irdl_op_definition
 class FastExpOp(_UnaryOp):
     name = "vectorchain.fast_exp"
 
 
-@located_format_errors
 @irdl_op_definition
 class FloorOp(_UnaryOp):
     name = "vectorchain.floor"
 
 
-@located_format_errors
 @irdl_op_definition
 class RecEstimateOp(_UnaryOp):
     name = "vectorchain.rec_estimate"
 
 
-@located_format_errors
 @irdl_op_definition
 class LnEstimateOp(_UnaryOp):
     name = "vectorchain.ln_estimate"
 
 
-@located_format_errors
 @irdl_op_definition
 class RsqrtEstimateOp(_UnaryOp):
     name = "vectorchain.rsqrt_estimate"
 
 
-@located_format_errors
 @irdl_op_definition
 class NegOp(_UnaryOp):
     name = "vectorchain.neg"
 
 
-@located_format_errors
 @irdl_op_definition
 class ExpEstimateOp(_UnaryOp):
     name = "vectorchain.exp_estimate"
     version = prop_def(ExpEstimateAttr)
 
 
-@located_format_errors
 @irdl_op_definition
 class SigmoidEstimateOp(_UnaryOp):
     name = "vectorchain.sigmoid_estimate"
     version = prop_def(EstimateVersionAttr)
 
 
-@located_format_errors
 @irdl_op_definition
 class TanhEstimateOp(_UnaryOp):
     name = "vectorchain.tanh_estimate"
@@ -205,7 +186,6 @@ class _BinaryShapedOp(_ChainOp):
     assembly_format = f"$op1 `,` $op2 {_MASK} attr-dict `:` type($op1) `,` type($op2) `,` type(results)"
 
 
-@located_format_errors
 @irdl_op_definition
 class BinaryOp(_BinaryShapedOp):
     """Element-wise `binary_op` of two vectors, shaped by `op_specific_map`."""
@@ -215,14 +195,12 @@ class BinaryOp(_BinaryShapedOp):
     op_specific_map = prop_def(AffineMapAttr)
 
 
-@located_format_errors
 @irdl_op_definition
 class MultiplyOp(_BinaryShapedOp):
     name = "vectorchain.multiply"
     reduction_map = prop_def(AffineMapAttr)
 
 
-@located_format_errors
 @irdl_op_definition
 class PackOp(_BinaryShapedOp):
     name = "vectorchain.pack"
@@ -231,7 +209,6 @@ class PackOp(_BinaryShapedOp):
     sign_extend = prop_def(BoolAttr, default_value=BoolAttr(False, i1))
 
 
-@located_format_errors
 @irdl_op_definition
 class ElementWiseCompareOp(_ChainOp):
     name = "vectorchain.element_wise_compare"
@@ -249,7 +226,6 @@ class ElementWiseCompareOp(_ChainOp):
         _check_i1_mask(self.mask)
 
 
-@located_format_errors
 @irdl_op_definition
 class SelectOp(_ChainOp):
     name = "vectorchain.select"
@@ -261,7 +237,6 @@ class SelectOp(_ChainOp):
     assembly_format = "$data attr-dict `:` type($data) `,` type(results)"
 
 
-@located_format_errors
 @irdl_op_definition
 class MergeOp(_ChainOp):
     name = "vectorchain.merge"
@@ -280,7 +255,6 @@ class MergeOp(_ChainOp):
     assembly_format = "$op1 `,` $op2 attr-dict `:` type($op1) `,` type($op2) `,` type(results)"
 
 
-@located_format_errors
 @irdl_op_definition
 class CreateAffineMaskOp(_ChainOp):
     name = "vectorchain.create_affine_mask"
@@ -295,7 +269,6 @@ class CreateAffineMaskOp(_ChainOp):
         _check_i1_mask(self.data)
 
 
-@located_format_errors
 @irdl_op_definition
 class CastOp(_ChainOp):
     """Converts each element; input and result have the same number of elements."""
@@ -314,7 +287,6 @@ class CastOp(_ChainOp):
             raise VerifyException("result size does not match input size")
 
 
-@located_format_errors
 @irdl_op_definition
 class MultiplyAndAccumulateOp(_ChainOp):
     name = "vectorchain.multiply_and_accumulate"
@@ -331,7 +303,6 @@ class MultiplyAndAccumulateOp(_ChainOp):
                        "type($op3) `,` type(results)")
 
 
-@located_format_errors
 @irdl_op_definition
 class ElementWiseSelectionOp(_ChainOp):
     name = "vectorchain.element_wise_selection"
@@ -347,7 +318,6 @@ class ElementWiseSelectionOp(_ChainOp):
                        "type($rhs) `,` type(results)")
 
 
-@located_format_errors
 @irdl_op_definition
 class ScanWithGapOp(_ChainOp):
     name = "vectorchain.scan_with_gap"
@@ -362,7 +332,6 @@ class ScanWithGapOp(_ChainOp):
     assembly_format = "$input attr-dict `:` type($input) `,` type(results)"
 
 
-@located_format_errors
 @irdl_op_definition
 class RotateOp(_ChainOp):
     name = "vectorchain.rotate"
@@ -551,7 +520,7 @@ class ShuffleOp(IRDLOperation):
                 raise VerifyException("out of bounds indices element")
 
 
-VECTORCHAIN = Dialect(
+VECTORCHAIN = dfir_dialect(
     "vectorchain",
     [
         SelectOp,

@@ -536,7 +536,8 @@ def launch(sim: SimState, pending: list[tuple[Operation, dict]]) -> None:
             processes.append((process, unit))
             sim.stats_for(unit).programs += 1
     if opts.check_races:
-        sim.races = RaceTracker([p.name for p, _ in processes], watch_shared=opts.batch_loops)
+        sim.races = RaceTracker([p.name for p, _ in processes], watch_shared=opts.batch_loops,
+                                private=sim.private_memories)
     name = "?"
     if pending:
         parent = pending[0][0].parent_op()

@@ -97,21 +97,19 @@ def _no_mask(op: Operation) -> None:
 
 
 def _binary(r: Runner, op, args) -> Gen:
-    _no_mask(op)
-    a, b = np.asarray(args[0]), np.asarray(args[1])
-    shape, et = vector_type_info(op.results[0].type)
-    fn = r.sim.binary_fns.get(op)
-    if fn is None:
+    found = r.sim.decoded.get(id(op))
+    if found is None or found[0] is not op:  # decoded once per op
+        _no_mask(op)
         amap = op.op_specific_map.data
         if amap != _IDENTITY_1D:
             raise SimError(f"op_specific_map {amap} is not supported (only the identity)")
         fn = BINARY.get(str(op.binary_op.data.value))
         if fn is None:
             raise SimError(f"binary operator {op.binary_op.data} is not supported")
-        r.sim.binary_fns[op] = fn
-    count = 1
-    for d in shape:
-        count *= d
+        shape, et = vector_type_info(op.results[0].type)
+        found = r.sim.decoded[id(op)] = (op, (fn, shape, et, math.prod(shape)))
+    fn, shape, et, count = found[1]
+    a, b = np.asarray(args[0]), np.asarray(args[1])
     if a.size != b.size or a.size != count:
         raise SimError(f"operands of {a.size} and {b.size} elements for a result of {count}")
     with np.errstate(all="ignore"):
@@ -121,13 +119,17 @@ def _binary(r: Runner, op, args) -> Gen:
 
 
 def _shuffle(r: Runner, op, args) -> Gen:
-    _no_mask(op)
     env = r.env
-    x = np.asarray(env[op.input]).reshape(-1)
-    scalars = [env[v] for v in op.variable] + [env[v] for v in op.pad]
-    shape, et = vector_type_info(op.results[0].type)
-    indices = [int(i.value.data) for i in op.indices.data]
-    reps = int(op.repetition.value.data)
+    found = r.sim.decoded.get(id(op))
+    if found is None or found[0] is not op:  # decoded once per op
+        _no_mask(op)
+        found = r.sim.decoded[id(op)] = (op, (op.input, tuple(op.variable) + tuple(op.pad),
+                                              vector_type_info(op.results[0].type),
+                                              [int(i.value.data) for i in op.indices.data],
+                                              int(op.repetition.value.data)))
+    source, extra, (shape, et), indices, reps = found[1]
+    x = np.asarray(env[source]).reshape(-1)
+    scalars = [env[v] for v in extra]
     row = []
     for i in indices:
         row.append(x[i] if i >= 0 else et.cast(np.asarray(scalars[-i - 1])))

@@ -40,14 +40,18 @@ from dfsched.diagnostics import DiagnosticError, error
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+# (plain slotted classes, not frozen ones: a unit yields one command per op it runs, and a
+# frozen dataclass costs several times as much to make)
+
+
+@dataclass(slots=True)
 class Busy:
     cycles: int
     what: str
     amount: int | None = None  # bytes moved or vectors computed (shown by the trace)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class WaitUntil:
     time: int
 
@@ -60,11 +64,15 @@ class Waitlist:
     waiting: list["Process"] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Block:
     waitlist: Waitlist
-    why: str
+    reason: Any  # what it waits for: a str, or a function giving it (formatted only for a deadlock report)
     op: Operation | None = None
+
+    @property
+    def why(self) -> str:
+        return self.reason if isinstance(self.reason, str) else self.reason()
 
 
 Command = Busy | WaitUntil | Block

@@ -38,6 +38,7 @@ from dfsched.interp.dataflow_compute import COMPUTE
 from dfsched.interp.dataflow_engine import Block as BlockCmd
 from dfsched.interp.dataflow_engine import Busy, Process, WaitUntil
 from dfsched.interp.races import RaceError
+from dfsched.interp.std_impl import CMPI_PREDICATES, cmpi_scalar, int_scalar_binary
 from dfsched.interp.dataflow_state import (
     SimError,
     SimState,
@@ -74,6 +75,8 @@ class Runner:
         self.pending: list[tuple[Operation, dict]] = []  # host: program units to launch
         self.launch_env: dict | None = None  # the host values a program instance started from
         self.stats = sim.stats_for(unit) if unit is not None else None
+        # per block this instance ran to its end: its plan without the ops it runs once
+        self._trimmed: dict[int, tuple[Block, list]] = {}
 
     @property
     def now(self) -> int:
@@ -89,7 +92,16 @@ class Runner:
         for arg, value in zip(block.args, args):
             env[arg] = value
         invariant_maps = self.sim.invariant_maps
-        for op, name, op_operands, op_results, kind, fn in self.sim.block_plan(block):
+        trimmed = self._trimmed.get(id(block))
+        if trimmed is not None and trimmed[0] is block:
+            plan, full = trimmed[1], False
+        else:
+            plan, full = self.sim.block_plan(block), True
+        for op, name, op_operands, op_results, kind, fn in plan:
+            if kind == "once":
+                if op_results[0] in env:  # computed earlier by this program instance
+                    continue
+                kind = "pure"
             if name == "uniform.def_immutable_mapping" and self.launch_env is not None:
                 cached = invariant_maps.get(op)
                 if cached is not None and cached[0] is self.launch_env:
@@ -97,6 +109,8 @@ class Runner:
                     continue
             if kind == "term":
                 values = [env[o] for o in op_operands]
+                if full:
+                    self._trim(block, plan)
                 if self.pending and self.unit is None:
                     pending, self.pending = self.pending, []
                     self.sim_launch(pending)
@@ -119,10 +133,17 @@ class Runner:
                 raise error(op, f"'{name}' op {exc}") from exc
             for result, value in zip(op_results, results):
                 env[result] = value
+        if full:
+            self._trim(block, plan)
         if self.pending and self.unit is None:
             pending, self.pending = self.pending, []
             self.sim_launch(pending)
         return []
+
+    def _trim(self, block: Block, plan: list) -> None:
+        """`block` ran to its end: every op of it that runs once per instance has its result
+        in the environment, so later runs of the block skip them (`ONCE_PER_INSTANCE`)."""
+        self._trimmed[id(block)] = (block, [entry for entry in plan if entry[4] != "once"])
 
     def sim_launch(self, pending) -> None:
         from dfsched.interp.dataflow import launch
@@ -392,15 +413,15 @@ def _send(r: Runner, op, args) -> Gen:
     while remaining.size:
         free = fifo.free() // max(1, remaining.itemsize)
         if free <= 0:
-            yield BlockCmd(fifo.room, f"for room to send {_describe(op.operands[1].type)} to {peer} "
-                                      f"(FIFO {fifo.name} full: {fifo.used} of {fifo.capacity} bytes)", op)
+            yield BlockCmd(fifo.room, lambda used=fifo.used: f"for room to send {_describe(op.operands[1].type)} to "
+                                                             f"{peer} (FIFO {fifo.name} full: {used} of {fifo.capacity} bytes)", op)
             continue
         part, remaining = remaining[:free], remaining[free:]
         cycles = sim.transfer_cycles(getattr(fifo, "link", None), part.nbytes)
         clock = sim.races.release(unit.name) if sim.races is not None else None
         fifo.push(part, sim.engine.now + cycles, clock)
         sim.engine.wake(fifo.data)
-        yield Busy(cycles, f"send to {peer}", part.nbytes)
+        yield Busy(cycles, fifo.send_what, part.nbytes)
     return ()
 
 
@@ -421,8 +442,8 @@ def _receive(r: Runner, op, args) -> Gen:
             if when is not None and when > now:
                 yield WaitUntil(when)
             else:
-                yield BlockCmd(fifo.data, f"to receive {_describe(t)} from {peer} "
-                                          f"(FIFO {fifo.name} {'empty' if got == 0 else f'gave {got} of {need} elements'})", op)
+                yield BlockCmd(fifo.data, lambda got=got: f"to receive {_describe(t)} from {peer} (FIFO {fifo.name} "
+                                                         f"{'empty' if got == 0 else f'gave {got} of {need} elements'})", op)
             continue
         take = min(visible, need - got)
         pieces, clocks = fifo.pop(take)
@@ -434,7 +455,7 @@ def _receive(r: Runner, op, args) -> Gen:
         sim.engine.wake(fifo.room)
     values = _join(parts, et, need).reshape(shape)
     r.stats.received_bytes += values.nbytes
-    yield Busy(sim.options.receive_cycles, f"receive from {peer}")
+    yield Busy(sim.options.receive_cycles, fifo.receive_what)
     return (values,)
 
 
@@ -523,6 +544,50 @@ PURE: dict[str, Callable] = {
     "vectorchain.constant_bitstream": _constant_bitstream,
     "tensor.empty": _tensor_empty,
 }
+
+# Index arithmetic, the loop bookkeeping of every program unit, on Python ints: what the
+# KTIR interpreter computes for 64-bit `index` values (std_impl's scalar forms), without its dispatch.
+def _index_binary(kind: str):
+    def run(r: Runner, op, args):
+        a, b = int(args[0]), int(args[1])
+        value = int_scalar_binary(kind, a, b, 64)
+        if value is None:  # outside int64: the KTIR interpreter's numpy path decides
+            return r.sim.ktir.interpret_op(op, (a, b)).values
+        return (value,)
+
+    return run
+
+
+def _index_cmpi(r: Runner, op, args):
+    found = r.sim.decoded.get(id(op))
+    if found is None or found[0] is not op:
+        found = r.sim.decoded[id(op)] = (op, CMPI_PREDICATES[op.predicate.value.data])
+    a, b = int(args[0]), int(args[1])
+    value = cmpi_scalar(found[1], a, b, 64)
+    if value is None:
+        return r.sim.ktir.interpret_op(op, (a, b)).values
+    return (value,)
+
+
+INDEX_ARITH: dict[str, Callable] = {
+    "arith.addi": _index_binary("add"),
+    "arith.subi": _index_binary("sub"),
+    "arith.muli": _index_binary("mul"),
+    "arith.cmpi": _index_cmpi,
+}
+
+
+# Pure ops whose results depend on their operands alone: inside a program unit, one whose
+# operands are fixed for the program instance runs once per instance (its result stays in
+# the instance's environment), not once per loop iteration (`SimState.instance_invariant`).
+ONCE_PER_INSTANCE = frozenset({
+    "dataflow.get_unit",
+    "dataflow.get_logical_memory_view",
+    "uniform.def_immutable_mapping",
+    "uniform.query_map",
+    "symbol.create_symbol",
+    "ktdp.get_compute_tile_id",
+})
 
 TIMED: dict[str, Callable] = {
     "scf.for": _scf_for,

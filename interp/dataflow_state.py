@@ -8,12 +8,13 @@ runner (`dataflow_ops.Runner`) gives SSA values.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerAttr, ShapedType
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ShapedType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 
@@ -97,7 +98,7 @@ class Unit:
     def __hash__(self) -> int:
         return hash(self.name)
 
-    @property
+    @functools.cached_property
     def kind(self) -> str:
         """The device kind (`type` upper-cased, as the backend maps units back to kinds)."""
         return self.type.upper()
@@ -164,6 +165,7 @@ class SimState:
         self.device = device
         self.options = options
         self.memories: dict[str, SimMemory] = {}
+        self.private_memories: set[int] = set()  # ids of memories one unit alone accesses (no races)
         self.global_memory: SimMemory | None = None
         self.symbols: dict[int, Any] = {}
         self.functions: dict[str, Any] = {}
@@ -184,8 +186,8 @@ class SimState:
         self.map_cache: dict[Operation, tuple[list[Any], UniformMap]] = {}
         self.invariant_maps: dict[Operation, tuple[dict, UniformMap]] = {}
         self._invariant: dict[Operation, bool] = {}
+        self._instance_invariant: dict[Operation, bool] = {}
         self._lanes: dict[tuple[str | None, str], int] = {}
-        self.binary_fns: dict[Operation, Callable] = {}
         self.intrinsic_generics: dict[Operation, Operation | None] = {}  # linalg.generic -> its intrinsic
         self.plans: dict[Any, Any] = {}
         self._segments: dict[int, list[list[SSAValue]]] = {}
@@ -195,6 +197,10 @@ class SimState:
         self._composite_cycles: dict[tuple[str, str, str, int], int] = {}
         self.memory_cores: dict[str, int | None] = {}  # memory unit name -> its core (memory_of)
         self._block_plans: dict[int, tuple[Block, list]] = {}
+        self.decoded: dict[int, tuple[Operation, Any]] = {}  # id(op) -> (op, what its kind decodes once)
+        self._load_cycles: dict[tuple, int] = {}
+        self._op_cycles: dict[tuple, int] = {}
+        self._transfer_cycles: dict[tuple[int, int], tuple[Any, int]] = {}
         self.dma_loops: dict[int, Operation | None] = {}  # scf.for -> its one transfer (dataflow_batch)
         self.batched = False  # some loop ran in one piece (a failing run is simulated again without)
         self.ktir = KtirInterpreter(module, State(options=Options(check_races=False, max_ops=None)))
@@ -208,10 +214,29 @@ class SimState:
 
     def transfer_cycles(self, link, nbytes: int) -> int:
         """Cycles to move `nbytes` over `link`: its widest transfer granularity per cycle."""
-        granularity = link.max_granularity if link is not None else None
+        if link is None:
+            return self.options.access_cycles
+        key = (id(link), nbytes)
+        found = self._transfer_cycles.get(key)
+        if found is None or found[0] is not link:
+            found = self._transfer_cycles[key] = (link, self._link_cycles(link, nbytes))
+        return found[1]
+
+    def _link_cycles(self, link, nbytes: int) -> int:
+        granularity = link.max_granularity
         if granularity:
             return max(1, -(-nbytes // granularity))
         return self.options.access_cycles
+
+    def load_cycles(self, view, unit, nbytes: int) -> int:
+        """Cycles of a vector load of `nbytes` from `view` by `unit`: its link, or the ring from
+        another core's scratchpad, whichever is slower (remembered per memory, unit and size)."""
+        key = (view.space, view.unit_name, unit.kind, unit.core, nbytes)
+        found = self._load_cycles.get(key)
+        if found is None:
+            found = self._load_cycles[key] = max(self.transfer_cycles(self.link(view.space, unit.kind), nbytes),
+                                                 self.core_cycles(view.unit_name, unit, nbytes))
+        return found
 
     def core_cycles(self, memory_name: str, unit, nbytes: int) -> int:
         """Cycles to move `nbytes` between another core's scratchpad `memory_name` and `unit`
@@ -225,7 +250,15 @@ class SimState:
         return hops * links.latency + -(-nbytes // links.bandwidth)
 
     def op_cycles(self, op: Operation, unit: Unit | None, et: ElementType | None, count: int) -> int:
-        """Cycles of a compute op over `count` elements: one per `lanes` elements."""
+        """Cycles of a compute op over `count` elements: one per `lanes` elements (remembered
+        per op name, unit kind, element type and count)."""
+        key = (op.name, unit.kind if unit is not None else None, et.name if et is not None else None, count)
+        found = self._op_cycles.get(key)
+        if found is None:
+            found = self._op_cycles[key] = self._op_cycles_of(op, unit, et, count)
+        return found
+
+    def _op_cycles_of(self, op: Operation, unit: Unit | None, et: ElementType | None, count: int) -> int:
         per_issue = self.options.op_cycles.get(op.name)
         if per_issue is None:
             per_issue = self._device_cycles_per_op(unit)
@@ -277,8 +310,12 @@ class SimState:
                     kind, fn = "term", None
                 elif name in ops.PURE:
                     kind, fn = "pure", ops.PURE[name]
+                    if name in ops.ONCE_PER_INSTANCE and self.instance_invariant(op):
+                        kind = "once"
                 elif name in ops.TIMED:
                     kind, fn = "timed", ops.TIMED[name]
+                elif name in ops.INDEX_ARITH and all(isinstance(v.type, IndexType) for v in op.operands):
+                    kind, fn = "pure", ops.INDEX_ARITH[name]
                 else:
                     kind, fn = "fallback", None
                 plan.append((op, name, tuple(op.operands), tuple(op.results), kind, fn))
@@ -356,6 +393,8 @@ class SimState:
             capacity = queue.size if queue is not None and queue.size else depth * (granularity or self.options.fifo_entry_bytes)
             fifo = Fifo(src.name, dst.name, capacity, granularity, depth)
             fifo.link = link  # type: ignore[attr-defined]
+            fifo.send_what = f"send to {dst}"  # type: ignore[attr-defined]  (the timeline's words)
+            fifo.receive_what = f"receive from {src}"  # type: ignore[attr-defined]
             if self.options.record_timeline and self.engine is not None:
                 fifo.now = lambda engine=self.engine: engine.now
             self.fifos[key] = fifo
@@ -396,6 +435,8 @@ class SimState:
             if self.device is not None and unit.kind in self.device.memories:
                 size = self.device.memories[unit.kind].size
             mem = SimMemory(key, unit.kind, byte_memory(f"memory {key}", size))
+            if key != unit.name:  # one exec unit's own instance: no other unit can touch it
+                self.private_memories.add(id(mem.memory))
         self.memories[key] = mem
         return mem
 
@@ -451,6 +492,28 @@ class SimState:
             found = program is not None and all(not defined_inside(v, program) for v in op.operands)
             self._invariant[op] = found
         return found
+
+    def instance_invariant(self, op: Operation) -> bool:
+        """Whether `op`, inside a program unit, computes the same values every time one program
+        instance runs it: each operand is defined outside the program unit, is its unit
+        argument, or is a result of such an op (`dataflow_ops.ONCE_PER_INSTANCE`)."""
+        found = self._instance_invariant.get(op)
+        if found is None:
+            from dfsched.interp import dataflow_ops as ops
+
+            program = op.parent_op()
+            while program is not None and program.name != "dataflow.program_unit":
+                program = program.parent_op()
+            found = program is not None and op.name in ops.ONCE_PER_INSTANCE and bool(op.results) \
+                and not op.regions and all(self._instance_value(v, program) for v in op.operands)
+            self._instance_invariant[op] = found
+        return found
+
+    def _instance_value(self, value: SSAValue, program: Operation) -> bool:
+        owner = value.owner
+        if isinstance(owner, Block):
+            return owner.parent_op() is program or not defined_inside(value, program)
+        return not defined_inside(value, program) or self.instance_invariant(owner)
 
     def captures(self, op: Operation) -> list[SSAValue]:
         """Values used inside `op`'s regions but defined outside it."""

@@ -90,7 +90,9 @@ def view_addresses(view: StridedView, base: tuple[int, ...], plan: AccessPlan, c
                     idx = steps[:, None, :] + idx[None, :, :]
                 check_index(view, idx)  # raises, naming the index
     if view.layout is None:
-        base_off = sum(b * c for b, c in zip(base, view.strides))
+        base_off = 0
+        for b, c in zip(base, view.strides):
+            base_off += b * c
         if steps is None:  # the points' byte offsets in this view are decoded once
             itemsize = view.et.itemsize
             key = (view.strides, view.offset, itemsize)
@@ -130,23 +132,35 @@ def _base(r: Runner, amap: AffineMap, operands: list[Any]) -> tuple[int, ...]:
     return r.sim.subscript_function(amap)(operands)
 
 
+def _decoded_access(r: Runner, op, side: str, rank: int):
+    """(subscript function, subscript operand count, plan, vector shape, element type) of a
+    vector load or store, decoded once per op (xDSL attribute access costs more than the access)."""
+    found = r.sim.decoded.get(id(op))
+    if found is None or found[0] is not op:
+        if side == "load":
+            plan = access_plan(r, op, side, op.load_set.data, op.load_order.data, rank)
+            shape, et = vector_type_info(op.results[0].type)
+            _check_count(plan.count, shape, "loads")
+        else:
+            plan = access_plan(r, op, side, op.store_set.data, op.store_order.data, rank)
+            shape, et = vector_type_info(op.operands[0].type)
+        found = r.sim.decoded[id(op)] = (op, (r.sim.subscript_function(op.affine_map.data), len(op.map_operands),
+                                              plan, shape, et))
+    return found[1]
+
+
 def _vector_load(r: Runner, op, args) -> Gen:
     unit = r.require_unit(op)
     view = _view(args[0])
-    n_map = len(op.map_operands)
-    base = _base(r, op.affine_map.data, args[1:1 + n_map])
-    plan = access_plan(r, op, "load", op.load_set.data, op.load_order.data, len(view.sizes))
-    shape, et = vector_type_info(op.results[0].type)
-    _check_count(plan.count, shape, "loads")
+    subscript, n_map, plan, shape, et = _decoded_access(r, op, "load", len(view.sizes))
+    base = subscript(args[1:1 + n_map])
     addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
     if r.sim.races is not None:
         r.sim.races.read(unit.name, view.memory, addresses, et.itemsize, consecutive)
     values = view.memory.read(addresses, et, consecutive=consecutive).reshape(shape)
     nbytes = values.nbytes
     r.stats.loaded_bytes += nbytes
-    cycles = max(r.sim.transfer_cycles(r.sim.link(view.space, unit.kind), nbytes),
-                 r.sim.core_cycles(view.unit_name, unit, nbytes))  # another core's scratchpad: over the ring
-    yield Busy(cycles, f"vector_load {view.unit_name}", nbytes)
+    yield Busy(r.sim.load_cycles(view, unit, nbytes), f"vector_load {view.unit_name}", nbytes)
     return (values,)
 
 
@@ -159,13 +173,11 @@ def _check_count(n: int, shape: tuple[int, ...], what: str) -> None:
 def _vector_store(r: Runner, op, args) -> Gen:
     unit = r.require_unit(op)
     value, view = args[0], _view(args[1])
-    n_map = len(op.map_operands)
-    base = _base(r, op.affine_map.data, args[2:2 + n_map])
-    plan = access_plan(r, op, "store", op.store_set.data, op.store_order.data, len(view.sizes))
+    subscript, n_map, plan, _, et = _decoded_access(r, op, "store", len(view.sizes))
+    base = subscript(args[2:2 + n_map])
     values = np.asarray(value).reshape(-1)
     _check_count(plan.count, (values.size,), "stores")
     addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
-    et = vector_type_info(op.operands[0].type)[1]
     cycles = r.sim.transfer_cycles(r.sim.link(unit.kind, view.space), values.nbytes)
     yield Busy(cycles, f"vector_store {view.unit_name}", values.nbytes)
     if r.sim.races is not None:

@@ -25,6 +25,7 @@ fraction; magnitudes below 2^-31 flush to zero and overflow becomes infinity.
 
 from __future__ import annotations
 
+import functools
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -54,12 +55,12 @@ class ElementType:
     bits: int
     kind: str  # "float" | "int" | "uint" | "bool" | "index" | "df16" | "fused16" | "fusedd16" | "fused32"
 
-    @property
+    @functools.cached_property
     def itemsize(self) -> int:
-        """Bytes one element occupies in byte-addressed memory."""
+        """Bytes one element occupies in byte-addressed memory (asked for on every access)."""
         return max(1, self.bits // 8)
 
-    @property
+    @functools.cached_property
     def is_float(self) -> bool:
         return self.kind in ("float", "df16")
 

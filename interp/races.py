@@ -190,8 +190,11 @@ class RaceTracker:
 
     PAGE_BITS = 16
 
-    def __init__(self, units: list[str], watch_shared: bool = False):
+    def __init__(self, units: list[str], watch_shared: bool = False, private: set[int] | None = None):
         self.units = list(units)
+        # ids of memories only one unit accesses (a register file's per-unit instance): nothing
+        # there can race, so their accesses are not tracked
+        self.private = private if private is not None else set()
         # a run that moves accesses earlier (`dataflow_batch`) may change which of two
         # unordered readers of a slot is the last: it marks such slots, and a write to one
         # after a moved access raises `OrderUnknown` (the run is made again step by step)
@@ -249,6 +252,8 @@ class RaceTracker:
         yield from shadow.by_page((flat[:, None] + np.arange(itemsize, dtype=np.int64)).reshape(-1))
 
     def read(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
+        if id(memory) in self.private:
+            return
         me = self.index[unit]
         shadow = self._shadow(memory)
         epoch, limits = self.clocks[me][me], self.limits[me]
@@ -275,6 +280,8 @@ class RaceTracker:
                 page.shared[offsets] |= unordered
 
     def write(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
+        if id(memory) in self.private:
+            return
         me = self.index[unit]
         shadow = self._shadow(memory)
         epoch, limits = self.clocks[me][me], self.limits[me]

@@ -36,8 +36,8 @@ from dfsched.interp.schedule_state import (
     row_major,
     space_name,
     whole,
+    write_whole,
     write_region,
-    view_coords,
 )
 
 
@@ -138,7 +138,7 @@ def _run_copy(self, interpreter, op, args):
     src, dst = _as_view(args[0], "source"), _as_view(args[1], "target")
     if tuple(src.sizes) != tuple(dst.sizes):
         raise ValueError(f"copies a {list(src.sizes)} memref into a {list(dst.sizes)} one")
-    write_region(st, dst, view_coords(dst), dst.et.cast(whole(st, src, op)), op)
+    write_whole(st, dst, dst.et.cast(whole(st, src, op)), op)
     return ()
 
 
@@ -318,7 +318,7 @@ def _linalg_any(original):
         tensor_results = []
         for arg, res in zip(args[n_inputs:], results):
             if isinstance(arg, StridedView):
-                write_region(st, arg, view_coords(arg), arg.et.cast(res), op)
+                write_whole(st, arg, arg.et.cast(res), op)
             else:
                 tensor_results.append(res)
         return tuple(tensor_results) if op.results else ()

@@ -256,7 +256,10 @@ def read_region(state: ScheduleState, view: StridedView, coords: np.ndarray, str
     only when not strict: then whatever the strided addresses hold."""
     if coords.size == 0:
         return view.et.zeros(coords.shape[:-1])
-    addresses = _addresses(view, coords, strict)
+    return _read_at(state, view, _addresses(view, coords, strict), op)
+
+
+def _read_at(state: ScheduleState, view: StridedView, addresses: np.ndarray, op: Operation | None) -> np.ndarray:
     if state.access_log is not None:
         state.access_log.add(view, state.instance, False, addresses, op)
     return view.memory.read(addresses, view.et, _tile_of(state, view))
@@ -266,15 +269,50 @@ def write_region(state: ScheduleState, view: StridedView, coords: np.ndarray, va
                  op: Operation | None = None) -> None:
     if coords.size == 0:
         return
-    addresses = _addresses(view, coords, True)
+    _write_at(state, view, _addresses(view, coords, True), values, op)
+
+
+def _write_at(state: ScheduleState, view: StridedView, addresses: np.ndarray, values, op: Operation | None) -> None:
     if state.access_log is not None:
         state.access_log.add(view, state.instance, True, addresses, op)
     view.memory.write(addresses, values, view.et, _tile_of(state, view))
 
 
+_WHOLE_ADDRESSES: dict[tuple, np.ndarray] = {}
+
+
+def _whole_addresses(view: StridedView) -> np.ndarray | None:
+    """The addresses of every element of `view`, in row-major order (read-only; remembered per
+    view geometry: loops make the same views again and again), or None for a view with a
+    coordinate set, a layout or no dimensions (`read_region` checks those)."""
+    if view.coordinate_set is not None or view.layout is not None or not view.sizes:
+        return None
+    key = (view.offset, view.sizes, view.strides, view.memory.element_step(view.et))
+    found = _WHOLE_ADDRESSES.get(key)
+    if found is None:
+        if len(_WHOLE_ADDRESSES) > 4096:
+            _WHOLE_ADDRESSES.clear()
+        found = view.addresses(view_coords(view))  # (every local coordinate is inside the view)
+        found.flags.writeable = False
+        _WHOLE_ADDRESSES[key] = found
+    return found
+
+
 def whole(state: ScheduleState, view: StridedView, op: Operation | None = None) -> np.ndarray:
     """The whole view as an array of its shape."""
-    return read_region(state, view, view_coords(view), True, op)
+    addresses = _whole_addresses(view)
+    if addresses is None:
+        return read_region(state, view, view_coords(view), True, op)
+    return _read_at(state, view, addresses, op)
+
+
+def write_whole(state: ScheduleState, view: StridedView, values, op: Operation | None = None) -> None:
+    """Write `values` (the view's shape, or as many elements) over the whole view."""
+    addresses = _whole_addresses(view)
+    if addresses is None:
+        write_region(state, view, view_coords(view), values, op)
+    else:
+        _write_at(state, view, addresses, values, op)
 
 
 def op_info(interpreter, op: Operation, build):

@@ -228,12 +228,41 @@ def _int_binary(kind: str):
     return run
 
 
-_CMPI = {0: "eq", 1: "ne", 2: "slt", 3: "sle", 4: "sgt", 5: "sge", 6: "ult", 7: "ule", 8: "ugt", 9: "uge"}
+CMPI_PREDICATES = _CMPI = {0: "eq", 1: "ne", 2: "slt", 3: "sle", 4: "sgt", 5: "sge", 6: "ult", 7: "ule", 8: "ugt", 9: "uge"}
+
+
+def _cmpi_facts(op) -> tuple[int, str]:
+    return int_width(op.lhs.type), _CMPI[op.predicate.value.data]
+
+
+def int_scalar_binary(kind: str, a: int, b: int, width: int) -> int | None:
+    """`arith.<kind>i` (add, sub, mul, ...) of two Python ints as `width`-bit integers, wrapped;
+    None where only the numpy path decides (`_int_scalar`)."""
+    r = _int_scalar(kind, a, b, width)
+    return None if r is None else _wrap(r, width)
+
+
+def cmpi_scalar(pred: str, a: int, b: int, width: int) -> bool | None:
+    """`arith.cmpi <pred>` of two Python ints as `width`-bit integers (loop bookkeeping): what
+    the numpy path of `_run_cmpi` gives, without numpy; None outside int64."""
+    if not (_I64_MIN <= a < _I64_END and _I64_MIN <= b < _I64_END):
+        return None
+    if pred[0] == "u":
+        mask = (1 << width) - 1
+        a, b = a & mask, b & mask
+    else:
+        a, b = _wrap(a, width), _wrap(b, width)
+    return {"eq": a == b, "ne": a != b, "slt": a < b, "sle": a <= b, "sgt": a > b, "sge": a >= b,
+            "ult": a < b, "ule": a <= b, "ugt": a > b, "uge": a >= b}[pred]
 
 
 def _run_cmpi(self, interpreter, op: arith.CmpiOp, args):
-    width = int_width(op.lhs.type)
-    pred = _CMPI[op.predicate.value.data]
+    width, pred = per_op(interpreter, op, _cmpi_facts)
+    a, b = args
+    if type(a) is int and type(b) is int:
+        r = cmpi_scalar(pred, a, b, width)
+        if r is not None:
+            return (r,)  # an i1 result: to_python gives the bool
     conv = _unsigned if pred[0] == "u" else _signed
     a, b = conv(args[0], width), conv(args[1], width)
     r = {

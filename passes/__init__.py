@@ -36,6 +36,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "subsume-linearize-index": ("dfsched.passes.scheduling.subsume_linearize_index", "SubsumeLinearizeIndex"),
     "scalar-broadcast-legalization": ("dfsched.passes.scheduling.scalar_broadcast_legalization", "ScalarBroadcastLegalization"),
     "ktdflowering-to-dfir": ("dfsched.passes.lowering.ktdflowering_to_dfir", "KtdfloweringToDfir"),
+    "hold-broadcast-operands": ("dfsched.passes.lowering.hold_broadcast_operands", "HoldBroadcastOperands"),
     "wrap-program-dfir": ("dfsched.passes.lowering.wrap_program_dfir", "WrapProgramDfir"),
     "emit-split-dfir": ("dfsched.passes.lowering.emit_split_dfir", "EmitSplitDfir"),
     "stage-coarsening": ("dfsched.passes.scheduling.stage_coarsening", "StageCoarsening"),

@@ -73,10 +73,34 @@ def _element_type(value) -> Attribute:
     return t.get_element_type() if isinstance(t, ShapedType) else t
 
 
-def plan_matrix_tile(model, generic: Operation, ranges: list[int]) -> tuple[int, int, int] | None:
+def plan_program_matrix_tiles(model, contractions: list[tuple[Operation, list[int]]]
+                              ) -> list[tuple[int, int, int] | None]:
+    """`plan_matrix_tile` for the compute ops of one program (each with its loop ranges). Their
+    accumulators are live at once (address assignment places a program's buffers together):
+    when the blocks planned with the whole register memory cannot all be allocated in it, each
+    contraction plans again with an equal share of it (programs whose blocks fit keep them)."""
+    tiles = [plan_matrix_tile(model, generic, ranges) for generic, ranges in contractions]
+    marked = [(generic, ranges, tile) for (generic, ranges), tile in zip(contractions, tiles) if tile is not None]
+    capacity = _register_bytes(model, model.compute_kind) if marked else None
+    if capacity is None or sum(t[0] * t[1] * _block_bytes(model, g) for g, _, t in marked) <= capacity:
+        return tiles
+    share = capacity // len(marked)
+    return [plan_matrix_tile(model, generic, ranges, share) if tile is not None else None
+            for (generic, ranges), tile in zip(contractions, tiles)]
+
+
+def _block_bytes(model, generic: Operation) -> int:
+    operand = _element_type(generic.inputs[0])
+    accumulator = model.matrix_unit.accumulator_for(operand)
+    return accumulator_block_bytes(accumulator, attribute_text(_element_type(generic.outputs[0])))
+
+
+def plan_matrix_tile(model, generic: Operation, ranges: list[int], capacity: int | None = None
+                     ) -> tuple[int, int, int] | None:
     """The M x N x K tile `generic` runs with on the compute unit's matrix unit, None when it
     runs on the vector lanes (not a contraction, no matrix unit, or one that does not take
-    the operand type). Errors (located on the generic, naming the unit): the unit's
+    the operand type). Its block fits `capacity` bytes of registers (default: the unit's
+    register memory). Errors (located on the generic, naming the unit): the unit's
     accumulator is narrower than the output, or its tile does not fit the unit's vectors."""
     unit_kind = model.compute_kind
     matrix = model.matrix_unit
@@ -108,7 +132,8 @@ def plan_matrix_tile(model, generic: Operation, ranges: list[int]) -> tuple[int,
     if len(out_dims) < 2 or not reduction:
         return None
     m, n = block_sizes(ranges[out_dims[-2]], ranges[out_dims[-1]], (m_tile, n_tile),
-                       accumulator_block_bytes(accumulator, output), _register_bytes(model, unit_kind))
+                       accumulator_block_bytes(accumulator, output),
+                       _register_bytes(model, unit_kind) if capacity is None else capacity)
     return m, n, _largest_divisor(ranges[reduction[-1]], k_tile)
 
 
@@ -155,4 +180,4 @@ def matrix_tile_sizes(generic: Operation, tile: tuple[int, int, int]) -> list[in
 
 
 __all__ = ["MATRIX_TILE", "accumulator_block_bytes", "block_sizes", "is_contraction", "matrix_tile", "mark",
-           "plan_matrix_tile", "matrix_tile_sizes"]
+           "plan_matrix_tile", "plan_program_matrix_tiles", "matrix_tile_sizes"]

@@ -5,7 +5,7 @@ allocation sizes, `tile-size-selection` bounds buffer dimensions with its candid
 in place of the `ktdf.tiling.reserve_size` placeholders (`env`).
 
 A `Range` is closed, `(low, high)`; either end is None when nothing bounds it. Known: constants,
-placeholders of `env`, `scf.for` induction variables (over their bounds), `ktdf.parallel`
+placeholders of `env`, compute tile ids (within the kernel's `grid`), `scf.for` induction variables (over their bounds), `ktdf.parallel`
 induction variables and instance ids, `arith` integer ops, `affine.apply/min/max`,
 `ktdf.tiling.derive_size` (at most its last tile size and its total) and
 `ktdf.tiling.linearize_index`. Anything else, and loop-carried cycles, are unbounded.
@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import scf
+from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
 from xdsl.ir.affine import AffineExpr, AffineSymExpr
@@ -70,6 +71,8 @@ class ValueBounds:
         if isinstance(op, ktdf.TilingReserveSizeOp):
             size = self.env.get(op)
             return UNBOUNDED if size is None else (size, size)
+        if op.name == "ktdp.get_compute_tile_id":
+            return _tile_id(value)
         handler = _HANDLERS.get(op.name)
         return UNBOUNDED if handler is None else handler(self, op)
 
@@ -229,6 +232,18 @@ def _linearize_index(bounds: ValueBounds, op: Operation) -> Range:
     for iv, stride in zip(op.ivs, op.strides):  # type: ignore[attr-defined]
         result = _add(result, _mul(bounds.of(iv), bounds.of(stride)))
     return result
+
+
+def _tile_id(value: OpResult) -> Range:
+    """A compute tile id along one grid dimension: 0 to that extent of the kernel's `grid`, less one."""
+    parent = value.op.parent_op()
+    while parent is not None and "grid" not in parent.attributes:
+        parent = parent.parent_op()
+    grid = getattr(parent.attributes["grid"], "data", ()) if parent is not None else ()
+    extent = grid[value.index] if value.index < len(grid) else None
+    if not isinstance(extent, IntegerAttr) or extent.value.data <= 0:
+        return UNBOUNDED
+    return (0, extent.value.data - 1)
 
 
 def _select(bounds: ValueBounds, op: Operation) -> Range:

@@ -2,7 +2,7 @@
 
 `post_order` is MLIR's default walk (nested ops before the op holding them, `root` last);
 `nearest_ancestor` climbs to the closest holder of a kind (whether an op holds another:
-xDSL's `Operation.is_ancestor`); `values_feeding` walks back from a value to the values it is
+xDSL's `Operation.is_ancestor`), `ancestor_in` to the op of a given block holding an op; `values_feeding` walks back from a value to the values it is
 computed from, `depends_on` asks whether those include another.
 """
 
@@ -40,6 +40,13 @@ def nearest_ancestor(op: Operation, kind: type[OpT]) -> OpT | None:
     while parent is not None and not isinstance(parent, kind):
         parent = parent.parent_op()
     return parent
+
+
+def ancestor_in(op: Operation, block) -> Operation | None:
+    """The op of `block` that is `op` or holds it, None when `op` is not under `block`."""
+    while op is not None and op.parent is not block:
+        op = op.parent_op()
+    return op
 
 
 def runs_compute_ops_in_sequence(op: Operation) -> bool:

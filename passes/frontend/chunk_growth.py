@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf, tensor
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, TensorType
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
@@ -258,25 +258,8 @@ class ChunkGrowth:
         return self.position
 
     def _uniform(self, value: SSAValue) -> bool:
-        """`value` is the same along `position` and can be rebuilt at the grown shape before the loop."""
-        owner = value.owner if isinstance(value, OpResult) else None
-        if owner is None:
-            return False
-        attr = constant_attr(value)
-        if isinstance(attr, DenseIntOrFPElementsAttr):
-            return attr.is_splat()
-        if self.loop.is_ancestor(owner):
-            return False  # its operands might be defined in the loop: not rebuilt before it
-        if isinstance(owner, FillOp | tensor.SplatOp):
-            return True
-        if op_name(owner) != "linalg.generic" or len(owner.results) != 1:
-            return False
-        maps = indexing_maps(owner)
-        out = owner.operands[-1].owner if isinstance(owner.operands[-1], OpResult) else None
-        return (all(it == "parallel" for it in iterator_names(owner)) and isinstance(out, tensor.EmptyOp)
-                and maps[-1] == AffineMap.identity(len(maps[-1].results))
-                and not any(AffineDimExpr(self.position) in _dims(m) for m in maps[:-1])
-                and not owner.regions[0].blocks.first.args[-1].uses)
+        assert self.position is not None
+        return uniform_along(self.loop, value, self.position)
 
     # -- rewriting -------------------------------------------------------------------------
 
@@ -325,20 +308,50 @@ class ChunkGrowth:
         return needed
 
     def _grown_invariant(self, value: SSAValue, insert) -> Operation:
-        shaped = grown(value.type, self.position, self.total)
-        owner = value.owner
-        attr = constant_attr(value)
-        if isinstance(attr, DenseIntOrFPElementsAttr):
-            return arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(shaped, [attr.get_values()[0]]))
-        if isinstance(owner, tensor.SplatOp):
-            return tensor.SplatOp(owner.input, [], shaped)
-        empty = insert(tensor.EmptyOp([], shaped), self.loop)
-        if isinstance(owner, FillOp):
-            return FillOp([owner.inputs[0]], [empty.results[0]], [shaped])
-        return type(owner).create(
-            operands=[*owner.operands[:-1], empty.results[0]], result_types=[shaped],
-            properties=dict(owner.properties), attributes=dict(owner.attributes),
-            regions=[r.clone() for r in owner.regions])
+        assert self.position is not None
+        return grown_invariant(self.loop, value, self.position, self.total, insert)
+
+
+def uniform_along(loop: Operation, value: SSAValue, position: int) -> bool:
+    """`value` (the same in every iteration of `loop`) is the same along dimension `position`
+    and can be rebuilt at a grown shape before the loop: a splat, a fill, a `tensor.splat`, or
+    an all-parallel `linalg.generic` into a `tensor.empty` whose inputs do not use `position`."""
+    owner = value.owner if isinstance(value, OpResult) else None
+    if owner is None:
+        return False
+    attr = constant_attr(value)
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        return attr.is_splat()
+    if loop.is_ancestor(owner):
+        return False  # its operands might be defined in the loop: not rebuilt before it
+    if isinstance(owner, FillOp | tensor.SplatOp):
+        return True
+    if op_name(owner) != "linalg.generic" or len(owner.results) != 1:
+        return False
+    maps = indexing_maps(owner)
+    out = owner.operands[-1].owner if isinstance(owner.operands[-1], OpResult) else None
+    return (all(it == "parallel" for it in iterator_names(owner)) and isinstance(out, tensor.EmptyOp)
+            and maps[-1] == AffineMap.identity(len(maps[-1].results))
+            and not any(AffineDimExpr(position) in _dims(m) for m in maps[:-1])
+            and not owner.regions[0].blocks.first.args[-1].uses)
+
+
+def grown_invariant(loop: Operation, value: SSAValue, position: int, total: int, insert) -> Operation:
+    """`value` (checked by `uniform_along`) rebuilt `total` long along `position`, before `loop`."""
+    shaped = grown(value.type, position, total)
+    owner = value.owner
+    attr = constant_attr(value)
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        return arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(shaped, [attr.get_values()[0]]))
+    if isinstance(owner, tensor.SplatOp):
+        return tensor.SplatOp(owner.input, [], shaped)
+    empty = insert(tensor.EmptyOp([], shaped), loop)
+    if isinstance(owner, FillOp):
+        return FillOp([owner.inputs[0]], [empty.results[0]], [shaped])
+    return type(owner).create(
+        operands=[*owner.operands[:-1], empty.results[0]], result_types=[shaped],
+        properties=dict(owner.properties), attributes=dict(owner.attributes),
+        regions=[r.clone() for r in owner.regions])
 
 
 def _dims(expr_map: AffineMap) -> set[AffineExpr]:
@@ -346,3 +359,17 @@ def _dims(expr_map: AffineMap) -> set[AffineExpr]:
     for result in expr_map.results:
         found |= {e for e in result.dfs() if isinstance(e, AffineDimExpr)}
     return found
+
+
+def accumulator_init(init: SSAValue, insert, loop: Operation) -> SSAValue:
+    """`init` as the scheduler's accumulator forms: a splat constant becomes fill(empty)."""
+    if is_fill_or_empty(init):
+        return init
+    attr = constant_attr(init)
+    assert isinstance(attr, DenseIntOrFPElementsAttr)
+    element = init.type.element_type
+    scalar = attr.get_values()[0]
+    value = FloatAttr(float(scalar), element) if not isinstance(scalar, int) else IntegerAttr(scalar, element)
+    empty = insert(tensor.EmptyOp([], init.type), loop)
+    constant = insert(arith.ConstantOp(value), loop)
+    return insert(FillOp([constant.results[0]], [empty.results[0]], [init.type]), loop).results[0]

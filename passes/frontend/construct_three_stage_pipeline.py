@@ -63,11 +63,13 @@ from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, ktdp
 from dfsched.dialects.constants import constant_int
 from dfsched.passes.builder import Builder
+from dfsched.passes.contraction import plan_program_matrix_tiles
 from dfsched.passes.walk import nearest_ancestor
 from dfsched.passes.frontend.copy_programs import copies_through_compute
 from dfsched.passes.frontend.generic_pipeline import PASS, Endpoint, GenericPipeline, body_lane_types, reads_init
 from dfsched.passes.frontend.indirect_access import IndirectPlan, build_indirect_view, plan_indirect_tile
 from dfsched.passes.frontend.linalg_fusion import fuse_elementwise_generics
+from dfsched.passes.frontend.linalg_tiling import static_loop_ranges
 from dfsched.passes.frontend.linalg_generalize import (
     ElementwiseToGeneric,
     drop_fill_inits,
@@ -142,6 +144,7 @@ class ProgramPipeline:
     staged: list[ktdp.LoadOp] = field(default_factory=list)  # loads copied once into the scratchpad
     buffers: dict[SSAValue, SSAValue] = field(default_factory=dict)  # shared value → its scratchpad buffer
     widened: set[SSAValue] = field(default_factory=set)  # intermediates kept with a trailing unit dim
+    matrix_tiles: dict[Operation, tuple[int, int, int]] = field(default_factory=dict)  # contraction → block
 
     def build(self) -> None:
         # Step 0: a load stored unchanged is copied through the compute unit (`copy_programs.py`).
@@ -156,7 +159,10 @@ class ProgramPipeline:
         if not generics:
             return
         self.plan(generics)
-        # Step 3: tile each compute op to the SIMD width.
+        # Step 3: tile each compute op to the SIMD width (a contraction to its matrix-unit block).
+        generics = [p.generic for p in self.pipelines]
+        tiles = plan_program_matrix_tiles(self.model, [(g, static_loop_ranges(g)) for g in generics])
+        self.matrix_tiles = {g: t for g, t in zip(generics, tiles) if t is not None}
         for pipeline in self.pipelines:
             pipeline.tile()
         # Steps 4 and 5: reinterpret casts for the access tiles, scratchpad buffers, the pipelines.

@@ -29,7 +29,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdp
-from dfsched.passes.frontend.indirect_access import box_extents, box_set
+from dfsched.passes.frontend.indirect_access import box_extents, box_set, paged_terms
 
 
 def _stored_loads(function: Operation) -> list[tuple[ktdp.LoadOp, ktdp.StoreOp]]:
@@ -63,21 +63,7 @@ def split_paged_copies(function: Operation) -> None:
 def _page_split(tile: ktdp.ConstructIndirectAccessTileOp) -> tuple[int, int] | None:
     """(variable, K) when the tile's subscripts use `v floordiv K` / `v mod K` of one variable
     whose extent is a multiple of K; None when they use no such term."""
-    captured = len(tile.captured_variables)
-    found: set[tuple[int, int]] = set()
-
-    def visit(expr: AffineExpr) -> None:
-        if isinstance(expr, AffineBinaryOpExpr):
-            if expr.kind in (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.Mod) and \
-                    isinstance(expr.lhs, AffineDimExpr) and isinstance(expr.rhs, AffineConstantExpr) and \
-                    expr.lhs.position >= captured:
-                found.add((expr.lhs.position - captured, expr.rhs.value))
-            visit(expr.lhs)
-            visit(expr.rhs)
-
-    for amap in tile.per_dim_subscript_maps.data:
-        for expr in amap.data.results:  # type: ignore[union-attr]
-            visit(expr)
+    found = paged_terms(tile)
     if not found:
         return None
     if len(found) > 1:

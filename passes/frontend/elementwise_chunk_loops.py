@@ -107,7 +107,7 @@ def plan_elementwise_accumulation(loop: scf.ForOp) -> ElementwiseFold:
             raise growth.refuse("it is read in the loop other than by its accumulation")
         element = combine.operands[1] if combine.operands[0] is acc else combine.operands[0]
         combiner = op_name(combine)
-        if not _is_identity(loop.iter_args[index], COMBINERS[combiner]):
+        if not is_identity(loop.iter_args[index], COMBINERS[combiner]):
             raise growth.refuse(f"its initial value must be the identity of '{combiner}' (a splat "
                                 f"constant or fill): the chunks are combined once each")
         result = loop.results[index]
@@ -184,7 +184,7 @@ def _check_rest_of_body(growth: ChunkGrowth, roots: set[Operation]) -> None:
         refuse_effect(growth.loop, op, "loads, stores of chunks, index arithmetic and the accumulations")
 
 
-def _is_identity(value: SSAValue, identity: float) -> bool:
+def is_identity(value: SSAValue, identity: float) -> bool:
     owner = value.owner if isinstance(value, OpResult) else None
     attr = constant_attr(owner.inputs[0]) if isinstance(owner, FillOp) else constant_attr(value)
     if isinstance(attr, DenseIntOrFPElementsAttr):

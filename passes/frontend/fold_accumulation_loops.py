@@ -44,26 +44,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith, scf, tensor
-from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
-    FloatAttr,
-    IntegerAttr,
-    ModuleOp,
-    TensorType,
-)
-from xdsl.dialects.linalg.ops import FillOp
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 
 from dfsched.compat import op_name
 from dfsched.dialects import ktdp
-from dfsched.dialects.constants import constant_attr, constant_int
+from dfsched.dialects.constants import constant_int
 from dfsched.passes.frontend.chunk_growth import (
     INDEX_OFFSETS,
     StreamedLoad,
     LoopDependence,
+    accumulator_init,
     grown,
     grown_tile,
     inserter_before,
@@ -79,7 +73,8 @@ from dfsched.passes.frontend.elementwise_chunk_loops import (
     plan_elementwise_accumulation,
     plan_map_loop,
 )
-from dfsched.passes.frontend.linalg_generalize import generic_form, is_linalg_compute
+from dfsched.passes.frontend.online_softmax_loops import OnlineSoftmaxFold, plan_online_softmax
+from dfsched.passes.frontend.linalg_generalize import is_linalg_compute, maps_and_iterators
 
 SUM_COMBINERS = frozenset({"arith.addf", "arith.addi"})
 
@@ -134,10 +129,13 @@ class FoldPlan:
         _apply(self)
 
 
-def plan_fold(loop: scf.ForOp) -> FoldPlan | ElementwiseFold:
+def plan_fold(loop: scf.ForOp) -> FoldPlan | ElementwiseFold | OnlineSoftmaxFold:
     """How `loop` folds; a located error on the loop saying why when it does not."""
     if is_elementwise_accumulation(loop):
         return plan_elementwise_accumulation(loop)
+    online = plan_online_softmax(loop)
+    if online is not None:
+        return online
     lb, ub, step = (constant_int(v) for v in (loop.lb, loop.ub, loop.step))
     if lb is None or ub is None or step is None:
         raise refuse(loop, "its bounds and step must be constants (bind the kernel's scalars with --bind)")
@@ -162,7 +160,7 @@ def _plan_sum(plan: FoldPlan, deps: LoopDependence, index: int, acc: BlockArgume
     reduction = _reduction_of(loop, index, acc, next_value)
     if not _sums_into_init(reduction):
         raise refuse(loop, f"'{op_name(reduction)}' does not add into its init", index)
-    maps, iterators = _maps_and_iterators(reduction)
+    maps, iterators = maps_and_iterators(reduction)
     inputs = list(reduction.operands[:-1])
     dims: set[int] = set()
     for position, value in enumerate(inputs):
@@ -225,20 +223,8 @@ def _only_use(loop: Operation, index: int, value: SSAValue, user: Operation) -> 
 def _is_reduction(op: Operation) -> bool:
     if not is_linalg_compute(op) or len(op.results) != 1 or not op.regions:
         return False
-    maps_iterators = _maps_and_iterators(op)
+    maps_iterators = maps_and_iterators(op)
     return maps_iterators is not None and "reduction" in maps_iterators[1]
-
-
-def _maps_and_iterators(op: Operation) -> tuple[list[AffineMap], list[str]] | None:
-    """The indexing maps and iterator names of a linalg op, read off its generic form."""
-    generic = op if op_name(op) == "linalg.generic" else generic_form(op, None)
-    if generic is None:
-        return None
-    maps = [m.data for m in generic.indexing_maps.data]
-    iterators = [str(it.data) for it in generic.iterator_types.data]
-    if generic is not op:
-        generic.erase()  # a detached copy: drop the uses it holds on the kernel's values
-    return maps, iterators
 
 
 def _sums_into_init(reduction: Operation) -> bool:
@@ -299,7 +285,7 @@ def _apply(plan: FoldPlan) -> None:
         for old, fresh in zip(op.results, new.results):
             mapping[old] = fresh
     for carried in plan.sums:
-        init = _accumulator_init(carried.init, insert, loop)
+        init = accumulator_init(carried.init, insert, loop)
         reduction = carried.reduction.clone(value_mapper={**mapping, carried.reduction.operands[-1]: init})
         insert(reduction, carried.reduction)
         loop.results[carried.index].replace_all_uses_with(reduction.results[0])
@@ -320,17 +306,3 @@ def _needed_ops(plan: FoldPlan) -> set[Operation]:
         needed.add(owner)
         work.extend(v for inner in owner.walk() for v in inner.operands)
     return needed
-
-
-def _accumulator_init(init: SSAValue, insert, loop: Operation) -> SSAValue:
-    """`init` as the scheduler's accumulator forms: a splat constant becomes fill(empty)."""
-    if is_fill_or_empty(init):
-        return init
-    attr = constant_attr(init)
-    assert isinstance(attr, DenseIntOrFPElementsAttr)
-    element = init.type.element_type
-    scalar = attr.get_values()[0]
-    value = FloatAttr(float(scalar), element) if not isinstance(scalar, int) else IntegerAttr(scalar, element)
-    empty = insert(tensor.EmptyOp([], init.type), loop)
-    constant = insert(arith.ConstantOp(value), loop)
-    return insert(FillOp([constant.results[0]], [empty.results[0]], [init.type]), loop).results[0]

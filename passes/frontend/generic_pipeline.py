@@ -24,7 +24,7 @@ from dfsched.arch.model import Link
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, ktdp, linalg_ext
 from dfsched.dialects.constants import index_constant
-from dfsched.passes.contraction import mark, matrix_tile_sizes, plan_matrix_tile
+from dfsched.passes.contraction import mark, matrix_tile_sizes
 from dfsched.passes.frontend.linalg_generalize import indexing_maps, iterator_names
 from dfsched.passes.frontend.linalg_tiling import (
     build_loop_nest,
@@ -82,7 +82,7 @@ class GenericPipeline:
             lanes = min(lanes, model.simd_lanes(compute.kind, ty, at=inner))
         self.loop_ranges = static_loop_ranges(generic)
         self.tile_sizes = loop_tile_sizes(generic, lanes)
-        matrix = plan_matrix_tile(model, generic, self.loop_ranges)
+        matrix = self.program.matrix_tiles.get(generic)
         if matrix is not None:  # a contraction on the matrix unit: output tiles of M x N
             mark(generic, matrix)
             self.tile_sizes = matrix_tile_sizes(generic, matrix)

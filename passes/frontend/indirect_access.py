@@ -44,7 +44,15 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineConstraintKind, AffineExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineConstraintKind,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.arch.model import DeviceModel
@@ -104,6 +112,7 @@ def plan_indirect_tile(tile: ktdp.ConstructIndirectAccessTileOp, model: DeviceMo
     base = constant_int(view.operands[0])
     if base is None:
         base = 0  # a run-time base: the list holds offsets, the transfer adds the view's start
+    _refuse_paged_terms(tile, is_load)
     extents = _box_extents(tile)
     element_bytes = max(1, (getattr(view_type.element_type, "bitwidth", 8) + 7) // 8)
     captured = len(tile.captured_variables)
@@ -131,6 +140,44 @@ def plan_indirect_tile(tile: ktdp.ConstructIndirectAccessTileOp, model: DeviceMo
                           "element would be its own row; only whole rows are gathered or scattered")
     _check_units(tile, model, view, is_load)
     return plan
+
+
+def paged_terms(tile: ktdp.ConstructIndirectAccessTileOp, page_numbers_only: bool = False) -> set[tuple[int, int]]:
+    """Every (variable, K) such that a subscript of `tile` uses `v floordiv K` or `v mod K`
+    (a variable split into pages of K); with `page_numbers_only`, only `v floordiv K` in an
+    index subscript (`ind(%table[v floordiv K])`: the variable picks the page)."""
+    kinds = (AffineBinaryOpKind.FloorDiv,) if page_numbers_only else (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.Mod)
+    captured = len(tile.captured_variables)
+    found: set[tuple[int, int]] = set()
+
+    def visit(expr: AffineExpr) -> None:
+        if isinstance(expr, AffineBinaryOpExpr):
+            if expr.kind in kinds and isinstance(expr.lhs, AffineDimExpr) and isinstance(expr.rhs, AffineConstantExpr) and \
+                    expr.lhs.position >= captured:
+                found.add((expr.lhs.position - captured, expr.rhs.value))
+            visit(expr.lhs)
+            visit(expr.rhs)
+
+    for indirect, amap in zip(tile.subscript_kinds(), tile.per_dim_subscript_maps.data):
+        if indirect or not page_numbers_only:
+            for expr in amap.data.results:  # type: ignore[union-attr]
+                visit(expr)
+    return found
+
+
+def _refuse_paged_terms(tile: ktdp.ConstructIndirectAccessTileOp, is_load: bool) -> None:
+    """A variable split into pages selects a page and a row in it: one list entry per page
+    would need rows that are not one stride apart. Copies are split page by page before this
+    (Decision 57); a gather or scatter that computes is refused, naming the split."""
+    found = paged_terms(tile, page_numbers_only=True)
+    if not found:
+        return
+    variable, size = min(found)
+    what = "gather feeding compute" if is_load else "scatter of computed values"
+    raise error(tile, f"variable {variable} of this indirect access tile is split into pages of {size} "
+                      f"(`floordiv {size}`, `mod {size}`): a paged tile is gathered or scattered only by a copy, "
+                      f"one page at a time; for a {what}, give the page and the position in the page a "
+                      f"variable each (a tile of one more dimension, as examples/paged_attention_decode.mlir does)")
 
 
 def _box_extents(tile: ktdp.ConstructIndirectAccessTileOp) -> list[int]:

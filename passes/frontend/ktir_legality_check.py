@@ -50,6 +50,7 @@ from dfsched.compat import op_name
 from dfsched.arch.elementwise import is_elementwise_op_name
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects.ktdp import DYNAMIC
+from dfsched.passes.frontend.carried_slots import around_exchange
 from dfsched.passes.frontend.fold_accumulation_loops import plan_fold
 from dfsched.dialects.constants import constant_int
 
@@ -102,7 +103,7 @@ def check_region_ops(op: Operation, device: str = "") -> None:
                         check_address_lists(inner, device)
                     if op_name(inner) in INTER_TILE_OPS:
                         check_inter_tile(inner, device)
-                    if isinstance(inner, scf.ForOp) and inner.iter_args:
+                    if isinstance(inner, scf.ForOp) and inner.iter_args and not around_exchange(inner):
                         check_carried_on_chip(inner, device)
                     check_region_ops(inner, device)
 
@@ -205,7 +206,8 @@ def check_op(op: Operation) -> bool:
         if loop_carried_values(op):
             if not isinstance(op, scf.ForOp):
                 raise error(op, ITER_ARGS)
-            plan_fold(op)  # raises, naming the carried value and why it does not fold
+            if not around_exchange(op):  # else carried in scratchpad slots, checked with the exchange
+                plan_fold(op)  # raises, naming the carried value and why it does not fold
         return True
     if name == "scf.while":
         raise error(op, WHILE)

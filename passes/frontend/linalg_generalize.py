@@ -141,6 +141,18 @@ def generic_form(op: Operation, ctx: Context | None) -> GenericOp | None:
     return make_generic(ctx, inputs, outputs, body.clone(), maps, iterators, [r.type for r in op.results])
 
 
+def maps_and_iterators(op: Operation) -> tuple[list[AffineMap], list[str]] | None:
+    """The indexing maps and iterator names of a linalg op, read off its generic form."""
+    generic = op if op_name(op) == "linalg.generic" else generic_form(op, None)
+    if generic is None:
+        return None
+    maps = [m.data for m in generic.indexing_maps.data]
+    iterators = [str(it.data) for it in generic.iterator_types.data]
+    if generic is not op:
+        generic.erase()  # a detached copy: drop the uses it holds on the kernel's values
+    return maps, iterators
+
+
 def _reduce_to_generic(op: ReduceOp, ctx: Context | None) -> GenericOp | None:
     source, init = op.input, op.init
     if not isinstance(source.type, TensorType) or not isinstance(init.type, TensorType):

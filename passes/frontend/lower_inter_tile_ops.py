@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith
+from xdsl.dialects import arith, scf
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.dialects.builtin import (
     AffineSetAttr,
@@ -51,6 +51,7 @@ from dfsched.dialects.ktdf_exchange import TileReduceOp
 from dfsched.dialects.ktdp_inter_tile import group_values, tiles_of
 from dfsched.compat import InsertPoint, Rewriter, op_name
 from dfsched.passes.builder import Inserter
+from dfsched.passes.frontend.carried_slots import Carried, carry_through_slots, loops_around_exchanges, plan_carried
 from dfsched.passes.frontend.resolve_distributed_views import grid_size
 from dfsched.passes.frontend.sink_loads import may_alias, view_of
 from dfsched.passes.frontend.utils import box_set, erase_dead_ops
@@ -94,18 +95,22 @@ class LowerInterTileOps(ModulePass):
 
 
 def lower_inter_tile_ops(root: Operation, device: str | None = None) -> None:
-    exchanges = plan_exchanges(root, device)
+    exchanges, loops = plan_exchanges(root, device)
     for exchange in exchanges:
         _rewrite(exchange)
+    for loop, carried in loops:  # innermost first: an outer loop clones the rewritten inner one
+        carry_through_slots(loop, carried, _scratchpad_tile)
     if exchanges:
         erase_dead_ops(root)
 
 
-def plan_exchanges(root: Operation, device: str | None = None) -> list[Exchange]:
-    """Every exchange under `root`, checked and given its slots; raises on the first refusal."""
+def plan_exchanges(root: Operation, device: str | None = None
+                   ) -> tuple[list[Exchange], list[tuple[scf.ForOp, list[Carried]]]]:
+    """Every exchange under `root` and every loop carrying values around one (Decision 83),
+    checked and given their slots; raises on the first refusal."""
     ops = [op for op in root.walk() if op_name(op).startswith("ktdp.inter_tile_") and "yield" not in op_name(op)]
     if not ops:
-        return []
+        return [], []
     from dfsched.arch.loading import device_model_for
 
     model = device_model_for(root, device or None)
@@ -129,8 +134,9 @@ def plan_exchanges(root: Operation, device: str | None = None) -> list[Exchange]
                                 f"{len(users)} op(s) read this one")
     if model is None:
         raise error(ops[0], f"'{op_name(ops[0])}' needs a device (--device) to place its partials")
-    _place_slots(exchanges, model, root)
-    return exchanges
+    loops = [(loop, plan_carried(loop, COMBINER_OPS)) for loop in loops_around_exchanges(root)]
+    _place_slots(exchanges, [c for _, carried in loops for c in carried], model, root)
+    return exchanges, loops
 
 
 def grid_tiles(op: Operation) -> int:
@@ -207,10 +213,15 @@ def _slot_bytes(slot_type: TensorType) -> int:
     return -(-size // SLOT_ALIGNMENT) * SLOT_ALIGNMENT
 
 
-def _place_slots(exchanges: list[Exchange], model, at: Operation) -> None:
-    """Partial and result slots from the top of the scratchpad `ct_local` maps to, downwards."""
+def _place_slots(exchanges: list[Exchange], carried: list[Carried], model, at: Operation) -> None:
+    """Slots from the top of the scratchpad `ct_local` maps to, downwards: the carried values'
+    first, then each exchange's partial and result (`address-assignment` allocates below the
+    lowest exchange slot)."""
     memory = model.memory_for_space(ktdp.MemorySpaceAttr("ct_local"), at)
     top = memory.size or 0
+    for value in carried:
+        top -= _slot_bytes(value.slot_type)
+        value.address = top
     for exchange in exchanges:
         size = _slot_bytes(exchange.slot_type)
         exchange.result_address = top - size
@@ -237,7 +248,8 @@ def _scratchpad_tile(at: Inserter, address: int, slot_type: TensorType) -> SSAVa
 def _rewrite(exchange: Exchange) -> None:
     produce, reduce = exchange.produce, exchange.reduce
     before = Inserter.before(produce)
-    before.add(ktdp.StoreOp(exchange.partial, _scratchpad_tile(before, exchange.partial_address, exchange.slot_type)))
+    partial = _unreshaped(exchange.partial)
+    before.add(ktdp.StoreOp(partial, _scratchpad_tile(before, exchange.partial_address, partial.type)))
     at = Inserter.before(reduce)
     at.add(TileReduceOp(exchange.combiner, exchange.partial_address, exchange.result_address, exchange.identity,
                         produce.producer_tiles_per_group, AffineSetAttr(produce.future.type.groups.data),
@@ -245,6 +257,7 @@ def _rewrite(exchange: Exchange) -> None:
     load = at.add(ktdp.LoadOp(_scratchpad_tile(at, exchange.result_address, exchange.slot_type), exchange.slot_type))
     reduce.results[0].replace_all_uses_with(load.results[0])
     _fold_reshapes_back(load.results[0])
+    _reshapes_as_loads(load, exchange.result_address)
     _reload_after(load)
     reduce.detach()
     reduce.erase()
@@ -264,6 +277,38 @@ def _fold_reshapes_back(value: SSAValue) -> None:
             expand = inner.operation
             if op_name(expand) == "tensor.expand_shape" and expand.results[0].type == value.type:
                 expand.results[0].replace_all_uses_with(value)
+                Rewriter.erase_op(expand)
+        if not collapse.results[0].uses:
+            Rewriter.erase_op(collapse)
+
+
+RESHAPES = ("tensor.collapse_shape", "tensor.expand_shape")
+
+
+def _unreshaped(partial: SSAValue) -> SSAValue:
+    """The tensor a reshaped partial (`collapse_shape` of a 4x256 tile into 1024 elements) was
+    reshaped from: the slot is row-major, so storing it unreshaped writes the same bytes."""
+    owner = partial.owner
+    while op_name(owner) in RESHAPES and isinstance(owner.operands[0].type, TensorType) \
+            and owner.operands[0].type.has_static_shape():
+        partial = owner.operands[0]
+        owner = partial.owner
+    return partial
+
+
+def _reshapes_as_loads(load: ktdp.LoadOp, address: int) -> None:
+    """A reshape of the delivered result (`expand_shape` of 1024 elements into a 4x256 tile) is a
+    load of the row-major result slot at the reshape's shape (a program computes on loads, never
+    on a reshape of one)."""
+    for use in list(load.result.uses):
+        reshape = use.operation
+        if op_name(reshape) not in RESHAPES or not reshape.results[0].type.has_static_shape():
+            continue
+        at = Inserter.after(load, reshape)
+        again = at.add(ktdp.LoadOp(_scratchpad_tile(at, address, reshape.results[0].type), reshape.results[0].type))
+        reshape.results[0].replace_all_uses_with(again.results[0])
+        Rewriter.erase_op(reshape)
+        _reshapes_as_loads(again, address)
 
 
 def _reload_after(anchor: Operation) -> None:

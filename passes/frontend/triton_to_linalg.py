@@ -74,6 +74,7 @@ class TritonToLinalg(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         carry_scalars_as_tensors(op)  # a carried scalar sum: a carried one-element tensor, read once after
+        _dense_inits_to_fills(op)  # `outs(arith.constant dense<0.0>)`: the fill the scheduler starts from
         for elementwise in [o for o in op.walk() if is_elementwise_on_tensors(o) and len(o.results) == 1]:
             _fold_constant_splats(ctx, elementwise)
         for splat in [o for o in op.walk() if isinstance(o, tensor.SplatOp)]:
@@ -152,6 +153,28 @@ def _fold_constant_splats(ctx: Context, op: Operation) -> None:
     for splat in splats:
         if not splat.result.uses:
             Rewriter.erase_op(splat)
+
+
+def _dense_inits_to_fills(root: Operation) -> None:
+    """A splat `arith.constant dense<c>` a linalg op accumulates into (its init, `outs`) becomes
+    `linalg.fill ins(c) outs(tensor.empty)` in front of that op: the init form the scheduler
+    starts accumulators from (Triton's `acc = tl.zeros(...)` before a `tl.dot`)."""
+    for constant in [o for o in root.walk() if isinstance(o, arith.ConstantOp)]:
+        scalar = _splatted_constant(constant.result)
+        if scalar is None or not constant.result.type.has_static_shape():
+            continue
+        for use in list(constant.result.uses):
+            user = use.operation
+            inits = getattr(user, "outputs", None)
+            if not user.name.startswith("linalg.") or inits is None or use.index < len(user.operands) - len(inits):
+                continue
+            value = arith.ConstantOp(scalar)
+            empty = tensor.EmptyOp([], constant.result.type)
+            fill = linalg_ext.FillOp([value.result], [empty.tensor], res=[constant.result.type])
+            Rewriter.insert_op([value, empty, fill], InsertPoint.before(user))
+            user.operands[use.index] = fill.results[0]
+        if not constant.result.uses:
+            Rewriter.erase_op(constant)
 
 
 def _constant_indices(extract: tensor.ExtractOp) -> list[int] | None:

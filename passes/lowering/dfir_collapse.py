@@ -59,10 +59,19 @@ def _constant_values(mapping: DefImmutableMappingOp) -> list[int] | None:
 
 
 def _folded_query(rewriter: PatternRewriter, op: Operation, keys, values: list[int], key: SSAValue) -> None:
+    """`op` becomes a query of a new mapping whose values are new constants right before it.
+
+    The constants go in without the driver hearing of them (a grid-wide mapping has one per
+    core): visited, a used constant has no pattern and no fold, so the driver's worklist would
+    only pop them; if the mapping dies, erasing it puts them on the worklist as usual. The next
+    iteration's constant uniquing sees them as it would have."""
     constants = [index_constant(v) for v in values]
+    block = op.parent_block()
+    assert block is not None
+    block.insert_ops_before(constants, op)
     mapping = DefImmutableMappingOp(list(keys), [c.result for c in constants])
     query = QueryMapOp(mapping.result, key, INDEX)
-    rewriter.replace(op, [*constants, mapping, query], [query.result])
+    rewriter.replace(op, [mapping, query], [query.result])
 
 
 def _int_like(op: Operation) -> bool:

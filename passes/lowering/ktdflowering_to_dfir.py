@@ -12,7 +12,9 @@ symbols once for the module:
 5. fold arithmetic over per-unit constant lookups into the lookups;
 6. lower transfers, compute, FIFOs, signals and tile-size derivations, then
    double buffering and `ktdf.parallel` (over any number of corelets);
-7. canonicalize the function.
+7. canonicalize the function;
+8. send a loop-invariant broadcast operand once per loop, its receiver holding it
+   (`hold-broadcast-operands`, Decision 90; `hold-broadcasts=false` keeps one send per step).
 
 Where dfsched departs from upstream (the spec's Decisions):
 
@@ -48,6 +50,7 @@ from dfsched.diagnostics import error, location_of
 from dfsched.passes.cleanup.canonicalize import canonicalize
 from dfsched.passes.cleanup.greedy import GreedyConfig, apply_patterns_greedily, region_dce
 from dfsched.passes.cleanup.patterns import fold, folder_patterns
+from dfsched.passes.lowering import hold_broadcast_operands
 from dfsched.passes.lowering import (
     dfir_buffering,
     dfir_collapse,
@@ -114,6 +117,9 @@ class KtdfloweringToDfir(ModulePass):
     device: str | None = None
     """Architecture file (or shipped short name) used when the module declares no device."""
 
+    hold_broadcasts: bool = True
+    """Send a loop-invariant broadcast operand once per loop, held by its receiver (Decision 90)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from dfsched.arch.loading import device_model_for
 
@@ -135,5 +141,7 @@ class KtdfloweringToDfir(ModulePass):
                 raise error(func, "failed to collapse arith ops over query maps")
             operation_lowerings(func, components, model)
             canonicalize(func, top_down=False)
+            if self.hold_broadcasts and hold_broadcast_operands.hold_broadcasts(func):
+                canonicalize(func, top_down=False)
         dfir_tile_reduce.lower_tile_reduces(op, model)  # all-reduces between tiles: launches of their own
         dfir_tile_branches.specialise_tile_branches(op)  # `if %pid == 0 { call }`: the program's cores

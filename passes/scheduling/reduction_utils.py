@@ -37,6 +37,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 
 from dfsched.dialects.constants import index_constant
+from dfsched.passes.walk import ancestor_in
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
 from dfsched.dialects import scf_ext
@@ -328,19 +329,13 @@ def defining_slice(value: SSAValue, block: Block) -> list[Operation]:
         current = worklist.pop()
         if not isinstance(current, OpResult):
             continue
-        owner = _ancestor_in(current.owner, block)
+        owner = ancestor_in(current.owner, block)
         if owner is None or owner in needed:
             continue
         needed.add(owner)
         for inner in owner.walk():
             worklist.extend(inner.operands)
     return [op for op in block.ops if op in needed]
-
-
-def _ancestor_in(op: Operation, block: Block) -> Operation | None:
-    while op is not None and op.parent is not block:
-        op = op.parent_op()
-    return op
 
 
 # ---------------------------------------------------------------------------

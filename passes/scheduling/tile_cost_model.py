@@ -22,7 +22,10 @@ loops, double-buffered pipelines), and each piece is timed the way the DataflowI
   total and the body's op. A generic on buffers also loads and stores its output (an
   accumulator in register memory: loaded when the body reads it) and loads each input that
   is not read from a FIFO, over the links between those memories and the unit;
-* `scf.for` repeats its body; `ktdf.parallel ... distribute(num_instances = N)` runs its
+* `scf.for` repeats its body; a splat transfer (memory -> FIFO) of a nested pipeline whose
+  subscripts the loop does not change costs its first iteration only: the backend sends it
+  once per loop and the receiver holds it (Decision 90, `passes/lowering/hold_broadcast_operands.py`);
+  `ktdf.parallel ... distribute(num_instances = N)` runs its
   iterations on N corelets at once (ceil(trips / N) each); an `scf.if` on `iv == c` in a loop
   (a reduction's last step sending its result) counts once per loop, not per iteration;
 * a loop's iterations overlap as far as their busiest unit allows: the body's latency once
@@ -90,6 +93,7 @@ class TileCostModel:
         self.device = device
         self.bounds = bounds
         self.env: dict[Operation, int] = {}
+        self.free: set[Operation] = set()  # held splat transfers, after their loop's first iteration
 
     def cycles(self, env: dict[Operation, int]) -> int:
         self.env = env
@@ -110,7 +114,15 @@ class TileCostModel:
 
     def op(self, op: Operation, unit: str | None) -> Cost:
         if isinstance(op, scf.ForOp):
-            return self.repeat(op.body.block, self.trips(op.lb, op.ub, op.step), 1, unit)
+            trips = self.trips(op.lb, op.ub, op.step)
+            held = held_splats(op)
+            if not held or trips < 2:
+                return self.repeat(op.body.block, trips, 1, unit)
+            first = self.block(op.body.block, unit)
+            self.free |= held
+            rest = self.block(op.body.block, unit)
+            self.free -= held
+            return Cost(first.latency + rest.busy * (trips - 1), first.busy + rest.busy * (trips - 1))
         if isinstance(op, ktdf.ParallelOp):
             trips = 1
             for lb, ub, step in zip(op.lower_bounds, op.upper_bounds, op.steps):
@@ -196,6 +208,8 @@ class TileCostModel:
 
     # -- leaves --------------------------------------------------------------------------
     def transfer(self, op: ktdf.DataTransferOp, unit: str | None) -> int:
+        if op in self.free:
+            return 0
         source, dest = op.source.type, op.destination.type
         rows, row_elements = self.block_shape(op)
         if isinstance(source, MemRefType) and isinstance(dest, MemRefType):
@@ -333,6 +347,43 @@ def _defined_in(value: SSAValue, body: Block) -> bool:
             return True
         parent = block.parent_op()
         block = parent.parent_block() if parent is not None else None
+    return False
+
+
+def held_splats(loop: scf.ForOp) -> set[Operation]:
+    """The splat transfers memory -> FIFO whose nearest enclosing loop is `loop` and whose
+    subscripts do not depend on its induction variable (sent once per loop, Decision 90)."""
+    held = set()
+    for op in loop.body.walk():
+        if not isinstance(op, ktdf.DataTransferOp) or not isinstance(op.destination.type, ktdf.FifoSlotType):
+            continue
+        mode = op.attributes.get("transfer_mode")
+        if not isinstance(mode, StringAttr) or mode.data != "splat" or _nearest_loop(op) is not loop:
+            continue
+        if not any(_depends_on(v, loop) for v in op.source_indices):
+            held.add(op)
+    return held
+
+
+def _nearest_loop(op: Operation) -> Operation | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, scf.ForOp | ktdf.ParallelOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def _depends_on(value: SSAValue, loop: scf.ForOp) -> bool:
+    """Whether `value` is computed from a block argument inside `loop` (its index or an inner one)."""
+    pending, seen = [value], set()
+    while pending:
+        v = pending.pop()
+        owner = v.owner
+        if isinstance(owner, Operation):
+            if owner not in seen:
+                seen.add(owner)
+                pending.extend(owner.operands)
+        elif loop.is_ancestor(owner.parent_op()) if owner.parent_op() is not None else False:
+            return True
     return False
 
 

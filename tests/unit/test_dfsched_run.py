@@ -50,10 +50,11 @@ def run_main(capsys, *argv) -> tuple[int, str, str]:
 TILES = ("--tiles", "3")
 # Examples that gather or scatter need a unit declaring `ktdf_arch.feature.address_list`: the
 # sample device and spyre have one, quad_corelet none (its refusal is checked below).
-ADDRESS_LISTS = {"embedding_gather.mlir", "kv_cache_scatter.mlir", "paged_kv_copy.mlir"}
+ADDRESS_LISTS = {"embedding_gather.mlir", "kv_cache_scatter.mlir", "paged_kv_copy.mlir",
+                 "paged_attention_decode.mlir"}
 # Examples whose tiles exchange partials need a core per tile and core-to-core links: ring4 and
 # spyre (the one-core devices' refusal is checked below).
-INTER_TILE = {"ring_allreduce.mlir"}
+INTER_TILE = {"ring_allreduce.mlir", "ring_allreduce_rounds.mlir"}
 CHECKS = [(kernel, device) for kernel in KERNELS if kernel not in INTER_TILE for device in ("sample", "quad_corelet")
           if not (kernel in ADDRESS_LISTS and device == "quad_corelet")] + \
          [(kernel, "spyre") for kernel in sorted(ADDRESS_LISTS | INTER_TILE)] + \
@@ -115,7 +116,7 @@ def _assert_clean_check(capsys, kernel, device, *extra):
 def test_check_refuses_inter_tile_ops_on_one_core(capsys, kernel, device):
     code, out, _ = run_main(capsys, EXAMPLES / kernel, "--check", "--device", device)
     assert code == 1
-    assert re.search(r"ring_allreduce.mlir:\d+:\d+: error: 'ktdp.inter_tile_produce' needs the kernel's 4 compute "
+    assert re.search(r"ring_allreduce\w*.mlir:\d+:\d+: error: 'ktdp.inter_tile_produce' needs the kernel's 4 compute "
                      r"tiles on as many cores at once .* has \d+ core\(s\)", out), out
 
 

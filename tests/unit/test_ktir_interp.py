@@ -980,6 +980,29 @@ def _paged_kv_copy(i):
     return {"@1088": pool[table[:, t // 4], :, t % 4, :]}
 
 
+def _paged_attention_decode(i):
+    """The loop as written, page by page: running maximum, rescaled sum and accumulator (sums and
+    contractions accumulated in f32 and rounded once, the rest in f16)."""
+    q, k_pool, v_pool, table = i["@0"], i["@256"], i["@1280"], i["@2304"]
+    f16, f32 = np.float16, np.float32
+    out = np.empty_like(q)
+    for s in range(2):
+        rows = slice(4 * s, 4 * s + 4)
+        maxima, sums, acc = np.full(4, -np.inf, f16), np.ones(4, f16), np.zeros((4, 16), f16)
+        for j in range(3):
+            k, v = k_pool[table[s, j]], v_pool[table[s, j]]
+            scores = np.einsum("qd,kd->qk", q[rows].astype(f32), k.astype(f32)).astype(f16) * f16(0.25)
+            new_maxima = np.maximum(maxima, scores.max(axis=1))
+            exps = np.exp(scores - new_maxima[:, None])
+            factors = np.exp(maxima - new_maxima)
+            products = np.einsum("qk,kd->qd", exps.astype(f32), v.astype(f32))
+            acc = ((acc * factors[:, None]).astype(f32) + products).astype(f16)
+            sums = sums * factors + _row_sum_f16(exps)
+            maxima = new_maxima
+        out[rows] = acc / sums[:, None]
+    return {"@2336": out}
+
+
 def _ring_allreduce(i):
     """Each row times the column sums of all rows, summed from 0 in tile order in f16."""
     x = i["@0"]
@@ -987,6 +1010,18 @@ def _ring_allreduce(i):
     for row in x:
         sums = sums + row
     return {"@2048": x * sums[None, :]}
+
+
+def _ring_allreduce_rounds(i):
+    """Three rounds of the 2x64 blocks' all-reduce (from 0, tile order) summed from 0, plus block 0, in f16."""
+    blocks = i["@0"].reshape(4, 2, 64)
+    sums = np.zeros((2, 64), dtype=np.float16)
+    for block in blocks:
+        sums = sums + block
+    total = np.zeros((2, 64), dtype=np.float16)
+    for _ in range(3):
+        total = total + sums
+    return {"@1024": total + blocks[0]}
 
 
 EXAMPLE_EXPECTATIONS = {
@@ -997,6 +1032,7 @@ EXAMPLE_EXPECTATIONS = {
     "embedding_gather.mlir": lambda i: {"@16512": i["@0"][i["@16384"]] * np.float16(8.0)},
     "kv_cache_scatter.mlir": _kv_cache_scatter,
     "paged_kv_copy.mlir": _paged_kv_copy,
+    "paged_attention_decode.mlir": _paged_attention_decode,
     "gated_mlp.mlir": _gated_mlp,
     "fused_chain.mlir": lambda i: {"@12288": (i["@0"] + i["@4096"]) * i["@8192"]},
     "intrinsic.mlir": lambda i: {"@8192": _sigmoid_f16(i["@0"]) * i["@4096"]},
@@ -1016,6 +1052,7 @@ EXAMPLE_EXPECTATIONS = {
     "mul_args.mlir": lambda i: {"z_address": i["x_address"] * i["y_address"]},
     "row_bias.mlir": lambda i: {"@16384": i["@0"] + i["@12288"][None, :]},
     "ring_allreduce.mlir": _ring_allreduce,
+    "ring_allreduce_rounds.mlir": _ring_allreduce_rounds,
     "rmsnorm.mlir": _rmsnorm,
     "rmsnorm_decode.mlir": _rmsnorm_decode,
     "rmsnorm_rows_uneven.mlir": _rmsnorm_rows_uneven,

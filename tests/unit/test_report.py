@@ -14,7 +14,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
 
 
 # quad_corelet has no unit issuing address-list transfers: gathers and scatters are refused there
-ADDRESS_LISTS = {"embedding_gather", "kv_cache_scatter", "paged_kv_copy"}
+ADDRESS_LISTS = {"embedding_gather", "kv_cache_scatter", "paged_kv_copy", "paged_attention_decode"}
 # tiles exchanging partials need as many cores as tiles: reported on the 4-core ring instead
 # (their refusal on sample and quad_corelet is pinned in test_dfsched_run.py)
 INTER_TILE = {"ring_allreduce"}

@@ -151,3 +151,29 @@ func.func @per_element() attributes {grid = [1]} {
   return
 }
 
+
+// -----
+
+// A variable split into pages (`t floordiv 4` picks the page, `t mod 4` the row in it) is only
+// copied page by page (Decision 57); a paged gather that feeds compute is refused, naming the split.
+#pool_set = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 3 >= 0, d2 >= 0, -d2 + 15 >= 0)>
+#table_set = affine_set<(d0) : (d0 >= 0, -d0 + 2 >= 0)>
+#tokens = affine_set<(d0, d1) : (d0 >= 0, -d0 + 11 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @paged_gather_feeding_compute() attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %pa = arith.constant 0 : index
+  %ta = arith.constant 1024 : index
+  %oa = arith.constant 1056 : index
+  %pool = ktdp.construct_memory_view %pa, sizes: [8, 4, 16], strides: [64, 16, 1] {coordinate_set = #pool_set, memory_space = #ktdp.memory_space<global>} : memref<8x4x16xf16>
+  %table = ktdp.construct_memory_view %ta, sizes: [3], strides: [1] {coordinate_set = #table_set, memory_space = #ktdp.memory_space<global>} : memref<3xi32>
+  %out = ktdp.construct_memory_view %oa, sizes: [12, 16], strides: [16, 1] {coordinate_set = #tokens, memory_space = #ktdp.memory_space<global>} : memref<12x16xf16>
+  // expected-error @below {{variable 0 of this indirect access tile is split into pages of 4 (`floordiv 4`, `mod 4`): a paged tile is gathered or scattered only by a copy, one page at a time; for a gather feeding compute, give the page and the position in the page a variable each}}
+  %t = ktdp.construct_indirect_access_tile intermediate_variables(%r, %d) %pool[ind(%table[%r floordiv 4]), (%r mod 4), (%d)] {variables_space_set = #tokens, variables_space_order = #id2} : memref<8x4x16xf16>, memref<3xi32> -> !ktdp.access_tile<12x16xindex>
+  %x = ktdp.load %t : <12x16xindex> -> tensor<12x16xf16>
+  %e = tensor.empty() : tensor<12x16xf16>
+  %y = linalg.add ins(%x, %x : tensor<12x16xf16>, tensor<12x16xf16>) outs(%e : tensor<12x16xf16>) -> tensor<12x16xf16>
+  %to = ktdp.construct_access_tile %out[%c0, %c0] {access_tile_set = #tokens, access_tile_order = #id2} : memref<12x16xf16> -> !ktdp.access_tile<12x16xindex>
+  ktdp.store %y, %to : tensor<12x16xf16>, <12x16xindex>
+  return
+}

@@ -78,3 +78,50 @@ func.func @accumulator_bound() {
   ktdp.store %p, %tc : tensor<64x64xf16>, !ktdp.access_tile<64x64xindex>
   return
 }
+
+// -----
+
+// A program's contractions share the accumulator memory: three 64x64 products of one loaded
+// operand (one program) would each take 8x16 blocks (768 bytes of ACC, 2304 together, more than
+// its 2048), so each plans again within a third of it: 4x8 blocks (one unit tile each).
+// CHECK-LABEL: func.func @shared_accumulators
+// CHECK-COUNT-3: attrs = {dfsched.matrix_tile = array<i64: 4, 8, 4>}
+// CHECK-NOT:     dfsched.matrix_tile
+func.func @shared_accumulators() {
+  %c0 = arith.constant 0 : index
+  %ax = arith.constant 0 : index
+  %vx = ktdp.construct_memory_view %ax, sizes: [64, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %tx = ktdp.construct_access_tile %vx[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<64x64xf16> -> !ktdp.access_tile<64x64xindex>
+  %ay = arith.constant 8192 : index
+  %vy = ktdp.construct_memory_view %ay, sizes: [64, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %ty = ktdp.construct_access_tile %vy[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<64x64xf16> -> !ktdp.access_tile<64x64xindex>
+  %az = arith.constant 16384 : index
+  %vz = ktdp.construct_memory_view %az, sizes: [64, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %tz = ktdp.construct_access_tile %vz[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<64x64xf16> -> !ktdp.access_tile<64x64xindex>
+  %aw = arith.constant 24576 : index
+  %vw = ktdp.construct_memory_view %aw, sizes: [64, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %tw = ktdp.construct_access_tile %vw[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<64x64xf16> -> !ktdp.access_tile<64x64xindex>
+  %ap = arith.constant 32768 : index
+  %vp = ktdp.construct_memory_view %ap, sizes: [64, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %tp = ktdp.construct_access_tile %vp[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<64x64xf16> -> !ktdp.access_tile<64x64xindex>
+  %aq = arith.constant 40960 : index
+  %vq = ktdp.construct_memory_view %aq, sizes: [64, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %tq = ktdp.construct_access_tile %vq[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<64x64xf16> -> !ktdp.access_tile<64x64xindex>
+  %ar = arith.constant 49152 : index
+  %vr = ktdp.construct_memory_view %ar, sizes: [64, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %tr = ktdp.construct_access_tile %vr[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<64x64xf16> -> !ktdp.access_tile<64x64xindex>
+  %x = ktdp.load %tx : !ktdp.access_tile<64x64xindex> -> tensor<64x64xf16>
+  %y = ktdp.load %ty : !ktdp.access_tile<64x64xindex> -> tensor<64x64xf16>
+  %z = ktdp.load %tz : !ktdp.access_tile<64x64xindex> -> tensor<64x64xf16>
+  %w = ktdp.load %tw : !ktdp.access_tile<64x64xindex> -> tensor<64x64xf16>
+  %ep = tensor.empty() : tensor<64x64xf16>
+  %p = linalg.matmul ins(%x, %y : tensor<64x64xf16>, tensor<64x64xf16>) outs(%ep : tensor<64x64xf16>) -> tensor<64x64xf16>
+  ktdp.store %p, %tp : tensor<64x64xf16>, !ktdp.access_tile<64x64xindex>
+  %eq = tensor.empty() : tensor<64x64xf16>
+  %q = linalg.matmul ins(%x, %z : tensor<64x64xf16>, tensor<64x64xf16>) outs(%eq : tensor<64x64xf16>) -> tensor<64x64xf16>
+  ktdp.store %q, %tq : tensor<64x64xf16>, !ktdp.access_tile<64x64xindex>
+  %er = tensor.empty() : tensor<64x64xf16>
+  %r = linalg.matmul ins(%x, %w : tensor<64x64xf16>, tensor<64x64xf16>) outs(%er : tensor<64x64xf16>) -> tensor<64x64xf16>
+  ktdp.store %r, %tr : tensor<64x64xf16>, !ktdp.access_tile<64x64xindex>
+  return
+}

@@ -65,3 +65,21 @@ func.func @dense_splat_operand(%x: tensor<2x4xf16>) -> (tensor<2x4xf16>, tensor<
   %s = arith.mulf %x, %steps : tensor<2x4xf16>
   return %d, %s : tensor<2x4xf16>, tensor<2x4xf16>
 }
+
+// -----
+
+// A splat dense constant a contraction accumulates into (Triton's `tl.zeros` before `tl.dot`)
+// becomes the fill the scheduler starts from.
+
+// CHECK-LABEL: func.func @dense_init
+// CHECK-SAME:      (%[[A:.*]]: tensor<1x8xf16>, %[[B:.*]]: tensor<8x4xf16>)
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x4xf16>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[ZERO]] : f16) outs(%[[E]] : tensor<1x4xf16>) -> tensor<1x4xf16>
+// CHECK-NEXT:    %[[P:.*]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<1x8xf16>, tensor<8x4xf16>) outs(%[[F]] : tensor<1x4xf16>) -> tensor<1x4xf16>
+// CHECK-NEXT:    return %[[P]]
+func.func @dense_init(%a: tensor<1x8xf16>, %b: tensor<8x4xf16>) -> tensor<1x4xf16> {
+  %init = arith.constant dense<0.0> : tensor<1x4xf16>
+  %p = linalg.matmul ins(%a, %b : tensor<1x8xf16>, tensor<8x4xf16>) outs(%init : tensor<1x4xf16>) -> tensor<1x4xf16>
+  return %p : tensor<1x4xf16>
+}
