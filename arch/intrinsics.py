@@ -237,11 +237,16 @@ def _check_compute(op: Operation, value: Attribute) -> None:
             raise _Fail(f"'{ACCUMULATE}' requires one of the float types {', '.join(ACCUMULATE_TYPES)}")
 
 
-def _check_load_store(op: Operation, value: Attribute) -> None:
+def _feature_fields(op: Operation, value: Attribute) -> dict[str, Attribute]:
+    """The fields of an exec unit's feature given as a unit (none) or a dictionary attribute."""
     _exec_unit_only(op)
     if not isinstance(value, (UnitAttr, DictionaryAttr)):
         raise _Fail("requires unit or dictionary attribute")
-    fields = value.data if isinstance(value, DictionaryAttr) else {}
+    return value.data if isinstance(value, DictionaryAttr) else {}
+
+
+def _check_load_store(op: Operation, value: Attribute) -> None:
+    fields = _feature_fields(op, value)
     word_size = fields.get("word_size")
     if word_size is not None:
         if not isinstance(word_size, MapAttr) or not all(is_i64(v) for _, v in word_size.items):
@@ -271,10 +276,7 @@ def _check_load_store(op: Operation, value: Attribute) -> None:
 
 
 def _check_simd(op: Operation, value: Attribute) -> None:
-    _exec_unit_only(op)
-    if not isinstance(value, (UnitAttr, DictionaryAttr)):
-        raise _Fail("requires unit or dictionary attribute")
-    fields = value.data if isinstance(value, DictionaryAttr) else {}
+    fields = _feature_fields(op, value)
     for flag in ("splat", "zero_pad"):
         if flag in fields and not isinstance(fields[flag], UnitAttr):
             raise _Fail(f"attribute '{flag}' requires unit")

@@ -312,6 +312,19 @@ def device_model_for(op: Operation, device: str | None = None) -> DeviceModel | 
     return None
 
 
+NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is "
+             "empty or contains multiple devices")
+
+
+def required_device_model(op: Operation, device: str | None = None, message: str = NO_DEVICE) -> DeviceModel:
+    """`device_model_for`, for a pass that cannot run without a device: a located error
+    (`message`, upstream's words for that pass) on `op` when there is none."""
+    model = device_model_for(op, device=device)
+    if model is None:
+        raise error(op, message)
+    return model
+
+
 def declaration_for_file(path: str | os.PathLike[str], name: str | None = None) -> DeviceOp:
     """A `ktdf_arch.device @name import("<reference>")` for a device file (no mapping)."""
     file = device_file(str(path)).resolve()
@@ -321,6 +334,7 @@ def declaration_for_file(path: str | os.PathLike[str], name: str | None = None) 
 
 __all__ = [
     "DEVICES_DIR",
+    "NO_DEVICE",
     "declaration_for_file",
     "device_file",
     "device_model_for",
@@ -329,6 +343,7 @@ __all__ = [
     "load_device",
     "model_of",
     "parse_device_file",
+    "required_device_model",
     "resolve_device",
     "shipped_devices",
 ]

@@ -28,41 +28,30 @@ mostly measures the other jobs.
 `--against REV` times the git revision REV too, kernel by kernel in the same run (each kernel
 first on REV, in a subprocess that imports REV's `dfsched` exported to a temporary directory,
 then on the working tree), and adds `REV` columns and the speedups (REV time / this time).
+A revision whose `compile_to_dfir` cannot stop after a pass (`through`, from 2026-12-02) shows
+`sched` as FAILED.
 """
 
 from __future__ import annotations
 
 import argparse
 import glob
-import io
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
-from contextlib import redirect_stderr, redirect_stdout
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEDULED_AFTER = "tile-size-selection"
 
 
 def scheduled_module(path: str, device: str):
-    """`path` compiled by `-ktir-to-dfir` up to and including SCHEDULED_AFTER, parsed."""
-    from dfsched import pipeline
-    from dfsched.interp.ktir import load_module
-    from dfsched.tools.opt import main
+    """`path` compiled by `-ktir-to-dfir` up to and including SCHEDULED_AFTER."""
+    from dfsched.tools.dataflow_compile import compile_to_dfir
 
-    passes = pipeline.KTIR_TO_DFIR[: pipeline.KTIR_TO_DFIR.index(SCHEDULED_AFTER) + 1]
-    with tempfile.TemporaryDirectory(prefix="dfsched-check-time-") as tmp:
-        out = os.path.join(tmp, "scheduled.mlir")
-        args = [path, f"--device={device}", "--passes=" + ",".join(passes), "-o", out]
-        err = io.StringIO()
-        with redirect_stdout(io.StringIO()), redirect_stderr(err):
-            status = main(args)
-        if status != 0 or not os.path.exists(out):
-            raise RuntimeError(f"dfsched-opt {' '.join(args)} failed: {err.getvalue().strip()}")
-        return load_module(out, verify=False)
+    return compile_to_dfir(path, device, through=SCHEDULED_AFTER)
 
 
 def timed(fn):

@@ -176,27 +176,26 @@ class PipelineOp(IRDLOperation):
                             [(op, f"found '{op_name(op)}' op")])
 
 
-def _is_valid_token_source(token: SSAValue) -> bool:
-    """True if `token` comes from `ktdf.create_token`, directly or through `ktdf.private` yields.
-
-    Block arguments and private regions without a yield are reported as invalid sources
-    (upstream would dereference a null defining op there).
-    """
+def defining_op_through_private(value: SSAValue) -> Operation | None:
+    """The op defining `value`, looking through `ktdf.private` yields; None for a block
+    argument, a private region without its yield, or a cycle of yields."""
     seen: set[SSAValue] = set()
-    while token not in seen:
-        seen.add(token)
-        if not isinstance(token, OpResult):
-            return False
-        owner = token.owner
-        if isinstance(owner, CreateTokenOp):
-            return True
+    while value not in seen and isinstance(value, OpResult):
+        seen.add(value)
+        owner = value.owner
         if not isinstance(owner, PrivateOp):
-            return False
+            return owner
         yield_op = owner.yield_op
-        if yield_op is None or token.index >= len(yield_op.operands):
-            return False
-        token = yield_op.operands[token.index]
-    return False
+        if yield_op is None or value.index >= len(yield_op.operands):
+            return None
+        value = yield_op.operands[value.index]
+    return None
+
+
+def _is_valid_token_source(token: SSAValue) -> bool:
+    """True if `token` comes from `ktdf.create_token`, directly or through `ktdf.private` yields
+    (upstream would dereference a null defining op where we find none)."""
+    return isinstance(defining_op_through_private(token), CreateTokenOp)
 
 
 @irdl_op_definition

@@ -15,16 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineDimExpr,
-    AffineExpr,
-    AffineMap,
-    AffineSet,
-    AffineSymExpr,
-)
+from xdsl.ir.affine import (AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr,
+                            AffineMap, AffineSet, AffineSymExpr)
 
 
 
@@ -34,8 +26,6 @@ from xdsl.ir.affine import (
 
 
 def _affine_source(expr, kinds) -> str:
-    from xdsl.ir.affine import AffineBinaryOpExpr, AffineConstantExpr, AffineDimExpr, AffineSymExpr
-
     if isinstance(expr, AffineConstantExpr):
         return f"({int(expr.value)})"
     if isinstance(expr, AffineDimExpr):

@@ -150,6 +150,23 @@ def _result_element_type(op):
     return element_type(op.results[0].type)
 
 
+def _truncated_quotient(x, y):
+    q = np.abs(x) // np.abs(y)
+    return np.where((x < 0) != (y < 0), -q, q)
+
+
+# Integer divisions on arrays (divisor checked non-zero; signed or unsigned by the name's end).
+_DIVISIONS = {
+    "divs": _truncated_quotient,
+    "rems": lambda x, y: x - _truncated_quotient(x, y) * y,
+    "floordivs": lambda x, y: x // y,
+    "ceildivs": lambda x, y: -((-x) // y),
+    "divu": lambda x, y: x // y,
+    "remu": lambda x, y: x % y,
+    "ceildivu": lambda x, y: x // y + (x % y != 0).astype(np.uint64),
+}
+
+
 def _int_binary(kind: str):
     def run(self, interpreter: Interpreter, op, args: PythonValues) -> PythonValues:
         width = per_op(interpreter, op, _result_width)
@@ -166,37 +183,11 @@ def _int_binary(kind: str):
                     r = _signed(a, width) - _signed(b, width)
                 case "mul":
                     r = _signed(a, width) * _signed(b, width)
-                case "divs":
-                    x, y = _signed(a, width), _signed(b, width)
+                case "divs" | "rems" | "floordivs" | "ceildivs" | "divu" | "remu" | "ceildivu":
+                    convert = _unsigned if kind.endswith("u") else _signed
+                    x, y = convert(a, width), convert(b, width)
                     _check_nonzero(y)
-                    q = np.abs(x) // np.abs(y)
-                    r = np.where((x < 0) != (y < 0), -q, q)
-                case "rems":
-                    x, y = _signed(a, width), _signed(b, width)
-                    _check_nonzero(y)
-                    q = np.abs(x) // np.abs(y)
-                    q = np.where((x < 0) != (y < 0), -q, q)
-                    r = x - q * y
-                case "floordivs":
-                    x, y = _signed(a, width), _signed(b, width)
-                    _check_nonzero(y)
-                    r = x // y
-                case "ceildivs":
-                    x, y = _signed(a, width), _signed(b, width)
-                    _check_nonzero(y)
-                    r = -((-x) // y)
-                case "divu":
-                    x, y = _unsigned(a, width), _unsigned(b, width)
-                    _check_nonzero(y)
-                    r = x // y
-                case "remu":
-                    x, y = _unsigned(a, width), _unsigned(b, width)
-                    _check_nonzero(y)
-                    r = x % y
-                case "ceildivu":
-                    x, y = _unsigned(a, width), _unsigned(b, width)
-                    _check_nonzero(y)
-                    r = x // y + (x % y != 0).astype(np.uint64)
+                    r = _DIVISIONS[kind](x, y)
                 case "maxs":
                     r = np.maximum(_signed(a, width), _signed(b, width))
                 case "mins":

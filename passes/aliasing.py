@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation, OpResult, SSAValue
 
 from dfsched.dialects import ktdf
+from dfsched.passes.walk import each_once
 
 ALIASING_OPS = frozenset({"memref.cast", "memref.view", "memref.subview", "memref.reinterpret_cast",
                           "memref.memory_space_cast"})
@@ -17,13 +18,7 @@ ALIASING_OPS = frozenset({"memref.cast", "memref.view", "memref.subview", "memre
 def memref_aliases(memref: SSAValue) -> list[SSAValue]:
     """`memref` and every value derived from it through memref casts and views."""
     found: list[SSAValue] = []
-    seen: set[SSAValue] = set()
-    worklist = [memref]
-    while worklist:
-        value = worklist.pop()
-        if value in seen:
-            continue
-        seen.add(value)
+    for value, worklist in each_once(memref):
         found.append(value)
         for use in value.uses:
             if use.operation.name in ALIASING_OPS:

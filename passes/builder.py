@@ -5,6 +5,8 @@ Two policies, kept apart because passes depend on them:
 
 * `Inserter` (the scheduling-to-lowering passes): every inserted op takes the location of a
   given op, replacing whatever it had;
+* `BlockInserter` (the reduction passes): like `Inserter`, called as a function, but the ops
+  nested in an inserted op take the location too;
 * `Builder` (the DataflowIR lowering): ops, nested ones included, that have no file location
   take the location; ops that have one keep it. With a `rewriter` the insertions notify the
   greedy driver.
@@ -49,6 +51,42 @@ class Inserter:
         if self.location is not None:
             op.location = self.location.location
         return op
+
+
+class BlockInserter:
+    """Inserts ops into a block, before `before` (at the end when None), in call order; every op,
+    nested ones included, takes the location attribute `location` (the reduction passes)."""
+
+    def __init__(self, block: Block, before: Operation | None = None, location=None):
+        self.block = block
+        self.before = before
+        self.location = location
+
+    @classmethod
+    def before_op(cls, op: Operation, location=None) -> BlockInserter:
+        assert op.parent is not None
+        return cls(op.parent, op, location)
+
+    @classmethod
+    def at_start(cls, block: Block, location=None) -> BlockInserter:
+        return cls(block, block.first_op, location)
+
+    @classmethod
+    def at_end(cls, block: Block, location=None) -> BlockInserter:
+        return cls(block, None, location)
+
+    def __call__(self, op: Operation) -> Operation:
+        if self.location is not None:
+            for inner in op.walk():
+                inner.location = self.location
+        if self.before is None:
+            self.block.add_op(op)
+        else:
+            self.block.insert_op_before(op, self.before)
+        return op
+
+    def index(self, value: int) -> SSAValue:
+        return self(index_constant(value)).results[0]
 
 
 class Builder:

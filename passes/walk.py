@@ -3,19 +3,21 @@
 `post_order` is MLIR's default walk (nested ops before the op holding them, `root` last);
 `nearest_ancestor` climbs to the closest holder of a kind (whether an op holds another:
 xDSL's `Operation.is_ancestor`), `ancestor_in` to the op of a given block holding an op; `values_feeding` walks back from a value to the values it is
-computed from, `depends_on` asks whether those include another.
+computed from, `depends_on` asks whether those include another; `each_once` is the worklist
+the other walks-back share (depth first, each item once, the loop body adds what follows).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TypeVar
+from typing import Hashable, TypeVar
 
 from xdsl.ir import Operation, OpResult, SSAValue
 
 from dfsched.dialects import ktdf
 
 OpT = TypeVar("OpT", bound=Operation)
+T = TypeVar("T", bound=Hashable)
 
 
 def post_order(root: Operation, kind: type[OpT] = Operation) -> list[OpT]:
@@ -74,6 +76,17 @@ def values_feeding(value: SSAValue) -> Iterator[SSAValue]:
             fresh = [v for v in current.owner.operands if v not in seen]
             seen.update(fresh)
             work.extend(fresh)
+
+
+def each_once(*start: T) -> Iterator[tuple[T, list[T]]]:
+    """(item, worklist) for `start` and whatever the loop body appends to the worklist, last
+    appended first, each item once: `for op, work in each_once(store): work.extend(...)`."""
+    work, seen = list(start), set()
+    while work:
+        item = work.pop()
+        if item not in seen:
+            seen.add(item)
+            yield item, work
 
 
 def depends_on(value: SSAValue, target: SSAValue) -> bool:

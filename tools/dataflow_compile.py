@@ -59,9 +59,10 @@ def compile_args(kernel: str | os.PathLike[str], device: str = "sample", disable
 
 
 def compile_to_dfir(kernel: str | os.PathLike[str], device: str = "sample", disable: Iterable[str] = (),
-                    options: dict[str, str] | None = None, extra_args: Iterable[str] = ()):
+                    options: dict[str, str] | None = None, extra_args: Iterable[str] = (), through: str | None = None):
     """The DataflowIR module of `kernel` (`extra_args`: more dfsched-opt flags, such as
-    `--bind`); raises CompileError on failure."""
+    `--bind`; `through`: stop after that pass, for the IR of an earlier stage); raises
+    CompileError on failure."""
     from xdsl.utils.exceptions import ParseError
 
     from dfsched import compat
@@ -86,6 +87,8 @@ def compile_to_dfir(kernel: str | os.PathLike[str], device: str = "sample", disa
             compat.verify_module(module)
             for request, instance in built:
                 tool.apply_pass(module, request, instance)
+                if request.name == through:
+                    break
         return module
     except DiagnosticError as exc:
         raise CompileError(exc.diagnostic.render(tool.source_manager if tool else None)) from None

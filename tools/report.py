@@ -381,17 +381,12 @@ def _type_text(type_: MemRefType) -> str:
 def _uses(value: SSAValue) -> tuple[list[str], list[str], bool]:
     """(units writing it, units reading it, double-buffered) through casts, selects and privates."""
     from dfsched.dialects import ktdf
+    from dfsched.passes.walk import each_once
 
     written: list[str] = []
     read: list[str] = []
     double = False
-    seen: set[SSAValue] = set()
-    work = [value]
-    while work:
-        v = work.pop()
-        if v in seen:
-            continue
-        seen.add(v)
+    for v, work in each_once(value):
         for use in v.uses:
             user = use.operation
             if isinstance(user, ktdf.SelectMemrefOp):

@@ -744,26 +744,20 @@ def compose_map_and_operands(amap: AffineMap, operands: Sequence[SSAValue]) -> t
             pos += 1
         if not changed:
             break
-    new_operands: list[SSAValue] = []
-    dim_repl: list[AffineExpr] = []
-    sym_repl: list[AffineExpr] = []
-    n_dims = n_syms = 0
-    for v in dims:
-        if v is None:
-            dim_repl.append(const(0))
-            continue
-        dim_repl.append(AffineDimExpr(n_dims))
-        n_dims += 1
-        new_operands.append(v)
-    for v in syms:
-        if v is None:
-            sym_repl.append(const(0))
-            continue
-        sym_repl.append(AffineSymExpr(n_syms))
-        n_syms += 1
-        new_operands.append(v)
-    amap = map_replace_dims_and_symbols(amap, dim_repl, sym_repl, n_dims, n_syms)
-    amap, new_operands = canonicalize_map_and_operands(amap, new_operands)
+    def renumbered(values, make) -> tuple[list[AffineExpr], list[SSAValue]]:
+        """0 for each dropped (None) value, the next new position for each kept one."""
+        exprs: list[AffineExpr] = []
+        kept: list[SSAValue] = []
+        for v in values:
+            exprs.append(const(0) if v is None else make(len(kept)))
+            if v is not None:
+                kept.append(v)
+        return exprs, kept
+
+    dim_repl, dim_operands = renumbered(dims, AffineDimExpr)
+    sym_repl, sym_operands = renumbered(syms, AffineSymExpr)
+    amap = map_replace_dims_and_symbols(amap, dim_repl, sym_repl, len(dim_operands), len(sym_operands))
+    amap, new_operands = canonicalize_map_and_operands(amap, dim_operands + sym_operands)
     return simplify_map(amap), new_operands
 
 

@@ -146,18 +146,10 @@ def _binary_identity(op: Operation, lhs: SSAValue, rhs: SSAValue, a: int | None,
     elif name in ("arith.remui", "arith.remsi"):
         if b == 1:
             return 0
-    elif name == "arith.andi":
-        if b == 0:
-            return 0
-        if b is not None and _unsigned(b, width) == ones:
-            return lhs
-        if lhs is rhs:
-            return lhs
-    elif name == "arith.ori":
-        if b == 0:
-            return lhs
-        if b is not None and _unsigned(b, width) == ones:
-            return b
+    elif name in ("arith.andi", "arith.ori"):  # x & 0 = 0, x & ~0 = x; x | ~0 = ~0, x | 0 = x; x op x = x
+        absorbing, neutral = (0, ones) if name == "arith.andi" else (ones, 0)
+        if b is not None and _unsigned(b, width) in (absorbing, neutral):
+            return b if _unsigned(b, width) == absorbing else lhs
         if lhs is rhs:
             return lhs
     elif name == "arith.xori":

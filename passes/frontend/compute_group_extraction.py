@@ -47,10 +47,12 @@ from xdsl.traits import Pure
 from dfsched.compat import InsertPoint, Rewriter
 from dfsched.diagnostics import error
 from dfsched.passes.frontend.copy_programs import split_paged_copies
+from dfsched.passes.frontend.paged_gathers import split_paged_gathers
 from dfsched.passes.frontend.fold_accumulation_loops import fold_accumulation_loops
 from dfsched.passes.frontend.lower_inter_tile_ops import lower_inter_tile_ops
 from dfsched.passes.frontend.sink_loads import sink_loads_into_nested_blocks
 from dfsched.passes.frontend.tile_invariant_loop_bounds import tile_invariant_loop_bounds
+from dfsched.passes.walk import each_once
 from dfsched.passes.frontend.utils import (
     blocks_post_order,
     dialect_of,
@@ -79,6 +81,7 @@ class ComputeGroupExtraction(ModulePass):
         tile_invariant_loop_bounds(op)  # host loops over rows of the tile: the host cannot know the tile
         sink_loads_into_nested_blocks(op)  # a tile loaded outside the loop that reads it: load it there
         split_paged_copies(op)  # floordiv/mod subscripts: one linear copy per page, in a loop
+        split_paged_gathers(op)  # the same feeding compute: the page becomes a dimension of its own
         recompute_stored_intermediates(op)  # a stored value later compute reads: the store gets a copy
         groups = find_compute_groups(op)
         if not groups:
@@ -161,12 +164,7 @@ def access_tile_classes(block: Block) -> TileClasses:
 def union_loads_feeding(store: Operation, classes: TileClasses) -> None:
     """Walk back from `store` through operand definitions; union every load reached."""
     block = store.parent_block()
-    worklist, visited = [store], set()
-    while worklist:
-        op = worklist.pop()
-        if op in visited:
-            continue
-        visited.add(op)
+    for op, worklist in each_once(store):
         if op_name(op) == LOAD:
             if op.parent_block() is not block:
                 raise error(store, "the data of this ktdp.store comes from a ktdp.load in another block; "

@@ -82,8 +82,6 @@ from dfsched.passes.frontend.linalg_generalize import (
 from dfsched.passes.frontend.pipeline_greedy import apply_patterns_greedily, constant_value
 from dfsched.passes.scheduling.reduction_utils import init_form
 
-NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty "
-             "or contains multiple devices")
 
 
 @dataclass(frozen=True)
@@ -96,11 +94,9 @@ class ConstructThreeStagePipeline(ModulePass):
     """Architecture file (or shipped short name) used when the module declares no device."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from dfsched.arch.loading import device_model_for
+        from dfsched.arch.loading import required_device_model
 
-        model = device_model_for(op, device=self.device)
-        if model is None:
-            raise error(op, NO_DEVICE)
+        model = required_device_model(op, self.device)
         compute = compute_unit(model, op)
         functions = [f for f in op.walk() if isinstance(f, func.FuncOp) and f.body.blocks]
         for function in functions:

@@ -168,15 +168,17 @@ def paged_terms(tile: ktdp.ConstructIndirectAccessTileOp, page_numbers_only: boo
 def _refuse_paged_terms(tile: ktdp.ConstructIndirectAccessTileOp, is_load: bool) -> None:
     """A variable split into pages selects a page and a row in it: one list entry per page
     would need rows that are not one stride apart. Copies are split page by page before this
-    (Decision 57); a gather or scatter that computes is refused, naming the split."""
+    (Decision 57), gathers feeding compute get the page as a dimension where they can (Decision
+    89); what reaches here is refused, naming the split."""
     found = paged_terms(tile, page_numbers_only=True)
     if not found:
         return
     variable, size = min(found)
     what = "gather feeding compute" if is_load else "scatter of computed values"
     raise error(tile, f"variable {variable} of this indirect access tile is split into pages of {size} "
-                      f"(`floordiv {size}`, `mod {size}`): a paged tile is gathered or scattered only by a copy, "
-                      f"one page at a time; for a {what}, give the page and the position in the page a "
+                      f"(`floordiv {size}`, `mod {size}`): a paged tile is gathered or scattered by a copy, one "
+                      f"page at a time, or gathered for compute that can carry the page as a dimension of its own "
+                      f"(not stored as it is); for this {what}, give the page and the position in the page a "
                       f"variable each (a tile of one more dimension, as examples/paged_attention_decode.mlir does)")
 
 

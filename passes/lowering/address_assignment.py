@@ -56,7 +56,7 @@ from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects.ktdf_arch import attribute_text
 from dfsched.dialects.ktdp import DYNAMIC, ConstructMemoryViewOp
 from dfsched.passes.builder import Inserter
-from dfsched.passes.lowering.program import device_model
+from dfsched.arch.loading import required_device_model
 from dfsched.passes.walk import nearest_ancestor
 from dfsched.passes.value_bounds import upper_bound
 
@@ -75,7 +75,7 @@ class AddressAssignment(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         allocations = collect_allocations(op)
-        model = device_model(op, self.device, NO_DEVICE)
+        model = required_device_model(op, self.device, NO_DEVICE)
         tracker = MemoryTracker(model)
         reserve_resident_arguments(op, tracker)
         reserve_exchange_slots(op, tracker)

@@ -39,7 +39,7 @@ from xdsl.rewriter import InsertPoint
 
 from dfsched.arch.elementwise import ELEMENTWISE_OPS
 from dfsched.diagnostics import error
-from dfsched.dialects.dataflow import ReceiveOp, SendOp
+from dfsched.dialects.dataflow import SendOp
 from dfsched.dialects.ktdf import ReadFromFifoOp, TilingDeriveSizeOp, WriteToFifoOp
 from dfsched.dialects.vectorchain import BinaryOp, BinaryOperator, BinaryOperatorAttr, ConstantBitstreamOp, ShuffleOp
 from dfsched.dialects.constants import constant_int
@@ -49,9 +49,10 @@ from dfsched.passes.lane_wide import IDENTITIES, is_lane_combine
 from dfsched.passes.lowering.dfir_utils import (
     emit_vector_load,
     emit_vector_store,
-    enclosing_program_unit,
     flattened_vector_type,
     identity_map,
+    receive_from_fifo,
+    required_program_unit,
     resolve_fifo_unit,
 )
 
@@ -196,34 +197,33 @@ def matrix_block_ops(func: Operation) -> set[Operation]:
     return found
 
 
-class LowerReadFromFifo(RewritePattern):
+class _FifoPattern(RewritePattern):
+    """A compute op's FIFO read or write: `blocks` are the ones moving a matrix-unit block."""
+
     def __init__(self, components, model, blocks: set[Operation] = frozenset()):
         self.components, self.model, self.blocks = components, model, blocks
 
+    def vector_type(self, op: Operation, data: SSAValue) -> VectorType:
+        return flattened_vector_type(self.model, data.type, op, op in self.blocks)
+
+
+class LowerReadFromFifo(_FifoPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, ReadFromFifoOp):
             return
-        vector = flattened_vector_type(self.model, op.result.type, op, op in self.blocks)
-        pu = enclosing_program_unit(op)
-        if pu is None:
-            raise error(op, "read_from_fifo must be inside a program_unit")
-        builder = Builder.before(op, rewriter)
-        source = resolve_fifo_unit(builder, op.fifo_slot.type.src, self.components, pu, op)
-        received = builder.insert(ReceiveOp.build(operands=[source], result_types=[vector]))
-        rewriter.replace(op, [], [received.results[0]])
+        vector = self.vector_type(op, op.result)
+        pu = required_program_unit(op)
+        received = receive_from_fifo(Builder.before(op, rewriter), op.fifo_slot.type.src, self.components, pu, op,
+                                     vector)
+        rewriter.replace(op, [], [received])
 
 
-class LowerWriteToFifo(RewritePattern):
-    def __init__(self, components, model, blocks: set[Operation] = frozenset()):
-        self.components, self.model, self.blocks = components, model, blocks
-
+class LowerWriteToFifo(_FifoPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, WriteToFifoOp):
             return
-        vector = flattened_vector_type(self.model, op.data.type, op, op in self.blocks)
-        pu = enclosing_program_unit(op)
-        if pu is None:
-            raise error(op, "write_to_fifo must be inside a program_unit")
+        vector = self.vector_type(op, op.data)
+        pu = required_program_unit(op)
         builder = Builder.before(op, rewriter)
         dest = resolve_fifo_unit(builder, op.fifo_slot.type.dest, self.components, pu, op)
         data = op.data

@@ -43,11 +43,11 @@ from dfsched.dialects.constants import constant_int
 from dfsched.passes.lowering.program import MISSING_GRID, one_d_grid_size
 from dfsched.passes.builder import Builder
 from dfsched.passes.lowering.dfir_utils import (
-    get_unit_of,
     iter_arg_of,
     linear_layout,
     row_major_strides,
     uniform_map_query,
+    unit_cores,
 )
 
 VIEW_LIKE = frozenset({
@@ -180,15 +180,11 @@ def _resolve_units(pu: ProgramUnitOp, needed: list[Attribute], memory_units, mod
     for space in per_core:
         keys: list[SSAValue] = []
         values: list[SSAValue] = []
-        for unit_value in pu.units:
-            unit = get_unit_of(unit_value)
-            if unit is None:
-                raise error(pu, "program_unit operand is not defined by dataflow.get_unit")
-            if unit.core is None:
-                raise error(pu, "dataflow.get_unit operand missing 'core' attribute")
-            memory = memory_units.get((space, unit.core))
+        for unit_value, core in unit_cores(pu, pu, "program_unit operand is not defined by dataflow.get_unit",
+                                           "dataflow.get_unit operand missing 'core' attribute"):
+            memory = memory_units.get((space, core))
             if memory is None:
-                raise error(pu, f"memory unit SSA value not found for core {unit.core}")
+                raise error(pu, f"memory unit SSA value not found for core {core}")
             keys.append(unit_value)
             values.append(memory)
         resolved[space] = uniform_map_query(builder, keys, values, iter_arg_of(pu))

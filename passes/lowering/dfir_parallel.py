@@ -32,7 +32,7 @@ from dfsched.dialects.dataflow import GetLogicalMemoryViewOp
 from dfsched.dialects.ktdf import ParallelOp
 from dfsched.passes.cleanup.affine_utils import substitute
 from dfsched.passes.lowering.dfir_symbols import element_size_bytes
-from dfsched.passes.lowering.dfir_transfers import linear_coefficients
+from dfsched.dialects.ktdp_inter_tile import linear_form
 from dfsched.dialects.constants import constant_int
 from dfsched.passes.lowering.program import MISSING_GRID, one_d_grid_size
 from dfsched.passes.builder import Builder
@@ -69,10 +69,10 @@ def _iv_coefficient(op: Operation, iv: SSAValue) -> int:
     composed = compose(view.layout_map.data, compose(order, subscripts))
     if len(composed.results) != 1 or composed.num_symbols:
         raise error(op, "the parallel loop's induction variable does not address the view linearly")
-    coefficients = linear_coefficients(composed.results[0], composed.num_dims)
-    if coefficients is None:
+    row = linear_form(composed.results[0], composed.num_dims, 0)  # [per dim..., constant]
+    if row is None:
         raise error(op, "the parallel loop's induction variable does not address the view linearly")
-    return sum(c for c, v in zip(coefficients, operands) if v is iv)
+    return sum(c for c, v in zip(row[:-1], operands) if v is iv)
 
 
 def _scale_iv(op: Operation, iv: SSAValue, step: int) -> None:

@@ -22,12 +22,13 @@ from dfsched.dialects.constants import constant_int
 from dfsched.passes.builder import Builder
 from dfsched.passes.lowering.dfir_utils import (
     corelet_of,
-    enclosing_program_unit,
+    required_program_unit,
     get_unit_of,
     iter_arg_of,
     kind_of,
     mapping_of,
     uniform_map_query,
+    unit_cores,
 )
 
 
@@ -58,11 +59,9 @@ def _by_core(builder: Builder, operand: SSAValue, pu, signal: SignalOp) -> SSAVa
         by_core.setdefault(constant_int(k), v)
     keys: list[SSAValue] = []
     values: list[SSAValue] = []
-    for unit_value in pu.units:
-        unit = get_unit_of(unit_value)
-        if unit is None or unit.core is None:
-            raise error(signal, "failed to build query map for signal operand")
-        match = by_core.get(unit.core)
+    failed = "failed to build query map for signal operand"
+    for unit_value, core in unit_cores(pu, signal, failed, failed):
+        match = by_core.get(core)
         if match is None:
             raise error(signal, "failed to build query map for signal operand")
         keys.append(unit_value)
@@ -85,9 +84,7 @@ class LowerSignal(RewritePattern):
             return
         if len(op.units) < 2:
             raise error(op, "signal operation must have at least 2 unit operands")
-        pu = enclosing_program_unit(op)
-        if pu is None:
-            raise error(op, "signal must be inside a program_unit")
+        pu = required_program_unit(op)
         current = _current_operand(op, pu)
         current_kind = kind_of(current)
         if current_kind is None:

@@ -39,6 +39,7 @@ from dfsched.dialects.dataflow import ProgramUnitOp
 from dfsched.dialects.symbol import CreateIdOp, CreateSymbolOp
 from dfsched.dialects.constants import constant_int, index_constant
 from dfsched.passes.builder import Builder
+from dfsched.passes.walk import each_once
 from dfsched.passes.lowering.dfir_utils import iter_arg_of, queried_mapping, uniform_map_query
 
 MAX_CALL_DEPTH = 8
@@ -350,12 +351,7 @@ def _computed_from_program_arguments(value: SSAValue) -> bool:
     of the program's function (what its call passes, e.g. a host loop's row), and reaches one
     such argument: a value each call's units can compute, unlike a raw tile id or a loaded one."""
     reaches_argument = False
-    pending, seen = [value], set()
-    while pending:
-        current = pending.pop()
-        if current in seen:
-            continue
-        seen.add(current)
+    for current, pending in each_once(value):
         if _function_argument(current) is not None:
             reaches_argument = True
             continue

@@ -20,29 +20,24 @@ from dataclasses import dataclass, field
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import AffineMapAttr, MemRefType, StringAttr, VectorType
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineDimExpr,
-    AffineExpr,
-    AffineMap,
-)
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from dfsched.diagnostics import error
 from dfsched.dialects.agen import CompositeLoadAndStoreOp, VectorLoadOp, VectorStoreOp
 from dfsched.dialects.agen import YieldOp as AgenYieldOp
-from dfsched.dialects.dataflow import GetLogicalMemoryViewOp, ReceiveOp, SendOp
+from dfsched.dialects.dataflow import GetLogicalMemoryViewOp, SendOp
 from dfsched.dialects.ktdf import DataTransferOp, FifoSlotType
+from dfsched.dialects.ktdp_inter_tile import linear_form
 from dfsched.dialects.vectorchain import ShuffleOp
 from dfsched.dialects.affine_subscripts import affine_add, affine_mul
 from dfsched.passes.builder import Builder
 from dfsched.passes.lowering.dfir_indirect import build_indirect_composite, indirect_view_of
 from dfsched.passes.lowering.dfir_utils import (
     INDEX,
-    enclosing_program_unit,
     identity_map,
+    receive_from_fifo,
+    required_program_unit,
     resolve_fifo_unit,
     sizes_set,
     vector_lanes,
@@ -88,41 +83,6 @@ def describe_time_dims(sizes: Sequence[int], lanes: int) -> TimeDims:
     return dims
 
 
-def linear_coefficients(expr: AffineExpr, num_dims: int) -> list[int] | None:
-    """Coefficient of each dim when `expr` is linear in the dims (no symbols, mod or division)."""
-    if isinstance(expr, AffineConstantExpr):
-        return [0] * num_dims
-    if isinstance(expr, AffineDimExpr):
-        out = [0] * num_dims
-        out[expr.position] = 1
-        return out
-    if not isinstance(expr, AffineBinaryOpExpr):
-        return None
-    if expr.kind == AffineBinaryOpKind.Add:
-        lhs, rhs = linear_coefficients(expr.lhs, num_dims), linear_coefficients(expr.rhs, num_dims)
-        if lhs is None or rhs is None:
-            return None
-        return [a + b for a, b in zip(lhs, rhs)]
-    if expr.kind == AffineBinaryOpKind.Mul:
-        for factor, other in ((expr.rhs, expr.lhs), (expr.lhs, expr.rhs)):
-            constant = _constant_value(factor)
-            if constant is not None:
-                inner = linear_coefficients(other, num_dims)
-                return None if inner is None else [c * constant for c in inner]
-        return None
-    return None
-
-
-def _constant_value(expr: AffineExpr) -> int | None:
-    if isinstance(expr, AffineConstantExpr):
-        return expr.value
-    if isinstance(expr, AffineBinaryOpExpr) and expr.kind in (AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul):
-        lhs, rhs = _constant_value(expr.lhs), _constant_value(expr.rhs)
-        if lhs is not None and rhs is not None:
-            return lhs + rhs if expr.kind == AffineBinaryOpKind.Add else lhs * rhs
-    return None
-
-
 def element_strides(memref: SSAValue) -> list[int] | None:
     """Element distance per index of each dimension: the view's layout map, else the type's."""
     mtype = memref.type
@@ -133,7 +93,8 @@ def element_strides(memref: SSAValue) -> list[int] | None:
         layout = view.layout_map.data
         if layout.num_dims != rank or len(layout.results) != 1 or layout.num_symbols:
             return None
-        return linear_coefficients(layout.results[0], rank)
+        row = linear_form(layout.results[0], rank, 0)  # [per dim..., constant]
+        return None if row is None else row[:-1]
     try:
         strides = mtype.get_strides()
     except Exception:  # a layout xDSL cannot describe
@@ -286,9 +247,7 @@ class LowerDataTransfer(RewritePattern):
         if splat and vector.element_count() % src_total:
             raise error(op, "dst_total_elements must be divisible by src_total_elements for splat transfer")
         load_type = VectorType(vector.element_type, [src_total]) if splat else vector
-        pu = enclosing_program_unit(op)
-        if pu is None:
-            raise error(op, "data_transfer must be inside a program_unit")
+        pu = required_program_unit(op)
         builder = Builder.before(op, rewriter)
         value = builder.value(VectorLoadOp(load_type, src, self._map(op, "source", rank), list(op.source_indices),
                                            sizes_set(src_sizes), AffineMapAttr(identity_map(rank))))
@@ -305,12 +264,9 @@ class LowerDataTransfer(RewritePattern):
                            vector: VectorType) -> None:
         dst = op.destination
         rank = len(dst.type.get_shape())
-        pu = enclosing_program_unit(op)
-        if pu is None:
-            raise error(op, "data_transfer must be inside a program_unit")
+        pu = required_program_unit(op)
         builder = Builder.before(op, rewriter)
-        source = resolve_fifo_unit(builder, op.source.type.src, self.components, pu, op)
-        received = builder.value(ReceiveOp.build(operands=[source], result_types=[vector]))
+        received = receive_from_fifo(builder, op.source.type.src, self.components, pu, op, vector)
         builder.insert(VectorStoreOp(received, dst, self._map(op, "dest", rank), list(op.dest_indices),
                                      sizes_set(dst_sizes), AffineMapAttr(identity_map(rank))))
         rewriter.erase(op)

@@ -25,7 +25,7 @@ from dfsched.dialects.ktdf_lowering import ExecuteOnOp, SignalOp
 from dfsched.dialects.ktdp import GetComputeTileIdOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 from dfsched.passes.builder import Builder
-from dfsched.passes.lowering.dfir_utils import INDEX, get_unit_of, kind_of, uniform_map_query
+from dfsched.passes.lowering.dfir_utils import INDEX, get_unit_of, kind_of, uniform_map_query, unit_cores
 
 Components = dict[str, list[SSAValue]]
 
@@ -155,13 +155,8 @@ def _replace_tile_id_with_core_query(pu: ProgramUnitOp, core_consts: dict[int, S
         return
     keys: list[SSAValue] = []
     values: list[SSAValue] = []
-    for unit_value in pu.units:
-        unit = get_unit_of(unit_value)
-        if unit is None:
-            raise error(pu, "program_unit operand must be defined by dataflow.get_unit")
-        core = unit.core
-        if core is None:
-            raise error(pu, "dataflow.get_unit must have 'core' attribute")
+    for unit_value, core in unit_cores(pu, pu, "program_unit operand must be defined by dataflow.get_unit",
+                                       "dataflow.get_unit must have 'core' attribute"):
         if core not in core_consts:
             core_consts[core] = const_builder.constant(core)
         keys.append(unit_value)

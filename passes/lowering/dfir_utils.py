@@ -41,7 +41,7 @@ from xdsl.ir.affine import (
 from dfsched.diagnostics import error
 from dfsched.dialects.affine_subscripts import affine_add, affine_mul, affine_neg
 from dfsched.dialects.constants import integer_attr
-from dfsched.dialects.dataflow import GetUnitOp, ProgramUnitOp
+from dfsched.dialects.dataflow import GetUnitOp, ProgramUnitOp, ReceiveOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 from dfsched.passes.builder import Builder
 
@@ -194,6 +194,30 @@ def enclosing_program_unit(op: Operation) -> ProgramUnitOp | None:
     return parent
 
 
+def unit_cores(pu: ProgramUnitOp, at: Operation, not_a_unit: str, no_core: str) -> list[tuple[SSAValue, int]]:
+    """(unit operand, its core) for each unit `pu` runs on; a located error on `at` (upstream's
+    words for the caller: `not_a_unit`, `no_core`) for an operand that is not a `dataflow.get_unit`
+    with a core."""
+    pairs = []
+    for unit_value in pu.units:
+        unit = get_unit_of(unit_value)
+        if unit is None:
+            raise error(at, not_a_unit)
+        if unit.core is None:
+            raise error(at, no_core)
+        pairs.append((unit_value, unit.core))
+    return pairs
+
+
+def required_program_unit(op: Operation) -> ProgramUnitOp:
+    """The program unit `op` runs in; a located error (`data_transfer must be inside a
+    program_unit`) when it is in none."""
+    pu = enclosing_program_unit(op)
+    if pu is None:
+        raise error(op, f"{op.name.split('.', 1)[1]} must be inside a program_unit")
+    return pu
+
+
 def program_unit_kind(pu: ProgramUnitOp) -> str | None:
     """The kind of the units a program unit runs on (from its first unit)."""
     if not pu.units:
@@ -257,6 +281,13 @@ def resolve_fifo_unit(builder: Builder, endpoint: Attribute, components: dict[st
     if targets is None:
         raise error(at, f"no units found for FIFO component type: \"{kind}\"")
     return query_for_component(builder, pu, targets, at)
+
+
+def receive_from_fifo(builder: Builder, endpoint: Attribute, components: dict[str, list[SSAValue]],
+                      pu: ProgramUnitOp, at: Operation, vector: VectorType) -> SSAValue:
+    """A `dataflow.receive` of `vector` from the peer unit of a FIFO slot's source kind."""
+    source = resolve_fifo_unit(builder, endpoint, components, pu, at)
+    return builder.value(ReceiveOp.build(operands=[source], result_types=[vector]))
 
 
 # ---------------------------------------------------------------------------

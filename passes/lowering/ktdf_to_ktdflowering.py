@@ -61,7 +61,8 @@ from dfsched.passes.walk import nearest_ancestor, pipelines_post_order, stages_p
 from dfsched.passes.builder import Inserter
 from dfsched.passes.aliasing import memref_aliases, memref_root, reads_from, region_writes_to, writes_to
 from dfsched.passes.lowering.dfir_utils import make_unit, unit_name, unit_type_tag
-from dfsched.passes.lowering.program import device_model, one_d_grid_size
+from dfsched.arch.loading import required_device_model
+from dfsched.passes.lowering.program import one_d_grid_size
 from dfsched.passes.lowering.stage_dag import (
     address_list_edges,
     CircularDependency,
@@ -83,7 +84,7 @@ class KTDFToKTDFLowering(ModulePass):
     device: str | None = None  # dfsched-opt --device
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        model = device_model(op, self.device)
+        model = required_device_model(op, self.device)
         plans = [plan_function(function, stages, model)
                  for function in functions_of(op) if (stages := stages_post_order(function))]
         for plan in plans:

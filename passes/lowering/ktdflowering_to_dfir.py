@@ -68,8 +68,6 @@ from dfsched.passes.lowering import (
 # `applyPatternsGreedily` with MLIR's default configuration walks bottom-up (post-order).
 BOTTOM_UP = GreedyConfig(top_down=False)
 
-NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty or "
-             "contains multiple devices")
 
 
 def _functions(module: ModuleOp) -> list[FuncOp]:
@@ -121,7 +119,7 @@ class KtdfloweringToDfir(ModulePass):
     """Send a loop-invariant broadcast operand once per loop, held by its receiver (Decision 90)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from dfsched.arch.loading import device_model_for
+        from dfsched.arch.loading import NO_DEVICE, device_model_for
 
         model = device_model_for(op, device=self.device)
         if model is None:

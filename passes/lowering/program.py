@@ -1,4 +1,4 @@
-"""What the lowering passes read of a program: the device it runs on and its 1-D grid."""
+"""What the lowering passes read of a program: its 1-D grid."""
 
 from __future__ import annotations
 
@@ -6,20 +6,6 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr
 from xdsl.ir import Operation
 
 from dfsched.diagnostics import error
-
-NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is "
-             "empty or contains multiple devices")
-
-
-def device_model(module: Operation, device: str | None = None, message: str = NO_DEVICE):
-    """The `DeviceModel` of the device `module` runs on (its own, else `--device`)."""
-    from dfsched.arch.loading import device_model_for
-
-    model = device_model_for(module, device=device)
-    if model is None:
-        raise error(module, message)
-    return model
-
 
 MISSING_GRID = ("Function missing 'grid' attribute: a kernel declares its compute grid, "
                 "e.g. `func.func @k(...) attributes {grid = [4]}`")

@@ -470,21 +470,8 @@ def _clone_kept(op: Operation, slice_: Slice, mapping: dict[SSAValue, SSAValue],
 
 def underlying_alloc(dest: SSAValue) -> memref.AllocOp | None:
     """The `memref.alloc` defining `dest`, directly or through a `ktdf.private` yield."""
-    seen: set[SSAValue] = set()
-    while dest not in seen:
-        seen.add(dest)
-        if not isinstance(dest, OpResult):
-            return None
-        owner = dest.owner
-        if isinstance(owner, memref.AllocOp):
-            return owner
-        if not isinstance(owner, ktdf.PrivateOp):
-            return None
-        terminator = owner.yield_op
-        if terminator is None or dest.index >= len(terminator.values):
-            return None
-        dest = terminator.values[dest.index]
-    return None
+    owner = ktdf.defining_op_through_private(dest)
+    return owner if isinstance(owner, memref.AllocOp) else None
 
 
 def hoist(candidate: Candidate) -> None:

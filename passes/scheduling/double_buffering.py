@@ -63,15 +63,13 @@ from xdsl.passes import ModulePass
 from dfsched import diagnostics
 from dfsched.arch.model import SCRATCHPAD, DeviceModel
 from dfsched.compat import DominanceInfo
-from dfsched.diagnostics import DiagnosticError, error, loc_text
+from dfsched.diagnostics import DiagnosticError, loc_text
 from dfsched.dialects import ktdf
 from dfsched.passes.scheduling.pipeline_tree import pipeline_enclosing_scope
 from dfsched.passes.scheduling.privates import replace_private
 
 PASS = "double-buffering"
 NUM_PHASES = 2
-NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty or "
-             "contains multiple devices")
 
 
 @dataclass(frozen=True)
@@ -84,12 +82,11 @@ class DoubleBuffering(ModulePass):
     """Architecture file (or shipped short name) used when the module declares no device."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from dfsched.arch.loading import device_model_for
+        from dfsched.arch.loading import device_model_for, required_device_model
 
         debug(f"========= {PASS} =========")
         debug("starting")
-        if device_model_for(op, device=self.device) is None:
-            raise error(op, NO_DEVICE)
+        required_device_model(op, self.device)
 
         # Steps 1-2, every pipeline in pre-order.
         shaped: list[tuple[ktdf.PipelineOp, list[scf.ForOp], list[Shape]]] = []

@@ -57,13 +57,14 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
+from dfsched.passes.builder import BlockInserter
 from dfsched.arch.model import DeviceModel
 from dfsched.compat import linalg_ops as _x
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, linalg_ext, memref_ext, scf_ext
 from dfsched.passes.contraction import MATRIX_TILE
 from dfsched.passes.lane_wide import combine_body, combiner, identity_attr, lane_width, mark
-from dfsched.passes.scheduling.reduction_utils import Inserter, enclosing_stage, reduction_generics
+from dfsched.passes.scheduling.reduction_utils import enclosing_stage, reduction_generics
 
 PASS = "map-reduction-partials"
 _FLOATS = {"f16": Float16Type(), "f32": Float32Type(), "f64": Float64Type()}
@@ -218,7 +219,7 @@ def rewrite(plan: Plan) -> None:
     wide = plan.accumulator
     element = wide or out_type.element_type
     alloc_type = MemRefType(element, out_type.get_shape(), memory_space=StringAttr(plan.memory))
-    alloc = Inserter.at_start(stage.body.block, generic.location)(memref.AllocOp([], [], alloc_type)).results[0]
+    alloc = BlockInserter.at_start(stage.body.block, generic.location)(memref.AllocOp([], [], alloc_type)).results[0]
 
     # The initial value is written into the buffer where it was computed.
     init = plan.init
@@ -228,7 +229,7 @@ def rewrite(plan: Plan) -> None:
     # The reduction runs in place on memref reads of its FIFO slots.
     reads = list(dict.fromkeys(value.owner for value in generic.inputs))  # x * x reads once
     reads.sort(key=fill_order(stage))  # one ordered FIFO stream: read in the order sent
-    add = Inserter.before_op(generic, generic.location)
+    add = BlockInserter.before_op(generic, generic.location)
     buffer_reads: dict[Operation, SSAValue] = {}
     for read in reads:
         assert isinstance(read, ktdf.ReadFromFifoOp) and isinstance(read.result.type, TensorType)
@@ -254,20 +255,20 @@ def rewrite(plan: Plan) -> None:
     narrow = None
     if wide is not None:  # what leaves the unit: the accumulator rounded once to the result type
         narrow_type = MemRefType(out_type.element_type, out_type.get_shape(), memory_space=StringAttr(plan.memory))
-        narrow = Inserter.before_op(alloc.owner.next_op, generic.location)(
+        narrow = BlockInserter.before_op(alloc.owner.next_op, generic.location)(
             memref.AllocOp([], [], narrow_type)).results[0]
     for use in list(result.uses):
         if isinstance(use.operation, ktdf.WriteToFifoOp):
             use.operation.operands[use.index] = alloc
             if width is not None:  # the partials folded into the result first
-                fold = Inserter.before_op(use.operation, generic.location)
+                fold = BlockInserter.before_op(use.operation, generic.location)
                 combine = fold(linalg_ext.GenericOp(
                     [target], [alloc], Region(combine_body(combiner_of(generic), out_type.element_type)),
                     ArrayAttr([AffineMapAttr(AffineMap.identity(len(iterators.data))), generic.indexing_maps.data[-1]]),
                     generic.iterator_types))
                 mark(combine, width)
             if narrow is not None:  # then rounded once to the result type
-                Inserter.before_op(use.operation, generic.location)(narrowing(alloc, narrow))
+                BlockInserter.before_op(use.operation, generic.location)(narrowing(alloc, narrow))
                 use.operation.operands[use.index] = narrow
     result.replace_all_uses_with(alloc)
     block = generic.parent
@@ -305,7 +306,7 @@ def lane_partials(plan: Plan, alloc: SSAValue, width: int) -> SSAValue:
     partials_type = MemRefType(out_type.element_type, [*out_type.get_shape(), width], memory_space=out_type.memory_space)
     partials = _after_alloc(alloc)(memref.AllocOp([], [], partials_type)).results[0]
     outermost = plan.chain[-1][0]
-    start = Inserter.before_op(outermost, generic.location)
+    start = BlockInserter.before_op(outermost, generic.location)
     identity = start(arith.ConstantOp(identity_attr(combiner_of(generic), out_type.element_type)))
     start(linalg_ext.FillOp([identity.results[0]], [partials], res=()))
     return partials
@@ -324,7 +325,7 @@ def lower_initializer(value: SSAValue, alloc: SSAValue, stage: ktdf.StageOp) -> 
     element = alloc.type.element_type  # type: ignore[attr-defined]
     # Ops outside the stage (a shared empty tensor) stay; the write goes right after the alloc.
     inside = stage.is_ancestor(owner)
-    at = Inserter.before_op(owner, owner.location) if inside else _after_alloc(alloc)
+    at = BlockInserter.before_op(owner, owner.location) if inside else _after_alloc(alloc)
 
     if isinstance(owner, tensor.EmptyOp):
         zero = at(arith.ConstantOp(_zero(element)))
@@ -369,10 +370,10 @@ def lower_initializer(value: SSAValue, alloc: SSAValue, stage: ktdf.StageOp) -> 
     block.erase_op(owner)
 
 
-def _after_alloc(alloc: SSAValue) -> Inserter:
+def _after_alloc(alloc: SSAValue) -> BlockInserter:
     owner = alloc.owner
     assert isinstance(owner, Operation) and owner.parent is not None
-    return Inserter(owner.parent, owner.next_op, owner.location)
+    return BlockInserter(owner.parent, owner.next_op, owner.location)
 
 
 def _zero(element: Attribute) -> Attribute:

@@ -73,8 +73,6 @@ from dfsched.passes.scheduling.privates import move_ops
 from dfsched.passes.walk import nearest_ancestor, runs_compute_ops_in_sequence
 
 PASS = "parallelize-loops-across-instances"
-NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty or "
-             "contains multiple devices")
 
 
 @dataclass(frozen=True)
@@ -87,11 +85,10 @@ class ParallelizeLoopsAcrossInstances(ModulePass):
     """Architecture file (or shipped short name) used when the module declares no device."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from dfsched.arch.loading import device_model_for
+        from dfsched.arch.loading import device_model_for, required_device_model
 
         debug(f"========= {PASS} =========")
-        if device_model_for(op, device=self.device) is None:
-            raise error(op, NO_DEVICE)
+        required_device_model(op, self.device)
         candidates: list[Candidate] = []
         for pipeline in [p for p in op.walk() if isinstance(p, ktdf.PipelineOp)]:
             if runs_compute_ops_in_sequence(pipeline):

@@ -105,15 +105,12 @@ class PathExpansion(ModulePass):
     """Architecture file (or shipped short name) used when the module declares no device."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from dfsched.arch.loading import device_model_for
+        from dfsched.arch.loading import required_device_model
 
-        if device_model_for(op, device=self.device) is None:
-            raise error(op, NO_DEVICE)
+        required_device_model(op, self.device, NO_DEVICE)
         plans: list[PipelinePlan] = []
         for pipeline in pipelines_post_order(op):
-            model = device_model_for(pipeline, device=self.device)
-            if model is None:  # two devices on the way up from this pipeline
-                raise error(pipeline, NO_DEVICE)
+            model = required_device_model(pipeline, self.device, NO_DEVICE)  # None: two devices on the way up
             plan = plan_pipeline(pipeline, model)
             if plan is not None:
                 plans.append(plan)

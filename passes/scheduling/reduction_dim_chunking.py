@@ -37,12 +37,12 @@ from xdsl.dialects.linalg import ops as xlinalg
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 
+from dfsched.passes.builder import BlockInserter
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
 from dfsched.passes.scheduling.reduction_utils import (
     ChunkPipelineConfig,
     ChunkStageFactory,
-    Inserter,
     all_equal,
     captured_values,
     check_reduction_operands,
@@ -261,7 +261,7 @@ def rewrite(plan: Plan) -> None:
 
     # 6. The chunk loops (outermost first), built before the old pipeline.
     location = pipeline.location
-    add = Inserter.before_op(pipeline, location)
+    add = BlockInserter.before_op(pipeline, location)
     bounds = [add.index(n) for n in plan.per_dim]
     c0 = add.index(0)
     c1 = add.index(1)
@@ -276,7 +276,7 @@ def rewrite(plan: Plan) -> None:
         iv = loop.body.block.args[0]
         dim_ivs.append(iv)
         active.append(iv)
-        inner = Inserter.before_op(loop.body.block.last_op, location)  # type: ignore[arg-type]
+        inner = BlockInserter.before_op(loop.body.block.last_op, location)  # type: ignore[arg-type]
     condition = all_equal(inner, active, [c0] * len(active))
 
     chunk_pipeline = inner(ktdf.PipelineOp())

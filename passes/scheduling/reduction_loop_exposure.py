@@ -42,6 +42,7 @@ from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
+from dfsched.passes.builder import BlockInserter
 from dfsched.arch.model import DeviceModel
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
@@ -49,7 +50,6 @@ from dfsched.dialects.affine_subscripts import affine_add
 from dfsched.passes.contraction import matrix_tile
 from dfsched.passes.lane_wide import choose_width, mark
 from dfsched.passes.scheduling.reduction_utils import (
-    Inserter,
     all_equal,
     captured_values,
     check_reduction_operands,
@@ -298,7 +298,7 @@ def rewrite(plan: Plan) -> None:
                 _shrink_sizes(transfer, side, plan.inputs[fifo_ins.index(value)], plan.sizes)
 
     # Shared constants, before the pipeline.
-    add = Inserter.before_op(pipeline, location)
+    add = BlockInserter.before_op(pipeline, location)
     start = add.index(0)
     step = add.index(1)
     lasts = [add.index(size - 1) for size in plan.sizes]
@@ -380,9 +380,9 @@ def rewrite_compute(plan: Plan, fifo_ins: Sequence[SSAValue], start: SSAValue, s
         op.detach()
         body.insert_op_before(op, anchor)
 
-    add = Inserter.before_op(anchor, plan.pipeline.location)
+    add = BlockInserter.before_op(anchor, plan.pipeline.location)
     loops = nested_reduction_loops(add, plan.sizes, start, step, generic.outputs[0])
-    inner = Inserter.before_op(loops.inner_terminator, plan.pipeline.location)
+    inner = BlockInserter.before_op(loops.inner_terminator, plan.pipeline.location)
     mapping: dict[SSAValue, SSAValue] = {}
     for value, fifo_in, stepped in zip(generic.inputs, fifo_ins, plan.inputs):
         if value not in mapping:  # an operand used twice (x * x) is read once per step
@@ -417,7 +417,7 @@ def rewrite_load(plan: Plan, fifo_ins: Sequence[SSAValue], start: SSAValue, step
                 patch_input_transfer(transfer, loops.ivs, stepped.positions, len(stepped.slice_type.get_shape()),
                                      plan.chunks)
         return
-    loops = nested_reduction_loops(Inserter.at_end(body, plan.pipeline.location), plan.sizes, start, step)
+    loops = nested_reduction_loops(BlockInserter.at_end(body, plan.pipeline.location), plan.sizes, start, step)
     inner_block = loops.innermost.body.block
     for main in mains:
         stepped = plan.inputs[list(fifo_ins).index(main.destination)]
@@ -475,13 +475,13 @@ def wrap_stage(stage: ktdf.StageOp, sizes: Sequence[int], start: SSAValue, step:
     originals = list(body.ops)
     transfer = next(iter(transfers(stage)), None) if guard_transfer else None
     location = stage.location
-    loops = nested_reduction_loops(Inserter.at_start(body, location), sizes, start, step)
+    loops = nested_reduction_loops(BlockInserter.at_start(body, location), sizes, start, step)
     inner_block = loops.innermost.body.block
     for op in originals:
         op.detach()
         inner_block.insert_op_before(op, loops.inner_terminator)
     if transfer is not None:
-        add = Inserter.before_op(transfer, location)
+        add = BlockInserter.before_op(transfer, location)
         is_last = all_equal(add, loops.ivs, lasts)
         guard = add(if_then(is_last))
         transfer.detach()

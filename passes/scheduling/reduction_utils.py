@@ -36,7 +36,7 @@ from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 
-from dfsched.dialects.constants import index_constant
+from dfsched.passes.builder import BlockInserter
 from dfsched.passes.walk import ancestor_in
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
@@ -343,42 +343,7 @@ def defining_slice(value: SSAValue, block: Block) -> list[Operation]:
 # ---------------------------------------------------------------------------
 
 
-class Inserter:
-    """Inserts ops into a block, before `before` (at the end when None), in call order."""
-
-    def __init__(self, block: Block, before: Operation | None = None, location=None):
-        self.block = block
-        self.before = before
-        self.location = location
-
-    @classmethod
-    def before_op(cls, op: Operation, location=None) -> Inserter:
-        assert op.parent is not None
-        return cls(op.parent, op, location)
-
-    @classmethod
-    def at_start(cls, block: Block, location=None) -> Inserter:
-        return cls(block, block.first_op, location)
-
-    @classmethod
-    def at_end(cls, block: Block, location=None) -> Inserter:
-        return cls(block, None, location)
-
-    def __call__(self, op: Operation) -> Operation:
-        if self.location is not None:
-            for inner in op.walk():
-                inner.location = self.location
-        if self.before is None:
-            self.block.add_op(op)
-        else:
-            self.block.insert_op_before(op, self.before)
-        return op
-
-    def index(self, value: int) -> SSAValue:
-        return self(index_constant(value)).results[0]
-
-
-def local_slot_index(add: Inserter, batch_iv: SSAValue, c0: SSAValue) -> SSAValue:
+def local_slot_index(add: BlockInserter, batch_iv: SSAValue, c0: SSAValue) -> SSAValue:
     """`(batch_iv - c0) / 1`: the slot of the batch iteration in an expanded scratchpad buffer."""
     c1 = add.index(1)
     sub = add(arith.SubiOp(batch_iv, c0)).results[0]
@@ -417,7 +382,7 @@ class NestedLoops:
         return terminator
 
 
-def nested_reduction_loops(add: Inserter, sizes: Sequence[int], start: SSAValue, step: SSAValue,
+def nested_reduction_loops(add: BlockInserter, sizes: Sequence[int], start: SSAValue, step: SSAValue,
                            seed: SSAValue | None = None) -> NestedLoops:
     """Upper-bound constants, then the loops (built where `add` inserts).
 
@@ -441,11 +406,11 @@ def nested_reduction_loops(add: Inserter, sizes: Sequence[int], start: SSAValue,
                 parent_yield.operands = [loop.results[0]]
         nest.loops.append(loop)
         carry = list(loop.body.block.args[1:])
-        where = Inserter.before_op(loop.body.block.last_op, add.location)  # type: ignore[arg-type]
+        where = BlockInserter.before_op(loop.body.block.last_op, add.location)  # type: ignore[arg-type]
     return nest
 
 
-def all_equal(add: Inserter, ivs: Sequence[SSAValue], values: Sequence[SSAValue]) -> SSAValue:
+def all_equal(add: BlockInserter, ivs: Sequence[SSAValue], values: Sequence[SSAValue]) -> SSAValue:
     """`iv0 == v0 && iv1 == v1 && ...` (cmpi, cmpi, andi, cmpi, andi, ...)."""
     assert ivs and len(ivs) == len(values)
     cond = add(arith.CmpiOp(ivs[0], values[0], "eq")).results[0]
@@ -525,12 +490,12 @@ class ChunkStageFactory:
         return self._result(len(cfg.in_slot_types) + len(cfg.partial_slot_types) + len(cfg.out_slot_types) + i)
 
     def _add_to_pipeline(self, op: Operation) -> Operation:
-        return Inserter.at_end(self.pipeline.body.block, self.location)(op)
+        return BlockInserter.at_end(self.pipeline.body.block, self.location)(op)
 
     def build_private(self) -> ktdf.PrivateOp:
         cfg = self.cfg
         block = Block()
-        add = Inserter.at_end(block, self.location)
+        add = BlockInserter.at_end(block, self.location)
         values: list[SSAValue] = []
         for slot_type in [*cfg.in_slot_types, *cfg.partial_slot_types, *cfg.out_slot_types]:
             values.append(add(ktdf.FifoAllocateOp([slot_type])).results[0])
@@ -546,6 +511,14 @@ class ChunkStageFactory:
         self._add_to_pipeline(stage)
         return stage  # type: ignore[return-value]
 
+    def _slot_stage(self, depends_in: list[SSAValue], depends_out: list[SSAValue], units: ArrayAttr | None
+                    ) -> tuple[BlockInserter, SSAValue, SSAValue]:
+        """A new stage's inserter, its index 0 and the batch iteration's scratchpad slot."""
+        stage = self._stage(depends_in, depends_out, units)
+        add = BlockInserter.at_end(stage.body.block, self.location)
+        c0 = add.index(0)
+        return add, c0, local_slot_index(add, self.batch_iv, c0)
+
     # -- stages -----------------------------------------------------------
     def build_load_stage(self, condition: SSAValue, input_memref: SSAValue, partial_memref: SSAValue,
                          red_dims: Sequence[int], chunk_sizes: Sequence[int], dim_ivs: Sequence[SSAValue]) -> None:
@@ -555,10 +528,7 @@ class ChunkStageFactory:
         is addressed as `iv * chunk` (the product stays in the map) with size `chunk`; any
         other dim from 0 with its full size.
         """
-        stage = self._stage([], [self.token(0)], self.load_units)
-        add = Inserter.at_end(stage.body.block, self.location)
-        c0 = add.index(0)
-        slot = local_slot_index(add, self.batch_iv, c0)
+        add, c0, slot = self._slot_stage([], [self.token(0)], self.load_units)
 
         in_type = input_memref.type
         assert isinstance(in_type, MemRefType)
@@ -605,7 +575,7 @@ class ChunkStageFactory:
         generic's body uses (cloned in front of it).
         """
         stage = self._stage([self.token(0)], [self.token(self.cfg.n_tokens - 1)], self.compute_units)
-        add = Inserter.at_end(stage.body.block, self.location)
+        add = BlockInserter.at_end(stage.body.block, self.location)
         chunk = add(ktdf.ReadFromFifoOp(self.in_slot(0), chunk_input_type)).results[0]
         out_type = generic.outputs[0].type
         first = list(first_init) + [scf.YieldOp(first_init[-1].results[0])]
@@ -620,10 +590,7 @@ class ChunkStageFactory:
 
     def build_store_stage(self, partial_memref: SSAValue) -> None:
         """fifo_out → the scratchpad output buffer at `[slot, 0, ...]`, every chunk."""
-        stage = self._stage([self.token(self.cfg.n_tokens - 1)], [], self.store_units)
-        add = Inserter.at_end(stage.body.block, self.location)
-        c0 = add.index(0)
-        slot = local_slot_index(add, self.batch_iv, c0)
+        add, c0, slot = self._slot_stage([self.token(self.cfg.n_tokens - 1)], [], self.store_units)
         out_type = partial_memref.type
         assert isinstance(out_type, MemRefType)
         shape = out_type.get_shape()

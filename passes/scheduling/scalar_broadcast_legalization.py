@@ -72,8 +72,6 @@ from dfsched.passes.scheduling.pipeline_tree import nearest_pipeline, nearest_st
 from dfsched.passes.scheduling.privates import retype_private_results
 
 PASS = "scalar-broadcast-legalization"
-NO_DEVICE = ("Unable to import the device specification. This could happen if the device spec file is empty or "
-             "contains multiple devices")
 
 
 @dataclass(frozen=True)
@@ -86,15 +84,12 @@ class ScalarBroadcastLegalization(ModulePass):
     """Architecture file (or shipped short name) used when the module declares no device."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from dfsched.arch.loading import device_model_for
+        from dfsched.arch.loading import required_device_model
 
-        if device_model_for(op, device=self.device) is None:
-            raise error(op, NO_DEVICE)
+        required_device_model(op, self.device)
         sites: list[Site] = []
         for pipeline in pipelines_post_order(op):
-            model = device_model_for(pipeline, device=self.device)
-            if model is None:  # two devices on the way up from this pipeline
-                raise error(pipeline, NO_DEVICE)
+            model = required_device_model(pipeline, self.device)  # None: two devices on the way up
             sites.extend(collect_sites(pipeline, model))
         done: set[Operation] = set()
         for site in sites:

@@ -71,14 +71,12 @@ class StageCoarsening(ModulePass):
     """Architecture file (or shipped short name) used when the module declares no device."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from dfsched.arch.loading import device_model_for
+        from dfsched.arch.loading import required_device_model
 
         if self.loop_nest_depth < 0:
             raise error(op, f"{PASS}: loop-nest-depth must not be negative (got {self.loop_nest_depth})")
         for candidate in find_candidates(op, self.loop_nest_depth):
-            model = device_model_for(candidate.pipeline, device=self.device)
-            if model is None:
-                raise error(candidate.pipeline, NO_DEVICE)
+            model = required_device_model(candidate.pipeline, self.device, NO_DEVICE)
             coarsen(candidate, model)
 
 

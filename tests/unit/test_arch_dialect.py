@@ -10,16 +10,8 @@ from dfsched.arch.model import DeviceModel
 from dfsched.compat import LocatingParser, verify_module
 from dfsched.diagnostics import DiagnosticError
 from dfsched.dialects import make_context
-from dfsched.dialects.ktdf_arch import (
-    DatapathOp,
-    DeviceOp,
-    ExecUnitOp,
-    GroupOp,
-    MapAttr,
-    MemoryOp,
-    YieldOp,
-    verify_operation_attribute,
-)
+from dfsched.dialects.ktdf_arch import (DatapathOp, DeviceOp, ExecUnitOp, GroupOp, MapAttr, MemoryOp, YieldOp,
+                                        verify_operation_attribute)
 from dfsched.printing import print_module
 
 

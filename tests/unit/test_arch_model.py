@@ -9,11 +9,6 @@ from dfsched.diagnostics import DiagnosticError
 
 
 @pytest.fixture(scope="module")
-def sample():
-    return load_device("sample")
-
-
-@pytest.fixture(scope="module")
 def quad():
     return load_device("quad_corelet")
 

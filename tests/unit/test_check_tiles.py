@@ -15,7 +15,7 @@ import pytest
 from dfsched.interp import ktir, tile_sample
 from dfsched.interp.memory import MANY_TILES
 from dfsched.interp.schedule import check_schedule
-from dfsched.tools.run import main
+from unit_helpers import run_main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -49,12 +49,6 @@ module {
   }
 }
 """
-
-
-def run_main(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_sampled_tiles_are_first_last_and_seeded_others():

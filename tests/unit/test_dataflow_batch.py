@@ -9,15 +9,9 @@ import numpy as np
 import pytest
 from test_dataflow_sim import f16, module
 
-from dfsched.arch.loading import load_device
 from dfsched.diagnostics import DiagnosticError
 from dfsched.interp import dataflow
 from dfsched.interp.dataflow import simulate
-
-
-@pytest.fixture(scope="module")
-def sample():
-    return load_device("sample")
 
 
 def rows_loop(src: str, dst: str, src_row: str = "%i", dst_row: str = "%i") -> str:

@@ -21,15 +21,9 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, i32, i64
 from xdsl.utils.test_value import create_ssa_value
 
-from dfsched.arch.loading import load_device
 from dfsched.diagnostics import DiagnosticError
 from dfsched.interp import dataflow_ops, std_impl
 from dfsched.interp.dataflow import simulate
-
-
-@pytest.fixture(scope="module")
-def sample():
-    return load_device("sample")
 
 
 # Two instances of one producer program (l1lu and mnilu) and one consumer: inside the loops,

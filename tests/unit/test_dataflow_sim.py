@@ -15,18 +15,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dfsched.arch.loading import load_device
 from dfsched.diagnostics import DiagnosticError
 from dfsched.interp.dataflow import DeadlockError, simulate
 from dfsched.interp.ktir import compare_outputs, load_module, make_inputs, parse_module, run
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
-
-
-@pytest.fixture(scope="module")
-def sample():
-    return load_device("sample")
 
 
 def f16(values) -> np.ndarray:

@@ -23,7 +23,7 @@ from xdsl.passes import ModulePass
 from dfsched import passes, pipeline
 from dfsched.interp.ktir import load_module, make_inputs, run
 from dfsched.interp.schedule import REDUCTION_ULPS, check_schedule, has_reduction, reduction_tolerance
-from dfsched.tools.run import main
+from unit_helpers import run_main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 KERNELS = sorted(p.name for p in EXAMPLES.glob("*.mlir"))
@@ -31,12 +31,6 @@ UP_TO_PATH_EXPANSION = ",".join([
     "ensure-device-declaration", "ktir-legality-check", "compute-group-extraction",
     "construct-three-stage-pipeline", "path-expansion",
 ])
-
-
-def run_main(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 # ---------------------------------------------------------------------------------------
@@ -370,58 +364,27 @@ class SeededBug(ModulePass):
             block.add_op(new)
 
 
-@dataclass(frozen=True)
-class WrongOffset(SeededBug):
-    """The MNILU transfer of A reads one element to the right."""
-
-    name: ClassVar[str] = "seed-wrong-offset"
-    PATTERN: ClassVar[str] = r"(ktdf\.data_transfer from %reinterpret_cast\[%arg0, %arg1)\]"
-    REPLACEMENT: ClassVar[str] = r"\1 + 1]"
+def _bug(class_name: str, doc: str, name: str, pattern: str, replacement: str) -> type[SeededBug]:
+    """A SeededBug pass `name` (registered by `class_name`, the module attribute it is bound to)."""
+    attrs = {"__doc__": doc, "name": name, "PATTERN": pattern, "REPLACEMENT": replacement}
+    return dataclass(frozen=True)(type(class_name, (SeededBug,), attrs))
 
 
-@dataclass(frozen=True)
-class DropProducer(SeededBug):
-    """The L1LU stage no longer feeds B's FIFO slot."""
-
-    name: ClassVar[str] = "seed-drop-producer"
-    PATTERN: ClassVar[str] = r"ktdf\.data_transfer from %\d+#1\[0, 0\] size \[1, 64\] to %\d+#3 size \[64\][^\n]*\n"
-    REPLACEMENT: ClassVar[str] = ""
-
-
-@dataclass(frozen=True)
-class DropConsumer(SeededBug):
-    """The L1SU stage no longer drains the compute stage's FIFO slot."""
-
-    name: ClassVar[str] = "seed-drop-consumer"
-    PATTERN: ClassVar[str] = r"ktdf\.data_transfer from %\d+#4 size \[64\] to [^\n]*\n"
-    REPLACEMENT: ClassVar[str] = ""
-
-
-@dataclass(frozen=True)
-class NeverRuns(SeededBug):
-    """The L1LU stage no longer signals the token the compute stage waits for."""
-
-    name: ClassVar[str] = "seed-never-runs"
-    PATTERN: ClassVar[str] = r"depends_in\((%\d+#6)\) depends_out\(%\d+#7\)"
-    REPLACEMENT: ClassVar[str] = r"depends_in(\1) depends_out(none)"
-
-
-@dataclass(frozen=True)
-class SharedRow(SeededBug):
-    """After parallelization, every iteration of the L1SU stage writes row 0 of the L1 buffer."""
-
-    name: ClassVar[str] = "seed-shared-row"
-    PATTERN: ClassVar[str] = r"(ktdf\.data_transfer from %\d+#2 size \[64\] to %\d+#2\[)%\w+(, 0, 0\])"
-    REPLACEMENT: ClassVar[str] = r"\g<1>0\2"
-
-
-@dataclass(frozen=True)
-class ForgottenToken(SeededBug):
-    """The MNISU stage no longer waits for the L1SU stage that fills its buffer."""
-
-    name: ClassVar[str] = "seed-forgotten-token"
-    PATTERN: ClassVar[str] = r"depends_in\(%\d+#9\) depends_out\(none\)"
-    REPLACEMENT: ClassVar[str] = "depends_in(none) depends_out(none)"
+WrongOffset = _bug("WrongOffset", "The MNILU transfer of A reads one element to the right.", "seed-wrong-offset",
+                   r"(ktdf\.data_transfer from %reinterpret_cast\[%arg0, %arg1)\]", r"\1 + 1]")
+DropProducer = _bug("DropProducer", "The L1LU stage no longer feeds B's FIFO slot.", "seed-drop-producer",
+                    r"ktdf\.data_transfer from %\d+#1\[0, 0\] size \[1, 64\] to %\d+#3 size \[64\][^\n]*\n", "")
+DropConsumer = _bug("DropConsumer", "The L1SU stage no longer drains the compute stage's FIFO slot.",
+                    "seed-drop-consumer", r"ktdf\.data_transfer from %\d+#4 size \[64\] to [^\n]*\n", "")
+NeverRuns = _bug("NeverRuns", "The L1LU stage no longer signals the token the compute stage waits for.",
+                 "seed-never-runs", r"depends_in\((%\d+#6)\) depends_out\(%\d+#7\)",
+                 r"depends_in(\1) depends_out(none)")
+SharedRow = _bug("SharedRow", "After parallelization, every iteration of the L1SU stage writes row 0 of the L1 buffer.",
+                 "seed-shared-row", r"(ktdf\.data_transfer from %\d+#2 size \[64\] to %\d+#2\[)%\w+(, 0, 0\])",
+                 r"\g<1>0\2")
+ForgottenToken = _bug("ForgottenToken", "The MNISU stage no longer waits for the L1SU stage that fills its buffer.",
+                      "seed-forgotten-token", r"depends_in\(%\d+#9\) depends_out\(none\)",
+                      "depends_in(none) depends_out(none)")
 
 
 def _seed(monkeypatch, bug: type[SeededBug]) -> str:

@@ -10,16 +10,10 @@ import pytest
 
 from dfsched.arch.elementwise import ELEMENTWISE_OPS
 from dfsched.interp.std_impl import TABLE
-from dfsched.tools.run import main
+from unit_helpers import run_main
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDEN = ROOT / "tests" / "unit" / "kernels" / "widen_f32.mlir"
-
-
-def run_main(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_every_accepted_op_has_reference_semantics():

@@ -16,19 +16,13 @@ import pytest
 
 from dfsched.tools.driver import main as dfsched_main
 from dfsched.tools.opt import main as opt_main
-from dfsched.tools.run import main as run_main_
+from unit_helpers import run_main
 
 KERNELS = Path(__file__).resolve().parent / "kernels"
 GRID = KERNELS / "trailing_unit_grid.mlir"
 SCALARS = KERNELS / "bound_scalars.mlir"
 LOOPS = KERNELS / "orchestrator_loops.mlir"
 BIND = ["--bind", "block=128"]
-
-
-def run_main(capsys, *argv) -> tuple[int, str, str]:
-    code = run_main_([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def assert_checks(code: int, out: str, err: str) -> None:

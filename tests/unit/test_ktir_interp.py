@@ -24,17 +24,11 @@ from dfsched.interp.ktir import (
     run,
     run_kernel,
 )
+from unit_helpers import box
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 GLOBAL = "#ktdp.memory_space<global>"
-
-
-def box(*extents: int) -> str:
-    """`affine_set` of the box [0, e0) x [0, e1) x ..."""
-    dims = ", ".join(f"d{i}" for i in range(len(extents)))
-    cons = ", ".join(f"d{i} >= 0, -d{i} + {e - 1} >= 0" for i, e in enumerate(extents))
-    return f"affine_set<({dims}) : ({cons})>"
 
 
 def ident(rank: int) -> str:

@@ -13,15 +13,10 @@ from test_ktir_interp import box, kernel, tile, view
 from dfsched.arch.loading import load_device
 from dfsched.diagnostics import DiagnosticError
 from dfsched.interp.ktir import call_function, make_inputs, parse_module, run, run_kernel
-from dfsched.tools.run import device_accumulation, main
+from dfsched.tools.run import device_accumulation
+from unit_helpers import run_main
 
 LOCAL = "#ktdp.memory_space<ct_local>"
-
-
-def run_main(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 # ---------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYERS = [
     {"compat", "diagnostics", "fileio", "__version__"},
     {"dialects", "arch"},
-    {"printing"},
+    {"printing", "float_text"},
     {"passes", "interp", "pipeline"},
     {"tools", "api", "cache", "__init__"},
 ]

@@ -26,7 +26,7 @@ from xdsl.utils.exceptions import ParseError
 from dfsched import dialects, printing
 from dfsched.dialects.affine_ext import MLIRAffineParsing, add, ceildiv, floordiv, mod, mul, neg, sub
 from dfsched.dialects.affine_subscripts import format_affine_expr, format_affine_map, format_affine_set
-from dfsched.printing import format_float
+from dfsched.float_text import format_float
 
 d0, d1, d2 = AffineDimExpr(0), AffineDimExpr(1), AffineDimExpr(2)
 s0, s1 = AffineSymExpr(0), AffineSymExpr(1)

@@ -17,7 +17,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
 ADDRESS_LISTS = {"embedding_gather", "kv_cache_scatter", "paged_kv_copy", "paged_attention_decode"}
 # tiles exchanging partials need as many cores as tiles: reported on the 4-core ring instead
 # (their refusal on sample and quad_corelet is pinned in test_dfsched_run.py)
-INTER_TILE = {"ring_allreduce"}
+INTER_TILE = {"ring_allreduce", "ring_allreduce_rounds"}
 REPORTS = [(kernel, device) for kernel in EXAMPLES for device in ("sample", "quad_corelet")
            if kernel.stem not in INTER_TILE and not (kernel.stem in ADDRESS_LISTS and device == "quad_corelet")] + \
           [(kernel, "ring4") for kernel in EXAMPLES if kernel.stem in INTER_TILE]
@@ -34,7 +34,9 @@ def test_report_on_every_example(kernel, device, tmp_path, capsys):
     assert data["programs"] and not data["problems"], err
     for program in data["programs"]:
         assert f"== program @{program['name']}: grid {program['grid']}, device {device} ==" in err
-        assert program["pipelines"] and program["buffers"]
+        assert program["pipelines"]
+        # an exchange program of an inter-tile kernel may work in the kernel's own scratchpad slots
+        assert program["buffers"] or kernel.stem in INTER_TILE
         for use in program["memories"]:
             assert use["capacity"] and 0 < use["used"] <= use["capacity"]
         for tile in program["tiles"]:

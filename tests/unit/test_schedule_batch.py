@@ -105,40 +105,35 @@ def loop_kernel(body: str, rows: int = 8, grid: int = 1) -> str:
 {body}""", "\n".join([ddr_view("A", 0, rows), ddr_view("C", 4096, rows)]), grid=grid)
 
 
-def test_copy_loop_is_batched(monkeypatch):
-    text = loop_kernel("""
-    scf.for %i = %c0 to %n step %c1 {
-      ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %C[%i, %c0] size [1, 64] : memref<8x64xf16, "DDR">, memref<8x64xf16, "DDR">
-    }""")
-    a = rand((8, 64), 1)
+def copy_rows(monkeypatch, upper: str, destination: str, seed: int, prelude: str = ""):
+    """`for %i < upper: copy row %i of A (seeded 8x64) to destination`, run both ways with equal
+    results; returns the fast run, the loops it batched and A."""
+    text = loop_kernel(f"""
+    scf.for %i = %c0 to {upper} step %c1 {{{prelude}
+      ktdf.data_transfer from %A[%i, %c0] size [1, 64] to {destination} size [1, 64] : memref<8x64xf16, "DDR">, memref<8x64xf16, "DDR">
+    }}""")
+    a = rand((8, 64), seed)
     fast, slow, batched = both_ways(monkeypatch, parse_module(text), {"@0": a})
     same(fast, slow)
+    return fast, batched, a
+
+
+def test_copy_loop_is_batched(monkeypatch):
+    fast, batched, a = copy_rows(monkeypatch, "%n", "%C[%i, %c0]", 1)
     assert batched >= 1  # (the layout dry run batches it too)
     np.testing.assert_array_equal(fast.outputs["@4096"], a)
 
 
 def test_loop_reading_what_an_earlier_iteration_wrote_runs_in_order(monkeypatch):
     # row i + 1 = row i, in order: every row ends up as row 0
-    text = loop_kernel("""
-    scf.for %i = %c0 to %last step %c1 {
-      %next = arith.addi %i, %c1 : index
-      ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %A[%next, %c0] size [1, 64] : memref<8x64xf16, "DDR">, memref<8x64xf16, "DDR">
-    }""")
-    a = rand((8, 64), 2)
-    fast, slow, batched = both_ways(monkeypatch, parse_module(text), {"@0": a})
-    same(fast, slow)
+    fast, batched, a = copy_rows(monkeypatch, "%last", "%A[%next, %c0]", 2,
+                                 prelude="\n      %next = arith.addi %i, %c1 : index")
     assert batched == 0
     np.testing.assert_array_equal(fast.outputs["@0"], np.broadcast_to(a[0], (8, 64)))
 
 
 def test_loop_writing_one_row_every_iteration_keeps_the_last(monkeypatch):
-    text = loop_kernel("""
-    scf.for %i = %c0 to %n step %c1 {
-      ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %C[%c0, %c0] size [1, 64] : memref<8x64xf16, "DDR">, memref<8x64xf16, "DDR">
-    }""")
-    a = rand((8, 64), 3)
-    fast, slow, batched = both_ways(monkeypatch, parse_module(text), {"@0": a})
-    same(fast, slow)
+    fast, batched, a = copy_rows(monkeypatch, "%n", "%C[%c0, %c0]", 3)
     assert batched == 0
     np.testing.assert_array_equal(fast.outputs["@4096"][0], a[7])
 

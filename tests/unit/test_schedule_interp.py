@@ -23,17 +23,12 @@ from dfsched.interp.schedule import (
     run_schedule_outputs,
     schedule_layout,
 )
+from unit_helpers import box
 
 F16 = np.float16
 GLOBAL = "#ktdp.memory_space<global>"
 DDR_IN = '!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>'
 DDR_OUT = '!ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>'
-
-
-def box(*extents: int) -> str:
-    dims = ", ".join(f"d{i}" for i in range(len(extents)))
-    cons = ", ".join(f"d{i} >= 0, -d{i} + {e - 1} >= 0" for i, e in enumerate(extents))
-    return f"affine_set<({dims}) : ({cons})>"
 
 
 def ddr_view(name: str, address: int, rows: int, cols: int = 64, elt: str = "f16") -> str:

@@ -17,12 +17,12 @@ module {
         %bufs:3 = ktdf.private -> (memref<64xf16, "L1">, memref<64xf16, "L1">, !ktdf.token) {
           // 64 x f16 = 128 bytes each: 0, then 128.
           // CHECK:      ktdf.private
-          // CHECK-NEXT:   %[[A0:.*]] = arith.constant 0 : index
-          // CHECK-NEXT:   %[[IN:.*]] = builtin.unrealized_conversion_cast %[[A0]] : index to memref<64xf16, "L1">
-          // CHECK-NEXT:   %[[A1:.*]] = arith.constant 128 : index
-          // CHECK-NEXT:   %[[OUT:.*]] = builtin.unrealized_conversion_cast %[[A1]] : index to memref<64xf16, "L1">
-          // CHECK-NEXT:   %[[T:.*]] = ktdf.create_token
-          // CHECK-NEXT:   ktdf.private_yield %[[IN]], %[[OUT]], %[[T]]
+          // CHECK:        %[[A0:.*]] = arith.constant 0 : index
+          // CHECK:        %[[IN:.*]] = builtin.unrealized_conversion_cast %[[A0]] : index to memref<64xf16, "L1">
+          // CHECK:        %[[A1:.*]] = arith.constant 128 : index
+          // CHECK:        %[[OUT:.*]] = builtin.unrealized_conversion_cast %[[A1]] : index to memref<64xf16, "L1">
+          // CHECK:        %[[T:.*]] = ktdf.create_token
+          // CHECK:        ktdf.private_yield %[[IN]], %[[OUT]], %[[T]]
           %in = memref.alloc() : memref<64xf16, "L1">
           %out = memref.alloc() : memref<64xf16, "L1">
           %t = ktdf.create_token : !ktdf.token
@@ -43,22 +43,22 @@ module {
   // scalars; a deallocation of an assigned buffer is erased with it. The numbering of L1
   // restarts in every function (each function is its own program).
   // CHECK-LABEL: func.func @element_sizes
-  // CHECK-NEXT:  %[[C0:.*]] = arith.constant 0 : index
-  // CHECK-NEXT:  %[[I1:.*]] = builtin.unrealized_conversion_cast %[[C0]] : index to memref<3xi1, "L1">
-  // CHECK-NEXT:  %[[C3:.*]] = arith.constant 3 : index
-  // CHECK-NEXT:  builtin.unrealized_conversion_cast %[[C3]] : index to memref<2x5xf32, "L1">
-  // CHECK-NEXT:  %[[C43:.*]] = arith.constant 43 : index
-  // CHECK-NEXT:  builtin.unrealized_conversion_cast %[[C43]] : index to memref<2xindex, "L1">
-  // CHECK-NEXT:  %[[C59:.*]] = arith.constant 59 : index
-  // CHECK-NEXT:  builtin.unrealized_conversion_cast %[[C59]] : index to memref<2xvector<4xbf16>, "L1">
-  // CHECK-NEXT:  %[[C75:.*]] = arith.constant 75 : index
-  // CHECK-NEXT:  builtin.unrealized_conversion_cast %[[C75]] : index to memref<1xcomplex<f32>, "L1">
-  // CHECK-NEXT:  %[[C83:.*]] = arith.constant 83 : index
-  // CHECK-NEXT:  %[[I4:.*]] = builtin.unrealized_conversion_cast %[[C83]] : index to memref<5xi4, "L1">
-  // CHECK-NEXT:  %[[PLAIN:.*]] = memref.alloc() : memref<8xf16>
+  // CHECK:       %[[C0:.*]] = arith.constant 0 : index
+  // CHECK:       %[[I1:.*]] = builtin.unrealized_conversion_cast %[[C0]] : index to memref<3xi1, "L1">
+  // CHECK:       %[[C3:.*]] = arith.constant 3 : index
+  // CHECK:       builtin.unrealized_conversion_cast %[[C3]] : index to memref<2x5xf32, "L1">
+  // CHECK:       %[[C43:.*]] = arith.constant 43 : index
+  // CHECK:       builtin.unrealized_conversion_cast %[[C43]] : index to memref<2xindex, "L1">
+  // CHECK:       %[[C59:.*]] = arith.constant 59 : index
+  // CHECK:       builtin.unrealized_conversion_cast %[[C59]] : index to memref<2xvector<4xbf16>, "L1">
+  // CHECK:       %[[C75:.*]] = arith.constant 75 : index
+  // CHECK:       builtin.unrealized_conversion_cast %[[C75]] : index to memref<1xcomplex<f32>, "L1">
+  // CHECK:       %[[C83:.*]] = arith.constant 83 : index
+  // CHECK:       %[[I4:.*]] = builtin.unrealized_conversion_cast %[[C83]] : index to memref<5xi4, "L1">
+  // CHECK:       %[[PLAIN:.*]] = memref.alloc() : memref<8xf16>
   // CHECK-NEXT:  "test.use"(%[[I1]], %[[I4]], %[[PLAIN]])
   // CHECK-NEXT:  memref.dealloc %[[PLAIN]] : memref<8xf16>
-  // CHECK-NEXT:  return
+  // CHECK:       return
   func.func @element_sizes() {
     %a = memref.alloc() : memref<3xi1, "L1">
     %b = memref.alloc() : memref<2x5xf32, "L1">
@@ -77,12 +77,12 @@ module {
   // affine.min with a constant result, arithmetic on loop bounds.
   // CHECK-LABEL: func.func @dynamic_sizes
   // CHECK:       arith.constant 0 : index
-  // CHECK-NEXT:  builtin.unrealized_conversion_cast %{{.*}} : index to memref<?xf16, "L1">
+  // CHECK:       builtin.unrealized_conversion_cast %{{.*}} : index to memref<?xf16, "L1">
   // CHECK:       %[[N2:.*]] = arith.constant 32 : index
-  // CHECK-NEXT:  builtin.unrealized_conversion_cast %[[N2]] : index to memref<?x8xf16, "L1">
+  // CHECK:       builtin.unrealized_conversion_cast %[[N2]] : index to memref<?x8xf16, "L1">
   // CHECK:       scf.for
   // CHECK:       %[[N3:.*]] = arith.constant 288 : index
-  // CHECK-NEXT:  builtin.unrealized_conversion_cast %[[N3]] : index to memref<?xf32, "L1">
+  // CHECK:       builtin.unrealized_conversion_cast %[[N3]] : index to memref<?xf32, "L1">
   func.func @dynamic_sizes(%n: index) {
     %c16 = arith.constant 16 : index
     %a = memref.alloc(%c16) : memref<?xf16, "L1">

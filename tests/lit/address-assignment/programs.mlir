@@ -21,15 +21,15 @@ module {
   module @local_schedule_0 {
     func.func @local_schedule_0() attributes {grid = [1]} {
       // CHECK:      %[[D0:.*]] = arith.constant 0 : index
-      // CHECK-NEXT: builtin.unrealized_conversion_cast %[[D0]] : index to memref<256xf16, "DDR">
-      // CHECK-NEXT: %[[L0:.*]] = arith.constant 0 : index
-      // CHECK-NEXT: builtin.unrealized_conversion_cast %[[L0]] : index to memref<64xf16, "L1">
-      // CHECK-NEXT: %[[L1:.*]] = arith.constant 128 : index
-      // CHECK-NEXT: builtin.unrealized_conversion_cast %[[L1]] : index to memref<32xf32, #ktdp.memory_space<ct_local>>
-      // CHECK-NEXT: %[[R0:.*]] = arith.constant 0 : index
-      // CHECK-NEXT: builtin.unrealized_conversion_cast %[[R0]] : index to memref<64xf16, "SFU_REG">
-      // CHECK-NEXT: %[[D1:.*]] = arith.constant 512 : index
-      // CHECK-NEXT: builtin.unrealized_conversion_cast %[[D1]] : index to memref<16xf32, #ktdp.memory_space<global>>
+      // CHECK:      builtin.unrealized_conversion_cast %[[D0]] : index to memref<256xf16, "DDR">
+      // CHECK:      %[[L0:.*]] = arith.constant 0 : index
+      // CHECK:      builtin.unrealized_conversion_cast %[[L0]] : index to memref<64xf16, "L1">
+      // CHECK:      %[[L1:.*]] = arith.constant 128 : index
+      // CHECK:      builtin.unrealized_conversion_cast %[[L1]] : index to memref<32xf32, #ktdp.memory_space<ct_local>>
+      // CHECK:      %[[R0:.*]] = arith.constant 0 : index
+      // CHECK:      builtin.unrealized_conversion_cast %[[R0]] : index to memref<64xf16, "SFU_REG">
+      // CHECK:      %[[D1:.*]] = arith.constant 512 : index
+      // CHECK:      builtin.unrealized_conversion_cast %[[D1]] : index to memref<16xf32, #ktdp.memory_space<global>>
       %result = memref.alloc() : memref<256xf16, "DDR">
       %a = memref.alloc() : memref<64xf16, "L1">
       %b = memref.alloc() : memref<32xf32, #ktdp.memory_space<ct_local>>
@@ -42,13 +42,13 @@ module {
   module @local_schedule_1 {
     func.func @local_schedule_1() attributes {grid = [1]} {
       // CHECK:      %[[L2:.*]] = arith.constant 0 : index
-      // CHECK-NEXT: builtin.unrealized_conversion_cast %[[L2]] : index to memref<8xf16, "L1">
-      // CHECK-NEXT: %[[D2:.*]] = arith.constant 576 : index
-      // CHECK-NEXT: builtin.unrealized_conversion_cast %[[D2]] : index to memref<4xf16, "DDR">
-      // CHECK-NEXT: %[[R1:.*]] = arith.constant 0 : index
-      // CHECK-NEXT: builtin.unrealized_conversion_cast %[[R1]] : index to memref<64xf16, "SFU_REG">
-      // CHECK-NEXT: %[[L3:.*]] = arith.constant 16 : index
-      // CHECK-NEXT: builtin.unrealized_conversion_cast %[[L3]] : index to memref<8xf16, #ktdp.memory_space<ct_local>>
+      // CHECK:      builtin.unrealized_conversion_cast %[[L2]] : index to memref<8xf16, "L1">
+      // CHECK:      %[[D2:.*]] = arith.constant 576 : index
+      // CHECK:      builtin.unrealized_conversion_cast %[[D2]] : index to memref<4xf16, "DDR">
+      // CHECK:      %[[R1:.*]] = arith.constant 0 : index
+      // CHECK:      builtin.unrealized_conversion_cast %[[R1]] : index to memref<64xf16, "SFU_REG">
+      // CHECK:      %[[L3:.*]] = arith.constant 16 : index
+      // CHECK:      builtin.unrealized_conversion_cast %[[L3]] : index to memref<8xf16, #ktdp.memory_space<ct_local>>
       %a = memref.alloc() : memref<8xf16, "L1">
       %d = memref.alloc() : memref<4xf16, "DDR">
       %r = memref.alloc() : memref<64xf16, "SFU_REG">

@@ -6,17 +6,17 @@
 // (Decision 6).
 
 // CHECK-LABEL: func.func @spad_buffers
-// CHECK-NEXT:  %[[A:.*]] = arith.constant 0 : index
-// CHECK-NEXT:  builtin.unrealized_conversion_cast %[[A]] : index to memref<2x32xf16, "SPAD">
-// CHECK-NEXT:  %[[B:.*]] = arith.constant 128 : index
-// CHECK-NEXT:  builtin.unrealized_conversion_cast %[[B]] : index to memref<32xf32, #ktdp.memory_space<ct_local>>
-// CHECK-NEXT:  %[[C:.*]] = arith.constant 256 : index
-// CHECK-NEXT:  builtin.unrealized_conversion_cast %[[C]] : index to memref<512x255xf32, "SPAD">
-// CHECK-NEXT:  %[[G:.*]] = arith.constant 0 : index
-// CHECK-NEXT:  builtin.unrealized_conversion_cast %[[G]] : index to memref<1024xf16, #ktdp.memory_space<global>>
-// CHECK-NEXT:  %[[R:.*]] = arith.constant 0 : index
-// CHECK-NEXT:  builtin.unrealized_conversion_cast %[[R]] : index to memref<512xf16, "VREG">
-// CHECK-NEXT:  return
+// CHECK:       %[[A:.*]] = arith.constant 0 : index
+// CHECK:       builtin.unrealized_conversion_cast %[[A]] : index to memref<2x32xf16, "SPAD">
+// CHECK:       %[[B:.*]] = arith.constant 128 : index
+// CHECK:       builtin.unrealized_conversion_cast %[[B]] : index to memref<32xf32, #ktdp.memory_space<ct_local>>
+// CHECK:       %[[C:.*]] = arith.constant 256 : index
+// CHECK:       builtin.unrealized_conversion_cast %[[C]] : index to memref<512x255xf32, "SPAD">
+// CHECK:       %[[G:.*]] = arith.constant 0 : index
+// CHECK:       builtin.unrealized_conversion_cast %[[G]] : index to memref<1024xf16, #ktdp.memory_space<global>>
+// CHECK:       %[[R:.*]] = arith.constant 0 : index
+// CHECK:       builtin.unrealized_conversion_cast %[[R]] : index to memref<512xf16, "VREG">
+// CHECK:       return
 func.func @spad_buffers() attributes {grid = [2]} {
   %a = memref.alloc() : memref<2x32xf16, "SPAD">
   %b = memref.alloc() : memref<32xf32, #ktdp.memory_space<ct_local>>

@@ -8,9 +8,9 @@
 
 // CHECK-LABEL: func.func @resident(
 // CHECK:      %[[A:.*]] = arith.constant 632 : index
-// CHECK-NEXT: builtin.unrealized_conversion_cast %[[A]] : index to memref<64xf16, "L1">
-// CHECK-NEXT: %[[B:.*]] = arith.constant 0 : index
-// CHECK-NEXT: builtin.unrealized_conversion_cast %[[B]] : index to memref<64xf16, "DDR">
+// CHECK:      builtin.unrealized_conversion_cast %[[A]] : index to memref<64xf16, "L1">
+// CHECK:      %[[B:.*]] = arith.constant 0 : index
+// CHECK:      builtin.unrealized_conversion_cast %[[B]] : index to memref<64xf16, "DDR">
 module {
   func.func @resident(%x: index, %y: index, %w: index) attributes {grid = [1]} {
     %vx = ktdp.construct_memory_view %x, sizes: [50], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 49 >= 0)>, memory_space = #ktdp.memory_space<ct_local>} : memref<50xf16>
@@ -29,7 +29,7 @@ module {
 
 // CHECK-LABEL: func.func @offset(
 // CHECK:      %[[C:.*]] = arith.constant 384 : index
-// CHECK-NEXT: builtin.unrealized_conversion_cast %[[C]] : index to memref<8xf16, "L1">
+// CHECK:      builtin.unrealized_conversion_cast %[[C]] : index to memref<8xf16, "L1">
 module {
   func.func @offset(%x: index) attributes {grid = [1]} {
     %c256 = arith.constant 256 : index

@@ -9,11 +9,11 @@
 // CHECK:         %[[T:.*]] = ktdp.get_compute_tile_id : index
 // CHECK-NEXT:    %[[OFF:.*]] = arith.muli %[[T]], %{{.*}} : index
 // CHECK-NEXT:    %[[SUM:.*]] = arith.addi %arg0, %[[OFF]] : index
-// CHECK-NEXT:    %[[TWO:.*]] = arith.constant 2 : index
+// CHECK:         %[[TWO:.*]] = arith.constant 2 : index
 // CHECK-NEXT:    %[[OFFB:.*]] = arith.muli %[[OFF]], %[[TWO]] : index
 // CHECK-NEXT:    %[[SUMB:.*]] = arith.addi %arg0, %[[OFFB]] : index
 // CHECK-NEXT:    %{{.*}} = ktdp.construct_memory_view %[[SUMB]], sizes: [128]
-// CHECK-NEXT:    %[[C4096:.*]] = arith.constant 4096 : index
+// CHECK:         %[[C4096:.*]] = arith.constant 4096 : index
 // CHECK-NEXT:    %{{.*}} = ktdp.construct_memory_view %[[C4096]], sizes: [128]{{.*}} : memref<128xf32>
 // CHECK-NEXT:    %{{.*}} = ktdp.construct_memory_view %{{.*}}, sizes: [128]{{.*}} : memref<128xi8>
 // BYTE-LABEL: func.func @offsets(%arg0: index)

@@ -8,9 +8,9 @@
 // CHECK-LABEL: func.func @paged
 // CHECK:         %[[A:.*]] = arith.constant 400 : index
 // CHECK-NEXT:    ktdp.construct_memory_view %[[A]], sizes: [128]{{.*}} : memref<128xf16>
-// CHECK-NEXT:    %[[B:.*]] = arith.constant 528 : index
+// CHECK:         %[[B:.*]] = arith.constant 528 : index
 // CHECK-NEXT:    ktdp.construct_memory_view %[[B]], sizes: [64]{{.*}} : memref<64xf16>
-// CHECK-NEXT:    %[[C:.*]] = arith.constant 1400 : index
+// CHECK:         %[[C:.*]] = arith.constant 1400 : index
 // CHECK-NEXT:    ktdp.construct_memory_view %[[C]], sizes: [16]{{.*}} : memref<16xi32>
 // A space holding one element size is scaled as before (ct_local: 2 bytes each).
 // CHECK:         %[[L:.*]] = arith.constant 2000 : index

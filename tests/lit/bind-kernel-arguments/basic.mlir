@@ -15,7 +15,7 @@
 // CHECK-NEXT:    %[[VX:.*]] = ktdp.construct_memory_view %[[A]],
 // CHECK-NEXT:    %[[VY:.*]] = ktdp.construct_memory_view %arg0,
 // CHECK-NEXT:    "test.use"(%[[VX]], %[[VY]])
-// CHECK-NEXT:    return %[[ALPHA]], %[[N]], %[[TRUE]] : f16, i32, i1
+// CHECK:         return %[[ALPHA]], %[[N]], %[[TRUE]] : f16, i32, i1
 #all = affine_set<(d0) : (d0 >= 0, -d0 + 255 >= 0)>
 func.func @specialised(%x_ptr: index, %y_ptr: index, %block: index, %alpha: f16, %n: i32, %flag: i1)
     -> (f16, i32, i1) attributes {grid = [2, 1]} {

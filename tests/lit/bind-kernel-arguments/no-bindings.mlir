@@ -3,7 +3,7 @@
 // Without bindings nothing changes: unbound buffer addresses are run-time inputs, unused
 // scalars and tensor arguments need no value, and runtime_arg scalars are run-time values.
 // CHECK-LABEL: func.func @unchanged(%arg0: index, %arg1: index, %arg2: tensor<4xf16>, %arg3: !ktdp.runtime_arg<index, upperbound=64>) attributes {grid = [1]} {
-// CHECK-NEXT:    %[[C:.*]] = arith.constant 64 : index
+// CHECK:         %[[C:.*]] = arith.constant 64 : index
 // CHECK-NEXT:    %[[A:.*]] = arith.addi %arg0, %[[C]] : index
 #all = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
 func.func @unchanged(%x_ptr: index, %unused: index, %t: tensor<4xf16>, %n: !ktdp.runtime_arg<index, upperbound = 64>) attributes {grid = [1]} {

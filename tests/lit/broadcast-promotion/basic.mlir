@@ -9,41 +9,41 @@
 
 // CHECK-LABEL: func.func @row_scale(
 // CHECK-SAME:      %[[X:[^:]+]]: memref<8x256xf16, "DDR">, %[[S:[^:]+]]: memref<8xf16, "DDR">
-// CHECK-NEXT:    %[[C0:.+]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[C1:.+]] = arith.constant 1 : index
-// CHECK-NEXT:    %[[C8:.+]] = arith.constant 8 : index
-// CHECK-NEXT:    %[[C64:.+]] = arith.constant 64 : index
-// CHECK-NEXT:    %[[C256:.+]] = arith.constant 256 : index
+// CHECK:         %[[C0:.+]] = arith.constant 0 : index
+// CHECK:         %[[C1:.+]] = arith.constant 1 : index
+// CHECK:         %[[C8:.+]] = arith.constant 8 : index
+// CHECK:         %[[C64:.+]] = arith.constant 64 : index
+// CHECK:         %[[C256:.+]] = arith.constant 256 : index
 // CHECK-NEXT:    scf.for %[[R:.+]] = %[[C0]] to %[[C8]] step %[[C1]] {
-// CHECK-NEXT:      %[[NEW:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1xf16, "L1">
+// CHECK:           %[[NEW:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1xf16, "L1">
 // CHECK-NEXT:      ktdf.pipeline {
 // CHECK-NEXT:        ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:          ktdf.data_transfer from %[[S]][%[[R]]] size [1] to %[[NEW]][0] size [1] : memref<8xf16, "DDR">, memref<1xf16, "L1">
-// CHECK-NEXT:        } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:      }
+// CHECK:             } {applicable_units = ["MNILU"]}
+// CHECK:           }
 // CHECK-NEXT:      scf.for %[[C:.+]] = %[[C0]] to %[[C256]] step %[[C64]] {
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.+]]:5 = ktdf.private -> (memref<64xf16, "L1">, memref<1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>, !ktdf.token) {
-// CHECK-NEXT:            %[[LX:.+]] = memref.alloc() : memref<64xf16, "L1">
-// CHECK-NEXT:            %[[LS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1xf16, "L1">
-// CHECK-NEXT:            %[[F:.+]]:2 = ktdf.fifo.allocate()
-// CHECK-NEXT:            %[[T:.+]] = ktdf.create_token : !ktdf.token
-// CHECK-NEXT:            ktdf.private_yield %[[LX]], %[[LS]], %[[F]]#0, %[[F]]#1, %[[T]] :
-// CHECK-NEXT:          }
+// CHECK:               %[[P:.+]]:5 = ktdf.private -> (memref<64xf16, "L1">, memref<1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>, !ktdf.token) {
+// CHECK:                 %[[LX:.+]] = memref.alloc() : memref<64xf16, "L1">
+// CHECK:                 %[[LS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1xf16, "L1">
+// CHECK:                 %[[F:.+]]:2 = ktdf.fifo.allocate()
+// CHECK:                 %[[T:.+]] = ktdf.create_token : !ktdf.token
+// CHECK:                 ktdf.private_yield %[[LX]], %[[LS]], %[[F]]#0, %[[F]]#1, %[[T]] :
+// CHECK:               }
 // CHECK-NEXT:          ktdf.stage depends_in(none) depends_out(%[[P]]#4) {
 // CHECK-NEXT:            ktdf.data_transfer from %[[X]][%[[R]], %[[C]]] size [1, 64] to %[[P]]#0[0] size [64] : memref<8x256xf16, "DDR">, memref<64xf16, "L1">
-// CHECK-NEXT:          } {applicable_units = ["MNILU"]}
+// CHECK:               } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:          ktdf.stage depends_in(%[[P]]#4) depends_out(none) {
 // CHECK-NEXT:            ktdf.data_transfer from %[[P]]#0[0] size [64] to %[[P]]#2 size [64]
 // CHECK-NEXT:            ktdf.data_transfer from %[[NEW]][0] size [1] to %[[P]]#3 size [1] : memref<1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>
-// CHECK-NEXT:          } {applicable_units = ["L1LU"]}
-// CHECK-NEXT:        }
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    return
+// CHECK:               } {applicable_units = ["L1LU"]}
+// CHECK:             }
+// CHECK:           } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         return
 
 // OFF-LABEL: func.func @row_scale(
-// OFF-NEXT:    arith.constant
+// OFF:         arith.constant
 // OFF-NOT:     memref.alloc
 // OFF:         scf.for
 // OFF-NEXT:      scf.for

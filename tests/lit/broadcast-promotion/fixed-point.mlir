@@ -16,33 +16,33 @@
 // CHECK-LABEL: func.func @three_hoists(
 // CHECK-SAME:      %[[X:[^:]+]]: memref<4x8x64xf16, "DDR">, %[[S:[^:]+]]: memref<4xf16, "DDR">, %[[O:[^:]+]]: memref<4xf16, "DDR">, %[[LUT:[^:]+]]: memref<128xf16, "DDR">
 // CHECK:         %[[OFF:.+]] = arith.muli
-// CHECK-NEXT:    %[[NEW_LUT:.+]] = memref.alloc() : memref<64xf16, "L1">
+// CHECK:         %[[NEW_LUT:.+]] = memref.alloc() : memref<64xf16, "L1">
 // CHECK-NEXT:    ktdf.pipeline {
 // CHECK-NEXT:      ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:        ktdf.data_transfer from %[[LUT]][%[[OFF]]] size [64] to %[[NEW_LUT]][0] size [64]
-// CHECK-NEXT:      } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:    }
+// CHECK:           } {applicable_units = ["MNILU"]}
+// CHECK:         }
 // CHECK-NEXT:    scf.for %[[I:[^ ]+]] =
-// CHECK-NEXT:      %[[NEW_S:.+]] = memref.alloc() : memref<1xf16, "L1">
+// CHECK:           %[[NEW_S:.+]] = memref.alloc() : memref<1xf16, "L1">
 // CHECK-NEXT:      ktdf.pipeline {
 // CHECK-NEXT:        ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:          ktdf.data_transfer from %[[S]][%[[I]]] size [1] to %[[NEW_S]][0] size [1]
-// CHECK-NEXT:        } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:      }
-// CHECK-NEXT:      %[[NEW_O:.+]] = memref.alloc() : memref<1xf16, "L1">
+// CHECK:             } {applicable_units = ["MNILU"]}
+// CHECK:           }
+// CHECK:           %[[NEW_O:.+]] = memref.alloc() : memref<1xf16, "L1">
 // CHECK-NEXT:      ktdf.pipeline {
 // CHECK-NEXT:        ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:          ktdf.data_transfer from %[[O]][%[[I]]] size [1] to %[[NEW_O]][0] size [1]
-// CHECK-NEXT:        } {applicable_units = ["MNILU_B"]}
-// CHECK-NEXT:      }
+// CHECK:             } {applicable_units = ["MNILU_B"]}
+// CHECK:           }
 // CHECK-NEXT:      scf.for %[[J:[^ ]+]] =
 // CHECK-NEXT:        scf.for %[[K:[^ ]+]] =
 // CHECK:                 ktdf.stage depends_in(none) depends_out(%[[P:.+]]#5) {
 // CHECK-NEXT:              %[[E:.+]] = arith.addi %[[J]], %[[K]] : index
 // CHECK-NEXT:              ktdf.data_transfer from %[[X]][%[[I]], %[[E]], 0] size [1, 1, 64] to %[[P]]#0[0] size [64]
-// CHECK-NEXT:            } {applicable_units = ["MNILU"]}
+// CHECK:                 } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:            ktdf.stage depends_in(%[[P]]#5) depends_out(%[[P]]#6) {
-// CHECK-NEXT:            } {applicable_units = ["MNILU_B"]}
+// CHECK:                 } {applicable_units = ["MNILU_B"]}
 // CHECK-NEXT:            ktdf.stage depends_in(%[[P]]#6) depends_out(none) {
 // CHECK-NEXT:              "test.use"(%[[P]]#0, %[[NEW_S]], %[[NEW_O]], %[[NEW_LUT]], %[[P]]#4)
 // CHECK-NOT:     ktdf.pipeline

@@ -21,9 +21,9 @@
 // CHECK-NEXT:            %[[ROW:.+]] = ktdf.tiling.linearize_index [%[[TI]] : %{{.+}}], [%[[R]] : %{{.+}}] : index
 // CHECK-NOT:             scf.for
 // CHECK:                 ktdf.data_transfer from %[[S]][%[[ROW]]] size [1] to %[[NEW]][%{{.+}}, 0] size [1, 1]
-// CHECK-NEXT:          } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:        } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:      }
+// CHECK:               } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:             } {applicable_units = ["MNILU"]}
+// CHECK:           }
 // CHECK-NEXT:      scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK:             ktdf.pipeline {
 // CHECK:               ktdf.stage depends_in(none)
@@ -43,8 +43,8 @@
 // EARLY-NEXT:    ktdf.pipeline {
 // EARLY-NEXT:      ktdf.stage depends_in(none) depends_out(none) {
 // EARLY-NEXT:        ktdf.data_transfer from %[[BIAS]][%{{.+}}] size [64] to %[[NEW]][0] size [64]
-// EARLY-NEXT:      } {applicable_units = ["MNILU"]}
-// EARLY-NEXT:    }
+// EARLY:           } {applicable_units = ["MNILU"]}
+// EARLY:         }
 // EARLY-NEXT:    scf.for
 // EARLY:           ktdf.data_transfer from %[[NEW]][0] size [64] to %{{.+}} size [64]
 // In pipeline order, stage coarsening has already moved the row loop into the stages: the
@@ -54,14 +54,14 @@
 // ORDER-LABEL: func.func @local_schedule_0(
 // ORDER-NOT:     memref.alloc() : memref<64xf16, "L1">
 // ORDER:         ktdf.pipeline {
-// ORDER-NEXT:      ktdf.private
+// ORDER:           ktdf.private
 // ORDER:             memref.alloc() : memref<64xf16, "L1">
 // ORDER:           ktdf.stage depends_in(none)
 // ORDER-NEXT:        ktdf.data_transfer from %{{.+}} size [64] to %{{.+}}#1[0] size [64]
 // ORDER-NEXT:        scf.for
 // ORDER-NOT:           size [64] to %{{.+}}#1[0]
 // ORDER:               ktdf.data_transfer from %{{.+}} size [1, 64] to %{{.+}}#0
-// ORDER-NEXT:        } {loop_type = #ktdf.loop_type<parallel_loop>}
+// ORDER:             } {loop_type = #ktdf.loop_type<parallel_loop>}
 
 #matrix = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 127 >= 0)>
 #vector = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>

@@ -13,19 +13,19 @@
 // CHECK-SAME:      %[[X:[^:]+]]: memref<16x128xf16, "DDR">, %[[S:[^:]+]]: memref<16xf16, "DDR">
 // CHECK:         scf.for %[[TI:.+]] = %[[C0:[^ ]+]] to %{{.+}} step %[[C1:[^ ]+]] {
 // CHECK-NEXT:      %[[ROW0:.+]] = arith.muli %[[TI]], %[[C4:[^ ]+]] : index
-// CHECK-NEXT:      %[[NEW:.+]] = memref.alloc() : memref<4x1xf16, "L1">
+// CHECK:           %[[NEW:.+]] = memref.alloc() : memref<4x1xf16, "L1">
 // CHECK-NEXT:      ktdf.pipeline {
 // CHECK-NEXT:        ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:          scf.for %[[R:.+]] = %[[C0]] to %[[C4]] step %[[C1]] {
 // CHECK-NEXT:            %[[ROW:.+]] = arith.addi %[[ROW0]], %[[R]] : index
 // CHECK-NEXT:            ktdf.data_transfer from %[[S]][%[[ROW]]] size [1] to %[[NEW]][%[[R]], 0] size [1, 1] : memref<16xf16, "DDR">, memref<4x1xf16, "L1">
-// CHECK-NEXT:          }
-// CHECK-NEXT:        } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:      }
+// CHECK:               }
+// CHECK:             } {applicable_units = ["MNILU"]}
+// CHECK:           }
 // CHECK-NEXT:      scf.for %[[TJ:.+]] = %[[C0]] to %{{.+}} step %[[C1]] {
 // CHECK-NEXT:        %[[COL0:.+]] = arith.muli %[[TJ]], %{{.+}} : index
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.+]]:4 = ktdf.private -> (memref<4x1x64xf16, "L1">, memref<4x1xf16, "L1">, !ktdf.token, !ktdf.token) {
+// CHECK:               %[[P:.+]]:4 = ktdf.private -> (memref<4x1x64xf16, "L1">, memref<4x1xf16, "L1">, !ktdf.token, !ktdf.token) {
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK-NEXT:            scf.for %[[R1:.+]] = %[[C0]] to %[[C4]] step %[[C1]] {
 // CHECK-NEXT:              %[[XROW:.+]] = arith.addi %[[ROW0]], %[[R1]] : index
@@ -33,9 +33,9 @@
 // CHECK-NEXT:                %[[COL:.+]] = arith.addi %[[COL0]], %[[CC]] : index
 // CHECK-NEXT:                ktdf.data_transfer from %[[X]][%[[XROW]], %[[COL]]] size [1, 64] to %[[P]]#0[%[[R1]], %[[CC]], 0]
 // CHECK-NEXT:                arith.addi %[[ROW0]], %[[R1]] : index
-// CHECK-NEXT:              }
-// CHECK-NEXT:            }
-// CHECK-NEXT:          } {applicable_units = ["MNILU"]}
+// CHECK:                   }
+// CHECK:                 }
+// CHECK:               } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:          ktdf.stage depends_in(%[[P]]#2) depends_out(%[[P]]#3) {
 // CHECK:                     ktdf.data_transfer from %[[P]]#0[%{{.+}}, %{{.+}}, 0] size [1, 1, 64] to %{{.+}}#0 size [64]
 // CHECK-NEXT:                ktdf.data_transfer from %[[NEW]][%{{.+}}, 0] size [1, 1] to %{{.+}}#1 size [1] : memref<4x1xf16, "L1">
@@ -105,22 +105,22 @@ func.func @tiled_row_scale(%x: memref<16x128xf16, "DDR">, %s: memref<16xf16, "DD
 // inner loop, inside the outer stage, never outside it.
 // CHECK-LABEL: func.func @inside_outer_stage(
 // CHECK-SAME:      %[[X:[^:]+]]: memref<8x64xf16, "DDR">
-// CHECK-NEXT:    %[[C0:.+]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[C1:.+]] = arith.constant 1 : index
-// CHECK-NEXT:    %[[C8:.+]] = arith.constant 8 : index
+// CHECK:         %[[C0:.+]] = arith.constant 0 : index
+// CHECK:         %[[C1:.+]] = arith.constant 1 : index
+// CHECK:         %[[C8:.+]] = arith.constant 8 : index
 // CHECK-NEXT:    ktdf.pipeline {
-// CHECK-NEXT:      %[[T:.+]] = ktdf.private -> (!ktdf.token) {
-// CHECK-NEXT:        ktdf.create_token
-// CHECK-NEXT:        ktdf.private_yield
-// CHECK-NEXT:      }
+// CHECK:           %[[T:.+]] = ktdf.private -> (!ktdf.token) {
+// CHECK:             ktdf.create_token
+// CHECK:             ktdf.private_yield
+// CHECK:           }
 // CHECK-NEXT:      ktdf.stage depends_in(none) depends_out(%[[T]]) {
 // CHECK-NEXT:        scf.for %[[M:.+]] = %[[C0]] to %[[C8]] step %[[C1]] {
-// CHECK-NEXT:          %[[NEW:.+]] = memref.alloc() : memref<64xf16, "L1">
+// CHECK:               %[[NEW:.+]] = memref.alloc() : memref<64xf16, "L1">
 // CHECK-NEXT:          ktdf.pipeline {
 // CHECK-NEXT:            ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:              ktdf.data_transfer from %[[X]][%[[M]], 0] size [1, 64] to %[[NEW]][0] size [64]
-// CHECK-NEXT:            } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:          }
+// CHECK:                 } {applicable_units = ["MNILU"]}
+// CHECK:               }
 // CHECK-NEXT:          scf.for %{{.+}} = %[[C0]] to %[[C8]] step %[[C1]] {
 // CHECK-NEXT:            ktdf.pipeline {
 // CHECK:                   "test.use"(%[[NEW]])
@@ -178,11 +178,11 @@ func.func @inside_outer_stage(%x: memref<8x64xf16, "DDR">) {
 // CHECK-NEXT:          ktdf.pipeline {
 // CHECK-NEXT:            ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:              ktdf.data_transfer from %[[T]][%[[R]], 0] size [1, 64] to %[[NEW]][%[[R]], 0] size [1, 64]
-// CHECK-NEXT:            } {applicable_units = ["L1LU"]}
-// CHECK-NEXT:          }
-// CHECK-NEXT:        }
-// CHECK-NEXT:      } {applicable_units = ["L1LU", "SFU"]}
-// CHECK-NEXT:    }
+// CHECK:                 } {applicable_units = ["L1LU"]}
+// CHECK:               }
+// CHECK:             }
+// CHECK:           } {applicable_units = ["L1LU", "SFU"]}
+// CHECK:         }
 // CHECK-NEXT:    scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:      arith.addi
 // CHECK-NEXT:      scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
@@ -190,12 +190,12 @@ func.func @inside_outer_stage(%x: memref<8x64xf16, "DDR">) {
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[OUT:.+]]) {
 // CHECK-NEXT:            scf.for
 // CHECK-NEXT:              ktdf.pipeline {
-// CHECK-NEXT:                %[[U:.+]] = ktdf.private
-// CHECK-NEXT:                  ktdf.create_token
-// CHECK-NEXT:                  ktdf.private_yield
-// CHECK-NEXT:                }
+// CHECK:                     %[[U:.+]] = ktdf.private
+// CHECK:                       ktdf.create_token
+// CHECK:                       ktdf.private_yield
+// CHECK:                     }
 // CHECK-NEXT:                ktdf.stage depends_in(none) depends_out(%[[U]]) {
-// CHECK-NEXT:                } {applicable_units = ["L1LU"]}
+// CHECK:                     } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:                ktdf.stage depends_in(%[[U]]) depends_out(none) {
 // CHECK-NEXT:                  "test.use"(%[[NEW]])
 func.func @nested_candidate(%table: memref<4x64xf16, "DDR">, %m_end: index, %n_end: index) {

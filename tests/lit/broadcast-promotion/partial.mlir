@@ -8,12 +8,12 @@
 // CHECK-SAME:      %[[X:[^:]+]]: memref<4x64xf16, "DDR">
 // CHECK:         scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:      scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
-// CHECK-NEXT:        %[[NEW:.+]] = memref.alloc() : memref<64xf16, "L1">
+// CHECK:             %[[NEW:.+]] = memref.alloc() : memref<64xf16, "L1">
 // CHECK-NEXT:        ktdf.pipeline {
 // CHECK-NEXT:          ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:            ktdf.data_transfer from %[[X]][%[[J]], 0] size [1, 64] to %[[NEW]][0] size [64]
-// CHECK-NEXT:          } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:        }
+// CHECK:               } {applicable_units = ["MNILU"]}
+// CHECK:             }
 // CHECK-NEXT:        scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:          ktdf.pipeline {
 // CHECK:                 "test.use"(%[[NEW]])
@@ -51,12 +51,12 @@ func.func @middle_loop_blocks(%x: memref<4x64xf16, "DDR">) {
 // CHECK-SAME:      %[[X:[^:]+]]: memref<64xf16, "DDR">
 // CHECK:         scf.for %[[M:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:      memref.store %{{.+}}, %[[X]][%[[M]]]
-// CHECK-NEXT:      %[[NEW:.+]] = memref.alloc() : memref<64xf16, "L1">
+// CHECK:           %[[NEW:.+]] = memref.alloc() : memref<64xf16, "L1">
 // CHECK-NEXT:      ktdf.pipeline {
 // CHECK-NEXT:        ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:          ktdf.data_transfer from %[[X]][0] size [64] to %[[NEW]][0] size [64]
-// CHECK-NEXT:        } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:      }
+// CHECK:             } {applicable_units = ["MNILU"]}
+// CHECK:           }
 // CHECK-NEXT:      scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
 func.func @outer_loop_writes_source(%x: memref<64xf16, "DDR">, %v: f16, %m_end: index, %n_end: index) {
   %c0 = arith.constant 0 : index
@@ -90,12 +90,12 @@ func.func @outer_loop_writes_source(%x: memref<64xf16, "DDR">, %v: f16, %m_end: 
 // CHECK-SAME:      %[[X:[^:]+]]: memref<8x64xf16, "DDR">
 // CHECK:         scf.for %[[M:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:      %[[ROW:.+]] = arith.addi %[[M]], %{{.+}} : index
-// CHECK-NEXT:      %[[NEW:.+]] = memref.alloc() : memref<64xf16, "L1">
+// CHECK:           %[[NEW:.+]] = memref.alloc() : memref<64xf16, "L1">
 // CHECK-NEXT:      ktdf.pipeline {
 // CHECK-NEXT:        ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:          ktdf.data_transfer from %[[X]][%[[ROW]], 0] size [1, 64] to %[[NEW]][0] size [64]
-// CHECK-NEXT:        } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:      }
+// CHECK:             } {applicable_units = ["MNILU"]}
+// CHECK:           }
 // CHECK-NEXT:      scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
 func.func @index_between_loops(%x: memref<8x64xf16, "DDR">, %n_end: index) {
   %c0 = arith.constant 0 : index
@@ -129,16 +129,16 @@ func.func @index_between_loops(%x: memref<8x64xf16, "DDR">, %n_end: index) {
 // CHECK-LABEL: func.func @buffer_size_between_loops(
 // CHECK:         scf.for %[[M:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:      %[[SIZE:.+]] = arith.addi %[[M]], %{{.+}} : index
-// CHECK-NEXT:      %[[NEW:.+]] = memref.alloc(%[[SIZE]]) : memref<?xf16, "L1">
+// CHECK:           %[[NEW:.+]] = memref.alloc(%[[SIZE]]) : memref<?xf16, "L1">
 // CHECK-NEXT:      ktdf.pipeline {
 // CHECK-NEXT:        ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:          ktdf.data_transfer from %{{.+}}[0] size [64] to %[[NEW]][0] size [64]
-// CHECK-NEXT:        } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:      }
+// CHECK:             } {applicable_units = ["MNILU"]}
+// CHECK:           }
 // CHECK-NEXT:      scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          ktdf.private -> (memref<?xf16, "L1">, !ktdf.token) {
-// CHECK-NEXT:            memref.alloc(%[[SIZE]]) : memref<?xf16, "L1">
+// CHECK:               ktdf.private -> (memref<?xf16, "L1">, !ktdf.token) {
+// CHECK:                 memref.alloc(%[[SIZE]]) : memref<?xf16, "L1">
 func.func @buffer_size_between_loops(%x: memref<?xf16, "DDR">, %n_end: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -10,25 +10,25 @@
 // CHECK-NEXT:    ktdf.pipeline {
 // CHECK-NEXT:      ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:        ktdf.data_transfer
-// CHECK-NEXT:      } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:    }
+// CHECK:           } {applicable_units = ["MNILU"]}
+// CHECK:         }
 // CHECK-NEXT:    scf.for
 // CHECK-NEXT:      ktdf.pipeline {
-// CHECK-NEXT:        %[[P:.+]]:3 = ktdf.private -> (memref<64xf16, "L1">, !ktdf.token, !ktdf.token) {
-// CHECK-NEXT:          %[[OLD:.+]] = memref.alloc() : memref<64xf16, "L1">
-// CHECK-NEXT:          ktdf.create_token
-// CHECK-NEXT:          ktdf.create_token
-// CHECK-NEXT:          ktdf.private_yield %[[OLD]], %{{.+}}, %{{.+}} :
-// CHECK-NEXT:        }
+// CHECK:             %[[P:.+]]:3 = ktdf.private -> (memref<64xf16, "L1">, !ktdf.token, !ktdf.token) {
+// CHECK:               %[[OLD:.+]] = memref.alloc() : memref<64xf16, "L1">
+// CHECK:               ktdf.create_token
+// CHECK:               ktdf.create_token
+// CHECK:               ktdf.private_yield %[[OLD]], %{{.+}}, %{{.+}} :
+// CHECK:             }
 // CHECK-NEXT:        ktdf.stage depends_in(none) depends_out(%[[P]]#1) {
 // CHECK-NEXT:          "test.peek"(%[[NEW]])
-// CHECK-NEXT:        } {applicable_units = ["MNILU"]}
+// CHECK:             } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:        ktdf.stage depends_in(%[[P]]#1) depends_out(%[[P]]#2) {
 // CHECK-NEXT:          "test.first"(%[[NEW]])
-// CHECK-NEXT:        }
+// CHECK:             }
 // CHECK-NEXT:        ktdf.stage depends_in(%[[P]]#2) depends_out(none) {
 // CHECK-NEXT:          "test.second"(%[[NEW]])
-// CHECK-NEXT:        }
+// CHECK:             }
 func.func @all_readers(%x: memref<64xf16, "DDR">, %n_end: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -64,19 +64,19 @@ func.func @all_readers(%x: memref<64xf16, "DDR">, %n_end: index) {
 // CHECK-LABEL: func.func @function_level_buffer(
 // CHECK:         %[[OLD:.+]] = memref.alloc() : memref<64xf16, "L1">
 // CHECK-NEXT:    "test.before"(%[[OLD]])
-// CHECK-NEXT:    %[[NEW:.+]] = memref.alloc() : memref<64xf16, "L1">
+// CHECK:         %[[NEW:.+]] = memref.alloc() : memref<64xf16, "L1">
 // CHECK-NEXT:    ktdf.pipeline {
 // CHECK-NEXT:      ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:        ktdf.data_transfer from %{{.+}}[0] size [64] to %[[NEW]][0] size [64]
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
+// CHECK:           }
+// CHECK:         }
 // CHECK-NEXT:    scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:      "test.outer"(%[[NEW]])
 // CHECK-NEXT:      scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:        ktdf.pipeline {
 // CHECK:               "test.inside"(%[[NEW]])
 // CHECK:           "test.after_n"(%[[NEW]])
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK-NEXT:    "test.after_m"(%[[NEW]])
 func.func @function_level_buffer(%x: memref<64xf16, "DDR">, %m_end: index, %n_end: index) {
   %c0 = arith.constant 0 : index

@@ -9,27 +9,27 @@
 // CHECK-LABEL: func.func @guard_and_index(
 // CHECK-SAME:      %[[X:[^:]+]]: memref<8x64xf16, "DDR">, %[[BASE:[^:]+]]: index, %[[GO:[^:]+]]: i1
 // CHECK:         scf.for %[[M:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
-// CHECK-NEXT:      %[[NEW:.+]] = memref.alloc() : memref<64xf16, "L1">
+// CHECK:           %[[NEW:.+]] = memref.alloc() : memref<64xf16, "L1">
 // CHECK-NEXT:      ktdf.pipeline {
 // CHECK-NEXT:        ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:          %[[ROW:.+]] = arith.addi %[[M]], %[[BASE]] : index
 // CHECK-NEXT:          scf.if %[[GO]] {
 // CHECK-NEXT:            ktdf.data_transfer from %[[X]][%[[ROW]], 0] size [1, 64] to %[[NEW]][0] size [64]
-// CHECK-NEXT:          } else {
-// CHECK-NEXT:          }
-// CHECK-NEXT:        } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:      }
+// CHECK:               } else {
+// CHECK:               }
+// CHECK:             } {applicable_units = ["MNILU"]}
+// CHECK:           }
 // CHECK-NEXT:      scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.+]]:3 = ktdf.private
+// CHECK:               %[[P:.+]]:3 = ktdf.private
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK-NEXT:            arith.addi %[[M]], %[[BASE]] : index
 // CHECK-NEXT:            scf.if %[[GO]] {
-// CHECK-NEXT:            } else {
+// CHECK:                 } else {
 // CHECK-NEXT:              "test.log"() : () -> ()
-// CHECK-NEXT:            }
+// CHECK:                 }
 // CHECK-NEXT:            "test.other"(%[[P]]#1)
-// CHECK-NEXT:          } {applicable_units = ["MNILU"]}
+// CHECK:               } {applicable_units = ["MNILU"]}
 func.func @guard_and_index(%x: memref<8x64xf16, "DDR">, %base: index, %go: i1, %n_end: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -73,9 +73,9 @@ func.func @guard_and_index(%x: memref<8x64xf16, "DDR">, %base: index, %go: i1, %
 // CHECK-NEXT:      ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:        scf.for %[[R:.+]] = %{{.+}} to %[[C4]] step %{{.+}} {
 // CHECK-NEXT:          ktdf.data_transfer from %[[T]][%[[R]], 0] size [1, 64] to %[[NEW]][%[[R]], 0] size [1, 64]
-// CHECK-NEXT:        }
-// CHECK-NEXT:      } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:    }
+// CHECK:             }
+// CHECK:           } {applicable_units = ["MNILU"]}
+// CHECK:         }
 // CHECK-NEXT:    scf.for
 func.func @stage_loops(%table: memref<4x64xf16, "DDR">, %n_end: index) {
   %c0 = arith.constant 0 : index
@@ -117,9 +117,9 @@ func.func @stage_loops(%table: memref<4x64xf16, "DDR">, %n_end: index) {
 // CHECK-NEXT:        scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:          %[[OFF:.+]] = arith.muli %[[R]], %{{.+}} : index
 // CHECK-NEXT:          ktdf.data_transfer from %[[T]][%[[OFF]]] size [64] to %[[NEW]][%{{.+}}, 0] size [1, 64]
-// CHECK-NEXT:        }
-// CHECK-NEXT:      } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:    }
+// CHECK:             }
+// CHECK:           } {applicable_units = ["MNILU"]}
+// CHECK:         }
 func.func @iv_through_arithmetic(%table: memref<256xf16, "DDR">, %slot: index, %n_end: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -154,8 +154,8 @@ func.func @iv_through_arithmetic(%table: memref<256xf16, "DDR">, %slot: index, %
 // CHECK-NEXT:    ktdf.pipeline {
 // CHECK-NEXT:      ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:        ktdf.data_transfer
-// CHECK-NEXT:      }{{$}}
-// CHECK-NEXT:    }
+// CHECK:           }{{$}}
+// CHECK:         }
 func.func @no_units(%x: memref<64xf16, "DDR">, %n_end: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -190,14 +190,14 @@ func.func @no_units(%x: memref<64xf16, "DDR">, %n_end: index) {
 // CHECK-NEXT:          %[[PICK:.+]] = scf.if %[[GO]] -> (index) {
 // CHECK-NEXT:            ktdf.data_transfer from %[[T]][%[[R]], 0] size [1, 64] to %[[NEW]][%[[R]], 0] size [1, 64]
 // CHECK-NEXT:            %[[ONE:.+]] = arith.addi %[[ACC]], %{{.+}} : index
-// CHECK-NEXT:            scf.yield %[[ONE]] : index
-// CHECK-NEXT:          } else {
-// CHECK-NEXT:            scf.yield %[[ACC]] : index
-// CHECK-NEXT:          }
-// CHECK-NEXT:          scf.yield %[[PICK]] : index
-// CHECK-NEXT:        }
-// CHECK-NEXT:      } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:    }
+// CHECK:                 scf.yield %[[ONE]] : index
+// CHECK:               } else {
+// CHECK:                 scf.yield %[[ACC]] : index
+// CHECK:               }
+// CHECK:               scf.yield %[[PICK]] : index
+// CHECK:             }
+// CHECK:           } {applicable_units = ["MNILU"]}
+// CHECK:         }
 func.func @yielding_regions(%table: memref<4x64xf16, "DDR">, %go: i1, %n_end: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

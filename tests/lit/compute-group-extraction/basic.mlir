@@ -7,34 +7,34 @@
 
 // CHECK:      module {
 // CHECK-NEXT:   module {
-// CHECK-NEXT:     func.func @scale(%[[ALPHA:[a-zA-Z0-9_]+]]: f16) attributes {grid = [4{{( : i64)?}}]} {
+// CHECK:          func.func @scale(%[[ALPHA:[a-zA-Z0-9_]+]]: f16) attributes {grid = [4{{( : i64)?}}]} {
 // CHECK-NEXT:       call @local_schedule_0(%[[ALPHA]]) : (f16) -> ()
-// CHECK-NEXT:       return
-// CHECK-NEXT:     }
-// CHECK-NEXT:     func.func private @local_schedule_0(f16)
-// CHECK-NEXT:   }
+// CHECK:            return
+// CHECK:          }
+// CHECK:          func.func private @local_schedule_0(f16)
+// CHECK:        }
 // CHECK-NEXT:   ktdf_arch.device @sample_device import("sample_device.mlir")
 // CHECK-NEXT:   module @local_schedule_0 {
-// CHECK-NEXT:     func.func @local_schedule_0(%[[P:[a-zA-Z0-9_]+]]: f16) attributes {grid = [4{{( : i64)?}}]} {
-// CHECK-NEXT:       %[[XADDR:[a-zA-Z0-9_]+]] = arith.constant 0 : index
+// CHECK:          func.func @local_schedule_0(%[[P:[a-zA-Z0-9_]+]]: f16) attributes {grid = [4{{( : i64)?}}]} {
+// CHECK:            %[[XADDR:[a-zA-Z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:       %[[XVIEW:[a-zA-Z0-9_]+]] = ktdp.construct_memory_view %[[XADDR]], sizes: [32, 64]
 // CHECK-NEXT:       %[[ID:[a-zA-Z0-9_]+]] = ktdp.get_compute_tile_id : index
-// CHECK-NEXT:       %[[ROWS:[a-zA-Z0-9_]+]] = arith.constant 8 : index
+// CHECK:            %[[ROWS:[a-zA-Z0-9_]+]] = arith.constant 8 : index
 // CHECK-NEXT:       %[[ROW:[a-zA-Z0-9_]+]] = arith.muli %[[ID]], %[[ROWS]] : index
-// CHECK-NEXT:       %[[C0:[a-zA-Z0-9_]+]] = arith.constant 0 : index
+// CHECK:            %[[C0:[a-zA-Z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:       %[[XTILE:[a-zA-Z0-9_]+]] = ktdp.construct_access_tile %[[XVIEW]][%[[ROW]], %[[C0]]]
 // CHECK-NEXT:       %[[X:[a-zA-Z0-9_]+]] = ktdp.load %[[XTILE]]
 // CHECK-NEXT:       %[[SPLAT:[a-zA-Z0-9_]+]] = tensor.splat %[[P]] : tensor<8x64xf16>
-// CHECK-NEXT:       %[[INIT:[a-zA-Z0-9_]+]] = tensor.empty() : tensor<8x64xf16>
+// CHECK:            %[[INIT:[a-zA-Z0-9_]+]] = tensor.empty() : tensor<8x64xf16>
 // CHECK-NEXT:       %[[Y:[a-zA-Z0-9_]+]] = linalg.mul ins(%[[X]], %[[SPLAT]] : {{.*}}) outs(%[[INIT]] : tensor<8x64xf16>)
-// CHECK-NEXT:       %[[YADDR:[a-zA-Z0-9_]+]] = arith.constant 4096 : index
+// CHECK:            %[[YADDR:[a-zA-Z0-9_]+]] = arith.constant 4096 : index
 // CHECK-NEXT:       %[[YVIEW:[a-zA-Z0-9_]+]] = ktdp.construct_memory_view %[[YADDR]], sizes: [32, 64]
 // CHECK-NEXT:       %[[YTILE:[a-zA-Z0-9_]+]] = ktdp.construct_access_tile %[[YVIEW]][%[[ROW]], %[[C0]]]
 // CHECK-NEXT:       ktdp.store %[[Y]], %[[YTILE]]
-// CHECK-NEXT:       return
-// CHECK-NEXT:     }
-// CHECK-NEXT:   }
-// CHECK-NEXT: }
+// CHECK:            return
+// CHECK:          }
+// CHECK:        }
+// CHECK:      }
 
 ktdf_arch.device @sample_device import("sample_device.mlir")
 

@@ -17,9 +17,9 @@
 
 // Straight-line kernels: the orchestrator only calls program 0.
 // ONE:            call @local_schedule_0() : () -> ()
-// ONE-NEXT:       return
+// ONE:            return
 // ONE:            func.func private @local_schedule_0()
-// ONE-NEXT:     }
+// ONE:          }
 // ONE-NEXT:     ktdf_arch.device @sample_device
 // ONE-NEXT:     module @local_schedule_0 {
 // ONE:            ktdp.load
@@ -31,9 +31,9 @@
 // NEST-NEXT:        func.call @local_schedule_1(%[[I]]) : (index) -> ()
 // NEST-NEXT:        scf.for %[[J:[a-zA-Z0-9_]+]] =
 // NEST-NEXT:          func.call @local_schedule_0(%[[I]], %[[J]]) : (index, index) -> ()
-// NEST-NEXT:        }
+// NEST:             }
 // NEST-NEXT:        func.call @local_schedule_2(%[[I]]) : (index) -> ()
-// NEST-NEXT:      }
+// NEST:           }
 // NEST:         ktdf_arch.device @sample_device
 // NEST-NEXT:    module @local_schedule_0 {
 // NEST:         module @local_schedule_1 {

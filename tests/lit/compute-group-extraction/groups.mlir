@@ -7,16 +7,16 @@
 // A chain of compute ops between two loads and one store: one program, ops in order.
 // CHECK-LABEL: func.func @chain()
 // CHECK-NEXT:    call @local_schedule_0() : () -> ()
-// CHECK-NEXT:    return
+// CHECK:         return
 // CHECK-LABEL: module @local_schedule_0 {
 // CHECK:         %[[A:[a-zA-Z0-9_]+]] = ktdp.load
 // CHECK-NEXT:    %[[B:[a-zA-Z0-9_]+]] = ktdp.load
-// CHECK-NEXT:    %[[E:[a-zA-Z0-9_]+]] = tensor.empty()
+// CHECK:         %[[E:[a-zA-Z0-9_]+]] = tensor.empty()
 // CHECK-NEXT:    %[[S:[a-zA-Z0-9_]+]] = linalg.add ins(%[[A]], %[[B]] : {{.*}}) outs(%[[E]] :
 // CHECK-NEXT:    %[[P:[a-zA-Z0-9_]+]] = linalg.mul ins(%[[S]], %[[A]] : {{.*}}) outs(%[[E]] :
 // CHECK-NEXT:    %[[D:[a-zA-Z0-9_]+]] = linalg.sub ins(%[[P]], %[[B]] : {{.*}}) outs(%[[E]] :
 // CHECK:         ktdp.store %[[D]],
-// CHECK-NEXT:    return
+// CHECK:         return
 // CHECK-NOT:   module @local_schedule_1
 func.func @chain() {
   %c0 = arith.constant 0 : index
@@ -44,12 +44,12 @@ func.func @chain() {
 // Two stores that share a load form one group (one program, both stores inside it).
 // CHECK-LABEL: func.func @shared_load()
 // CHECK-NEXT:    call @local_schedule_0() : () -> ()
-// CHECK-NEXT:    return
+// CHECK:         return
 // CHECK-LABEL: module @local_schedule_0 {
 // CHECK:         ktdp.load
 // CHECK:         ktdp.store
 // CHECK:         ktdp.store
-// CHECK-NEXT:    return
+// CHECK:         return
 // CHECK-NOT:   module @local_schedule_1
 func.func @shared_load() {
   %c0 = arith.constant 0 : index
@@ -77,7 +77,7 @@ func.func @shared_load() {
 // CHECK-LABEL: func.func @two_groups()
 // CHECK-NEXT:    call @local_schedule_0() : () -> ()
 // CHECK-NEXT:    call @local_schedule_1() : () -> ()
-// CHECK-NEXT:    return
+// CHECK:         return
 // CHECK-LABEL: module @local_schedule_0 {
 // CHECK-NOT:     linalg.mul
 // CHECK:         linalg.add
@@ -114,7 +114,7 @@ func.func @two_groups() {
 // the shared tile joins them into one program (as upstream does).
 // CHECK-LABEL: func.func @through_memory()
 // CHECK-NEXT:    call @local_schedule_0() : () -> ()
-// CHECK-NEXT:    return
+// CHECK:         return
 // CHECK-LABEL: module @local_schedule_0 {
 // CHECK:         ktdp.load
 // CHECK:         linalg.add

@@ -8,7 +8,7 @@
 
 // CHECK:      module {
 // CHECK-NEXT:   module {
-// CHECK-NEXT:     func.func @normalize_rows() attributes {grid = [2{{( : i64)?}}]} {
+// CHECK:          func.func @normalize_rows() attributes {grid = [2{{( : i64)?}}]} {
 // CHECK-DAG:        %[[C0:[a-zA-Z0-9_]+]] = arith.constant 0 : index
 // CHECK-DAG:        %[[C1:[a-zA-Z0-9_]+]] = arith.constant 1 : index
 // CHECK-DAG:        %[[C4:[a-zA-Z0-9_]+]] = arith.constant 4 : index
@@ -18,35 +18,35 @@
 // CHECK-NEXT:         func.call @local_schedule_1(%[[I]]) : (index) -> ()
 // CHECK-NEXT:         scf.for %[[J:[a-zA-Z0-9_]+]] = %[[C0]] to %[[C2]] step %[[C1]] {
 // CHECK-NEXT:           func.call @local_schedule_0(%[[I]], %[[J]]) : (index, index) -> ()
-// CHECK-NEXT:         }
+// CHECK:              }
 // CHECK-NEXT:         func.call @local_schedule_2(%[[I]]) : (index) -> ()
-// CHECK-NEXT:       }
-// CHECK-NEXT:       return
-// CHECK-NEXT:     }
-// CHECK-NEXT:     func.func private @local_schedule_0(index, index)
-// CHECK-NEXT:     func.func private @local_schedule_1(index)
-// CHECK-NEXT:     func.func private @local_schedule_2(index)
-// CHECK-NEXT:   }
+// CHECK:            }
+// CHECK:            return
+// CHECK:          }
+// CHECK:          func.func private @local_schedule_0(index, index)
+// CHECK:          func.func private @local_schedule_1(index)
+// CHECK:          func.func private @local_schedule_2(index)
+// CHECK:        }
 
 // Program 0: the inner loop's group (scale a 1x32 chunk of the row by itself).
 // CHECK-NEXT:   module @local_schedule_0 {
-// CHECK-NEXT:     func.func @local_schedule_0(%{{[a-zA-Z0-9_]+}}: index, %{{[a-zA-Z0-9_]+}}: index) attributes {grid = [2{{( : i64)?}}]} {
+// CHECK:          func.func @local_schedule_0(%{{[a-zA-Z0-9_]+}}: index, %{{[a-zA-Z0-9_]+}}: index) attributes {grid = [2{{( : i64)?}}]} {
 // CHECK-NOT:        func.call
 // CHECK:            ktdp.load {{.*}} -> tensor<1x32xf16>
 // CHECK:            linalg.mul
 // CHECK:            ktdp.store
-// CHECK-NEXT:       return
+// CHECK:            return
 
 // Program 1: before the inner loop (square the row).
 // CHECK:        module @local_schedule_1 {
-// CHECK-NEXT:     func.func @local_schedule_1(%{{[a-zA-Z0-9_]+}}: index) attributes {grid = [2{{( : i64)?}}]} {
+// CHECK:          func.func @local_schedule_1(%{{[a-zA-Z0-9_]+}}: index) attributes {grid = [2{{( : i64)?}}]} {
 // CHECK:            ktdp.load {{.*}} -> tensor<1x64xf16>
 // CHECK:            linalg.mul
 // CHECK:            ktdp.store
 
 // Program 2: after the inner loop (add the two rows).
 // CHECK:        module @local_schedule_2 {
-// CHECK-NEXT:     func.func @local_schedule_2(%{{[a-zA-Z0-9_]+}}: index) attributes {grid = [2{{( : i64)?}}]} {
+// CHECK:          func.func @local_schedule_2(%{{[a-zA-Z0-9_]+}}: index) attributes {grid = [2{{( : i64)?}}]} {
 // CHECK:            ktdp.load
 // CHECK:            ktdp.load
 // CHECK:            linalg.add

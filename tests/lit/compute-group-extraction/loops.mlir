@@ -11,8 +11,8 @@
 // CHECK-NOT:     ktdp.
 // CHECK:         scf.for %[[I:[a-zA-Z0-9_]+]] = %[[C0]] to %[[N]] step %[[C1]] {
 // CHECK-NEXT:      func.call @local_schedule_0(%[[I]]) : (index) -> ()
-// CHECK-NEXT:    }
-// CHECK-NEXT:    return
+// CHECK:         }
+// CHECK:         return
 // CHECK:         func.func private @local_schedule_0(index)
 // CHECK-NOT:     ktdp.
 // CHECK-LABEL: module @local_schedule_0 {
@@ -23,7 +23,7 @@
 // CHECK:           ktdp.load
 // CHECK:           linalg.add
 // CHECK:           ktdp.store
-// CHECK-NEXT:      return
+// CHECK:           return
 func.func @row_loop(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -68,8 +68,8 @@ func.func @row_loop(%n: index) {
 // CHECK:         scf.for %[[J:[a-zA-Z0-9_]+]] =
 // CHECK-NEXT:      scf.for %[[I:[a-zA-Z0-9_]+]] =
 // CHECK-NEXT:        func.call @local_schedule_0(%[[I]], %[[J]]) : (index, index) -> ()
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
+// CHECK:           }
+// CHECK:         }
 // CHECK:         func.func private @local_schedule_0(index, index)
 // CHECK-LABEL: module @local_schedule_0 {
 // CHECK:         func.func @local_schedule_0(%[[PI:[a-zA-Z0-9_]+]]: index, %[[PJ:[a-zA-Z0-9_]+]]: index) {
@@ -123,14 +123,14 @@ func.func @tile_grid() {
 // CHECK:         call @local_schedule_2() : () -> ()
 // CHECK-NEXT:    scf.for
 // CHECK-NEXT:      func.call @local_schedule_0() : () -> ()
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK-NEXT:    scf.for
 // CHECK-NEXT:      func.call @local_schedule_1() : () -> ()
-// CHECK-NEXT:    }
-// CHECK-NEXT:    return
+// CHECK:         }
+// CHECK:         return
 // CHECK:         func.func private @local_schedule_0()
-// CHECK-NEXT:    func.func private @local_schedule_1()
-// CHECK-NEXT:    func.func private @local_schedule_2()
+// CHECK:         func.func private @local_schedule_1()
+// CHECK:         func.func private @local_schedule_2()
 // CHECK-LABEL: module @local_schedule_0 {
 // CHECK:         linalg.add
 // CHECK-LABEL: module @local_schedule_1 {

@@ -6,15 +6,15 @@
 
 // CHECK-LABEL: func.func @row_sum()
 // CHECK-NEXT:    call @local_schedule_0() : () -> ()
-// CHECK-NEXT:    return
+// CHECK:         return
 // CHECK-LABEL: module @local_schedule_0 {
 // CHECK:         %[[X:[a-zA-Z0-9_]+]] = ktdp.load {{.*}} -> tensor<4x64xf32>
-// CHECK-NEXT:    %[[ZERO:[a-zA-Z0-9_]+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:    %[[E:[a-zA-Z0-9_]+]] = tensor.empty() : tensor<4xf32>
+// CHECK:         %[[ZERO:[a-zA-Z0-9_]+]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[E:[a-zA-Z0-9_]+]] = tensor.empty() : tensor<4xf32>
 // CHECK-NEXT:    %[[INIT:[a-zA-Z0-9_]+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<4xf32>)
 // CHECK-NEXT:    %[[SUM:[a-zA-Z0-9_]+]] = linalg.reduce ins(%[[X]] : tensor<4x64xf32>) outs(%[[INIT]] : tensor<4xf32>) dimensions = [1]
 // CHECK:         ktdp.store %[[SUM]],
-// CHECK-NEXT:    return
+// CHECK:         return
 func.func @row_sum() {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.000000e+00 : f32

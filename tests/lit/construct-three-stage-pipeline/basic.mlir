@@ -11,24 +11,24 @@
 // CHECK-LABEL: func.func @add_rows(
 // CHECK-NEXT:    %[[TILE:.*]] = ktdp.get_compute_tile_id : index
 // CHECK-NEXT:    call @local_schedule_0(%[[TILE]]) : (index) -> ()
-// CHECK-NEXT:    return
+// CHECK:         return
 
 // CHECK-LABEL: func.func @local_schedule_0(
 // CHECK-SAME:      %[[PID:[a-zA-Z0-9_]+]]: index)
 // CHECK:         %[[A_ADDR:.*]] = arith.constant 1024 : index
 // CHECK:         %[[ROW:.*]] = arith.muli %[[PID]], %{{.*}} : index
 // Loop bounds, created where the compute op was: lower, upper, step per tiled loop.
-// CHECK-NEXT:    %[[LB0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[UB0:.*]] = arith.constant 2 : index
-// CHECK-NEXT:    %[[ST0:.*]] = arith.constant 1 : index
-// CHECK-NEXT:    %[[LB1:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[UB1:.*]] = arith.constant 128 : index
-// CHECK-NEXT:    %[[ST1:.*]] = arith.constant 64 : index
+// CHECK:         %[[LB0:.*]] = arith.constant 0 : index
+// CHECK:         %[[UB0:.*]] = arith.constant 2 : index
+// CHECK:         %[[ST0:.*]] = arith.constant 1 : index
+// CHECK:         %[[LB1:.*]] = arith.constant 0 : index
+// CHECK:         %[[UB1:.*]] = arith.constant 128 : index
+// CHECK:         %[[ST1:.*]] = arith.constant 64 : index
 // The memory views, then each access tile as a cast to "DDR" and a reinterpret_cast at row * 128.
 // CHECK-NEXT:    %[[A:.*]] = ktdp.construct_memory_view %[[A_ADDR]], sizes: [8, 128], strides: [128, 1]
 // CHECK-NEXT:    %[[B:.*]] = ktdp.construct_memory_view
 // CHECK-NEXT:    %[[C:.*]] = ktdp.construct_memory_view
-// CHECK-NEXT:    %[[STRIDE_A:.*]] = arith.constant 128 : index
+// CHECK:         %[[STRIDE_A:.*]] = arith.constant 128 : index
 // CHECK-NEXT:    %[[OFF_A:.*]] = arith.muli %[[ROW]], %[[STRIDE_A]] : index
 // CHECK-NEXT:    %[[A_DDR:.*]] = memref.memory_space_cast %[[A]] : memref<8x128xf16> to memref<8x128xf16, "DDR">
 // CHECK-NEXT:    %[[A_TILE:.*]] = memref.reinterpret_cast %[[A_DDR]] to offset: [%[[OFF_A]]], sizes: [2, 128], strides: [128, 1] : memref<8x128xf16, "DDR"> to memref<2x128xf16, strided<[128, 1], offset: ?>, "DDR">
@@ -37,22 +37,22 @@
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[LB0]] to %[[UB0]] step %[[ST0]] {
 // CHECK-NEXT:      scf.for %[[J:.*]] = %[[LB1]] to %[[UB1]] step %[[ST1]] {
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.*]]:6 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token) {
+// CHECK:               %[[P:.*]]:6 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token) {
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
 // CHECK-NEXT:            ktdf.data_transfer from %[[A_TILE]][%[[I]], %[[J]]] size [1, 64] to %[[P]]#0 size [1, 64] : memref<2x128xf16, strided<[128, 1], offset: ?>, "DDR">, !ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>
 // CHECK-NEXT:            ktdf.data_transfer from %[[B_TILE]][%[[I]], %[[J]]] size [1, 64] to %[[P]]#1 size [1, 64]
-// CHECK-NEXT:          }
+// CHECK:               }
 // CHECK-NEXT:          ktdf.stage depends_in(%[[P]]#3) depends_out(%[[P]]#4) {
 // CHECK-NEXT:            %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"DDR" -> "SFU", 64xf16> -> tensor<1x64xf16>
 // CHECK-NEXT:            %[[Y:.*]] = ktdf.read_from_fifo %[[P]]#1 : <"DDR" -> "SFU", 64xf16> -> tensor<1x64xf16>
 // CHECK:                 %[[R:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[Y]] : tensor<1x64xf16>, tensor<1x64xf16>)
 // CHECK:                   arith.addf
 // CHECK:                 ktdf.write_to_fifo %[[R]], %[[P]]#2 : tensor<1x64xf16>, <"SFU" -> "DDR", 64xf16>
-// CHECK-NEXT:          } {applicable_units = ["SFU"]}
+// CHECK:               } {applicable_units = ["SFU"]}
 // CHECK-NEXT:          ktdf.stage depends_in(%[[P]]#4) depends_out(%[[P]]#5) {
 // CHECK-NEXT:            ktdf.data_transfer from %[[P]]#2 size [1, 64] to %[[C_TILE]][%[[I]], %[[J]]] size [1, 64] : !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>, memref<2x128xf16, strided<[128, 1], offset: ?>, "DDR">
-// CHECK-NEXT:          }
-// CHECK-NEXT:        }
+// CHECK:               }
+// CHECK:             }
 // CHECK:         return
 
 #rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 127 >= 0)>

@@ -16,12 +16,12 @@
 // CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.*]]:6 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>,
+// CHECK:               %[[P:.*]]:6 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>,
 // CHECK:                 ktdf.data_transfer from %{{.*}}[%[[I]], %[[J]]] size [1, 64] to %[[P]]#0 size [1, 64]
 // CHECK-NEXT:            ktdf.data_transfer from %[[BIAS]][%[[J]]] size [64] to %[[P]]#1 size [64] : memref<128xf16, strided<[1], offset: ?>, "DDR">
 // CHECK:                 %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"DDR" -> "SFU", 64xf16> -> tensor<1x64xf16>
 // CHECK-NEXT:            %[[B:.*]] = ktdf.read_from_fifo %[[P]]#1 : <"DDR" -> "SFU", 64xf16> -> tensor<64xf16>
-// CHECK-NEXT:            %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
+// CHECK:                 %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
 // CHECK-NEXT:            linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[B]] : tensor<1x64xf16>, tensor<64xf16>) outs(%[[E]] : tensor<1x64xf16>)
 
 // Z = X * s with s a broadcast scalar (tensor.splat of the program's argument): not a
@@ -33,7 +33,7 @@
 // CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK:             ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token)
 // CHECK:             %[[X:.*]] = ktdf.read_from_fifo
-// CHECK-NEXT:        %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
+// CHECK:             %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
 // CHECK-NEXT:        %[[T:.*]] = tensor.extract_slice %[[SPLAT]][%[[I]], %[[J]]] [1, 64] [1, 1] : tensor<4x128xf16> to tensor<1x64xf16>
 // CHECK-NEXT:        linalg.generic {{.*}} ins(%[[X]], %[[T]] : tensor<1x64xf16>, tensor<1x64xf16>) outs(%[[E]] : tensor<1x64xf16>)
 

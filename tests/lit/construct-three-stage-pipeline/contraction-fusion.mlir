@@ -9,12 +9,12 @@
 // CHECK:         linalg.generic {{{.*}}iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<2x32xf16>, tensor<2x32xf16>)
 // CHECK:         ^bb0(%[[X:.*]]: f16, %[[Y:.*]]: f16, %{{.*}}: f16):
 // CHECK-NEXT:      %[[SQ:.*]] = arith.mulf %[[X]], %[[Y]] : f16
-// CHECK-NEXT:      linalg.yield %[[SQ]] : f16
+// CHECK:           linalg.yield %[[SQ]] : f16
 // CHECK:         linalg.generic {{{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<2x32xf16>, tensor<32x16xf16>)
-// CHECK-NEXT:    ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16, %[[ACC:.*]]: f16):
+// CHECK:         ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16, %[[ACC:.*]]: f16):
 // CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[A]], %[[B]] : f16
 // CHECK-NEXT:      %[[S:.*]] = arith.addf %[[P]], %[[ACC]] : f16
-// CHECK-NEXT:      linalg.yield %[[S]] : f16
+// CHECK:           linalg.yield %[[S]] : f16
 
 #a = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 31 >= 0)>
 #b = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 15 >= 0)>

@@ -13,12 +13,12 @@
 // CHECK-NEXT:        ktdf.data_transfer from %{{.*}} to %[[IN_SLOT:.*]] size
 // CHECK:           ktdf.stage
 // CHECK-NEXT:        %[[X:.*]] = ktdf.read_from_fifo %[[IN_SLOT]]
-// CHECK-NEXT:        %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
+// CHECK:             %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
 // CHECK-NEXT:        %[[Y:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<1x64xf16>) outs(%[[E]] : tensor<1x64xf16>)
-// CHECK-NEXT:        ^bb0(%[[IN:.*]]: f16, %{{.*}}: f16):
-// CHECK-NEXT:          linalg.yield %[[IN]] : f16
+// CHECK:             ^bb0(%[[IN:.*]]: f16, %{{.*}}: f16):
+// CHECK:               linalg.yield %[[IN]] : f16
 // CHECK:             ktdf.write_to_fifo %[[Y]], %[[OUT_SLOT:[^ ]*]] :
-// CHECK-NEXT:      } {applicable_units = ["SFU"]}
+// CHECK:           } {applicable_units = ["SFU"]}
 // CHECK-NEXT:      ktdf.stage
 // CHECK-NEXT:        ktdf.data_transfer from %[[OUT_SLOT]] size
 func.func @copy() {
@@ -44,8 +44,8 @@ func.func @copy() {
 // CHECK:         ktdf.stage
 // CHECK-NEXT:      %[[IN:.*]] = ktdf.read_from_fifo
 // CHECK:           linalg.generic
-// CHECK-NEXT:      ^bb0(%[[A:.*]]: f16, %{{.*}}: f16):
-// CHECK-NEXT:        linalg.yield %[[A]] : f16
+// CHECK:           ^bb0(%[[A:.*]]: f16, %{{.*}}: f16):
+// CHECK:             linalg.yield %[[A]] : f16
 #tall = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 3 >= 0)>
 #columns = affine_map<(d0, d1) -> (d1, d0)>
 func.func @copy_transposed() {

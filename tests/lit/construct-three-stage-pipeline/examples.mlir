@@ -23,9 +23,9 @@
 // ONE-NOT:        ktdp.store
 // ONE-NOT:        ktdp.construct_access_tile
 // ONE:            ktdf.pipeline {
-// SAMPLE-NEXT:      ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>
-// QUAD-NEXT:        ktdf.private -> (!ktdf.fifo.slot<"GMEM" -> "VPU", 32xf16>
-// REDUCE-NEXT:      ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 1xf16>
+// SAMPLE:           ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>
+// QUAD:             ktdf.private -> (!ktdf.fifo.slot<"GMEM" -> "VPU", 32xf16>
+// REDUCE:           ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 1xf16>
 // ONE:              ktdf.stage depends_in(none)
 // ONE:              linalg.generic
 // REDUCE-SAME:        iterator_types = ["parallel", "reduction"]
@@ -38,7 +38,7 @@
 // NEST-COUNT-3: func.call @local_schedule_
 // NEST:         module @local_schedule_0 {
 // NEST:           ktdf.pipeline {
-// NEST-NEXT:        ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>
+// NEST:             ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>
 // NEST-COUNT-1:     linalg.generic
 // NEST-NOT:         linalg.generic
 // NEST:         module @local_schedule_1 {

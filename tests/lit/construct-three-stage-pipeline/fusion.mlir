@@ -15,16 +15,16 @@
 // CHECK-NEXT:      %[[A:.*]] = ktdf.read_from_fifo %[[P]]#0 :
 // CHECK-NEXT:      %[[B:.*]] = ktdf.read_from_fifo %[[P]]#1 :
 // CHECK-NEXT:      %[[C:.*]] = ktdf.read_from_fifo %[[P]]#2 :
-// CHECK-NEXT:      %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
+// CHECK:           %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
 // CHECK-NEXT:      %[[R:.*]] = linalg.generic {indexing_maps = [#map, #map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%[[C]], %[[A]], %[[B]] : tensor<1x64xf16>, tensor<1x64xf16>, tensor<1x64xf16>) outs(%[[E]] : tensor<1x64xf16>) {
-// CHECK-NEXT:      ^bb0(%[[IC:.*]]: f16, %[[IA:.*]]: f16, %[[IB:.*]]: f16, %{{.*}}: f16):
+// CHECK:           ^bb0(%[[IC:.*]]: f16, %[[IA:.*]]: f16, %[[IB:.*]]: f16, %{{.*}}: f16):
 // CHECK-NEXT:        %[[SUM:.*]] = arith.addf %[[IA]], %[[IB]] : f16
 // CHECK-NEXT:        %[[EXP:.*]] = math.exp %[[SUM]] : f16
 // CHECK-NEXT:        %[[PROD:.*]] = arith.mulf %[[IC]], %[[EXP]] : f16
-// CHECK-NEXT:        linalg.yield %[[PROD]] : f16
-// CHECK-NEXT:      } -> tensor<1x64xf16>
+// CHECK:             linalg.yield %[[PROD]] : f16
+// CHECK:           } -> tensor<1x64xf16>
 // CHECK-NEXT:      ktdf.write_to_fifo %[[R]], %[[P]]#3 :
-// CHECK-NEXT:    } {applicable_units = ["SFU"]}
+// CHECK:         } {applicable_units = ["SFU"]}
 // CHECK-NOT:     linalg.
 // CHECK:         return
 
@@ -32,12 +32,12 @@
 // copy of the producer.
 // CHECK-LABEL: func.func @square_twice(
 // CHECK:           %[[X:.*]] = ktdf.read_from_fifo
-// CHECK-NEXT:      %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
+// CHECK:           %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
 // CHECK-NEXT:      %{{.*}} = linalg.generic {{{.*}}} ins(%[[X]], %[[X]] : tensor<1x64xf16>, tensor<1x64xf16>) outs(%[[E]] : tensor<1x64xf16>) {
-// CHECK-NEXT:      ^bb0(%[[I0:.*]]: f16, %[[I1:.*]]: f16, %{{.*}}: f16):
+// CHECK:           ^bb0(%[[I0:.*]]: f16, %[[I1:.*]]: f16, %{{.*}}: f16):
 // CHECK-NEXT:        %[[SQ:.*]] = arith.mulf %[[I0]], %[[I1]] : f16
 // CHECK-NEXT:        %[[TWICE:.*]] = arith.addf %[[SQ]], %[[SQ]] : f16
-// CHECK-NEXT:        linalg.yield %[[TWICE]] : f16
+// CHECK:             linalg.yield %[[TWICE]] : f16
 // CHECK-NOT:     linalg.
 // CHECK:         return
 

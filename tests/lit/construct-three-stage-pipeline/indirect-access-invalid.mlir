@@ -154,8 +154,9 @@ func.func @per_element() attributes {grid = [1]} {
 
 // -----
 
-// A variable split into pages (`t floordiv 4` picks the page, `t mod 4` the row in it) is only
-// copied page by page (Decision 57); a paged gather that feeds compute is refused, naming the split.
+// A variable split into pages (`t floordiv 4` picks the page, `t mod 4` the row in it) reaches
+// the split only when compute-group-extraction could not give the page a dimension of its own
+// (Decisions 57 and 89; here the rows computed are stored as they are): refused, naming the split.
 #pool_set = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 3 >= 0, d2 >= 0, -d2 + 15 >= 0)>
 #table_set = affine_set<(d0) : (d0 >= 0, -d0 + 2 >= 0)>
 #tokens = affine_set<(d0, d1) : (d0 >= 0, -d0 + 11 >= 0, d1 >= 0, -d1 + 15 >= 0)>
@@ -168,7 +169,7 @@ func.func @paged_gather_feeding_compute() attributes {grid = [1]} {
   %pool = ktdp.construct_memory_view %pa, sizes: [8, 4, 16], strides: [64, 16, 1] {coordinate_set = #pool_set, memory_space = #ktdp.memory_space<global>} : memref<8x4x16xf16>
   %table = ktdp.construct_memory_view %ta, sizes: [3], strides: [1] {coordinate_set = #table_set, memory_space = #ktdp.memory_space<global>} : memref<3xi32>
   %out = ktdp.construct_memory_view %oa, sizes: [12, 16], strides: [16, 1] {coordinate_set = #tokens, memory_space = #ktdp.memory_space<global>} : memref<12x16xf16>
-  // expected-error @below {{variable 0 of this indirect access tile is split into pages of 4 (`floordiv 4`, `mod 4`): a paged tile is gathered or scattered only by a copy, one page at a time; for a gather feeding compute, give the page and the position in the page a variable each}}
+  // expected-error @below {{variable 0 of this indirect access tile is split into pages of 4 (`floordiv 4`, `mod 4`): a paged tile is gathered or scattered by a copy, one page at a time, or gathered for compute that can carry the page as a dimension of its own (not stored as it is); for this gather feeding compute, give the page and the position in the page a variable each}}
   %t = ktdp.construct_indirect_access_tile intermediate_variables(%r, %d) %pool[ind(%table[%r floordiv 4]), (%r mod 4), (%d)] {variables_space_set = #tokens, variables_space_order = #id2} : memref<8x4x16xf16>, memref<3xi32> -> !ktdp.access_tile<12x16xindex>
   %x = ktdp.load %t : <12x16xindex> -> tensor<12x16xf16>
   %e = tensor.empty() : tensor<12x16xf16>

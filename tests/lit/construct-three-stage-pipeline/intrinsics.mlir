@@ -9,16 +9,16 @@
 // CHECK-NEXT:      %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0
 // CHECK-NEXT:      %[[D:.*]] = ktdf.read_from_fifo %[[P]]#1
 // CHECK-NEXT:      %[[W:.*]] = ktdf.read_from_fifo %[[P]]#2
-// CHECK-NEXT:      %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
+// CHECK:           %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
 // CHECK-NEXT:      %[[R:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[D]], %[[W]] : tensor<1x64xf16>, tensor<1x64xf16>, tensor<1x64xf16>) outs(%[[E]] : tensor<1x64xf16>) {
-// CHECK-NEXT:      ^bb0(%[[IX:.*]]: f16, %[[ID:.*]]: f16, %[[IW:.*]]: f16, %{{.*}}: f16):
+// CHECK:           ^bb0(%[[IX:.*]]: f16, %[[ID:.*]]: f16, %[[IW:.*]]: f16, %{{.*}}: f16):
 // CHECK-NEXT:        %[[EXP:.*]] = spyreop.exp %[[IX]] : f16
 // CHECK-NEXT:        %[[DIV:.*]] = spyreop.realdiv %[[EXP]], %[[ID]] : f16
 // CHECK-NEXT:        %[[SUM:.*]] = arith.addf %[[DIV]], %[[IW]] : f16
-// CHECK-NEXT:        linalg.yield %[[SUM]] : f16
-// CHECK-NEXT:      } -> tensor<1x64xf16>
+// CHECK:             linalg.yield %[[SUM]] : f16
+// CHECK:           } -> tensor<1x64xf16>
 // CHECK-NEXT:      ktdf.write_to_fifo %[[R]], %[[P]]#3
-// CHECK-NEXT:    } {applicable_units = ["SFU"]}
+// CHECK:         } {applicable_units = ["SFU"]}
 
 #view = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>

@@ -11,9 +11,9 @@
 // CHECK-NEXT:      func.call @local_schedule_1(%[[I]]) : (index) -> ()
 // CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:        func.call @local_schedule_0(%[[I]], %[[J]]) : (index, index) -> ()
-// CHECK-NEXT:      }
+// CHECK:           }
 // CHECK-NEXT:      func.call @local_schedule_2(%[[I]]) : (index) -> ()
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK-NOT:     ktdf.
 // CHECK-NOT:     linalg.
 
@@ -22,11 +22,11 @@
 // CHECK:         func.func @local_schedule_0(%[[I:[a-zA-Z0-9_]+]]: index, %[[J:[a-zA-Z0-9_]+]]: index)
 // CHECK:         ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>,
 // CHECK:         linalg.generic
-// CHECK-NEXT:    ^bb0
+// CHECK:         ^bb0
 // CHECK-NEXT:    arith.addf
 // CHECK-NOT:     linalg.generic
 // CHECK-COUNT-2: } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    return
+// CHECK:         return
 
 // Before the inner loop: a 2x128 tile, negated.
 // CHECK-LABEL: module @local_schedule_1

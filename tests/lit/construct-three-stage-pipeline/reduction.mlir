@@ -8,22 +8,22 @@
 // writes it). The scheduler starts accumulators at zero, so the fill folds into its
 // tensor.empty. Parallel extent [4] over 64 lanes: tile [4, 0].
 // CHECK-LABEL: func.func @row_sums(
-// CHECK-NEXT:    %[[TS0:.*]] = arith.constant 4 : index
-// CHECK-NEXT:    %[[TS1:.*]] = arith.constant 0 : index
+// CHECK:         %[[TS0:.*]] = arith.constant 4 : index
+// CHECK:         %[[TS1:.*]] = arith.constant 0 : index
 // CHECK-NOT:     linalg.fill
 // CHECK:         %[[IN:.*]] = memref.reinterpret_cast {{.*}} : memref<4x64xf16, "DDR"> to memref<4x64xf16, strided<[64, 1], offset: ?>, "DDR">
 // CHECK:         %[[OUT:.*]] = memref.reinterpret_cast {{.*}} : memref<16xf16, "DDR"> to memref<4xf16, strided<[1], offset: ?>, "DDR">
 // CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:      ktdf.pipeline {
-// CHECK-NEXT:        %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 256xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 4xf16>, !ktdf.token, !ktdf.token, !ktdf.token) {
+// CHECK:             %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 256xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 4xf16>, !ktdf.token, !ktdf.token, !ktdf.token) {
 // CHECK:               ktdf.data_transfer from %[[IN]][%[[I]], 0] size [4, 64] to %[[P]]#0 size [4, 64]
 // CHECK:               %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"DDR" -> "SFU", 256xf16> -> tensor<4x64xf16>
-// CHECK-NEXT:          %[[E:.*]] = tensor.empty() : tensor<4xf16>
+// CHECK:               %[[E:.*]] = tensor.empty() : tensor<4xf16>
 // CHECK-NEXT:          %[[R:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<4x64xf16>) outs(%[[E]] : tensor<4xf16>) {
-// CHECK-NEXT:          ^bb0(%[[V:.*]]: f16, %[[ACC:.*]]: f16):
+// CHECK:               ^bb0(%[[V:.*]]: f16, %[[ACC:.*]]: f16):
 // CHECK-NEXT:            %[[S:.*]] = arith.addf %[[V]], %[[ACC]] : f16
-// CHECK-NEXT:            linalg.yield %[[S]] : f16
-// CHECK-NEXT:          } -> tensor<4xf16>
+// CHECK:                 linalg.yield %[[S]] : f16
+// CHECK:               } -> tensor<4xf16>
 // CHECK-NEXT:          ktdf.write_to_fifo %[[R]], %[[P]]#1 : tensor<4xf16>, <"SFU" -> "DDR", 4xf16>
 // CHECK:               ktdf.data_transfer from %[[P]]#1 size [4] to %[[OUT]][%[[I]]] size [4]
 // CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
@@ -34,13 +34,13 @@
 // CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:      scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 512xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>,
+// CHECK:               %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 512xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>,
 // CHECK:                 ktdf.data_transfer from %{{.*}}[%[[I]], 0, %[[K]]] size [2, 8, 32] to %[[P]]#0 size [2, 8, 32]
 // CHECK:                 ktdf.read_from_fifo %[[P]]#0 : <"DDR" -> "SFU", 512xf16> -> tensor<2x8x32xf16>
 // CHECK:                 iterator_types = ["parallel", "reduction", "parallel"]
 // CHECK:                 ktdf.data_transfer from %[[P]]#1 size [2, 32] to %{{.*}}[%[[I]], %[[K]]] size [2, 32]
 // CHECK:           } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
 
 // A full reduction has no parallel loop left: no loop nest, the pipeline sits in the
 // function body (upstream builds no pipeline here and loses the data movement).
@@ -49,13 +49,13 @@
 // CHECK:         %[[IN:.*]] = memref.reinterpret_cast {{.*}} to memref<64xf16, strided<[1], offset: ?>, "DDR">
 // CHECK:         %[[OUT:.*]] = memref.reinterpret_cast {{.*}} to memref<1xf16, strided<[1], offset: ?>, "DDR">
 // CHECK-NEXT:    ktdf.pipeline {
-// CHECK-NEXT:      %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 1xf16>,
+// CHECK:           %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 1xf16>,
 // CHECK:             ktdf.data_transfer from %[[IN]][0] size [64] to %[[P]]#0 size [64]
 // CHECK:             iterator_types = ["reduction"]
 // CHECK:             ktdf.data_transfer from %[[P]]#1 size [1] to %[[OUT]][0] size [1]
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
-// CHECK-NEXT:    return
+// CHECK:           }
+// CHECK:         }
+// CHECK:         return
 
 module {
   module @local_schedule_0 {

@@ -14,11 +14,11 @@
 // maxima broadcast along the row.
 // CHECK-LABEL: func.func @centre_rows
 // CHECK:         %[[ROWS:.*]] = memref.alloc() : memref<4x64xf16, "L1">
-// CHECK-NEXT:    %[[MAX:.*]] = memref.alloc() : memref<4x1xf16, "L1">
+// CHECK:         %[[MAX:.*]] = memref.alloc() : memref<4x1xf16, "L1">
 // CHECK-NEXT:    ktdf.pipeline {
 // CHECK-NEXT:      ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:        ktdf.data_transfer from %{{.*}}[0, 0] size [4, 64] to %[[ROWS]][0, 0] size [4, 64] : memref<4x64xf16, strided<[64, 1], offset: ?>, "DDR">, memref<4x64xf16, "L1">
-// CHECK-NEXT:      } {applicable_units = ["MNILU"]}
+// CHECK:           } {applicable_units = ["MNILU"]}
 // the reduction reads the rows from the scratchpad, starts from -inf and keeps its maxima there
 // CHECK:           ktdf.data_transfer from %[[ROWS]][%{{.*}}, 0] size [4, 64] to %{{.*}} size [4, 64]
 // CHECK:           %[[EMPTY:.*]] = tensor.empty() : tensor<4xf16>

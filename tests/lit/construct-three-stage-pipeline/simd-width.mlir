@@ -12,16 +12,16 @@
 // 2x128 f16: [1, 64] / [1, 32] / [1, 16].
 // SAMPLE-LABEL: func.func @rows
 // SAMPLE:         arith.constant 1 : index
-// SAMPLE-NEXT:    arith.constant 64 : index
+// SAMPLE:         arith.constant 64 : index
 // SAMPLE:         %[[UB:.*]] = arith.constant 128 : index
-// SAMPLE-NEXT:    %[[STEP:.*]] = arith.constant 64 : index
+// SAMPLE:         %[[STEP:.*]] = arith.constant 64 : index
 // SAMPLE:         scf.for %{{.*}} = %{{.*}} to %[[UB]] step %[[STEP]] {
 // SAMPLE:           ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>,
 // SAMPLE:           ktdf.data_transfer from %{{.*}} size [1, 64] to %{{.*}} size [1, 64]
 // SAMPLE:           ktdf.read_from_fifo {{.*}} -> tensor<1x64xf16>
 // QUAD-LABEL:   func.func @rows
 // QUAD:           %[[UB:.*]] = arith.constant 128 : index
-// QUAD-NEXT:      %[[STEP:.*]] = arith.constant 32 : index
+// QUAD:           %[[STEP:.*]] = arith.constant 32 : index
 // QUAD:           scf.for %{{.*}} = %{{.*}} to %[[UB]] step %[[STEP]] {
 // QUAD:             ktdf.private -> (!ktdf.fifo.slot<"GMEM" -> "VPU", 32xf16>, !ktdf.fifo.slot<"VPU" -> "GMEM", 32xf16>,
 // QUAD:             ktdf.data_transfer from %{{.*}} size [1, 32] to %{{.*}} size [1, 32]
@@ -29,7 +29,7 @@
 // QUAD:           } {applicable_units = ["VPU"]}
 // SMALL-LABEL:  func.func @rows
 // SMALL:          %[[UB:.*]] = arith.constant 128 : index
-// SMALL-NEXT:     %[[STEP:.*]] = arith.constant 16 : index
+// SMALL:          %[[STEP:.*]] = arith.constant 16 : index
 // SMALL:          scf.for %{{.*}} = %{{.*}} to %[[UB]] step %[[STEP]] {
 // SMALL:            ktdf.private -> (!ktdf.fifo.slot<"MEM" -> "VEC", 16xf16>, !ktdf.fifo.slot<"VEC" -> "MEM", 16xf16>,
 // SMALL:            ktdf.read_from_fifo {{.*}} -> tensor<1x16xf16>
@@ -47,7 +47,7 @@
 // 96 f16 (one dim): gcd(96, 64) = 32 on the sample device.
 // SAMPLE-LABEL: func.func @vector
 // SAMPLE:         %[[UB:.*]] = arith.constant 96 : index
-// SAMPLE-NEXT:    %[[STEP:.*]] = arith.constant 32 : index
+// SAMPLE:         %[[STEP:.*]] = arith.constant 32 : index
 // SAMPLE-NEXT:    ktdp.construct_memory_view
 // SAMPLE:         scf.for %{{.*}} = %{{.*}} to %[[UB]] step %[[STEP]] {
 // SAMPLE:           !ktdf.fifo.slot<"DDR" -> "SFU", 32xf16>

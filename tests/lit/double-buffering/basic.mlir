@@ -10,35 +10,35 @@
 
 // CHECK-LABEL: func.func @stream_rows(
 // CHECK-SAME:      %[[SRC:[^:]+]]: memref<16x64xf16, "DDR">, %[[DST:[^:]+]]: memref<16x64xf16, "DDR">)
-// CHECK-NEXT:    %[[C0:.+]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[C4:.+]] = arith.constant 4 : index
-// CHECK-NEXT:    %[[C16:.+]] = arith.constant 16 : index
-// CHECK-NEXT:    %[[B0:.+]] = memref.alloc() {alignment = 64 : i64} : memref<4x64xf16, "L1">
-// CHECK-NEXT:    %[[B1:.+]] = memref.alloc() {alignment = 64 : i64} : memref<4x64xf16, "L1">
+// CHECK:         %[[C0:.+]] = arith.constant 0 : index
+// CHECK:         %[[C4:.+]] = arith.constant 4 : index
+// CHECK:         %[[C16:.+]] = arith.constant 16 : index
+// CHECK:         %[[B0:.+]] = memref.alloc() {alignment = 64 : i64} : memref<4x64xf16, "L1">
+// CHECK:         %[[B1:.+]] = memref.alloc() {alignment = 64 : i64} : memref<4x64xf16, "L1">
 // CHECK-NEXT:    scf.for %[[ROW:.+]] = %[[C0]] to %[[C16]] step %[[C4]] {
 // CHECK-NEXT:      %[[PHASE:.+]] = ktdf.buffer_phase(%[[ROW]]) {num_phases = 2 : i64} : index
 // CHECK-NEXT:      %[[BUF:.+]] = ktdf.select_memref %[[PHASE]][%[[B0]], %[[B1]]] : memref<4x64xf16, "L1">
 // CHECK-NEXT:      ktdf.pipeline modulo(size : 2) {
-// CHECK-NEXT:        %[[TOK:.+]] = ktdf.private -> (!ktdf.token) {
-// CHECK-NEXT:          %[[T:.+]] = ktdf.create_token : !ktdf.token
-// CHECK-NEXT:          ktdf.private_yield %[[T]] : !ktdf.token
-// CHECK-NEXT:        }
+// CHECK:             %[[TOK:.+]] = ktdf.private -> (!ktdf.token) {
+// CHECK:               %[[T:.+]] = ktdf.create_token : !ktdf.token
+// CHECK:               ktdf.private_yield %[[T]] : !ktdf.token
+// CHECK:             }
 // CHECK-NEXT:        ktdf.stage depends_in(none) depends_out(%[[TOK]]) {
 // CHECK-NEXT:          ktdf.data_transfer from %[[SRC]][%[[ROW]], 0] size [4, 64] to %[[BUF]][0, 0] size [4, 64] : memref<16x64xf16, "DDR">, memref<4x64xf16, "L1">
-// CHECK-NEXT:        } {applicable_units = ["MNILU"]}
+// CHECK:             } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:        ktdf.stage depends_in(%[[TOK]]) depends_out(none) {
 // CHECK-NEXT:          ktdf.data_transfer from %[[BUF]][0, 0] size [4, 64] to %[[DST]][%[[ROW]], 0] size [4, 64] : memref<4x64xf16, "L1">, memref<16x64xf16, "DDR">
-// CHECK-NEXT:        } {applicable_units = ["MNISU"]}
-// CHECK-NEXT:      }
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:             } {applicable_units = ["MNISU"]}
+// CHECK:           }
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
 // CHECK-NEXT:    memref.dealloc %[[B0]] : memref<4x64xf16, "L1">
 // CHECK-NEXT:    memref.dealloc %[[B1]] : memref<4x64xf16, "L1">
-// CHECK-NEXT:    return
+// CHECK:         return
 
 // OFF-LABEL: func.func @stream_rows(
 // OFF-NOT:     ktdf.buffer_phase
 // OFF:         ktdf.pipeline {
-// OFF-NEXT:      %{{.+}}:2 = ktdf.private -> (memref<4x64xf16, "L1">, !ktdf.token) {
+// OFF:           %{{.+}}:2 = ktdf.private -> (memref<4x64xf16, "L1">, !ktdf.token) {
 // OFF-NOT:     memref.dealloc
 
 func.func @stream_rows(%src: memref<16x64xf16, "DDR">, %dst: memref<16x64xf16, "DDR">) {

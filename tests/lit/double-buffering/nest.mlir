@@ -15,12 +15,12 @@
 // CHECK:         %[[R0:.+]] = ktdf.tiling.reserve_size
 // CHECK-NEXT:    %[[R1:.+]] = ktdf.tiling.reserve_size
 // CHECK-NEXT:    %[[N0:.+]] = arith.ceildivui
-// CHECK-NEXT:    %[[X0:.+]] = memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x64xf16, "L1">
-// CHECK-NEXT:    %[[X1:.+]] = memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x64xf16, "L1">
-// CHECK-NEXT:    %[[Y0:.+]] = memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x64xf16, "L1">
-// CHECK-NEXT:    %[[Y1:.+]] = memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x64xf16, "L1">
-// CHECK-NEXT:    %[[Z0:.+]] = memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x64xf16, "L1">
-// CHECK-NEXT:    %[[Z1:.+]] = memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x64xf16, "L1">
+// CHECK:         %[[X0:.+]] = memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x64xf16, "L1">
+// CHECK:         %[[X1:.+]] = memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x64xf16, "L1">
+// CHECK:         %[[Y0:.+]] = memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x64xf16, "L1">
+// CHECK:         %[[Y1:.+]] = memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x64xf16, "L1">
+// CHECK:         %[[Z0:.+]] = memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x64xf16, "L1">
+// CHECK:         %[[Z1:.+]] = memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x64xf16, "L1">
 // CHECK-NEXT:    scf.for %[[TI:.+]] = %{{.+}} to %[[N0]] step
 // CHECK-NEXT:      arith.ceildivui
 // CHECK-NEXT:      ktdf.tiling.derive_size
@@ -31,17 +31,17 @@
 // CHECK-NEXT:        %[[Y:.+]] = ktdf.select_memref %[[PHASE]][%[[Y0]], %[[Y1]]] : memref<?x?x64xf16, "L1">
 // CHECK-NEXT:        %[[Z:.+]] = ktdf.select_memref %[[PHASE]][%[[Z0]], %[[Z1]]] : memref<?x?x64xf16, "L1">
 // CHECK-NEXT:        ktdf.pipeline modulo(size : 2) {
-// CHECK-NEXT:          %[[TOK:.+]]:2 = ktdf.private -> (!ktdf.token, !ktdf.token) {
+// CHECK:               %[[TOK:.+]]:2 = ktdf.private -> (!ktdf.token, !ktdf.token) {
 // CHECK-NOT:             memref.alloc
 // CHECK:               ktdf.private_yield
-// CHECK-NEXT:          }
+// CHECK:               }
 // CHECK-NEXT:          ktdf.stage depends_in(none) depends_out(%[[TOK]]#0) {
 // CHECK:                 ktdf.data_transfer from %{{.+}} to %[[X]][
 // CHECK:                 ktdf.data_transfer from %{{.+}} to %[[Y]][
 // CHECK:               } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:          ktdf.stage depends_in(%[[TOK]]#0) depends_out(%[[TOK]]#1) {
 // CHECK:                 ktdf.pipeline {
-// CHECK-NEXT:              ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token) {
+// CHECK:                   ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token) {
 // CHECK:                   ktdf.data_transfer from %[[X]][
 // CHECK:                   ktdf.data_transfer from %[[Y]][
 // CHECK:                   ktdf.data_transfer from %{{.+}} to %[[Z]][
@@ -49,16 +49,16 @@
 // CHECK-NEXT:          ktdf.stage depends_in(%[[TOK]]#1) depends_out(none) {
 // CHECK:                 ktdf.data_transfer from %[[Z]][
 // CHECK:               } {applicable_units = ["MNISU"]}
-// CHECK-NEXT:        }
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:             }
+// CHECK:           } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
 // CHECK-NEXT:    memref.dealloc %[[Z0]]
 // CHECK-NEXT:    memref.dealloc %[[Z1]]
 // CHECK-NEXT:    memref.dealloc %[[Y0]]
 // CHECK-NEXT:    memref.dealloc %[[Y1]]
 // CHECK-NEXT:    memref.dealloc %[[X0]]
 // CHECK-NEXT:    memref.dealloc %[[X1]]
-// CHECK-NEXT:    return
+// CHECK:         return
 
 func.func @tiled_add(%a: memref<6x128xf16, "DDR">, %b: memref<6x128xf16, "DDR">, %c: memref<6x128xf16, "DDR">) {
   %c0 = arith.constant 0 : index
@@ -141,39 +141,39 @@ func.func @tiled_add(%a: memref<6x128xf16, "DDR">, %b: memref<6x128xf16, "DDR">,
 
 // CHECK-LABEL: func.func @two_levels(
 // CHECK:         %[[S0:.+]] = memref.alloc() : memref<4x64xf16, "L1">
-// CHECK-NEXT:    %[[S1:.+]] = memref.alloc() : memref<4x64xf16, "L1">
+// CHECK:         %[[S1:.+]] = memref.alloc() : memref<4x64xf16, "L1">
 // CHECK-NEXT:    scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step
 // CHECK-NEXT:      %[[P:.+]] = ktdf.buffer_phase(%[[I]]) {num_phases = 2 : i64} : index
 // CHECK-NEXT:      %[[S:.+]] = ktdf.select_memref %[[P]][%[[S0]], %[[S1]]] : memref<4x64xf16, "L1">
 // CHECK-NEXT:      ktdf.pipeline modulo(size : 2) {
-// CHECK-NEXT:        %[[T:.+]] = ktdf.private -> (!ktdf.token) {
+// CHECK:             %[[T:.+]] = ktdf.private -> (!ktdf.token) {
 // CHECK:             ktdf.stage depends_in(none) depends_out(%[[T]]) {
 // CHECK-NEXT:          ktdf.data_transfer from %{{.+}} to %[[S]][0, 0] size [4, 64]
-// CHECK-NEXT:        } {applicable_units = ["MNILU"]}
+// CHECK:             } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:        ktdf.stage depends_in(%[[T]]) depends_out(none) {
-// CHECK-NEXT:          %[[L0:.+]] = memref.alloc() : memref<64xf16, "L1">
-// CHECK-NEXT:          %[[L1:.+]] = memref.alloc() : memref<64xf16, "L1">
+// CHECK:               %[[L0:.+]] = memref.alloc() : memref<64xf16, "L1">
+// CHECK:               %[[L1:.+]] = memref.alloc() : memref<64xf16, "L1">
 // CHECK-NEXT:          scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step
 // CHECK-NEXT:            %[[Q:.+]] = ktdf.buffer_phase(%[[J]]) {num_phases = 2 : i64} : index
 // CHECK-NEXT:            %[[L:.+]] = ktdf.select_memref %[[Q]][%[[L0]], %[[L1]]] : memref<64xf16, "L1">
 // CHECK-NEXT:            ktdf.pipeline modulo(size : 2) {
-// CHECK-NEXT:              %[[U:.+]] = ktdf.private -> (!ktdf.token) {
+// CHECK:                   %[[U:.+]] = ktdf.private -> (!ktdf.token) {
 // CHECK:                   ktdf.stage depends_in(none) depends_out(%[[U]]) {
 // CHECK-NEXT:                ktdf.data_transfer from %[[S]][%[[J]], 0] size [1, 64] to %[[L]][0] size [64]
-// CHECK-NEXT:              }
+// CHECK:                   }
 // CHECK-NEXT:              ktdf.stage depends_in(%[[U]]) depends_out(none) {
 // CHECK-NEXT:                ktdf.data_transfer from %[[L]][0] size [64] to
-// CHECK-NEXT:              }
-// CHECK-NEXT:            }
-// CHECK-NEXT:          }
+// CHECK:                   }
+// CHECK:                 }
+// CHECK:               }
 // CHECK-NEXT:          memref.dealloc %[[L0]] : memref<64xf16, "L1">
 // CHECK-NEXT:          memref.dealloc %[[L1]] : memref<64xf16, "L1">
-// CHECK-NEXT:        } {applicable_units = ["L1LU", "SFU", "L1SU"]}
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
+// CHECK:             } {applicable_units = ["L1LU", "SFU", "L1SU"]}
+// CHECK:           }
+// CHECK:         }
 // CHECK-NEXT:    memref.dealloc %[[S0]] : memref<4x64xf16, "L1">
 // CHECK-NEXT:    memref.dealloc %[[S1]] : memref<4x64xf16, "L1">
-// CHECK-NEXT:    return
+// CHECK:         return
 
 func.func @two_levels(%src: memref<16x64xf16, "DDR">, %dst: memref<64xf16, "L1">) {
   %c0 = arith.constant 0 : index

@@ -24,14 +24,14 @@
 // CHECK-NEXT:        ktdf.select_memref %[[PHASE]]
 // CHECK-NEXT:        ktdf.select_memref %[[PHASE]]
 // CHECK-NEXT:        ktdf.pipeline modulo(size : 2) {
-// CHECK-NEXT:          ktdf.private -> (!ktdf.token, !ktdf.token) {
+// CHECK:               ktdf.private -> (!ktdf.token, !ktdf.token) {
 // CHECK-NOT:           memref.alloc
 // CHECK:               ktdf.private_yield
 // The nested vector pipeline moves vectors through FIFOs only.
 // CHECK:               ktdf.pipeline {
-// CHECK-NEXT:            ktdf.private -> (!ktdf.fifo.slot
+// CHECK:                 ktdf.private -> (!ktdf.fifo.slot
 // CHECK-COUNT-6:     memref.dealloc
-// CHECK-NEXT:    return
+// CHECK:         return
 
 #matrix = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
 #four_rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 127 >= 0)>

@@ -6,7 +6,7 @@
 // The KTIR space, mapped to "L1" by the declaration's mem_space_mapping.
 // CHECK-LABEL: func.func @mapped_ct_local(
 // CHECK:         %[[A:.+]] = memref.alloc() : memref<8x64xf16, #ktdp.memory_space<ct_local>>
-// CHECK-NEXT:    %[[B:.+]] = memref.alloc() : memref<8x64xf16, #ktdp.memory_space<ct_local>>
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<8x64xf16, #ktdp.memory_space<ct_local>>
 // CHECK-NEXT:    scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step
 // CHECK-NEXT:      %[[P:.+]] = ktdf.buffer_phase(%[[I]]) {num_phases = 2 : i64} : index
 // CHECK-NEXT:      ktdf.select_memref %[[P]][%[[A]], %[[B]]] : memref<8x64xf16, #ktdp.memory_space<ct_local>>
@@ -42,7 +42,7 @@ module {
 // the core's private memory (Decision 6), the scratchpad.
 // CHECK-LABEL: func.func @default_ct_local(
 // CHECK:         memref.alloc() : memref<8x64xf16, #ktdp.memory_space<ct_local>>
-// CHECK-NEXT:    memref.alloc() : memref<8x64xf16, #ktdp.memory_space<ct_local>>
+// CHECK:         memref.alloc() : memref<8x64xf16, #ktdp.memory_space<ct_local>>
 // CHECK-NEXT:    scf.for
 // CHECK-NEXT:      ktdf.buffer_phase
 // CHECK-NEXT:      ktdf.select_memref
@@ -75,7 +75,7 @@ func.func @default_ct_local(%in: memref<64x64xf16, #ktdp.memory_space<global>>, 
 // --device).
 // CHECK-LABEL: func.func @quad_spad(
 // CHECK:         memref.alloc() : memref<8x32xf16, "SPAD">
-// CHECK-NEXT:    memref.alloc() : memref<8x32xf16, "SPAD">
+// CHECK:         memref.alloc() : memref<8x32xf16, "SPAD">
 // CHECK-NEXT:    scf.for
 // CHECK-NEXT:      ktdf.buffer_phase
 // CHECK-NEXT:      ktdf.select_memref {{.+}} : memref<8x32xf16, "SPAD">
@@ -112,27 +112,27 @@ module {
 // have ("HBM"), a memref without a space and a FIFO slot stay in the private.
 // CHECK-LABEL: func.func @mixed_slots(
 // CHECK:         %[[L0:.+]] = memref.alloc() : memref<64xf16, "L1">
-// CHECK-NEXT:    %[[L1:.+]] = memref.alloc() : memref<64xf16, "L1">
+// CHECK:         %[[L1:.+]] = memref.alloc() : memref<64xf16, "L1">
 // CHECK-NEXT:    scf.for
 // CHECK-NEXT:      %[[P:.+]] = ktdf.buffer_phase
 // CHECK-NEXT:      %[[L:.+]] = ktdf.select_memref %[[P]][%[[L0]], %[[L1]]] : memref<64xf16, "L1">
 // CHECK-NEXT:      ktdf.pipeline modulo(size : 2) {
-// CHECK-NEXT:        %[[R:.+]]:6 = ktdf.private -> (memref<64xf16, "DDR">, memref<64xf16, "SFU_REG">, memref<64xf16, "HBM">, memref<64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.token) {
-// CHECK-NEXT:          memref.alloc() : memref<64xf16, "DDR">
-// CHECK-NEXT:          memref.alloc() : memref<64xf16, "SFU_REG">
-// CHECK-NEXT:          memref.alloc() : memref<64xf16, "HBM">
-// CHECK-NEXT:          memref.alloc() : memref<64xf16>
-// CHECK-NEXT:          ktdf.fifo.allocate
-// CHECK-NEXT:          ktdf.create_token
-// CHECK-NEXT:          ktdf.private_yield
-// CHECK-NEXT:        }
+// CHECK:             %[[R:.+]]:6 = ktdf.private -> (memref<64xf16, "DDR">, memref<64xf16, "SFU_REG">, memref<64xf16, "HBM">, memref<64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.token) {
+// CHECK:               memref.alloc() : memref<64xf16, "DDR">
+// CHECK:               memref.alloc() : memref<64xf16, "SFU_REG">
+// CHECK:               memref.alloc() : memref<64xf16, "HBM">
+// CHECK:               memref.alloc() : memref<64xf16>
+// CHECK:               ktdf.fifo.allocate
+// CHECK:               ktdf.create_token
+// CHECK:               ktdf.private_yield
+// CHECK:             }
 // CHECK-NEXT:        ktdf.stage depends_in(none) depends_out(%[[R]]#5) {
 // CHECK-NEXT:          ktdf.data_transfer from %[[R]]#0[0] size [64] to %[[L]][0] size [64]
 // CHECK-NEXT:          ktdf.data_transfer from %{{.+}} to %[[R]]#1[0]
 // CHECK-NEXT:          ktdf.data_transfer from %{{.+}} to %[[R]]#2[0]
 // CHECK-NEXT:          ktdf.data_transfer from %{{.+}} to %[[R]]#3[0]
 // CHECK-NEXT:          ktdf.data_transfer from %{{.+}} to %[[R]]#4 size [64]
-// CHECK-NEXT:        }
+// CHECK:             }
 // CHECK-NEXT:        ktdf.stage depends_in(%[[R]]#5) depends_out(none) {
 // CHECK-NEXT:          ktdf.data_transfer from %[[L]][0] size [64] to
 func.func @mixed_slots(%ddr: memref<64xf16, "DDR">, %src: memref<64xf16, "L1">) {

@@ -16,7 +16,7 @@
 // GLOBAL:     func.func @kernel()
 // GLOBAL:     func.func private @"local-schedule-0"()
 // IMPL:       module {
-// IMPL-NEXT:    func.func @"local-schedule-0"() attributes {grid = [1]} {
+// IMPL:         func.func @"local-schedule-0"() attributes {grid = [1]} {
 // IMPL:           dataflow.program_unit
 module {
   module {

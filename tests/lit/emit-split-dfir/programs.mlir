@@ -11,7 +11,7 @@
 // itself is printed unchanged.
 
 // IR:      module @first {
-// IR-NEXT:   func.func private @first_body()
+// IR:        func.func private @first_body()
 
 // FILES:      first.mlir
 // FILES-NEXT: global.mlir
@@ -19,30 +19,30 @@
 
 // The kernel and the programs' forward declarations (declarations stay private).
 // GLOBAL:      module {
-// GLOBAL-NEXT:   func.func @kernel(%[[A:.*]]: index) {
+// GLOBAL:        func.func @kernel(%[[A:.*]]: index) {
 // GLOBAL-NEXT:     call @first(%[[A]]) : (index) -> ()
 // GLOBAL-NEXT:     call @second() : () -> ()
-// GLOBAL-NEXT:     return
-// GLOBAL-NEXT:   }
-// GLOBAL-NEXT:   func.func private @first(index)
-// GLOBAL-NEXT:   func.func private @second()
-// GLOBAL-NEXT: }
+// GLOBAL:          return
+// GLOBAL:        }
+// GLOBAL:        func.func private @first(index)
+// GLOBAL:        func.func private @second()
+// GLOBAL:      }
 // GLOBAL-NOT:  dataflow
 
 // A wrapped program: what it is (its symbols) and the DataflowIR it is compiled from, both
 // public, the private forward declaration of the body dropped.
 // FIRST:      module {
-// FIRST-NEXT:   func.func @first(%[[B:.*]]: index) {
+// FIRST:        func.func @first(%[[B:.*]]: index) {
 // FIRST-NEXT:     symbol.create_id %[[B]] {symbol_id = -1 : si64} : index
 // FIRST-NEXT:     call @first_body() : () -> ()
-// FIRST-NEXT:     return
-// FIRST-NEXT:   }
-// FIRST-NEXT:   func.func @first_body() attributes {grid = [1]} {
+// FIRST:          return
+// FIRST:        }
+// FIRST:        func.func @first_body() attributes {grid = [1]} {
 // FIRST:          dataflow.program_unit
 // FIRST-NOT:    func.func
 
 // SECOND:      module {
-// SECOND-NEXT:   func.func @second() attributes {grid = [1]} {
+// SECOND:        func.func @second() attributes {grid = [1]} {
 // SECOND:          "test.second"() : () -> ()
 // SECOND-NOT:    func.func
 module {

@@ -16,7 +16,7 @@
 
 // SAMPLE:      module {
 // SAMPLE-NEXT:   ktdf_arch.device @sample_device attributes {mem_space_mapping = #ktdf_arch.map<#ktdp.memory_space<global> = "DDR", #ktdp.memory_space<ct_local> = "L1">} import("dfsched:sample_device.mlir")
-// SAMPLE-NEXT:   func.func @kernel()
+// SAMPLE:        func.func @kernel()
 
 // QUAD:        ktdf_arch.device @quad_corelet attributes {mem_space_mapping = #ktdf_arch.map<#ktdp.memory_space<global> = "GMEM", #ktdp.memory_space<ct_local> = "SPAD">} import("dfsched:quad_corelet.mlir")
 

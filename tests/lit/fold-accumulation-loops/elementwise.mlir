@@ -28,7 +28,7 @@ func.func @sum_of_squares(%row: index) -> tensor<1xf16> {
 }
 // CHECK-LABEL: func.func @sum_of_squares
 // CHECK:         arith.constant dense<0.000000e+00> : tensor<1x16xf16>
-// CHECK-NEXT:    %[[START:.*]] = arith.constant 0 : index
+// CHECK:         %[[START:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[T:.*]] = ktdp.construct_access_tile %{{.*}}[%arg0, %[[START]]] {{.*}} -> !ktdp.access_tile<1x64xindex>
 // CHECK-NEXT:    %[[V:.*]] = ktdp.load %[[T]] : <1x64xindex> -> tensor<1x64xf16>
 // CHECK-NEXT:    %[[SQ:.*]] = arith.mulf %[[V]], %[[V]] : tensor<1x64xf16>

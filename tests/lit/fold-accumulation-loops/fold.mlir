@@ -30,16 +30,16 @@ func.func @k_loop(%row: index) -> tensor<4x64xf16> {
 }
 // CHECK-LABEL: func.func @k_loop
 // CHECK:         arith.constant dense<0.000000e+00> : tensor<4x64xf16>
-// CHECK-NEXT:    %[[START:.*]] = arith.constant 0 : index
+// CHECK:         %[[START:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[TA:.*]] = ktdp.construct_access_tile %{{.*}}[%arg0, %[[START]]] {{.*}} -> !ktdp.access_tile<4x64xindex>
 // CHECK-NEXT:    %[[TB:.*]] = ktdp.construct_access_tile %{{.*}}[%[[START]], %{{.*}}] {{.*}} -> !ktdp.access_tile<64x64xindex>
 // CHECK-NEXT:    %[[X:.*]] = ktdp.load %[[TA]] : <4x64xindex> -> tensor<4x64xf16>
 // CHECK-NEXT:    %[[Y:.*]] = ktdp.load %[[TB]] : <64x64xindex> -> tensor<64x64xf16>
-// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<4x64xf16>
-// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<4x64xf16>
+// CHECK:         %[[Z:.*]] = arith.constant 0.000000e+00 : f16
 // CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : f16) outs(%[[E]] : tensor<4x64xf16>)
 // CHECK-NEXT:    %[[C:.*]] = linalg.matmul ins(%[[X]], %[[Y]] : tensor<4x64xf16>, tensor<64x64xf16>) outs(%[[F]] : tensor<4x64xf16>)
-// CHECK-NEXT:    return %[[C]]
+// CHECK:         return %[[C]]
 // CHECK-NOT:     scf.for
 
 // -----
@@ -70,12 +70,12 @@ func.func @row_sum(%init: tensor<4xf16>) -> tensor<4xf16> {
 }
 // CHECK-LABEL: func.func @row_sum
 // CHECK:         %[[FILL:.*]] = linalg.fill
-// CHECK-NEXT:    %[[START:.*]] = arith.constant 0 : index
+// CHECK:         %[[START:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[COL:.*]] = arith.addi %[[START]], %{{.*}} : index
 // CHECK-NEXT:    %[[T:.*]] = ktdp.construct_access_tile %{{.*}}[%{{.*}}, %[[COL]]] {access_tile_order = #{{.*}}, access_tile_set = #[[BOX:.*]]} : memref<4x192xf16> -> !ktdp.access_tile<4x128xindex>
 // CHECK-NEXT:    %[[X:.*]] = ktdp.load %[[T]] : <4x128xindex> -> tensor<4x128xf16>
 // CHECK-NEXT:    %[[R:.*]] = linalg.reduce { arith.addf } ins(%[[X]] : tensor<4x128xf16>) outs(%[[FILL]] : tensor<4xf16>) dimensions = [1]
-// CHECK-NEXT:    return %[[R]]
+// CHECK:         return %[[R]]
 // CHECK-NOT:     scf.for
 
 // -----
@@ -114,8 +114,8 @@ func.func @scaled_sum(%init: tensor<4xf16>) -> tensor<4xf16> {
 }
 // CHECK-LABEL: func.func @scaled_sum
 // CHECK:         %[[SCALE:.*]] = ktdp.load %{{.*}} : <4xindex> -> tensor<4xf16>
-// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<4xf16>
-// CHECK-NEXT:    arith.constant 0 : index
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<4xf16>
+// CHECK:         arith.constant 0 : index
 // CHECK-NEXT:    ktdp.construct_access_tile {{.*}} -> !ktdp.access_tile<4x64xindex>
 // CHECK-NEXT:    %[[X:.*]] = ktdp.load %{{.*}} : <4x64xindex> -> tensor<4x64xf16>
 // CHECK-NEXT:    linalg.generic {{.*}} ins(%[[X]], %[[SCALE]] : tensor<4x64xf16>, tensor<4xf16>) outs(%[[E]] : tensor<4xf16>)

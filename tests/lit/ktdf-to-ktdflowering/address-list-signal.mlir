@@ -9,8 +9,8 @@
 // CHECK:       dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-l1su", type = "l1su"}
 // CHECK-NEXT:  dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-mnisu", type = "mnisu"}
 // CHECK:         ktdf.data_transfer from %{{.*}} size [8] to %[[LIST:[0-9]+]][%{{.*}}] size [8] : !ktdf.fifo.slot<"SFU" -> "L1SU", 8xi32>, memref<8xi32, "L1">
-// CHECK-NEXT:  }
-// CHECK-NEXT:  }
+// CHECK:       }
+// CHECK:       }
 // CHECK-NEXT:  ktdf_lowering.signal %{{[0-9]+}}, %[[MNISU:[0-9]+]]
 // CHECK:       %[[ROWS:.*]] = ktdf.indirect_view %{{.*}}[%[[LIST]]]
 // CHECK-NOT:   ktdf.parallel

@@ -16,8 +16,8 @@
 // CHECK:       %[[SFU:.*]] = uniform.query_map
 // CHECK:       %[[SU:.*]] = uniform.query_map
 // CHECK:       %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:  %[[C1:.*]] = arith.constant 1 : index
-// CHECK-NEXT:  %[[C4:.*]] = arith.constant 4 : index
+// CHECK:       %[[C1:.*]] = arith.constant 1 : index
+// CHECK:       %[[C4:.*]] = arith.constant 4 : index
 // CHECK:       scf.for %[[K:.*]] = %[[C0]] to %[[C4]] step %[[C1]] {
 // CHECK-NEXT:    %[[FIRST:.*]] = arith.cmpi eq, %[[K]], %[[C0]] : index
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[LU]], %[[SFU]], %[[SU]] {
@@ -25,7 +25,7 @@
 // CHECK-NEXT:        %[[NOT_FIRST:.*]] = arith.cmpi ne, %[[K]], %[[C0]] : index
 // CHECK-NEXT:        scf.if %[[NOT_FIRST]] {
 // CHECK-NEXT:          ktdf_lowering.signal %[[SU]], %[[LU]]
-// CHECK-NEXT:        }
+// CHECK:             }
 // CHECK-NEXT:        scf.if %[[FIRST]] {
 // CHECK:           ktdf_lowering.execute_on %[[SFU]] {
 // CHECK:           ktdf_lowering.execute_on %[[SU]] {
@@ -34,10 +34,10 @@
 // CHECK-NEXT:        %[[NOT_LAST:.*]] = arith.cmpi ne, %[[K]], %[[LAST]] : index
 // CHECK-NEXT:        scf.if %[[NOT_LAST]] {
 // CHECK-NEXT:          ktdf_lowering.signal %[[SU]], %[[LU]]
-// CHECK-NEXT:        }
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
-// CHECK-NEXT:  }
+// CHECK:             }
+// CHECK:           }
+// CHECK:         }
+// CHECK:       }
 func.func @accumulate(%acc: memref<1x64xf16, "L1">) attributes {grid = [1]} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -83,10 +83,10 @@ func.func @accumulate(%acc: memref<1x64xf16, "L1">) attributes {grid = [1]} {
 // CHECK:       %[[LU:.*]] = uniform.query_map
 // CHECK:       uniform.query_map
 // CHECK:       %[[SU:.*]] = uniform.query_map
-// CHECK-NEXT:  %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:  %[[C1:.*]] = arith.constant 1 : index
-// CHECK-NEXT:  %[[C3:.*]] = arith.constant 3 : index
-// CHECK-NEXT:  arith.constant 8 : index
+// CHECK:       %[[C0:.*]] = arith.constant 0 : index
+// CHECK:       %[[C1:.*]] = arith.constant 1 : index
+// CHECK:       %[[C3:.*]] = arith.constant 3 : index
+// CHECK:       arith.constant 8 : index
 // CHECK-NEXT:  scf.for %[[I:[^ ]*]] = %[[C0]] to %[[N]] step %[[C1]] {
 // CHECK-NEXT:    scf.for %[[U:[^ ]*]] = %[[C0]] to %[[C1]] step %[[C1]] {
 // CHECK-NEXT:      scf.for %[[J:[^ ]*]] = %[[C0]] to %[[C3]] step %[[C1]] {
@@ -96,7 +96,7 @@ func.func @accumulate(%acc: memref<1x64xf16, "L1">) attributes {grid = [1]} {
 // CHECK-NEXT:          %[[BOTH:.*]] = arith.andi %[[NJ]], %[[NI]] : i1
 // CHECK-NEXT:          scf.if %[[BOTH]] {
 // CHECK-NEXT:            ktdf_lowering.signal %[[SU]], %[[LU]]
-// CHECK-NEXT:          }
+// CHECK:               }
 // CHECK-NEXT:          scf.for
 // CHECK:             ktdf_lowering.execute_on %[[SU]] {
 // CHECK-NEXT:          memref.cast
@@ -108,8 +108,8 @@ func.func @accumulate(%acc: memref<1x64xf16, "L1">) attributes {grid = [1]} {
 // CHECK-NEXT:          %[[BOTH2:.*]] = arith.andi %[[NLJ]], %[[NLI]] : i1
 // CHECK-NEXT:          scf.if %[[BOTH2]] {
 // CHECK-NEXT:            ktdf_lowering.signal %[[SU]], %[[LU]]
-// CHECK-NEXT:          }
-// CHECK-NEXT:        }
+// CHECK:               }
+// CHECK:             }
 func.func @two_loops(%acc: memref<?x3x64xf16, "L1">, %n: index) attributes {grid = [1]} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

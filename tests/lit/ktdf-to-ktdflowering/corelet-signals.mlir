@@ -39,7 +39,7 @@
 // CHECK:       ktdf_lowering.execute_on %[[MNILU]], %[[LU0]], %[[LU1]], %[[SFU0]], %[[SFU1]], %[[SU0]], %[[SU1]], %[[MNISU]] {
 // CHECK:         ktdf_lowering.execute_on %[[MNILU]] {
 // CHECK-NEXT:      ktdf.data_transfer
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK-NEXT:    ktdf_lowering.signal %[[MNILU]], %[[LU0]], %[[LU1]]
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[LU0]], %[[LU1]], %[[SFU0]], %[[SFU1]], %[[SU0]], %[[SU1]] {
 // CHECK-NEXT:      ktdf.parallel
@@ -48,8 +48,8 @@
 // CHECK:               ktdf_lowering.execute_on %[[SFU0]], %[[SFU1]] {
 // CHECK:               ktdf_lowering.execute_on %[[SU0]], %[[SU1]] {
 // CHECK:             ktdf.parallel_yield
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
+// CHECK:           }
+// CHECK:         }
 // CHECK-NEXT:    ktdf_lowering.signal %[[SU0]], %[[SU1]], %[[MNISU]]
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[MNISU]] {
 

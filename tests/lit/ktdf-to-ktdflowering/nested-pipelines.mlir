@@ -12,35 +12,35 @@
 // CHECK:       %[[L1SU:.*]] = uniform.query_map
 // CHECK:       %[[MNISU:.*]] = uniform.query_map
 // CHECK:       ktdf_lowering.execute_on %[[MNILU]], %[[L1LU]], %[[SFU]], %[[L1SU]], %[[MNISU]] {
-// CHECK-NEXT:    %[[T0:.*]] = ktdf.create_token
-// CHECK-NEXT:    %[[T1:.*]] = ktdf.create_token
+// CHECK:         %[[T0:.*]] = ktdf.create_token
+// CHECK:         %[[T1:.*]] = ktdf.create_token
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[MNILU]] {
 // CHECK-NEXT:      "test.load"
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK-NEXT:    ktdf_lowering.signal %[[MNILU]], %[[L1LU]]
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[L1LU]], %[[SFU]], %[[L1SU]] {
 // CHECK-NEXT:      scf.for
 // CHECK-NEXT:        ktdf_lowering.execute_on %[[L1LU]], %[[SFU]], %[[L1SU]] {
-// CHECK-NEXT:          ktdf.create_token
-// CHECK-NEXT:          ktdf.create_token
+// CHECK:               ktdf.create_token
+// CHECK:               ktdf.create_token
 // CHECK-NEXT:          ktdf_lowering.execute_on %[[L1LU]] {
 // CHECK-NEXT:            "test.to_fifo"
-// CHECK-NEXT:          }
+// CHECK:               }
 // CHECK-NEXT:          ktdf_lowering.execute_on %[[SFU]] {
 // CHECK-NEXT:            "test.compute"
-// CHECK-NEXT:          }
+// CHECK:               }
 // CHECK-NEXT:          ktdf_lowering.execute_on %[[L1SU]] {
 // CHECK-NEXT:            "test.from_fifo"
-// CHECK-NEXT:          }
-// CHECK-NEXT:        }
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
+// CHECK:               }
+// CHECK:             }
+// CHECK:           }
+// CHECK:         }
 // CHECK-NEXT:    ktdf_lowering.signal %[[L1SU]], %[[MNISU]]
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[MNISU]] {
 // CHECK-NEXT:      "test.store"
-// CHECK-NEXT:    }
-// CHECK-NEXT:  }
-// CHECK-NEXT:  return
+// CHECK:         }
+// CHECK:       }
+// CHECK:       return
 func.func @outer_inner(%rows: index) attributes {grid = [2]} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -91,10 +91,10 @@ func.func @outer_inner(%rows: index) attributes {grid = [2]} {
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[MNILU]], %[[L1LU]] {
 // CHECK-NEXT:      scf.for
 // CHECK-NEXT:        ktdf_lowering.execute_on %[[MNILU]], %[[L1LU]] {
-// CHECK-NEXT:          ktdf.create_token
+// CHECK:               ktdf.create_token
 // CHECK-NEXT:          ktdf_lowering.execute_on %[[MNILU]] {
 // CHECK-NEXT:            "test.load"
-// CHECK-NEXT:          }
+// CHECK:               }
 // CHECK-NEXT:          ktdf_lowering.signal %[[MNILU]], %[[L1LU]]
 // CHECK-NEXT:          ktdf_lowering.execute_on %[[L1LU]] {
 // CHECK-NEXT:            "test.to_fifo"
@@ -137,7 +137,7 @@ func.func @inner_signal(%n: index) attributes {grid = [1]} {
 // CHECK:       %[[SFU:.*]] = uniform.query_map
 // CHECK:       ktdf_lowering.execute_on %[[MNILU]] {
 // CHECK-NEXT:    "test.load"
-// CHECK-NEXT:  }
+// CHECK:       }
 // CHECK-NEXT:  ktdf_lowering.signal %[[MNILU]], %[[L1LU]]
 // CHECK-NEXT:  ktdf_lowering.execute_on %[[MNISU]], %[[L1LU]], %[[SFU]] {
 // CHECK-NOT:   ktdf_lowering.signal
@@ -187,22 +187,22 @@ func.func @three_levels() attributes {grid = [1]} {
 // CHECK:       %[[L1LU:.*]] = uniform.query_map
 // CHECK:       ktdf_lowering.execute_on %[[MNILU]] {
 // CHECK-NEXT:    "test.load"
-// CHECK-NEXT:  }
+// CHECK:       }
 // CHECK-NEXT:  ktdf_lowering.signal %[[MNILU]], %[[MNISU]]
 // CHECK-NEXT:  ktdf_lowering.execute_on %[[MNISU]], %[[L1LU]] {
 // CHECK-NEXT:    scf.for
 // CHECK-NEXT:      ktdf_lowering.execute_on %[[MNISU]] {
 // CHECK-NEXT:        ktdf_lowering.execute_on %[[MNISU]] {
 // CHECK-NEXT:          "test.store"
-// CHECK-NEXT:        }
-// CHECK-NEXT:      }
+// CHECK:             }
+// CHECK:           }
 // CHECK-NEXT:      ktdf_lowering.execute_on %[[L1LU]] {
 // CHECK-NEXT:        ktdf_lowering.execute_on %[[L1LU]] {
 // CHECK-NEXT:          "test.to_fifo"
-// CHECK-NEXT:        }
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
-// CHECK-NEXT:  }
+// CHECK:             }
+// CHECK:           }
+// CHECK:         }
+// CHECK:       }
 // CHECK-NOT:   ktdf_lowering.signal
 func.func @siblings(%n: index) attributes {grid = [1]} {
   %c0 = arith.constant 0 : index

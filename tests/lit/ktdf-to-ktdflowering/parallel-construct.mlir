@@ -16,34 +16,34 @@
 // CHECK:       %[[S11:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 1 : i32, name = "C1-sfu-CL1", type = "sfu"} : index
 // CHECK:       %[[S21:.*]] = dataflow.get_unit {core = 2 : i32, corelet = 1 : i32, name = "C2-sfu-CL1", type = "sfu"} : index
 // CHECK-NEXT:  %[[TID:.*]] = ktdp.get_compute_tile_id : index
-// CHECK-NEXT:  %[[A0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:  %[[A1:.*]] = arith.constant 1 : index
-// CHECK-NEXT:  %[[A2:.*]] = arith.constant 2 : index
-// CHECK-NEXT:  %[[MAPM:.*]] = uniform.def_immutable_mapping([%[[A0]] -> %[[M0]]], [%[[A1]] -> %[[M1]]], [%[[A2]] -> %[[M2]]]):index
+// CHECK:       %[[A0:.*]] = arith.constant 0 : index
+// CHECK:       %[[A1:.*]] = arith.constant 1 : index
+// CHECK:       %[[A2:.*]] = arith.constant 2 : index
+// CHECK:       %[[MAPM:.*]] = uniform.def_immutable_mapping([%[[A0]] -> %[[M0]]], [%[[A1]] -> %[[M1]]], [%[[A2]] -> %[[M2]]]):index
 // CHECK-NEXT:  %[[MNILU:.*]] = uniform.query_map(map:%[[MAPM]], key:%[[TID]]) : index
-// CHECK-NEXT:  %[[B0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:  %[[B1:.*]] = arith.constant 1 : index
-// CHECK-NEXT:  %[[B2:.*]] = arith.constant 2 : index
-// CHECK-NEXT:  %[[MAP0:.*]] = uniform.def_immutable_mapping([%[[B0]] -> %[[S00]]], [%[[B1]] -> %[[S10]]], [%[[B2]] -> %[[S20]]]):index
+// CHECK:       %[[B0:.*]] = arith.constant 0 : index
+// CHECK:       %[[B1:.*]] = arith.constant 1 : index
+// CHECK:       %[[B2:.*]] = arith.constant 2 : index
+// CHECK:       %[[MAP0:.*]] = uniform.def_immutable_mapping([%[[B0]] -> %[[S00]]], [%[[B1]] -> %[[S10]]], [%[[B2]] -> %[[S20]]]):index
 // CHECK-NEXT:  %[[CL0:.*]] = uniform.query_map(map:%[[MAP0]], key:%[[TID]]) : index
-// CHECK-NEXT:  %[[D0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:  %[[D1:.*]] = arith.constant 1 : index
-// CHECK-NEXT:  %[[D2:.*]] = arith.constant 2 : index
-// CHECK-NEXT:  %[[MAP1:.*]] = uniform.def_immutable_mapping([%[[D0]] -> %[[S01]]], [%[[D1]] -> %[[S11]]], [%[[D2]] -> %[[S21]]]):index
+// CHECK:       %[[D0:.*]] = arith.constant 0 : index
+// CHECK:       %[[D1:.*]] = arith.constant 1 : index
+// CHECK:       %[[D2:.*]] = arith.constant 2 : index
+// CHECK:       %[[MAP1:.*]] = uniform.def_immutable_mapping([%[[D0]] -> %[[S01]]], [%[[D1]] -> %[[S11]]], [%[[D2]] -> %[[S21]]]):index
 // CHECK-NEXT:  %[[CL1:.*]] = uniform.query_map(map:%[[MAP1]], key:%[[TID]]) : index
 // CHECK:       ktdf_lowering.execute_on %[[MNILU]] {
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[MNILU]] {
 // CHECK-NEXT:      "test.load"
-// CHECK-NEXT:    }
-// CHECK-NEXT:  }
+// CHECK:         }
+// CHECK:       }
 // CHECK-NEXT:  ktdf.parallel (%[[IV:.*]], %[[INST:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) distribute(num_instances = 2) {
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[CL0]], %[[CL1]] {
 // CHECK-NEXT:      ktdf_lowering.execute_on %[[CL0]], %[[CL1]] {
 // CHECK-NEXT:        "test.compute"(%[[IV]], %[[INST]])
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
+// CHECK:           }
+// CHECK:         }
 // CHECK-NEXT:    ktdf.parallel_yield
-// CHECK-NEXT:  }
+// CHECK:       }
 func.func @parallel_compute() attributes {grid = [3]} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

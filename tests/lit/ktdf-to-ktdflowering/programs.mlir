@@ -8,10 +8,10 @@
 // CHECK-LABEL: func.func @kernel
 // CHECK-NEXT:  call @local_schedule_0
 // CHECK-NEXT:  call @"local-schedule-1"
-// CHECK-NEXT:  return
+// CHECK:       return
 
 // CHECK-LABEL: module @local_schedule_0
-// CHECK-NEXT:  func.func @local_schedule_0() attributes {grid = [2]} {
+// CHECK:       func.func @local_schedule_0() attributes {grid = [2]} {
 // CHECK-NEXT:    name = "C0-mnilu"
 // CHECK-NEXT:    name = "C1-mnilu"
 // CHECK-NEXT:    ktdp.get_compute_tile_id
@@ -19,7 +19,7 @@
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[Q0]] {
 
 // CHECK-LABEL: module @"local-schedule-1"
-// CHECK-NEXT:  func.func @"local-schedule-1"() attributes {grid = [1]} {
+// CHECK:       func.func @"local-schedule-1"() attributes {grid = [1]} {
 // CHECK-NEXT:    name = "C0-mnisu"
 // CHECK-NEXT:    ktdp.get_compute_tile_id
 // CHECK:         %[[Q1:.*]] = uniform.query_map

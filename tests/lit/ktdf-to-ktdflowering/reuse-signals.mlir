@@ -25,9 +25,9 @@
 // CHECK-NEXT:        %[[NF1:.*]] = arith.cmpi ne, %[[I]], %[[C0]] : index
 // CHECK-NEXT:        scf.if %[[NF1]] {
 // CHECK-NEXT:          ktdf_lowering.signal %[[L1LU]], %[[MNILU]]
-// CHECK-NEXT:        }
+// CHECK:             }
 // CHECK-NEXT:        ktdf.data_transfer
-// CHECK-NEXT:      }
+// CHECK:           }
 // CHECK-NEXT:      ktdf_lowering.signal %[[MNILU]], %[[L1LU]]
 // CHECK-NEXT:      ktdf_lowering.execute_on %[[L1LU]] {
 // CHECK-NEXT:        ktdf.data_transfer
@@ -35,17 +35,17 @@
 // CHECK-NEXT:        %[[NL1:.*]] = arith.cmpi ne, %[[I]], %[[L1]] : index
 // CHECK-NEXT:        scf.if %[[NL1]] {
 // CHECK-NEXT:          ktdf_lowering.signal %[[L1LU]], %[[MNILU]]
-// CHECK-NEXT:        }
-// CHECK-NEXT:      }
+// CHECK:             }
+// CHECK:           }
 // CHECK-NEXT:      ktdf_lowering.execute_on %[[SFU]] {
 // CHECK-NOT:         ktdf_lowering.signal
 // CHECK:           ktdf_lowering.execute_on %[[L1SU]] {
 // CHECK-NEXT:        %[[NF2:.*]] = arith.cmpi ne, %[[I]], %[[C0]] : index
 // CHECK-NEXT:        scf.if %[[NF2]] {
 // CHECK-NEXT:          ktdf_lowering.signal %[[MNISU]], %[[L1SU]]
-// CHECK-NEXT:        }
+// CHECK:             }
 // CHECK-NEXT:        ktdf.data_transfer
-// CHECK-NEXT:      }
+// CHECK:           }
 // CHECK-NEXT:      ktdf_lowering.signal %[[L1SU]], %[[MNISU]]
 // CHECK-NEXT:      ktdf_lowering.execute_on %[[MNISU]] {
 // CHECK-NEXT:        ktdf.data_transfer
@@ -53,10 +53,10 @@
 // CHECK-NEXT:        %[[NL2:.*]] = arith.cmpi ne, %[[I]], %[[L2]] : index
 // CHECK-NEXT:        scf.if %[[NL2]] {
 // CHECK-NEXT:          ktdf_lowering.signal %[[MNISU]], %[[L1SU]]
-// CHECK-NEXT:        }
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
-// CHECK-NEXT:  }
+// CHECK:             }
+// CHECK:           }
+// CHECK:         }
+// CHECK:       }
 func.func @tiles(%x: memref<4x64xf16, "DDR">, %y: memref<4x64xf16, "DDR">) attributes {grid = [1]} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -121,9 +121,9 @@ func.func @tiles(%x: memref<4x64xf16, "DDR">, %y: memref<4x64xf16, "DDR">) attri
 // CHECK-NEXT:          %[[NOT_FIRST:.*]] = arith.ori %[[NI]], %[[NJ]] : i1
 // CHECK-NEXT:          scf.if %[[NOT_FIRST]] {
 // CHECK-NEXT:            ktdf_lowering.signal %[[L1LU]], %[[MNILU]]
-// CHECK-NEXT:          }
+// CHECK:               }
 // CHECK-NEXT:          ktdf.data_transfer
-// CHECK-NEXT:        }
+// CHECK:             }
 // CHECK-NEXT:        ktdf_lowering.signal %[[MNILU]], %[[L1LU]]
 // CHECK-NEXT:        ktdf_lowering.execute_on %[[L1LU]] {
 // CHECK-NEXT:          ktdf.data_transfer
@@ -135,8 +135,8 @@ func.func @tiles(%x: memref<4x64xf16, "DDR">, %y: memref<4x64xf16, "DDR">) attri
 // CHECK-NEXT:          %[[NOT_LAST:.*]] = arith.ori %[[NLI]], %[[NLJ]] : i1
 // CHECK-NEXT:          scf.if %[[NOT_LAST]] {
 // CHECK-NEXT:            ktdf_lowering.signal %[[L1LU]], %[[MNILU]]
-// CHECK-NEXT:          }
-// CHECK-NEXT:        }
+// CHECK:               }
+// CHECK:             }
 func.func @nest(%x: memref<?x64xf16, "DDR">, %n: index) attributes {grid = [1]} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

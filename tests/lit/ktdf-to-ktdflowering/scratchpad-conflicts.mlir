@@ -9,43 +9,43 @@
 !out = !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>
 // CHECK-LABEL: func.func @elementwise
 // CHECK:       %[[MNILU:.*]] = uniform.query_map
-// CHECK-NEXT:  arith.constant 0 : index
-// CHECK-NEXT:  arith.constant 1 : index
-// CHECK-NEXT:  uniform.def_immutable_mapping
+// CHECK:       arith.constant 0 : index
+// CHECK:       arith.constant 1 : index
+// CHECK:       uniform.def_immutable_mapping
 // CHECK-NEXT:  %[[L1LU:.*]] = uniform.query_map
 // CHECK:       %[[SFU:.*]] = uniform.query_map
 // CHECK:       %[[L1SU:.*]] = uniform.query_map
 // CHECK:       %[[MNISU:.*]] = uniform.query_map
 // CHECK:       ktdf_lowering.execute_on %[[MNILU]], %[[L1LU]], %[[SFU]], %[[L1SU]], %[[MNISU]] {
-// CHECK-NEXT:    %[[A0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[BUF:.*]] = builtin.unrealized_conversion_cast %[[A0]] : index to memref<64xf16, "L1">
-// CHECK-NEXT:    %[[A1:.*]] = arith.constant 128 : index
-// CHECK-NEXT:    %[[RES:.*]] = builtin.unrealized_conversion_cast %[[A1]] : index to memref<64xf16, "L1">
-// CHECK-NEXT:    %[[FIN:.*]] = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:    %[[FOUT:.*]] = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>
+// CHECK:         %[[A0:.*]] = arith.constant 0 : index
+// CHECK:         %[[BUF:.*]] = builtin.unrealized_conversion_cast %[[A0]] : index to memref<64xf16, "L1">
+// CHECK:         %[[A1:.*]] = arith.constant 128 : index
+// CHECK:         %[[RES:.*]] = builtin.unrealized_conversion_cast %[[A1]] : index to memref<64xf16, "L1">
+// CHECK:         %[[FIN:.*]] = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
+// CHECK:         %[[FOUT:.*]] = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>
 // CHECK-COUNT-4: ktdf.create_token
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[MNILU]] {
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}} to %[[BUF]]
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK-NEXT:    ktdf_lowering.signal %[[MNILU]], %[[L1LU]]
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[L1LU]] {
 // CHECK-NEXT:      ktdf.data_transfer from %[[BUF]]{{.*}} to %[[FIN]]
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[SFU]] {
 // CHECK-NEXT:      ktdf.read_from_fifo %[[FIN]]
-// CHECK-NEXT:      tensor.empty
+// CHECK:           tensor.empty
 // CHECK-NEXT:      linalg.exp
 // CHECK-NEXT:      ktdf.write_to_fifo
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[L1SU]] {
 // CHECK-NEXT:      ktdf.data_transfer from %[[FOUT]]{{.*}} to %[[RES]]
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK-NEXT:    ktdf_lowering.signal %[[L1SU]], %[[MNISU]]
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[MNISU]] {
 // CHECK-NEXT:      ktdf.data_transfer from %[[RES]]
-// CHECK-NEXT:    }
-// CHECK-NEXT:  }
-// CHECK-NEXT:  return
+// CHECK:         }
+// CHECK:       }
+// CHECK:       return
 func.func @elementwise(%x: memref<2x64xf16, "DDR">, %y: memref<2x64xf16, "DDR">) attributes {grid = [2]} {
   %c0 = arith.constant 0 : index
   %t = ktdp.get_compute_tile_id : index
@@ -100,16 +100,16 @@ func.func @elementwise(%x: memref<2x64xf16, "DDR">, %y: memref<2x64xf16, "DDR">)
 // CHECK:       ktdf_lowering.execute_on %[[MNILU]], %[[L1LU]], %[[MNISU]] {
 // CHECK:         ktdf_lowering.execute_on %[[L1LU]] {
 // CHECK-NEXT:      "test.to_fifo"
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[MNILU]] {
 // CHECK-NEXT:      "test.load"
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK-NEXT:    ktdf_lowering.signal %[[MNILU]], %[[MNISU]]
 // CHECK-NEXT:    ktdf_lowering.signal %[[MNILU]], %[[L1LU]]
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[MNISU]] {
 // CHECK-NEXT:      "test.store"
-// CHECK-NEXT:    }
-// CHECK-NEXT:  }
+// CHECK:         }
+// CHECK:       }
 func.func @fork() attributes {grid = [1]} {
   ktdf.pipeline {
     %p:2 = ktdf.private -> (!ktdf.token, !ktdf.token) {
@@ -140,7 +140,7 @@ func.func @fork() attributes {grid = [1]} {
 // CHECK:       %[[L1LU:.*]] = uniform.query_map
 // CHECK:       ktdf_lowering.execute_on %[[MNISU]] {
 // CHECK-NEXT:    "test.store"
-// CHECK-NEXT:  }
+// CHECK:       }
 // CHECK-NEXT:  ktdf_lowering.signal %[[MNISU]], %[[MNILU]], %[[L1LU]]
 // CHECK-NEXT:  ktdf_lowering.execute_on %[[MNILU]], %[[L1LU]] {
 // CHECK-NEXT:    "test.load"

@@ -11,24 +11,24 @@
 // CHECK:       %[[U1:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 0 : i32, name = "C1-l1lu", type = "l1lu"} : index
 // CHECK:       %[[U2:.*]] = dataflow.get_unit {core = 2 : i32, corelet = 0 : i32, name = "C2-l1lu", type = "l1lu"} : index
 // CHECK-NEXT:  %[[TID:.*]] = ktdp.get_compute_tile_id : index
-// CHECK-NEXT:  %[[K0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:  %[[K1:.*]] = arith.constant 1 : index
-// CHECK-NEXT:  %[[K2:.*]] = arith.constant 2 : index
-// CHECK-NEXT:  %[[MAP:.*]] = uniform.def_immutable_mapping([%[[K0]] -> %[[U0]]], [%[[K1]] -> %[[U1]]], [%[[K2]] -> %[[U2]]]):index
+// CHECK:       %[[K0:.*]] = arith.constant 0 : index
+// CHECK:       %[[K1:.*]] = arith.constant 1 : index
+// CHECK:       %[[K2:.*]] = arith.constant 2 : index
+// CHECK:       %[[MAP:.*]] = uniform.def_immutable_mapping([%[[K0]] -> %[[U0]]], [%[[K1]] -> %[[U1]]], [%[[K2]] -> %[[U2]]]):index
 // CHECK-NEXT:  %[[Q:.*]] = uniform.query_map(map:%[[MAP]], key:%[[TID]]) : index
 // CHECK-NEXT:  %[[T:.*]] = ktdp.get_compute_tile_id : index
-// CHECK-NEXT:  %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:  %[[C1:.*]] = arith.constant 1 : index
-// CHECK-NEXT:  %[[C4:.*]] = arith.constant 4 : index
+// CHECK:       %[[C0:.*]] = arith.constant 0 : index
+// CHECK:       %[[C1:.*]] = arith.constant 1 : index
+// CHECK:       %[[C4:.*]] = arith.constant 4 : index
 // CHECK-NEXT:  scf.for %[[I:.*]] = %[[C0]] to %[[C4]] step %[[C1]] {
 // CHECK-NEXT:    ktdf_lowering.execute_on %[[Q]] {
-// CHECK-NEXT:      %[[TOK:.*]] = ktdf.create_token : !ktdf.token
+// CHECK:           %[[TOK:.*]] = ktdf.create_token : !ktdf.token
 // CHECK-NEXT:      ktdf_lowering.execute_on %[[Q]] {
 // CHECK-NEXT:        ktdf.data_transfer from %[[SRC]][%[[T]], %[[I]], 0] size [1, 1, 64] to %[[SLOT]] size [64]
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
-// CHECK-NEXT:  }{{$}}
-// CHECK-NEXT:  return
+// CHECK:           }
+// CHECK:         }
+// CHECK:       }{{$}}
+// CHECK:       return
 // CHECK-NOT:   loop_type
 func.func @single_stage(%src: memref<3x4x64xf16, "L1">, %slot: !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>) attributes {grid = [3]} {
   %t = ktdp.get_compute_tile_id : index
@@ -51,7 +51,7 @@ func.func @single_stage(%src: memref<3x4x64xf16, "L1">, %slot: !ktdf.fifo.slot<"
 
 // A function without stages is left alone: no units, no tile id.
 // CHECK-LABEL: func.func @no_stages
-// CHECK-NEXT:  return
+// CHECK:       return
 func.func @no_stages() attributes {grid = [3]} {
   return
 }

@@ -13,29 +13,29 @@
 // PRE-LABEL: func.func @local_schedule_0()
 // PRE:         ktdf.stage depends_in(%{{.*}}) depends_out(%{{.*}}) {
 // PRE:           linalg.generic
-// PRE-NEXT:      ^bb0(%[[X:.*]]: f16, %{{.*}}: f16):
+// PRE:           ^bb0(%[[X:.*]]: f16, %{{.*}}: f16):
 // PRE-NEXT:        %[[S:.*]] = spyreop.sigmoid %[[X]] : f16
 // PRE-NEXT:        %[[Y:.*]] = arith.mulf %[[X]], %[[S]] : f16
-// PRE-NEXT:        linalg.yield %[[Y]] : f16
+// PRE:             linalg.yield %[[Y]] : f16
 // PRE:         } {applicable_units = ["VEC"]}
 
 // ALL-LABEL: func.func @local_schedule_0()
 // ALL:           linalg.generic
-// ALL-NEXT:      ^bb0(%[[X:.*]]: f16, %{{.*}}: f16):
+// ALL:           ^bb0(%[[X:.*]]: f16, %{{.*}}: f16):
 // ALL-NEXT:        %[[N:.*]] = arith.negf %[[X]] : f16
 // ALL-NEXT:        %[[E:.*]] = spyreop.exp %[[N]] {ktdf_arch.maps_to = "VEC"} : f16
 // ALL-NEXT:        %[[ONE:.*]] = spyreop.constant 1.000000e+00 : f16
 // ALL-NEXT:        %[[D:.*]] = arith.addf %[[ONE]], %[[E]] : f16
 // ALL-NEXT:        %[[R:.*]] = spyreop.reciprocal %[[D]] {ktdf_arch.features = {dfsched.table = "recip_lut"}, ktdf_arch.maps_to = "recip_lut"} : f16
 // ALL-NEXT:        %[[Y:.*]] = arith.mulf %[[X]], %[[R]] : f16
-// ALL-NEXT:        linalg.yield %[[Y]] : f16
+// ALL:             linalg.yield %[[Y]] : f16
 
 // A group the device does not use leaves the intrinsic alone.
 // OTHER-LABEL: func.func @local_schedule_0()
 // OTHER:         linalg.generic
-// OTHER-NEXT:    ^bb0(%[[X:.*]]: f16, %{{.*}}: f16):
+// OTHER:         ^bb0(%[[X:.*]]: f16, %{{.*}}: f16):
 // OTHER-NEXT:      %[[Y:.*]] = spyreop.silu %[[X]] : f16
-// OTHER-NEXT:      linalg.yield %[[Y]] : f16
+// OTHER:           linalg.yield %[[Y]] : f16
 
 #view = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 31 >= 0)>
 #rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 31 >= 0)>

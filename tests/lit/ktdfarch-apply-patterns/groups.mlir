@@ -76,14 +76,14 @@ module {
 // NONE-NOT:     arith.subf
 // NONE:         %[[M:.*]] = arith.mulf %[[B]], %[[TWO]] : f16
 // NONE-NEXT:    %[[S:.*]] = math.sqrt %[[B]] : f16
-// NONE-NEXT:    return %[[ZERO]], %[[M]], %[[S]]
+// NONE:         return %[[ZERO]], %[[M]], %[[S]]
 
 // STRENGTH-LABEL: func.func @kernel(
 // STRENGTH-SAME:      %[[A:[a-zA-Z0-9_]+]]: f16, %[[B:[a-zA-Z0-9_]+]]: f16)
-// STRENGTH-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
+// STRENGTH:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
 // STRENGTH-NEXT:    %[[M:.*]] = arith.addf %[[B]], %[[B]] : f16
 // STRENGTH-NEXT:    %[[S:.*]] = math.sqrt %[[B]] : f16
-// STRENGTH-NEXT:    return %[[ZERO]], %[[M]], %[[S]]
+// STRENGTH:         return %[[ZERO]], %[[M]], %[[S]]
 
 // TAG-LABEL: func.func @kernel(
 // TAG:         arith.addf

@@ -6,14 +6,14 @@
 
 // CHECK-LABEL: func.func @cleanup(
 // CHECK-SAME:      %[[N:[a-zA-Z0-9_]+]]: index)
-// CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : index
-// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[N]] step %[[C1]] {
 // CHECK-NEXT:      %[[X:.*]] = arith.muli %[[I]], %[[C4]] : index
 // CHECK-NEXT:      func.call @use(%[[X]]) : (index) -> ()
-// CHECK-NEXT:    }
-// CHECK-NEXT:    return
+// CHECK:         }
+// CHECK:         return
 
 module {
   ktdf_arch.device @sample_device import("../../../arch/devices/sample_device.mlir")
@@ -36,10 +36,10 @@ module {
 // -----
 
 // CHECK-LABEL: func.func @untouched(
-// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
-// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
+// CHECK:         %{{.*}} = arith.constant 0 : index
+// CHECK:         %{{.*}} = arith.constant 0 : index
 // CHECK-NEXT:    %{{.*}} = arith.addi
-// CHECK-NEXT:    return
+// CHECK:         return
 
 module {
   func.func @untouched(%n: index) {

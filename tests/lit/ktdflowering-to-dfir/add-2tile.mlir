@@ -8,13 +8,13 @@
 // is a constant), so the outer function only calls the DataflowIR.
 
 // CHECK-LABEL: module @local_schedule_0 {
-// CHECK-NEXT:    func.func private @local_schedule_0_body()
-// CHECK-NEXT:    func.func @local_schedule_0() {
+// CHECK:         func.func private @local_schedule_0_body()
+// CHECK:         func.func @local_schedule_0() {
 // CHECK-NEXT:      call @local_schedule_0_body() : () -> ()
-// CHECK-NEXT:      return
-// CHECK-NEXT:    }
+// CHECK:           return
+// CHECK:         }
 // CHECK-NEXT:    module {
-// CHECK-NEXT:      func.func @local_schedule_0_body() attributes {grid = [2]} {
+// CHECK:           func.func @local_schedule_0_body() attributes {grid = [2]} {
 // CHECK-DAG:         %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:         %[[C128:.*]] = arith.constant 128 : index
 // CHECK-DAG:         %[[C256:.*]] = arith.constant 256 : index
@@ -40,10 +40,10 @@
 // CHECK-NEXT:        dataflow.program_unit iter_arg : %[[I0:.*]] -> (%[[MN0]], %[[MN1]]) : {
 // CHECK:               %[[LM:.*]] = uniform.def_immutable_mapping([%[[MN0]] -> %[[L10]]], [%[[MN1]] -> %[[L11]]]):index
 // CHECK:               %[[L:.*]] = uniform.query_map(map:%[[LM]], key:%[[I0]]) : index
-// CHECK-NEXT:          %[[AM:.*]] = uniform.def_immutable_mapping([%[[MN0]] -> %[[C0]]], [%[[MN1]] -> %[[C128]]]):index
+// CHECK:               %[[AM:.*]] = uniform.def_immutable_mapping([%[[MN0]] -> %[[C0]]], [%[[MN1]] -> %[[C128]]]):index
 // CHECK:               %[[AQ:.*]] = uniform.query_map(map:%[[AM]], key:%[[I0]]) : index
 // CHECK-NEXT:          %[[A:.*]] = dataflow.get_logical_memory_view %[[DDR]], %[[AQ]] {layout_map = #{{.*}}} : index, index, memref<2x64xf16>
-// CHECK-NEXT:          %[[BM:.*]] = uniform.def_immutable_mapping([%[[MN0]] -> %[[C4096]]], [%[[MN1]] -> %[[C4224]]]):index
+// CHECK:               %[[BM:.*]] = uniform.def_immutable_mapping([%[[MN0]] -> %[[C4096]]], [%[[MN1]] -> %[[C4224]]]):index
 // CHECK:               %[[BQ:.*]] = uniform.query_map(map:%[[BM]], key:%[[I0]]) : index
 // CHECK-NEXT:          %[[B:.*]] = dataflow.get_logical_memory_view %[[DDR]], %[[BQ]] {layout_map = #{{.*}}} : index, index, memref<2x64xf16>
 // CHECK:               %[[LA:.*]] = dataflow.get_logical_memory_view %[[L]], %[[C0]] {layout_map = #{{.*}}} : index, index, memref<1x64xf16>
@@ -52,11 +52,11 @@
 // CHECK:               } : memref<2x64xf16>, memref<1x64xf16>
 // CHECK-NEXT:          agen.composite_load_and_store src:%[[B]][{{.*}}] dst:%[[LB]][0, 0]
 // CHECK:               } : memref<2x64xf16>, memref<1x64xf16>
-// CHECK-NEXT:          %[[PM:.*]] = uniform.def_immutable_mapping([%[[MN0]] -> %[[LU0]]], [%[[MN1]] -> %[[LU1]]]):index
+// CHECK:               %[[PM:.*]] = uniform.def_immutable_mapping([%[[MN0]] -> %[[LU0]]], [%[[MN1]] -> %[[LU1]]]):index
 // CHECK-NEXT:          %[[P:.*]] = uniform.query_map(map:%[[PM]], key:%[[I0]]) : index
 // CHECK-NEXT:          dataflow.sync_send %[[P]] {wait_immediately_for_async_transfers = true} : index
 // CHECK-NEXT:          dataflow.sync_recv %[[P]] : index
-// CHECK-NEXT:        }
+// CHECK:             }
 
 // L1LU: waits for MNILU, then loads both buffers into the SFU's FIFOs.
 // CHECK-NEXT:        dataflow.program_unit iter_arg : %{{.*}} -> (%[[LU0]], %[[LU1]]) : {
@@ -66,7 +66,7 @@
 // CHECK:               dataflow.send
 // CHECK:               agen.vector_load
 // CHECK:               dataflow.send
-// CHECK-NEXT:        }
+// CHECK:             }
 
 // SFU: two receives, the add, a send.
 // CHECK-NEXT:        dataflow.program_unit iter_arg : %{{.*}} -> (%[[SF0]], %[[SF1]]) : {
@@ -74,7 +74,7 @@
 // CHECK:               %[[Y:.*]] = dataflow.receive
 // CHECK-NEXT:          %[[S:.*]] = vectorchain.binary %[[X]], %[[Y]] {binary_op = #vectorchain<binary_operator add>
 // CHECK:               dataflow.send %{{.*}}, %[[S]] : vector<64xf16>
-// CHECK-NEXT:        }
+// CHECK:             }
 
 // L1SU: receive, store into L1 at byte 256, release MNISU.
 // CHECK-NEXT:        dataflow.program_unit iter_arg : %{{.*}} -> (%[[SU0]], %[[SU1]]) : {
@@ -83,7 +83,7 @@
 // CHECK-NEXT:          agen.vector_store
 // CHECK:               dataflow.sync_send
 // CHECK-NEXT:          dataflow.sync_recv
-// CHECK-NEXT:        }
+// CHECK:             }
 
 // MNISU: waits, then L1 -> DDR row of C.
 // CHECK-NEXT:        dataflow.program_unit iter_arg : %{{.*}} -> (%[[MS0]], %[[MS1]]) : {
@@ -92,8 +92,8 @@
 // CHECK-NEXT:          dataflow.sync_recv
 // CHECK-NEXT:          agen.composite_load_and_store
 // CHECK:               } : memref<1x64xf16>, memref<2x64xf16>
-// CHECK-NEXT:        }
-// CHECK-NEXT:        return
+// CHECK:             }
+// CHECK:             return
 // CHECK-NOT:     ktdf_lowering
 // CHECK-NOT:     ktdf.
 

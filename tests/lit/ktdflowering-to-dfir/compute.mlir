@@ -10,19 +10,19 @@
 // CHECK:         %[[SFU:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-SFU"
 // CHECK:         %[[SU:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-L1SU"
 // CHECK:         dataflow.program_unit iter_arg : %[[IT:.*]] -> (%[[SFU]]) : {
-// CHECK-NEXT:      %[[M0:.*]] = uniform.def_immutable_mapping([%[[SFU]] -> %[[LU]]]):index
+// CHECK:           %[[M0:.*]] = uniform.def_immutable_mapping([%[[SFU]] -> %[[LU]]]):index
 // CHECK-NEXT:      %[[Q0:.*]] = uniform.query_map(map:%[[M0]], key:%[[IT]]) : index
 // CHECK-NEXT:      %[[X:.*]] = dataflow.receive %[[Q0]] : vector<64xf16>
-// CHECK-NEXT:      %[[M1:.*]] = uniform.def_immutable_mapping([%[[SFU]] -> %[[LU]]]):index
+// CHECK:           %[[M1:.*]] = uniform.def_immutable_mapping([%[[SFU]] -> %[[LU]]]):index
 // CHECK-NEXT:      %[[Q1:.*]] = uniform.query_map(map:%[[M1]], key:%[[IT]]) : index
 // CHECK-NEXT:      %[[Y:.*]] = dataflow.receive %[[Q1]] : vector<64xf16>
 // CHECK-NEXT:      %[[P:.*]] = vectorchain.binary %[[X]], %[[HALF]] {binary_op = #vectorchain<binary_operator mul>, op_specific_map = #[[ID:.*]]} : vector<64xf16>, vector<64xf16>, vector<64xf16>
 // CHECK-NEXT:      %[[S:.*]] = vectorchain.binary %[[P]], %[[Y]] {binary_op = #vectorchain<binary_operator add>, op_specific_map = #[[ID]]} : vector<64xf16>, vector<64xf16>, vector<64xf16>
 // CHECK-NEXT:      %[[MAX:.*]] = vectorchain.binary %[[S]], %[[Y]] {binary_op = #vectorchain<binary_operator max>, op_specific_map = #[[ID]]} : vector<64xf16>, vector<64xf16>, vector<64xf16>
-// CHECK-NEXT:      %[[M2:.*]] = uniform.def_immutable_mapping([%[[SFU]] -> %[[SU]]]):index
+// CHECK:           %[[M2:.*]] = uniform.def_immutable_mapping([%[[SFU]] -> %[[SU]]]):index
 // CHECK-NEXT:      %[[Q2:.*]] = uniform.query_map(map:%[[M2]], key:%[[IT]]) : index
 // CHECK-NEXT:      dataflow.send %[[Q2]], %[[MAX]] : vector<64xf16>
-// CHECK-NEXT:    }
+// CHECK:         }
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @elementwise() attributes {grid = [1]} {
   %lu = dataflow.get_unit {core = 0 : i32, name = "C0-L1LU", type = "L1LU"} : index
@@ -76,8 +76,8 @@ func.func @elementwise() attributes {grid = [1]} {
 // CHECK-NEXT:      %[[SUM:.*]] = scf.for %{{.*}} = %{{.*}} to %[[C8]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (vector<64xf16>) {
 // CHECK:             %[[ROW:.*]] = dataflow.receive %{{.*}} : vector<64xf16>
 // CHECK-NEXT:        %[[NEXT:.*]] = vectorchain.binary %[[ACC]], %[[ROW]] {binary_op = #vectorchain<binary_operator add>, op_specific_map = #{{.*}}} : vector<64xf16>, vector<64xf16>, vector<64xf16>
-// CHECK-NEXT:        scf.yield %[[NEXT]] : vector<64xf16>
-// CHECK-NEXT:      }
+// CHECK:             scf.yield %[[NEXT]] : vector<64xf16>
+// CHECK:           }
 // CHECK:           dataflow.send %{{.*}}, %[[SUM]] : vector<64xf16>
 #in = affine_map<(d0, d1) -> (d0, d1)>
 #out = affine_map<(d0, d1) -> (d1)>

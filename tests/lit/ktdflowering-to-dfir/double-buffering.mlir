@@ -14,10 +14,10 @@
 // CHECK-NEXT:          %[[X:.*]] = agen.vector_load %[[VIEW]]
 // CHECK:               dataflow.send %{{.*}}, %[[X]]
 // CHECK-NEXT:          %[[FLIP:.*]] = arith.subi %[[C256]], %[[I]] : index
-// CHECK-NEXT:          scf.yield %[[FLIP]] : index
-// CHECK-NEXT:        }
-// CHECK-NEXT:        scf.yield %[[INNER]] : index
-// CHECK-NEXT:      }
+// CHECK:               scf.yield %[[FLIP]] : index
+// CHECK:             }
+// CHECK:             scf.yield %[[INNER]] : index
+// CHECK:           }
 // CHECK-NOT:       ktdf.buffer_phase
 // CHECK-NOT:       ktdf.select_memref
 func.func @first(%n: index) attributes {grid = [1]} {

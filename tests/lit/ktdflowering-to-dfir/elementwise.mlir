@@ -17,8 +17,8 @@
 // CHECK:           %[[EX:.*]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<64xf16> to vector<64xf16>
 // CHECK:             arith.addf %{{.*}}, %[[ONE]] : f16
 // CHECK:           %[[DEN:.*]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<64xf16> to vector<64xf16>
-// CHECK-NEXT:      builtin.unrealized_conversion_cast %[[EX]] : vector<64xf16> to tensor<64xf16>
-// CHECK-NEXT:      builtin.unrealized_conversion_cast %[[DEN]] : vector<64xf16> to tensor<64xf16>
+// CHECK:           builtin.unrealized_conversion_cast %[[EX]] : vector<64xf16> to tensor<64xf16>
+// CHECK:           builtin.unrealized_conversion_cast %[[DEN]] : vector<64xf16> to tensor<64xf16>
 // CHECK:             arith.divf %{{.*}}, %{{.*}} : f16
 // CHECK:           %[[Q:.*]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<64xf16> to vector<64xf16>
 // CHECK:           dataflow.send %{{.*}}, %[[Q]] : vector<64xf16>
@@ -70,10 +70,10 @@ func.func @sigmoid() attributes {grid = [1]} {
 
 // CHECK-LABEL: func.func @relu_select(
 // CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<64xf16>, tensor<64xf16>)
-// CHECK-NEXT:      ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16, %{{.*}}: f16):
+// CHECK:           ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16, %{{.*}}: f16):
 // CHECK-NEXT:        %[[C:.*]] = arith.cmpf ogt, %[[A]], %{{.*}} : f16
 // CHECK-NEXT:        %[[S:.*]] = arith.select %[[C]], %[[A]], %[[B]] : f16
-// CHECK-NEXT:        linalg.yield %[[S]] : f16
+// CHECK:             linalg.yield %[[S]] : f16
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @relu_select() attributes {grid = [1]} {

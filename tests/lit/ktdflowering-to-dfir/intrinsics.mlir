@@ -10,17 +10,17 @@
 // CHECK:         dataflow.program_unit iter_arg : %{{.*}} -> (%{{.*}}) : {
 // CHECK:           %[[X:.*]] = dataflow.receive %{{.*}} : vector<64xf16>
 // CHECK:           %[[Y:.*]] = dataflow.receive %{{.*}} : vector<64xf16>
-// CHECK-NEXT:      %[[XT:.*]] = builtin.unrealized_conversion_cast %[[X]] : vector<64xf16> to tensor<64xf16>
-// CHECK-NEXT:      %[[E:.*]] = tensor.empty() : tensor<64xf16>
+// CHECK:           %[[XT:.*]] = builtin.unrealized_conversion_cast %[[X]] : vector<64xf16> to tensor<64xf16>
+// CHECK:           %[[E:.*]] = tensor.empty() : tensor<64xf16>
 // CHECK-NEXT:      %[[GT:.*]] = linalg.generic {indexing_maps = [#[[ID:.*]], #[[ID]]], iterator_types = ["parallel"]} ins(%[[XT]] : tensor<64xf16>) outs(%[[E]] : tensor<64xf16>) {
-// CHECK-NEXT:      ^bb0(%[[IN:.*]]: f16, %{{.*}}: f16):
+// CHECK:           ^bb0(%[[IN:.*]]: f16, %{{.*}}: f16):
 // CHECK-NEXT:        %[[S:.*]] = spyreop.sigmoid %[[IN]] : f16
-// CHECK-NEXT:        linalg.yield %[[S]] : f16
-// CHECK-NEXT:      } -> tensor<64xf16>
-// CHECK-NEXT:      %[[G:.*]] = builtin.unrealized_conversion_cast %[[GT]] : tensor<64xf16> to vector<64xf16>
+// CHECK:             linalg.yield %[[S]] : f16
+// CHECK:           } -> tensor<64xf16>
+// CHECK:           %[[G:.*]] = builtin.unrealized_conversion_cast %[[GT]] : tensor<64xf16> to vector<64xf16>
 // CHECK-NEXT:      %[[P:.*]] = vectorchain.binary %[[G]], %[[Y]] {binary_op = #vectorchain<binary_operator mul>, op_specific_map = #[[ID]]} : vector<64xf16>, vector<64xf16>, vector<64xf16>
 // CHECK:           dataflow.send %{{.*}}, %[[P]] : vector<64xf16>
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK-NOT:     ktdf.
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @sigmoid_gate() attributes {grid = [1]} {
@@ -68,23 +68,23 @@ func.func @sigmoid_gate() attributes {grid = [1]} {
 // CHECK-LABEL: func.func @exp_div(
 // CHECK:           %[[X:.*]] = dataflow.receive %{{.*}} : vector<64xf16>
 // CHECK:           %[[Y:.*]] = dataflow.receive %{{.*}} : vector<64xf16>
-// CHECK-NEXT:      %[[XT:.*]] = builtin.unrealized_conversion_cast %[[X]] : vector<64xf16> to tensor<64xf16>
-// CHECK-NEXT:      %[[E1:.*]] = tensor.empty() : tensor<64xf16>
+// CHECK:           %[[XT:.*]] = builtin.unrealized_conversion_cast %[[X]] : vector<64xf16> to tensor<64xf16>
+// CHECK:           %[[E1:.*]] = tensor.empty() : tensor<64xf16>
 // CHECK-NEXT:      %[[ET:.*]] = linalg.generic {{.*}} ins(%[[XT]] : tensor<64xf16>) outs(%[[E1]] : tensor<64xf16>) {
-// CHECK-NEXT:      ^bb0(%[[A:.*]]: f16, %{{.*}}: f16):
+// CHECK:           ^bb0(%[[A:.*]]: f16, %{{.*}}: f16):
 // CHECK-NEXT:        %[[EX:.*]] = spyreop.exp %[[A]] : f16
-// CHECK-NEXT:        linalg.yield %[[EX]] : f16
-// CHECK-NEXT:      } -> tensor<64xf16>
-// CHECK-NEXT:      %[[EV:.*]] = builtin.unrealized_conversion_cast %[[ET]] : tensor<64xf16> to vector<64xf16>
-// CHECK-NEXT:      %[[EVT:.*]] = builtin.unrealized_conversion_cast %[[EV]] : vector<64xf16> to tensor<64xf16>
-// CHECK-NEXT:      %[[YT:.*]] = builtin.unrealized_conversion_cast %[[Y]] : vector<64xf16> to tensor<64xf16>
-// CHECK-NEXT:      %[[E2:.*]] = tensor.empty() : tensor<64xf16>
+// CHECK:             linalg.yield %[[EX]] : f16
+// CHECK:           } -> tensor<64xf16>
+// CHECK:           %[[EV:.*]] = builtin.unrealized_conversion_cast %[[ET]] : tensor<64xf16> to vector<64xf16>
+// CHECK:           %[[EVT:.*]] = builtin.unrealized_conversion_cast %[[EV]] : vector<64xf16> to tensor<64xf16>
+// CHECK:           %[[YT:.*]] = builtin.unrealized_conversion_cast %[[Y]] : vector<64xf16> to tensor<64xf16>
+// CHECK:           %[[E2:.*]] = tensor.empty() : tensor<64xf16>
 // CHECK-NEXT:      %[[DT:.*]] = linalg.generic {indexing_maps = [#[[ID:.*]], #[[ID]], #[[ID]]], iterator_types = ["parallel"]} ins(%[[EVT]], %[[YT]] : tensor<64xf16>, tensor<64xf16>) outs(%[[E2]] : tensor<64xf16>) {
-// CHECK-NEXT:      ^bb0(%[[N:.*]]: f16, %[[D:.*]]: f16, %{{.*}}: f16):
+// CHECK:           ^bb0(%[[N:.*]]: f16, %[[D:.*]]: f16, %{{.*}}: f16):
 // CHECK-NEXT:        %[[Q:.*]] = spyreop.realdiv %[[N]], %[[D]] : f16
-// CHECK-NEXT:        linalg.yield %[[Q]] : f16
-// CHECK-NEXT:      } -> tensor<64xf16>
-// CHECK-NEXT:      %[[R:.*]] = builtin.unrealized_conversion_cast %[[DT]] : tensor<64xf16> to vector<64xf16>
+// CHECK:             linalg.yield %[[Q]] : f16
+// CHECK:           } -> tensor<64xf16>
+// CHECK:           %[[R:.*]] = builtin.unrealized_conversion_cast %[[DT]] : tensor<64xf16> to vector<64xf16>
 // CHECK:           dataflow.send %{{.*}}, %[[R]] : vector<64xf16>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @exp_div() attributes {grid = [1]} {

@@ -15,11 +15,11 @@
 // CHECK:         %[[DDR:.*]] = dataflow.get_unit {name = "ddr", type = "ddr"} : index
 // CHECK-NEXT:    dataflow.program_unit iter_arg : %[[IT:.*]] -> (%[[U0]], %[[U1]]) : {
 // CHECK-NEXT:      %[[FIXED:.*]] = dataflow.get_logical_memory_view %[[DDR]], %[[C640]] {layout_map = #[[ROWS:.*]]} : index, index, memref<4x64xf16>
-// CHECK-NEXT:      %[[M:.*]] = uniform.def_immutable_mapping([%[[U0]] -> %[[C512]]], [%[[U1]] -> %[[C640]]]):index
+// CHECK:           %[[M:.*]] = uniform.def_immutable_mapping([%[[U0]] -> %[[C512]]], [%[[U1]] -> %[[C640]]]):index
 // CHECK-NEXT:      %[[Q:.*]] = uniform.query_map(map:%[[M]], key:%[[IT]]) : index
 // CHECK-NEXT:      %[[PER_CORE:.*]] = dataflow.get_logical_memory_view %[[DDR]], %[[Q]] {layout_map = #[[ROWS]]} : index, index, memref<4x64xf16>
 // CHECK-NEXT:      "test.use"(%[[FIXED]], %[[PER_CORE]]) : (memref<4x64xf16>, memref<4x64xf16>) -> ()
-// CHECK-NEXT:    }
+// CHECK:         }
 #rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 func.func @source_a() attributes {grid = [2]} {
   %u0 = dataflow.get_unit {core = 0 : i32, name = "C0-MNILU", type = "MNILU"} : index
@@ -60,7 +60,7 @@ func.func @source_a() attributes {grid = [2]} {
 // CHECK:         %[[L1:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-l1", type = "l1"} : index
 // CHECK:         %[[REG:.*]] = dataflow.get_unit {name = "sfu_reg", type = "sfu_reg"} : index
 // CHECK-NEXT:    dataflow.program_unit iter_arg : %[[IT:.*]] -> (%[[U0]], %[[U1]]) : {
-// CHECK-NEXT:      %[[M:.*]] = uniform.def_immutable_mapping([%[[U0]] -> %[[L0]]], [%[[U1]] -> %[[L1]]]):index
+// CHECK:           %[[M:.*]] = uniform.def_immutable_mapping([%[[U0]] -> %[[L0]]], [%[[U1]] -> %[[L1]]]):index
 // CHECK-NEXT:      %[[MINE:.*]] = uniform.query_map(map:%[[M]], key:%[[IT]]) : index
 // CHECK-NEXT:      %[[A:.*]] = dataflow.get_logical_memory_view %[[MINE]], %[[C128]] {layout_map = #[[RM:.*]]} : index, index, memref<2x64xf16>
 // CHECK-NEXT:      %[[R:.*]] = dataflow.get_logical_memory_view %[[REG]], %[[C0]] {layout_map = #[[RM]]} : index, index, memref<2x64xf16>

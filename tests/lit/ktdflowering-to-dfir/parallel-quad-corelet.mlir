@@ -19,7 +19,7 @@
 // CHECK:         dataflow.program_unit iter_arg : %[[IT:.*]] -> (%[[V0]], %[[V1]], %[[V2]], %[[V3]]) : {
 // CHECK:           uniform.def_immutable_mapping([%[[V0]] -> %[[C2]]], [%[[V1]] -> %[[C1]]], [%[[V2]] -> %[[C1]]], [%[[V3]] -> %[[C1]]]):index
 // CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C1]] {
-// CHECK-NEXT:        uniform.def_immutable_mapping([%[[V0]] -> %[[C256]]], [%[[V1]] -> %[[C768]]], [%[[V2]] -> %[[C1024]]], [%[[V3]] -> %[[C1280]]]):index
+// CHECK:             uniform.def_immutable_mapping([%[[V0]] -> %[[C256]]], [%[[V1]] -> %[[C768]]], [%[[V2]] -> %[[C1024]]], [%[[V3]] -> %[[C1280]]]):index
 // CHECK-NEXT:        %[[Q:.*]] = uniform.query_map
 // CHECK-NEXT:        %[[VIEW:.*]] = dataflow.get_logical_memory_view %{{.*}}, %[[Q]]
 // CHECK-NEXT:        agen.vector_load %[[VIEW]][%[[J]] * 2, %{{.*}}]

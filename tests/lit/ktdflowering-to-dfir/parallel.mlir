@@ -12,14 +12,14 @@
 // CHECK:         %[[L1:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-L1LU-CL1"
 // CHECK:         dataflow.program_unit iter_arg : %[[IT:.*]] -> (%[[L0]], %[[L1]]) : {
 // CHECK:           scf.for %[[J:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
-// CHECK-NEXT:        %[[OFF:.*]] = uniform.def_immutable_mapping([%[[L0]] -> %[[C0]]], [%[[L1]] -> %[[C256]]]):index
+// CHECK:             %[[OFF:.*]] = uniform.def_immutable_mapping([%[[L0]] -> %[[C0]]], [%[[L1]] -> %[[C256]]]):index
 // CHECK-NEXT:        %[[Q:.*]] = uniform.query_map(map:%[[OFF]], key:%[[IT]]) : index
 // CHECK-NEXT:        %[[START:.*]] = arith.addi %[[Q]], %[[C256]] : index
 // CHECK-NEXT:        %[[VIEW:.*]] = dataflow.get_logical_memory_view %{{.*}}, %[[START]] {layout_map = #{{.*}}} : index, index, memref<4x64xf16>
 // CHECK-NEXT:        %[[V:.*]] = agen.vector_load %[[VIEW]][%[[J]], %[[C0]]]
 // CHECK:             dataflow.send %{{.*}}, %[[V]] : vector<64xf16>
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
+// CHECK:           }
+// CHECK:         }
 // The other kind's program runs the same split loop.
 // CHECK-NEXT:    dataflow.program_unit
 // CHECK-NEXT:      scf.for %{{.*}} = %[[C0]] to %[[C2]] step %[[C1]] {
@@ -76,7 +76,7 @@ func.func @even() attributes {grid = [1]} {
 // CHECK:           %[[TRIPS:.*]] = uniform.def_immutable_mapping([%[[L0]] -> %[[C2]]], [%[[L1]] -> %[[C1]]]):index
 // CHECK-NEXT:      %[[N:.*]] = uniform.query_map(map:%[[TRIPS]], key:%[[IT]]) : index
 // CHECK-NEXT:      scf.for %{{.*}} = %[[C0]] to %[[N]] step %[[C1]] {
-// CHECK-NEXT:        uniform.def_immutable_mapping([%[[L0]] -> %[[C0]]], [%[[L1]] -> %[[C256]]]):index
+// CHECK:             uniform.def_immutable_mapping([%[[L0]] -> %[[C0]]], [%[[L1]] -> %[[C256]]]):index
 func.func @uneven() attributes {grid = [1]} {
   %l0 = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-L1LU-CL0", type = "L1LU"} : index
   %l1 = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-L1LU-CL1", type = "L1LU"} : index

@@ -14,17 +14,17 @@
 // CHECK:         %[[U1:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 0 : i32, name = "C1-mnilu", type = "mnilu"} : index
 // CHECK-NEXT:    dataflow.program_unit iter_arg : %[[IT:.*]] -> (%[[U0]], %[[U1]]) : {
 // CHECK-NEXT:      symbol.create_id %[[IN]] {symbol_id = -1 : si64} : index
-// CHECK-NEXT:      %[[MAP:.*]] = uniform.def_immutable_mapping([%[[U0]] -> %[[C0]]], [%[[U1]] -> %[[C4]]]):index
+// CHECK:           %[[MAP:.*]] = uniform.def_immutable_mapping([%[[U0]] -> %[[C0]]], [%[[U1]] -> %[[C4]]]):index
 // CHECK-NEXT:      %[[ROW:.*]] = uniform.query_map(map:%[[MAP]], key:%[[IT]]) : index
-// CHECK-NEXT:      %[[L1:.*]] = memref.alloc() : memref<1x64xf16, "L1">
+// CHECK:           %[[L1:.*]] = memref.alloc() : memref<1x64xf16, "L1">
 // CHECK-NEXT:      agen.composite_load_and_store src:%[[BUF]][%[[ROW]], %[[C0]]] dst:%[[L1]][%[[C0]], %[[C0]]]
 // CHECK-NEXT:       time_symbols(), load_iv(%{{.*}}:vector<64xf16>)
 // CHECK-NEXT:       {load_order = #{{.*}}, load_set = #[[ROWSET:.*]], load_time_addr_map = #{{.*}}, store_order = #{{.*}}, store_set = #[[ROWSET]], store_time_addr_map = #{{.*}}, time_order = #{{.*}}, time_set = #{{.*}}}
 // CHECK-NEXT:      {
-// CHECK-NEXT:        agen.yield
-// CHECK-NEXT:      } : memref<8x64xf16, "DDR">, memref<1x64xf16, "L1">
-// CHECK-NEXT:    }
-// CHECK-NEXT:    return
+// CHECK:             agen.yield
+// CHECK:           } : memref<8x64xf16, "DDR">, memref<1x64xf16, "L1">
+// CHECK:         }
+// CHECK:         return
 // CHECK-NOT:     ktdf_lowering
 func.func @one_kind(%in: index, %buf: memref<8x64xf16, "DDR">) attributes {grid = [2]} {
   %u0 = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-mnilu", type = "mnilu"} : index
@@ -65,10 +65,10 @@ func.func @one_kind(%in: index, %buf: memref<8x64xf16, "DDR">) attributes {grid 
 // CHECK-NOT:       "test.load"
 // CHECK:           scf.for
 // CHECK-NEXT:        "test.read"() : () -> ()
-// CHECK-NEXT:      }
+// CHECK:           }
 // CHECK:           dataflow.sync_send
 // CHECK:           dataflow.sync_recv
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK-NEXT:    dataflow.program_unit iter_arg : %{{.*}} -> (%[[A0]]) : {
 // CHECK-NEXT:      symbol.create_id
 // CHECK-NEXT:      "test.load"() : () -> ()
@@ -76,7 +76,7 @@ func.func @one_kind(%in: index, %buf: memref<8x64xf16, "DDR">) attributes {grid 
 // CHECK:           dataflow.sync_recv
 // CHECK-NOT:       "test.read"
 // CHECK:         }
-// CHECK-NEXT:    return
+// CHECK:         return
 func.func @two_kinds(%n: index) attributes {grid = [1]} {
   %a0 = dataflow.get_unit {core = 0 : i32, name = "C0-MNILU", type = "MNILU"} : index
   %b0 = dataflow.get_unit {core = 0 : i32, name = "C0-L1LU", type = "L1LU"} : index
@@ -113,9 +113,9 @@ func.func @two_kinds(%n: index) attributes {grid = [1]} {
 // CHECK:         dataflow.program_unit iter_arg : %{{.*}} -> (%[[U:.*]]) : {
 // CHECK-NEXT:      dataflow.program_unit iter_arg : %{{.*}} -> (%[[U]]) : {
 // CHECK-NEXT:        "test.work"() : () -> ()
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
-// CHECK-NEXT:    return
+// CHECK:           }
+// CHECK:         }
+// CHECK:         return
 func.func @rerun() attributes {grid = [1]} {
   %u = dataflow.get_unit {core = 0 : i32, name = "C0-SFU", type = "SFU"} : index
   dataflow.program_unit iter_arg : %it -> (%u) : {
@@ -130,7 +130,7 @@ func.func @rerun() attributes {grid = [1]} {
 
 // CHECK-LABEL: func.func @no_work() attributes {grid = [1]} {
 // CHECK-NEXT:    %{{.*}} = dataflow.get_unit
-// CHECK-NEXT:    return
+// CHECK:         return
 func.func @no_work() attributes {grid = [1]} {
   %u = dataflow.get_unit {core = 0 : i32, name = "C0-SFU", type = "SFU"} : index
   return

@@ -13,18 +13,18 @@
 // CHECK:         %[[B2:.*]] = dataflow.get_unit {core = 2 : i32, name = "C2-LD"
 // CHECK-NEXT:    dataflow.program_unit iter_arg : %[[IA:.*]] -> (%[[A0]], %[[A1]], %[[A2]]) : {
 // CHECK-NEXT:      "test.dma"() : () -> ()
-// CHECK-NEXT:      %[[MA:.*]] = uniform.def_immutable_mapping([%[[A0]] -> %[[B0]]], [%[[A1]] -> %[[B1]]], [%[[A2]] -> %[[B2]]]):index
+// CHECK:           %[[MA:.*]] = uniform.def_immutable_mapping([%[[A0]] -> %[[B0]]], [%[[A1]] -> %[[B1]]], [%[[A2]] -> %[[B2]]]):index
 // CHECK-NEXT:      %[[PA:.*]] = uniform.query_map(map:%[[MA]], key:%[[IA]]) : index
 // CHECK-NEXT:      dataflow.sync_send %[[PA]] {wait_immediately_for_async_transfers = true} : index
 // CHECK-NEXT:      dataflow.sync_recv %[[PA]] : index
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK-NEXT:    dataflow.program_unit iter_arg : %[[IB:.*]] -> (%[[B0]], %[[B1]], %[[B2]]) : {
-// CHECK-NEXT:      %[[MB:.*]] = uniform.def_immutable_mapping([%[[B0]] -> %[[A0]]], [%[[B1]] -> %[[A1]]], [%[[B2]] -> %[[A2]]]):index
+// CHECK:           %[[MB:.*]] = uniform.def_immutable_mapping([%[[B0]] -> %[[A0]]], [%[[B1]] -> %[[A1]]], [%[[B2]] -> %[[A2]]]):index
 // CHECK-NEXT:      %[[PB:.*]] = uniform.query_map(map:%[[MB]], key:%[[IB]]) : index
 // CHECK-NEXT:      dataflow.sync_send %[[PB]] {wait_immediately_for_async_transfers = true} : index
 // CHECK-NEXT:      dataflow.sync_recv %[[PB]] : index
 // CHECK-NEXT:      "test.load"() : () -> ()
-// CHECK-NEXT:    }
+// CHECK:         }
 func.func @per_core() attributes {grid = [3]} {
   %a0 = dataflow.get_unit {core = 0 : i32, name = "C0-DMA", type = "DMA"} : index
   %a1 = dataflow.get_unit {core = 1 : i32, name = "C1-DMA", type = "DMA"} : index
@@ -66,15 +66,15 @@ func.func @per_core() attributes {grid = [3]} {
 // CHECK:         %[[S1:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-L1SU-CL1"
 // CHECK:         %[[M:.*]] = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-MNILU"
 // CHECK:         dataflow.program_unit iter_arg : %[[IL:.*]] -> (%[[L0]], %[[L1]]) : {
-// CHECK-NEXT:      %[[PEER:.*]] = uniform.def_immutable_mapping([%[[L0]] -> %[[S0]]], [%[[L1]] -> %[[S1]]]):index
+// CHECK:           %[[PEER:.*]] = uniform.def_immutable_mapping([%[[L0]] -> %[[S0]]], [%[[L1]] -> %[[S1]]]):index
 // CHECK-NEXT:      %[[Q:.*]] = uniform.query_map(map:%[[PEER]], key:%[[IL]]) : index
-// CHECK-NEXT:      %[[DMA:.*]] = uniform.def_immutable_mapping([%[[L0]] -> %[[M]]], [%[[L1]] -> %[[M]]]):index
+// CHECK:           %[[DMA:.*]] = uniform.def_immutable_mapping([%[[L0]] -> %[[M]]], [%[[L1]] -> %[[M]]]):index
 // CHECK-NEXT:      %[[QD:.*]] = uniform.query_map(map:%[[DMA]], key:%[[IL]]) : index
 // CHECK-NEXT:      dataflow.sync_send %[[Q]] {wait_immediately_for_async_transfers = true} : index
 // CHECK-NEXT:      dataflow.sync_send %[[QD]] {wait_immediately_for_async_transfers = true} : index
 // CHECK-NEXT:      dataflow.sync_recv %[[Q]] : index
 // CHECK-NEXT:      dataflow.sync_recv %[[QD]] : index
-// CHECK-NEXT:    }
+// CHECK:         }
 func.func @corelets() attributes {grid = [1]} {
   %l0 = dataflow.get_unit {core = 0 : i32, corelet = 0 : i32, name = "C0-L1LU-CL0", type = "L1LU"} : index
   %l1 = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = "C0-L1LU-CL1", type = "L1LU"} : index

@@ -33,17 +33,17 @@
 // CHECK-NEXT:      %[[WHOLE:.*]] = dataflow.get_logical_memory_view %[[DDR]], %[[S]] {layout_map = #{{.*}}} : index, index, memref<8x64xf16>
 // CHECK-NEXT:      %[[R0:.*]] = symbol.create_symbol {SymbolId = -3 : i64} : index
 // CHECK-NEXT:      %[[R1:.*]] = symbol.create_symbol {SymbolId = -4 : i64} : index
-// CHECK-NEXT:      %[[RM:.*]] = uniform.def_immutable_mapping([%[[U0]] -> %[[R0]]], [%[[U1]] -> %[[R1]]]):index
+// CHECK:           %[[RM:.*]] = uniform.def_immutable_mapping([%[[U0]] -> %[[R0]]], [%[[U1]] -> %[[R1]]]):index
 // CHECK-NEXT:      %[[RQ:.*]] = uniform.query_map(map:%[[RM]], key:%[[IT]]) : index
 // CHECK-NEXT:      %[[ROWS:.*]] = dataflow.get_logical_memory_view %[[DDR]], %[[RQ]]
 // CHECK-NEXT:      %[[T0:.*]] = symbol.create_symbol {SymbolId = -3 : i64} : index
 // CHECK-NEXT:      %[[T1:.*]] = symbol.create_symbol {SymbolId = -5 : i64} : index
-// CHECK-NEXT:      %[[TM:.*]] = uniform.def_immutable_mapping([%[[U0]] -> %[[T0]]], [%[[U1]] -> %[[T1]]]):index
+// CHECK:           %[[TM:.*]] = uniform.def_immutable_mapping([%[[U0]] -> %[[T0]]], [%[[U1]] -> %[[T1]]]):index
 // CHECK-NEXT:      %[[TQ:.*]] = uniform.query_map(map:%[[TM]], key:%[[IT]]) : index
 // CHECK-NEXT:      %[[TILES:.*]] = dataflow.get_logical_memory_view %[[DDR]], %[[TQ]]
 // CHECK-NEXT:      %[[U0S:.*]] = symbol.create_symbol {SymbolId = -3 : i64} : index
 // CHECK-NEXT:      %[[U1S:.*]] = symbol.create_symbol {SymbolId = -5 : i64} : index
-// CHECK-NEXT:      uniform.def_immutable_mapping([%[[U0]] -> %[[U0S]]], [%[[U1]] -> %[[U1S]]]):index
+// CHECK:           uniform.def_immutable_mapping([%[[U0]] -> %[[U0S]]], [%[[U1]] -> %[[U1S]]]):index
 // CHECK:           "test.use"(%[[WHOLE]], %[[ROWS]], %[[TILES]], %{{.*}})
 // CHECK-NOT:     symbol.create_id
 // CHECK:         return

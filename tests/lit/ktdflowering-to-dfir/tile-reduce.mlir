@@ -19,7 +19,7 @@ module {
 
 // CHECK-LABEL: func.func @kernel()
 // CHECK-NEXT:    call @tile_reduce_0() : () -> ()
-// CHECK-NEXT:    return
+// CHECK:         return
 // CHECK-LABEL: module @tile_reduce_0
 // CHECK:         %[[C1LU:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 0 : i32, name = "C1-l1lu", type = "l1lu"}
 // CHECK:         %[[C1SFU:.*]] = dataflow.get_unit {core = 1 : i32, corelet = 0 : i32, name = "C1-sfu", type = "sfu"}

@@ -55,7 +55,7 @@ func.func @split(%a: memref<1x16x64xf16, "DDR">, %b: memref<16x64xf16, "L1">, %c
 // CHECK-NEXT:       time_symbols(), load_iv(%{{.*}}:vector<64xf16>)
 // CHECK-NEXT:       {{{.*}}load_time_addr_map = #[[HALVES:.*]], {{.*}}time_set = #[[T2:.*]]}
 // CHECK:           } : memref<2x256xf16, "DDR">, memref<2x128xf16, "L1">
-// CHECK-NEXT:    }
+// CHECK:         }
 func.func @divergent(%a: memref<2x256xf16, "DDR">, %b: memref<2x128xf16, "L1">) attributes {grid = [1]} {
   %u = dataflow.get_unit {core = 0 : i32, name = "C0-MNILU", type = "MNILU"} : index
   %tid = ktdp.get_compute_tile_id : index
@@ -173,21 +173,21 @@ func.func @no_lanes(%a: memref<1x64xf32, "DDR">, %b: memref<1x64xf32, "L1">) att
 // CHECK:         %[[SU:.*]] = dataflow.get_unit {core = 0 : i32, name = "C0-L1SU"
 // CHECK:         dataflow.program_unit iter_arg : %[[I1:.*]] -> (%[[LU]]) : {
 // CHECK-NEXT:      %[[X:.*]] = agen.vector_load %{{.*}}[%{{.*}}, %{{.*}}] {load_order = #{{.*}}, load_set = #{{.*}}} : memref<2x64xf16, "L1">, vector<64xf16>
-// CHECK-NEXT:      %[[M1:.*]] = uniform.def_immutable_mapping([%[[LU]] -> %[[SFU]]]):index
+// CHECK:           %[[M1:.*]] = uniform.def_immutable_mapping([%[[LU]] -> %[[SFU]]]):index
 // CHECK-NEXT:      %[[P1:.*]] = uniform.query_map(map:%[[M1]], key:%[[I1]]) : index
 // CHECK-NEXT:      dataflow.send %[[P1]], %[[X]] : vector<64xf16>
 // CHECK-NEXT:      %[[ONE:.*]] = agen.vector_load %{{.*}}[%{{.*}}, %{{.*}}] {load_order = #{{.*}}, load_set = #{{.*}}} : memref<2x64xf16, "L1">, vector<1xf16>
 // CHECK-NEXT:      %[[ALL:.*]] = vectorchain.shuffle input(%[[ONE]]) {indices = [0 : i32], repetition = 64 : i32} : vector<1xf16>, vector<64xf16>
-// CHECK-NEXT:      %[[M2:.*]] = uniform.def_immutable_mapping([%[[LU]] -> %[[SFU]]]):index
+// CHECK:           %[[M2:.*]] = uniform.def_immutable_mapping([%[[LU]] -> %[[SFU]]]):index
 // CHECK-NEXT:      %[[P2:.*]] = uniform.query_map(map:%[[M2]], key:%[[I1]]) : index
 // CHECK-NEXT:      dataflow.send %[[P2]], %[[ALL]] : vector<64xf16>
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK:         dataflow.program_unit iter_arg : %[[I3:.*]] -> (%[[SU]]) : {
-// CHECK-NEXT:      %[[M3:.*]] = uniform.def_immutable_mapping([%[[SU]] -> %[[SFU]]]):index
+// CHECK:           %[[M3:.*]] = uniform.def_immutable_mapping([%[[SU]] -> %[[SFU]]]):index
 // CHECK-NEXT:      %[[P3:.*]] = uniform.query_map(map:%[[M3]], key:%[[I3]]) : index
 // CHECK-NEXT:      %[[R:.*]] = dataflow.receive %[[P3]] : vector<64xf16>
 // CHECK-NEXT:      agen.vector_store %[[R]], %{{.*}}[%{{.*}}, %{{.*}}] {store_order = #{{.*}}, store_set = #{{.*}}} : memref<2x64xf16, "L1">, vector<64xf16>
-// CHECK-NEXT:    }
+// CHECK:         }
 func.func @fifos(%buf: memref<2x64xf16, "L1">) attributes {grid = [1]} {
   %lu = dataflow.get_unit {core = 0 : i32, name = "C0-L1LU", type = "L1LU"} : index
   %sfu = dataflow.get_unit {core = 0 : i32, name = "C0-SFU", type = "SFU"} : index

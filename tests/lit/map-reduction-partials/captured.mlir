@@ -10,32 +10,32 @@
 
 // LANES-LABEL: func.func @half_sums
 // LANES:         %[[ACC:.*]] = memref.alloc() : memref<1xf16, "SFU_REG">
-// LANES-NEXT:    %[[LANES:.*]] = memref.alloc() : memref<1x32xf16, "SFU_REG">
+// LANES:         %[[LANES:.*]] = memref.alloc() : memref<1x32xf16, "SFU_REG">
 // LANES:           memref.copy %{{.*}}, %[[ACC]]
 // LANES:         %[[HALF:.*]] = arith.constant 5.000000e-01 : f16
 // LANES:         linalg.fill ins(%{{.*}} : f16) outs(%[[LANES]] : memref<1x32xf16, "SFU_REG">)
 // LANES:           linalg.generic {{.*}} outs(%[[LANES]] : memref<1x32xf16, "SFU_REG">) attrs = {dfsched.lane_wide = 32 : index} {
-// LANES-NEXT:      ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16):
+// LANES:           ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16):
 // LANES-NEXT:        %[[M:.*]] = arith.mulf %[[A]], %[[HALF]] : f16
 // LANES:             linalg.generic {{.*}} ins(%[[LANES]] : memref<1x32xf16, "SFU_REG">) outs(%[[ACC]] : memref<1xf16, "SFU_REG">) attrs = {dfsched.lane_wide = 32 : index} {
-// LANES-NEXT:        ^bb0(%[[IN:.*]]: f16, %[[OUT:.*]]: f16):
+// LANES:             ^bb0(%[[IN:.*]]: f16, %[[OUT:.*]]: f16):
 // LANES-NEXT:          arith.addf %[[OUT]], %[[IN]] : f16
 
 // CHECK-LABEL: func.func @half_sums
 // CHECK:         ktdf.stage depends_in(%[[P:.*]]#3) depends_out(%[[P]]#4) {
-// CHECK-NEXT:      %[[ACC:.*]] = memref.alloc() : memref<1xf16, "SFU_REG">
+// CHECK:           %[[ACC:.*]] = memref.alloc() : memref<1xf16, "SFU_REG">
 // CHECK-NEXT:      scf.if
 // CHECK:             memref.copy
-// CHECK-NEXT:      }
-// CHECK-NEXT:      %[[HALF:.*]] = arith.constant 5.000000e-01 : f16
-// CHECK-NEXT:      %[[N:.*]] = arith.constant 32 : index
+// CHECK:           }
+// CHECK:           %[[HALF:.*]] = arith.constant 5.000000e-01 : f16
+// CHECK:           %[[N:.*]] = arith.constant 32 : index
 // CHECK-NEXT:      scf.for
 // CHECK-NEXT:        %[[X:.*]] = ktdf.read_from_fifo
 // CHECK-NEXT:        linalg.generic {{.*}} ins(%[[X]] : memref<1x1xf16>) outs(%[[ACC]] : memref<1xf16, "SFU_REG">) {
-// CHECK-NEXT:        ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16):
+// CHECK:             ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16):
 // CHECK-NEXT:          %[[M:.*]] = arith.mulf %[[A]], %[[HALF]] : f16
 // CHECK-NEXT:          %[[S:.*]] = arith.addf %[[B]], %[[M]] : f16
-// CHECK-NEXT:          linalg.yield %[[S]] : f16
+// CHECK:               linalg.yield %[[S]] : f16
 
 func.func @half_sums(%in: memref<2x1x64xf16, "L1">, %out: memref<2x1xf16, "L1">) {
   %c0 = arith.constant 0 : index

@@ -8,23 +8,23 @@
 // CHECK-LABEL: func.func @column_sums(
 // CHECK:         %[[FIRST:.*]] = arith.cmpi eq
 // CHECK:         ktdf.stage depends_in(%[[P:.*]]#3) depends_out(%[[P]]#4) {
-// CHECK-NEXT:      %[[ACC:.*]] = memref.alloc() : memref<1xf32, "SFU_REG">
+// CHECK:           %[[ACC:.*]] = memref.alloc() : memref<1xf32, "SFU_REG">
 // CHECK-NEXT:      scf.if %[[FIRST]] {
-// CHECK-NEXT:        %[[BIAS:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK:             %[[BIAS:.*]] = arith.constant 1.500000e+00 : f32
 // CHECK-NEXT:        linalg.fill ins(%[[BIAS]] : f32) outs(%[[ACC]] : memref<1xf32, "SFU_REG">)
-// CHECK-NEXT:      } else {
+// CHECK:           } else {
 // CHECK-NEXT:        %[[PART:.*]] = ktdf.read_from_fifo %[[P]]#1 : <"L1LU" -> "SFU", 1xf32> -> memref<1xf32>
 // CHECK-NEXT:        memref.copy %[[PART]], %[[ACC]] : memref<1xf32> to memref<1xf32, "SFU_REG">
-// CHECK-NEXT:      }
-// CHECK-NEXT:      %[[N:.*]] = arith.constant 32 : index
+// CHECK:           }
+// CHECK:           %[[N:.*]] = arith.constant 32 : index
 // CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
 // CHECK-NEXT:        %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"L1LU" -> "SFU", 1xf32> -> memref<1x1xf32>
 // CHECK-NEXT:        linalg.generic {{.*}} ins(%[[X]] : memref<1x1xf32>) outs(%[[ACC]] : memref<1xf32, "SFU_REG">) {
 // CHECK:             scf.if
 // CHECK-NEXT:          ktdf.write_to_fifo %[[ACC]], %[[P]]#2 : memref<1xf32, "SFU_REG">, <"SFU" -> "L1SU", 1xf32>
-// CHECK-NEXT:        }
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:    } {applicable_units = ["SFU"]}
+// CHECK:             }
+// CHECK:           } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:         } {applicable_units = ["SFU"]}
 // CHECK-NOT:     tensor<
 
 #cols = affine_map<(d0, d1) -> (d0, d1)>

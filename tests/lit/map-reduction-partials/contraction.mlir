@@ -6,7 +6,7 @@
 
 // CHECK-LABEL: func.func @row_times_matrix(
 // CHECK:         %[[ACC:.*]] = memref.alloc() : memref<1x64xf16, "SFU_REG">
-// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
 // CHECK-NEXT:    linalg.fill ins(%[[ZERO]] : f16) outs(%[[ACC]] : memref<1x64xf16, "SFU_REG">)
 // CHECK:         scf.for
 // CHECK-NEXT:      %[[X:.*]] = ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 1xf16> -> memref<1x1xf16>

@@ -21,10 +21,10 @@
 // CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:        ktdf.data_transfer from %[[P]]#0[0, %[[J]]] size [2, 1] to %[[P]]#1 size [2]
 // CHECK:         ktdf.stage depends_in(%[[P]]#5) depends_out(%[[P]]#6) {
-// CHECK-NEXT:      %[[ACC:.*]] = memref.alloc() : memref<2xf16, "SFU_REG">
-// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK:           %[[ACC:.*]] = memref.alloc() : memref<2xf16, "SFU_REG">
+// CHECK:           %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
 // CHECK-NEXT:      linalg.fill ins(%[[ZERO]] : f16) outs(%[[ACC]] : memref<2xf16, "SFU_REG">)
-// CHECK-NEXT:      %[[N:.*]] = arith.constant 64 : index
+// CHECK:           %[[N:.*]] = arith.constant 64 : index
 // CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[N]] step %{{.*}} {
 // CHECK-NEXT:        %[[X:.*]] = ktdf.read_from_fifo %[[P]]#1 : <"L1LU" -> "SFU", 2xf16> -> memref<2x1xf16>
 // CHECK-NEXT:        linalg.generic {{.*}} ins(%[[X]] : memref<2x1xf16>) outs(%[[ACC]] : memref<2xf16, "SFU_REG">)

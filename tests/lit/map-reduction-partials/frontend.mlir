@@ -11,7 +11,7 @@
 // CHECK-LABEL: module @local_schedule_0
 // CHECK:         ktdf.stage depends_in(%[[O:.*]]#2) depends_out(%[[O]]#3) {
 // CHECK-NEXT:      scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT:        %[[NC:.*]] = arith.constant 4 : index
+// CHECK:             %[[NC:.*]] = arith.constant 4 : index
 // CHECK:             scf.for %[[CHUNK:.*]] = %{{.*}} to %[[NC]] step %{{.*}} {
 // CHECK-NEXT:          %[[FIRST:.*]] = arith.cmpi eq, %[[CHUNK]], %{{.*}} : index
 // CHECK:               ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, !ktdf.token, !ktdf.token)
@@ -19,12 +19,12 @@
 // CHECK-NEXT:            ktdf.data_transfer from %[[O]]#0[%{{.*}}, %{{.*}}, %[[CHUNK]] * 16 + %[[J]]] size [1, 1, 1] to %{{.*}}#0 size [1] : memref<3x1x64xf16, "L1">
 // CHECK:               %[[ACC:.*]] = memref.alloc() : memref<1xf16, "SFU_REG">
 // CHECK-NEXT:          scf.if %[[FIRST]] {
-// CHECK-NEXT:            %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK:                 %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
 // CHECK-NEXT:            linalg.fill ins(%[[ZERO]] : f16) outs(%[[ACC]] : memref<1xf16, "SFU_REG">)
-// CHECK-NEXT:          } else {
+// CHECK:               } else {
 // CHECK-NEXT:            %[[PART:.*]] = ktdf.read_from_fifo %{{.*}}#1 : <"L1LU" -> "SFU", 1xf16> -> memref<1xf16>
 // CHECK-NEXT:            memref.copy %[[PART]], %[[ACC]]
-// CHECK-NEXT:          }
+// CHECK:               }
 // CHECK:               scf.for
 // CHECK:                 linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : memref<1x1xf16>) outs(%[[ACC]] : memref<1xf16, "SFU_REG">)
 // CHECK:                 ktdf.write_to_fifo %[[ACC]]
@@ -63,13 +63,13 @@ module {
 // CHECK-LABEL: module @local_schedule_0
 // CHECK:         ktdf.stage depends_in(%[[O:.*]]#2) depends_out(%[[O]]#3) {
 // CHECK-NEXT:      scf.for %[[COL:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT:        %[[NC:.*]] = arith.constant 4 : index
+// CHECK:             %[[NC:.*]] = arith.constant 4 : index
 // CHECK:             scf.for %[[CHUNK:.*]] = %{{.*}} to %[[NC]] step %{{.*}} {
 // CHECK:               scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:            ktdf.data_transfer from %[[O]]#0[%{{.*}}, %[[CHUNK]] * 16 + %[[J]], %{{.*}}] size [1, 1, 1] to %{{.*}}#0 size [1] : memref<3x64x1xf16, "L1">
 // CHECK:               %[[ACC:.*]] = memref.alloc() : memref<1xf16, "SFU_REG">
 // CHECK-NEXT:          scf.if
-// CHECK-NEXT:            %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK:                 %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
 // CHECK-NEXT:            linalg.fill ins(%[[ZERO]] : f16) outs(%[[ACC]] : memref<1xf16, "SFU_REG">)
 // CHECK:                 linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%{{.*}} : memref<1x1xf16>) outs(%[[ACC]] : memref<1xf16, "SFU_REG">)
 // CHECK-NOT:     tensor<

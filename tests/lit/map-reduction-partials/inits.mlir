@@ -10,28 +10,28 @@
 // CHECK-LABEL: func.func @row_sum_f16(
 // CHECK-SAME:      %[[IN:.*]]: memref<2x1x64xf16, "L1">, %[[OUT:.*]]: memref<2x1xf16, "L1">)
 // CHECK:         ktdf.stage depends_in(%[[P:.*]]#2) depends_out(%[[P]]#3) {
-// CHECK-NEXT:      %[[ACC:.*]] = memref.alloc() : memref<1xf16, "SFU_REG">
-// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK:           %[[ACC:.*]] = memref.alloc() : memref<1xf16, "SFU_REG">
+// CHECK:           %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
 // CHECK-NEXT:      linalg.fill ins(%[[ZERO]] : f16) outs(%[[ACC]] : memref<1xf16, "SFU_REG">)
 // CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:        %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"L1LU" -> "SFU", 1xf16> -> memref<1x1xf16>
 // CHECK-NEXT:        linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : memref<1x1xf16>) outs(%[[ACC]] : memref<1xf16, "SFU_REG">) {
-// CHECK-NEXT:        ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16):
+// CHECK:             ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16):
 // CHECK-NEXT:          %[[S:.*]] = arith.addf %[[B]], %[[A]] : f16
-// CHECK-NEXT:          linalg.yield %[[S]] : f16
-// CHECK-NEXT:        }
+// CHECK:               linalg.yield %[[S]] : f16
+// CHECK:             }
 // CHECK-NEXT:        %[[LAST:.*]] = arith.cmpi eq, %[[J]], %{{.*}} : index
 // CHECK-NEXT:        scf.if %[[LAST]] {
 // CHECK-NEXT:          ktdf.write_to_fifo %[[ACC]], %[[P]]#1 : memref<1xf16, "SFU_REG">, <"SFU" -> "L1SU", 1xf16>
-// CHECK-NEXT:        }
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:    } {applicable_units = ["SFU"]}
+// CHECK:             }
+// CHECK:           } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:         } {applicable_units = ["SFU"]}
 // CHECK-NOT:     tensor
 
 // An i32 sum: the zero is an integer.
 // CHECK-LABEL: func.func @row_sum_i32(
 // CHECK:         %[[ACC:.*]] = memref.alloc() : memref<1xi32, "SFU_REG">
-// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    linalg.fill ins(%[[ZERO]] : i32) outs(%[[ACC]] : memref<1xi32, "SFU_REG">)
 // CHECK:         linalg.generic {{.*}} ins(%{{.*}} : memref<1x1xi32>) outs(%[[ACC]] : memref<1xi32, "SFU_REG">)
 // CHECK:           arith.addi
@@ -41,8 +41,8 @@
 // A running maximum seeded by a fill of -inf: the same fill, into the buffer.
 // CHECK-LABEL: func.func @row_max(
 // CHECK:         ktdf.stage depends_in(%[[P:.*]]#2) depends_out(%[[P]]#3) {
-// CHECK-NEXT:      %[[ACC:.*]] = memref.alloc() : memref<1xf16, "SFU_REG">
-// CHECK-NEXT:      %[[LOW:.*]] = arith.constant 0xFC00 : f16
+// CHECK:           %[[ACC:.*]] = memref.alloc() : memref<1xf16, "SFU_REG">
+// CHECK:           %[[LOW:.*]] = arith.constant 0xFC00 : f16
 // CHECK-NEXT:      linalg.fill ins(%[[LOW]] : f16) outs(%[[ACC]] : memref<1xf16, "SFU_REG">)
 // CHECK-NEXT:      scf.for
 // CHECK:             arith.maximumf

@@ -5,11 +5,11 @@
 
 // CHECK-LABEL: func.func @block_sums(
 // CHECK:         ktdf.stage depends_in(%[[P:.*]]#2) depends_out(%[[P]]#3) {
-// CHECK-NEXT:      %[[ACC:.*]] = memref.alloc() : memref<2xf32, "SFU_REG">
-// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:           %[[ACC:.*]] = memref.alloc() : memref<2xf32, "SFU_REG">
+// CHECK:           %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:      linalg.fill ins(%[[ZERO]] : f32) outs(%[[ACC]] : memref<2xf32, "SFU_REG">)
-// CHECK-NEXT:      %[[NA:.*]] = arith.constant 4 : index
-// CHECK-NEXT:      %[[NB:.*]] = arith.constant 32 : index
+// CHECK:           %[[NA:.*]] = arith.constant 4 : index
+// CHECK:           %[[NB:.*]] = arith.constant 32 : index
 // CHECK-NEXT:      scf.for %[[A:.*]] = %{{.*}} to %[[NA]] step %{{.*}} {
 // CHECK-NEXT:        scf.for %[[B:.*]] = %{{.*}} to %[[NB]] step %{{.*}} {
 // CHECK-NEXT:          %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"L1LU" -> "SFU", 2xf32> -> memref<1x2x1xf32>
@@ -17,10 +17,10 @@
 // CHECK:               arith.andi
 // CHECK-NEXT:          scf.if
 // CHECK-NEXT:            ktdf.write_to_fifo %[[ACC]], %[[P]]#1 : memref<2xf32, "SFU_REG">
-// CHECK-NEXT:          }
-// CHECK-NEXT:        } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:    } {applicable_units = ["SFU"]}
+// CHECK:               }
+// CHECK:             } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:           } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:         } {applicable_units = ["SFU"]}
 // CHECK-NOT:     tensor<
 
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>

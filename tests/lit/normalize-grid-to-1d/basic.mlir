@@ -5,18 +5,18 @@
 // CHECK-LABEL: func.func @rows_and_columns
 // CHECK-SAME:  attributes {grid = [15 : index]}
 // CHECK-NEXT:  %[[F:.*]] = ktdp.get_compute_tile_id : index
-// CHECK-NEXT:  %[[C5:.*]] = arith.constant 5 : index
+// CHECK:       %[[C5:.*]] = arith.constant 5 : index
 // CHECK-NEXT:  %[[ROW:.*]] = arith.divui %[[F]], %[[C5]] : index
-// CHECK-NEXT:  %[[C5B:.*]] = arith.constant 5 : index
+// CHECK:       %[[C5B:.*]] = arith.constant 5 : index
 // CHECK-NEXT:  %[[COL:.*]] = arith.remui %[[F]], %[[C5B]] : index
-// CHECK-NEXT:  %[[C64:.*]] = arith.constant 64 : index
+// CHECK:       %[[C64:.*]] = arith.constant 64 : index
 // CHECK-NEXT:  %[[OFF:.*]] = arith.muli %[[ROW]], %[[C64]] : index
 // CHECK-NEXT:  %[[SUM:.*]] = arith.addi %[[OFF]], %[[COL]] : index
 // CHECK:       scf.for
 // CHECK-NEXT:    %[[F2:.*]] = ktdp.get_compute_tile_id : index
-// CHECK-NEXT:    %[[D:.*]] = arith.constant 5 : index
+// CHECK:         %[[D:.*]] = arith.constant 5 : index
 // CHECK-NEXT:    %[[ROW2:.*]] = arith.divui %[[F2]], %[[D]] : index
-// CHECK-NEXT:    %[[M:.*]] = arith.constant 5 : index
+// CHECK:         %[[M:.*]] = arith.constant 5 : index
 // CHECK-NEXT:    %[[COL2:.*]] = arith.remui %[[F2]], %[[M]] : index
 // CHECK-NEXT:    "test.use"(%[[SUM]], %[[COL2]], %[[ROW2]])
 func.func @rows_and_columns() attributes {grid = [3 : index, 5 : index]} {
@@ -42,17 +42,17 @@ func.func @rows_and_columns() attributes {grid = [3 : index, 5 : index]} {
 // CHECK-LABEL: func.func @four_d
 // CHECK-SAME:  attributes {grid = [12 : index]}
 // CHECK-NEXT:  %[[F:.*]] = ktdp.get_compute_tile_id : index
-// CHECK-NEXT:  %[[S0:.*]] = arith.constant 6 : index
+// CHECK:       %[[S0:.*]] = arith.constant 6 : index
 // CHECK-NEXT:  %[[X0:.*]] = arith.divui %[[F]], %[[S0]] : index
-// CHECK-NEXT:  %[[S1:.*]] = arith.constant 6 : index
+// CHECK:       %[[S1:.*]] = arith.constant 6 : index
 // CHECK-NEXT:  %[[Q1:.*]] = arith.divui %[[F]], %[[S1]] : index
-// CHECK-NEXT:  %[[D1:.*]] = arith.constant 1 : index
+// CHECK:       %[[D1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:  %[[X1:.*]] = arith.remui %[[Q1]], %[[D1]] : index
-// CHECK-NEXT:  %[[S2:.*]] = arith.constant 2 : index
+// CHECK:       %[[S2:.*]] = arith.constant 2 : index
 // CHECK-NEXT:  %[[Q2:.*]] = arith.divui %[[F]], %[[S2]] : index
-// CHECK-NEXT:  %[[D2:.*]] = arith.constant 3 : index
+// CHECK:       %[[D2:.*]] = arith.constant 3 : index
 // CHECK-NEXT:  %[[X2:.*]] = arith.remui %[[Q2]], %[[D2]] : index
-// CHECK-NEXT:  %[[D3:.*]] = arith.constant 2 : index
+// CHECK:       %[[D3:.*]] = arith.constant 2 : index
 // CHECK-NEXT:  %[[X3:.*]] = arith.remui %[[F]], %[[D3]] : index
 // CHECK-NEXT:  "test.use"(%[[X0]], %[[X1]], %[[X2]], %[[X3]])
 func.func @four_d() attributes {grid = [2, 1, 3, 2]} {
@@ -123,9 +123,9 @@ func.func @triton_grid() attributes {grid = [8, 1]} {
 // CHECK-LABEL: func.func @two_of_three
 // CHECK-SAME:  attributes {grid = [6 : index]}
 // CHECK-NEXT:  %[[F:.*]] = ktdp.get_compute_tile_id : index
-// CHECK-NEXT:  %[[C3:.*]] = arith.constant 3 : index
+// CHECK:       %[[C3:.*]] = arith.constant 3 : index
 // CHECK-NEXT:  %[[ROW:.*]] = arith.divui %[[F]], %[[C3]] : index
-// CHECK-NEXT:  %[[C3B:.*]] = arith.constant 3 : index
+// CHECK:       %[[C3B:.*]] = arith.constant 3 : index
 // CHECK-NEXT:  %[[COL:.*]] = arith.remui %[[F]], %[[C3B]] : index
 // CHECK-NEXT:  "test.use"(%[[ROW]], %[[COL]])
 func.func @two_of_three() attributes {grid = [2, 3, 1]} {

@@ -6,8 +6,8 @@
 // CHECK-DAG:   #[[PLUS1:.*]] = affine_map<(d0) -> (d0 + 1)>
 // CHECK-LABEL: func.func @lower_bound
 // CHECK:         %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[C15:.*]] = arith.constant 15 : index
-// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[C15:.*]] = arith.constant 15 : index
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C15]] step %[[C1]] {
 // CHECK-NEXT:      %[[A:.*]] = affine.apply #[[PLUS1]](%[[I]])
 // CHECK-NEXT:      %[[B:.*]] = affine.apply #[[PLUS1]](%[[I]])
@@ -16,9 +16,9 @@
 // CHECK-NEXT:        ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:          %[[C:.*]] = affine.apply #[[PLUS1]](%[[I]])
 // CHECK-NEXT:          "test.use"(%[[C]]) : (index) -> ()
-// CHECK-NEXT:        }
-// CHECK-NEXT:      }
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:             }
+// CHECK:           }
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
 func.func @lower_bound() {
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -41,16 +41,16 @@ func.func @lower_bound() {
 // CHECK-DAG:   #[[STEP3:.*]] = affine_map<(d0) -> (d0 * 3 + 2)>
 // CHECK-LABEL: func.func @step
 // CHECK:         arith.constant 192 : index
-// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[C3:.*]] = arith.constant 3 : index
-// CHECK-NEXT:    %[[O:.*]] = arith.constant 1 : index
+// CHECK:         %[[Z:.*]] = arith.constant 0 : index
+// CHECK:         %[[C3:.*]] = arith.constant 3 : index
+// CHECK:         %[[O:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[Z]] to %[[C3]] step %[[O]] {
 // CHECK-NEXT:      %[[A:.*]] = affine.apply #[[TIMES64]](%[[I]])
 // CHECK-NEXT:      "test.use"(%[[A]]) : (index) -> ()
-// CHECK-NEXT:    }
-// CHECK-NEXT:    arith.constant 0 : index
-// CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : index
-// CHECK-NEXT:    arith.constant 1 : index
+// CHECK:         }
+// CHECK:         arith.constant 0 : index
+// CHECK:         %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         arith.constant 1 : index
 // CHECK-NEXT:    scf.for %[[J:.*]] = %{{.*}} to %[[C4]] step %{{.*}} {
 // CHECK-NEXT:      %[[B:.*]] = affine.apply #[[STEP3]](%[[J]])
 // CHECK-NEXT:      "test.use"(%[[B]]) : (index) -> ()
@@ -80,8 +80,8 @@ func.func @step() {
 // CHECK-LABEL: func.func @dynamic
 // CHECK-SAME:    (%[[N:[^:]*]]: index, %[[L:[^:]*]]: index, %[[S:[^:]*]]: index)
 // CHECK:         %[[UB:.*]] = affine.apply #[[TRIPS]]()[%[[N]]]
-// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[UB]] step %[[C1]] {
 // CHECK-NEXT:      %[[A:.*]] = affine.apply #[[IV]](%[[I]])
 // CHECK-NEXT:      "test.use"(%[[A]]) : (index) -> ()
@@ -104,12 +104,12 @@ func.func @dynamic(%n: index, %l: index, %s: index) {
 
 // Loops that already count from 0 by 1 are left exactly as they are.
 // CHECK-LABEL: func.func @already_normal
-// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %{{.*}} step %[[C1]] {
 // CHECK-NEXT:      "test.use"(%[[I]]) : (index) -> ()
-// CHECK-NEXT:    }
-// CHECK-NEXT:    return
+// CHECK:         }
+// CHECK:         return
 func.func @already_normal(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -124,8 +124,8 @@ func.func @already_normal(%n: index) {
 // Integer-typed loops are normalized with arith ops and constants of the loop's type.
 // CHECK-LABEL: func.func @integer_loop
 // CHECK:         %[[C0:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : i32
-// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : i32
+// CHECK:         %[[C4:.*]] = arith.constant 4 : i32
+// CHECK:         %[[C1:.*]] = arith.constant 1 : i32
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C4]] step %[[C1]] : i32 {
 // CHECK-NEXT:      %[[M:.*]] = arith.muli %[[I]], %{{.*}} : i32
 // CHECK-NEXT:      %[[A:.*]] = arith.addi %[[M]], %{{.*}} : i32

@@ -20,28 +20,28 @@
 
 // CHECK-LABEL: func.func @transfers
 // CHECK-SAME:    (%[[SRC:[^:]*]]: memref<8x32x128xf16>, %[[DST:[^:]*]]: memref<1x8x32x128xf16>)
-// CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : index
-// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
-// CHECK-NEXT:    %[[C6:.*]] = arith.constant 6 : index
+// CHECK:         %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[C6:.*]] = arith.constant 6 : index
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C6]] step %[[C1]] {
 // CHECK-NEXT:      scf.for %[[J:.*]] = %[[C0]] to %[[C4]] step %[[C1]] {
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.*]]:2 = ktdf.private
-// CHECK-NEXT:            memref.alloc
-// CHECK-NEXT:            ktdf.create_token
-// CHECK-NEXT:            ktdf.private_yield
-// CHECK-NEXT:          }
+// CHECK:               %[[P:.*]]:2 = ktdf.private
+// CHECK:                 memref.alloc
+// CHECK:                 ktdf.create_token
+// CHECK:                 ktdf.private_yield
+// CHECK:               }
 // CHECK-NEXT:          ktdf.stage depends_in(none) depends_out(%[[P]]#1) {
 // CHECK-NEXT:            ktdf.data_transfer from %[[SRC]][%[[I]], 1, %[[J]] * 32 + 1] size [1, 1, 32] to %[[P]]#0[0, 0, 0] size [1, 1, 32] : memref<8x32x128xf16>, memref<1x1x32xf16, "L1">
-// CHECK-NEXT:          } {applicable_units = ["MNILU"]}
+// CHECK:               } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:          ktdf.stage depends_in(%[[P]]#1) depends_out(none) {
 // CHECK-NEXT:            ktdf.data_transfer from %[[P]]#0[0, 0, 0] size [1, 1, 32] to %[[DST]][0, %[[I]] + 2, 1, %[[J]] * 32] size [1, 1, 1, 32] : memref<1x1x32xf16, "L1">, memref<1x8x32x128xf16>
-// CHECK-NEXT:          } {applicable_units = ["MNISU"]}
-// CHECK-NEXT:        }
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    return
+// CHECK:               } {applicable_units = ["MNISU"]}
+// CHECK:             }
+// CHECK:           } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         return
 func.func @transfers(%src: memref<8x32x128xf16>, %dst: memref<1x8x32x128xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

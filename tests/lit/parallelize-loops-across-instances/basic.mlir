@@ -8,24 +8,24 @@
 
 // CHECK-LABEL: func.func @scale_rows(
 // CHECK-SAME:      %[[TILE:[^:]+]]: memref<6x64xf16, "L1">, %[[OUT:[^:]+]]: memref<6x64xf16, "L1">)
-// CHECK-NEXT:    %[[C0:.+]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[C1:.+]] = arith.constant 1 : index
-// CHECK-NEXT:    %[[C6:.+]] = arith.constant 6 : index
+// CHECK:         %[[C0:.+]] = arith.constant 0 : index
+// CHECK:         %[[C1:.+]] = arith.constant 1 : index
+// CHECK:         %[[C6:.+]] = arith.constant 6 : index
 // CHECK-NEXT:    ktdf.parallel (%[[ROW:[^,]+]], %[[INST:[^)]+]]) = (%[[C0]]) to (%[[C6]]) step (%[[C1]]) distribute(num_instances = 2) {
 // CHECK-NEXT:      ktdf.pipeline {
-// CHECK-NEXT:        %[[P:.+]]:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token) {
+// CHECK:             %[[P:.+]]:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token) {
 // CHECK:             ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK-NEXT:          ktdf.data_transfer from %[[TILE]][%[[ROW]], 0] size [1, 64] to %[[P]]#0 size [64]
-// CHECK-NEXT:        } {applicable_units = ["L1LU"]}
+// CHECK:             } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:        ktdf.stage depends_in(%[[P]]#2) depends_out(%[[P]]#3) {
 // CHECK:             } {applicable_units = ["SFU"]}
 // CHECK-NEXT:        ktdf.stage depends_in(%[[P]]#3) depends_out(none) {
 // CHECK-NEXT:          ktdf.data_transfer from %[[P]]#1 size [64] to %[[OUT]][%[[ROW]], 0] size [1, 64]
-// CHECK-NEXT:        } {applicable_units = ["L1SU"]}
-// CHECK-NEXT:      }
+// CHECK:             } {applicable_units = ["L1SU"]}
+// CHECK:           }
 // CHECK-NEXT:      ktdf.parallel_yield
-// CHECK-NEXT:    }
-// CHECK-NEXT:    return
+// CHECK:         }
+// CHECK:         return
 
 // OFF-LABEL: func.func @scale_rows(
 // OFF-NOT:     ktdf.parallel

@@ -17,8 +17,8 @@
 // SAMPLE-NEXT:        ktdf.pipeline {
 // SAMPLE:               ktdf.data_transfer from %{{.+}}[%{{.+}}, 0, 0] size [1, 1, 64] to
 // SAMPLE:             ktdf.parallel_yield
-// SAMPLE-NEXT:      }
-// SAMPLE-NEXT:    } {applicable_units = ["L1LU", "SFU", "L1SU"]}
+// SAMPLE:           }
+// SAMPLE:         } {applicable_units = ["L1LU", "SFU", "L1SU"]}
 // SAMPLE-NEXT:    ktdf.stage
 // SAMPLE-NEXT:      scf.for %{{.+}} = %[[C0]] to %[[C3]] step %[[C1]] {
 // SAMPLE:         } {applicable_units = ["MNISU"]}
@@ -33,6 +33,6 @@
 // QUAD-NEXT:        ktdf.tiling.linearize_index [%{{.+}} : %{{.+}}], [%[[ROW]] : %{{.+}}] : index
 // QUAD-NEXT:        scf.for
 // QUAD:             ktdf.parallel_yield
-// QUAD-NEXT:      }
-// QUAD-NEXT:    } {applicable_units = ["VLD", "VPU", "VST"]}
+// QUAD:           }
+// QUAD:         } {applicable_units = ["VLD", "VPU", "VST"]}
 // QUAD-NOT:     ktdf.parallel (

@@ -14,8 +14,8 @@
 // CHECK-NEXT:            "kernel.step"(%[[I]], %[[J]])
 // CHECK:           } {loop_type = #ktdf.loop_type<parallel_loop>}
 // CHECK-NEXT:      ktdf.parallel_yield
-// CHECK-NEXT:    }
-// CHECK-NEXT:    return
+// CHECK:         }
+// CHECK:         return
 func.func @outermost_balanced() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -44,8 +44,8 @@ func.func @outermost_balanced() {
 // CHECK-NEXT:          ktdf.stage
 // CHECK-NEXT:            "kernel.step"(%[[I]], %[[J]])
 // CHECK:             ktdf.parallel_yield
-// CHECK-NEXT:      }
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:           }
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
 func.func @inner_balanced() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

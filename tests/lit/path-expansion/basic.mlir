@@ -11,50 +11,50 @@
 // the constants behind (canonicalize removes them): three adapted transfers, three zeros.
 // CHECK-LABEL: func.func @add_tile(
 // CHECK-SAME:      %[[A:[a-z0-9_]+]]: memref<2x128xf16, strided<[128, 1], offset: ?>, "DDR">, %[[B:[a-z0-9_]+]]: memref<2x128xf16, strided<[128, 1], offset: ?>, "DDR">, %[[C:[a-z0-9_]+]]: memref<2x128xf16, strided<[128, 1], offset: ?>, "DDR">)
-// CHECK-NEXT:    arith.constant 0 : index
-// CHECK-NEXT:    arith.constant 0 : index
-// CHECK-NEXT:    arith.constant 0 : index
-// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
-// CHECK-NEXT:    %{{.*}} = arith.constant 1 : index
+// CHECK:         arith.constant 0 : index
+// CHECK:         arith.constant 0 : index
+// CHECK:         arith.constant 0 : index
+// CHECK:         %{{.*}} = arith.constant 0 : index
+// CHECK:         %{{.*}} = arith.constant 1 : index
 // CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:        ktdf.pipeline {
 
 // The private: the new buffers and FIFOs in the order the stages first use them, then
 // one token per stage that has a successor. The old DDR FIFOs and tokens are gone.
-// CHECK-NEXT:          %[[P:.*]]:10 = ktdf.private -> (memref<1x64xf16, "L1">, memref<1x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<1x64xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
+// CHECK:               %[[P:.*]]:10 = ktdf.private -> (memref<1x64xf16, "L1">, memref<1x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<1x64xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
 
 // MNILU: the original load stage, each transfer now ending in its L1 buffer.
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[P]]#6) {
 // CHECK-NEXT:            ktdf.data_transfer from %[[A]][%[[I]], %[[J]]] size [1, 64] to %[[P]]#0[0, 0] size [1, 64] : memref<2x128xf16, strided<[128, 1], offset: ?>, "DDR">, memref<1x64xf16, "L1">
 // CHECK-NEXT:            ktdf.data_transfer from %[[B]][%[[I]], %[[J]]] size [1, 64] to %[[P]]#1[0, 0] size [1, 64] : memref<2x128xf16, strided<[128, 1], offset: ?>, "DDR">, memref<1x64xf16, "L1">
-// CHECK-NEXT:          } {applicable_units = ["MNILU"]}
+// CHECK:               } {applicable_units = ["MNILU"]}
 
 // L1LU: a new stage, L1 buffers into the SFU's FIFOs (the FIFO side sized by the slot).
 // CHECK-NEXT:          ktdf.stage depends_in(%[[P]]#6) depends_out(%[[P]]#7) {
 // CHECK-NEXT:            ktdf.data_transfer from %[[P]]#0[0, 0] size [1, 64] to %[[P]]#2 size [64] : memref<1x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // CHECK-NEXT:            ktdf.data_transfer from %[[P]]#1[0, 0] size [1, 64] to %[[P]]#3 size [64] : memref<1x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:          } {applicable_units = ["L1LU"]}
+// CHECK:               } {applicable_units = ["L1LU"]}
 
 // SFU: the compute stage, reading and writing the retyped FIFOs.
 // CHECK-NEXT:          ktdf.stage depends_in(%[[P]]#7) depends_out(%[[P]]#8) {
 // CHECK-NEXT:            %[[X:.*]] = ktdf.read_from_fifo %[[P]]#2 : <"L1LU" -> "SFU", 64xf16> -> tensor<1x64xf16>
 // CHECK-NEXT:            %[[Y:.*]] = ktdf.read_from_fifo %[[P]]#3 : <"L1LU" -> "SFU", 64xf16> -> tensor<1x64xf16>
-// CHECK-NEXT:            %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
+// CHECK:                 %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
 // CHECK-NEXT:            %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[Y]] : tensor<1x64xf16>, tensor<1x64xf16>) outs(%[[E]] : tensor<1x64xf16>)
 // CHECK:                 ktdf.write_to_fifo %[[SUM]], %[[P]]#4 : tensor<1x64xf16>, <"SFU" -> "L1SU", 64xf16>
-// CHECK-NEXT:          } {applicable_units = ["SFU"]}
+// CHECK:               } {applicable_units = ["SFU"]}
 
 // L1SU: a new stage, the result FIFO into its L1 buffer.
 // CHECK-NEXT:          ktdf.stage depends_in(%[[P]]#8) depends_out(%[[P]]#9) {
 // CHECK-NEXT:            ktdf.data_transfer from %[[P]]#4 size [64] to %[[P]]#5[0, 0] size [1, 64] : !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<1x64xf16, "L1">
-// CHECK-NEXT:          } {applicable_units = ["L1SU"]}
+// CHECK:               } {applicable_units = ["L1SU"]}
 
 // MNISU: the original store stage, now reading the L1 buffer.
 // CHECK-NEXT:          ktdf.stage depends_in(%[[P]]#9) depends_out(none) {
 // CHECK-NEXT:            ktdf.data_transfer from %[[P]]#5[0, 0] size [1, 64] to %[[C]][%[[I]], %[[J]]] size [1, 64] : memref<1x64xf16, "L1">, memref<2x128xf16, strided<[128, 1], offset: ?>, "DDR">
-// CHECK-NEXT:          } {applicable_units = ["MNISU"]}
-// CHECK-NEXT:        }
+// CHECK:               } {applicable_units = ["MNISU"]}
+// CHECK:             }
 // CHECK:         return
 
 #id = affine_map<(d0, d1) -> (d0, d1)>

@@ -10,32 +10,32 @@
 // CHECK:         %[[P:.*]]:14 = ktdf.private -> (memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<64xf16, "L1">, memref<64xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
 // CHECK:         ktdf.stage depends_in(none) depends_out(%[[P]]#7) {
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[%{{.*}}] size [64] to %[[P]]#0[0] size [64] : memref<256xf16, "DDR">, memref<64xf16, "L1">
-// CHECK-NEXT:    } {applicable_units = ["MNILU"]}
+// CHECK:         } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#7) depends_out(%[[P]]#8) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#0[0] size [64] to %[[P]]#1 size [64]
-// CHECK-NEXT:    } {applicable_units = ["L1LU"]}
+// CHECK:         } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#8) depends_out(%[[P]]#9) {
 // CHECK-NEXT:      %[[X:.*]] = ktdf.read_from_fifo %[[P]]#1 : <"L1LU" -> "SFU", 64xf16> -> tensor<64xf16>
 // CHECK-NEXT:      %[[EXP:.*]] = math.exp %[[X]] : tensor<64xf16>
 // CHECK-NEXT:      ktdf.write_to_fifo %[[EXP]], %[[P]]#3 : tensor<64xf16>, <"SFU" -> "L1SU", 64xf16>
-// CHECK-NEXT:    } {applicable_units = ["SFU"]}
+// CHECK:         } {applicable_units = ["SFU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#9) depends_out(%[[P]]#10) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#3 size [64] to %[[P]]#5[0] size [64] : !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<64xf16, "L1">
-// CHECK-NEXT:    } {applicable_units = ["L1SU"]}
+// CHECK:         } {applicable_units = ["L1SU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#10) depends_out(%[[P]]#11) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#5[0] size [64] to %[[P]]#2 size [64] : memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:    } {applicable_units = ["L1LU"]}
+// CHECK:         } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#11) depends_out(%[[P]]#12) {
 // CHECK-NEXT:      %[[Y:.*]] = ktdf.read_from_fifo %[[P]]#2 : <"L1LU" -> "SFU", 64xf16> -> tensor<64xf16>
 // CHECK-NEXT:      %[[TWICE:.*]] = arith.addf %[[Y]], %[[Y]] : tensor<64xf16>
 // CHECK-NEXT:      ktdf.write_to_fifo %[[TWICE]], %[[P]]#4 : tensor<64xf16>, <"SFU" -> "L1SU", 64xf16>
-// CHECK-NEXT:    } {applicable_units = ["SFU"]}
+// CHECK:         } {applicable_units = ["SFU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#12) depends_out(%[[P]]#13) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#4 size [64] to %[[P]]#6[0] size [64]
-// CHECK-NEXT:    } {applicable_units = ["L1SU"]}
+// CHECK:         } {applicable_units = ["L1SU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#13) depends_out(none) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#6[0] size [64] to %{{.*}}[%{{.*}}] size [64]
-// CHECK-NEXT:    } {applicable_units = ["MNISU"]}
+// CHECK:         } {applicable_units = ["MNISU"]}
 
 !row = memref<256xf16, "DDR">
 module {

@@ -7,9 +7,9 @@
 // CHECK-NEXT:    ktdf.pipeline {
 // CHECK-NEXT:      ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:        ktdf.data_transfer from %{{.*}}[0, 0] size [4, 64] to %{{.*}}[0, 0] size [4, 64] : memref<4x64xf16, "DDR">, memref<4x64xf16, "L1">
-// CHECK-NEXT:      } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:    }
-// CHECK-NEXT:    return
+// CHECK:           } {applicable_units = ["MNILU"]}
+// CHECK:         }
+// CHECK:         return
 func.func @copy(%a: memref<4x64xf16, "DDR">, %b: memref<4x64xf16, "L1">) {
   ktdf.pipeline {
     ktdf.stage depends_in(none) depends_out(none) {

@@ -8,19 +8,19 @@
 // CHECK-LABEL: func.func @mixed(
 // CHECK-SAME:      %[[X:[a-z0-9_]+]]: memref<256xf16, "L1">, %[[Y:[a-z0-9_]+]]: memref<256xf16, "DDR">
 // Only Y's and the result's transfers got a buffer (two upstream-style zeros).
-// CHECK-NEXT:    arith.constant 0 : index
-// CHECK-NEXT:    arith.constant 0 : index
-// CHECK-NEXT:    arith.constant 0 : index
-// CHECK-NEXT:    arith.constant 64 : index
+// CHECK:         arith.constant 0 : index
+// CHECK:         arith.constant 0 : index
+// CHECK:         arith.constant 0 : index
+// CHECK:         arith.constant 64 : index
 // CHECK:         %[[P:.*]]:9 = ktdf.private -> (memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<64xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
 // CHECK:         ktdf.stage depends_in(none) depends_out(%[[P]]#5) {
 // CHECK-NOT:       %[[X]]
 // CHECK-NEXT:      ktdf.data_transfer from %[[Y]][%{{.*}}] size [64] to %[[P]]#0[0] size [64] : memref<256xf16, "DDR">, memref<64xf16, "L1">
-// CHECK-NEXT:    } {applicable_units = ["MNILU"]}
+// CHECK:         } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#5) depends_out(%[[P]]#6) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[X]][%{{.*}}] size [64] to %[[P]]#1 size [64] : memref<256xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#0[0] size [64] to %[[P]]#2 size [64] : memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:    } {applicable_units = ["L1LU"]}
+// CHECK:         } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#6) depends_out(%[[P]]#7) {
 // CHECK-NEXT:      %[[A:.*]] = ktdf.read_from_fifo %[[P]]#1 : <"L1LU" -> "SFU", 64xf16> -> tensor<64xf16>
 // CHECK-NEXT:      %[[B:.*]] = ktdf.read_from_fifo %[[P]]#2 : <"L1LU" -> "SFU", 64xf16> -> tensor<64xf16>
@@ -73,19 +73,19 @@ module {
 // core's scratchpad (L1) and <global> the device memory (DDR) (Decision 6 with --device).
 // The result stays in the scratchpad, so it needs no MNISU stage either: three stages.
 // CHECK-LABEL: func.func @ktir_spaces(
-// CHECK-NEXT:    arith.constant 0 : index
-// CHECK-NEXT:    arith.constant 0 : index
-// CHECK-NEXT:    arith.constant 64 : index
+// CHECK:         arith.constant 0 : index
+// CHECK:         arith.constant 0 : index
+// CHECK:         arith.constant 64 : index
 // CHECK:         } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:    ktdf.stage
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[%{{.*}}] size [64] to %{{.*}} size [64] : memref<256xf16, #ktdp.memory_space<ct_local>>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[0] size [64] to %{{.*}} size [64] : memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:    } {applicable_units = ["L1LU"]}
+// CHECK:         } {applicable_units = ["L1LU"]}
 // CHECK:         } {applicable_units = ["SFU"]}
 // CHECK-NEXT:    ktdf.stage
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}} size [64] to %{{.*}}[%{{.*}}] size [64] : !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<256xf16, #ktdp.memory_space<ct_local>>
-// CHECK-NEXT:    } {applicable_units = ["L1SU"]}
-// CHECK-NEXT:  }
+// CHECK:         } {applicable_units = ["L1SU"]}
+// CHECK:       }
 
 module {
   func.func @ktir_spaces(%x: memref<256xf16, #ktdp.memory_space<ct_local>>, %y: memref<256xf16, #ktdp.memory_space<global>>, %z: memref<256xf16, #ktdp.memory_space<ct_local>>) {

@@ -7,12 +7,12 @@
 // CHECK-LABEL: func.func @copy_scaled(
 // CHECK:         ktdf.private -> (memref<16xf16, "S">, !ktdf.fifo.slot<"LD" -> "CU", 16xf16>, !ktdf.fifo.slot<"CU" -> "ST", 16xf16>, memref<16xf16, "S">,
 // CHECK:         ktdf.data_transfer from %{{.*}} size [16] to %{{.*}}[0] size [16] : memref<256xf16, "">, memref<16xf16, "S">
-// CHECK-NEXT:    } {applicable_units = ["DMA"]}
+// CHECK:         } {applicable_units = ["DMA"]}
 // CHECK:         } {applicable_units = ["LD"]}
 // CHECK:         } {applicable_units = ["CU"]}
 // CHECK:         } {applicable_units = ["ST"]}
 // CHECK:         ktdf.data_transfer from %{{.*}}[0] size [16] to %{{.*}} size [16] : memref<16xf16, "S">, memref<256xf16, "">
-// CHECK-NEXT:    } {applicable_units = ["OUT"]}
+// CHECK:         } {applicable_units = ["OUT"]}
 module {
   func.func @copy_scaled(%src: memref<256xf16, "">, %dst: memref<256xf16, "">) {
     %c0 = arith.constant 0 : index

@@ -33,11 +33,11 @@
 // LOCAL:         %[[P:.*]]:9 = ktdf.private -> (memref<1x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<1x64xf16, "L1">,
 // LOCAL:         ktdf.stage depends_in(none)
 // LOCAL-NEXT:      ktdf.data_transfer from %[[Y]][{{.*}}] size [1, 64] to %[[P]]#0[0, 0] size [1, 64]
-// LOCAL-NEXT:    } {applicable_units = ["MNILU"]}
+// LOCAL:         } {applicable_units = ["MNILU"]}
 // LOCAL-NEXT:    ktdf.stage
 // LOCAL-NEXT:      ktdf.data_transfer from %[[X]][{{.*}}] size [1, 64] to %[[P]]#1 size [1, 64]
 // LOCAL-NEXT:      ktdf.data_transfer from %[[P]]#0[0, 0] size [1, 64] to %[[P]]#2 size [64]
-// LOCAL-NEXT:    } {applicable_units = ["L1LU"]}
+// LOCAL:         } {applicable_units = ["L1LU"]}
 // LOCAL:         } {applicable_units = ["SFU"]}
 // LOCAL:         } {applicable_units = ["L1SU"]}
 // LOCAL:         } {applicable_units = ["MNISU"]}

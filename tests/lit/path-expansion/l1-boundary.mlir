@@ -6,18 +6,18 @@
 // The FIFOs already name the units: the pipeline is legal and stays as it is; only the two
 // transfer stages get the unit that runs them.
 // CHECK-LABEL: func.func @legal(
-// CHECK-NEXT:    arith.constant 0 : index
-// CHECK-NEXT:    arith.constant 64 : index
+// CHECK:         arith.constant 0 : index
+// CHECK:         arith.constant 64 : index
 // CHECK:         %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token) {
 // CHECK:         ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[%{{.*}}] size [64] to %[[P]]#0 size [64] : memref<256xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[%{{.*}}] size [64] to %[[P]]#1 size [64] : memref<256xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:    } {applicable_units = ["L1LU"]}
+// CHECK:         } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#3) depends_out(%[[P]]#4) {
 // CHECK:         } {applicable_units = ["SFU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#4) depends_out(none) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#2 size [64] to %{{.*}}[%{{.*}}] size [64] : !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<256xf16, "L1">
-// CHECK-NEXT:    } {applicable_units = ["L1SU"]}
+// CHECK:         } {applicable_units = ["L1SU"]}
 // CHECK-NOT:     memref.alloc
 // CHECK-NOT:     ktdf.stage
 
@@ -61,30 +61,30 @@ module {
 // way, but the FIFOs are retyped to the units they connect (L1LU -> SFU, SFU -> L1SU) and
 // the pipeline is rebuilt around them, still three stages and no buffer.
 // CHECK-LABEL: func.func @retyped(
-// CHECK-NEXT:    arith.constant 0 : index
-// CHECK-NEXT:    arith.constant 64 : index
+// CHECK:         arith.constant 0 : index
+// CHECK:         arith.constant 64 : index
 // CHECK:         ktdf.pipeline {
-// CHECK-NEXT:      %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token) {
-// CHECK-NEXT:        %[[IN:.*]]:2 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:        %[[OUT:.*]] = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>
-// CHECK-NEXT:        %[[T0:.*]] = ktdf.create_token : !ktdf.token
-// CHECK-NEXT:        %[[T1:.*]] = ktdf.create_token : !ktdf.token
-// CHECK-NEXT:        ktdf.private_yield %[[IN]]#0, %[[IN]]#1, %[[OUT]], %[[T0]], %[[T1]] :
-// CHECK-NEXT:      }
+// CHECK:           %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token) {
+// CHECK:             %[[IN:.*]]:2 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
+// CHECK:             %[[OUT:.*]] = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>
+// CHECK:             %[[T0:.*]] = ktdf.create_token : !ktdf.token
+// CHECK:             %[[T1:.*]] = ktdf.create_token : !ktdf.token
+// CHECK:             ktdf.private_yield %[[IN]]#0, %[[IN]]#1, %[[OUT]], %[[T0]], %[[T1]] :
+// CHECK:           }
 // CHECK-NEXT:      ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
 // CHECK-NEXT:        ktdf.data_transfer from %{{.*}}[%{{.*}}] size [64] to %[[P]]#0 size [64] : memref<256xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // CHECK-NEXT:        ktdf.data_transfer from %{{.*}}[%{{.*}}] size [64] to %[[P]]#1 size [64] : memref<256xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:      } {applicable_units = ["L1LU"]}
+// CHECK:           } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:      ktdf.stage depends_in(%[[P]]#3) depends_out(%[[P]]#4) {
 // CHECK-NEXT:        %{{.*}} = ktdf.read_from_fifo %[[P]]#0 : <"L1LU" -> "SFU", 64xf16> -> tensor<64xf16>
 // CHECK-NEXT:        %{{.*}} = ktdf.read_from_fifo %[[P]]#1 : <"L1LU" -> "SFU", 64xf16> -> tensor<64xf16>
 // CHECK-NEXT:        %[[M:.*]] = arith.maximumf
 // CHECK-NEXT:        ktdf.write_to_fifo %[[M]], %[[P]]#2 : tensor<64xf16>, <"SFU" -> "L1SU", 64xf16>
-// CHECK-NEXT:      } {applicable_units = ["SFU"]}
+// CHECK:           } {applicable_units = ["SFU"]}
 // CHECK-NEXT:      ktdf.stage depends_in(%[[P]]#4) depends_out(none) {
 // CHECK-NEXT:        ktdf.data_transfer from %[[P]]#2 size [64] to %{{.*}}[%{{.*}}] size [64] : !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<256xf16, "L1">
-// CHECK-NEXT:      } {applicable_units = ["L1SU"]}
-// CHECK-NEXT:    }
+// CHECK:           } {applicable_units = ["L1SU"]}
+// CHECK:         }
 
 !row = memref<256xf16, "L1">
 module {

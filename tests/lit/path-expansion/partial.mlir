@@ -8,32 +8,32 @@
 // the SFU straight to DDR. The result FIFO is retyped to SFU -> L1SU, an L1SU stage fills
 // a new L1 buffer, and the store stage reads that buffer instead of the FIFO.
 // CHECK-LABEL: func.func @load_side_done(
-// CHECK-NEXT:    arith.constant 0 : index
-// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         arith.constant 0 : index
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         %[[P:.*]]:10 = ktdf.private -> (memref<64xf16, "L1">, memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<64xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
-// CHECK-NEXT:      %[[BUF_A:.*]] = memref.alloc() : memref<64xf16, "L1">
-// CHECK-NEXT:      %[[BUF_B:.*]] = memref.alloc() : memref<64xf16, "L1">
-// CHECK-NEXT:      %[[IN:.*]]:2 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:      %[[OUT:.*]] = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>
-// CHECK-NEXT:      %[[BUF_C:.*]] = memref.alloc() : memref<64xf16, "L1">
+// CHECK:           %[[BUF_A:.*]] = memref.alloc() : memref<64xf16, "L1">
+// CHECK:           %[[BUF_B:.*]] = memref.alloc() : memref<64xf16, "L1">
+// CHECK:           %[[IN:.*]]:2 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
+// CHECK:           %[[OUT:.*]] = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>
+// CHECK:           %[[BUF_C:.*]] = memref.alloc() : memref<64xf16, "L1">
 // Kept as written: the constant subscripts of the preserved stage are not folded.
 // CHECK:         ktdf.stage depends_in(none) depends_out(%[[P]]#6) {
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[%{{.*}}] size [64] to %[[P]]#0[%[[C0]]] size [64] : memref<256xf16, "DDR">, memref<64xf16, "L1">
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[%{{.*}}] size [64] to %[[P]]#1[%[[C0]]] size [64] : memref<256xf16, "DDR">, memref<64xf16, "L1">
-// CHECK-NEXT:    } {applicable_units = ["MNILU"]}
+// CHECK:         } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#6) depends_out(%[[P]]#7) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#0[%[[C0]]] size [64] to %[[P]]#2 size [64]
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#1[%[[C0]]] size [64] to %[[P]]#3 size [64]
-// CHECK-NEXT:    } {applicable_units = ["L1LU"]}
+// CHECK:         } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#7) depends_out(%[[P]]#8) {
 // CHECK:           ktdf.write_to_fifo %{{.*}}, %[[P]]#4 : tensor<64xf16>, <"SFU" -> "L1SU", 64xf16>
-// CHECK-NEXT:    } {applicable_units = ["SFU"]}
+// CHECK:         } {applicable_units = ["SFU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#8) depends_out(%[[P]]#9) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#4 size [64] to %[[P]]#5[0] size [64] : !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<64xf16, "L1">
-// CHECK-NEXT:    } {applicable_units = ["L1SU"]}
+// CHECK:         } {applicable_units = ["L1SU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#9) depends_out(none) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#5[0] size [64] to %{{.*}}[%{{.*}}] size [64] : memref<64xf16, "L1">, memref<256xf16, "DDR">
-// CHECK-NEXT:    } {applicable_units = ["MNISU"]}
+// CHECK:         } {applicable_units = ["MNISU"]}
 
 !row = memref<256xf16, "DDR">
 module {
@@ -82,29 +82,29 @@ module {
 // DDR straight into FIFOs of the SFU. The private keeps its own results first (the
 // result buffer and FIFO), then the new L1 buffers, then the new L1LU -> SFU FIFO.
 // CHECK-LABEL: func.func @store_side_done(
-// CHECK-NEXT:    arith.constant 0 : index
-// CHECK-NEXT:    arith.constant 0 : index
-// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         arith.constant 0 : index
+// CHECK:         arith.constant 0 : index
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         %[[P:.*]]:10 = ktdf.private -> (memref<64xf16, "L1">, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<64xf16, "L1">, memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
 // CHECK:         ktdf.stage depends_in(none) depends_out(%[[P]]#6) {
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[%{{.*}}] size [64] to %[[P]]#2[0] size [64] : memref<256xf16, "DDR">, memref<64xf16, "L1">
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[%{{.*}}] size [64] to %[[P]]#3[0] size [64] : memref<256xf16, "DDR">, memref<64xf16, "L1">
-// CHECK-NEXT:    } {applicable_units = ["MNILU"]}
+// CHECK:         } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#6) depends_out(%[[P]]#7) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#2[0] size [64] to %[[P]]#4 size [64] : memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#3[0] size [64] to %[[P]]#5 size [64] : memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:    } {applicable_units = ["L1LU"]}
+// CHECK:         } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#7) depends_out(%[[P]]#8) {
 // CHECK-NEXT:      ktdf.read_from_fifo %[[P]]#4 : <"L1LU" -> "SFU", 64xf16> -> tensor<64xf16>
 // CHECK-NEXT:      ktdf.read_from_fifo %[[P]]#5 : <"L1LU" -> "SFU", 64xf16> -> tensor<64xf16>
 // CHECK:           ktdf.write_to_fifo %{{.*}}, %[[P]]#1 : tensor<64xf16>, <"SFU" -> "L1SU", 64xf16>
-// CHECK-NEXT:    } {applicable_units = ["SFU"]}
+// CHECK:         } {applicable_units = ["SFU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#8) depends_out(%[[P]]#9) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#1 size [64] to %[[P]]#0[%[[C0]]] size [64]
-// CHECK-NEXT:    } {applicable_units = ["L1SU"]}
+// CHECK:         } {applicable_units = ["L1SU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#9) depends_out(none) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#0[%[[C0]]] size [64] to %{{.*}}[%{{.*}}] size [64]
-// CHECK-NEXT:    } {applicable_units = ["MNISU"]}
+// CHECK:         } {applicable_units = ["MNISU"]}
 
 !row = memref<256xf16, "DDR">
 module {
@@ -159,11 +159,11 @@ module {
 // CHECK:         ktdf.stage depends_in(none) depends_out(%[[P]]#4) {
 // CHECK-NEXT:      %[[J:.*]] = arith.addi %[[I]], %[[C64]] : index
 // CHECK-NEXT:      ktdf.data_transfer from %[[Y]][%[[J]]] size [64] to %[[P]]#0[0] size [64]
-// CHECK-NEXT:    } {applicable_units = ["MNILU"]}
+// CHECK:         } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#4) depends_out(%[[P]]#5) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[X]][%[[I]]] size [64] to %[[P]]#1 size [64]
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#0[0] size [64] to %[[P]]#2 size [64]
-// CHECK-NEXT:    } {applicable_units = ["L1LU"]}
+// CHECK:         } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#5) depends_out(%[[P]]#6) {
 // CHECK:         } {applicable_units = ["SFU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#6) depends_out(none) {

@@ -8,21 +8,21 @@
 // CHECK:         %[[P:.*]]:8 = ktdf.private -> (memref<4x32xf16, "SPAD">, !ktdf.fifo.slot<"VLD" -> "VPU", 128xf16>, !ktdf.fifo.slot<"VPU" -> "VST", 128xf16>, memref<4x32xf16, "SPAD">, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
 // CHECK:         ktdf.stage depends_in(none) depends_out(%[[P]]#4) {
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[%{{.*}}, 0] size [4, 32] to %[[P]]#0[0, 0] size [4, 32] : memref<64x32xf16, "GMEM">, memref<4x32xf16, "SPAD">
-// CHECK-NEXT:    } {applicable_units = ["DMARD"]}
+// CHECK:         } {applicable_units = ["DMARD"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#4) depends_out(%[[P]]#5) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#0[0, 0] size [4, 32] to %[[P]]#1 size [128] : memref<4x32xf16, "SPAD">, !ktdf.fifo.slot<"VLD" -> "VPU", 128xf16>
-// CHECK-NEXT:    } {applicable_units = ["VLD"]}
+// CHECK:         } {applicable_units = ["VLD"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#5) depends_out(%[[P]]#6) {
 // CHECK-NEXT:      %[[X:.*]] = ktdf.read_from_fifo %[[P]]#1 : <"VLD" -> "VPU", 128xf16> -> tensor<4x32xf16>
 // CHECK-NEXT:      %[[Y:.*]] = arith.mulf %[[X]], %[[X]] : tensor<4x32xf16>
 // CHECK-NEXT:      ktdf.write_to_fifo %[[Y]], %[[P]]#2 : tensor<4x32xf16>, <"VPU" -> "VST", 128xf16>
-// CHECK-NEXT:    } {applicable_units = ["VPU"]}
+// CHECK:         } {applicable_units = ["VPU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#6) depends_out(%[[P]]#7) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#2 size [128] to %[[P]]#3[0, 0] size [4, 32] : !ktdf.fifo.slot<"VPU" -> "VST", 128xf16>, memref<4x32xf16, "SPAD">
-// CHECK-NEXT:    } {applicable_units = ["VST"]}
+// CHECK:         } {applicable_units = ["VST"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#7) depends_out(none) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#3[0, 0] size [4, 32] to %{{.*}}[%{{.*}}, 0] size [4, 32] : memref<4x32xf16, "SPAD">, memref<64x32xf16, "GMEM">
-// CHECK-NEXT:    } {applicable_units = ["DMAWR"]}
+// CHECK:         } {applicable_units = ["DMAWR"]}
 
 !matrix = memref<64x32xf16, "GMEM">
 module {

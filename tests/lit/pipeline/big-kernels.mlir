@@ -29,7 +29,7 @@
 // SAMPLE-NEXT:      %[[B:.+]] = ktdf.select_memref %[[PH]][%{{.+}}, %{{.+}}] : memref<?x1x64xf16, "L1">
 // SAMPLE-NEXT:      %[[C:.+]] = ktdf.select_memref %[[PH]][%{{.+}}, %{{.+}}] : memref<?x1x64xf16, "L1">
 // SAMPLE-NEXT:      ktdf.pipeline modulo(size : 2) {
-// SAMPLE-NEXT:        ktdf.private -> (!ktdf.token, !ktdf.token) {
+// SAMPLE:             ktdf.private -> (!ktdf.token, !ktdf.token) {
 // SAMPLE:             ktdf.stage depends_in(none) depends_out(%{{.+}}) {
 // SAMPLE-NEXT:          scf.for %[[P:[^ ]+]] = %[[C0]] to %c64 step %[[C1]] {
 // SAMPLE-NEXT:            ktdf.data_transfer from %{{.+}}[%[[T]] * 64 + %[[P]], 0] size [1, 64] to %[[A]][%[[P]], 0, 0] size [1, 1, 64]
@@ -46,10 +46,10 @@
 // SAMPLE-NEXT:          scf.for %[[P2:[^ ]+]] = %[[C0]] to %c64 step %[[C1]] {
 // SAMPLE-NEXT:            ktdf.data_transfer from %[[C]][%[[P2]], 0, 0] size [1, 1, 64] to %{{.+}}[%[[T]] * 64 + %[[P2]], 0] size [1, 64]
 // SAMPLE:             } {applicable_units = ["MNISU"]}
-// SAMPLE-NEXT:      }
-// SAMPLE-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
+// SAMPLE:           }
+// SAMPLE:         } {loop_type = #ktdf.loop_type<parallel_loop>}
 // SAMPLE-COUNT-6: memref.dealloc %{{.+}} : memref<64x1x64xf16, "L1">
-// SAMPLE-NEXT:    return
+// SAMPLE:         return
 // SAMPLE-NOT:     ktdf.tiling
 
 // quad_corelet (32 lanes, 512 KiB of "SPAD", 4 corelets). A row is 2 vectors, so the compute
@@ -68,7 +68,7 @@
 // QUAD-NEXT:      %[[B:.+]] = ktdf.select_memref %[[PH]][%{{.+}}, %{{.+}}] : memref<?x?x1x32xf16, "SPAD">
 // QUAD-NEXT:      %[[C:.+]] = ktdf.select_memref %[[PH]][%{{.+}}, %{{.+}}] : memref<?x?x1x32xf16, "SPAD">
 // QUAD-NEXT:      ktdf.pipeline modulo(size : 2) {
-// QUAD-NEXT:        ktdf.private -> (!ktdf.token, !ktdf.token) {
+// QUAD:             ktdf.private -> (!ktdf.token, !ktdf.token) {
 // QUAD:             ktdf.stage depends_in(none) depends_out(%{{.+}}) {
 // QUAD-NEXT:          scf.for %[[P:[^ ]+]] = %[[C0]] to %c64 step %[[C1]] {
 // QUAD-NEXT:            scf.for %[[V:[^ ]+]] = %[[C0]] to %c2 step %[[C1]] {
@@ -80,5 +80,5 @@
 // QUAD-NEXT:        ktdf.stage
 // QUAD:             } {applicable_units = ["DMAWR"]}
 // QUAD-COUNT-6: memref.dealloc %{{.+}} : memref<64x2x1x32xf16, "SPAD">
-// QUAD-NEXT:    return
+// QUAD:         return
 // QUAD-NOT:     ktdf.tiling

@@ -7,7 +7,7 @@
 // CHECK-NEXT:   compute-group-extraction,
 // CHECK-NEXT:   construct-three-stage-pipeline,
 // CHECK-NEXT:   builtin.module(
-// CHECK-NEXT:     func.func(
+// CHECK:          func.func(
 // CHECK-NEXT:       ktdfarch-apply-patterns{groups={pre_scheduling}}
 // CHECK-NEXT:     )
 // CHECK-NEXT:   ),

@@ -12,9 +12,9 @@
 // INTRINSIC:     dataflow.program_unit iter_arg : %{{.*}} -> (%{{[0-9]+}}, {{.*}}) : {
 // INTRINSIC:       %[[X:.*]] = dataflow.receive %{{.*}} : vector<64xf16>
 // INTRINSIC:       %[[Y:.*]] = dataflow.receive %{{.*}} : vector<64xf16>
-// INTRINSIC-NEXT:  %[[XT:.*]] = builtin.unrealized_conversion_cast %[[X]] : vector<64xf16> to tensor<64xf16>
+// INTRINSIC:       %[[XT:.*]] = builtin.unrealized_conversion_cast %[[X]] : vector<64xf16> to tensor<64xf16>
 // INTRINSIC:       linalg.generic {{.*}} ins(%[[XT]] : tensor<64xf16>)
-// INTRINSIC-NEXT:  ^bb0(%[[IN:.*]]: f16, %{{.*}}: f16):
+// INTRINSIC:       ^bb0(%[[IN:.*]]: f16, %{{.*}}: f16):
 // INTRINSIC-NEXT:    spyreop.sigmoid %[[IN]] : f16
 // INTRINSIC:       %[[G:.*]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<64xf16> to vector<64xf16>
 // INTRINSIC-NEXT:  %[[P:.*]] = vectorchain.binary %[[G]], %[[Y]] {binary_op = #vectorchain<binary_operator mul>

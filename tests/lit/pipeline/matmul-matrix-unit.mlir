@@ -14,10 +14,10 @@
 // CHECK:       scf.for %{{.*}} = %c0 to %c16 step %c1 {
 // CHECK:         %[[A:.*]] = dataflow.receive %{{.*}} : vector<32xf16>
 // CHECK:         %[[B:.*]] = dataflow.receive %{{.*}} : vector<512xf16>
-// CHECK-NEXT:    %[[AT:.*]] = builtin.unrealized_conversion_cast %[[A]] : vector<32xf16> to tensor<4x8xf16>
-// CHECK-NEXT:    %[[BT:.*]] = builtin.unrealized_conversion_cast %[[B]] : vector<512xf16> to tensor<8x64xf16>
+// CHECK:         %[[AT:.*]] = builtin.unrealized_conversion_cast %[[A]] : vector<32xf16> to tensor<4x8xf16>
+// CHECK:         %[[BT:.*]] = builtin.unrealized_conversion_cast %[[B]] : vector<512xf16> to tensor<8x64xf16>
 // CHECK-NEXT:    %[[ACC:.*]] = agen.vector_load
-// CHECK-NEXT:    %[[ACCT:.*]] = builtin.unrealized_conversion_cast %[[ACC]] : vector<256xf32> to tensor<4x64xf32>
+// CHECK:         %[[ACCT:.*]] = builtin.unrealized_conversion_cast %[[ACC]] : vector<256xf32> to tensor<4x64xf32>
 // CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [#[[A_MAP]], #[[B_MAP]], #[[C_MAP]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[AT]], %[[BT]] : tensor<4x8xf16>, tensor<8x64xf16>) outs(%[[ACCT]] : tensor<4x64xf32>) attrs = {dfsched.matrix_tile = array<i64: 4, 64, 8>}
 // CHECK:         %[[RV:.*]] = builtin.unrealized_conversion_cast %[[R]] : tensor<4x64xf32> to vector<256xf32>
 // CHECK-NEXT:    agen.vector_store %[[RV]]

@@ -20,8 +20,8 @@
 // CHECK-NEXT:    ktdf.pipeline {
 // CHECK-NEXT:      ktdf.stage depends_in(none) depends_out(none) {
 // CHECK-NEXT:        ktdf.data_transfer from %[[BIAS]][{{.*}}] size [64] to %[[BIAS_L1]][0] size [64]
-// CHECK-NEXT:      } {applicable_units = ["MNILU"]}
-// CHECK-NEXT:    }
+// CHECK:           } {applicable_units = ["MNILU"]}
+// CHECK:         }
 // CHECK-COUNT-4: memref.alloc() : memref<32x1x64xf16, "L1">
 // CHECK:         scf.for %[[T:.*]] = %{{.*}} to %c128 step
 // CHECK-NEXT:      ktdf.buffer_phase(%[[T]]) {num_phases = 2 : i64}

@@ -8,35 +8,35 @@
 // CHECK-LABEL: func.func @column_sums
 // CHECK:         ktdf.stage depends_in(%[[OUTER:.*]]#2) depends_out(%[[OUTER]]#3) {
 // CHECK-NEXT:      scf.for %[[COL:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT:      %[[N:.*]] = arith.constant 3 : index
-// CHECK-NEXT:      %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:      %[[C1:.*]] = arith.constant 1 : index
+// CHECK:           %[[N:.*]] = arith.constant 3 : index
+// CHECK:           %[[C0:.*]] = arith.constant 0 : index
+// CHECK:           %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:      scf.for %[[CHUNK:.*]] = %[[C0]] to %[[N]] step %[[C1]] {
 // CHECK-NEXT:        %[[FIRST:.*]] = arith.cmpi eq, %[[CHUNK]], %[[C0]] : index
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 32xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf32>, !ktdf.token, !ktdf.token) {
+// CHECK:               %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 32xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf32>, !ktdf.token, !ktdf.token) {
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
 // CHECK:                 %[[SLOT:.*]] = arith.divsi
 // CHECK-NEXT:            ktdf.data_transfer from %[[OUTER]]#0[%[[SLOT]], %[[CHUNK]] * 32, %{{.*}}] size [1, 32, 1] to %[[P]]#0 size [32] : memref<4x96x1xf32, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 32xf32>
 // CHECK-NEXT:            scf.if %[[FIRST]] {
-// CHECK-NEXT:            } else {
+// CHECK:                 } else {
 // CHECK-NEXT:              ktdf.data_transfer from %[[OUTER]]#1[%[[SLOT]], %{{.*}}] size [1, 1] to %[[P]]#1 size [1] : memref<4x1xf32, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>
-// CHECK-NEXT:            }
-// CHECK-NEXT:          } {applicable_units = ["L1LU"]}
+// CHECK:                 }
+// CHECK:               } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:          ktdf.stage depends_in(%[[P]]#3) depends_out(%[[P]]#4) {
 // CHECK-NEXT:            %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"L1LU" -> "SFU", 32xf32> -> tensor<32x1xf32>
 // CHECK-NEXT:            %[[INIT:.*]] = scf.if %[[FIRST]] -> (tensor<1xf32>) {
-// CHECK-NEXT:              %[[CST:.*]] = arith.constant 1.500000e+00 : f32
-// CHECK-NEXT:              %[[E:.*]] = tensor.empty() : tensor<1xf32>
+// CHECK:                   %[[CST:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK:                   %[[E:.*]] = tensor.empty() : tensor<1xf32>
 // CHECK-NEXT:              %[[F:.*]] = linalg.fill ins(%[[CST]] : f32) outs(%[[E]] : tensor<1xf32>) -> tensor<1xf32>
-// CHECK-NEXT:              scf.yield %[[F]] : tensor<1xf32>
-// CHECK-NEXT:            } else {
+// CHECK:                   scf.yield %[[F]] : tensor<1xf32>
+// CHECK:                 } else {
 // CHECK-NEXT:              %[[S:.*]] = ktdf.read_from_fifo %[[P]]#1 : <"L1LU" -> "SFU", 1xf32> -> tensor<1xf32>
-// CHECK-NEXT:              scf.yield %[[S]] : tensor<1xf32>
-// CHECK-NEXT:            }
+// CHECK:                   scf.yield %[[S]] : tensor<1xf32>
+// CHECK:                 }
 // CHECK-NEXT:            %[[R:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["reduction", "parallel"]} ins(%[[X]] : tensor<32x1xf32>) outs(%[[INIT]] : tensor<1xf32>) {
 // CHECK:                 ktdf.write_to_fifo %[[R]], %[[P]]#2 : tensor<1xf32>, <"SFU" -> "L1SU", 1xf32>
-// CHECK-NEXT:          } {applicable_units = ["SFU"]}
+// CHECK:               } {applicable_units = ["SFU"]}
 // CHECK-NEXT:          ktdf.stage depends_in(%[[P]]#4) depends_out(none) {
 // CHECK:                 ktdf.data_transfer from %[[P]]#2 size [1] to %[[OUTER]]#1[%{{.*}}, %{{.*}}] size [1, 1] : !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf32>, memref<4x1xf32, "L1">
 // The old pipeline and its fill are gone.

@@ -15,17 +15,17 @@
 
 // TWO:          ktdf.stage depends_in(%[[OUTER:.*]]#2) depends_out(%[[OUTER]]#3) {
 // TWO-NEXT:       scf.for
-// TWO-NEXT:     %[[N0:.*]] = arith.constant 2 : index
-// TWO-NEXT:     %[[N1:.*]] = arith.constant 4 : index
-// TWO-NEXT:     %[[C0:.*]] = arith.constant 0 : index
-// TWO-NEXT:     %[[C1:.*]] = arith.constant 1 : index
+// TWO:          %[[N0:.*]] = arith.constant 2 : index
+// TWO:          %[[N1:.*]] = arith.constant 4 : index
+// TWO:          %[[C0:.*]] = arith.constant 0 : index
+// TWO:          %[[C1:.*]] = arith.constant 1 : index
 // TWO-NEXT:     scf.for %[[I0:.*]] = %[[C0]] to %[[N0]] step %[[C1]] {
 // TWO-NEXT:       scf.for %[[I1:.*]] = %[[C0]] to %[[N1]] step %[[C1]] {
 // TWO-NEXT:         %[[E0:.*]] = arith.cmpi eq, %[[I0]], %[[C0]] : index
 // TWO-NEXT:         %[[E1:.*]] = arith.cmpi eq, %[[I1]], %[[C0]] : index
 // TWO-NEXT:         %[[FIRST:.*]] = arith.andi %[[E0]], %[[E1]] : i1
 // TWO-NEXT:         ktdf.pipeline {
-// TWO-NEXT:           ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 32xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token)
+// TWO:                ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 32xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token)
 // TWO:                ktdf.data_transfer from %{{.*}}#0[%{{.*}}, %[[I0]] * 2, %[[L0:.*]], %[[I1]] * 8] size [1, 2, 2, 8] to %{{.*}}#0 size [32] : memref<2x4x2x32xf32, "L1">
 // TWO:                scf.if %[[FIRST]] {
 // TWO:                ktdf.read_from_fifo %{{.*}}#0 : <"L1LU" -> "SFU", 32xf32> -> tensor<2x2x8xf32>
@@ -33,21 +33,21 @@
 
 // ONE:          ktdf.stage depends_in(%[[OUTER:.*]]#2) depends_out(%[[OUTER]]#3) {
 // ONE-NEXT:       scf.for
-// ONE-NEXT:     %[[N0:.*]] = arith.constant 2 : index
-// ONE-NEXT:     %[[N1:.*]] = arith.constant 1 : index
-// ONE-NEXT:     %[[C0:.*]] = arith.constant 0 : index
-// ONE-NEXT:     %[[C1:.*]] = arith.constant 1 : index
+// ONE:          %[[N0:.*]] = arith.constant 2 : index
+// ONE:          %[[N1:.*]] = arith.constant 1 : index
+// ONE:          %[[C0:.*]] = arith.constant 0 : index
+// ONE:          %[[C1:.*]] = arith.constant 1 : index
 // ONE-NEXT:     scf.for %[[I0:.*]] = %[[C0]] to %[[N0]] step %[[C1]] {
 // ONE-NEXT:       %[[FIRST:.*]] = arith.cmpi eq, %[[I0]], %[[C0]] : index
 // ONE-NEXT:       ktdf.pipeline {
-// ONE-NEXT:         ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 128xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token)
+// ONE:              ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 128xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token)
 // ONE:              ktdf.data_transfer from %{{.*}}#0[%{{.*}}, %[[I0]] * 2, %[[L0:.*]], %[[C0]] * 32] size [1, 2, 2, 32] to %{{.*}}#0 size [128]
 // ONE:              ktdf.read_from_fifo %{{.*}}#0 : <"L1LU" -> "SFU", 128xf32> -> tensor<2x2x32xf32>
 
 // INFER:        ktdf.stage depends_in(%[[OUTER:.*]]#2) depends_out(%[[OUTER]]#3) {
 // INFER-NEXT:     scf.for
-// INFER-NEXT:   %[[N0:.*]] = arith.constant 4 : index
-// INFER-NEXT:   %[[N1:.*]] = arith.constant 4 : index
+// INFER:        %[[N0:.*]] = arith.constant 4 : index
+// INFER:        %[[N1:.*]] = arith.constant 4 : index
 // INFER:        ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 16xf32>,
 // INFER:        ktdf.data_transfer from %{{.*}}#0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} * 8] size [1, 1, 2, 8] to %{{.*}}#0 size [16]
 

@@ -24,33 +24,33 @@
 // CHECK-LABEL: func.func @row_sums
 // CHECK:         ktdf.stage depends_in(%[[OUTER:.*]]#2) depends_out(%[[OUTER]]#3) {
 // CHECK-NEXT:      scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// N8-NEXT:           %[[NC:.*]] = arith.constant 8 : index
-// N4-NEXT:           %[[NC:.*]] = arith.constant 4 : index
-// N16-NEXT:          %[[NC:.*]] = arith.constant 16 : index
-// CHECK-NEXT:        %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:        %[[C1:.*]] = arith.constant 1 : index
+// N8:                %[[NC:.*]] = arith.constant 8 : index
+// N4:                %[[NC:.*]] = arith.constant 4 : index
+// N16:               %[[NC:.*]] = arith.constant 16 : index
+// CHECK:             %[[C0:.*]] = arith.constant 0 : index
+// CHECK:             %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:        scf.for %[[CHUNK:.*]] = %[[C0]] to %[[NC]] step %[[C1]] {
 // CHECK-NEXT:          %[[FIRST:.*]] = arith.cmpi eq, %[[CHUNK]], %[[C0]] : index
 // CHECK-NEXT:          ktdf.pipeline {
-// N8-NEXT:               %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, !ktdf.token, !ktdf.token) {
-// N4-NEXT:               %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 128xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, !ktdf.token, !ktdf.token) {
-// N16-NEXT:              %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 32xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, !ktdf.token, !ktdf.token) {
+// N8:                    %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, !ktdf.token, !ktdf.token) {
+// N4:                    %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 128xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, !ktdf.token, !ktdf.token) {
+// N16:                   %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 32xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, !ktdf.token, !ktdf.token) {
 
 // The load stage: one chunk of the row, at chunk * size, and the running sum from the
 // second chunk on.
 // CHECK:                 ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
-// CHECK-NEXT:              %[[L0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:              %[[L1:.*]] = arith.constant 1 : index
+// CHECK:                   %[[L0:.*]] = arith.constant 0 : index
+// CHECK:                   %[[L1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:              %[[LSUB:.*]] = arith.subi %[[ROW]], %[[L0]] : index
 // CHECK-NEXT:              %[[LSLOT:.*]] = arith.divsi %[[LSUB]], %[[L1]] : index
 // N8-NEXT:                 ktdf.data_transfer from %[[OUTER]]#0[%[[LSLOT]], %[[L0]], %[[CHUNK]] * 64] size [1, 1, 64] to %[[P]]#0 size [64] : memref<3x1x512xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // N4-NEXT:                 ktdf.data_transfer from %[[OUTER]]#0[%[[LSLOT]], %[[L0]], %[[CHUNK]] * 128] size [1, 1, 128] to %[[P]]#0 size [128] : memref<3x1x512xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 128xf16>
 // N16-NEXT:                ktdf.data_transfer from %[[OUTER]]#0[%[[LSLOT]], %[[L0]], %[[CHUNK]] * 32] size [1, 1, 32] to %[[P]]#0 size [32] : memref<3x1x512xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 32xf16>
 // CHECK-NEXT:              scf.if %[[FIRST]] {
-// CHECK-NEXT:              } else {
+// CHECK:                   } else {
 // CHECK-NEXT:                ktdf.data_transfer from %[[OUTER]]#1[%[[LSLOT]], %[[L0]]] size [1, 1] to %[[P]]#1 size [1] : memref<3x1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>
-// CHECK-NEXT:              }
-// CHECK-NEXT:            } {applicable_units = ["L1LU"]}
+// CHECK:                   }
+// CHECK:                 } {applicable_units = ["L1LU"]}
 
 // The compute stage starts from the init on the first chunk, from the partial after.
 // CHECK-NEXT:            ktdf.stage depends_in(%[[P]]#3) depends_out(%[[P]]#4) {
@@ -58,21 +58,21 @@
 // N4-NEXT:                 %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"L1LU" -> "SFU", 128xf16> -> tensor<1x128xf16>
 // N16-NEXT:                %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"L1LU" -> "SFU", 32xf16> -> tensor<1x32xf16>
 // CHECK-NEXT:              %[[INIT:.*]] = scf.if %[[FIRST]] -> (tensor<1xf16>) {
-// CHECK-NEXT:                %[[E:.*]] = tensor.empty() : tensor<1xf16>
-// CHECK-NEXT:                scf.yield %[[E]] : tensor<1xf16>
-// CHECK-NEXT:              } else {
+// CHECK:                     %[[E:.*]] = tensor.empty() : tensor<1xf16>
+// CHECK:                     scf.yield %[[E]] : tensor<1xf16>
+// CHECK:                   } else {
 // CHECK-NEXT:                %[[S:.*]] = ktdf.read_from_fifo %[[P]]#1 : <"L1LU" -> "SFU", 1xf16> -> tensor<1xf16>
-// CHECK-NEXT:                scf.yield %[[S]] : tensor<1xf16>
-// CHECK-NEXT:              }
+// CHECK:                     scf.yield %[[S]] : tensor<1xf16>
+// CHECK:                   }
 // CHECK-NEXT:              %[[R:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<1x{{[0-9]+}}xf16>) outs(%[[INIT]] : tensor<1xf16>) {
 // CHECK:                   } -> tensor<1xf16>
 // CHECK-NEXT:              ktdf.write_to_fifo %[[R]], %[[P]]#2 : tensor<1xf16>, <"SFU" -> "L1SU", 1xf16>
-// CHECK-NEXT:            } {applicable_units = ["SFU"]}
+// CHECK:                 } {applicable_units = ["SFU"]}
 
 // The store stage writes the partial back after every chunk.
 // CHECK-NEXT:            ktdf.stage depends_in(%[[P]]#4) depends_out(none) {
 // CHECK:                   ktdf.data_transfer from %[[P]]#2 size [1] to %[[OUTER]]#1[{{.+}}] size [1, 1] : !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, memref<3x1xf16, "L1">
-// CHECK-NEXT:            } {applicable_units = ["L1SU"]}
+// CHECK:                 } {applicable_units = ["L1SU"]}
 // CHECK:         } {applicable_units = ["L1LU", "SFU", "L1SU"]}
 // CHECK-NOT:     ktdf.fifo.slot<"L1LU" -> "SFU", 512xf16>
 

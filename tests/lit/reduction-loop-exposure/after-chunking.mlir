@@ -13,52 +13,52 @@
 // CHECK:         scf.for %[[COL:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK:           scf.for %[[CHUNK:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:        %[[FIRST:.*]] = arith.cmpi eq, %[[CHUNK]], %{{.*}} : index
-// CHECK-NEXT:        %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:        %[[C1:.*]] = arith.constant 1 : index
-// CHECK-NEXT:        %[[LAST:.*]] = arith.constant 31 : index
+// CHECK:             %[[C0:.*]] = arith.constant 0 : index
+// CHECK:             %[[C1:.*]] = arith.constant 1 : index
+// CHECK:             %[[LAST:.*]] = arith.constant 31 : index
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf32>, !ktdf.token, !ktdf.token) {
+// CHECK:               %[[P:.*]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf32>, !ktdf.token, !ktdf.token) {
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
 // CHECK:                 %[[SLOT:.*]] = arith.divsi
 // CHECK-NEXT:            scf.if %[[FIRST]] {
-// CHECK-NEXT:            } else {
+// CHECK:                 } else {
 // CHECK-NEXT:              ktdf.data_transfer from %[[OUT]][%[[SLOT]], %{{.*}}] size [1, 1] to %[[P]]#1 size [1]
-// CHECK-NEXT:            }
-// CHECK-NEXT:            %[[N:.*]] = arith.constant 32 : index
+// CHECK:                 }
+// CHECK:                 %[[N:.*]] = arith.constant 32 : index
 // CHECK-NEXT:            scf.for %[[J:.*]] = %[[C0]] to %[[N]] step %[[C1]] {
 // CHECK-NEXT:              ktdf.data_transfer from %[[IN]][%[[SLOT]], %[[CHUNK]] * 32 + %[[J]], %{{.*}}] size [1, 1, 1] to %[[P]]#0 size [1] : memref<4x96x1xf32, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>
-// CHECK-NEXT:            } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:          } {applicable_units = ["L1LU"]}
+// CHECK:                 } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:               } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:          ktdf.stage depends_in(%[[P]]#3) depends_out(%[[P]]#4) {
 // CHECK-NEXT:            %[[SEED:.*]] = scf.if %[[FIRST]] -> (tensor<1xf32>) {
-// CHECK-NEXT:              %[[BIAS:.*]] = arith.constant 1.500000e+00 : f32
-// CHECK-NEXT:              %[[E:.*]] = tensor.empty() : tensor<1xf32>
+// CHECK:                   %[[BIAS:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK:                   %[[E:.*]] = tensor.empty() : tensor<1xf32>
 // CHECK-NEXT:              %[[F:.*]] = linalg.fill ins(%[[BIAS]] : f32) outs(%[[E]] : tensor<1xf32>) -> tensor<1xf32>
-// CHECK-NEXT:              scf.yield %[[F]] : tensor<1xf32>
-// CHECK-NEXT:            } else {
+// CHECK:                   scf.yield %[[F]] : tensor<1xf32>
+// CHECK:                 } else {
 // CHECK-NEXT:              %[[PART:.*]] = ktdf.read_from_fifo %[[P]]#1 : <"L1LU" -> "SFU", 1xf32> -> tensor<1xf32>
-// CHECK-NEXT:              scf.yield %[[PART]] : tensor<1xf32>
-// CHECK-NEXT:            }
-// CHECK-NEXT:            %[[N:.*]] = arith.constant 32 : index
+// CHECK:                   scf.yield %[[PART]] : tensor<1xf32>
+// CHECK:                 }
+// CHECK:                 %[[N:.*]] = arith.constant 32 : index
 // CHECK-NEXT:            scf.for %[[J:.*]] = %[[C0]] to %[[N]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[SEED]]) -> (tensor<1xf32>) {
 // CHECK-NEXT:              %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"L1LU" -> "SFU", 1xf32> -> tensor<1x1xf32>
 // CHECK-NEXT:              %[[R:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<1x1xf32>) outs(%[[ACC]] : tensor<1xf32>) {
 // CHECK:                   %[[IS_LAST:.*]] = arith.cmpi eq, %[[J]], %[[LAST]] : index
 // CHECK-NEXT:              scf.if %[[IS_LAST]] {
 // CHECK-NEXT:                ktdf.write_to_fifo %[[R]], %[[P]]#2
-// CHECK-NEXT:              }
-// CHECK-NEXT:              scf.yield %[[R]] : tensor<1xf32>
-// CHECK-NEXT:            } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:          } {applicable_units = ["SFU"]}
+// CHECK:                   }
+// CHECK:                   scf.yield %[[R]] : tensor<1xf32>
+// CHECK:                 } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:               } {applicable_units = ["SFU"]}
 // CHECK-NEXT:          ktdf.stage depends_in(%[[P]]#4) depends_out(none) {
-// CHECK-NEXT:            %[[N:.*]] = arith.constant 32 : index
+// CHECK:                 %[[N:.*]] = arith.constant 32 : index
 // CHECK-NEXT:            scf.for %[[J:.*]] = %[[C0]] to %[[N]] step %[[C1]] {
 // CHECK:                   %[[IS_LAST:.*]] = arith.cmpi eq, %[[J]], %[[LAST]] : index
 // CHECK-NEXT:              scf.if %[[IS_LAST]] {
 // CHECK-NEXT:                ktdf.data_transfer from %[[P]]#2 size [1] to %[[OUT]]
-// CHECK-NEXT:              }
-// CHECK-NEXT:            } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:          } {applicable_units = ["L1SU"]}
+// CHECK:                   }
+// CHECK:                 } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:               } {applicable_units = ["L1SU"]}
 
 #cols = affine_map<(d0, d1) -> (d0, d1)>
 #sums = affine_map<(d0, d1) -> (d1)>

@@ -11,22 +11,22 @@
 // CHECK:           ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf32>, !ktdf.token, !ktdf.token)
 // CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:        ktdf.data_transfer from %[[IN]][%[[COL]], %[[J]], 0] size [1, 1, 1] to %{{.*}}#0 size [1] : memref<4x96x1xf32, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:           } {loop_type = #ktdf.loop_type<reduction_loop>}
 // CHECK:           ktdf.stage depends_in(%[[P:.*]]#2) depends_out(%[[P]]#3) {
-// CHECK-NEXT:        %[[BIAS:.*]] = arith.constant 1.500000e+00 : f32
-// CHECK-NEXT:        %[[E:.*]] = tensor.empty() : tensor<1xf32>
+// CHECK:             %[[BIAS:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK:             %[[E:.*]] = tensor.empty() : tensor<1xf32>
 // CHECK-NEXT:        %[[INIT:.*]] = linalg.fill ins(%[[BIAS]] : f32) outs(%[[E]] : tensor<1xf32>) -> tensor<1xf32>
-// CHECK-NEXT:        %[[N:.*]] = arith.constant 96 : index
+// CHECK:             %[[N:.*]] = arith.constant 96 : index
 // CHECK-NEXT:        scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<1xf32>) {
 // CHECK-NEXT:          %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"L1LU" -> "SFU", 1xf32> -> tensor<1x1xf32>
 // CHECK-NEXT:          %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%[[X]] : tensor<1x1xf32>) outs(%[[ACC]] : tensor<1xf32>) {
 // CHECK:               %[[IS_LAST:.*]] = arith.cmpi eq, %[[J]], %[[LAST]] : index
 // CHECK-NEXT:          scf.if %[[IS_LAST]] {
 // CHECK-NEXT:            ktdf.write_to_fifo %[[R]], %[[P]]#1 : tensor<1xf32>, <"SFU" -> "L1SU", 1xf32>
-// CHECK-NEXT:          }
-// CHECK-NEXT:          scf.yield %[[R]] : tensor<1xf32>
-// CHECK-NEXT:        } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:      } {applicable_units = ["SFU"]}
+// CHECK:               }
+// CHECK:               scf.yield %[[R]] : tensor<1xf32>
+// CHECK:             } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:           } {applicable_units = ["SFU"]}
 
 #cols = affine_map<(d0, d1) -> (d0, d1)>
 #sums = affine_map<(d0, d1) -> (d1)>

@@ -9,11 +9,11 @@
 // CHECK-SAME:      %[[A:.*]]: memref<2x64xf16, "L1">, %[[B:.*]]: memref<64x64xf16, "L1">, %[[C:.*]]: memref<2x64xf16, "L1">)
 // CHECK:         ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>
 // CHECK:         ktdf.stage depends_in(none)
-// CHECK-NEXT:      %{{.*}} = arith.constant 64 : index
+// CHECK:           %{{.*}} = arith.constant 64 : index
 // CHECK-NEXT:      scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:        ktdf.data_transfer from %[[A]][%{{.*}}, %[[K]]] size [1, 1] to %{{.*}} size [1, 1]
 // CHECK-NEXT:        ktdf.data_transfer from %[[B]][%[[K]], 0] size [1, 64] to %{{.*}} size [1, 64]
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:           } {loop_type = #ktdf.loop_type<reduction_loop>}
 // CHECK:           scf.for %[[K2:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x64xf16>) {
 // CHECK-NEXT:        %[[X:.*]] = ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 1xf16> -> tensor<1x1xf16>
 // CHECK-NEXT:        %[[Y:.*]] = ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 64xf16> -> tensor<1x64xf16>

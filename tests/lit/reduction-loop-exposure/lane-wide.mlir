@@ -23,7 +23,7 @@
 
 // PARTIALS-LABEL: func.func @four_rows(
 // PARTIALS:         %[[RESULT:.*]] = memref.alloc() : memref<4xf16, "SFU_REG">
-// PARTIALS-NEXT:    %[[LANES:.*]] = memref.alloc() : memref<4x16xf16, "SFU_REG">
+// PARTIALS:         %[[LANES:.*]] = memref.alloc() : memref<4x16xf16, "SFU_REG">
 // PARTIALS:         %[[NEG_INF:.*]] = arith.constant 0xFC00 : f16
 // PARTIALS-NEXT:    linalg.fill ins(%[[NEG_INF]] : f16) outs(%[[LANES]] : memref<4x16xf16, "SFU_REG">)
 // PARTIALS-NEXT:    scf.for
@@ -31,7 +31,7 @@
 // PARTIALS-NEXT:      linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%[[STEP]] : memref<4x16xf16>) outs(%[[LANES]] : memref<4x16xf16, "SFU_REG">) attrs = {dfsched.lane_wide = 16 : index}
 // PARTIALS:           scf.if
 // PARTIALS-NEXT:        linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "reduction"]} ins(%[[LANES]] : memref<4x16xf16, "SFU_REG">) outs(%[[RESULT]] : memref<4xf16, "SFU_REG">) attrs = {dfsched.lane_wide = 16 : index}
-// PARTIALS-NEXT:        ^bb0(%[[IN:.*]]: f16, %[[OUT:.*]]: f16):
+// PARTIALS:             ^bb0(%[[IN:.*]]: f16, %[[OUT:.*]]: f16):
 // PARTIALS-NEXT:          arith.maximumf %[[OUT]], %[[IN]] : f16
 // PARTIALS:             ktdf.write_to_fifo %[[RESULT]]
 
@@ -84,7 +84,7 @@ func.func @four_rows(%in: memref<4x64xf16, "L1">, %out: memref<4x1xf16, "L1">) {
 // PARTIALS-NEXT:    linalg.fill ins(%[[ZERO]] : f16) outs(%{{.*}} : memref<1x16xf16, "SFU_REG">)
 // PARTIALS:           arith.mulf
 // PARTIALS:           iterator_types = ["parallel", "reduction"]
-// PARTIALS-NEXT:      ^bb0(%[[IN:.*]]: f16, %[[OUT:.*]]: f16):
+// PARTIALS:           ^bb0(%[[IN:.*]]: f16, %[[OUT:.*]]: f16):
 // PARTIALS-NEXT:        arith.addf %[[OUT]], %[[IN]] : f16
 
 func.func @one_row_of_48(%in: memref<1x48xf16, "L1">, %out: memref<1x1xf16, "L1">) {

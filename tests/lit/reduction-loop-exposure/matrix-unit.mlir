@@ -11,14 +11,14 @@
 // CHECK-LABEL: func.func @matrix_steps(
 // CHECK:         ktdf.private -> (!ktdf.fifo.slot<"MLD" -> "MXU", 8xf16>, !ktdf.fifo.slot<"MLD" -> "MXU", 32xf16>, !ktdf.fifo.slot<"MXU" -> "MST", 16xf16>
 // CHECK:         ktdf.stage depends_in(none)
-// CHECK-NEXT:      %{{.*}} = arith.constant 16 : index
+// CHECK:           %{{.*}} = arith.constant 16 : index
 // CHECK-NEXT:      scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:        ktdf.data_transfer from %{{.*}}[0, %[[K]] * 4] size [2, 4] to %{{.*}} size [2, 4]
 // CHECK-NEXT:        ktdf.data_transfer from %{{.*}}[%[[K]] * 4, 0] size [4, 8] to %{{.*}} size [4, 8]
 // CHECK:           %[[X:.*]] = ktdf.read_from_fifo %{{.*}} -> memref<2x4xf16>
 // CHECK-NEXT:      %[[Y:.*]] = ktdf.read_from_fifo %{{.*}} -> memref<4x8xf16>
 // CHECK-NEXT:      linalg.generic {{.*}} ins(%[[X]], %[[Y]] : memref<2x4xf16>, memref<4x8xf16>) outs(%[[ACC:.*]] : memref<2x8xf32, "ACC">) attrs = {dfsched.matrix_tile = array<i64: 2, 8, 4>}
-// CHECK-NEXT:      ^bb0(%{{.*}}: f16, %{{.*}}: f16, %{{.*}}: f32):
+// CHECK:           ^bb0(%{{.*}}: f16, %{{.*}}: f16, %{{.*}}: f32):
 // CHECK:           scf.if
 // CHECK-NEXT:        linalg.generic {{.*}} ins(%[[ACC]] : memref<2x8xf32, "ACC">) outs(%[[NARROW:.*]] : memref<2x8xf16, "ACC">)
 // CHECK:               arith.truncf %{{.*}} : f32 to f16

@@ -12,25 +12,25 @@
 // CHECK-LABEL: func.func @block_sums(
 // CHECK-SAME:      %[[IN:.*]]: memref<2x4x2x32xf32, "L1">
 // CHECK:         scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT:      %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:      %[[C1:.*]] = arith.constant 1 : index
-// CHECK-NEXT:      %[[LAST_A:.*]] = arith.constant 3 : index
-// CHECK-NEXT:      %[[LAST_B:.*]] = arith.constant 31 : index
+// CHECK:           %[[C0:.*]] = arith.constant 0 : index
+// CHECK:           %[[C1:.*]] = arith.constant 1 : index
+// CHECK:           %[[LAST_A:.*]] = arith.constant 3 : index
+// CHECK:           %[[LAST_B:.*]] = arith.constant 31 : index
 // CHECK-NEXT:      ktdf.pipeline {
-// CHECK-NEXT:        %[[P:.*]]:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token) {
+// CHECK:             %[[P:.*]]:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token) {
 // CHECK:             ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
-// CHECK-NEXT:          %[[NA:.*]] = arith.constant 4 : index
-// CHECK-NEXT:          %[[NB:.*]] = arith.constant 32 : index
+// CHECK:               %[[NA:.*]] = arith.constant 4 : index
+// CHECK:               %[[NB:.*]] = arith.constant 32 : index
 // CHECK-NEXT:          scf.for %[[A:.*]] = %[[C0]] to %[[NA]] step %[[C1]] {
 // CHECK-NEXT:            scf.for %[[BB:.*]] = %[[C0]] to %[[NB]] step %[[C1]] {
 // CHECK-NEXT:              ktdf.data_transfer from %[[IN]][%[[B]], %[[A]], 0, %[[BB]]] size [1, 1, 2, 1] to %[[P]]#0 size [2] : memref<2x4x2x32xf32, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>
-// CHECK-NEXT:            } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:          } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:        } {applicable_units = ["L1LU"]}
+// CHECK:                 } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:               } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:             } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:        ktdf.stage depends_in(%[[P]]#2) depends_out(%[[P]]#3) {
-// CHECK-NEXT:          %[[E:.*]] = tensor.empty() : tensor<2xf32>
-// CHECK-NEXT:          %[[NA:.*]] = arith.constant 4 : index
-// CHECK-NEXT:          %[[NB:.*]] = arith.constant 32 : index
+// CHECK:               %[[E:.*]] = tensor.empty() : tensor<2xf32>
+// CHECK:               %[[NA:.*]] = arith.constant 4 : index
+// CHECK:               %[[NB:.*]] = arith.constant 32 : index
 // CHECK-NEXT:          %{{.*}} = scf.for %[[A:.*]] = %[[C0]] to %[[NA]] step %[[C1]] iter_args(%[[ACC_A:.*]] = %[[E]]) -> (tensor<2xf32>) {
 // CHECK-NEXT:            %[[INNER:.*]] = scf.for %[[BB:.*]] = %[[C0]] to %[[NB]] step %[[C1]] iter_args(%[[ACC_B:.*]] = %[[ACC_A]]) -> (tensor<2xf32>) {
 // CHECK-NEXT:              %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"L1LU" -> "SFU", 2xf32> -> tensor<1x2x1xf32>
@@ -40,15 +40,15 @@
 // CHECK-NEXT:              %[[IS_LAST:.*]] = arith.andi %[[EA]], %[[EB]] : i1
 // CHECK-NEXT:              scf.if %[[IS_LAST]] {
 // CHECK-NEXT:                ktdf.write_to_fifo %[[R]], %[[P]]#1 : tensor<2xf32>, <"SFU" -> "L1SU", 2xf32>
-// CHECK-NEXT:              }
-// CHECK-NEXT:              scf.yield %[[R]] : tensor<2xf32>
-// CHECK-NEXT:            } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:            scf.yield %[[INNER]] : tensor<2xf32>
-// CHECK-NEXT:          } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:        } {applicable_units = ["SFU"]}
+// CHECK:                   }
+// CHECK:                   scf.yield %[[R]] : tensor<2xf32>
+// CHECK:                 } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:                 scf.yield %[[INNER]] : tensor<2xf32>
+// CHECK:               } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:             } {applicable_units = ["SFU"]}
 // CHECK-NEXT:        ktdf.stage depends_in(%[[P]]#3) depends_out(none) {
-// CHECK-NEXT:          %[[NA:.*]] = arith.constant 4 : index
-// CHECK-NEXT:          %[[NB:.*]] = arith.constant 32 : index
+// CHECK:               %[[NA:.*]] = arith.constant 4 : index
+// CHECK:               %[[NB:.*]] = arith.constant 32 : index
 // CHECK-NEXT:          scf.for %[[A:.*]] = %[[C0]] to %[[NA]] step %[[C1]] {
 // CHECK-NEXT:            scf.for %[[BB:.*]] = %[[C0]] to %[[NB]] step %[[C1]] {
 // CHECK-NEXT:              %[[EA:.*]] = arith.cmpi eq, %[[A]], %[[LAST_A]] : index
@@ -62,12 +62,12 @@
 // CHUNKED:       scf.for %[[CA:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHUNKED-NEXT:    scf.for %[[CB:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHUNKED:           arith.andi
-// CHUNKED-NEXT:      arith.constant 0 : index
-// CHUNKED-NEXT:      arith.constant 1 : index
-// CHUNKED-NEXT:      %[[LAST_A:.*]] = arith.constant 1 : index
-// CHUNKED-NEXT:      %[[LAST_B:.*]] = arith.constant 7 : index
+// CHUNKED:           arith.constant 0 : index
+// CHUNKED:           arith.constant 1 : index
+// CHUNKED:           %[[LAST_A:.*]] = arith.constant 1 : index
+// CHUNKED:           %[[LAST_B:.*]] = arith.constant 7 : index
 // CHUNKED-NEXT:      ktdf.pipeline {
-// CHUNKED-NEXT:        ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token)
+// CHUNKED:             ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"L1LU" -> "SFU", 2xf32>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf32>, !ktdf.token, !ktdf.token)
 // CHUNKED:             scf.for %[[A:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHUNKED-NEXT:          scf.for %[[BB:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHUNKED-NEXT:            ktdf.data_transfer from %{{.*}}[%{{.*}}, %[[CA]] * 2 + %[[A]], %{{.*}}, %[[CB]] * 8 + %[[BB]]] size [1, 1, 2, 1] to %{{.*}}#0 size [2]

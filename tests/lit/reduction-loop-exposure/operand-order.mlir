@@ -7,11 +7,11 @@
 // CHECK-LABEL: func.func @intermediate_times_matrix(
 // CHECK-SAME:      %[[A:.*]]: memref<2x64xf16, "L1">, %[[B:.*]]: memref<64x32xf16, "L1">, %[[C:.*]]: memref<2x32xf16, "L1">)
 // CHECK:         ktdf.stage depends_in(none)
-// CHECK-NEXT:      %{{.*}} = arith.constant 64 : index
+// CHECK:           %{{.*}} = arith.constant 64 : index
 // CHECK-NEXT:      scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:        ktdf.data_transfer from %[[A]][0, %[[K]]] size [2, 1]
 // CHECK-NEXT:        ktdf.data_transfer from %[[B]][%[[K]], 0] size [1, 32]
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:           } {loop_type = #ktdf.loop_type<reduction_loop>}
 // CHECK:           ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 2xf16> -> tensor<2x1xf16>
 // CHECK-NEXT:      ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 32xf16> -> tensor<1x32xf16>
 func.func @intermediate_times_matrix(%a: memref<2x64xf16, "L1">, %b: memref<64x32xf16, "L1">, %c: memref<2x32xf16, "L1">) {

@@ -6,14 +6,14 @@
 
 // CHECK-LABEL: func.func @row_sums
 // CHECK:         ktdf.stage depends_in(none) depends_out(none) {
-// CHECK-NEXT:      %[[N:.*]] = arith.constant 64 : index
+// CHECK:           %[[N:.*]] = arith.constant 64 : index
 // CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
-// CHECK-NEXT:        %[[K:.*]] = arith.constant 1 : index
+// CHECK:             %[[K:.*]] = arith.constant 1 : index
 // CHECK-NEXT:        ktdf.data_transfer from %{{.*}}[%[[K]], 0] size [1, 1] to %{{.*}}[%[[K]], 0] size [1, 1]
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:    } {applicable_units = ["L1SU"]}
+// CHECK:           } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:         } {applicable_units = ["L1SU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%{{.*}}#3) depends_out(none) {
-// CHECK-NEXT:      %[[N:.*]] = arith.constant 64 : index
+// CHECK:           %[[N:.*]] = arith.constant 64 : index
 // CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
 // CHECK-NEXT:        %[[IS_LAST:.*]] = arith.cmpi eq, %[[J]], %{{.*}} : index
 // CHECK-NEXT:        scf.if %[[IS_LAST]] {

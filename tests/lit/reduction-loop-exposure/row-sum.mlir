@@ -19,14 +19,14 @@
 // CHECK:           %[[LAST:.*]] = arith.constant 47 : index
 // CHECK:             %[[P:.*]]:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, !ktdf.token, !ktdf.token) {
 // CHECK:             ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
-// CHECK-NEXT:          %[[N:.*]] = arith.constant 48 : index
+// CHECK:               %[[N:.*]] = arith.constant 48 : index
 // CHECK-NEXT:          scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
 // CHECK-NEXT:            ktdf.data_transfer from %[[IN]][%[[ROW]], 0, %[[J]]] size [1, 1, 1] to %[[P]]#0 size [1] : memref<2x1x48xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf16>
-// CHECK-NEXT:          } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:        } {applicable_units = ["L1LU"]}
+// CHECK:               } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:             } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:        ktdf.stage depends_in(%[[P]]#2) depends_out(%[[P]]#3) {
-// CHECK-NEXT:          %[[E:.*]] = tensor.empty() : tensor<1xf16>
-// CHECK-NEXT:          %[[N:.*]] = arith.constant 48 : index
+// CHECK:               %[[E:.*]] = tensor.empty() : tensor<1xf16>
+// CHECK:               %[[N:.*]] = arith.constant 48 : index
 // CHECK-NEXT:          %{{.*}} = scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[E]]) -> (tensor<1xf16>) {
 // CHECK-NEXT:            %[[X:.*]] = ktdf.read_from_fifo %[[P]]#0 : <"L1LU" -> "SFU", 1xf16> -> tensor<1x1xf16>
 // CHECK-NEXT:            %[[R:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<1x1xf16>) outs(%[[ACC]] : tensor<1xf16>) {
@@ -34,19 +34,19 @@
 // CHECK-NEXT:            %[[IS_LAST:.*]] = arith.cmpi eq, %[[J]], %[[LAST]] : index
 // CHECK-NEXT:            scf.if %[[IS_LAST]] {
 // CHECK-NEXT:              ktdf.write_to_fifo %[[R]], %[[P]]#1 : tensor<1xf16>, <"SFU" -> "L1SU", 1xf16>
-// CHECK-NEXT:            }
-// CHECK-NEXT:            scf.yield %[[R]] : tensor<1xf16>
-// CHECK-NEXT:          } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:        } {applicable_units = ["SFU"]}
+// CHECK:                 }
+// CHECK:                 scf.yield %[[R]] : tensor<1xf16>
+// CHECK:               } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:             } {applicable_units = ["SFU"]}
 // CHECK-NEXT:        ktdf.stage depends_in(%[[P]]#3) depends_out(none) {
-// CHECK-NEXT:          %[[N:.*]] = arith.constant 48 : index
+// CHECK:               %[[N:.*]] = arith.constant 48 : index
 // CHECK-NEXT:          scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
 // CHECK-NEXT:            %[[IS_LAST:.*]] = arith.cmpi eq, %[[J]], %[[LAST]] : index
 // CHECK-NEXT:            scf.if %[[IS_LAST]] {
 // CHECK-NEXT:              ktdf.data_transfer from %[[P]]#1 size [1] to %[[OUT]][%[[ROW]], 0] size [1, 1] : !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, memref<2x1xf16, "L1">
-// CHECK-NEXT:            }
-// CHECK-NEXT:          } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:        } {applicable_units = ["L1SU"]}
+// CHECK:                 }
+// CHECK:               } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:             } {applicable_units = ["L1SU"]}
 // CHECK-NOT:     reduction_loop
 
 func.func @row_sums(%in: memref<2x1x48xf16, "L1">, %out: memref<2x1xf16, "L1">) {

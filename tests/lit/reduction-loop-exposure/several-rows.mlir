@@ -9,7 +9,7 @@
 // CHECK:         ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 4xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 4xf16>, !ktdf.token, !ktdf.token)
 // CHECK:         scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[0, %[[J]]] size [4, 1] to %{{.*}} size [4, 1] : memref<4x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 4xf16>
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:         } {loop_type = #ktdf.loop_type<reduction_loop>}
 // CHECK:         ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 4xf16> -> tensor<4x1xf16>
 
 func.func @row_maxima(%in: memref<4x64xf16, "L1">, %out: memref<4x1xf16, "L1">) {

@@ -61,7 +61,7 @@ func.func @inside_one_part() attributes {grid = [1]} {
 // CHECK-NEXT:    %[[O2:.*]] = ktdp.construct_access_tile %[[OUT]][%[[C0]], %[[C32]]] {{.*}} -> !ktdp.access_tile<4x8xindex>
 // CHECK-NEXT:    %[[X2:.*]] = ktdp.load %[[T2]] : <4x8xindex> -> tensor<4x8xf16>
 // CHECK-NEXT:    ktdp.store %[[X2]], %[[O2]]
-// CHECK-NEXT:    return
+// CHECK:         return
 func.func @spanning_copy() attributes {grid = [1]} {
   %c0 = arith.constant 0 : index
   %c24 = arith.constant 24 : index

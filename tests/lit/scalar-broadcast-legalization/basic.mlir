@@ -10,21 +10,21 @@
 
 // CHECK-LABEL: func.func @row_shift(
 // CHECK:         %[[P:.*]]:10 = ktdf.private -> (memref<1x64xf16, "L1">, memref<1x1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<1x64xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
-// CHECK-NEXT:      %[[BX:.*]] = memref.alloc() : memref<1x64xf16, "L1">
-// CHECK-NEXT:      %[[BS:.*]] = memref.alloc() : memref<1x1xf16, "L1">
-// CHECK-NEXT:      %[[IN:.*]]:2 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
+// CHECK:           %[[BX:.*]] = memref.alloc() : memref<1x64xf16, "L1">
+// CHECK:           %[[BS:.*]] = memref.alloc() : memref<1x1xf16, "L1">
+// CHECK:           %[[IN:.*]]:2 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // CHECK:         ktdf.stage depends_in(none) depends_out(%[[P]]#6) {
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[%[[I:.*]], 0] size [1, 64] to %[[P]]#0[0, 0] size [1, 64]
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[%[[I]], 0] size [1, 1] to %[[P]]#1[0, 0] size [1, 1] : memref<64x1xf16, "DDR">, memref<1x1xf16, "L1">
-// CHECK-NEXT:    } {applicable_units = ["MNILU"]}
+// CHECK:         } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#6) depends_out(%[[P]]#7) {
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#0[0, 0] size [1, 64] to %[[P]]#2 size [64] : memref<1x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // CHECK-NEXT:      ktdf.data_transfer from %[[P]]#1[0, 0] size [1, 1] to %[[P]]#3 size [64] {transfer_mode = "splat"} : memref<1x1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:    } {applicable_units = ["L1LU"]}
+// CHECK:         } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:    ktdf.stage depends_in(%[[P]]#7) depends_out(%[[P]]#8) {
 // CHECK-NEXT:      %[[X:.*]] = ktdf.read_from_fifo %[[P]]#2 : <"L1LU" -> "SFU", 64xf16> -> tensor<1x64xf16>
 // CHECK-NEXT:      %[[S:.*]] = ktdf.read_from_fifo %[[P]]#3 : <"L1LU" -> "SFU", 64xf16> -> tensor<1x64xf16>
-// CHECK-NEXT:      %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
+// CHECK:           %[[E:.*]] = tensor.empty() : tensor<1x64xf16>
 // CHECK-NEXT:      linalg.generic {indexing_maps = [#[[ID:.*]], #[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[S]] : tensor<1x64xf16>, tensor<1x64xf16>) outs(%[[E]] : tensor<1x64xf16>)
 // The result side is untouched.
 // CHECK:         ktdf.data_transfer from %[[P]]#4 size [64] to %[[P]]#5[0, 0] size [1, 64]
@@ -90,7 +90,7 @@ module {
 // becomes (d0, d1, d2).
 // CHECK-LABEL: func.func @scratchpad_scalar(
 // CHECK:         ktdf.data_transfer from %{{.*}}[%{{.*}}, 0, 0] size [1, 1, 1] to %{{.*}} size [64] {transfer_mode = "splat"} : memref<8x4x1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:    } {applicable_units = ["L1LU"]}
+// CHECK:         } {applicable_units = ["L1LU"]}
 // CHECK:         %[[S:.*]] = ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 64xf16> -> tensor<1x1x64xf16>
 // CHECK:         linalg.generic {indexing_maps = [#[[ID3:.*]], #[[ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[S]] : tensor<1x1x64xf16>)
 // CHECK-NOT:     memref.alloc

@@ -8,7 +8,7 @@
 // CHECK-LABEL: func.func @from_global(
 // CHECK:         ktdf.private -> (memref<16xf16, "S">, !ktdf.fifo.slot<"LD" -> "CU", 16xf16>, !ktdf.token, !ktdf.token)
 // CHECK:         ktdf.data_transfer from %{{.*}}[%{{.*}}] size [16] to %{{.*}}[0] size [16] : memref<32xf16, "G">, memref<16xf16, "S">
-// CHECK-NEXT:    } {applicable_units = ["DMA"]}
+// CHECK:         } {applicable_units = ["DMA"]}
 // CHECK:         ktdf.data_transfer from %{{.*}}[0] size [1] to %{{.*}} size [16] {transfer_mode = "splat"} : memref<16xf16, "S">, !ktdf.fifo.slot<"LD" -> "CU", 16xf16>
 // CHECK:         %[[V:.*]] = ktdf.read_from_fifo %{{.*}} : <"LD" -> "CU", 16xf16> -> tensor<16xf16>
 // CHECK:         linalg.generic {indexing_maps = [#[[ID:map[0-9]*]], #[[ID]]], iterator_types = ["parallel"]} ins(%[[V]] : tensor<16xf16>)

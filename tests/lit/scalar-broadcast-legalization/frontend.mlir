@@ -9,18 +9,18 @@
 // SAMPLE-LABEL: func.func @local_schedule_0(
 // SAMPLE:         ktdf.private -> (memref<1x64xf16, "L1">, memref<1x1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>,
 // SAMPLE:         ktdf.data_transfer from %{{.*}}[%{{.*}}, 0] size [1, 1] to %{{.*}}[0, 0] size [1, 1] : memref<4x1xf16, strided<[1, 1], offset: ?>, "DDR">, memref<1x1xf16, "L1">
-// SAMPLE-NEXT:  } {applicable_units = ["MNILU"]}
+// SAMPLE:       } {applicable_units = ["MNILU"]}
 // SAMPLE:         ktdf.data_transfer from %{{.*}}[0, 0] size [1, 1] to %{{.*}} size [64] {transfer_mode = "splat"} : memref<1x1xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// SAMPLE-NEXT:  } {applicable_units = ["L1LU"]}
+// SAMPLE:       } {applicable_units = ["L1LU"]}
 // SAMPLE:         ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 64xf16> -> tensor<1x64xf16>
 // SAMPLE-NEXT:    %[[S:.*]] = ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 64xf16> -> tensor<1x64xf16>
 // SAMPLE:         linalg.generic {indexing_maps = [#[[ID:map[0-9]*]], #[[ID]], #[[ID]]], {{.*}} ins(%{{.*}}, %[[S]] : tensor<1x64xf16>, tensor<1x64xf16>)
 
 // QUAD-LABEL: func.func @local_schedule_0(
 // QUAD:         ktdf.data_transfer from %{{.*}}[%{{.*}}, 0] size [1, 1] to %{{.*}}[0, 0] size [1, 1] : memref<4x1xf16, strided<[1, 1], offset: ?>, "GMEM">, memref<1x1xf16, "SPAD">
-// QUAD-NEXT:  } {applicable_units = ["DMARD"]}
+// QUAD:       } {applicable_units = ["DMARD"]}
 // QUAD:         ktdf.data_transfer from %{{.*}}[0, 0] size [1, 1] to %{{.*}} size [32] {transfer_mode = "splat"} : memref<1x1xf16, "SPAD">, !ktdf.fifo.slot<"VLD" -> "VPU", 32xf16>
-// QUAD-NEXT:  } {applicable_units = ["VLD"]}
+// QUAD:       } {applicable_units = ["VLD"]}
 // QUAD:         ktdf.read_from_fifo %{{.*}} : <"VLD" -> "VPU", 32xf16> -> tensor<1x32xf16>
 
 #matrix = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>

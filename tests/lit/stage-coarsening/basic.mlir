@@ -81,7 +81,7 @@ func.func @mul_tile(%x: memref<4x128xf16, "DDR">, %y: memref<4x128xf16, "DDR">, 
 
 // Outer private: the three L1 buffers, 4 rows x 2 vectors x 64, and one token per
 // outer stage that another outer stage waits for (the old tokens are gone).
-// CHECK-NEXT:      %[[P:.+]]:5 = ktdf.private -> (memref<4x2x64xf16, "L1">, memref<4x2x64xf16, "L1">, memref<4x2x64xf16, "L1">, !ktdf.token, !ktdf.token) {
+// CHECK:           %[[P:.+]]:5 = ktdf.private -> (memref<4x2x64xf16, "L1">, memref<4x2x64xf16, "L1">, memref<4x2x64xf16, "L1">, !ktdf.token, !ktdf.token) {
 
 // The load DMA stage runs the whole nest: one bulk tile load per operand, at the tile's
 // (m - 0) / 1, (n - 0) / 64 position in the grown buffer.
@@ -102,17 +102,17 @@ func.func @mul_tile(%x: memref<4x128xf16, "DDR">, %y: memref<4x128xf16, "DDR">, 
 // CHECK-NEXT:        scf.for
 // CHECK-NEXT:          scf.for
 // CHECK-NEXT:            ktdf.pipeline {
-// CHECK-NEXT:              %[[Q:.+]]:8 = ktdf.private -> (memref<64xf16, "SFU_REG">, memref<64xf16, "SFU_REG">, memref<64xf16, "SFU_REG">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token) {
+// CHECK:                   %[[Q:.+]]:8 = ktdf.private -> (memref<64xf16, "SFU_REG">, memref<64xf16, "SFU_REG">, memref<64xf16, "SFU_REG">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token) {
 // CHECK:                 ktdf.stage depends_in(none) depends_out(%[[Q]]#6) {
 // CHECK:                   ktdf.data_transfer from %[[P]]#0[{{.+}}] size [1, 1, 64] to %[[Q]]#3 size [64]
 // CHECK:                   ktdf.data_transfer from %[[P]]#1[{{.+}}] size [1, 1, 64] to %[[Q]]#4 size [64]
-// CHECK-NEXT:              } {applicable_units = ["L1LU"]}
+// CHECK:                   } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:              ktdf.stage depends_in(%[[Q]]#6) depends_out(%[[Q]]#7) {
 // CHECK:                   linalg.mul ins(%[[Q]]#0, %[[Q]]#1 : memref<64xf16, "SFU_REG">, memref<64xf16, "SFU_REG">) outs(%[[Q]]#2 : memref<64xf16, "SFU_REG">)
 // CHECK:                 } {applicable_units = ["SFU"]}
 // CHECK-NEXT:              ktdf.stage depends_in(%[[Q]]#7) depends_out(none) {
 // CHECK:                   ktdf.data_transfer from %[[Q]]#5 size [64] to %[[P]]#2[{{.+}}] size [1, 1, 64]
-// CHECK-NEXT:              } {applicable_units = ["L1SU"]}
+// CHECK:                   } {applicable_units = ["L1SU"]}
 // CHECK:           } {applicable_units = ["L1LU", "SFU", "L1SU"]}
 
 // The store DMA stage: one bulk tile store.
@@ -121,8 +121,8 @@ func.func @mul_tile(%x: memref<4x128xf16, "DDR">, %y: memref<4x128xf16, "DDR">, 
 // CHECK-NEXT:          scf.for %[[N2:[^ ]+]] =
 // CHECK:                 ktdf.data_transfer from %[[P]]#2[{{.+}}] size [1, 1, 64] to %[[Z]][%[[M2]], %[[N2]]] size [1, 64]
 // CHECK:           } {applicable_units = ["MNISU"]}
-// CHECK-NEXT:    }
-// CHECK-NEXT:    return
+// CHECK:         }
+// CHECK:         return
 
 // With the pass disabled, nothing moves.
 // OFF:       scf.for

@@ -59,10 +59,10 @@ func.func @row_bias(%x: memref<8x192xf16, "DDR">, %b: memref<192xf16, "DDR">, %z
 // CHECK-LABEL: func.func @row_bias(
 // CHECK-SAME:      %[[X:[^:]+]]: memref<8x192xf16, "DDR">, %[[B:[^:]+]]: memref<192xf16, "DDR">
 // CHECK:         ktdf.pipeline {
-// CHECK-NEXT:      %[[P:.+]]:5 = ktdf.private -> (memref<8x3x64xf16, "L1">, memref<3x64xf16, "L1">, memref<8x3x64xf16, "L1">, !ktdf.token, !ktdf.token) {
-// CHECK-NEXT:        memref.alloc() : memref<8x3x64xf16, "L1">
-// CHECK-NEXT:        memref.alloc() : memref<3x64xf16, "L1">
-// CHECK-NEXT:        memref.alloc() : memref<8x3x64xf16, "L1">
+// CHECK:           %[[P:.+]]:5 = ktdf.private -> (memref<8x3x64xf16, "L1">, memref<3x64xf16, "L1">, memref<8x3x64xf16, "L1">, !ktdf.token, !ktdf.token) {
+// CHECK:             memref.alloc() : memref<8x3x64xf16, "L1">
+// CHECK:             memref.alloc() : memref<3x64xf16, "L1">
+// CHECK:             memref.alloc() : memref<8x3x64xf16, "L1">
 // CHECK:           ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
 // CHECK-NEXT:        scf.for %[[M:.+]] = %[[C0:.+]] to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:          scf.for %[[N:.+]] = %[[C0]] to %{{.+}} step %[[C64:[^ ]+]] {
@@ -75,17 +75,17 @@ func.func @row_bias(%x: memref<8x192xf16, "DDR">, %b: memref<192xf16, "DDR">, %z
 // CHECK-NEXT:        scf.for %[[M1:.+]] = %[[C0]]
 // CHECK-NEXT:          scf.for %[[N1:.+]] = %[[C0]]
 // CHECK-NEXT:            ktdf.pipeline {
-// CHECK-NEXT:              %[[Q:.+]]:5 = ktdf.private -> (memref<64xf16, "SFU_REG">, memref<64xf16, "SFU_REG">, memref<64xf16, "SFU_REG">, !ktdf.token, !ktdf.token)
+// CHECK:                   %[[Q:.+]]:5 = ktdf.private -> (memref<64xf16, "SFU_REG">, memref<64xf16, "SFU_REG">, memref<64xf16, "SFU_REG">, !ktdf.token, !ktdf.token)
 // CHECK:                 ktdf.stage depends_in(none) depends_out(%[[Q]]#3) {
 // CHECK-COUNT-4:           arith.
 // CHECK-NEXT:              ktdf.data_transfer from %[[P]]#0[%{{.+}}, %{{.+}}, 0] size [1, 1, 64] to %[[Q]]#0[0] size [64] : memref<8x3x64xf16, "L1">, memref<64xf16, "SFU_REG">
 // CHECK-NEXT:              arith.subi %[[N1]], %[[C0]]
 // CHECK-NEXT:              %[[J1:.+]] = arith.divsi
 // CHECK-NEXT:              ktdf.data_transfer from %[[P]]#1[%[[J1]], 0] size [1, 64] to %[[Q]]#1[0] size [64] : memref<3x64xf16, "L1">, memref<64xf16, "SFU_REG">
-// CHECK-NEXT:            } {applicable_units = ["L1LU"]}
+// CHECK:                 } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:            ktdf.stage depends_in(%[[Q]]#3) depends_out(%[[Q]]#4) {
 // CHECK-NEXT:              linalg.add ins(%[[Q]]#0, %[[Q]]#1 : {{.+}}) outs(%[[Q]]#2 : memref<64xf16, "SFU_REG">)
-// CHECK-NEXT:            } {applicable_units = ["SFU"]}
+// CHECK:                 } {applicable_units = ["SFU"]}
 // CHECK-NEXT:            ktdf.stage depends_in(%[[Q]]#4) depends_out(none) {
 // CHECK-COUNT-4:           arith.
 // CHECK-NEXT:              ktdf.data_transfer from %[[Q]]#2[0] size [64] to %[[P]]#2[%{{.+}}, %{{.+}}, 0] size [1, 1, 64]

@@ -8,7 +8,7 @@
 // stage starts, so it waits on two tokens; inside, the two FIFO loads start at once.
 // CHECK-LABEL: func.func @two_loads(
 // CHECK:         ktdf.pipeline {
-// CHECK-NEXT:      %[[P:.+]]:6 = ktdf.private -> (memref<2x64xf16, "L1">, memref<2x64xf16, "L1">, memref<2x64xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token)
+// CHECK:           %[[P:.+]]:6 = ktdf.private -> (memref<2x64xf16, "L1">, memref<2x64xf16, "L1">, memref<2x64xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token)
 // CHECK:           ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
 // CHECK:           } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:      ktdf.stage depends_in(none) depends_out(%[[P]]#4) {
@@ -16,7 +16,7 @@
 // CHECK-NEXT:      ktdf.stage depends_in(%[[P]]#3, %[[P]]#4) depends_out(%[[P]]#5) {
 // CHECK-NEXT:        scf.for
 // CHECK-NEXT:          ktdf.pipeline {
-// CHECK-NEXT:            %[[Q:.+]]:8 = ktdf.private -> ({{.*}}, !ktdf.token, !ktdf.token, !ktdf.token)
+// CHECK:                 %[[Q:.+]]:8 = ktdf.private -> ({{.*}}, !ktdf.token, !ktdf.token, !ktdf.token)
 // CHECK:                 ktdf.stage depends_in(none) depends_out(%[[Q]]#5) {
 // CHECK:                 } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:            ktdf.stage depends_in(none) depends_out(%[[Q]]#6) {
@@ -25,7 +25,7 @@
 // CHECK:                 } {applicable_units = ["SFU"]}
 // CHECK-NEXT:            ktdf.stage depends_in(%[[Q]]#7) depends_out(none) {
 // CHECK:                 } {applicable_units = ["L1SU"]}
-// CHECK-NEXT:          }
+// CHECK:               }
 // CHECK:           } {applicable_units = ["L1LU", "SFU", "L1SU"]}
 // CHECK-NEXT:      ktdf.stage depends_in(%[[P]]#5) depends_out(none) {
 // CHECK:           } {applicable_units = ["MNISU"]}
@@ -95,12 +95,12 @@ func.func @two_loads(%x: memref<128xf16, "DDR">, %y: memref<128xf16, "DDR">, %z:
 // edge to the coarse stage (one token, waited on once).
 // CHECK-LABEL: func.func @shared_load(
 // CHECK:         ktdf.pipeline {
-// CHECK-NEXT:      %[[P:.+]]:4 = ktdf.private -> (memref<2x64xf16, "L1">, memref<2x64xf16, "L1">, !ktdf.token, !ktdf.token)
+// CHECK:           %[[P:.+]]:4 = ktdf.private -> (memref<2x64xf16, "L1">, memref<2x64xf16, "L1">, !ktdf.token, !ktdf.token)
 // CHECK:           ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK:           } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:      ktdf.stage depends_in(%[[P]]#2) depends_out(%[[P]]#3) {
 // CHECK:             ktdf.pipeline {
-// CHECK-NEXT:          %[[Q:.+]]:6 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token)
+// CHECK:               %[[Q:.+]]:6 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token)
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[Q]]#3) {
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[Q]]#4) {
 // CHECK:               ktdf.stage depends_in(%[[Q]]#3, %[[Q]]#4) depends_out(%[[Q]]#5) {

@@ -6,14 +6,14 @@
 
 // CHECK-LABEL: func.func @quad_neg(
 // CHECK:         ktdf.pipeline {
-// CHECK-NEXT:      %[[P:.+]]:4 = ktdf.private -> (memref<6x32xf16, "SPAD">, memref<6x32xf16, "SPAD">, !ktdf.token, !ktdf.token)
+// CHECK:           %[[P:.+]]:4 = ktdf.private -> (memref<6x32xf16, "SPAD">, memref<6x32xf16, "SPAD">, !ktdf.token, !ktdf.token)
 // CHECK:           ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK-NEXT:        scf.for
 // CHECK:           } {applicable_units = ["DMARD"]}
 // CHECK-NEXT:      ktdf.stage depends_in(%[[P]]#2) depends_out(%[[P]]#3) {
 // CHECK-NEXT:        scf.for
 // CHECK-NEXT:          ktdf.pipeline {
-// CHECK-NEXT:            %[[Q:.+]]:4 = ktdf.private -> (memref<32xf16, "VREG">, memref<32xf16, "VREG">, !ktdf.token, !ktdf.token)
+// CHECK:                 %[[Q:.+]]:4 = ktdf.private -> (memref<32xf16, "VREG">, memref<32xf16, "VREG">, !ktdf.token, !ktdf.token)
 // CHECK:                 } {applicable_units = ["VLD"]}
 // CHECK:                 } {applicable_units = ["VPU"]}
 // CHECK:                 } {applicable_units = ["VST"]}
@@ -69,12 +69,12 @@ func.func @quad_neg(%x: memref<192xf16, "GMEM">, %z: memref<192xf16, "GMEM">) {
 // nothing would link the stages), so the three middle stages form the coarse group.
 // CHECK-LABEL: func.func @declared(
 // CHECK:         ktdf.pipeline {
-// CHECK-NEXT:      %[[P:.+]]:4 = ktdf.private -> (memref<6x32xf16, "L1">, memref<6x32xf16, "L1">, !ktdf.token, !ktdf.token)
+// CHECK:           %[[P:.+]]:4 = ktdf.private -> (memref<6x32xf16, "L1">, memref<6x32xf16, "L1">, !ktdf.token, !ktdf.token)
 // CHECK:           ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK:           ktdf.stage depends_in(%[[P]]#2) depends_out(%[[P]]#3) {
 // CHECK-NEXT:        scf.for
 // CHECK-NEXT:          ktdf.pipeline {
-// CHECK-NEXT:            %[[Q:.+]]:4 = ktdf.private -> (memref<32xf16, "SFU_REG">, memref<32xf16, "SFU_REG">, !ktdf.token, !ktdf.token)
+// CHECK:                 %[[Q:.+]]:4 = ktdf.private -> (memref<32xf16, "SFU_REG">, memref<32xf16, "SFU_REG">, !ktdf.token, !ktdf.token)
 // CHECK:                 ktdf.stage depends_in(none) depends_out(%[[Q]]#2) {
 // CHECK:                 ktdf.stage depends_in(%[[Q]]#2) depends_out(%[[Q]]#3) {
 // CHECK-NEXT:              linalg.sub

@@ -46,17 +46,17 @@ module {
 // CHECK-LABEL: func.func @local_schedule_0()
 // CHECK-NOT:     scf.for
 // CHECK:         ktdf.pipeline {
-// CHECK-NEXT:      %[[P:.+]]:5 = ktdf.private -> (memref<32x1x64xf16, "L1">, memref<32x1x64xf16, "L1">, memref<32x1x64xf16, "L1">, !ktdf.token, !ktdf.token)
+// CHECK:           %[[P:.+]]:5 = ktdf.private -> (memref<32x1x64xf16, "L1">, memref<32x1x64xf16, "L1">, memref<32x1x64xf16, "L1">, !ktdf.token, !ktdf.token)
 // CHECK:           ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
 // CHECK-NEXT:        scf.for %[[R0:.+]] = %[[C0:.+]] to %[[C32:.+]] step %[[C1:[^ ]+]] {
 // CHECK:               ktdf.data_transfer from %{{.+}} size [1, 64] to %[[P]]#0[%{{.+}}, 0, 0] size [1, 1, 64]
 // CHECK:               ktdf.data_transfer from %{{.+}} size [1, 64] to %[[P]]#1[%{{.+}}, 0, 0] size [1, 1, 64]
-// CHECK-NEXT:        } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:      } {applicable_units = ["MNILU"]}
+// CHECK:             } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:           } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:      ktdf.stage depends_in(%[[P]]#3) depends_out(%[[P]]#4) {
 // CHECK-NEXT:        scf.for %[[R1:.+]] = %[[C0]] to %[[C32]] step %[[C1]] {
 // CHECK-NEXT:          ktdf.pipeline {
-// CHECK-NEXT:            %[[Q:.+]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token)
+// CHECK:                 %[[Q:.+]]:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token)
 // CHECK:                 ktdf.stage depends_in(none) depends_out(%[[Q]]#3) {
 // CHECK:                 } {applicable_units = ["L1LU"]}
 // CHECK-NEXT:            ktdf.stage depends_in(%[[Q]]#3) depends_out(%[[Q]]#4) {
@@ -64,13 +64,13 @@ module {
 // CHECK:                 } {applicable_units = ["SFU"]}
 // CHECK-NEXT:            ktdf.stage depends_in(%[[Q]]#4) depends_out(none) {
 // CHECK:                 } {applicable_units = ["L1SU"]}
-// CHECK-NEXT:          }
-// CHECK-NEXT:        } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:      } {applicable_units = ["L1LU", "SFU", "L1SU"]}
+// CHECK:               }
+// CHECK:             } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:           } {applicable_units = ["L1LU", "SFU", "L1SU"]}
 // CHECK-NEXT:      ktdf.stage depends_in(%[[P]]#4) depends_out(none) {
 // CHECK-NEXT:        scf.for %{{.+}} = %[[C0]] to %[[C32]] step %[[C1]] {
 // CHECK:               ktdf.data_transfer from %[[P]]#2[%{{.+}}, 0, 0] size [1, 1, 64] to %{{.+}} size [1, 64]
-// CHECK-NEXT:        } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:      } {applicable_units = ["MNISU"]}
-// CHECK-NEXT:    }
-// CHECK-NEXT:    return
+// CHECK:             } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:           } {applicable_units = ["MNISU"]}
+// CHECK:         }
+// CHECK:         return

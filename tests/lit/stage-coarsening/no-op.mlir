@@ -5,9 +5,9 @@
 
 // No loop at all (the loops canonicalized away).
 // CHECK-LABEL: func.func @no_loop(
-// CHECK-NEXT:    %{{.+}} = arith.constant 0 : index
+// CHECK:         %{{.+}} = arith.constant 0 : index
 // CHECK-NEXT:    ktdf.pipeline {
-// CHECK-NEXT:      ktdf.private -> (memref<64xf16, "L1">, !ktdf.token)
+// CHECK:           ktdf.private -> (memref<64xf16, "L1">, !ktdf.token)
 func.func @no_loop(%x: memref<64xf16, "DDR">, %z: memref<64xf16, "DDR">) {
   %c0 = arith.constant 0 : index
   ktdf.pipeline {
@@ -33,7 +33,7 @@ func.func @no_loop(%x: memref<64xf16, "DDR">, %z: memref<64xf16, "DDR">) {
 // CHECK:         scf.for %[[N:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:      arith.addi %[[N]]
 // CHECK-NEXT:      ktdf.pipeline {
-// CHECK-NEXT:        ktdf.private -> (memref<64xf16, "L1">, !ktdf.token)
+// CHECK:             ktdf.private -> (memref<64xf16, "L1">, !ktdf.token)
 func.func @busy_loop(%x: memref<128xf16, "DDR">, %z: memref<128xf16, "DDR">) {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
@@ -65,7 +65,7 @@ func.func @busy_loop(%x: memref<128xf16, "DDR">, %z: memref<128xf16, "DDR">) {
 // CHECK:         scf.for
 // CHECK-NEXT:      scf.for
 // CHECK-NEXT:        memref.store
-// CHECK-NEXT:      }
+// CHECK:           }
 // CHECK-NEXT:      ktdf.pipeline {
 func.func @sibling_loop(%x: memref<128xf16, "DDR">, %z: memref<128xf16, "DDR">, %w: memref<4xf16>) {
   %c0 = arith.constant 0 : index

@@ -61,18 +61,18 @@ func.func @one_loop_tiling(%x: memref<16x64xf16, "DDR">, %z: memref<16x64xf16, "
 // CHECK:         scf.for %[[T:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:      %[[S:.+]] = ktdf.tiling.derive_size [%[[T]] : %[[R]]], total_size = %{{.+}} : index
 // CHECK-NEXT:      ktdf.pipeline {
-// CHECK-NEXT:        %[[P:.+]]:4 = ktdf.private -> (memref<?x1x64xf16, "L1">, memref<?x1x64xf16, "L1">, !ktdf.token, !ktdf.token) {
-// CHECK-NEXT:          memref.alloc(%[[R]]) : memref<?x1x64xf16, "L1">
-// CHECK-NEXT:          memref.alloc(%[[R]]) : memref<?x1x64xf16, "L1">
+// CHECK:             %[[P:.+]]:4 = ktdf.private -> (memref<?x1x64xf16, "L1">, memref<?x1x64xf16, "L1">, !ktdf.token, !ktdf.token) {
+// CHECK:               memref.alloc(%[[R]]) : memref<?x1x64xf16, "L1">
+// CHECK:               memref.alloc(%[[R]]) : memref<?x1x64xf16, "L1">
 // CHECK:             ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK-NEXT:          scf.for %{{.+}} = %{{.+}} to %[[S]] step %{{.+}} {
 // CHECK-NEXT:            ktdf.tiling.linearize_index [%[[T]] : %[[R]]]
 // CHECK:               } {applicable_units = ["MNILU"]}
 // CHECK:             } {applicable_units = ["L1LU", "SFU", "L1SU"]}
 // CHECK:             } {applicable_units = ["MNISU"]}
-// CHECK-NEXT:      }
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    return
+// CHECK:           }
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         return
 
 // -----
 
@@ -129,7 +129,7 @@ func.func @plain_loops(%x: memref<16x4x64xf16, "DDR">, %z: memref<16x4x64xf16, "
 // CHECK-LABEL: func.func @plain_loops(
 // CHECK-NOT:     scf.for
 // CHECK:         ktdf.pipeline {
-// CHECK-NEXT:      %[[P:.+]]:4 = ktdf.private -> (memref<16x4x1x1x64xf16, "L1">, memref<16x4x1x1x64xf16, "L1">, !ktdf.token, !ktdf.token) {
+// CHECK:           %[[P:.+]]:4 = ktdf.private -> (memref<16x4x1x1x64xf16, "L1">, memref<16x4x1x1x64xf16, "L1">, !ktdf.token, !ktdf.token) {
 // CHECK:           ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK-NEXT:        scf.for
 // CHECK-NEXT:          scf.for

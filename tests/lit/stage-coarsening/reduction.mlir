@@ -7,15 +7,15 @@
 
 // CHECK-LABEL: func.func @row_sums(
 // CHECK:         ktdf.pipeline {
-// CHECK-NEXT:      %[[P:.+]]:4 = ktdf.private -> (memref<4x4x64xf16, "L1">, memref<4x1xf16, "L1">, !ktdf.token, !ktdf.token)
+// CHECK:           %[[P:.+]]:4 = ktdf.private -> (memref<4x4x64xf16, "L1">, memref<4x1xf16, "L1">, !ktdf.token, !ktdf.token)
 // CHECK:           ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK-NEXT:        scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:          scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-COUNT-4:         arith.
 // CHECK-NEXT:            ktdf.data_transfer from %{{.+}}[%[[R]], %[[K]]] size [1, 64] to %[[P]]#0[%{{.+}}, %{{.+}}, 0] size [1, 1, 64]
-// CHECK-NEXT:          } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:        } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:      } {applicable_units = ["MNILU"]}
+// CHECK:               } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:             } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:           } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:      ktdf.stage depends_in(%[[P]]#2) depends_out(%[[P]]#3) {
 // CHECK-NEXT:        scf.for %[[R1:.+]] = %[[C0:.+]] to %{{.+}} step %[[C1:[^ ]+]] {
 // CHECK-NEXT:          scf.for
@@ -25,10 +25,10 @@
 // CHECK-NEXT:              %[[S:.+]] = arith.subi %[[R1]], %[[C0]] : index
 // CHECK-NEXT:              %[[I:.+]] = arith.divsi %[[S]], %[[C1]] : index
 // CHECK-NEXT:              ktdf.data_transfer from %{{.+}} size [1] to %[[P]]#1[%[[I]], 0] size [1, 1] : !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, memref<4x1xf16, "L1">
-// CHECK-NEXT:            } {applicable_units = ["L1SU"]}
-// CHECK-NEXT:          }
-// CHECK-NEXT:        } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:                 } {applicable_units = ["L1SU"]}
+// CHECK:               }
+// CHECK:             } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:           } {loop_type = #ktdf.loop_type<parallel_loop>}
 // CHECK:           ktdf.stage depends_in(%[[P]]#3) depends_out(none) {
 // CHECK-NEXT:        scf.for %[[R2:.+]] = %[[C0]]
 // CHECK-NEXT:          scf.for

@@ -8,25 +8,25 @@
 
 // CHECK-LABEL: func.func @exp_square(
 // CHECK:         ktdf.pipeline {
-// CHECK-NEXT:      %[[P:.+]]:4 = ktdf.private -> (memref<3x64xf16, "L1">, memref<3x64xf16, "L1">, !ktdf.token, !ktdf.token) {
+// CHECK:           %[[P:.+]]:4 = ktdf.private -> (memref<3x64xf16, "L1">, memref<3x64xf16, "L1">, !ktdf.token, !ktdf.token) {
 // CHECK:           ktdf.stage depends_in(%[[P]]#2) depends_out(%[[P]]#3) {
 // CHECK-NEXT:        scf.for
 // CHECK-NEXT:          ktdf.pipeline {
-// CHECK-NEXT:            %[[Q:.+]]:10 = ktdf.private -> (memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
+// CHECK:                 %[[Q:.+]]:10 = ktdf.private -> (memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
 // CHECK:                 ktdf.stage depends_in(none) depends_out(%[[Q]]#5) {
 // CHECK:                   ktdf.data_transfer from %[[P]]#0[%{{.+}}, 0] size [1, 64] to %[[Q]]#1 size [64]
 // CHECK:                 ktdf.stage depends_in(%[[Q]]#6) depends_out(%[[Q]]#7) {
 // CHECK-NEXT:              ktdf.data_transfer from %[[Q]]#2 size [64] to %[[Q]]#0[0] size [64] : !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<64xf16, "L1">
-// CHECK-NEXT:            } {applicable_units = ["L1SU"]}
+// CHECK:                 } {applicable_units = ["L1SU"]}
 // CHECK-NEXT:            ktdf.stage depends_in(%[[Q]]#7) depends_out(%[[Q]]#8) {
 // CHECK-NEXT:              ktdf.data_transfer from %[[Q]]#0[0] size [64] to %[[Q]]#3 size [64] : memref<64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
-// CHECK-NEXT:            } {applicable_units = ["L1LU"]}
+// CHECK:                 } {applicable_units = ["L1LU"]}
 // CHECK:                 ktdf.stage depends_in(%[[Q]]#9) depends_out(none) {
 // CHECK:                   ktdf.data_transfer from %[[Q]]#4 size [64] to %[[P]]#1[%{{.+}}, 0] size [1, 64]
-// CHECK-NEXT:            } {applicable_units = ["L1SU"]}
-// CHECK-NEXT:          }
-// CHECK-NEXT:        }
-// CHECK-NEXT:      } {applicable_units = ["L1LU", "SFU", "L1SU"]}
+// CHECK:                 } {applicable_units = ["L1SU"]}
+// CHECK:               }
+// CHECK:             }
+// CHECK:           } {applicable_units = ["L1LU", "SFU", "L1SU"]}
 
 func.func @exp_square(%x: memref<192xf16, "DDR">, %z: memref<192xf16, "DDR">) {
   %c0 = arith.constant 0 : index

@@ -74,7 +74,7 @@ func.func @sub_tiles(%x: memref<8x256xf16, "DDR">, %z: memref<8x256xf16, "DDR">)
 // TWO:         scf.for %[[I0:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // TWO-NEXT:      scf.for %[[J0:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // TWO-NEXT:        ktdf.pipeline {
-// TWO-NEXT:          %[[P:.+]]:4 = ktdf.private -> (memref<4x2x64xf16, "L1">, memref<4x2x64xf16, "L1">, !ktdf.token, !ktdf.token)
+// TWO:               %[[P:.+]]:4 = ktdf.private -> (memref<4x2x64xf16, "L1">, memref<4x2x64xf16, "L1">, !ktdf.token, !ktdf.token)
 // TWO:             ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // TWO-NEXT:          scf.for %[[I1:.+]] = %[[C0:.+]] to %[[C4:.+]] step %[[C1:[^ ]+]] {
 // TWO-NEXT:            scf.for %[[J1:.+]] = %[[C0]] to %[[C128:.+]] step %[[C64:[^ ]+]] {
@@ -90,14 +90,14 @@ func.func @sub_tiles(%x: memref<8x256xf16, "DDR">, %z: memref<8x256xf16, "DDR">)
 // TWO-NEXT:          scf.for
 // TWO-NEXT:            scf.for
 // TWO-NEXT:              ktdf.pipeline {
-// TWO-NEXT:                ktdf.private -> (memref<64xf16, "SFU_REG">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token)
+// TWO:                     ktdf.private -> (memref<64xf16, "SFU_REG">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, !ktdf.token, !ktdf.token)
 // TWO:             } {applicable_units = ["L1LU", "SFU", "L1SU"]}
 // TWO-NEXT:        ktdf.stage depends_in(%[[P]]#3) depends_out(none) {
 // TWO:             ktdf.data_transfer from %[[P]]#1[{{.+}}] size [1, 1, 64] to %{{.+}} size [1, 64] : memref<4x2x64xf16, "L1">, memref<8x256xf16, "DDR">
 // TWO:           } {applicable_units = ["MNISU"]}
-// TWO-NEXT:      }
-// TWO-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
-// TWO-NEXT:  } {loop_type = #ktdf.loop_type<parallel_loop>}
+// TWO:           }
+// TWO:         } {loop_type = #ktdf.loop_type<parallel_loop>}
+// TWO:       } {loop_type = #ktdf.loop_type<parallel_loop>}
 
 // Depth 1: only the vector loop is sunk; a buffer holds the 2 vectors of one row.
 // ONE-LABEL: func.func @sub_tiles(
@@ -105,7 +105,7 @@ func.func @sub_tiles(%x: memref<8x256xf16, "DDR">, %z: memref<8x256xf16, "DDR">)
 // ONE-NEXT:      scf.for
 // ONE-NEXT:        scf.for %[[I1:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // ONE-NEXT:          ktdf.pipeline {
-// ONE-NEXT:            %[[P:.+]]:4 = ktdf.private -> (memref<2x64xf16, "L1">, memref<2x64xf16, "L1">, !ktdf.token, !ktdf.token)
+// ONE:                 %[[P:.+]]:4 = ktdf.private -> (memref<2x64xf16, "L1">, memref<2x64xf16, "L1">, !ktdf.token, !ktdf.token)
 // ONE:               ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // ONE-NEXT:            scf.for %[[J1:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // ONE-NEXT:              arith.addi %{{.+}}, %[[I1]]
@@ -123,7 +123,7 @@ func.func @sub_tiles(%x: memref<8x256xf16, "DDR">, %z: memref<8x256xf16, "DDR">)
 // FOUR-LABEL: func.func @sub_tiles(
 // FOUR-NOT:    scf.for
 // FOUR:        ktdf.pipeline {
-// FOUR-NEXT:     %[[P:.+]]:4 = ktdf.private -> (memref<2x2x4x2x64xf16, "L1">, memref<2x2x4x2x64xf16, "L1">, !ktdf.token, !ktdf.token)
+// FOUR:          %[[P:.+]]:4 = ktdf.private -> (memref<2x2x4x2x64xf16, "L1">, memref<2x2x4x2x64xf16, "L1">, !ktdf.token, !ktdf.token)
 // FOUR:          ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // FOUR-NEXT:       scf.for
 // FOUR-NEXT:         scf.for
@@ -143,4 +143,4 @@ func.func @sub_tiles(%x: memref<8x256xf16, "DDR">, %z: memref<8x256xf16, "DDR">)
 // ZERO-NEXT:       scf.for
 // ZERO-NEXT:         scf.for
 // ZERO-NEXT:           ktdf.pipeline {
-// ZERO-NEXT:             ktdf.private -> (memref<64xf16, "L1">, memref<64xf16, "L1">, memref<64xf16, "SFU_REG">
+// ZERO:                  ktdf.private -> (memref<64xf16, "L1">, memref<64xf16, "L1">, memref<64xf16, "SFU_REG">

@@ -76,9 +76,9 @@ func.func @exp_tiles(%x: memref<16x4x64xf16, "DDR">, %z: memref<16x4x64xf16, "DD
 // CHECK-NEXT:      scf.for %[[T1:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NEXT:        %[[S1:.+]] = ktdf.tiling.derive_size [%[[T1]] : %[[R1]]], total_size = %{{.+}} : index
 // CHECK-NEXT:        ktdf.pipeline {
-// CHECK-NEXT:          %[[P:.+]]:4 = ktdf.private -> (memref<?x?x1x1x64xf16, "L1">, memref<?x?x1x1x64xf16, "L1">, !ktdf.token, !ktdf.token) {
-// CHECK-NEXT:            memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x1x1x64xf16, "L1">
-// CHECK-NEXT:            memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x1x1x64xf16, "L1">
+// CHECK:               %[[P:.+]]:4 = ktdf.private -> (memref<?x?x1x1x64xf16, "L1">, memref<?x?x1x1x64xf16, "L1">, !ktdf.token, !ktdf.token) {
+// CHECK:                 memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x1x1x64xf16, "L1">
+// CHECK:                 memref.alloc(%[[R0]], %[[R1]]) : memref<?x?x1x1x64xf16, "L1">
 // CHECK:               ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // CHECK-NEXT:            scf.for %[[P0:.+]] = %[[C0:.+]] to %[[S0]] step %[[C1:[^ ]+]] {
 // CHECK-NEXT:              %[[I:.+]] = ktdf.tiling.linearize_index [%[[T0]] : %[[R0]]], [%[[P0]] : %[[C1]]] : index
@@ -117,8 +117,8 @@ func.func @exp_tiles(%x: memref<16x4x64xf16, "DDR">, %z: memref<16x4x64xf16, "DD
 // THREE-NEXT:      %[[N1:.+]] = arith.ceildivui
 // THREE-NEXT:      %[[S0:.+]] = ktdf.tiling.derive_size
 // THREE-NEXT:      ktdf.pipeline {
-// THREE-NEXT:        %[[P:.+]]:4 = ktdf.private -> (memref<?x?x?x1x1x64xf16, "L1">, memref<?x?x?x1x1x64xf16, "L1">, !ktdf.token, !ktdf.token) {
-// THREE-NEXT:          memref.alloc(%[[N1]], %[[R0]], %[[R1]]) : memref<?x?x?x1x1x64xf16, "L1">
+// THREE:             %[[P:.+]]:4 = ktdf.private -> (memref<?x?x?x1x1x64xf16, "L1">, memref<?x?x?x1x1x64xf16, "L1">, !ktdf.token, !ktdf.token) {
+// THREE:               memref.alloc(%[[N1]], %[[R0]], %[[R1]]) : memref<?x?x?x1x1x64xf16, "L1">
 // THREE:             ktdf.stage depends_in(none) depends_out(%[[P]]#2) {
 // THREE-NEXT:          scf.for %[[T1:.+]] = %{{.+}} to %[[N1]] step %{{.+}} {
 // THREE-NEXT:            %[[S1:.+]] = ktdf.tiling.derive_size [%[[T1]] : %[[R1]]], total_size = %{{.+}} : index

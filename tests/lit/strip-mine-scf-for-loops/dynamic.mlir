@@ -12,29 +12,29 @@
 // CHECK-LABEL: func.func @single(
 // CHECK-SAME:      %[[A:[^:]*]]: memref<96xf16>) {
 // CHECK:         %[[C1:.*]] = arith.constant 1 : index
-// CHECK-NEXT:    %[[C96:.*]] = arith.constant 96 : index
+// CHECK:         %[[C96:.*]] = arith.constant 96 : index
 // CHECK-NEXT:    %[[R:.*]] = ktdf.tiling.reserve_size {divisibility = 1 : index, min_value = 1 : index} : index
 // CHECK-NEXT:    %[[STEP:.*]] = arith.muli %[[C1]], %[[R]] : index
 // CHECK-NEXT:    %[[N:.*]] = affine.apply #[[TRIPS]]()[%[[STEP]]]
-// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[O:.*]] = arith.constant 1 : index
+// CHECK:         %[[Z:.*]] = arith.constant 0 : index
+// CHECK:         %[[O:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    scf.for %[[T:.*]] = %[[Z]] to %[[N]] step %[[O]] {
 // CHECK-NEXT:      %[[FIRST:.*]] = affine.apply #[[START]](%[[T]])[%[[STEP]]]
 // CHECK-NEXT:      %[[NEXT:.*]] = arith.addi %[[FIRST]], %[[STEP]] : index
 // CHECK-NEXT:      %[[END:.*]] = arith.minsi %[[C96]], %[[NEXT]] : index
 // CHECK-NEXT:      affine.apply #[[START]](%[[T]])[%[[STEP]]]
 // CHECK-NEXT:      %[[LENGTH:.*]] = affine.apply #[[LEN]](%[[T]])[%[[END]], %[[STEP]]]
-// CHECK-NEXT:      %[[Z2:.*]] = arith.constant 0 : index
-// CHECK-NEXT:      %[[O2:.*]] = arith.constant 1 : index
+// CHECK:           %[[Z2:.*]] = arith.constant 0 : index
+// CHECK:           %[[O2:.*]] = arith.constant 1 : index
 // CHECK-NEXT:      scf.for %[[P:.*]] = %[[Z2]] to %[[LENGTH]] step %[[O2]] {
 // CHECK-NEXT:        %[[I:.*]] = affine.apply #[[ELEM]](%[[P]], %[[T]])[%[[STEP]]]
 // CHECK-NEXT:        memref.load %[[A]][%[[I]]] : memref<96xf16>
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:           } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
 
 // DENORM-LABEL: func.func @single(
 // DENORM:         %[[C1:.*]] = arith.constant 1 : index
-// DENORM-NEXT:    %[[C96:.*]] = arith.constant 96 : index
+// DENORM:         %[[C96:.*]] = arith.constant 96 : index
 // DENORM-NEXT:    %[[R:.*]] = ktdf.tiling.reserve_size {divisibility = 1 : index, min_value = 1 : index} : index
 // DENORM-NEXT:    %[[STEP:.*]] = arith.muli %[[C1]], %[[R]] : index
 // DENORM-NEXT:    scf.for %[[T:.*]] = %{{.*}} to %[[C96]] step %[[STEP]] {
@@ -65,9 +65,9 @@ func.func @single(%A: memref<96xf16>) {
 // CHECK:             "test.prologue"
 // CHECK-NEXT:        scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:          "test.body"
-// CHECK-NEXT:        }
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
+// CHECK:             }
+// CHECK:           }
+// CHECK:         }
 // CHECK-NEXT:    %[[R1:.*]] = ktdf.tiling.reserve_size
 // CHECK-NEXT:    arith.muli %{{.*}}, %[[R1]] : index
 // CHECK:         "test.sibling"

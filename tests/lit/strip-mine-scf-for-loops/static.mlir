@@ -10,25 +10,25 @@
 // DENORM-LABEL: func.func @rows(
 // DENORM-SAME:      %[[A:[^:]*]]: memref<40x8xf16>) {
 // DENORM:         %[[C1:.*]] = arith.constant 1 : index
-// DENORM-NEXT:    %[[C8:.*]] = arith.constant 8 : index
-// DENORM-NEXT:    %[[C40:.*]] = arith.constant 40 : index
-// DENORM-NEXT:    %[[S16:.*]] = arith.constant 16 : index
+// DENORM:         %[[C8:.*]] = arith.constant 8 : index
+// DENORM:         %[[C40:.*]] = arith.constant 40 : index
+// DENORM:         %[[S16:.*]] = arith.constant 16 : index
 // DENORM-NEXT:    %[[STEPI:.*]] = arith.muli %[[C1]], %[[S16]] : index
 // DENORM-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %[[C40]] step %[[STEPI]] {
 // DENORM-NEXT:      %[[NEXTI:.*]] = arith.addi %[[I]], %[[STEPI]] : index
 // DENORM-NEXT:      %[[UBI:.*]] = arith.minsi %[[C40]], %[[NEXTI]] : index
 // DENORM-NEXT:      scf.for %[[II:.*]] = %[[I]] to %[[UBI]] step %[[C1]] {
-// DENORM-NEXT:        %[[S16J:.*]] = arith.constant 16 : index
+// DENORM:             %[[S16J:.*]] = arith.constant 16 : index
 // DENORM-NEXT:        %[[STEPJ:.*]] = arith.muli %[[C1]], %[[S16J]] : index
 // DENORM-NEXT:        scf.for %[[J:.*]] = %{{.*}} to %[[C8]] step %[[STEPJ]] {
 // DENORM-NEXT:          %[[NEXTJ:.*]] = arith.addi %[[J]], %[[STEPJ]] : index
 // DENORM-NEXT:          %[[UBJ:.*]] = arith.minsi %[[C8]], %[[NEXTJ]] : index
 // DENORM-NEXT:          scf.for %[[JJ:.*]] = %[[J]] to %[[UBJ]] step %[[C1]] {
 // DENORM-NEXT:            memref.load %[[A]][%[[II]], %[[JJ]]] : memref<40x8xf16>
-// DENORM-NEXT:          } {loop_type = #ktdf.loop_type<reduction_loop>}
-// DENORM-NEXT:        } {loop_type = #ktdf.loop_type<reduction_loop>}
-// DENORM-NEXT:      } {loop_type = #ktdf.loop_type<parallel_loop>}
-// DENORM-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
+// DENORM:               } {loop_type = #ktdf.loop_type<reduction_loop>}
+// DENORM:             } {loop_type = #ktdf.loop_type<reduction_loop>}
+// DENORM:           } {loop_type = #ktdf.loop_type<parallel_loop>}
+// DENORM:         } {loop_type = #ktdf.loop_type<parallel_loop>}
 
 // With normalize-loops (the default) only the inner loops are normalized: they run from 0 by 1
 // over the strip's length, and the index reads iv + strip start. The outer loops keep their
@@ -42,8 +42,8 @@
 // NORM-NEXT:      %[[NEXTI:.*]] = arith.addi %[[I]], %[[STEPI]] : index
 // NORM-NEXT:      %[[UBI:.*]] = arith.minsi %{{.*}}, %[[NEXTI]] : index
 // NORM-NEXT:      %[[LENI:.*]] = affine.apply #[[LEN]]()[%[[I]], %[[UBI]]]
-// NORM-NEXT:      %[[Z:.*]] = arith.constant 0 : index
-// NORM-NEXT:      %[[O:.*]] = arith.constant 1 : index
+// NORM:           %[[Z:.*]] = arith.constant 0 : index
+// NORM:           %[[O:.*]] = arith.constant 1 : index
 // NORM-NEXT:      scf.for %[[II:.*]] = %[[Z]] to %[[LENI]] step %[[O]] {
 // NORM:             scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // NORM:               %[[LENJ:.*]] = affine.apply #[[LEN]]()[%[[J]], %{{.*}}]
@@ -51,7 +51,7 @@
 // NORM-NEXT:            %[[ROW:.*]] = affine.apply #[[AT]](%[[II]])[%[[I]]]
 // NORM-NEXT:            %[[COL:.*]] = affine.apply #[[AT]](%[[JJ]])[%[[J]]]
 // NORM-NEXT:            memref.load %[[A]][%[[ROW]], %[[COL]]] : memref<40x8xf16>
-// NORM-NEXT:          } {loop_type = #ktdf.loop_type<reduction_loop>}
+// NORM:               } {loop_type = #ktdf.loop_type<reduction_loop>}
 func.func @rows(%A: memref<40x8xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

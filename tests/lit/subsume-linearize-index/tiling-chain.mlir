@@ -8,8 +8,8 @@
 // CHECK-LABEL: func.func @tiled_copy(
 // CHECK-SAME:      %[[A:[^:]*]]: memref<32x128xf16, "DDR">) {
 // CHECK:         %[[C32:.*]] = arith.constant 32 : index
-// CHECK-NEXT:    %[[ROWS:.*]] = arith.constant 32 : index
-// CHECK-NEXT:    %[[COLS:.*]] = arith.constant 2 : index
+// CHECK:         %[[ROWS:.*]] = arith.constant 32 : index
+// CHECK:         %[[COLS:.*]] = arith.constant 2 : index
 // CHECK-NOT:     ktdf.tiling.reserve_size
 // CHECK:         scf.for %[[TI:[^ ]*]] =
 // CHECK:           scf.for %[[TJ:[^ ]*]] =

@@ -15,9 +15,9 @@ func.func @rows_by_tile(%a: index, %b: index) attributes {grid = [4, 1]} {
   %in = ktdp.construct_memory_view %a, sizes: [16, 64], strides: [64, 1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<16x64xf16>
   %out = ktdp.construct_memory_view %b, sizes: [16, 64], strides: [64, 1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<16x64xf16>
   // CHECK:      ktdp.construct_memory_view %arg1
-  // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : index
-  // CHECK-NEXT: %[[TRIPS:.*]] = arith.constant 4 : index
-  // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+  // CHECK:      %[[ZERO:.*]] = arith.constant 0 : index
+  // CHECK:      %[[TRIPS:.*]] = arith.constant 4 : index
+  // CHECK:      %[[ONE:.*]] = arith.constant 1 : index
   // CHECK-NEXT: scf.for %[[K:.*]] = %[[ZERO]] to %[[TRIPS]] step %[[ONE]] {
   // CHECK-NEXT:   %[[SCALED:.*]] = arith.muli %[[K]], %c4 : index
   // CHECK-NEXT:   %[[ROW:.*]] = arith.addi %0, %[[SCALED]] : index
@@ -64,9 +64,9 @@ func.func @untouched(%a: index) attributes {grid = [2]} {
 
 // CHECK-LABEL: func.func @clamped
 // CHECK:      ktdp.construct_memory_view
-// CHECK-NEXT: arith.constant 0 : index
-// CHECK-NEXT: %[[TRIPS:.*]] = arith.constant 2 : index
-// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK:      arith.constant 0 : index
+// CHECK:      %[[TRIPS:.*]] = arith.constant 2 : index
+// CHECK:      %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[TRIPS]] step %[[ONE]]
 #set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
 #id = affine_map<(d0) -> (d0)>
@@ -107,8 +107,8 @@ func.func @uneven(%a: index) attributes {grid = [4]} {
   // CHECK:      %[[TRIPS:.*]] = arith.constant 2 : index
   // CHECK:      scf.for %[[K:.*]] = %{{.*}} to %[[TRIPS]] step %{{.*}} {
   // CHECK:        ktdp.store
-  // CHECK-NEXT: }
-  // CHECK-NEXT: %[[THIRD:.*]] = arith.constant 2 : index
+  // CHECK:      }
+  // CHECK:      %[[THIRD:.*]] = arith.constant 2 : index
   // CHECK-NEXT: %[[SCALED:.*]] = arith.muli %[[THIRD]], %c4 : index
   // CHECK-NEXT: %[[ROW:.*]] = arith.addi %0, %[[SCALED]] : index
   // CHECK-NEXT: %[[HOLDS:.*]] = arith.cmpi slt, %[[ROW]], %c10 : index
@@ -118,8 +118,8 @@ func.func @uneven(%a: index) attributes {grid = [4]} {
   // CHECK-NEXT:   %[[TILE:.*]] = ktdp.construct_access_tile %{{.*}}[%[[ROW2]]]
   // CHECK-NEXT:   %[[X:.*]] = ktdp.load %[[TILE]]
   // CHECK-NEXT:   ktdp.store %[[X]], %[[TILE]]
-  // CHECK-NEXT: }
-  // CHECK-NEXT: return
+  // CHECK:      }
+  // CHECK:      return
   scf.for %i = %t to %c10 step %c4 {
     %ti = ktdp.construct_access_tile %v[%i] {access_tile_set = #one, access_tile_order = #id} : memref<10xf16> -> !ktdp.access_tile<1xindex>
     %x = ktdp.load %ti : <1xindex> -> tensor<1xf16>

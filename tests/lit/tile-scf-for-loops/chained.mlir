@@ -23,9 +23,9 @@
 // CHECK-NEXT:        scf.for %[[Q:.*]] = %{{.*}} to %[[SZ8]] step %{{.*}} {
 // CHECK-NEXT:          %[[E:.*]] = ktdf.tiling.linearize_index [%[[T]] : %[[S2]]], [%[[P]] : %[[S8]]], [%[[Q]] : %{{.*}}] : index
 // CHECK-NEXT:          memref.load %[[A]][%[[E]]] : memref<64xf16>
-// CHECK-NEXT:        } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:             } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:           } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
 func.func @twice(%A: memref<64xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

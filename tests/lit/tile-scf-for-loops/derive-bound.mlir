@@ -11,7 +11,7 @@
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // CHECK:         %[[BI:.*]] = ktdf.tiling.derive_size [%[[T]] : %[[C12]]], total_size = %[[C96]] : index
 // CHECK:         %[[S4:.*]] = arith.constant 4 : index
-// CHECK-NEXT:    %[[S16:.*]] = arith.constant 16 : index
+// CHECK:         %[[S16:.*]] = arith.constant 16 : index
 // CHECK:         arith.ceildivui %[[BI]], %[[S4]] : index
 // CHECK:         scf.for %[[TI:.*]] =
 // CHECK:           arith.ceildivui %[[C64]], %[[S16]] : index

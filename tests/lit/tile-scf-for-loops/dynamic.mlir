@@ -15,8 +15,8 @@
 // CHECK-NEXT:      "test.prologue"(%[[B]]) : (index) -> ()
 // CHECK-NEXT:      %[[RI:.*]] = ktdf.tiling.reserve_size {divisibility = 1 : index, min_value = 1 : index} : index
 // CHECK-NEXT:      %[[RJ:.*]] = ktdf.tiling.reserve_size {divisibility = 1 : index, min_value = 1 : index} : index
-// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK-NEXT:      %[[ONE:.*]] = arith.constant 1 : index
+// CHECK:           %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK:           %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-NEXT:      %[[NI:.*]] = arith.ceildivui %[[C16]], %[[RI]] : index
 // CHECK-NEXT:      scf.for %[[TI:.*]] = %[[ZERO]] to %[[NI]] step %[[ONE]] {
 // CHECK-NEXT:        %[[NJ:.*]] = arith.ceildivui %[[C64]], %[[RJ]] : index
@@ -28,11 +28,11 @@
 // CHECK-NEXT:              %[[J:.*]] = ktdf.tiling.linearize_index [%[[TJ]] : %[[RJ]]], [%[[PJ]] : %[[ONE]]] : index
 // CHECK-NEXT:              %[[I:.*]] = ktdf.tiling.linearize_index [%[[TI]] : %[[RI]]], [%[[PI]] : %[[ONE]]] : index
 // CHECK-NEXT:              memref.load %[[A]][%[[B]], %[[I]], %[[J]]] : memref<8x16x64xf16>
-// CHECK-NEXT:            } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:          } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:        } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:                 } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:               } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:             } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:           } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
 func.func @imperfect(%A: memref<8x16x64xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -61,12 +61,12 @@ func.func @imperfect(%A: memref<8x16x64xf16>) {
 // CHECK-NEXT:    ktdf.tiling.derive_size
 // CHECK-NEXT:    ktdf.tiling.derive_size
 // CHECK:         } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    return
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         return
 func.func @reduction_innermost(%A: memref<8x16x64xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -9,10 +9,10 @@
 // DENORM-LABEL: func.func @offset_rows(
 // DENORM-SAME:      %[[N:[^:]*]]: index) {
 // DENORM:         %[[C1:.*]] = arith.constant 1 : index
-// DENORM-NEXT:    %[[C2:.*]] = arith.constant 2 : index
-// DENORM-NEXT:    %[[C64:.*]] = arith.constant 64 : index
-// DENORM-NEXT:    %[[S8:.*]] = arith.constant 8 : index
-// DENORM-NEXT:    %[[S2:.*]] = arith.constant 2 : index
+// DENORM:         %[[C2:.*]] = arith.constant 2 : index
+// DENORM:         %[[C64:.*]] = arith.constant 64 : index
+// DENORM:         %[[S8:.*]] = arith.constant 8 : index
+// DENORM:         %[[S2:.*]] = arith.constant 2 : index
 // DENORM-NEXT:    %[[STEPI:.*]] = arith.muli %[[C1]], %[[S8]] : index
 // DENORM-NEXT:    scf.for %[[I:.*]] = %[[C2]] to %[[N]] step %[[STEPI]] {
 // DENORM-NEXT:      %[[STEPJ:.*]] = arith.muli %[[C2]], %[[S2]] : index
@@ -24,10 +24,10 @@
 // DENORM-NEXT:          %[[UBJ:.*]] = arith.minsi %[[C64]], %[[NEXTJ]] : index
 // DENORM-NEXT:          scf.for %[[PJ:.*]] = %[[J]] to %[[UBJ]] step %[[C2]] {
 // DENORM-NEXT:            "test.use"(%[[PI]], %[[PJ]]) : (index, index) -> ()
-// DENORM-NEXT:          } {loop_type = #ktdf.loop_type<parallel_loop>}
-// DENORM-NEXT:        } {loop_type = #ktdf.loop_type<reduction_loop>}
-// DENORM-NEXT:      } {loop_type = #ktdf.loop_type<parallel_loop>}
-// DENORM-NEXT:    } {loop_type = #ktdf.loop_type<reduction_loop>}
+// DENORM:               } {loop_type = #ktdf.loop_type<parallel_loop>}
+// DENORM:             } {loop_type = #ktdf.loop_type<reduction_loop>}
+// DENORM:           } {loop_type = #ktdf.loop_type<parallel_loop>}
+// DENORM:         } {loop_type = #ktdf.loop_type<reduction_loop>}
 
 // With normalize-loops (the default) every loop then runs from 0 by 1 and each use of an
 // induction variable reads an affine.apply of the normalized ones.
@@ -35,8 +35,8 @@
 // NORM-LABEL: func.func @offset_rows(
 // NORM:         %[[STEPI:.*]] = arith.muli %{{.*}}, %{{.*}} : index
 // NORM-NEXT:    %[[TRIPI:.*]] = affine.apply #{{.*}}()[%{{.*}}, %[[STEPI]]]
-// NORM-NEXT:    %[[Z0:.*]] = arith.constant 0 : index
-// NORM-NEXT:    %[[O0:.*]] = arith.constant 1 : index
+// NORM:         %[[Z0:.*]] = arith.constant 0 : index
+// NORM:         %[[O0:.*]] = arith.constant 1 : index
 // NORM-NEXT:    scf.for %[[I:.*]] = %[[Z0]] to %[[TRIPI]] step %[[O0]] {
 // NORM:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // NORM:             arith.minsi
@@ -46,10 +46,10 @@
 // NORM-NEXT:            %[[USEJ:.*]] = affine.apply #{{.*}}(%[[PJ]], %[[J]])[%{{.*}}]
 // NORM-NEXT:            %[[USEI:.*]] = affine.apply #{{.*}}(%[[PI]], %[[I]])[%{{.*}}]
 // NORM-NEXT:            "test.use"(%[[USEI]], %[[USEJ]]) : (index, index) -> ()
-// NORM-NEXT:          } {loop_type = #ktdf.loop_type<parallel_loop>}
-// NORM-NEXT:        } {loop_type = #ktdf.loop_type<reduction_loop>}
-// NORM-NEXT:      } {loop_type = #ktdf.loop_type<parallel_loop>}
-// NORM-NEXT:    } {loop_type = #ktdf.loop_type<reduction_loop>}
+// NORM:               } {loop_type = #ktdf.loop_type<parallel_loop>}
+// NORM:             } {loop_type = #ktdf.loop_type<reduction_loop>}
+// NORM:           } {loop_type = #ktdf.loop_type<parallel_loop>}
+// NORM:         } {loop_type = #ktdf.loop_type<reduction_loop>}
 
 // Dynamic mode on this nest: the outer loop is a reduction, so it closes a nest of depth one
 // (strip-mining, not tiling) and the inner loop is a single loop inside another: untouched.
@@ -74,9 +74,9 @@ func.func @offset_rows(%n: index) {
 // so placeholders feed MLIR's tiling and the loops are normalized.
 
 // DYN-LABEL: func.func @offset_parallel(
-// DYN-NEXT:    %[[C1:.*]] = arith.constant 1 : index
-// DYN-NEXT:    %[[C2:.*]] = arith.constant 2 : index
-// DYN-NEXT:    %[[C64:.*]] = arith.constant 64 : index
+// DYN:         %[[C1:.*]] = arith.constant 1 : index
+// DYN:         %[[C2:.*]] = arith.constant 2 : index
+// DYN:         %[[C64:.*]] = arith.constant 64 : index
 // DYN-NEXT:    %[[RI:.*]] = ktdf.tiling.reserve_size {divisibility = 1 : index, min_value = 1 : index} : index
 // DYN-NEXT:    %[[RJ:.*]] = ktdf.tiling.reserve_size {divisibility = 1 : index, min_value = 1 : index} : index
 // DYN-NEXT:    %[[STEPI:.*]] = arith.muli %[[C1]], %[[RI]] : index

@@ -17,17 +17,17 @@
 // CHECK-SAME:      %[[A:.*]]: memref<8192x64xf16>) {
 // CHECK:         %[[C8192:.*]] = arith.constant 8192 : index
 // CHECK-NEXT:    %[[R:.*]] = ktdf.tiling.reserve_size {divisibility = 1 : index, min_value = 1 : index} : index
-// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[N:.*]] = arith.ceildivui %[[C8192]], %[[R]] : index
 // CHECK-NEXT:    scf.for %[[T:.*]] = %[[ZERO]] to %[[N]] step %[[ONE]] {
 // CHECK-NEXT:      %[[S:.*]] = ktdf.tiling.derive_size [%[[T]] : %[[R]]], total_size = %[[C8192]] : index
 // CHECK-NEXT:      scf.for %[[P:.*]] = %[[ZERO]] to %[[S]] step %[[ONE]] {
 // CHECK-NEXT:        %[[I:.*]] = ktdf.tiling.linearize_index [%[[T]] : %[[R]]], [%[[P]] : %[[ONE]]] : index
 // CHECK-NEXT:        "test.row"(%[[A]], %[[I]]) : (memref<8192x64xf16>, index) -> ()
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    return
+// CHECK:           } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         return
 func.func @rows(%A: memref<8192x64xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -69,10 +69,10 @@ func.func @no_iv_use() {
 // CHECK-NOT:     ktdf.tiling.reserve_size
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:      "test.reduce"
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:         } {loop_type = #ktdf.loop_type<reduction_loop>}
 // CHECK-NEXT:    scf.for
 // CHECK-NEXT:      "test.untyped"
-// CHECK-NEXT:    }
+// CHECK:         }
 // CHECK-NEXT:    scf.for {{.*}} iter_args
 // CHECK:         } {loop_type = #ktdf.loop_type<parallel_loop>}
 // CHECK-NEXT:    %[[R:.*]] = ktdf.tiling.reserve_size
@@ -83,7 +83,7 @@ func.func @no_iv_use() {
 // CHECK-NEXT:        "test.prologue"(%[[I]])
 // CHECK-NEXT:        scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:          "test.inner"
-// CHECK-NEXT:        } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:             } {loop_type = #ktdf.loop_type<parallel_loop>}
 // CHECK-NOT:     ktdf.tiling.reserve_size
 func.func @not_candidates(%x: f32) {
   %c0 = arith.constant 0 : index

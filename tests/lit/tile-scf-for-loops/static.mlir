@@ -10,9 +10,9 @@
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // CHECK:         %[[S4:.*]] = arith.constant 4 : index
-// CHECK-NEXT:    %[[S32:.*]] = arith.constant 32 : index
-// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK:         %[[S32:.*]] = arith.constant 32 : index
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[NI:.*]] = arith.ceildivui %[[C16]], %[[S4]] : index
 // CHECK-NEXT:    scf.for %[[TI:.*]] = %[[ZERO]] to %[[NI]] step %[[ONE]] {
 // CHECK-NEXT:      %[[NJ:.*]] = arith.ceildivui %[[C64]], %[[S32]] : index
@@ -25,11 +25,11 @@
 // CHECK-NEXT:            %[[I:.*]] = ktdf.tiling.linearize_index [%[[TI]] : %[[S4]]], [%[[PI]] : %[[ONE]]] : index
 // CHECK-NEXT:            %[[V:.*]] = memref.load %[[A]][%[[I]], %[[J]]] : memref<16x64xf16>
 // CHECK-NEXT:            memref.store %[[V]], %[[A]][%[[J]], %[[I]]] : memref<16x64xf16>
-// CHECK-NEXT:          } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:        } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<parallel_loop>}
-// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<reduction_loop>}
-// CHECK-NEXT:    return
+// CHECK:               } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:             } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:           } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         } {loop_type = #ktdf.loop_type<reduction_loop>}
+// CHECK:         return
 func.func @transpose_tile(%A: memref<16x64xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -58,7 +58,7 @@ func.func @transpose_tile(%A: memref<16x64xf16>) {
 // CHECK-NEXT:          scf.for %{{.*}} =
 // CHECK-NEXT:            %[[I:.*]] = ktdf.tiling.linearize_index [%[[TI]] : %[[A4]]], [%[[PI]] : %{{.*}}] : index
 // CHECK-NEXT:            "test.use"(%[[I]]) : (index) -> ()
-// CHECK-NEXT:          }
+// CHECK:               }
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             ktdf.tiling.derive_size

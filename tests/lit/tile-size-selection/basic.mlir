@@ -8,7 +8,7 @@
 // CHECK-LABEL: func.func @whole_loop(
 // CHECK-SAME:      %[[K:[^:]*]]: index) {
 // CHECK:         %[[C12:.*]] = arith.constant 12 : index
-// CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 12 : index
+// CHECK:         %[[SIZE:.*]] = arith.constant 12 : index
 // CHECK-NEXT:    %[[N:.*]] = arith.ceildivui %[[C12]], %[[SIZE]] : index
 // CHECK-NEXT:    scf.for %[[T:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
 // CHECK-NEXT:      %[[OTHER:.*]] = ktdf.tiling.derive_size [%[[K]] : %[[SIZE]]], total_size = %[[C12]] : index
@@ -60,7 +60,7 @@ func.func @constraints() {
 
 // CHECK-LABEL: func.func @prime(
 // CHECK:         %[[C23:.*]] = arith.constant 23 : index
-// CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 23 : index
+// CHECK:         %[[SIZE:.*]] = arith.constant 23 : index
 // CHECK-NEXT:    arith.ceildivui %[[C23]], %[[SIZE]] : index
 func.func @prime() {
   %c0 = arith.constant 0 : index
@@ -110,7 +110,7 @@ func.func @unresolved(%total: index) {
 
 // CHECK-LABEL: func.func @parallel_loop(
 // CHECK:         %[[C96:.*]] = arith.constant 96 : index
-// CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 96 : index
+// CHECK:         %[[SIZE:.*]] = arith.constant 96 : index
 // CHECK-NEXT:    %[[N:.*]] = arith.ceildivui %[[C96]], %[[SIZE]] : index
 // CHECK-NEXT:    ktdf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}) to (%[[N]]) step (%{{.*}}) distribute(num_instances = 2) {
 func.func @parallel_loop() {

@@ -10,7 +10,7 @@
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
 // CHECK:         %[[ROWS:.*]] = arith.constant 32 : index
-// CHECK-NEXT:    %[[COLS:.*]] = arith.constant 32 : index
+// CHECK:         %[[COLS:.*]] = arith.constant 32 : index
 // CHECK-NEXT:    arith.ceildivui %[[C64]], %[[ROWS]] : index
 // CHECK:         arith.ceildivui %[[C32]], %[[COLS]] : index
 module {
@@ -46,11 +46,11 @@ module {
 
 // CHECK-LABEL: func.func @first(
 // CHECK:         %[[C48:.*]] = arith.constant 48 : index
-// CHECK-NEXT:    %[[N:.*]] = arith.constant 16 : index
+// CHECK:         %[[N:.*]] = arith.constant 16 : index
 // CHECK-NEXT:    arith.ceildivui %[[C48]], %[[N]] : index
 // CHECK-LABEL: func.func @second(
 // CHECK:         %[[C48:.*]] = arith.constant 48 : index
-// CHECK-NEXT:    %[[N:.*]] = arith.constant 16 : index
+// CHECK:         %[[N:.*]] = arith.constant 16 : index
 // CHECK-NEXT:    arith.ceildivui %[[C48]], %[[N]] : index
 module {
   ktdf_arch.device @tiny import("Inputs/tiny_scratchpad.mlir")

@@ -5,9 +5,9 @@
 // --device is given. With --device the size is chosen (12 rows of 2 x 2 x 12 f16 fit).
 
 // CHECK:         %[[C12:.*]] = arith.constant 12 : index
-// CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 12 : index
+// CHECK:         %[[SIZE:.*]] = arith.constant 12 : index
 // CHECK-NEXT:    arith.ceildivui %[[C12]], %[[SIZE]] : index
-// CHECK-NEXT:    memref.alloc(%[[SIZE]], %[[SIZE]]) : memref<?x?x12xf16, "L1">
+// CHECK:         memref.alloc(%[[SIZE]], %[[SIZE]]) : memref<?x?x12xf16, "L1">
 func.func @needs_device() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -6,7 +6,7 @@
 
 // CHECK-LABEL: func.func @add_rows(
 // CHECK:         %[[C8192:.*]] = arith.constant 8192 : index
-// CHECK-NEXT:    %[[ROWS:.*]] = arith.constant 2048 : index
+// CHECK:         %[[ROWS:.*]] = arith.constant 2048 : index
 // CHECK-NEXT:    arith.ceildivui %[[C8192]], %[[ROWS]] : index
 // CHECK-NOT:     ktdf.tiling.derive_size
 // CHECK:         memref.alloc(%[[ROWS]]) : memref<?x64xf16, "L1">
@@ -46,7 +46,7 @@ func.func @add_rows(%A: memref<8192x64xf16, "DDR">, %B: memref<8192x64xf16, "DDR
 
 // CHECK-LABEL: func.func @double_buffered(
 // CHECK:         %[[C8192:.*]] = arith.constant 8192 : index
-// CHECK-NEXT:    %[[ROWS:.*]] = arith.constant 1024 : index
+// CHECK:         %[[ROWS:.*]] = arith.constant 1024 : index
 // CHECK-NEXT:    arith.ceildivui %[[C8192]], %[[ROWS]] : index
 func.func @double_buffered(%A: memref<8192x64xf16, "DDR">, %B: memref<8192x64xf16, "DDR">, %C: memref<8192x64xf16, "DDR">) {
   %c0 = arith.constant 0 : index
@@ -93,7 +93,7 @@ func.func @double_buffered(%A: memref<8192x64xf16, "DDR">, %B: memref<8192x64xf1
 
 // CHECK-LABEL: func.func @two_corelets(
 // CHECK:         %[[C8192:.*]] = arith.constant 8192 : index
-// CHECK-NEXT:    %[[ROWS:.*]] = arith.constant 1024 : index
+// CHECK:         %[[ROWS:.*]] = arith.constant 1024 : index
 // CHECK-NEXT:    arith.ceildivui %[[C8192]], %[[ROWS]] : index
 func.func @two_corelets() {
   %c0 = arith.constant 0 : index
@@ -125,7 +125,7 @@ func.func @two_corelets() {
 
 // CHECK-LABEL: func.func @double_buffered_corelets(
 // CHECK:         %[[C8192:.*]] = arith.constant 8192 : index
-// CHECK-NEXT:    %[[ROWS:.*]] = arith.constant 512 : index
+// CHECK:         %[[ROWS:.*]] = arith.constant 512 : index
 // CHECK-NEXT:    arith.ceildivui %[[C8192]], %[[ROWS]] : index
 func.func @double_buffered_corelets() {
   %c0 = arith.constant 0 : index
@@ -162,7 +162,7 @@ func.func @double_buffered_corelets() {
 
 // CHECK-LABEL: func.func @rolling_private(
 // CHECK:         %[[C8192:.*]] = arith.constant 8192 : index
-// CHECK-NEXT:    %[[ROWS:.*]] = arith.constant 1024 : index
+// CHECK:         %[[ROWS:.*]] = arith.constant 1024 : index
 // CHECK-NEXT:    arith.ceildivui %[[C8192]], %[[ROWS]] : index
 func.func @rolling_private() {
   %c0 = arith.constant 0 : index
@@ -194,7 +194,7 @@ func.func @rolling_private() {
 
 // CHECK-LABEL: func.func @shares(
 // CHECK:         %[[C8192:.*]] = arith.constant 8192 : index
-// CHECK-NEXT:    %[[ROWS:.*]] = arith.constant 1024 : index
+// CHECK:         %[[ROWS:.*]] = arith.constant 1024 : index
 // CHECK-NEXT:    arith.ceildivui %[[C8192]], %[[ROWS]] : index
 func.func @shares() {
   %c0 = arith.constant 0 : index

@@ -11,11 +11,11 @@
 // CHECK:         %[[E:.*]] = tensor.empty() : tensor<1xf16>
 // CHECK-NEXT:    %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f16) outs(%[[E]] : tensor<1xf16>) -> tensor<1xf16>
 // CHECK-NEXT:    %[[MAX:[a-z0-9_]+]] = linalg.reduce { arith.maximumf } ins(%[[X]] : tensor<1x64xf16>) outs(%[[INIT]] : tensor<1xf16>) dimensions = [1]
-// CHECK-NEXT:    %[[E2:.*]] = tensor.empty() : tensor<1x64xf16>
+// CHECK:         %[[E2:.*]] = tensor.empty() : tensor<1x64xf16>
 // CHECK-NEXT:    %[[B:.*]] = linalg.generic {indexing_maps = [#[[READ0]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[MAX]] : tensor<1xf16>) outs(%[[E2]] : tensor<1x64xf16>) {
-// CHECK-NEXT:    ^bb0(%[[IN:.*]]: f16, %{{.*}}: f16):
-// CHECK-NEXT:      linalg.yield %[[IN]] : f16
-// CHECK-NEXT:    } -> tensor<1x64xf16>
+// CHECK:         ^bb0(%[[IN:.*]]: f16, %{{.*}}: f16):
+// CHECK:           linalg.yield %[[IN]] : f16
+// CHECK:         } -> tensor<1x64xf16>
 // CHECK-NOT:     tensor.extract
 // CHECK-NOT:     tensor.splat
 // CHECK:         arith.subf %[[X]], %[[B]] : tensor<1x64xf16>
@@ -54,7 +54,7 @@ func.func @left_alone(%s: f16, %t: tensor<4xf16>, %i: index) -> (tensor<4xf16>, 
 // CHECK:         %[[STEPS:.*]] = arith.constant dense<{{\[}}[0.000000e+00, 1.000000e+00
 // CHECK:         %[[ONE:.*]] = arith.constant 1.000000e+00 : f16
 // CHECK:         linalg.generic {{{.*}}} ins(%{{.*}} : tensor<2x4xf16>)
-// CHECK-NEXT:    ^bb0(%[[E:.*]]: f16, %{{.*}}: f16):
+// CHECK:         ^bb0(%[[E:.*]]: f16, %{{.*}}: f16):
 // CHECK-NEXT:      %[[D:.*]] = arith.addf %[[ONE]], %[[E]] : f16
 // CHECK:         arith.mulf %{{.*}}, %[[STEPS]] : tensor<2x4xf16>
 func.func @dense_splat_operand(%x: tensor<2x4xf16>) -> (tensor<2x4xf16>, tensor<2x4xf16>) {

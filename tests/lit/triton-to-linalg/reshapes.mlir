@@ -8,7 +8,7 @@
 // CHECK:       #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @rank0_broadcast
 // CHECK-SAME:      (%[[X:.*]]: tensor<1x1xf16>)
-// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<4x64xf16>
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<4x64xf16>
 // CHECK-NEXT:    linalg.generic {indexing_maps = [#[[ORIGIN]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[X]] : tensor<1x1xf16>) outs(%[[E]] : tensor<4x64xf16>)
 // CHECK-NOT:     tensor.collapse_shape
 func.func @rank0_broadcast(%x: tensor<1x1xf16>) -> tensor<4x64xf16> {

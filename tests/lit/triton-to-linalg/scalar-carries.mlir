@@ -8,8 +8,8 @@
 // CHECK:         %[[SUM:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1xf16>) {
 // CHECK:           %[[PART:.*]] = linalg.reduce { arith.addf } ins(%{{.*}} : tensor<1x16xf16>) outs(%{{.*}} : tensor<1xf16>) dimensions = [1]
 // CHECK-NEXT:      %[[NEXT:.*]] = arith.addf %[[ACC]], %[[PART]] : tensor<1xf16>
-// CHECK-NEXT:      scf.yield %[[NEXT]] : tensor<1xf16>
-// CHECK-NEXT:    }
+// CHECK:           scf.yield %[[NEXT]] : tensor<1xf16>
+// CHECK:         }
 // CHECK:         linalg.generic {{{.*}}} ins(%[[SUM]] : tensor<1xf16>) outs(%{{.*}} : tensor<1x16xf16>)
 func.func @chunk_sums(%x: index) -> tensor<1x16xf16> {
   %c0 = arith.constant 0 : index

@@ -6,13 +6,13 @@
 
 // CHECK-LABEL: func.func @rms_factor
 // CHECK:         linalg.generic {{.*}} ins(%arg0 : tensor<1xf16>) outs(%{{.*}} : tensor<1x64xf16>) {
-// CHECK-NEXT:    ^bb0(%[[S:.*]]: f16, %{{.*}}: f16):
-// CHECK-NEXT:      %[[NF:.*]] = arith.constant 6.400000e+01 : f16
+// CHECK:         ^bb0(%[[S:.*]]: f16, %{{.*}}: f16):
+// CHECK:           %[[NF:.*]] = arith.constant 6.400000e+01 : f16
 // CHECK-NEXT:      %[[M:.*]] = arith.divf %[[S]], %[[NF]] : f16
-// CHECK-NEXT:      %[[EPS:.*]] = arith.constant
+// CHECK:           %[[EPS:.*]] = arith.constant
 // CHECK-NEXT:      %[[A:.*]] = arith.addf %[[M]], %[[EPS]] : f16
 // CHECK-NEXT:      %[[R:.*]] = math.rsqrt %[[A]] : f16
-// CHECK-NEXT:      linalg.yield %[[R]] : f16
+// CHECK:           linalg.yield %[[R]] : f16
 // CHECK-NOT:     tensor.extract
 // CHECK-NOT:     math.rsqrt
 func.func @rms_factor(%sum: tensor<1xf16>) -> tensor<1x64xf16> {
@@ -36,15 +36,15 @@ func.func @rms_factor(%sum: tensor<1xf16>) -> tensor<1x64xf16> {
 
 // CHECK-LABEL: func.func @splatted_constants
 // CHECK:         %[[NF:.*]] = arith.constant 6.400000e+01 : f16
-// CHECK-NEXT:    %{{.*}} = tensor.empty() : tensor<1xf16>
+// CHECK:         %{{.*}} = tensor.empty() : tensor<1xf16>
 // CHECK-NEXT:    %[[D:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1xf16>)
-// CHECK-NEXT:    ^bb0(%[[V:.*]]: f16, %{{.*}}: f16):
+// CHECK:         ^bb0(%[[V:.*]]: f16, %{{.*}}: f16):
 // CHECK-NEXT:      %[[Q:.*]] = arith.divf %[[V]], %[[NF]] : f16
 // CHECK:         arith.constant 1.000000e+00 : f16
-// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1.000000e+00 : f16
-// CHECK-NEXT:    %{{.*}} = tensor.empty() : tensor<1xf16>
+// CHECK:         %[[ONE:.*]] = arith.constant 1.000000e+00 : f16
+// CHECK:         %{{.*}} = tensor.empty() : tensor<1xf16>
 // CHECK-NEXT:    linalg.generic {{.*}} ins(%[[D]] : tensor<1xf16>)
-// CHECK-NEXT:    ^bb0(%[[W:.*]]: f16, %{{.*}}: f16):
+// CHECK:         ^bb0(%[[W:.*]]: f16, %{{.*}}: f16):
 // CHECK-NEXT:      arith.divf %[[ONE]], %[[W]] : f16
 // CHECK-NOT:     tensor.splat
 func.func @splatted_constants(%var: tensor<1xf16>) -> tensor<1xf16> {

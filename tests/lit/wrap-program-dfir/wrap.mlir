@@ -13,36 +13,36 @@
 // CHECK:         func.func private @second()
 
 // CHECK-LABEL: module @first {
-// CHECK-NEXT:    func.func private @first_body()
-// CHECK-NEXT:    func.func @first(%[[BASE:.*]]: index) {
+// CHECK:         func.func private @first_body()
+// CHECK:         func.func @first(%[[BASE:.*]]: index) {
 // CHECK-NEXT:      symbol.create_id %[[BASE]] {symbol_id = -2 : si64} : index
-// CHECK-NEXT:      %[[C2048:.*]] = arith.constant 2048 : index
+// CHECK:           %[[C2048:.*]] = arith.constant 2048 : index
 // CHECK-NEXT:      %[[SUM:.*]] = arith.addi %[[BASE]], %[[C2048]] : index
 // CHECK-NEXT:      symbol.create_id %[[SUM]] {symbol_id = -4 : si64} : index
 // CHECK-NEXT:      call @first_body() : () -> ()
-// CHECK-NEXT:      return
-// CHECK-NEXT:    }
+// CHECK:           return
+// CHECK:         }
 // CHECK-NEXT:    module {
-// CHECK-NEXT:      func.func @first_body() attributes {grid = [1]} {
-// CHECK-NEXT:        %[[KEPT:.*]] = arith.constant 2048 : index
+// CHECK:           func.func @first_body() attributes {grid = [1]} {
+// CHECK:             %[[KEPT:.*]] = arith.constant 2048 : index
 // CHECK-NEXT:        %[[U:.*]] = dataflow.get_unit
 // CHECK-NEXT:        dataflow.program_unit iter_arg : %{{.*}} -> (%[[U]]) : {
 // CHECK-NEXT:          symbol.create_symbol {SymbolId = -4 : i64} : index
 // CHECK-NEXT:          "test.stride"(%[[KEPT]]) : (index) -> ()
-// CHECK-NEXT:        }
-// CHECK-NEXT:        return
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
-// CHECK-NEXT:  }
+// CHECK:             }
+// CHECK:             return
+// CHECK:           }
+// CHECK:         }
+// CHECK:       }
 
 // CHECK-LABEL: module @second {
-// CHECK-NEXT:    func.func private @second_body()
-// CHECK-NEXT:    func.func @second() {
+// CHECK:         func.func private @second_body()
+// CHECK:         func.func @second() {
 // CHECK-NEXT:      call @second_body() : () -> ()
-// CHECK-NEXT:      return
-// CHECK-NEXT:    }
+// CHECK:           return
+// CHECK:         }
 // CHECK-NEXT:    module {
-// CHECK-NEXT:      func.func @second_body() attributes {grid = [1]} {
+// CHECK:           func.func @second_body() attributes {grid = [1]} {
 module {
   module {
     func.func @kernel(%a: index, %b: index) {
@@ -84,13 +84,13 @@ module {
 // wrapped, and a named module without DataflowIR.
 
 // CHECK-LABEL: module @computes {
-// CHECK-NEXT:    func.func @computes(%{{.*}}: index)
+// CHECK:         func.func @computes(%{{.*}}: index)
 // CHECK-LABEL: module @wrapped {
-// CHECK-NEXT:    func.func private @wrapped_body()
-// CHECK-NEXT:    func.func @wrapped()
+// CHECK:         func.func private @wrapped_body()
+// CHECK:         func.func @wrapped()
 // CHECK-NEXT:      call @wrapped_body()
 // CHECK-LABEL: module @plain {
-// CHECK-NEXT:    func.func @plain()
+// CHECK:         func.func @plain()
 module {
   module @computes {
     func.func @computes(%n: index) attributes {grid = [1]} {
