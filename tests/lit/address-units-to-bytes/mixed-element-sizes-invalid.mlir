@@ -15,15 +15,15 @@ func.func @overlap() {
 
 // -----
 
-// In a space of mixed element sizes, a view whose first element is not known (a tile id)
-// and that no kernel argument anchors cannot be placed.
-// CHECK: mixed-element-sizes-invalid.mlir:[[# @LINE + 7]]:8: error: cannot convert this view's element addresses to bytes: its memory space also holds 4-byte elements
-// CHECK: mixed-element-sizes-invalid.mlir:[[# @LINE + 7]]:8: note: a view of 4-byte elements in the same memory space
-func.func @unknown() attributes {grid = [2]} {
+// In a space of mixed element sizes, a view whose first element is not known (an unbound
+// scalar argument; a tile id is bounded by the grid) and that no kernel argument anchors
+// cannot be placed.
+// CHECK: mixed-element-sizes-invalid.mlir:[[# @LINE + 6]]:8: error: cannot convert this view's element addresses to bytes: its memory space also holds 4-byte elements
+// CHECK: mixed-element-sizes-invalid.mlir:[[# @LINE + 6]]:8: note: a view of 4-byte elements in the same memory space
+func.func @unknown(%n: index) attributes {grid = [2]} {
   %c128 = arith.constant 128 : index
   %c4096 = arith.constant 4096 : index
-  %t = ktdp.get_compute_tile_id : index
-  %o = arith.muli %t, %c128 : index
+  %o = arith.muli %n, %c128 : index
   %x = ktdp.construct_memory_view %o, sizes: [128], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<128xf16>
   %i = ktdp.construct_memory_view %c4096, sizes: [16], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 15 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<16xi32>
   "test.use"(%x, %i) : (memref<128xf16>, memref<16xi32>) -> ()
