@@ -251,13 +251,21 @@ class RaceTracker:
             return
         yield from shadow.by_page((flat[:, None] + np.arange(itemsize, dtype=np.int64)).reshape(-1))
 
-    def read(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
+    def _access(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool):
+        """What a read or a write by `unit` checks against: its index, the memory's shadow, its
+        epoch and limits, and the pages the bytes fall in; None for a unit's private memory."""
         if id(memory) in self.private:
-            return
+            return None
         me = self.index[unit]
         shadow = self._shadow(memory)
-        epoch, limits = self.clocks[me][me], self.limits[me]
-        for number, offsets, where in self._pages(shadow, addresses, itemsize, consecutive):
+        return me, shadow, self.clocks[me][me], self.limits[me], self._pages(shadow, addresses, itemsize, consecutive)
+
+    def read(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
+        access = self._access(unit, memory, addresses, itemsize, consecutive)
+        if access is None:
+            return
+        me, shadow, epoch, limits, pages = access
+        for number, offsets, where in pages:
             page = shadow.pages.get(number)
             fresh = page is None
             if self.watch_shared and not fresh:
@@ -280,12 +288,11 @@ class RaceTracker:
                 page.shared[offsets] |= unordered
 
     def write(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
-        if id(memory) in self.private:
+        access = self._access(unit, memory, addresses, itemsize, consecutive)
+        if access is None:
             return
-        me = self.index[unit]
-        shadow = self._shadow(memory)
-        epoch, limits = self.clocks[me][me], self.limits[me]
-        for number, offsets, where in self._pages(shadow, addresses, itemsize, consecutive):
+        me, shadow, epoch, limits, pages = access
+        for number, offsets, where in pages:
             page = shadow.page(number)
             if self.moved and page.shared is not None and page.shared[offsets].any():
                 raise OrderUnknown(f"{unit} writes bytes of {memory.name} that two units read unordered")
