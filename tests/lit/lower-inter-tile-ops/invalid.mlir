@@ -164,3 +164,31 @@ func.func @carried_unknown_bounds(%lb: index) attributes {grid = [4]} {
   }
   return
 }
+
+// -----
+
+#four = affine_set<(i)[g] : (i - 4 * g >= 0, -i + 4 * g + 3 >= 0)>
+func.func @carried_index() attributes {grid = [4]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %p = arith.constant dense<1.0> : tensor<1x64xf16>
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1x64xf16>
+  %zeros = linalg.fill ins(%zero : f16) outs(%e : tensor<1x64xf16>) -> tensor<1x64xf16>
+  // expected-error @below {{carried value #0 (index): a value carried around an inter-tile exchange must be a float tensor of static shape}}
+  %n = scf.for %k = %c0 to %c3 step %c1 iter_args(%i = %c0) -> (index) {
+    %f = ktdp.inter_tile_produce producer_tiles_per_group = #four -> <(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>> {
+    ^bb0(%gid: index):
+      ktdp.yield_partial %p : tensor<1x64xf16>
+    }
+    %r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #four, identity(%zeros : tensor<1x64xf16>) : <(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>> -> tensor<1x64xf16> {
+    ^bb0(%a: tensor<1x64xf16>, %b: tensor<1x64xf16>):
+      %s = arith.addf %a, %b : tensor<1x64xf16>
+      ktdp.yield_reduced %s : tensor<1x64xf16>
+    }
+    %next = arith.addi %i, %c1 : index
+    scf.yield %next : index
+  }
+  return
+}
