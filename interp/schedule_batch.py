@@ -183,6 +183,7 @@ class BatchRun:
         self.n = n  # iterations the ops being run stand for (fewer inside a batched `scf.if`)
         self.n_all = n
         self.rows: np.ndarray | None = None  # which iterations those are (None: all n)
+        self.flat = 0  # inside how many nested loops run as more iterations (`_run_flat`)
         self.instances = instances  # per iteration (a batched ktdf.parallel), or None
         self.writes: list[tuple[Any, np.ndarray, np.ndarray, Any]] = []  # (view, addresses, values, tile)
         self.reads: dict[int, tuple[Any, list[np.ndarray]]] = {}  # id(memory) -> (memory, slot arrays)
@@ -619,9 +620,52 @@ def _h_for(run: BatchRun, op, inputs):
     if step <= 0:
         raise Abort("a non-positive step")
     block = op.regions[0].blocks.first
-    for iv in range(lb, ub, step):
+    trips = np.arange(lb, ub, step, dtype=np.int64)
+    if trips.size > 1 and run.rows is None and _run_flat(run, op, block, trips):
+        return []
+    for iv in trips.tolist():
         run.run_block(block, [iv])
     return []
+
+
+def outside_operands(run: BatchRun, op: Operation) -> list:
+    """The values `op`'s regions use that are defined outside it (once per run and op)."""
+    cache = run.interpreter.op_cache
+    key = ("batch-outside", id(op))
+    found = cache.get(key)
+    if found is None:
+        seen: dict[int, Any] = {}
+        for inner in op.walk():
+            if inner is not op:
+                for v in inner.operands:
+                    if not defined_inside(v, op):
+                        seen.setdefault(id(v), v)
+        found = cache[key] = list(seen.values())
+    return found
+
+
+def _run_flat(run: BatchRun, op, block, trips: np.ndarray) -> bool:
+    """A nested loop's trips as more iterations of the batch (iteration i's trip j is row
+    i * m + j: the sequential order), instead of one batched pass per trip. False (nothing
+    run): its body uses a FIFO or buffer of the outer body."""
+    table = run.interpreter._values  # noqa: SLF001
+    outside = outside_operands(run, op)
+    if any(isinstance(table.get(id(v)), (BatchFifo, BatchView)) for v in outside):
+        return False
+    m = int(trips.size)
+    saved = {id(v): table[id(v)] for v in outside if isinstance(table.get(id(v)), Batch)}
+    for key, value in saved.items():
+        table[key] = Batch(np.repeat(value.array, m, axis=0))
+    n, instances = run.n, run.instances
+    run.n, run.flat = n * m, run.flat + 1
+    if instances is not None:
+        run.instances = np.repeat(instances, m)
+    try:
+        run.run_block(block, [Batch(np.tile(trips, n))])
+    finally:
+        run.n, run.instances, run.flat = n, instances, run.flat - 1
+        table.update(saved)
+    return True
 
 
 HANDLERS = {

@@ -33,7 +33,6 @@ from typing import Any
 import numpy as np
 
 from dfsched.interp import schedule_batch as sb
-from dfsched.interp.base import defined_inside
 from dfsched.interp.memory import overlaps
 
 
@@ -52,8 +51,8 @@ class Carry:
     def pop(self, slot, k: int) -> np.ndarray:
         from dfsched.interp.schedule_state import FifoSlot
 
-        if not isinstance(slot, FifoSlot):
-            raise sb.Abort("not a FIFO slot")
+        if not isinstance(slot, FifoSlot) or self.run.flat:
+            raise sb.Abort("not a FIFO slot, or one used in a nested loop")
         key = id(slot)
         if key in self.pops or key in self.pushes:
             raise sb.Abort("a FIFO popped twice, or pushed and popped, in one loop")
@@ -74,8 +73,8 @@ class Carry:
     def push(self, slot, data: np.ndarray) -> None:
         from dfsched.interp.schedule_state import FifoSlot
 
-        if not isinstance(slot, FifoSlot):
-            raise sb.Abort("not a FIFO slot")
+        if not isinstance(slot, FifoSlot) or self.run.flat:
+            raise sb.Abort("not a FIFO slot, or one used in a nested loop")
         if id(slot) in self.pops:
             raise sb.Abort("a FIFO pushed and popped in one loop")
         self.pushes.setdefault(id(slot), (slot, []))[1].append((self.run.rows, data.reshape(self.run.n, -1)))
@@ -112,13 +111,13 @@ class Carry:
         states = self.states(view)
         return states[(slice(None), *coords.T)].reshape(run.n, -1)
 
-    def scan(self, view, op, step) -> None:
-        """Run `step(i, state) -> state` for each current iteration i in order, from `view`'s
-        value before the loop; remember every state (reads after this op see them)."""
+    def scan(self, view, op, states_from) -> None:
+        """`states_from(start)`: `view`'s state after each current iteration, (n, *shape), from
+        its value before the loop; remember them (reads after this op see them)."""
         from dfsched.interp.schedule_state import _tile_of, _whole_addresses
 
         run = self.run
-        if id(view) in self.accumulators or id(view) in self.read_views:
+        if run.flat or id(view) in self.accumulators or id(view) in self.read_views:
             raise sb.Abort("an accumulator read before its op, or updated by two ops")
         addresses = _whole_addresses(view)
         if addresses is None:
@@ -127,12 +126,8 @@ class Carry:
         start = view.memory.read(addresses, view.et, _tile_of(run.state, view)).reshape(view.sizes)
         run._log(view, False, np.broadcast_to(addresses.reshape(1, -1), (run.n, addresses.size)), op)  # noqa: SLF001
         run._log(view, True, np.broadcast_to(addresses.reshape(1, -1), (run.n, addresses.size)), op)  # noqa: SLF001
-        states, state = [], start
-        for i in range(run.n):
-            state = step(i, state)
-            states.append(state)
         rows = np.arange(run.n) if run.rows is None else run.rows
-        self.accumulators[id(view)] = (view, addresses, rows, np.stack(states), start)
+        self.accumulators[id(view)] = (view, addresses, rows, states_from(start), start)
 
     # -- committing ---------------------------------------------------------------------------
     def check(self, writes_by_memory: dict[int, list]) -> None:
@@ -224,31 +219,118 @@ def linalg_on_buffers(run, op, inputs: list[Any]) -> list[Any]:
     out_types = [element_type(v.type) for v in op.operands[n_inputs:]]
     before = run.state.ops_run
 
-    def step(i: int, state: np.ndarray) -> np.ndarray:
-        ins = [v if r is None else r[i] for v, r in zip(inputs[:n_inputs], rows)]
-        (result,) = run_structured_on_values(interpreter, op, ins, [state], out_types)
-        return view.et.cast(result)
+    def one_by_one(start: np.ndarray) -> np.ndarray:
+        states, state = [], start
+        for i in range(run.n):
+            ins = [v if r is None else r[i] for v, r in zip(inputs[:n_inputs], rows)]
+            (result,) = run_structured_on_values(interpreter, op, ins, [state], out_types)
+            state = view.et.cast(result)
+            states.append(state)
+        return np.stack(states)
 
-    run.carry.scan(view, op, step)
-    run.ops += run.state.ops_run - before  # the body's ops, once per iteration it ran for
+    def states_from(start: np.ndarray) -> np.ndarray:
+        found = _combined(run, op, inputs[:n_inputs], rows, start, out_types[0])
+        return one_by_one(start) if found is None else found
+
+    run.carry.scan(view, op, states_from)
+    run.ops += run.state.ops_run - before  # the body's ops, once per iteration and point it ran for
     return []
+
+
+_FOLDS = {"arith.addf": (np.add, -0.0), "arith.mulf": (np.multiply, 1.0)}  # x + -0 and x * 1 are x, bit for bit
+
+
+def _fold_plan(s, et):
+    """How `_combined` folds op `s` (its combiner's ufunc and identity, the reduction axes), or
+    None: a float output indexed by the parallel loops in order, a body `acc <op> f(inputs)`
+    with op addf or mulf and no `linalg.index`."""
+    from dfsched.interp import linalg_impl
+
+    names = linalg_impl.combiners(s)
+    if (names is None or len(names) != 1 or names[0] not in _FOLDS or s.exx2 or et.kind != "float"
+            or list(s.positions[s.n_inputs]) != list(s.parallel)
+            or any(o.name == "linalg.index" for o in s.body.walk())):
+        return None
+    return _FOLDS[names[0]]
+
+
+def _every_point(s, batched: tuple[bool, ...]):
+    """`s` with every loop parallel, a leading loop over the iterations (which the `batched`
+    inputs index first), and an output holding every point."""
+    from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+
+    from dfsched.interp import linalg_impl
+
+    dims = s.maps[0].num_dims
+    shift = [AffineExpr.dimension(i + 1) for i in range(dims)]
+    maps = []
+    for amap, per_iteration in zip(s.maps[: s.n_inputs], batched):
+        results = tuple(r.replace_dims_and_symbols(shift, []) for r in amap.results)
+        maps.append(AffineMap(dims + 1, 0, ((AffineDimExpr(0),) if per_iteration else ()) + results))
+    maps.append(AffineMap(dims + 1, 0, tuple(AffineDimExpr(i) for i in range(dims + 1))))
+    return linalg_impl.Structured(s.op, maps, ["parallel"] * (dims + 1), s.n_inputs, False, s.body)
+
+
+def _combined(run, op, inputs, rows, start: np.ndarray, et):
+    """The states of a scan whose step is a fold (`_fold_plan`), without stepping: f(inputs) at
+    every point of every iteration in one body run (the accumulator set to the fold's identity),
+    then the fold along iterations and reduction points in the sequential order, each step
+    rounded to `et` (`ufunc.accumulate`, as the body's own op rounds). None: not such an op, or
+    a NaN (whose payload could depend on the operand order), or a body that needs scalars."""
+    from dfsched.interp import linalg_impl
+
+    interpreter = run.interpreter
+    s = linalg_impl.structured(interpreter, op, linalg_impl.structured_op)
+    key = ("fold plan", id(op), et)
+    if key not in interpreter.op_cache:
+        interpreter.op_cache[key] = _fold_plan(s, et)
+    plan = interpreter.op_cache[key]
+    if plan is None or np.isnan(start).any():
+        return None
+    ufunc, identity = plan
+    ins = [v if r is None else r for v, r in zip(inputs, rows)]
+    for i, target in linalg_impl.input_casts(s, [et]):
+        ins[i] = target.cast(ins[i])
+    first = [v if r is None else v[0] for v, r in zip(ins, rows)]
+    ranges = linalg_impl._loop_ranges(s.maps, first + [start])  # noqa: SLF001
+    n = run.n
+    # every loop parallel, the iterations a leading one; the output: every point
+    if not all(ranges):
+        return None
+    pattern = tuple(r is not None for r in rows)
+    key = ("fold", id(op), pattern)
+    whole = interpreter.op_cache.get(key)
+    if whole is None:
+        whole = interpreter.op_cache[key] = _every_point(s, pattern)
+    out = np.full((n, *ranges), identity, dtype=et.dtype)
+    before = run.state.ops_run
+    try:
+        (values,) = linalg_impl._run_vectorised(  # noqa: SLF001
+            interpreter, whole, ins, [out], [et], [n, *ranges], whole.parallel, [], False)
+    except linalg_impl.NeedsScalar:
+        run.state.ops_run = before
+        return None
+    per_point = run.state.ops_run - before  # one body run stands for one per point of each iteration
+    run.state.ops_run = before + per_point * n * int(np.prod([ranges[d] for d in s.reduction], dtype=np.int64))
+    if np.isnan(values).any():
+        run.state.ops_run = before
+        return None
+    p_axes = [1 + d for d in s.parallel]
+    r_axes = [1 + d for d in s.reduction]
+    p_shape = tuple(ranges[d] for d in s.parallel)
+    steps = np.transpose(values, p_axes + [0] + r_axes).reshape(p_shape + (-1,))  # (p..., n * R)
+    with np.errstate(all="ignore"):
+        folded = ufunc.accumulate(np.concatenate([start.reshape(p_shape + (1,)), steps], axis=-1), axis=-1,
+                                  dtype=et.dtype)
+    per_iteration = steps.shape[-1] // max(n, 1)
+    after = folded[..., per_iteration::per_iteration] if per_iteration else np.broadcast_to(
+        start.reshape(p_shape + (1,)), p_shape + (n,))
+    return et.cast(np.moveaxis(after, -1, 0)).reshape((n, *start.shape))
 
 
 # ---------------------------------------------------------------------------------------
 # scf.if
 # ---------------------------------------------------------------------------------------
-
-
-def _outside_operands(op) -> list:
-    """The values `op`'s regions use that are defined outside it."""
-    seen: dict[int, Any] = {}
-    for inner in op.walk():
-        if inner is op:
-            continue
-        for v in inner.operands:
-            if not defined_inside(v, op):
-                seen.setdefault(id(v), v)
-    return list(seen.values())
 
 
 def run_if(run, op, inputs):
@@ -273,11 +355,7 @@ def run_if(run, op, inputs):
 
 def _run_rows(run, op, block, picked: np.ndarray) -> None:
     """`block` for the iterations `picked` (positions among the current ones) only."""
-    cache = run.interpreter.op_cache
-    key = ("batch-if", id(op))
-    outside = cache.get(key)
-    if outside is None:
-        outside = cache[key] = _outside_operands(op)
+    outside = sb.outside_operands(run, op)
     table = run.interpreter._values  # noqa: SLF001
     saved = {}
     for v in outside:
