@@ -184,6 +184,7 @@ class BatchRun:
         self.n_all = n
         self.rows: np.ndarray | None = None  # which iterations those are (None: all n)
         self.flat = 0  # inside how many nested loops run as more iterations (`_run_flat`)
+        self.carried = False  # whether the loop has `iter_args` (`schedule_carry.CarriedValue`)
         self.instances = instances  # per iteration (a batched ktdf.parallel), or None
         self.writes: list[tuple[Any, np.ndarray, np.ndarray, Any]] = []  # (view, addresses, values, tile)
         self.reads: dict[int, tuple[Any, list[np.ndarray]]] = {}  # id(memory) -> (memory, slot arrays)
@@ -213,6 +214,9 @@ class BatchRun:
             name = op.name
             if name in TERMINATORS:
                 return inputs
+            if self.carried and not name.startswith("linalg.") and any(
+                    type(v) is schedule_carry.CarriedValue for v in inputs):
+                raise Abort("a loop-carried value used other than as a linalg op's output")
             handler = HANDLERS.get(name)
             if handler is not None:
                 results = handler(self, op, inputs)
@@ -300,7 +304,10 @@ class BatchRun:
             return
         addresses = _addresses(view, coords, True)
         self._log(view, True, addresses, op)
-        self.writes.append((view, addresses, values.reshape(addresses.shape), _tile_of(self.state, view)))
+        values = values.reshape(addresses.shape)
+        if self.n > 1 and not any(isinstance(a, np.ndarray) and a.ndim for a in anchor) and _same_rows(values):
+            addresses, values = addresses[:1], values[:1]  # every iteration stores these bytes here: once is as many
+        self.writes.append((view, addresses, values, _tile_of(self.state, view)))
 
     def commit(self) -> None:
         """Check that deferring the writes changed nothing, then write."""
@@ -329,6 +336,8 @@ class BatchRun:
     def linalg(self, op: Operation, inputs: list[Any]) -> list[Any]:
         if any(isinstance(v, (StridedView, BatchView)) for v in inputs):
             return schedule_carry.linalg_on_buffers(self, op, inputs)
+        if any(type(v) is schedule_carry.CarriedValue for v in inputs):
+            return schedule_carry.linalg_on_carried(self, op, inputs)
         if not any(isinstance(v, Batch) for v in inputs):
             return list(self.interpreter.interpret_op(op, tuple(inputs)).values)
         base = linalg_impl.structured(self.interpreter, op, linalg_impl.structured_op)
@@ -358,6 +367,13 @@ def _batched_structured(s, pattern: tuple[bool, ...]):
         results = tuple(r.replace_dims_and_symbols(shift, []) for r in amap.results)
         maps.append(AffineMap(amap.num_dims + 1, 0, ((AffineDimExpr(0),) if batched else ()) + results))
     return linalg_impl.Structured(s.op, maps, ["parallel", *s.iterators], s.n_inputs, s.cast_inputs, s.body)
+
+
+def _same_rows(values: np.ndarray) -> bool:
+    """Whether every row of `values` (n, k) holds the bytes of the first."""
+    raw = np.ascontiguousarray(values)
+    raw = raw.view(np.uint8).reshape(raw.shape[0], -1)
+    return bool((raw == raw[:1]).all())
 
 
 def _slots(addresses: np.ndarray, width: int) -> np.ndarray:
@@ -570,6 +586,16 @@ def _h_transfer(run: BatchRun, op, inputs):
     if src_box is None and dst_box is None:
         raise Abort("FIFO to FIFO")
     run.counters["transfers"] += run.n
+    if run.n > 1 and run.instances is None and _invariant(run, src, src_box) and _invariant(run, dst, dst_box):
+        # the same bytes from the same place to the same place in every iteration (a load
+        # reduction-loop-exposure leaves inside the loop): once is as many, and is logged once
+        n, run.n = run.n, 1
+        try:
+            data = run.read(src, src_box[0], src_box[1], run.state.schedule.strict_bounds, op)
+            run.write(dst, dst_box[0], dst_box[1], _et(dst).cast(_fit_rows(data, dst_count, mode)), op)
+        finally:
+            run.n = n
+        return []
     if src_box is None:
         k = src_count if src_count is not None else dst_count
         data = _et(dst).cast(_pop(run, src, k))
@@ -585,6 +611,12 @@ def _h_transfer(run: BatchRun, op, inputs):
         payload = _fit_rows(data, dst_count, mode)
         run.write(dst, dst_box[0], dst_box[1], _et(dst).cast(payload), op)
     return []
+
+
+def _invariant(run: BatchRun, value, box) -> bool:
+    """A transfer side that is one box of a buffer from outside the loop, the same in every iteration."""
+    return (box is not None and isinstance(value, StridedView) and not run.carry.carries(value)
+            and not any(isinstance(a, np.ndarray) and a.ndim for a in box[0]))
 
 
 def _et(value):
@@ -670,7 +702,7 @@ def _run_flat(run: BatchRun, op, block, trips: np.ndarray) -> bool:
 
 HANDLERS = {
     "scf.for": _h_for,
-    "scf.if": schedule_carry.run_if,
+    "scf.if": lambda run, op, inputs: schedule_carry.run_if(run, op, inputs),  # (either module may load first)
     "memref.alloc": _h_alloc,
     "memref.dealloc": _h_dealloc,
     "ktdf.tiling.derive_size": _h_derive_size,
@@ -691,11 +723,13 @@ HANDLERS = {
 
 
 def run_loop(interpreter, loop: Operation, ivs: list[np.ndarray], instances: np.ndarray | None = None,
-             extra_args: list[Any] | None = None, finish=None) -> bool:
+             extra_args: list[Any] | None = None, finish=None, carried: list[Any] | None = None) -> bool:
     """Run `loop`'s body once for every iteration (`ivs`: the induction variables' values, one
     array per variable; `instances`: each iteration's `ktdf.parallel` instance, if any;
     `extra_args`: more block arguments; `finish()`: called after the body ran, before the
-    writes are committed, may raise). False: not batched, nothing changed, run sequentially."""
+    writes are committed, may raise; `carried`: the initial values of an `scf.for`'s
+    `iter_args`, replaced by the loop's results when it returns True, `schedule_carry`).
+    False: not batched, nothing changed, run sequentially."""
     n = int(ivs[0].size) if ivs else 0
     if n < MIN_TRIPS or not batchable(interpreter, loop):
         return False
@@ -705,10 +739,13 @@ def run_loop(interpreter, loop: Operation, ivs: list[np.ndarray], instances: np.
     log = state.access_log
     log_marks = {k: len(v[1]) for k, v in log.entries.items()} if log is not None else None
     run = BatchRun(interpreter, n, instances)
-    args = [Batch(iv) for iv in ivs] + list(extra_args or [])
+    markers = [schedule_carry.CarriedValue(v) for v in carried or []]
+    run.carried = bool(markers)
+    args = [Batch(iv) for iv in ivs] + list(extra_args or []) + markers
     try:
         with np.errstate(all="ignore"):
-            run.run_block(loop.regions[0].blocks.first, args)
+            yielded = run.run_block(loop.regions[0].blocks.first, args)
+            results = schedule_carry.loop_results(markers, yielded)
             if max_ops is not None and saved_ops + run.ops > max_ops:
                 raise Abort("max_ops: the sequential run says where")
             if finish is not None:
@@ -726,6 +763,8 @@ def run_loop(interpreter, loop: Operation, ivs: list[np.ndarray], instances: np.
     state.ops_run = saved_ops + run.ops
     for name, value in run.counters.items():
         setattr(state, name, getattr(state, name) + value)
+    if carried is not None:
+        carried[:] = results
     return True
 
 

@@ -329,6 +329,152 @@ def _combined(run, op, inputs, rows, start: np.ndarray, et):
 
 
 # ---------------------------------------------------------------------------------------
+# scf.for iter_args
+# ---------------------------------------------------------------------------------------
+
+
+class CarriedValue:
+    """An `iter_args` block argument of a batched `scf.for`: usable only as the output of one
+    linalg op (a scan, `linalg_on_carried`) whose result the loop yields back."""
+
+    __slots__ = ("init", "result", "states")
+
+    def __init__(self, init):
+        self.init = init
+        self.result = None  # the Batch of the scan's states, once it ran
+        self.states = None
+
+
+def linalg_on_carried(run, op, inputs: list[Any]) -> list[Any]:
+    """A linalg op on tensors whose output is a loop-carried value: the op once per iteration,
+    in order, through the tensor engine (`linalg_impl.run_structured`), from the initial value."""
+    from dfsched.interp import linalg_impl
+
+    interpreter = run.interpreter
+    s = linalg_impl.structured(interpreter, op, linalg_impl.structured_op)
+    ins, outs = inputs[: s.n_inputs], inputs[s.n_inputs:]
+    if (len(outs) != 1 or type(outs[0]) is not CarriedValue or outs[0].result is not None or run.rows is not None
+            or run.flat or any(type(v) is CarriedValue for v in ins)):
+        raise sb.Abort("a loop-carried value this scan does not cover")
+    (marker,) = outs
+    before = run.state.ops_run
+    start = np.asarray(marker.init)
+    folded = _folded_reduction(run, op, s, ins, start)
+    if folded is None:
+        states, state = [], start
+        for i in range(run.n):
+            args = tuple(v.array[i] if isinstance(v, sb.Batch) else v for v in ins) + (state,)
+            (state,) = linalg_impl.run_structured(interpreter, s, args)
+            states.append(state)
+        folded = np.stack(states)
+    run.ops += run.state.ops_run - before
+    marker.states = folded
+    marker.result = sb.Batch(marker.states)
+    return [marker.result]
+
+
+def _folded_reduction(run, op, s, ins: list[Any], start: np.ndarray):
+    """The states of a tensor scan whose step is a fold, without stepping (None: step). With
+    reduction loops, the tensor engine (`linalg_impl._run_reduction`) runs the body on every
+    point with the accumulator at the fold's identity, in the accumulation type, and folds the
+    points into the output's value in that type, rounded to the output type once per call: so
+    one body run on every point of every iteration, then the fold per iteration, is the same
+    when each call folds one point, or folds sequentially in its own type (f16)."""
+    from dfsched.interp import linalg_impl
+
+    interpreter = run.interpreter
+    et = linalg_impl.element_type(op.operands[s.n_inputs].type)
+    if not s.reduction:  # the vectorised engine: the body sees the accumulator, as on buffers
+        rows = [v.array if isinstance(v, sb.Batch) else None for v in ins]
+        return _combined(run, op, [None if r is not None else v for v, r in zip(ins, rows)], rows, start, et)
+    key = ("fold plan", id(op), et)
+    if key not in interpreter.op_cache:
+        interpreter.op_cache[key] = _fold_plan(s, et)
+    if interpreter.op_cache[key] is None or np.isnan(start).any() or linalg_impl.input_casts(s, [et]):
+        return None
+    ufunc = _FOLDS[linalg_impl.combiners(s)[0]][0]
+    dt = linalg_impl._accumulator(interpreter, et)  # noqa: SLF001
+    wide = linalg_impl._et_of(dt) if dt.itemsize > et.dtype.itemsize else None  # noqa: SLF001
+    rows = [v.array if isinstance(v, sb.Batch) else None for v in ins]
+    first = [v.array[0] if isinstance(v, sb.Batch) else v for v in ins]
+    ranges = linalg_impl._loop_ranges(s.maps, first + [start])  # noqa: SLF001
+    points = int(np.prod([ranges[d] for d in s.reduction], dtype=np.int64))
+    if not all(ranges) or (points != 1 and (wide is not None or dt != np.float16)):
+        return None
+    subscripts = linalg_impl.contraction(s)
+    if dt != np.float16 and subscripts is not None:  # the engine's einsum in `dt`, then one rounding
+        if points != 1:
+            return None  # (an einsum's sum over several points might not add in the same order)
+        terms, result = subscripts.split("->")
+        batched = ",".join(("z" + t) if r is not None else t for t, r in zip(terms.split(","), rows))
+        with np.errstate(all="ignore"):
+            product = np.einsum(f"{batched}->z{result}", *(np.asarray(r if r is not None else v).astype(dt)
+                                                           for v, r in zip(ins, rows)))
+        return _widened_steps(start, product, np.add, dt, et).reshape((run.n, *start.shape))
+    pattern = tuple(r is not None for r in rows)
+    cache_key = ("fold", id(op), pattern)
+    whole = interpreter.op_cache.get(cache_key)
+    if whole is None:
+        whole = interpreter.op_cache[cache_key] = _every_point(s, pattern)
+    n = run.n
+    identity = dt.type(linalg_impl._COMBINERS[linalg_impl.combiners(s)[0]][1])  # noqa: SLF001
+    out = np.full((n, *ranges), identity, dtype=dt)
+    state = run.state
+    before, previous = state.ops_run, state.widen
+    state.widen = wide
+    try:
+        (values,) = linalg_impl._run_vectorised(  # noqa: SLF001
+            interpreter, whole, [r if r is not None else v for v, r in zip(ins, rows)], [out],
+            [wide or et], [n, *ranges], whole.parallel, [], False)
+    except linalg_impl.NeedsScalar:
+        state.ops_run = before
+        return None
+    finally:
+        state.widen = previous
+    if np.isnan(values).any():
+        state.ops_run = before
+        return None
+    state.ops_run = before + (state.ops_run - before) * n  # the engine runs the body once a call, on every point
+    p_shape = tuple(ranges[d] for d in s.parallel)
+    steps = np.transpose(values, [1 + d for d in s.parallel] + [0] + [1 + d for d in s.reduction])
+    steps = steps.reshape(p_shape + (n * points,)).astype(dt)
+    with np.errstate(all="ignore"):
+        if wide is None:
+            folded = ufunc.accumulate(np.concatenate([start.astype(dt).reshape(p_shape + (1,)), steps], axis=-1),
+                                      axis=-1, dtype=dt)[..., points::points]
+            after = et.cast(np.moveaxis(folded, -1, 0))
+        else:  # one point per call: the output's value widened, the point folded in, rounded back
+            after = _widened_steps(start.reshape(p_shape), np.moveaxis(steps, -1, 0), ufunc, dt, et)
+    return after.reshape((n, *start.shape))
+
+
+def _widened_steps(start: np.ndarray, steps: np.ndarray, ufunc, dt, et) -> np.ndarray:
+    """(n, ...): each state the value before folded with `steps[i]` in `dt`, rounded to `et`."""
+    after, value = [], start
+    with np.errstate(all="ignore"):
+        for step in steps:
+            value = et.cast(ufunc(value.astype(dt), step).astype(dt))
+            after.append(value)
+    return np.stack(after)
+
+
+def loop_results(markers: list[CarriedValue], yielded: list[Any]) -> list[Any]:
+    """The results of a batched `scf.for` whose body yielded `yielded`: each carried value's
+    last state (or its initial value, yielded unchanged)."""
+    if len(yielded) != len(markers):
+        raise sb.Abort("a loop yielding other than its carried values")
+    out = []
+    for marker, value in zip(markers, yielded):
+        if value is marker:
+            out.append(marker.init)
+        elif marker.result is not None and value is marker.result:
+            out.append(marker.states[-1].copy())
+        else:
+            raise sb.Abort("a loop yielding other than its scan's result")
+    return out
+
+
+# ---------------------------------------------------------------------------------------
 # scf.if
 # ---------------------------------------------------------------------------------------
 

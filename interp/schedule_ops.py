@@ -550,9 +550,10 @@ def _run_for(self, interpreter, op, args):
     if step <= 0:
         raise ValueError(f"scf.for step must be positive, got {step}")
     loop_args = tuple(args[3:])
-    if not loop_args and ub - lb >= schedule_batch.MIN_TRIPS * step:
-        if schedule_batch.run_loop(interpreter, op, [np.arange(lb, ub, step, dtype=np.int64)]):
-            return ()
+    if ub - lb >= schedule_batch.MIN_TRIPS * step:
+        carried = list(loop_args) if loop_args else None
+        if schedule_batch.run_loop(interpreter, op, [np.arange(lb, ub, step, dtype=np.int64)], carried=carried):
+            return tuple(carried or ())
     for i in range(lb, ub, step):
         loop_args = interpreter.run_ssacfg_region(op.body, (i, *loop_args), "for_loop")
     return tuple(loop_args)

@@ -135,8 +135,22 @@ def test_loop_reading_what_an_earlier_iteration_wrote_runs_in_order(monkeypatch)
 
 def test_loop_writing_one_row_every_iteration_keeps_the_last(monkeypatch):
     fast, batched, a = copy_rows(monkeypatch, "%n", "%C[%c0, %c0]", 3)
-    assert batched == 0
+    assert batched == 1  # only in the layout dry run, whose probe memory reads the same bytes in every row
     np.testing.assert_array_equal(fast.outputs["@4096"][0], a[7])
+
+
+def test_loop_storing_the_same_bytes_every_iteration_is_batched(monkeypatch):
+    # row 0 of A to row 0 of C in each of the 8 iterations (as reduction-loop-exposure leaves a
+    # row load inside the loop that reduces it): once is as many
+    a = rand((8, 64), 9)
+    text = loop_kernel("""
+    scf.for %i = %c0 to %n step %c1 {
+      ktdf.data_transfer from %A[%c0, %c0] size [1, 64] to %C[%c0, %c0] size [1, 64] : memref<8x64xf16, "DDR">, memref<8x64xf16, "DDR">
+    }""")
+    fast, slow, batched = both_ways(monkeypatch, parse_module(text), {"@0": a})
+    same(fast, slow)
+    assert batched == 2  # in the layout dry run and the run
+    np.testing.assert_array_equal(fast.outputs["@4096"][0], a[0])
 
 
 def errors(monkeypatch, text: str, inputs: dict) -> tuple[str, str]:
@@ -284,3 +298,68 @@ def test_k_loop_reading_an_empty_fifo_reports_as_the_sequential_run(monkeypatch)
     fast, slow = errors(monkeypatch, k_loop_kernel(consumer_first=True), {"@0": rand((8, 64), 8)})
     assert fast == slow
     assert "only 0 are queued" in fast[0]
+
+
+SUM_OF_SQUARES = """%sq = arith.mulf %in, %in_2 : f16
+            %sum = arith.addf %out, %sq : f16"""
+SUM = """%sum = arith.addf %out, %in : f16"""
+
+
+def carried_kernel(body: str) -> str:
+    """A Triton-style loop as reduction-loop-exposure leaves one: the 8 rows of A through a
+    FIFO into an `scf.for` whose `iter_args` tensor folds each row in (64 parallel points, one
+    reduction point each), handed on at the last iteration and stored into row 0 of C."""
+    inputs = "ins(%x, %x : tensor<64x1xf16>, tensor<64x1xf16>)" if "%in_2" in body else "ins(%x : tensor<64x1xf16>)"
+    maps = ", ".join(["affine_map<(d0, d1) -> (d0, d1)>"] * (2 if "%in_2" in body else 1))
+    args = "%in: f16, %in_2: f16, %out: f16" if "%in_2" in body else "%in: f16, %out: f16"
+    return loop_kernel(f"""
+    %c7 = arith.constant 7 : index
+    ktdf.pipeline {{
+      %p:4 = ktdf.private -> ({IN_SLOT}, {OUT_SLOT}, !ktdf.token, !ktdf.token) {{
+        %f = ktdf.fifo.allocate() -> {IN_SLOT}
+        %g = ktdf.fifo.allocate() -> {OUT_SLOT}
+        %t0 = ktdf.create_token : !ktdf.token
+        %t1 = ktdf.create_token : !ktdf.token
+        ktdf.private_yield %f, %g, %t0, %t1 : {IN_SLOT}, {OUT_SLOT}, !ktdf.token, !ktdf.token
+      }}
+      ktdf.stage depends_in(none) depends_out(%p#2) {{
+        scf.for %i = %c0 to %n step %c1 {{
+          ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %p#0 size [64] : memref<8x64xf16, "DDR">, {IN_SLOT}
+        }}
+      }} {{applicable_units = ["L1LU"]}}
+      ktdf.stage depends_in(%p#2) depends_out(%p#3) {{
+        %zero = arith.constant 0.000000e+00 : f16
+        %e = tensor.empty() : tensor<64xf16>
+        %init = linalg.fill ins(%zero : f16) outs(%e : tensor<64xf16>) -> tensor<64xf16>
+        %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<64xf16>) {{
+          %x = ktdf.read_from_fifo %p#0 : <"L1LU" -> "SFU", 64xf16> -> tensor<64x1xf16>
+          %y = linalg.generic {{indexing_maps = [{maps}, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}} {inputs} outs(%acc : tensor<64xf16>) {{
+          ^bb0({args}):
+            {body}
+            linalg.yield %sum : f16
+          }} -> tensor<64xf16>
+          %end = arith.cmpi eq, %i, %c7 : index
+          scf.if %end {{
+            ktdf.write_to_fifo %y, %p#1 : tensor<64xf16>, <"SFU" -> "L1SU", 64xf16>
+          }}
+          scf.yield %y : tensor<64xf16>
+        }}
+      }} {{applicable_units = ["SFU"]}}
+      ktdf.stage depends_in(%p#3) depends_out(none) {{
+        ktdf.data_transfer from %p#1 size [64] to %C[%c0, %c0] size [1, 64] : {OUT_SLOT}, memref<8x64xf16, "DDR">
+      }} {{applicable_units = ["L1SU"]}}
+    }}""")
+
+
+@pytest.mark.parametrize("body", [SUM_OF_SQUARES, SUM], ids=["contraction", "fold"])
+@pytest.mark.parametrize("accumulate", ["f32", None])
+def test_loop_carried_tensor_folded_as_the_sequential_run(monkeypatch, body, accumulate):
+    """f32 accumulation (the engine's einsum, or the body widened) and f16 (one rounded step
+    after another), with negative zeros among the inputs (whose sign a fold must keep as the
+    engine does)."""
+    a = rand((8, 64), 10)
+    a[:, :4] = -0.0
+    fast, slow, batched = both_ways(monkeypatch, parse_module(carried_kernel(body)), {"@0": a},
+                                    accumulate=accumulate)
+    same(fast, slow)
+    assert batched == 4  # both loops, in the layout dry run and the run
