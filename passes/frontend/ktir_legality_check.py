@@ -25,7 +25,9 @@ module in pre-order and stops at the first construct V1 cannot schedule:
 dfsched also rejects a `ktdp.construct_memory_view` the device cannot hold (upstream
 compiles these, and the result cannot run): a negative constant base address, a negative
 static size or stride, and, when the device is known, a view whose bytes (base address plus
-the farthest element, in the memory its memory space maps to) reach past that memory's size.
+the farthest element, in the memory its memory space maps to) reach past that memory's size; and a
+`ktdp.construct_access_tile` that some compute tile of the grid places (partly) outside its view
+(`access_bounds.py`: KTIR masks those accesses, the scheduled transfers cannot yet).
 
 One step past upstream: a `linalg.fill` of a scalar `arith.constant` whose result only
 initialises reductions (the `outs` of a `linalg.reduce`, or of a `linalg.generic` with a
@@ -50,6 +52,7 @@ from dfsched.compat import op_name
 from dfsched.arch.elementwise import is_elementwise_op_name
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects.ktdp import DYNAMIC
+from dfsched.passes.frontend.access_bounds import check_access_tile_in_view
 from dfsched.passes.frontend.carried_slots import around_exchange
 from dfsched.passes.frontend.fold_accumulation_loops import plan_fold
 from dfsched.dialects.constants import constant_int
@@ -99,6 +102,8 @@ def check_region_ops(op: Operation, device: str = "") -> None:
                 if check_op(inner):
                     if op_name(inner) == "ktdp.construct_memory_view":
                         check_view_fits(inner, device)
+                    if op_name(inner) == "ktdp.construct_access_tile":
+                        check_access_tile_in_view(inner)
                     if op_name(inner) == "ktdp.construct_indirect_access_tile":
                         check_address_lists(inner, device)
                     if op_name(inner) in INTER_TILE_OPS:

@@ -140,6 +140,15 @@ def _parts(view: ktdp.ConstructDistributedMemoryViewOp, tiles: int) -> list[Part
 
 def set_box(the_set: AffineSet, symbols: Sequence[int]) -> Box | None:
     """The inclusive bounds of `the_set` when each constraint bounds one dimension (a box)."""
+    bounds = set_bounds(the_set, symbols)
+    if bounds is None or any(l is None or h is None or l > h for l, h in bounds):
+        return None
+    return tuple(bounds)  # type: ignore[arg-type]
+
+
+def set_bounds(the_set: AffineSet, symbols: Sequence[int]) -> list[tuple[int | None, int | None]] | None:
+    """The inclusive bounds per dimension of `the_set` (None at an end no constraint bounds)
+    when each constraint bounds one dimension, else None."""
     lo: list[int | None] = [None] * the_set.num_dims
     hi: list[int | None] = [None] * the_set.num_dims
     for constraint in the_set.constraints:
@@ -159,9 +168,7 @@ def set_box(the_set: AffineSet, symbols: Sequence[int]) -> Box | None:
         if a < 0 or kind == "==":
             bound = (rest if a < 0 else -rest) // abs(a)  # floor(rest / -a)
             hi[d] = bound if hi[d] is None else min(hi[d], bound)  # type: ignore[type-var]
-    if None in lo or None in hi or any(l > h for l, h in zip(lo, hi)):  # type: ignore[operator]
-        return None
-    return tuple(zip(lo, hi))  # type: ignore[arg-type]
+    return list(zip(lo, hi))
 
 
 def _intersect(a: Box, b: Box) -> Box | None:
@@ -537,4 +544,4 @@ def _unroll(loop: scf.ForOp, budget: int) -> int:
     return len(values)
 
 
-__all__ = ["ResolveDistributedViews", "why_unresolved", "set_box", "MAX_UNROLLED"]
+__all__ = ["ResolveDistributedViews", "why_unresolved", "set_box", "set_bounds", "MAX_UNROLLED"]
