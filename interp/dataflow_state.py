@@ -48,6 +48,7 @@ class SimOptions:
     max_events: int | None = 50_000_000
     tiles: tuple[int, ...] | None = None  # run only the units of these cores (compute tiles); None: all
     batch_loops: bool = True  # DMA loops in one piece where exact (`dataflow_batch.py`)
+    compile_loops: bool = True  # a unit's loop bodies run compiled after their first iteration (`dataflow_compiled.py`)
 
 
 @dataclass
@@ -201,6 +202,7 @@ class SimState:
         self._load_cycles: dict[tuple, int] = {}
         self._op_cycles: dict[tuple, int] = {}
         self._transfer_cycles: dict[tuple[int, int], tuple[Any, int]] = {}
+        self.compiled_loops: dict[int, tuple[Block, Any]] = {}  # scf.for body -> its compiled loop
         self.dma_loops: dict[int, Operation | None] = {}  # scf.for -> its one transfer (dataflow_batch)
         self.batched = False  # some loop ran in one piece (a failing run is simulated again without)
         self.ktir = KtirInterpreter(module, State(options=Options(check_races=False, max_ops=None)))

@@ -149,7 +149,8 @@ def _decoded_access(r: Runner, op, side: str, rank: int):
     return found[1]
 
 
-def _vector_load(r: Runner, op, args) -> Gen:
+def load_now(r: Runner, op, args) -> tuple[np.ndarray, Busy]:
+    """A vector load's effects (race check, read, statistics): its value and the work to yield."""
     unit = r.require_unit(op)
     view = _view(args[0])
     subscript, n_map, plan, shape, et = _decoded_access(r, op, "load", len(view.sizes))
@@ -160,7 +161,12 @@ def _vector_load(r: Runner, op, args) -> Gen:
     values = view.memory.read(addresses, et, consecutive=consecutive).reshape(shape)
     nbytes = values.nbytes
     r.stats.loaded_bytes += nbytes
-    yield Busy(r.sim.load_cycles(view, unit, nbytes), f"vector_load {view.unit_name}", nbytes)
+    return values, Busy(r.sim.load_cycles(view, unit, nbytes), f"vector_load {view.unit_name}", nbytes)
+
+
+def _vector_load(r: Runner, op, args) -> Gen:
+    values, work = load_now(r, op, args)
+    yield work
     return (values,)
 
 
@@ -170,7 +176,9 @@ def _check_count(n: int, shape: tuple[int, ...], what: str) -> None:
         raise SimError(f"{what} {n} element(s) but the vector holds {want}")
 
 
-def _vector_store(r: Runner, op, args) -> Gen:
+def store_begin(r: Runner, op, args) -> tuple[Busy, tuple]:
+    """A vector store up to its work: the work to yield, then `store_end` of what it returns
+    (the bytes change when the store's cycles end)."""
     unit = r.require_unit(op)
     value, view = args[0], _view(args[1])
     subscript, n_map, plan, _, et = _decoded_access(r, op, "store", len(view.sizes))
@@ -179,11 +187,21 @@ def _vector_store(r: Runner, op, args) -> Gen:
     _check_count(plan.count, (values.size,), "stores")
     addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
     cycles = r.sim.transfer_cycles(r.sim.link(unit.kind, view.space), values.nbytes)
-    yield Busy(cycles, f"vector_store {view.unit_name}", values.nbytes)
+    return Busy(cycles, f"vector_store {view.unit_name}", values.nbytes), (view, addresses, consecutive, values, et)
+
+
+def store_end(r: Runner, pending: tuple) -> None:
+    view, addresses, consecutive, values, et = pending
     if r.sim.races is not None:
-        r.sim.races.write(unit.name, view.memory, addresses, et.itemsize, consecutive)
+        r.sim.races.write(r.unit.name, view.memory, addresses, et.itemsize, consecutive)
     view.memory.write(addresses, values, et, consecutive=consecutive)
     r.stats.stored_bytes += values.nbytes
+
+
+def _vector_store(r: Runner, op, args) -> Gen:
+    work, pending = store_begin(r, op, args)
+    yield work
+    store_end(r, pending)
     return ()
 
 
