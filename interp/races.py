@@ -45,10 +45,11 @@ class RaceError(Exception):
 
 
 class _Page:
-    __slots__ = ("writer", "w_epoch", "reader", "r_epoch", "shared")
+    __slots__ = ("writer", "w_epoch", "reader", "r_epoch", "shared", "summary")
 
     def __init__(self, size: int, dtype, epochs: bool):
         self.shared = None  # RaceTracker.watch_shared: slots two units read unordered
+        self.summary = None  # RaceTracker: `_Summary` of its blocks
         self.writer = np.full(size, NONE, dtype=dtype)
         self.reader = np.full(size, NONE, dtype=dtype)
         self.w_epoch = np.zeros(size, dtype=np.int64) if epochs else None
@@ -174,6 +175,52 @@ class Shadow:
         return False
 
 
+BLOCK_BITS = 10  # the race tracker summarises a shadow page per 1 KiB block
+
+
+class _Summary:
+    """Per block of a shadow page (`RaceTracker`), every actor that wrote or read a slot of it
+    since the launch began, with its latest epoch: an access that every such actor's epoch is
+    ordered before cannot race there, and needs no slot-by-slot check. It never forgets an
+    actor (a slot's later access does not remove the earlier one), so it only ever sends an
+    access to the slot-by-slot check that might have skipped it."""
+
+    __slots__ = ("writers", "readers", "shared", "all_shared")
+
+    def __init__(self, blocks: int):
+        self.writers: list[dict[int, int] | None] = [None] * blocks
+        self.readers: list[dict[int, int] | None] = [None] * blocks
+        self.shared: set[int] = set()  # blocks with a slot in `_Page.shared`
+        self.all_shared: set[tuple[int, int]] = set()  # in-page slices whose slots all are
+
+
+def _ordered(summaries, b0: int, b1: int, me: int, limits: list[int]) -> bool:
+    """Whether every actor `summaries` lists for blocks b0..b1 is `me` or ordered before it."""
+    for b in range(b0, b1 + 1):
+        seen = summaries[b]
+        if seen:
+            for actor, epoch in seen.items():
+                if actor != me and epoch > limits[actor + 1]:
+                    return False
+    return True
+
+
+def _note(summaries, b0: int, b1: int, me: int, epoch: int) -> None:
+    for b in range(b0, b1 + 1):
+        seen = summaries[b]
+        if seen is None:
+            summaries[b] = {me: epoch}
+        else:
+            seen[me] = epoch
+
+
+def _blocks(offsets) -> tuple[int, int]:
+    """The first and last block an in-page slice or offset array touches."""
+    if isinstance(offsets, slice):
+        return offsets.start >> BLOCK_BITS, (offsets.stop - 1) >> BLOCK_BITS
+    return int(offsets.min()) >> BLOCK_BITS, int(offsets.max()) >> BLOCK_BITS
+
+
 class OrderUnknown(RaceError):
     """A write whose race verdict depends on which of two unordered readers read last, in a
     run that moved accesses earlier (`RaceTracker.watch_shared`)."""
@@ -208,6 +255,8 @@ class RaceTracker:
         # per unit, the latest epoch of each unit whose accesses are ordered before its next one,
         # indexed by unit + 1: no unit (NONE) and the unit itself are always ordered
         self.limits = [np.full(n + 1, ORDERED, dtype=np.int64) for _ in range(n)]
+        self.ordered: list[list[int]] = [[] for _ in range(n)]  # `limits` as Python ints
+        self.epochs = [1] * n  # each unit's own epoch, as a Python int
         for i in range(n):
             self._sync_limits(i)
         self.shadows: dict[int, Shadow] = {}
@@ -216,6 +265,8 @@ class RaceTracker:
         limits = self.limits[i]
         limits[1:] = self.clocks[i]
         limits[0] = limits[i + 1] = ORDERED
+        self.ordered[i] = limits.tolist()
+        self.epochs[i] = int(self.clocks[i][i])
 
     # -- synchronisation --------------------------------------------------------------------
     def release(self, unit: str) -> np.ndarray:
@@ -223,6 +274,7 @@ class RaceTracker:
         i = self.index[unit]
         carried = self.clocks[i].copy()
         self.clocks[i][i] += 1
+        self.epochs[i] += 1
         return carried
 
     def acquire(self, unit: str, carried: np.ndarray | None) -> None:
@@ -260,7 +312,39 @@ class RaceTracker:
         shadow = self._shadow(memory)
         return me, shadow, self.clocks[me][me], self.limits[me], self._pages(shadow, addresses, itemsize, consecutive)
 
+    def _run(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool):
+        """(actor, shadow, page, in-page slice, first address) of an access to consecutive bytes
+        on one existing shadow page (the common vector access), else None."""
+        if not consecutive or id(memory) in self.private or not addresses.size:
+            return None
+        first = int(addresses.item(0))
+        last = first + addresses.size * itemsize - 1
+        bits = self.PAGE_BITS
+        number = first >> bits
+        if last >> bits != number:
+            return None
+        shadow = self._shadow(memory)
+        page = shadow.pages.get(number)
+        if page is None or page.summary is None:
+            return None
+        mask = shadow.MASK
+        return self.index[unit], page, slice(first & mask, (last & mask) + 1)
+
     def read(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
+        run = self._run(unit, memory, addresses, itemsize, consecutive)
+        if run is not None:  # checked block by block first: no slot-by-slot check when all is ordered
+            me, page, sl = run
+            summary = page.summary
+            b0, b1 = sl.start >> BLOCK_BITS, (sl.stop - 1) >> BLOCK_BITS
+            limits = self.ordered[me]
+            if _ordered(summary.writers, b0, b1, me, limits) and (
+                    not self.watch_shared or (sl.start, sl.stop) in summary.all_shared
+                    or _ordered(summary.readers, b0, b1, me, limits)):
+                epoch = self.epochs[me]
+                page.reader[sl] = me
+                page.r_epoch[sl] = epoch
+                _note(summary.readers, b0, b1, me, epoch)
+                return
         access = self._access(unit, memory, addresses, itemsize, consecutive)
         if access is None:
             return
@@ -270,14 +354,23 @@ class RaceTracker:
             fresh = page is None
             if self.watch_shared and not fresh:
                 self._mark_shared(page, offsets, me, limits)
-            found = shadow.read(shadow.page(number) if fresh else page, offsets, me, epoch, limits, fresh)
+            if fresh:
+                page = shadow.page(number)
+            found = shadow.read(page, offsets, me, epoch, limits, fresh)
             if found is not None:
                 other = self.units[found.other]
                 raise RaceError(f"{unit} reads byte {_address(where, found.index)} of {memory.name}, which {other} "
                                 f"wrote with no synchronisation ordering the write before the read (a race)")
+            b0, b1 = _blocks(offsets)
+            _note(self._summary(page).readers, b0, b1, me, int(epoch))
 
     @staticmethod
-    def _mark_shared(page: _Page, offsets, me: int, limits) -> None:
+    def _summary(page: _Page) -> _Summary:
+        if page.summary is None:
+            page.summary = _Summary(max(1, page.reader.size >> BLOCK_BITS))
+        return page.summary
+
+    def _mark_shared(self, page: _Page, offsets, me: int, limits) -> None:
         readers = page.reader[offsets]
         unordered = (readers != NONE) & (readers != me)
         if unordered.any():
@@ -286,8 +379,27 @@ class RaceTracker:
                 if page.shared is None:
                     page.shared = np.zeros(page.reader.size, dtype=bool)
                 page.shared[offsets] |= unordered
+                summary = self._summary(page)
+                b0, b1 = _blocks(offsets)
+                summary.shared.update(range(b0, b1 + 1))
+                if isinstance(offsets, slice) and page.shared[offsets].all():
+                    summary.all_shared.add((offsets.start, offsets.stop))
 
     def write(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
+        run = self._run(unit, memory, addresses, itemsize, consecutive)
+        if run is not None:  # checked block by block first (see `read`)
+            me, page, sl = run
+            summary = page.summary
+            b0, b1 = sl.start >> BLOCK_BITS, (sl.stop - 1) >> BLOCK_BITS
+            limits = self.ordered[me]
+            if _ordered(summary.writers, b0, b1, me, limits) and _ordered(summary.readers, b0, b1, me, limits) \
+                    and not (self.moved and not summary.shared.isdisjoint(range(b0, b1 + 1))):
+                epoch = self.epochs[me]
+                page.writer[sl] = me
+                page.w_epoch[sl] = epoch
+                page.reader[sl] = NONE
+                _note(summary.writers, b0, b1, me, epoch)
+                return
         access = self._access(unit, memory, addresses, itemsize, consecutive)
         if access is None:
             return
@@ -302,6 +414,8 @@ class RaceTracker:
                 did = "wrote" if found.what == "write" else "read"
                 raise RaceError(f"{unit} writes byte {_address(where, found.index)} of {memory.name}, which {other} "
                                 f"{did} with no synchronisation ordering the two (a race)")
+            b0, b1 = _blocks(offsets)
+            _note(self._summary(page).writers, b0, b1, me, int(epoch))
 
 
 __all__ = ["MANY", "NONE", "Conflict", "OrderUnknown", "RaceError", "RaceTracker", "Shadow"]
