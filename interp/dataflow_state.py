@@ -139,15 +139,26 @@ class SimMemory:
     memory: Memory
 
 
+_LINEAR_LAYOUTS: dict[int, tuple[AffineMap, Any]] = {}  # id -> (layout, its (coefficients, constant) or None)
+
+
 def sim_view(memory: SimMemory, start: int, shape: tuple[int, ...], et: ElementType, layout: AffineMap) -> StridedView:
     """A memref of `memory`: `start` (bytes) + layout(index) elements of `et`."""
     if len(layout.results) != 1 or layout.num_dims != len(shape):
         raise SimError(f"layout_map {layout} must take {len(shape)} dims to one element offset")
-    form = sets.linear_form(layout.results[0], layout.num_dims, [0] * layout.num_symbols)
+    found = _LINEAR_LAYOUTS.get(id(layout))
+    if found is None or found[0] is not layout:  # decoded once per layout (a loop makes a view per iteration)
+        form = sets.linear_form(layout.results[0], layout.num_dims, [0] * layout.num_symbols)
+        if form is not None:
+            form = (tuple(int(c) for c in form[0]), int(form[1]))
+        if len(_LINEAR_LAYOUTS) > 4096:
+            _LINEAR_LAYOUTS.clear()
+        found = _LINEAR_LAYOUTS[id(layout)] = (layout, form)
+    form = found[1]
     if form is not None:
         coeffs, const = form
-        return StridedView(memory.memory, memory.kind, int(start) + int(const) * et.itemsize, shape,
-                           tuple(int(c) for c in coeffs), et, unit_name=memory.name)
+        return StridedView(memory.memory, memory.kind, int(start) + const * et.itemsize, shape, coeffs, et,
+                           unit_name=memory.name)
     return StridedView(memory.memory, memory.kind, int(start), shape, (0,) * len(shape), et, layout=layout,
                        unit_name=memory.name)
 

@@ -257,6 +257,7 @@ class RaceTracker:
         self.limits = [np.full(n + 1, ORDERED, dtype=np.int64) for _ in range(n)]
         self.ordered: list[list[int]] = [[] for _ in range(n)]  # `limits` as Python ints
         self.epochs = [1] * n  # each unit's own epoch, as a Python int
+        self.stale: set[int] = set()  # units whose clock changed since `limits` were made
         for i in range(n):
             self._sync_limits(i)
         self.shadows: dict[int, Shadow] = {}
@@ -282,7 +283,13 @@ class RaceTracker:
             i = self.index[unit]
             clock = self.clocks[i]
             np.maximum(clock, carried, out=clock)
+            self.stale.add(i)  # its limits are brought up to date when it next accesses memory
+
+    def _limits(self, i: int) -> np.ndarray:
+        if i in self.stale:
+            self.stale.discard(i)
             self._sync_limits(i)
+        return self.limits[i]
 
     # -- memory accesses ------------------------------------------------------------------
     def _shadow(self, memory) -> Shadow:
@@ -310,7 +317,7 @@ class RaceTracker:
             return None
         me = self.index[unit]
         shadow = self._shadow(memory)
-        return me, shadow, self.clocks[me][me], self.limits[me], self._pages(shadow, addresses, itemsize, consecutive)
+        return me, shadow, self.clocks[me][me], self._limits(me), self._pages(shadow, addresses, itemsize, consecutive)
 
     def _run(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool):
         """(actor, shadow, page, in-page slice, first address) of an access to consecutive bytes
@@ -336,6 +343,7 @@ class RaceTracker:
             me, page, sl = run
             summary = page.summary
             b0, b1 = sl.start >> BLOCK_BITS, (sl.stop - 1) >> BLOCK_BITS
+            self._limits(me)
             limits = self.ordered[me]
             if _ordered(summary.writers, b0, b1, me, limits) and (
                     not self.watch_shared or (sl.start, sl.stop) in summary.all_shared
@@ -391,6 +399,7 @@ class RaceTracker:
             me, page, sl = run
             summary = page.summary
             b0, b1 = sl.start >> BLOCK_BITS, (sl.stop - 1) >> BLOCK_BITS
+            self._limits(me)
             limits = self.ordered[me]
             if _ordered(summary.writers, b0, b1, me, limits) and _ordered(summary.readers, b0, b1, me, limits) \
                     and not (self.moved and not summary.shared.isdisjoint(range(b0, b1 + 1))):
