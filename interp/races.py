@@ -205,6 +205,12 @@ def _ordered(summaries, b0: int, b1: int, me: int, limits: list[int]) -> bool:
     return True
 
 
+def _readers_ordered(page: _Page, sl: slice, limits: np.ndarray) -> bool:
+    """Whether the last reader of every slot of `sl` is ordered before an access with `limits`."""
+    readers = page.reader[sl]
+    return not np.count_nonzero(page.r_epoch[sl] > limits[readers + 1])
+
+
 def _note(summaries, b0: int, b1: int, me: int, epoch: int) -> None:
     for b in range(b0, b1 + 1):
         seen = summaries[b]
@@ -343,11 +349,12 @@ class RaceTracker:
             me, page, sl = run
             summary = page.summary
             b0, b1 = sl.start >> BLOCK_BITS, (sl.stop - 1) >> BLOCK_BITS
-            self._limits(me)
-            limits = self.ordered[me]
-            if _ordered(summary.writers, b0, b1, me, limits) and (
-                    not self.watch_shared or (sl.start, sl.stop) in summary.all_shared
-                    or _ordered(summary.readers, b0, b1, me, limits)):
+            limits = self._limits(me)
+            ordered = self.ordered[me]
+            if _ordered(summary.writers, b0, b1, me, ordered):
+                if self.watch_shared and (sl.start, sl.stop) not in summary.all_shared \
+                        and not _ordered(summary.readers, b0, b1, me, ordered):
+                    self._mark_shared(page, sl, me, limits)
                 epoch = self.epochs[me]
                 page.reader[sl] = me
                 page.r_epoch[sl] = epoch
@@ -399,9 +406,10 @@ class RaceTracker:
             me, page, sl = run
             summary = page.summary
             b0, b1 = sl.start >> BLOCK_BITS, (sl.stop - 1) >> BLOCK_BITS
-            self._limits(me)
-            limits = self.ordered[me]
-            if _ordered(summary.writers, b0, b1, me, limits) and _ordered(summary.readers, b0, b1, me, limits) \
+            limits = self._limits(me)
+            ordered = self.ordered[me]
+            if _ordered(summary.writers, b0, b1, me, ordered) \
+                    and (_ordered(summary.readers, b0, b1, me, ordered) or _readers_ordered(page, sl, limits)) \
                     and not (self.moved and not summary.shared.isdisjoint(range(b0, b1 + 1))):
                 epoch = self.epochs[me]
                 page.writer[sl] = me
