@@ -337,13 +337,15 @@ def _scf_for(r: Runner, op, args) -> Gen:
     if nest is not None and (yield from run_nest(r, nest, range(lb, ub, step))):
         return ()
     ivs = range(lb, ub, step)
-    if r.unit is not None and r.sim.options.compile_loops and len(ivs) > 1:
-        values = yield from r.run_block(block, [ivs[0], *values])
-        trimmed = r._trimmed.get(id(block))  # noqa: SLF001 - it ran to its end: the rest can go compiled
-        if trimmed is not None and trimmed[0] is block:
-            values = yield from compiled_loop(r.sim, block)(r, ivs[1:], list(values))
+    if r.unit is not None and r.sim.options.compile_loops and ivs:
+        trimmed = r._trimmed.get(id(block))  # noqa: SLF001
+        if trimmed is None or trimmed[0] is not block:  # the body's first run, op by op
+            values = yield from r.run_block(block, [ivs[0], *values])
+            ivs = ivs[1:]
+            trimmed = r._trimmed.get(id(block))  # noqa: SLF001
+        if trimmed is not None and trimmed[0] is block and ivs:  # it ran to its end: the rest can go compiled
+            values = yield from compiled_loop(r.sim, block)(r, ivs, list(values))
             return tuple(values)
-        ivs = ivs[1:]
     for iv in ivs:
         values = yield from r.run_block(block, [iv, *values])
     return tuple(values)
