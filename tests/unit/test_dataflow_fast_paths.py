@@ -216,9 +216,9 @@ def test_a_register_file_instance_of_one_unit_is_not_race_tracked(sample, monkey
 
 
 # A producer streams 40 rows through a FIFO of 8 vectors to a slower consumer that takes each
-# row as two half vectors (each receive splits a sent chunk) and works 4 cycles on them: the
-# producer's sends wait for room and the consumer's receives for data, in compiled loops
-# (`dataflow_compiled.py`) as in interpreted ones.
+# row as two half vectors (each receive splits a sent chunk) and works 4 cycles on them, in a
+# loop nest (10 x 4 rows): the producer's sends wait for room and the consumer's receives for
+# data, in compiled loops (`dataflow_compiled.py`, the inner loop inline) as in interpreted ones.
 STREAM = """
     %c40 = arith.constant 40 : index
     %c8192 = arith.constant 8192 : index
@@ -233,7 +233,12 @@ STREAM = """
     }
     dataflow.program_unit iter_arg : %me -> (%sf) : {
       %C = dataflow.get_logical_memory_view %ddr, %c8192 {layout_map = affine_map<(d0, d1) -> (d0 * 32 + d1)>} : index, index, memref<ROWSx32xf16>
-      scf.for %i = %c0 to %c40 step %c1 {
+      %c4 = arith.constant 4 : index
+      %c10 = arith.constant 10 : index
+      scf.for %o = %c0 to %c10 step %c1 {
+       %first = arith.muli %o, %c4 : index
+       scf.for %j = %c0 to %c4 step %c1 {
+        %i = arith.addi %first, %j : index
         %x = dataflow.receive %lu : vector<32xf16>
         %y = dataflow.receive %lu : vector<32xf16>
         %s = vectorchain.binary %x, %y {binary_op = #vectorchain<binary_operator add>, op_specific_map = #id1} : vector<32xf16>, vector<32xf16>, vector<32xf16>
@@ -241,6 +246,7 @@ STREAM = """
         %q = vectorchain.binary %p, %s {binary_op = #vectorchain<binary_operator sub>, op_specific_map = #id1} : vector<32xf16>, vector<32xf16>, vector<32xf16>
         %m = vectorchain.binary %q, %x {binary_op = #vectorchain<binary_operator max>, op_specific_map = #id1} : vector<32xf16>, vector<32xf16>, vector<32xf16>
         agen.vector_store %m, %C[%i, 0] {store_order = #id2, store_set = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 31 >= 0)>} : memref<ROWSx32xf16>, vector<32xf16>
+       }
       }
     }
 """
@@ -261,7 +267,7 @@ def test_compiled_loops_give_the_interpreted_run(sample, monkeypatch):
     fast = simulate(stream(), {"@0": a, "@8192": f16(np.zeros((40, 32)))}, sample)
     plain = simulate(stream(), {"@0": a, "@8192": f16(np.zeros((40, 32)))}, sample, compile_loops=False)
     same(fast, plain)
-    assert compiled == ["scf.for", "scf.for"]
+    assert compiled == ["scf.for"] * 3  # the producer's loop, the consumer's inner loop, then its outer one
     x, y = a[:, :32], a[:, 32:]
     s = x + y
     np.testing.assert_array_equal(fast.outputs["@8192"], np.maximum(s * s - s, x))
