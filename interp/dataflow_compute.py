@@ -85,10 +85,12 @@ BINARY: dict[str, Callable] = {
 def compute_work(r: Runner, op: Operation, result: np.ndarray, et: ElementType) -> Busy:
     """A compute op's statistics, and the work to yield."""
     unit = r.require_unit(op)
-    cycles = r.sim.op_cycles(op, unit, et, int(np.asarray(result).size))
+    count = int(np.asarray(result).size)
+    work = r.sim.work(("compute", op.name, unit.kind, et.name, count),
+                      lambda: Busy(r.sim.op_cycles(op, unit, et, count), op.name, 1))
     r.stats.vector_ops += 1
-    r.stats.compute_cycles += cycles
-    return Busy(cycles, op.name, 1)
+    r.stats.compute_cycles += work.cycles
+    return work
 
 
 def _compute(r: Runner, op: Operation, result: np.ndarray, et: ElementType) -> Gen:

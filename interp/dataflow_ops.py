@@ -432,11 +432,13 @@ def send_now(r: Runner, fifo, flat: np.ndarray) -> Busy | None:
         return None
     sim = r.sim
     r.stats.sent_bytes += flat.nbytes
-    cycles = sim.transfer_cycles(fifo.link, flat.nbytes)
+    work = fifo.works.get(flat.nbytes)
+    if work is None:
+        work = fifo.works[flat.nbytes] = Busy(sim.transfer_cycles(fifo.link, flat.nbytes), fifo.send_what, flat.nbytes)
     clock = sim.races.release(r.unit.name) if sim.races is not None else None
-    fifo.push(flat, sim.engine.now + cycles, clock)
+    fifo.push(flat, sim.engine.now + work.cycles, clock)
     sim.engine.wake(fifo.data)
-    return Busy(cycles, fifo.send_what, flat.nbytes)
+    return work
 
 
 def _send(r: Runner, op, args) -> Gen:

@@ -21,7 +21,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 from dfsched.arch.intrinsics import CYCLES_PER_OP
 from dfsched.interp import sets
 from dfsched.interp.base import defined_inside
-from dfsched.interp.dataflow_engine import Engine, Fifo, SignalBox
+from dfsched.interp.dataflow_engine import Busy, Engine, Fifo, SignalBox
 from dfsched.interp.races import RaceTracker
 from dfsched.interp.dtypes import ElementType, element_type
 from dfsched.interp.memory import Memory, StridedView
@@ -212,6 +212,7 @@ class SimState:
         self.decoded: dict[int, tuple[Operation, Any]] = {}  # id(op) -> (op, what its kind decodes once)
         self._load_cycles: dict[tuple, int] = {}
         self._op_cycles: dict[tuple, int] = {}
+        self._work: dict[tuple, Busy] = {}
         self._transfer_cycles: dict[tuple[int, int], tuple[Any, int]] = {}
         self.compiled_loops: dict[int, tuple[Block, Any]] = {}  # scf.for body -> its compiled loop
         self.dma_loops: dict[int, Operation | None] = {}  # scf.for -> its one transfer (dataflow_batch)
@@ -250,6 +251,23 @@ class SimState:
             found = self._load_cycles[key] = max(self.transfer_cycles(self.link(view.space, unit.kind), nbytes),
                                                  self.core_cycles(view.unit_name, unit, nbytes))
         return found
+
+    def work(self, key: tuple, make: Callable[[], Busy]) -> Busy:
+        """The engine command for a step of work, made once per `key` (commands are never
+        changed, so one object serves every step alike)."""
+        found = self._work.get(key)
+        if found is None:
+            found = self._work[key] = make()
+        return found
+
+    def load_work(self, view, unit, nbytes: int) -> Busy:
+        return self.work(("load", view.space, view.unit_name, unit.kind, unit.core, nbytes),
+                         lambda: Busy(self.load_cycles(view, unit, nbytes), f"vector_load {view.unit_name}", nbytes))
+
+    def store_work(self, view, unit, nbytes: int) -> Busy:
+        return self.work(("store", view.space, view.unit_name, unit.kind, nbytes),
+                         lambda: Busy(self.transfer_cycles(self.link(unit.kind, view.space), nbytes),
+                                      f"vector_store {view.unit_name}", nbytes))
 
     def core_cycles(self, memory_name: str, unit, nbytes: int) -> int:
         """Cycles to move `nbytes` between another core's scratchpad `memory_name` and `unit`
@@ -408,6 +426,7 @@ class SimState:
             fifo.link = link  # type: ignore[attr-defined]
             fifo.send_what = f"send to {dst}"  # type: ignore[attr-defined]  (the timeline's words)
             fifo.receive_what = f"receive from {src}"  # type: ignore[attr-defined]
+            fifo.works = {}  # type: ignore[attr-defined]  (a send's command, per size)
             if self.options.record_timeline and self.engine is not None:
                 fifo.now = lambda engine=self.engine: engine.now
             self.fifos[key] = fifo

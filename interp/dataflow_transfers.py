@@ -161,7 +161,7 @@ def load_now(r: Runner, op, args) -> tuple[np.ndarray, Busy]:
     values = view.memory.read(addresses, et, consecutive=consecutive).reshape(shape)
     nbytes = values.nbytes
     r.stats.loaded_bytes += nbytes
-    return values, Busy(r.sim.load_cycles(view, unit, nbytes), f"vector_load {view.unit_name}", nbytes)
+    return values, r.sim.load_work(view, unit, nbytes)
 
 
 def _vector_load(r: Runner, op, args) -> Gen:
@@ -186,8 +186,7 @@ def store_begin(r: Runner, op, args) -> tuple[Busy, tuple]:
     values = np.asarray(value).reshape(-1)
     _check_count(plan.count, (values.size,), "stores")
     addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
-    cycles = r.sim.transfer_cycles(r.sim.link(unit.kind, view.space), values.nbytes)
-    return Busy(cycles, f"vector_store {view.unit_name}", values.nbytes), (view, addresses, consecutive, values, et)
+    return r.sim.store_work(view, unit, values.nbytes), (view, addresses, consecutive, values, et)
 
 
 def store_end(r: Runner, pending: tuple) -> None:
