@@ -33,6 +33,7 @@ class AccessPlan:
     hi: tuple[int, ...]
     by_layout: dict[Any, np.ndarray] = field(default_factory=dict)
     by_view: dict[Any, tuple[np.ndarray, bool]] = field(default_factory=dict)  # (strides, offset, itemsize) -> bytes
+    by_geometry: dict[Any, tuple] = field(default_factory=dict)  # (sizes, strides, offset, itemsize) -> `_geometry`
 
     @property
     def count(self) -> int:
@@ -77,6 +78,13 @@ def view_addresses(view: StridedView, base: tuple[int, ...], plan: AccessPlan, c
 
     Shape (n,), or (T, n) with `steps` (T, rank).
     """
+    if steps is None and view.layout is None:  # a vector access: its checks and offsets decoded once per view geometry
+        geometry = plan.by_geometry.get((view.sizes, view.strides, view.offset, view.et.itemsize))
+        if geometry is None:
+            geometry = _geometry(view, plan)
+        lows, highs, strides, offsets, consecutive = geometry
+        if len(base) == len(lows) and (not check or all(lo <= b <= hi for b, lo, hi in zip(base, lows, highs))):
+            return offsets + sum(b * c for b, c in zip(base, strides)), consecutive
     rank = len(view.sizes)
     if len(base) != rank:
         raise SimError(f"the subscript has {len(base)} indices for a rank-{rank} memref")
@@ -115,6 +123,21 @@ def view_addresses(view: StridedView, base: tuple[int, ...], plan: AccessPlan, c
         off = view.element_offsets(idx)
         consecutive = False
     return view.offset + off * view.et.itemsize, consecutive
+
+
+def _geometry(view: StridedView, plan: AccessPlan) -> tuple:
+    """(lowest and highest subscript per dimension keeping the points in the view, the strides
+    in bytes, the points' byte offsets, whether they are consecutive) of `plan` in `view`."""
+    itemsize = view.et.itemsize
+    rel, consecutive = plan.rel_offsets(view)
+    if plan.count:
+        lows = tuple(-lo for lo in plan.lo)
+        highs = tuple(size - 1 - hi for size, hi in zip(view.sizes, plan.hi))
+    else:  # no points: nothing to check
+        lows, highs = (-(1 << 62),) * len(view.sizes), ((1 << 62),) * len(view.sizes)
+    found = (lows, highs, tuple(c * itemsize for c in view.strides), view.offset + rel * itemsize, consecutive)
+    plan.by_geometry[(view.sizes, view.strides, view.offset, itemsize)] = found
+    return found
 
 
 def check_index(view: StridedView, idx: np.ndarray) -> None:
