@@ -117,7 +117,7 @@ class Shadow:
     # -- checks (each records the access when it finds no conflict) ---------------------------
     @staticmethod
     def _first(bad: np.ndarray, seen: np.ndarray, what: str) -> Conflict | None:
-        if not bad.any():
+        if not np.count_nonzero(bad):
             return None
         k = int(np.argmax(bad))
         return Conflict(k, int(seen[k]), what)
@@ -209,6 +209,12 @@ def _readers_ordered(page: _Page, sl: slice, limits: np.ndarray) -> bool:
     """Whether the last reader of every slot of `sl` is ordered before an access with `limits`."""
     readers = page.reader[sl]
     return not np.count_nonzero(page.r_epoch[sl] > limits[readers + 1])
+
+
+def _writers_ordered(page: _Page, sl: slice, limits: np.ndarray) -> bool:
+    """Whether the last writer of every slot of `sl` is ordered before an access with `limits`."""
+    writers = page.writer[sl]
+    return not np.count_nonzero(page.w_epoch[sl] > limits[writers + 1])
 
 
 def _note(summaries, b0: int, b1: int, me: int, epoch: int) -> None:
@@ -351,7 +357,7 @@ class RaceTracker:
             b0, b1 = sl.start >> BLOCK_BITS, (sl.stop - 1) >> BLOCK_BITS
             limits = self._limits(me)
             ordered = self.ordered[me]
-            if _ordered(summary.writers, b0, b1, me, ordered):
+            if _ordered(summary.writers, b0, b1, me, ordered) or _writers_ordered(page, sl, limits):
                 if self.watch_shared and (sl.start, sl.stop) not in summary.all_shared \
                         and not _ordered(summary.readers, b0, b1, me, ordered):
                     self._mark_shared(page, sl, me, limits)
@@ -388,9 +394,9 @@ class RaceTracker:
     def _mark_shared(self, page: _Page, offsets, me: int, limits) -> None:
         readers = page.reader[offsets]
         unordered = (readers != NONE) & (readers != me)
-        if unordered.any():
+        if np.count_nonzero(unordered):
             unordered &= page.r_epoch[offsets] > limits[readers + 1]
-            if unordered.any():
+            if np.count_nonzero(unordered):
                 if page.shared is None:
                     page.shared = np.zeros(page.reader.size, dtype=bool)
                 page.shared[offsets] |= unordered
@@ -408,7 +414,7 @@ class RaceTracker:
             b0, b1 = sl.start >> BLOCK_BITS, (sl.stop - 1) >> BLOCK_BITS
             limits = self._limits(me)
             ordered = self.ordered[me]
-            if _ordered(summary.writers, b0, b1, me, ordered) \
+            if (_ordered(summary.writers, b0, b1, me, ordered) or _writers_ordered(page, sl, limits)) \
                     and (_ordered(summary.readers, b0, b1, me, ordered) or _readers_ordered(page, sl, limits)) \
                     and not (self.moved and not summary.shared.isdisjoint(range(b0, b1 + 1))):
                 epoch = self.epochs[me]
