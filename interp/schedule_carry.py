@@ -229,7 +229,8 @@ def linalg_on_buffers(run, op, inputs: list[Any]) -> list[Any]:
         return np.stack(states)
 
     def states_from(start: np.ndarray) -> np.ndarray:
-        found = _combined(run, op, inputs[:n_inputs], rows, start, out_types[0])
+        s = linalg_impl.structured(interpreter, op, linalg_impl.structured_op)
+        found = _folded(run, op, s, inputs[:n_inputs], rows, start, out_types[0])
         return one_by_one(start) if found is None else found
 
     run.carry.scan(view, op, states_from)
@@ -359,7 +360,8 @@ def linalg_on_carried(run, op, inputs: list[Any]) -> list[Any]:
     (marker,) = outs
     before = run.state.ops_run
     start = np.asarray(marker.init)
-    folded = _folded_reduction(run, op, s, ins, start)
+    rows = [v.array if isinstance(v, sb.Batch) else None for v in ins]
+    folded = _folded(run, op, s, ins, rows, start, linalg_impl.element_type(op.operands[s.n_inputs].type))
     if folded is None:
         states, state = [], start
         for i in range(run.n):
@@ -373,20 +375,20 @@ def linalg_on_carried(run, op, inputs: list[Any]) -> list[Any]:
     return [marker.result]
 
 
-def _folded_reduction(run, op, s, ins: list[Any], start: np.ndarray):
-    """The states of a tensor scan whose step is a fold, without stepping (None: step). With
-    reduction loops, the tensor engine (`linalg_impl._run_reduction`) runs the body on every
-    point with the accumulator at the fold's identity, in the accumulation type, and folds the
-    points into the output's value in that type, rounded to the output type once per call: so
-    one body run on every point of every iteration, then the fold per iteration, is the same
-    when each call folds one point, or folds sequentially in its own type (f16)."""
+def _folded(run, op, s, values: list[Any], rows: list[Any], start: np.ndarray, et):
+    """The states of a scan whose step is a fold, without stepping (None: step); an input is
+    `rows[i]` (one per iteration) or, where that is None, `values[i]`. Without reduction loops
+    the engine is the vectorised one (the body sees the accumulator: `_combined`). With them,
+    on tensors and buffers alike (Decision 94), `linalg_impl._run_reduction` runs the body on
+    every point with the accumulator at the fold's identity, in the accumulation type, and
+    folds the points into the output's value in that type, rounded to the output type once
+    per call: so one body run on every point of every iteration, then the fold per iteration,
+    is the same when each call folds one point, or folds sequentially in its own type (f16)."""
     from dfsched.interp import linalg_impl
 
     interpreter = run.interpreter
-    et = linalg_impl.element_type(op.operands[s.n_inputs].type)
-    if not s.reduction:  # the vectorised engine: the body sees the accumulator, as on buffers
-        rows = [v.array if isinstance(v, sb.Batch) else None for v in ins]
-        return _combined(run, op, [None if r is not None else v for v, r in zip(ins, rows)], rows, start, et)
+    if not s.reduction:
+        return _combined(run, op, values, rows, start, et)
     key = ("fold plan", id(op), et)
     if key not in interpreter.op_cache:
         interpreter.op_cache[key] = _fold_plan(s, et)
@@ -395,8 +397,8 @@ def _folded_reduction(run, op, s, ins: list[Any], start: np.ndarray):
     ufunc = _FOLDS[linalg_impl.combiners(s)[0]][0]
     dt = linalg_impl._accumulator(interpreter, et)  # noqa: SLF001
     wide = linalg_impl._et_of(dt) if dt.itemsize > et.dtype.itemsize else None  # noqa: SLF001
-    rows = [v.array if isinstance(v, sb.Batch) else None for v in ins]
-    first = [v.array[0] if isinstance(v, sb.Batch) else v for v in ins]
+    ins = values
+    first = [r[0] if r is not None else v for v, r in zip(ins, rows)]
     ranges = linalg_impl._loop_ranges(s.maps, first + [start])  # noqa: SLF001
     points = int(np.prod([ranges[d] for d in s.reduction], dtype=np.int64))
     if not all(ranges) or (points != 1 and (wide is not None or dt != np.float16)):
