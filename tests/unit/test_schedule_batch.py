@@ -228,6 +228,23 @@ OUT_SLOT = '!ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>'
 ACC = 'memref<1x64xf16, "SFU_REG">'
 
 
+def rows_into_fifo(depends_in: str, depends_out: str) -> str:
+    """A pipeline's private (%p#0: a FIFO in, %p#1: a FIFO out, %p#2, %p#3: tokens) and a stage
+    pushing the 8 rows of A into %p#0."""
+    return f"""      %p:4 = ktdf.private -> ({IN_SLOT}, {OUT_SLOT}, !ktdf.token, !ktdf.token) {{
+        %f = ktdf.fifo.allocate() -> {IN_SLOT}
+        %g = ktdf.fifo.allocate() -> {OUT_SLOT}
+        %t0 = ktdf.create_token : !ktdf.token
+        %t1 = ktdf.create_token : !ktdf.token
+        ktdf.private_yield %f, %g, %t0, %t1 : {IN_SLOT}, {OUT_SLOT}, !ktdf.token, !ktdf.token
+      }}
+      ktdf.stage depends_in({depends_in}) depends_out({depends_out}) {{
+        scf.for %i = %c0 to %n step %c1 {{
+          ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %p#0 size [64] : memref<8x64xf16, "DDR">, {IN_SLOT}
+        }}
+      }} {{applicable_units = ["L1LU"]}}"""
+
+
 def k_loop_kernel(consumer_first: bool = False) -> str:
     """A K loop as `tile-size-selection` leaves matmul's: one stage pushes the 8 rows of A into a
     FIFO of the pipeline's private, one pops them and accumulates x * x into a buffer allocated
@@ -239,18 +256,7 @@ def k_loop_kernel(consumer_first: bool = False) -> str:
               [("none", "%p#2"), ("%p#2", "%p#3"), ("%p#3", "none")])
     return loop_kernel(f"""
     ktdf.pipeline {{
-      %p:4 = ktdf.private -> ({IN_SLOT}, {OUT_SLOT}, !ktdf.token, !ktdf.token) {{
-        %f = ktdf.fifo.allocate() -> {IN_SLOT}
-        %g = ktdf.fifo.allocate() -> {OUT_SLOT}
-        %t0 = ktdf.create_token : !ktdf.token
-        %t1 = ktdf.create_token : !ktdf.token
-        ktdf.private_yield %f, %g, %t0, %t1 : {IN_SLOT}, {OUT_SLOT}, !ktdf.token, !ktdf.token
-      }}
-      ktdf.stage depends_in({tokens[0][0]}) depends_out({tokens[0][1]}) {{
-        scf.for %i = %c0 to %n step %c1 {{
-          ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %p#0 size [64] : memref<8x64xf16, "DDR">, {IN_SLOT}
-        }}
-      }} {{applicable_units = ["L1LU"]}}
+{rows_into_fifo(*tokens[0])}
       ktdf.stage depends_in({tokens[1][0]}) depends_out({tokens[1][1]}) {{
         %acc = memref.alloc() : {ACC}
         %zero = arith.constant 0.000000e+00 : f16
@@ -315,18 +321,7 @@ def carried_kernel(body: str) -> str:
     return loop_kernel(f"""
     %c7 = arith.constant 7 : index
     ktdf.pipeline {{
-      %p:4 = ktdf.private -> ({IN_SLOT}, {OUT_SLOT}, !ktdf.token, !ktdf.token) {{
-        %f = ktdf.fifo.allocate() -> {IN_SLOT}
-        %g = ktdf.fifo.allocate() -> {OUT_SLOT}
-        %t0 = ktdf.create_token : !ktdf.token
-        %t1 = ktdf.create_token : !ktdf.token
-        ktdf.private_yield %f, %g, %t0, %t1 : {IN_SLOT}, {OUT_SLOT}, !ktdf.token, !ktdf.token
-      }}
-      ktdf.stage depends_in(none) depends_out(%p#2) {{
-        scf.for %i = %c0 to %n step %c1 {{
-          ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %p#0 size [64] : memref<8x64xf16, "DDR">, {IN_SLOT}
-        }}
-      }} {{applicable_units = ["L1LU"]}}
+{rows_into_fifo("none", "%p#2")}
       ktdf.stage depends_in(%p#2) depends_out(%p#3) {{
         %zero = arith.constant 0.000000e+00 : f16
         %e = tensor.empty() : tensor<64xf16>
