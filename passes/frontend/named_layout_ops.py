@@ -10,7 +10,7 @@
   transposed copy is computed. A transpose with any other reader stays (the legality check
   names it).
 * An element-wise cast of a transpose (`arith.extf`/`truncf` of `linalg.transpose`, Triton's
-  `tl.trans(k).to(tl.float32)`) casts first and transposes the cast (Decision 94): a cast does
+  `tl.trans(k).to(tl.float32)`) casts first and transposes the cast (Decision 97): a cast does
   not see positions, and the transpose then has the cast's readers (a contraction: folded).
 """
 

@@ -30,7 +30,7 @@ those single ops); `M` starts at -inf, `L` at a finite splat, `A` at zero; S and
 in the loop from loads of streamed tiles by element-wise `arith`/`math` ops, linalg ops
 stepping along one parallel dimension (a body reads the loop variable only in the chunk position
 `j * c + linalg.index d` along that dimension, which the grown op reads as `linalg.index d`:
-a causal mask; Decision 92), their
+a causal mask; Decision 95), their
 loop-invariant operands the same along it (splats, fills, empties, broadcasts), and
 `tensor.collapse_shape`s whose stepped dimension is the outermost of its group not 1 long
 (a page `[1, 16, 1, 128]` into token rows `[16, 128]`); P and V step
@@ -263,7 +263,7 @@ class RangeGrowth:
     def _check_body(self, op: Operation, dim: int, length: int) -> None:
         """The body reads the loop variable only in chunk positions `j * c + linalg.index dim`
         (`c * step` the chunk's `length` along `dim`, the dimension the loop steps): the grown op
-        reads that position as its own `linalg.index dim` (Decision 92)."""
+        reads that position as its own `linalg.index dim` (Decision 95)."""
         iv = self.loop.body.block.args[0]
         reads = _position_reads(op, iv)
         if reads is None:

@@ -188,7 +188,7 @@ func.func @reshaped_page(%q: tensor<2x8xf16>) -> (tensor<2xf16>, tensor<2xf16>, 
 // -----
 
 // A body reading its position along the stepped dimension (linalg.index 0, the page) without the
-// loop variable would restart at every chunk: refused (Decision 92).
+// loop variable would restart at every chunk: refused (Decision 95).
 #pool_set = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 3 >= 0, d2 >= 0, -d2 + 7 >= 0)>
 #table_set = affine_set<(d0) : (d0 >= 0, -d0 + 1 >= 0)>
 #one_page = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 3 >= 0, d2 >= 0, -d2 + 7 >= 0)>

@@ -216,7 +216,7 @@ func.func @collapsed_pages(%q: tensor<2x8xf16>) -> (tensor<2xf16>, tensor<2xf16>
 
 // -----
 
-// Decision 92: a body reading its chunk position `j * c + linalg.index d` along the dimension
+// Decision 95: a body reading its chunk position `j * c + linalg.index d` along the dimension
 // the loop steps (a causal mask) reads `linalg.index d` of the grown op; other positions stay.
 #pool_set = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 3 >= 0, d2 >= 0, -d2 + 7 >= 0)>
 #table_set = affine_set<(d0) : (d0 >= 0, -d0 + 1 >= 0)>

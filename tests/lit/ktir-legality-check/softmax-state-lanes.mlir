@@ -3,7 +3,7 @@
 // RUN: not dfsched-opt %s --device=quad_corelet --ktir-legality-check 2>&1 | filecheck %s --check-prefix=QUAD
 // RUN: sed 's/f32/f16/g; s/0xFF800000/0xFC00/' %s | dfsched-opt --device=sample --ktir-legality-check | filecheck %s --check-prefix=F16
 
-// Decision 92: an online softmax computes its state (maximum, exponentials, sums) element-wise in
+// Decision 95: an online softmax computes its state (maximum, exponentials, sums) element-wise in
 // the state's element type, before the fold and after it; on a device whose compute unit has no
 // SIMD lanes for that type the loop is refused, located on the loop, before its body is examined.
 // quad_corelet has f32 lanes but no address-list unit: its refusal is the gather's. The same

@@ -32,7 +32,7 @@ func.func @transpose_read_by_an_add(%k: tensor<8x16xf16>, %y: tensor<16x8xf16>) 
 
 // -----
 
-// Decision 94: an f32 cast of a transposed K casts K first and transposes the cast, which then
+// Decision 97: an f32 cast of a transposed K casts K first and transposes the cast, which then
 // folds into the matmul: no transpose is left.
 // CHECK-LABEL: func.func @k_transposed_then_extended
 // CHECK-SAME:      (%[[QV:.*]]: tensor<4x16xf32>, %[[KV:.*]]: tensor<8x16xf16>, %[[INIT:.*]]: tensor<4x8xf32>)

@@ -1,6 +1,6 @@
 // S = Q x K^T in f32 from f16 Q and K, written as Triton writes `tl.dot(q.to(f32), tl.trans(k).to(f32))`:
 // K is transposed, then extended to f32 (an `arith.extf` reads the transpose), then the
-// contraction reads it (Decision 94: the cast moves before the transpose, which folds into the
+// contraction reads it (Decision 97: the cast moves before the transpose, which folds into the
 // contraction). Q 8x32, K 16x32 (f16) and S 8x16 (f16, truncated) at byte addresses 0, 512, 1536.
 #q_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 31 >= 0)>
 #k_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 31 >= 0)>
