@@ -70,6 +70,10 @@ Execution model
   in one piece and then yields each transfer's time in order: the same values, cycles,
   timeline and statistics as transfer by transfer; a run that fails after moving accesses
   so is simulated again step by step (`SimOptions.batch_loops=False` turns it off).
+* A unit's loop body, once the unit has run it to its end, runs its other iterations as one
+  generated Python function (`dataflow_compiled.py`; inner loops inline): the same op
+  implementations in the same order, so the same values, cycles, timeline, statistics, FIFO
+  occupancy and errors (`SimOptions.compile_loops=False` turns it off).
 * `dataflow.send %peer, %v` streams `%v`'s elements into the FIFO from this unit to `%peer`;
   `dataflow.receive %peer` takes as many elements as its type holds from the FIFO from `%peer`
   to this unit (a FIFO is an ordered element stream, so one 64-element send may feed 64
