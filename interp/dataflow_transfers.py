@@ -215,7 +215,7 @@ def store_begin(r: Runner, op, args) -> tuple[Busy, tuple]:
 def store_end(r: Runner, pending: tuple) -> None:
     view, addresses, consecutive, values, et = pending
     if r.sim.races is not None:
-        r.sim.races.write(r.unit.name, view.memory, addresses, et.itemsize, consecutive)
+        r.sim.races.write(r.unit.name, view.memory, addresses, et.itemsize, consecutive, values, et)
     view.memory.write(addresses, values, et, consecutive=consecutive)
     r.stats.stored_bytes += values.nbytes
 
@@ -290,7 +290,7 @@ def _composite(r: Runner, op, args) -> Gen:
         values = src.memory.read(src_addr, et, consecutive=src_seq)
         yield Busy(per_step * steps, what, vector_bytes * steps)
         if races is not None:
-            races.write(unit.name, dst.memory, dst_addr, et.itemsize, dst_seq)
+            races.write(unit.name, dst.memory, dst_addr, et.itemsize, dst_seq, values, et)
         dst.memory.write(dst_addr, values, et, consecutive=dst_seq)
     else:
         for t in range(steps):
@@ -300,7 +300,7 @@ def _composite(r: Runner, op, args) -> Gen:
             _check_count(store.count, (stored.size,), "stores")
             yield Busy(per_step, what, vector_bytes)
             if races is not None:
-                races.write(unit.name, dst.memory, dst_addr[t], et.itemsize, False)
+                races.write(unit.name, dst.memory, dst_addr[t], et.itemsize, False, stored, et)
             dst.memory.write(dst_addr[t], stored, et)
     moved = steps * vector_bytes
     stats = r.stats
@@ -354,7 +354,7 @@ def _composite_indirect(r: Runner, op, args) -> Gen:
     yield Busy(per_step * steps, f"address-list transfer {src.unit_name} -> {dst.unit_name}",
                vector_bytes * steps)
     if r.sim.races is not None:
-        r.sim.races.write(unit.name, dst.memory, dst_addr, et.itemsize, False)
+        r.sim.races.write(unit.name, dst.memory, dst_addr, et.itemsize, False, values, et)
     dst.memory.write(dst_addr, values, et)
     moved_bytes = steps * vector_bytes
     r.stats.loaded_bytes += moved_bytes

@@ -175,6 +175,18 @@ class Shadow:
         return False
 
 
+def _changed_bytes(memory, addresses, values: np.ndarray, et) -> np.ndarray:
+    """The byte addresses (sorted) whose bytes a write of `values` at the element addresses
+    `addresses` changes: every byte of an element whose bits differ from what `memory` holds."""
+    flat = np.asarray(addresses, dtype=np.int64).reshape(-1)
+    new = et.cast(np.asarray(values)).reshape(-1)
+    old = memory.read(flat, et)
+    old_bytes = np.ascontiguousarray(old).view(np.uint8).reshape(flat.size, -1)
+    new_bytes = np.ascontiguousarray(new).view(np.uint8).reshape(flat.size, -1)
+    differs = (old_bytes != new_bytes).any(axis=1)
+    return np.sort((flat[differs][:, None] + np.arange(et.itemsize, dtype=np.int64)).reshape(-1))
+
+
 BLOCK_BITS = 10  # the race tracker summarises a shadow page per 1 KiB block
 
 
@@ -406,7 +418,11 @@ class RaceTracker:
                 if isinstance(offsets, slice) and page.shared[offsets].all():
                     summary.all_shared.add((offsets.start, offsets.stop))
 
-    def write(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
+    def write(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool,
+              values: np.ndarray | None = None, et=None) -> None:
+        """A write by `unit`; with `values` (of element type `et`, one per address, not yet
+        written), a byte it leaves as it is races with nothing: units storing identical bytes to
+        one place agree in any order (Decision 25's rule for compute tiles, here for units)."""
         run = self._run(unit, memory, addresses, itemsize, consecutive)
         if run is not None:  # checked block by block first (see `read`)
             me, page, sl = run
@@ -427,11 +443,18 @@ class RaceTracker:
         if access is None:
             return
         me, shadow, epoch, limits, pages = access
+        changed = None
         for number, offsets, where in pages:
             page = shadow.page(number)
             if self.moved and page.shared is not None and page.shared[offsets].any():
                 raise OrderUnknown(f"{unit} writes bytes of {memory.name} that two units read unordered")
             found = shadow.write(page, offsets, me, epoch, limits)
+            if found is not None and values is not None:
+                if changed is None:
+                    changed = _changed_bytes(memory, addresses, values, et)
+                slots = (np.arange(offsets.start, offsets.stop) if isinstance(offsets, slice) else offsets)
+                found = shadow.write(page, offsets, me, epoch, limits,
+                                     changes=np.isin((number << shadow.PAGE_BITS) + slots, changed))
             if found is not None:
                 other = self.units[found.other]
                 did = "wrote" if found.what == "write" else "read"
