@@ -37,6 +37,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "scalar-broadcast-legalization": ("dfsched.passes.scheduling.scalar_broadcast_legalization", "ScalarBroadcastLegalization"),
     "ktdflowering-to-dfir": ("dfsched.passes.lowering.ktdflowering_to_dfir", "KtdfloweringToDfir"),
     "hold-broadcast-operands": ("dfsched.passes.lowering.hold_broadcast_operands", "HoldBroadcastOperands"),
+    "carry-reduction-partials": ("dfsched.passes.lowering.carry_reduction_partials", "CarryReductionPartials"),
     "wrap-program-dfir": ("dfsched.passes.lowering.wrap_program_dfir", "WrapProgramDfir"),
     "emit-split-dfir": ("dfsched.passes.lowering.emit_split_dfir", "EmitSplitDfir"),
     "stage-coarsening": ("dfsched.passes.scheduling.stage_coarsening", "StageCoarsening"),

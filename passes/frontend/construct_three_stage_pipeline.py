@@ -75,6 +75,7 @@ from dfsched.passes.frontend.linalg_generalize import (
     drop_fill_inits,
     generalize_named_ops,
     indexing_maps,
+    iterator_names,
     is_linalg_compute,
     is_reduction_init,
     op_class,
@@ -150,7 +151,7 @@ class ProgramPipeline:
         generalize_named_ops(self.function, self.ctx)
         apply_patterns_greedily(self.function, self.ctx, [ElementwiseToGeneric(self.ctx)])
         # Step 2: fuse producer-consumer chains.
-        fuse_elementwise_generics(self.function, self.ctx)
+        fuse_elementwise_generics(self.function, self.ctx, self.holds_rows)
         generics = self.collect()
         if not generics:
             return
@@ -168,6 +169,19 @@ class ProgramPipeline:
             pipeline.create_pipeline()
         # Step 6: erase loads, stores, access tiles and what only they used.
         self.cleanup()
+
+    def holds_rows(self, reduction: GenericOp) -> bool:
+        """Whether `reduction` may hold one value per row over its steps (Decision 92): its rows
+        fill at least half the compute unit's lanes, so it does not step lane-wide (Decision 65),
+        which reads a single input."""
+        element = getattr(reduction.outputs[0].type, "element_type", None) if reduction.outputs else None
+        simd = self.compute.simd
+        lanes = simd.lanes_for(element) if simd is not None and element is not None else 0
+        iterators = iterator_names(reduction)
+        rows = 1
+        for extent, kind in zip(static_loop_ranges(reduction), iterators):
+            rows *= extent if kind == "parallel" else 1
+        return lanes > 0 and rows * 2 > lanes
 
     # -- collection and checks ---------------------------------------------
     def collect(self) -> list[GenericOp]:

@@ -70,6 +70,7 @@ from dfsched.dialects.ktdf_arch import attribute_text
 from dfsched.passes.walk import pipelines_post_order
 from dfsched.passes.scheduling.pipeline_tree import nearest_pipeline, nearest_stage
 from dfsched.passes.scheduling.privates import retype_private_results
+from dfsched.passes.scheduling.reduction_utils import held_inputs
 
 PASS = "scalar-broadcast-legalization"
 
@@ -148,6 +149,8 @@ def collect_sites(pipeline: ktdf.PipelineOp, model: DeviceModel) -> list[Site]:
                 continue
             if amap.num_dims - 1 in amap.used_dims():
                 continue  # a unit trailing dim read along the innermost loop: no broadcast
+            if index in held_inputs(generic):
+                continue  # one value per row of a reduction: read once and held (Decision 92), no splat
             if not isinstance(value, OpResult) or not isinstance(value.owner, ktdf.ReadFromFifoOp):
                 continue  # not fed through a FIFO: nothing on a load path to legalize
             site = legalize_operand(generic, index, value.owner, pipeline, units[0], model)
