@@ -184,9 +184,7 @@ def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp, model: DeviceMode
     stepped = [i for i in range(len(generic.inputs)) if i not in held]
     fifo_ins = [find_fifo_in(pipeline, load, generic)] if len(generic.inputs) == 1 else \
         [contraction_fifo_in(pipeline, load, generic, i) for i in stepped]
-    held_fifos = [contraction_fifo_in(pipeline, load, generic, i) for i in held]
-    if any(f in fifo_ins for f in held_fifos):
-        raise error(generic, f"{PASS}: a held input and a stepped input are reads of one FIFO slot")
+    held_fifos = [held_fifo_in(pipeline, load, generic, i) for i in held]
     stepped_values = [generic.inputs[i] for i in stepped]
     for index, (value, fifo_in) in enumerate(zip(stepped_values, fifo_ins)):
         if any(fifo_in is other and value is not stepped_values[i] for i, other in enumerate(fifo_ins[:index])):
@@ -251,6 +249,24 @@ def contraction_fifo_in(pipeline: ktdf.PipelineOp, load: ktdf.StageOp, generic: 
     if not any(t.destination is read.fifo_slot for t in transfers(load)):
         raise error(pipeline, f"{PASS}: no transfer of the load stage feeds contraction input {index}")
     return read.fifo_slot
+
+
+def held_fifo_in(pipeline: ktdf.PipelineOp, load: ktdf.StageOp, generic: xlinalg.GenericOp, index: int) -> SSAValue:
+    """The slot held input `index` (one value per row, Decision 92) is read from, once."""
+    value = generic.inputs[index]
+    read = value.owner if isinstance(value, OpResult) else None
+    if not isinstance(read, ktdf.ReadFromFifoOp) or read.parent_op() is not generic.parent_op():
+        raise error(generic, f"{PASS}: input {index}, one value per row held over the steps, must be read from a "
+                             "FIFO in its stage")
+    if not any(t.destination is read.fifo_slot for t in transfers(load)):
+        raise error(pipeline, f"{PASS}: no transfer of the load stage feeds held input {index}")
+    if any(read.fifo_slot is other.fifo_slot for other in _reads_of(generic) if other is not read):
+        raise error(generic, f"{PASS}: held input {index} shares its FIFO slot with another input")
+    return read.fifo_slot
+
+
+def _reads_of(generic: xlinalg.GenericOp) -> list[ktdf.ReadFromFifoOp]:
+    return [v.owner for v in generic.inputs if isinstance(v, OpResult) and isinstance(v.owner, ktdf.ReadFromFifoOp)]
 
 
 def find_fifo_in(pipeline: ktdf.PipelineOp, load: ktdf.StageOp, generic: xlinalg.GenericOp) -> SSAValue:
