@@ -172,16 +172,20 @@ class ProgramPipeline:
 
     def holds_rows(self, reduction: GenericOp) -> bool:
         """Whether `reduction` may hold one value per row over its steps (Decision 92): its rows
-        fill at least half the compute unit's lanes, so it does not step lane-wide (Decision 65),
-        which reads a single input."""
+        fill at least half the compute unit's lanes, so it does not step lane-wide (Decision 65,
+        which reads a single input), and its input stays under `reduction-dim-chunking`'s
+        threshold (whose chunks resend only the stepped input)."""
+        from dfsched.passes.scheduling.reduction_dim_chunking import ReductionDimChunking
+
         element = getattr(reduction.outputs[0].type, "element_type", None) if reduction.outputs else None
         simd = self.compute.simd
         lanes = simd.lanes_for(element) if simd is not None and element is not None else 0
-        iterators = iterator_names(reduction)
-        rows = 1
-        for extent, kind in zip(static_loop_ranges(reduction), iterators):
+        width = getattr(element, "bitwidth", None)
+        rows, total = 1, (width + 7) // 8 if isinstance(width, int) else 0
+        for extent, kind in zip(static_loop_ranges(reduction), iterator_names(reduction)):
             rows *= extent if kind == "parallel" else 1
-        return lanes > 0 and rows * 2 > lanes
+            total *= extent
+        return lanes > 0 and rows * 2 > lanes and 0 < total <= ReductionDimChunking.chunk_size_threshold
 
     # -- collection and checks ---------------------------------------------
     def collect(self) -> list[GenericOp]:
