@@ -17,6 +17,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "normalize-scf-for-loops": ("dfsched.passes.scheduling.normalize_scf_for_loops", "NormalizeSCFForLoops"),
     "affine-min-canonicalization": ("dfsched.passes.scheduling.affine_min_canonicalization", "AffineMinCanonicalization"),
     "bind-kernel-arguments": ("dfsched.passes.frontend.bind_kernel_arguments", "BindKernelArguments"),
+    "clip-bound-access-tiles": ("dfsched.passes.frontend.clip_bound_access_tiles", "ClipBoundAccessTiles"),
     "address-units-to-bytes": ("dfsched.passes.frontend.address_units_to_bytes", "AddressUnitsToBytes"),
     "fold-accumulation-loops": ("dfsched.passes.frontend.fold_accumulation_loops", "FoldAccumulationLoops"),
     "lower-inter-tile-ops": ("dfsched.passes.frontend.lower_inter_tile_ops", "LowerInterTileOps"),
