@@ -171,7 +171,7 @@ class ProgramPipeline:
         self.cleanup()
 
     def holds_rows(self, reduction: GenericOp) -> bool:
-        """Whether `reduction` may hold one value per row over its steps (Decision 92): its rows
+        """Whether `reduction` may hold one value per row over its steps (Decision 95): its rows
         fill at least half the compute unit's lanes, so it does not step lane-wide (Decision 65,
         which reads a single input), and its input stays under `reduction-dim-chunking`'s
         threshold (whose chunks resend only the stepped input)."""
@@ -559,27 +559,10 @@ def _check_static_view(tile: ktdp.ConstructAccessTileOp, view_type: MemRefType) 
     give (Triton's `n_elements` tail) would be read and written instead of masked (Decision 23),
     and the DataflowIR simulator cannot address a view of dynamic shape."""
     if memref.DYNAMIC_INDEX not in view_type.get_shape():
-        _check_tile_within_view(tile, view_type)
         return
     raise error(tile, f"access tile over a memory view of dynamic shape {view_type}: the scheduler moves all "
                       f"positions of the tile and cannot mask those past a size its type does not give (a run-time "
                       f"size, even one bound by --bind; masked transfers are not scheduled); give the view static sizes")
-
-
-def _check_tile_within_view(tile: ktdp.ConstructAccessTileOp, view_type: MemRefType) -> None:
-    """Refuse a tile at a constant position that reaches past its static view (Decision 94): its
-    transfers would move the positions past the view instead of masking them (Decision 23);
-    `clip-bound-access-tiles` clips an element-wise kernel's tiles before this point."""
-    from dfsched.passes.frontend.resolve_distributed_views import tile_box
-
-    box = tile_box(tile)
-    if isinstance(box, str) or len(box) != len(view_type.get_shape()):
-        return
-    for dim, ((lo, hi), extent) in enumerate(zip(box, view_type.get_shape())):
-        if lo < 0 or hi >= extent:
-            raise error(tile, f"access tile covers positions {lo}..{hi} of dimension {dim} of {view_type}, past the "
-                              f"view: the scheduler moves all positions of the tile and cannot mask those outside it "
-                              f"(only an element-wise kernel's tiles are clipped to a view, Decision 94)")
 
 
 def _view_strides(view: ktdp.ConstructMemoryViewOp) -> list[int]:

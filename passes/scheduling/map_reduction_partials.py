@@ -234,7 +234,7 @@ def rewrite(plan: Plan) -> None:
     for read in reads:
         assert isinstance(read, ktdf.ReadFromFifoOp) and isinstance(read.result.type, TensorType)
         in_type = read.result.type
-        # a held input (Decision 92) is read once before the steps, where it is
+        # a held input (Decision 95) is read once before the steps, where it is
         at = add if read.parent_block() is generic.parent_block() else BlockInserter.before_op(read, read.location)
         buffer_reads[read] = at(ktdf.ReadFromFifoOp(
             read.fifo_slot, MemRefType(in_type.element_type, in_type.get_shape()))).results[0]
@@ -244,7 +244,7 @@ def rewrite(plan: Plan) -> None:
     maps, iterators = generic.indexing_maps, generic.iterator_types
     if width is not None:  # each step: element-wise into the partials
         rank = len(iterators.data)
-        maps = ArrayAttr([AffineMapAttr(AffineMap.identity(rank))] * 2)
+        maps = ArrayAttr([AffineMapAttr(AffineMap.identity(rank))] * (len(generic.inputs) + 1))
         iterators = ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * rank)
     in_place = add(linalg_ext.GenericOp([buffer_reads[value.owner] for value in generic.inputs], [target], body,
                                         maps, iterators))

@@ -3,7 +3,7 @@
 // RUN: not dfsched-opt %S/Inputs/reduce_past_view.mlir --device=quad_corelet -ktir-to-dfir --bind n=256 -o %t 2>&1 | filecheck %s --check-prefix=PAST
 // RUN: test ! -e %t
 
-// Decision 94: Triton's view sized by n_elements, read and written through a 1024-element tile.
+// Decision 97: Triton's view sized by n_elements, read and written through a 1024-element tile.
 // With n bound to 256 the view is static (its coordinate set's symbol replaced by 256), and the
 // kernel is element-wise over its tiles, so the tiles, the loaded tensors and the add are cut
 // to the 256 positions inside the view: those past it are what a masked load reads as 0 and a
@@ -32,8 +32,9 @@ func.func @add(%x: index, %out: index, %n: index) attributes {grid = [1]} {
 
 // Not element-wise (Inputs/reduce_past_view.mlir sums the tile: a masked load's zeros count in
 // the sum, and so would a position past the view): the view becomes static but the tile keeps
-// its 1024 positions, and -ktir-to-dfir refuses it, located on the tile, with no output.
+// its 1024 positions, and -ktir-to-dfir refuses it (ktir-legality-check, Decision 92), located on
+// the tile, with no output.
 
 // KEPT:          ktdp.construct_memory_view {{.*}} : memref<1x256xf16>
 // KEPT-NEXT:     ktdp.construct_access_tile {{.*}} -> !ktdp.access_tile<1x1024xindex>
-// PAST: reduce_past_view.mlir:11:9: error: access tile covers positions 0..1023 of dimension 1 of memref<1x256xf16>, past the view
+// PAST: reduce_past_view.mlir:11:9: error: compute tile 0 of grid [1] access coordinates outside the view: dimension 1 of this access tile reaches 0 to 1023, the view holds 0 to 255
