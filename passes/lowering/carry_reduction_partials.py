@@ -25,12 +25,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.dialects.agen import VectorLoadOp, VectorStoreOp
+from dfsched.dialects.constants import constant_int
 from dfsched.dialects.dataflow import GetLogicalMemoryViewOp, ProgramUnitOp
 from dfsched.passes.cleanup.canonicalize import canonicalize
 
@@ -118,14 +119,7 @@ def _same_place(load: VectorLoadOp, store: VectorStoreOp) -> bool:
 
 
 def _same_index(a: SSAValue, b: SSAValue) -> bool:
-    return a is b or (_constant(a) is not None and _constant(a) == _constant(b))
-
-
-def _constant(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
+    return a is b or (constant_int(a) is not None and constant_int(a) == constant_int(b))
 
 
 def _outside(value: SSAValue, loop: scf.ForOp) -> bool:
@@ -158,12 +152,12 @@ def _on_last_iteration(branch: scf.IfOp, loop: scf.ForOp) -> bool:
     iv = loop.body.block.args[0]
     lhs, rhs = condition.lhs, condition.rhs
     other = rhs if lhs is iv else lhs if rhs is iv else None
-    bounds = [_constant(v) for v in (loop.lb, loop.ub, loop.step)]
+    bounds = [constant_int(v) for v in (loop.lb, loop.ub, loop.step)]
     if other is None or None in bounds or bounds[2] <= 0 or bounds[1] <= bounds[0]:  # type: ignore[operator]
         return False
     low, high, step = bounds
     last = low + (high - low - 1) // step * step  # type: ignore[operator]
-    return _constant(other) == last
+    return constant_int(other) == last
 
 
 def _aliased(view: SSAValue, loop: scf.ForOp) -> bool:
@@ -186,7 +180,7 @@ def _aliased(view: SSAValue, loop: scf.ForOp) -> bool:
 
 def _byte_span(view: GetLogicalMemoryViewOp) -> tuple[int, int] | None:
     """[start, end) of the view in bytes (its start is a byte address, Decision 8), None when unknown."""
-    start = _constant(view.start_address)
+    start = constant_int(view.start_address)
     element = view.data.type.element_type
     width = getattr(element, "bitwidth", None) or getattr(getattr(element, "width", None), "data", None)
     if start is None or not isinstance(width, int) or any(d < 0 for d in view.data.type.get_shape()):
