@@ -8,7 +8,7 @@ pipeline texts in MLIR syntax, so a pass can be anchored on nested ops.
 from __future__ import annotations
 
 # The front door: the kernel specialised on the tools' --bind values, its addresses made bytes
-# (--unit element), access tiles clipped to views a bound size made static (Decision 97), Triton's
+# (--unit element), access tiles clipped to views a bound size made static (Decision 103), Triton's
 # scalar broadcasts written as linalg. The tools run it right after
 # parsing, before `-ktir-to-dfir` (whose text stays upstream's, as `--dump-pass-pipeline` shows
 # it) and before dfsched-run's reference, so the reference and every pass see one kernel.

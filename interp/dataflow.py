@@ -70,6 +70,10 @@ Execution model
   in one piece and then yields each transfer's time in order: the same values, cycles,
   timeline and statistics as transfer by transfer; a run that fails after moving accesses
   so is simulated again step by step (`SimOptions.batch_loops=False` turns it off).
+* A unit's loop body, once the unit has run it to its end, runs its other iterations as one
+  generated Python function (`dataflow_compiled.py`; inner loops inline): the same op
+  implementations in the same order, so the same values, cycles, timeline, statistics, FIFO
+  occupancy and errors (`SimOptions.compile_loops=False` turns it off).
 * `dataflow.send %peer, %v` streams `%v`'s elements into the FIFO from this unit to `%peer`;
   `dataflow.receive %peer` takes as many elements as its type holds from the FIFO from `%peer`
   to this unit (a FIFO is an ordered element stream, so one 64-element send may feed 64
@@ -130,6 +134,8 @@ bound / total_cycles.
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -259,14 +265,33 @@ def simulate(
 ) -> SimResult:
     """Run DataflowIR `module` on `inputs` (see the module docstring)."""
     opts = _options(options, overrides)
-    made: list[SimState] = []
+    with _old_objects_frozen():
+        made: list[SimState] = []
+        try:
+            return _simulate(module, inputs, device, layout, kernel, opts, made)
+        except Exception:
+            if not (made and made[0].batched):
+                raise
+        # a failing run reports what the step-by-step simulation meets first (dataflow_batch.py)
+        return _simulate(module, inputs, device, layout, kernel, replace(opts, batch_loops=False), [])
+
+
+@contextmanager
+def _old_objects_frozen():
+    """The objects that exist when a simulation starts (the IR, the caller's data) are left out
+    of the garbage collector's full collections while it runs (`gc.freeze`): a simulation makes
+    objects that live to its end (timeline entries, FIFO occupancy, shadows), which trigger full
+    collections, and each would walk the whole IR again (about 10% of a run). Nothing is kept
+    longer than without: unreachable frozen objects are collected after the run. A caller that
+    froze objects itself keeps its own freeze."""
+    if not gc.isenabled() or gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
     try:
-        return _simulate(module, inputs, device, layout, kernel, opts, made)
-    except Exception:
-        if not (made and made[0].batched):
-            raise
-    # a failing run reports what the step-by-step simulation meets first (dataflow_batch.py)
-    return _simulate(module, inputs, device, layout, kernel, replace(opts, batch_loops=False), [])
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _simulate(module: ModuleOp, inputs, device, layout, kernel: str | None, opts: SimOptions,

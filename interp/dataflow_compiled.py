@@ -3,8 +3,10 @@
 `Runner.run_block` interprets a block op by op: an environment keyed by SSA values, a
 dispatch per op, a generator per timed op. A loop body runs thousands of times with the same
 ops, so once a unit has run it to its end (its plan then lacks the ops that run once per
-program instance), `scf.for` runs the remaining iterations in a function made from the
-body's plan: SSA values are Python locals, and the hot ops run their non-generator forms
+program instance), `scf.for` runs its later iterations in a function made from the body's
+plan: SSA values are Python locals, an inner `scf.for` (not a DMA nest) is a nested `for` of
+the same function (taken once the unit has run its body to the end too), and the hot ops run
+their non-generator forms
 (`send_now`, `receive_now`, `load_now`, `store_begin`/`store_end`, `binary_now`, `index`
 add/sub/mul on Python ints), falling back to the op's own implementation whenever their
 common case does not apply (a full FIFO, data not yet visible). Every other op calls its
@@ -35,8 +37,8 @@ INLINE = frozenset({"dataflow.send", "dataflow.receive", "agen.vector_load", "ag
 
 
 def compiled_loop(sim, block: Block):
-    """The function running iterations of `block` (an `scf.for` body) after the first:
-    `loop(runner, ivs, carried) -> carried` (a generator), made once per block."""
+    """The function running iterations of `block` (an `scf.for` body a unit already ran to its
+    end): `loop(runner, ivs, carried) -> carried` (a generator), made once per block."""
     found = sim.compiled_loops.get(id(block))
     if found is None or found[0] is not block:
         found = sim.compiled_loops[id(block)] = (block, _compile(sim, block))
@@ -284,12 +286,9 @@ def _mapping(r, op, fn, args):
 
 
 def _caught() -> tuple[type[BaseException], ...]:
-    from dfsched.interp.dataflow_state import SimError
-    from dfsched.interp.dtypes import UnsupportedType
-    from dfsched.interp.memory import MemoryAccessError
-    from dfsched.interp.races import RaceError
+    from dfsched.interp.dataflow_ops import OP_FAULTS
 
-    return (SimError, RaceError, MemoryAccessError, ValueError, IndexError, UnsupportedType, ZeroDivisionError)
+    return OP_FAULTS
 
 
 def _helpers() -> dict[str, Any]:

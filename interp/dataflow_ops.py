@@ -61,6 +61,8 @@ TERMINATORS = frozenset(
     {"scf.yield", "scf.condition", "agen.yield", "dataflow.return", "func.return", "uniform.yield", "linalg.yield"}
 )
 ROLE_HOST = "host"
+# faults of the simulated program an op implementation raises: located on the op
+OP_FAULTS = (SimError, RaceError, MemoryAccessError, ValueError, IndexError, UnsupportedType, ZeroDivisionError)
 
 Gen = Generator[Any, None, Any]
 
@@ -129,8 +131,7 @@ class Runner:
                     results = yield from self._fallback(op, operands)
             except DiagnosticError:
                 raise
-            except (SimError, RaceError, MemoryAccessError, ValueError, IndexError, UnsupportedType,
-                    ZeroDivisionError) as exc:
+            except OP_FAULTS as exc:
                 raise error(op, f"'{name}' op {exc}") from exc
             for result, value in zip(op_results, results):
                 env[result] = value

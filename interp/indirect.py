@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
+from xdsl.ir.affine import AffineMap
 
 from dfsched.interp.dtypes import ElementType
 from dfsched.interp.memory import Memory, StridedView
+from dfsched.interp.sets import eval_map_rows
 
 
 @dataclass
@@ -70,14 +72,14 @@ class IndirectView:
 
 
 def make_indirect_view(source: Any, addresses: Any, offset: int, result_type: Any,
-                       list_map_eval: Callable[[list[int]], list[int]], et: ElementType,
+                       list_map_affine: AffineMap, et: ElementType,
                        relative: bool = False) -> IndirectView:
     """`relative`: the list holds offsets from the source's start (a run-time base address)."""
     sizes = tuple(int(d) for d in result_type.get_shape())
     strides = tuple(int(s) for s in result_type.get_strides())
 
     def list_map(points: np.ndarray) -> np.ndarray:
-        return np.asarray([list_map_eval([int(x) for x in p], []) for p in points], dtype=np.int64)
+        return eval_map_rows(list_map_affine, points, [])
 
     return IndirectView(source.memory, source, addresses, int(offset), sizes, strides, et, list_map,
                         source.offset if relative else 0)
@@ -85,6 +87,9 @@ def make_indirect_view(source: Any, addresses: Any, offset: int, result_type: An
 
 def box(anchor, sizes) -> np.ndarray:
     """The points `anchor + [0, sizes)` in row-major order, (n, rank)."""
-    grids = np.meshgrid(*[np.arange(int(a), int(a) + int(s), dtype=np.int64) for a, s in zip(anchor, sizes)],
-                        indexing="ij")
-    return np.stack([g.reshape(-1) for g in grids], axis=-1) if grids else np.zeros((1, 0), dtype=np.int64)
+    from dfsched.interp.schedule_state import box_points
+
+    rank = len(sizes)
+    if not rank:
+        return np.zeros((1, 0), dtype=np.int64)
+    return box_points(tuple(int(s) for s in sizes)).reshape(-1, rank) + np.asarray(anchor, dtype=np.int64)

@@ -258,13 +258,42 @@ class BatchRun:
                                  points + np.stack(columns, axis=1)[:, None, :]], axis=2)
         return _addresses(big, coords, True)
 
+    def _note_read(self, memory, addresses: np.ndarray, et) -> None:
+        self.reads.setdefault(id(memory), (memory, []))[1].append(_slots(addresses, memory.element_step(et)))
+
+    def _indirect_box(self, view, anchor, sizes, op) -> np.ndarray:
+        """Addresses (n, count) of the box of a gather/scatter view in each iteration: every
+        iteration's points through the address list at once (its reads logged as the
+        sequential run logs them)."""
+        from dfsched.interp.schedule_state import _addresses, _tile_of, box_points
+
+        if self.instances is not None:
+            raise Abort("a gather or scatter in a batched ktdf.parallel")
+        rank = len(sizes)
+        columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
+        coords = box_points(tuple(sizes)).reshape(1, -1, rank) + np.stack(columns, axis=1)[:, None, :]
+
+        def read_list(addresses_view, entries: np.ndarray) -> np.ndarray:
+            at = _addresses(addresses_view, entries, True)
+            self._log(addresses_view, False, at, op)
+            self._note_read(addresses_view.memory, at, addresses_view.et)
+            return addresses_view.memory.read(at, addresses_view.et, _tile_of(self.state, addresses_view))
+
+        points = coords.reshape(-1, rank)
+        return view.byte_addresses(read_list, points, self.state.tile_index).reshape(self.n, -1)
+
     def read(self, view, anchor, sizes, strict: bool, op) -> np.ndarray:
         """(n, count) elements of the box `anchor + [0, sizes)` of `view` per iteration."""
+        from dfsched.interp.indirect import IndirectView
         from dfsched.interp.schedule_state import _addresses, _tile_of, box_points
 
         if isinstance(view, BatchView):
             addresses = self._private_box(view, anchor, sizes)
             return view.view.memory.read(addresses, view.view.et, None)
+        if isinstance(view, IndirectView):
+            addresses = self._indirect_box(view, anchor, sizes, op)
+            self._note_read(view.memory, addresses, view.et)
+            return view.memory.read(addresses, view.et, _tile_of(self.state, view.source))
         if self.carry.carries(view):
             return self.carry.read(view, anchor, sizes, op)
         self.carry.note_read(view)
@@ -285,11 +314,16 @@ class BatchRun:
         return np.broadcast_to(values, (self.n, values.shape[1]))
 
     def write(self, view, anchor, sizes, values: np.ndarray, op) -> None:
+        from dfsched.interp.indirect import IndirectView
         from dfsched.interp.schedule_state import _addresses, _tile_of, box_points
 
         if isinstance(view, BatchView):
             addresses = self._private_box(view, anchor, sizes)
             view.view.memory.write(addresses, values.reshape(addresses.shape), view.view.et, None)
+            return
+        if isinstance(view, IndirectView):
+            addresses = self._indirect_box(view, anchor, sizes, op)
+            self.writes.append((view, addresses, values.reshape(addresses.shape), _tile_of(self.state, view.source)))
             return
         if self.carry.carries(view):
             raise Abort("a write to an accumulator outside its linalg op")
@@ -535,6 +569,7 @@ def _fit_rows(data: np.ndarray, target: int | None, mode: str | None) -> np.ndar
 
 def _side(run: BatchRun, info, inputs):
     """(value, (anchor, sizes) or None, count or None): `schedule_ops._side` with batched indices."""
+    from dfsched.interp.indirect import IndirectView
     from dfsched.interp.memory import StridedView
     from dfsched.interp.schedule_state import FifoSlot
 
@@ -548,7 +583,7 @@ def _side(run: BatchRun, info, inputs):
             sizes[k] = int(inputs[pos])
     if isinstance(value, (BatchFifo, FifoSlot)):
         return value, None, None if sizes is None else int(np.prod(sizes, dtype=np.int64))
-    if not isinstance(value, (StridedView, BatchView)):
+    if not isinstance(value, (StridedView, BatchView, IndirectView)):
         raise Abort("not a memref")
     indices = [run.raw(inputs[p]) for p in info.indices]
     indices = [i if isinstance(i, np.ndarray) else int(i) for i in indices]

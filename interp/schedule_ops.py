@@ -563,12 +563,12 @@ def _run_indirect_view(self, interpreter, op, args):
     source, addresses, offset = args
     if not isinstance(source, StridedView) or not isinstance(addresses, StridedView):
         raise ValueError("the source and the address list of an indirect view must be memrefs")
-    evaluate = compiled_map(op.list_map.data)
     view = op.source.owner
     while view is not None and getattr(view, "name", "") == "memref.memory_space_cast":
         view = view.operands[0].owner
     relative = getattr(view, "name", "") == "ktdp.construct_memory_view" and constant_int(view.operands[0]) is None
-    return (make_indirect_view(source, addresses, int(offset), op.result.type, evaluate, element_type(op.result.type),
+    return (make_indirect_view(source, addresses, int(offset), op.result.type, op.list_map.data,
+                               element_type(op.result.type),
                                relative),)
 
 

@@ -73,7 +73,7 @@ def choose_width(stage: ktdf.StageOp, generic: xlinalg.GenericOp, red_dims: list
     """The L to step the reduction by, or None to keep one column per step.
 
     Applies to inputs of one type, each indexed by the identity map (one read once or more:
-    `x * x`; several alike: `exp(x - m)` of a splatted row `m`, Decision 98), reduced
+    `x * x`; several alike: `exp(x - m)` of a splatted row `m`, Decision 104), reduced
     along its innermost dim with an associative-commutative combiner, on a compute unit whose
     lanes for the input's element type hold at least two elements of every row of a step.
     """

@@ -1,5 +1,5 @@
 """`clip-bound-access-tiles`: views whose sizes `--bind` made constants become static, and an
-element-wise kernel's access tiles that reach past such a view are clipped to it (Decision 97).
+element-wise kernel's access tiles that reach past such a view are clipped to it (Decision 103).
 
 Triton sizes a view by a run-time argument (`memref<?xf32>`, `sizes: [%n]`, its coordinate
 set bounded by a symbol) and reads it through a fixed tile that may reach past it: the

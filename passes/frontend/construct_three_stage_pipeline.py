@@ -171,7 +171,7 @@ class ProgramPipeline:
         self.cleanup()
 
     def holds_rows(self, reduction: GenericOp) -> bool:
-        """Whether `reduction` may hold one value per row over its steps (Decision 95): its rows
+        """Whether `reduction` may hold one value per row over its steps (Decision 101): its rows
         fill at least half the compute unit's lanes, so it does not step lane-wide (Decision 65,
         which reads a single input), and its input stays under `reduction-dim-chunking`'s
         threshold (whose chunks resend only the stepped input)."""

@@ -5,7 +5,9 @@ module in pre-order and stops at the first construct V1 cannot schedule:
 
 * `scf.for` with loop-carried values (`iter_args`) that do not accumulate sums of loaded
   chunks (`fold-accumulation-loops` says why; the others `compute-group-extraction` folds),
-  and any `scf.while`;
+  and any `scf.while`; an online softmax whose state's element type has no SIMD lanes in the
+  device's compute unit (checked on the loop before its body: the state is computed element-wise
+  in that type, folded or not; Decision 95);
 * `ktdp.construct_distributed_memory_view` that `resolve-distributed-views` (at the front door)
   could not resolve into plain views; the error gives its reason;
 * `ktdp.inter_tile_produce`/`consume`/`reduce` that `lower-inter-tile-ops` cannot lower (its
@@ -59,6 +61,7 @@ from dfsched.passes.frontend.access_bounds import check_access_tile_in_view
 from dfsched.passes.frontend.carried_slots import around_exchange
 from dfsched.passes.frontend.fold_accumulation_loops import plan_fold
 from dfsched.dialects.constants import constant_int
+from dfsched.dialects.ktdf_arch_types import attribute_text
 
 ITER_ARGS = "V1 does not support scf.for with loop-carried arguments (iter_args)"
 WHILE = "V1 does not support scf.while loops"
@@ -118,6 +121,7 @@ def check_region_ops(op: Operation, device: str = "") -> None:
                     if op_name(inner) in INTER_TILE_OPS:
                         check_inter_tile(inner, device)
                     if isinstance(inner, scf.ForOp) and inner.iter_args and not around_exchange(inner):
+                        check_softmax_lanes(inner, device)
                         check_carried_on_chip(inner, device)
                     check_region_ops(inner, device)
 
@@ -140,6 +144,33 @@ def check_view_fits(view: Operation, device: str) -> None:
     end = base + (last + 1) * element
     if base >= memory.size or end > memory.size:
         raise error(view, BEYOND_MEMORY.format(max(base, end), memory.kind, memory.size))
+
+
+def check_softmax_lanes(loop: scf.ForOp, device: str) -> None:
+    """An online softmax computes its state (maximum, exponentials, sums) element-wise in the
+    state's element type, before and after the fold: the compute unit needs SIMD lanes for it
+    (Decision 7). Checked on the loop before its body, so a kernel the device cannot run is told
+    so first (Decision 95)."""
+    from dfsched.arch.loading import device_model_for
+    from dfsched.passes.frontend.online_softmax_loops import OnlineSoftmaxFold
+
+    plan = plan_fold(loop)
+    if not isinstance(plan, OnlineSoftmaxFold):
+        return
+    try:
+        model = device_model_for(loop, device or None)
+        unit = model.compute_unit(loop) if model is not None else None
+    except DiagnosticError:
+        return  # no device, or no single compute unit: later passes say why
+    if unit is None:
+        return
+    state = loop.iter_args[plan.indices[0]].type
+    element = state.element_type
+    if unit.simd is not None and unit.simd.lanes_for(element) > 0:
+        return
+    raise model.fail(f"this online softmax keeps its state in {attribute_text(element)} ({attribute_text(state)}) "
+                     f"but exec_unit '{unit.kind}' declares no SIMD lanes for element type "
+                     f"{attribute_text(element)}", loop, unit.op)
 
 
 def check_owner_tile(view: Operation, device: str) -> None:

@@ -19,7 +19,7 @@ fused op back. This module does the same:
 * dfsched: a producer is fused into a reduction when each of its inputs steps along every loop
   or is one value per row (indexed by exactly the reduction's parallel loops, as the row maximum
   in `sum(exp(x - max))` of a softmax), and only when `holds_rows` says the reduction's rows fill
-  at least half the compute unit's lanes (Decision 95): the scheduler then reads such a value
+  at least half the compute unit's lanes (Decision 101): the scheduler then reads such a value
   once and holds it for the row's steps. Otherwise (a scalar broadcast, a reduction whose few
   rows step lane-wide, Decision 65, which reads one input) the producer stays a compute op of
   its own and its result an intermediate in the scratchpad;

@@ -9,11 +9,17 @@
   composed with the permutation (QK^T with K's map transposed, as Inductor writes it), so no
   transposed copy is computed. A transpose with any other reader stays (the legality check
   names it).
+* An element-wise cast of a transpose (`arith.extf`/`truncf` of `linalg.transpose`, Triton's
+  `tl.trans(k).to(tl.float32)`) casts first and transposes the cast (Decision 97): a cast does
+  not see positions, and the transpose then has the cast's readers (a contraction: folded).
 """
 
 from __future__ import annotations
 
 from xdsl.context import Context
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.linalg.ops import TransposeOp
 from xdsl.ir import Operation
 from xdsl.ir.affine import AffineMap
 from xdsl.rewriter import Rewriter
@@ -30,7 +36,31 @@ def broadcasts_to_generics(ctx: Context, module: Operation) -> None:
             Rewriter.replace_op(broadcast, generic)
 
 
+CASTS = frozenset({"arith.extf", "arith.truncf"})
+
+
+def casts_before_transposes(module: Operation) -> None:
+    """`cast(transpose(x))` becomes `transpose(cast(x))`."""
+    for cast in [o for o in module.walk() if o.name in CASTS]:
+        transpose = cast.operands[0].owner
+        result_type = cast.results[0].type
+        if not isinstance(transpose, TransposeOp) or not isinstance(result_type, TensorType):
+            continue
+        source = transpose.inputs[0]
+        cast_first = type(cast).create(operands=[source], properties=dict(cast.properties),
+                                       attributes=dict(cast.attributes),
+                                       result_types=[TensorType(result_type.element_type, source.type.get_shape())])
+        empty = tensor.EmptyOp([], result_type)
+        moved = TransposeOp(cast_first.results[0], empty.results[0], transpose.permutation, result_type)
+        for new in (cast_first, empty, moved):
+            new.location = cast.location
+        Rewriter.replace_op(cast, [cast_first, empty, moved], [moved.results[0]])
+        if not transpose.results[0].uses:
+            Rewriter.erase_op(transpose)
+
+
 def fold_transposes_into_contractions(ctx: Context, module: Operation) -> None:
+    casts_before_transposes(module)
     for transpose in [o for o in module.walk() if o.name == "linalg.transpose"]:
         if transpose.results and transpose.results[0].uses:
             _fold(ctx, transpose)

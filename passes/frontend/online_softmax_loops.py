@@ -28,7 +28,9 @@ construct. Conditions: constant bounds, a step dividing the range; exactly three
 values, as above (the bodies of `m`, `a`, `P`, `L'` and the rescale are `linalg.generic`s of
 those single ops); `M` starts at -inf, `L` at a finite splat, `A` at zero; S and V are computed
 in the loop from loads of streamed tiles by element-wise `arith`/`math` ops, linalg ops
-stepping along one parallel dimension (no `linalg.index`, no loop variable in a body), their
+stepping along one parallel dimension (a body reads the loop variable only in the chunk position
+`j * c + linalg.index d` along that dimension, which the grown op reads as `linalg.index d`:
+a causal mask; Decision 95), their
 loop-invariant operands the same along it (splats, fills, empties, broadcasts), and
 `tensor.collapse_shape`s whose stepped dimension is the outermost of its group not 1 long
 (a page `[1, 16, 1, 128]` into token rows `[16, 128]`); P and V step
@@ -45,7 +47,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import AffineSetAttr, DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, TensorType
 from xdsl.dialects.linalg.ops import FillOp
-from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir import Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from dfsched.compat import op_name
@@ -103,6 +105,7 @@ class RangeGrowth:
     loads: dict[Operation, int] = field(default_factory=dict)
     tiles: dict[Operation, int] = field(default_factory=dict)
     grown_ops: set[Operation] = field(default_factory=set)
+    position_reads: set[Operation] = field(default_factory=set)  # linalg ops reading `j * c + linalg.index`
 
     def refuse(self, why: str):
         return refuse_online(self.loop, why)
@@ -246,7 +249,7 @@ class RangeGrowth:
         if not out or self.deps.depends(init):
             raise self.refuse(f"the result of '{op_name(op)}' does not step with the loop from an init that is "
                               f"the same in every iteration")
-        self._check_body(op)
+        self._check_body(op, dim, op.results[0].type.get_shape()[out[0]])
         if not self._uniform(init, out[0]):
             raise self.refuse(f"the init of '{op_name(op)}' is not a splat, fill or tensor.empty")
         return out[0]
@@ -257,13 +260,35 @@ class RangeGrowth:
             raise self.refuse(f"'{op_name(op)}' has no generic form")
         return found
 
-    def _check_body(self, op: Operation) -> None:
+    def _check_body(self, op: Operation, dim: int, length: int) -> None:
+        """The body reads the loop variable only in chunk positions `j * c + linalg.index dim`
+        (`c * step` the chunk's `length` along `dim`, the dimension the loop steps): the grown op
+        reads that position as its own `linalg.index dim` (Decision 95)."""
+        iv = self.loop.body.block.args[0]
+        reads = _position_reads(op, iv)
+        if reads is None:
+            raise self.refuse(f"the body of '{op_name(op)}' reads the loop variable other than in a chunk "
+                              f"position `loop variable * c + linalg.index`")
+        for _, _, index, c in reads:
+            if index.dim.value.data != dim:
+                raise self.refuse(f"'{op_name(op)}' adds the loop variable to linalg.index {index.dim.value.data}, "
+                                  f"not to the dimension the loop steps ({dim})")
+            if c * self.step != length:
+                raise self.refuse(f"'{op_name(op)}' reads position `loop variable * {c} + linalg.index {dim}` but "
+                                  f"a chunk is {length} long there and the loop steps by {self.step}")
+        sums = {addi for addi, _, _, _ in reads}
+        products = {muli for _, muli, _, _ in reads}
         for inner in op.regions[0].walk():
-            if op_name(inner) == "linalg.index":
-                raise self.refuse(f"'{op_name(op)}' reads its position with linalg.index: the position along "
-                                  f"the range is not rebuilt")
+            if op_name(inner) == "linalg.index" and inner.dim.value.data == dim and \
+                    any(u.operation not in sums for u in inner.results[0].uses):
+                raise self.refuse(f"'{op_name(op)}' reads its position along the dimension the loop steps with "
+                                  f"linalg.index {dim} alone, not as `loop variable * c + linalg.index {dim}`")
+            if inner in products:
+                continue
             if any(self.deps.depends(v) for v in inner.operands if not op.is_ancestor(_defining(v))):
                 raise self.refuse(f"the body of '{op_name(op)}' reads a value that changes with the loop")
+        if reads:
+            self.position_reads.add(op)
 
     def _uniform(self, value: SSAValue, position: int) -> bool:
         owner = value.owner if isinstance(value, OpResult) else None
@@ -297,9 +322,12 @@ class RangeGrowth:
             assert generic is not None
             new = type(generic).create(operands=operands, result_types=[result_type],
                                        properties=dict(generic.properties), attributes=dict(generic.attributes),
-                                       regions=[r.clone() for r in generic.regions])
+                                       regions=[_region_clone(r, mapping) for r in generic.regions])
             if generic is not op:
                 generic.erase()
+            if op in self.position_reads:
+                iv = self.loop.body.block.args[0]
+                _read_grown_positions(new, mapping.get(iv, iv), constant_int(self.loop.lb))
             return new
         return type(op).create(operands=operands, result_types=[result_type], properties=dict(op.properties),
                                attributes=dict(op.attributes))
@@ -333,6 +361,53 @@ class RangeGrowth:
                                  result_types=[grown(tile.result.type, variable, self.total)],
                                  properties=properties, attributes=dict(tile.attributes),
                                  regions=[r.clone() for r in tile.regions])
+
+
+def _region_clone(region: Region, mapping: dict[SSAValue, SSAValue]) -> Region:
+    """`region` cloned reading the rebuilt values (a constant the loop body defined, the loop
+    variable's first value) where it read the body's."""
+    copy = Region()
+    region.clone_into(copy, value_mapper=dict(mapping))
+    return copy
+
+
+def _position_reads(op: Operation, iv: SSAValue) -> list[tuple[Operation, Operation, Operation, int]] | None:
+    """The chunk positions `iv * c + linalg.index d` of `op`'s body as (addi, muli, index, c);
+    None when the body reads `iv` otherwise."""
+    found = []
+    for use in list(iv.uses):
+        muli = use.operation
+        if not op.is_ancestor(muli):
+            continue
+        if op_name(muli) != "arith.muli" or len(list(muli.results[0].uses)) != 1:
+            return None
+        other = muli.operands[1 - use.index]
+        c = constant_int(other)
+        addi = next(iter(muli.results[0].uses)).operation
+        if c is None or c <= 0 or op_name(addi) != "arith.addi":
+            return None
+        index = _defining(addi.operands[1] if addi.operands[0] is muli.results[0] else addi.operands[0])
+        if index is None or op_name(index) != "linalg.index":
+            return None
+        found.append((addi, muli, index, c))
+    return found
+
+
+def _read_grown_positions(op: Operation, iv: SSAValue, lb: int) -> None:
+    """In the grown `op`, position `iv * c + linalg.index d` is `linalg.index d` (+ `lb * c`):
+    the grown dimension enumerates every chunk from the loop's first."""
+    for addi, muli, index, c in _position_reads(op, iv) or []:
+        position = index.results[0]
+        if lb:
+            offset = arith.ConstantOp(IntegerAttr(lb * c, position.type))
+            shifted = arith.AddiOp(position, offset.results[0])
+            addi.parent_block().insert_ops_before([offset, shifted], addi)
+            position = shifted.results[0]
+        addi.results[0].replace_all_uses_with(position)
+        addi.detach()
+        addi.erase()
+        muli.detach()
+        muli.erase()
 
 
 def _defining(value: SSAValue) -> Operation | None:

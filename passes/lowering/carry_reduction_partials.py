@@ -1,5 +1,5 @@
 """`carry-reduction-partials`: a reduction's partial carried in a register of its compute unit
-(Decision 96; run by `ktdflowering-to-dfir` after `hold-broadcast-operands`, a pass of its own
+(Decision 102; run by `ktdflowering-to-dfir` after `hold-broadcast-operands`, a pass of its own
 for tests).
 
 After lowering, each step of a reduction on a compute unit loads its partial from the unit's

@@ -16,7 +16,7 @@ symbols once for the module:
 8. send a loop-invariant broadcast operand once per loop, its receiver holding it
    (`hold-broadcast-operands`, Decision 90; `hold-broadcasts=false` keeps one send per step);
 9. carry a reduction's partial in a register through its loop instead of loading and storing
-   it at every step (`carry-reduction-partials`, Decision 96; `carry-partials=false` keeps them).
+   it at every step (`carry-reduction-partials`, Decision 102; `carry-partials=false` keeps them).
 
 Where dfsched departs from upstream (the spec's Decisions):
 
@@ -121,7 +121,7 @@ class KtdfloweringToDfir(ModulePass):
     """Send a loop-invariant broadcast operand once per loop, held by its receiver (Decision 90)."""
 
     carry_partials: bool = True
-    """Carry a reduction's partial through its loop in a register (Decision 96)."""
+    """Carry a reduction's partial through its loop in a register (Decision 102)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from dfsched.arch.loading import NO_DEVICE, device_model_for

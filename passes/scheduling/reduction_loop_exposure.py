@@ -252,7 +252,7 @@ def contraction_fifo_in(pipeline: ktdf.PipelineOp, load: ktdf.StageOp, generic: 
 
 
 def held_fifo_in(pipeline: ktdf.PipelineOp, load: ktdf.StageOp, generic: xlinalg.GenericOp, index: int) -> SSAValue:
-    """The slot held input `index` (one value per row, Decision 95) is read from, once."""
+    """The slot held input `index` (one value per row, Decision 101) is read from, once."""
     value = generic.inputs[index]
     read = value.owner if isinstance(value, OpResult) else None
     if not isinstance(read, ktdf.ReadFromFifoOp) or read.parent_op() is not generic.parent_op():

@@ -153,7 +153,7 @@ def check_reduction_operands(generic: xlinalg.GenericOp, pass_name: str, at: Ope
 
 def held_inputs(generic: xlinalg.GenericOp) -> list[int]:
     """The tensor inputs of a reduction that no reduction dim indexes (the row maxima in a
-    softmax's `sum(exp(x - max))`, Decision 95): one value per row, the same at every step,
+    softmax's `sum(exp(x - max))`, Decision 101): one value per row, the same at every step,
     read once and held by the compute unit for the whole reduction. A contraction has none."""
     red = set(reduction_dims(generic))
     maps = [m.data for m in generic.indexing_maps.data]

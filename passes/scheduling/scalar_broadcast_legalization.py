@@ -150,7 +150,7 @@ def collect_sites(pipeline: ktdf.PipelineOp, model: DeviceModel) -> list[Site]:
             if amap.num_dims - 1 in amap.used_dims():
                 continue  # a unit trailing dim read along the innermost loop: no broadcast
             if index in held_inputs(generic):
-                continue  # one value per row of a reduction: read once and held (Decision 95), no splat
+                continue  # one value per row of a reduction: read once and held (Decision 101), no splat
             if not isinstance(value, OpResult) or not isinstance(value.owner, ktdf.ReadFromFifoOp):
                 continue  # not fed through a FIFO: nothing on a load path to legalize
             site = legalize_operand(generic, index, value.owner, pipeline, units[0], model)

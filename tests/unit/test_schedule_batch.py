@@ -99,6 +99,26 @@ def test_examples_batched_equal_sequential(monkeypatch, tmp_path, name, loops):
     assert not ktir.compare_outputs(reference.outputs, fast.outputs)
 
 
+@pytest.mark.parametrize("name", ["embedding_gather.mlir", "kv_cache_scatter.mlir"])
+def test_gather_and_scatter_loops_batched_equal_sequential(monkeypatch, name):
+    """A loop of transfers through an address list (`ktdf.indirect_view`) is batched too: every
+    iteration's points go through the list at once (the corpus' paged copies spent most of a
+    `--check` moving rows one iteration at a time)."""
+    path = EXAMPLES / name
+    module = ktir.load_module(path)
+    inputs = ktir.make_inputs(module, 0)
+    reference = ktir.run(module, inputs, accumulate=None)
+    through_lists = []
+    real = schedule_batch.BatchRun._indirect_box
+    monkeypatch.setattr(schedule_batch.BatchRun, "_indirect_box",
+                        lambda self, *a: through_lists.append(1) or real(self, *a))
+    fast, slow, _ = both_ways(monkeypatch, scheduled(path), inputs, layout=reference.layout,
+                              reserve_size="auto", accumulate=None)
+    same(fast, slow)
+    assert through_lists
+    assert not ktir.compare_outputs(reference.outputs, fast.outputs)
+
+
 def loop_kernel(body: str, rows: int = 8, grid: int = 1) -> str:
     return kernel(f"""
     %n = arith.constant {rows} : index

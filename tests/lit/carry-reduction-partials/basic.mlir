@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s --split-input-file --allow-unregistered-dialect --carry-reduction-partials | filecheck %s
 
-// Decision 96: a max reduction's step loads its 64 partials from PE_REG, combines the received
+// Decision 102: a max reduction's step loads its 64 partials from PE_REG, combines the received
 // column into them and stores them back. Nothing else in the loop reads them but the branch of
 // the last step, so they travel in the loop's iter_args: loaded once before the loop, stored
 // once, at the start of that branch, which then reads them as before.

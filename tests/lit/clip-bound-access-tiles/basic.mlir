@@ -4,7 +4,7 @@
 // RUN: test ! -e %t
 // RUN: dfsched-run %s --check --device=sample --bind n=256 | filecheck %s --check-prefix=RUNS
 
-// Decision 97: Triton's view sized by n_elements, read and written through a 1024-element tile.
+// Decision 103: Triton's view sized by n_elements, read and written through a 1024-element tile.
 // With n bound to 256 the view is static (its coordinate set's symbol replaced by 256), and the
 // kernel is element-wise over its tiles, so the tiles, the loaded tensors and the add are cut
 // to the 256 positions inside the view: those past it are what a masked load reads as 0 and a

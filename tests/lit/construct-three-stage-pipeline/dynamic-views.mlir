@@ -4,7 +4,7 @@
 // Decision 91): the transfers move every position of the tile and cannot mask the tail past
 // the run-time size (Triton's n_elements), and the simulator cannot address the view.
 // Binding the size (--bind) makes the view static and clips an element-wise kernel's tiles to it
-// (Decision 97, tests/lit/clip-bound-access-tiles).
+// (Decision 103, tests/lit/clip-bound-access-tiles).
 #row = affine_map<(d0) -> (d0)>
 #upto_n = affine_set<(d0)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0)>
 #tile = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>

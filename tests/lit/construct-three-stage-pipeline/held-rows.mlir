@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s --split-input-file --construct-three-stage-pipeline --device=spyre | filecheck %s
 
-// Decision 95: exp(x - max) is fused into the sum reduction that reads it when the reduction's
+// Decision 101: exp(x - max) is fused into the sum reduction that reads it when the reduction's
 // rows fill at least half the compute unit's lanes (64 rows, 64 f16 lanes on spyre): the row
 // maximum becomes an input of the reduction indexed by its row alone (held over the row's
 // steps), and the exponentials are never stored.

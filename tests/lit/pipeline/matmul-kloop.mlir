@@ -1,6 +1,6 @@
 // A Triton K loop (examples/matmul_kloop.mlir: two chunks of 32 carried through iter_args) is
 // folded into one contraction over K = 64 (Decision 44). The compute unit steps all 64 K steps
-// in one loop, carrying the accumulator in a register (Decision 96), and stores it into a view of
+// in one loop, carrying the accumulator in a register (Decision 102), and stores it into a view of
 // its register memory (sfu_reg) after the last step, then sends it on: the accumulator never
 // leaves the unit between chunks.
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/matmul_kloop.mlir | filecheck %s

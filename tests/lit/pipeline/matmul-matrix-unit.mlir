@@ -3,7 +3,7 @@
 // rows; the f32 accumulator and its f16 copy fit PE_REG), reduced over K = 128 in 16 steps of
 // 8: per step the PE receives a 4x8 block of A and an 8x64 block of B (eight unit tiles: the
 // A block is reused by each) and runs one matrix-multiply island on the f32 accumulator it
-// carries through the K loop in a register (Decision 96), marked with the block so the
+// carries through the K loop in a register (Decision 102), marked with the block so the
 // simulator costs it by the unit's cycles_per_tile per unit tile. After the last step the block
 // is stored to PE_REG, rounded to f16 once (vectorchain.cast) and sent. No vectorchain multiply
 // or K-step shuffle is left.

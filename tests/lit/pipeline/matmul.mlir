@@ -1,7 +1,7 @@
 // A contraction on the vector unit (examples/matmul.mlir, a linalg.matmul). Each step of K
 // receives one element of A's row and one 64-element row of B, spreads the element over the
 // row with a vectorchain.shuffle (indices [0], 64 repetitions), multiplies, and adds into the
-// accumulator, carried through the K loop in a register (Decision 96) and stored to the SFU's
+// accumulator, carried through the K loop in a register (Decision 102) and stored to the SFU's
 // register memory on the last step.
 // RUN: dfsched-opt --device=sample -ktir-to-dfir %examples/matmul.mlir | filecheck %s
 // CHECK:       scf.for %{{.*}} = %{{.*}} to %[[K:c128.*]] step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<64xf16>) {

@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s --split-input-file --reduction-loop-exposure -verify-diagnostics | filecheck %s
 
-// A row sum of exp(x - max) (Decision 95): the row maxima are indexed by no reduction dim, so
+// A row sum of exp(x - max) (Decision 101): the row maxima are indexed by no reduction dim, so
 // they are read once and held. Their transfer stays before the steps in the load stage, their
 // read before the reduction loop in the compute stage; only x steps, one column of the 64
 // rows per step, and only its slot shrinks.

@@ -169,7 +169,7 @@ func.func @square_read_twice(%in: memref<1x48xf16, "L1">, %out: memref<1x1xf16, 
 // -----
 
 // Two different inputs of one shape (exp(x - m) summed, m a row splatted to x's shape, as the
-// front door writes Triton's softmax_wide) step lane-wide alike (Decision 98): each step reads a
+// front door writes Triton's softmax_wide) step lane-wide alike (Decision 104): each step reads a
 // 1x16 block of both.
 
 // CHECK-LABEL: func.func @two_inputs(
