@@ -162,6 +162,8 @@ def _rem(a: Range, b: Range) -> Range:
     """A signed remainder by a positive divisor; non-negative when the dividend is."""
     if b[0] is None or b[0] <= 0 or b[1] is None:
         return UNBOUNDED
+    if a[0] is not None and a[0] >= 0 and a[0] == a[1] and b[0] == b[1]:
+        return (a[0] % b[0], a[0] % b[0])
     largest = b[1] - 1
     if a[0] is not None and a[0] >= 0:
         return (0, largest if a[1] is None else min(a[1], largest))
@@ -172,6 +174,8 @@ def _mod(a: Range, b: Range) -> Range:
     """Affine `mod` (never negative) by a positive divisor."""
     if b[0] is None or b[0] <= 0 or b[1] is None:
         return UNBOUNDED
+    if a[0] is not None and a[0] == a[1] and b[0] == b[1]:
+        return (a[0] % b[0], a[0] % b[0])
     largest = b[1] - 1
     if a[0] is not None and a[0] >= 0 and a[1] is not None:
         return (0, min(a[1], largest))

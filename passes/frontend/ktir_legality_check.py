@@ -13,6 +13,9 @@ module in pre-order and stops at the first construct V1 cannot schedule:
   (tiles that exchange partials wait for each other, so each needs a core of its own), the
   error names both numbers; on one without core-to-core links (`ktdf_arch.core_links`), it
   names the missing links;
+* a view of compute tile N's scratchpad (`#ktdp.memory_space<ct_local, ct_id = N>`) with N
+  outside the grid; in a grid of several tiles, on a device with fewer cores than tiles or
+  without core-to-core links (the other tiles read it over the links, from its own core);
 * `ktdp.construct_indirect_access_tile` without a device (upstream's V1 refusal), or on a device
   with no unit declaring `ktdf_arch.feature.address_list` (no unit can move its rows; the
   error names the capability). `construct-three-stage-pipeline` splits the rest;
@@ -25,7 +28,9 @@ module in pre-order and stops at the first construct V1 cannot schedule:
 dfsched also rejects a `ktdp.construct_memory_view` the device cannot hold (upstream
 compiles these, and the result cannot run): a negative constant base address, a negative
 static size or stride, and, when the device is known, a view whose bytes (base address plus
-the farthest element, in the memory its memory space maps to) reach past that memory's size.
+the farthest element, in the memory its memory space maps to) reach past that memory's size; and a
+`ktdp.construct_access_tile` that some compute tile of the grid places (partly) outside its view
+(`access_bounds.py`: KTIR masks those accesses, the scheduled transfers cannot yet).
 
 One step past upstream: a `linalg.fill` of a scalar `arith.constant` whose result only
 initialises reductions (the `outs` of a `linalg.reduce`, or of a `linalg.generic` with a
@@ -50,6 +55,7 @@ from dfsched.compat import op_name
 from dfsched.arch.elementwise import is_elementwise_op_name
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects.ktdp import DYNAMIC
+from dfsched.passes.frontend.access_bounds import check_access_tile_in_view
 from dfsched.passes.frontend.carried_slots import around_exchange
 from dfsched.passes.frontend.fold_accumulation_loops import plan_fold
 from dfsched.dialects.constants import constant_int
@@ -71,6 +77,11 @@ CARRIED_OFF_CHIP = ("loop-carried value #0 ({}, {} bytes) cannot stay on chip: i
                     "dimension of each of its {} streamed tile(s) in the scratchpad ({} bytes), but '{}' of device '{}' holds {} bytes per core "
                     "(a range too long for the scratchpad is not split into DMA chunks yet)")
 BEYOND_MEMORY = "memory view ends at byte {} but memory '{}' of the device holds {} bytes"
+OWNER_OUTSIDE_GRID = "the view is compute tile {}'s scratchpad (ct_id = {}), but the kernel's grid has {} tile(s)"
+OWNER_CORES = ("the view is compute tile {}'s scratchpad (ct_id = {}), which the other tiles read from its core, so "
+               "the kernel's {} compute tiles need as many cores, but device '{}' has {} core(s)")
+OWNER_LINKS = ("the view is compute tile {}'s scratchpad (ct_id = {}), which the other tiles read over the "
+               "core-to-core links, but device '{}' declares none ('ktdf_arch.core_links')")
 
 # linalg ops the walk accepts and descends into.
 ACCEPTED_LINALG = frozenset({"linalg.add", "linalg.mul", "linalg.sub", "linalg.reduce", "linalg.yield"})
@@ -99,6 +110,9 @@ def check_region_ops(op: Operation, device: str = "") -> None:
                 if check_op(inner):
                     if op_name(inner) == "ktdp.construct_memory_view":
                         check_view_fits(inner, device)
+                        check_owner_tile(inner, device)
+                    if op_name(inner) == "ktdp.construct_access_tile":
+                        check_access_tile_in_view(inner)
                     if op_name(inner) == "ktdp.construct_indirect_access_tile":
                         check_address_lists(inner, device)
                     if op_name(inner) in INTER_TILE_OPS:
@@ -126,6 +140,29 @@ def check_view_fits(view: Operation, device: str) -> None:
     end = base + (last + 1) * element
     if base >= memory.size or end > memory.size:
         raise error(view, BEYOND_MEMORY.format(max(base, end), memory.kind, memory.size))
+
+
+def check_owner_tile(view: Operation, device: str) -> None:
+    """A view of compute tile N's scratchpad (`ct_local, ct_id = N`) names a tile of the grid;
+    in a grid of several tiles the others read it over the core-to-core links, from a core of
+    its own (tile N's scratchpad holds its data while the others run), so the device needs as
+    many cores as tiles and `ktdf_arch.core_links`."""
+    from dfsched.arch.loading import device_model_for
+    from dfsched.passes.frontend.lower_inter_tile_ops import grid_tiles
+
+    owner = getattr(getattr(view.properties.get("memory_space"), "ct_id", None), "data", -1)
+    if owner < 0:
+        return
+    tiles = grid_tiles(view)
+    if owner >= tiles:
+        raise error(view, OWNER_OUTSIDE_GRID.format(owner, owner, tiles))
+    model = device_model_for(view, device or None) if tiles > 1 else None
+    if model is None:
+        return
+    if tiles > model.cores:
+        raise error(view, OWNER_CORES.format(owner, owner, tiles, model.name, model.cores))
+    if model.core_links is None:
+        raise error(view, OWNER_LINKS.format(owner, owner, model.name))
 
 
 def check_carried_on_chip(loop: scf.ForOp, device: str) -> None:

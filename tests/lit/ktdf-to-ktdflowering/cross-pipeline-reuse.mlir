@@ -39,9 +39,9 @@ module {
     %c_address = arith.constant 1048576 : index
     %batch = ktdp.get_compute_tile_id : index
 
-    %a = ktdp.construct_memory_view %a_address, sizes: [2, 16, 32], strides: [131072, 128, 1] {coordinate_set = #a_all, memory_space = #ktdp.memory_space<global>} : memref<2x1024x128xf16>
-    %b = ktdp.construct_memory_view %b_address, sizes: [2, 32, 16], strides: [8192, 64, 1] {coordinate_set = #b_all, memory_space = #ktdp.memory_space<global>} : memref<2x128x64xf16>
-    %c = ktdp.construct_memory_view %c_address, sizes: [2, 16, 16], strides: [65536, 64, 1] {coordinate_set = #c_all, memory_space = #ktdp.memory_space<global>} : memref<2x1024x64xf16>
+    %a = ktdp.construct_memory_view %a_address, sizes: [2, 1024, 128], strides: [131072, 128, 1] {coordinate_set = #a_all, memory_space = #ktdp.memory_space<global>} : memref<2x1024x128xf16>
+    %b = ktdp.construct_memory_view %b_address, sizes: [2, 128, 64], strides: [8192, 64, 1] {coordinate_set = #b_all, memory_space = #ktdp.memory_space<global>} : memref<2x128x64xf16>
+    %c = ktdp.construct_memory_view %c_address, sizes: [2, 1024, 64], strides: [65536, 64, 1] {coordinate_set = #c_all, memory_space = #ktdp.memory_space<global>} : memref<2x1024x64xf16>
 
     %a_tile = ktdp.construct_access_tile %a[%batch, %c0, %c0] {access_tile_set = #a_one, access_tile_order = #row_major} : memref<2x1024x128xf16> -> !ktdp.access_tile<1x1024x128xindex>
     %b_tile = ktdp.construct_access_tile %b[%batch, %c0, %c0] {access_tile_set = #b_one, access_tile_order = #row_major} : memref<2x128x64xf16> -> !ktdp.access_tile<1x128x64xindex>
