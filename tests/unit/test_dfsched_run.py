@@ -169,7 +169,7 @@ def test_check_reserve_size_placeholders(capsys):
 
 
 def test_check_reuses_the_verdict_of_a_pass_that_changes_nothing(capsys):
-    """A pass leaving the IR text as it was is not run again: its row says so."""
+    """A pass leaving the IR as it was is not run again: its row says so."""
     passes_ = "ensure-device-declaration,ktir-legality-check,compute-group-extraction"
     code, out, _ = run_main(capsys, EXAMPLES / "add.mlir", "--check", "--passes", passes_)
     assert code == 0, out
