@@ -14,6 +14,11 @@ def run_main(capsys, *argv) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
+def index_constants(*values: int, indent: str = "    ") -> str:
+    """`%cN = arith.constant N : index` lines, one per value (a test kernel's preamble)."""
+    return "\n".join(f"{indent}%c{v} = arith.constant {v} : index" for v in values)
+
+
 def box(*extents: int) -> str:
     """`affine_set` of the box [0, e0) x [0, e1) x ..."""
     dims = ", ".join(f"d{i}" for i in range(len(extents)))
