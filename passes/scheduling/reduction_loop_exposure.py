@@ -40,7 +40,6 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.linalg import ops as xlinalg
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
-from xdsl.passes import ModulePass
 
 from dfsched.passes.builder import BlockInserter
 from dfsched.arch.model import DeviceModel
@@ -48,6 +47,7 @@ from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
 from dfsched.dialects.affine_subscripts import affine_add
 from dfsched.passes.contraction import matrix_tile
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.lane_wide import choose_width, mark
 from dfsched.passes.scheduling.reduction_utils import (
     all_equal,
@@ -75,13 +75,10 @@ PASS = "reduction-loop-exposure"
 
 
 @dataclass(frozen=True)
-class ReductionLoopExposure(ModulePass):
+class ReductionLoopExposure(DevicePass):
     """Turn each reduction into explicit reduction loops with a carried accumulator."""
 
     name = "reduction-loop-exposure"
-
-    device: str | None = None
-    """Architecture file (or shipped short name) used when the module declares no device."""
 
     lane_wide: bool = True
     """Step reductions with few rows by several elements of each row (`passes/lane_wide.py`);

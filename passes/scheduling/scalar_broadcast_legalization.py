@@ -60,7 +60,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
-from xdsl.passes import ModulePass
 
 from dfsched.arch.model import DeviceModel
 from dfsched.compat import linalg_ops
@@ -71,18 +70,16 @@ from dfsched.passes.walk import pipelines_post_order
 from dfsched.passes.scheduling.pipeline_tree import nearest_pipeline, nearest_stage
 from dfsched.passes.scheduling.privates import retype_private_results
 from dfsched.passes.scheduling.reduction_utils import held_inputs
+from dfsched.passes.device_pass import DevicePass
 
 PASS = "scalar-broadcast-legalization"
 
 
 @dataclass(frozen=True)
-class ScalarBroadcastLegalization(ModulePass):
+class ScalarBroadcastLegalization(DevicePass):
     """Widen scalar operands broadcast along the vector dim and send them as splats."""
 
     name = "scalar-broadcast-legalization"
-
-    device: str | None = None
-    """Architecture file (or shipped short name) used when the module declares no device."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from dfsched.arch.loading import required_device_model
