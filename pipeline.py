@@ -8,10 +8,11 @@ pipeline texts in MLIR syntax, so a pass can be anchored on nested ops.
 from __future__ import annotations
 
 # The front door: the kernel specialised on the tools' --bind values, its addresses made bytes
-# (--unit element), Triton's scalar broadcasts written as linalg. The tools run it right after
+# (--unit element), access tiles clipped to views a bound size made static (Decision 103), Triton's
+# scalar broadcasts written as linalg. The tools run it right after
 # parsing, before `-ktir-to-dfir` (whose text stays upstream's, as `--dump-pass-pipeline` shows
 # it) and before dfsched-run's reference, so the reference and every pass see one kernel.
-FRONT_DOOR: list[str] = ["bind-kernel-arguments", "address-units-to-bytes", "triton-to-linalg",
+FRONT_DOOR: list[str] = ["bind-kernel-arguments", "clip-bound-access-tiles", "address-units-to-bytes", "triton-to-linalg",
                          "single-tile-grid", "resolve-distributed-views"]
 
 KTIR_TO_DFIR: list[str] = [

@@ -229,6 +229,24 @@ def contraction_region(inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) 
     return Region(block)
 
 
+def is_contraction_body(block: Block) -> bool:
+    """Whether a structured op's body is `out + a * b` of its first two arguments (each maybe
+    `arith.extf`-ed) into its third, as `contraction_region` builds it: the one recognizer of
+    a float contraction, for the interpreters' `np.einsum` and the matrix-unit planning."""
+    ops = list(block.ops)
+    if len(block.args) != 3 or len(ops) < 3 or ops[-3].name != "arith.mulf" or ops[-2].name != "arith.addf":
+        return False
+    widened = {}
+    for op in ops[:-3]:
+        if op.name != "arith.extf" or op.operands[0] not in block.args[:2]:
+            return False
+        widened[op.results[0]] = op.operands[0]
+    mul, add = ops[-3], ops[-2]
+    factors = sorted(block.args.index(f) if f in block.args else -1 for f in (widened.get(v, v) for v in mul.operands))
+    return (factors == [0, 1] and set(add.operands) == {mul.results[0], block.args[2]}
+            and list(ops[-1].operands) == [add.results[0]])
+
+
 class MatmulOp(NamedOpSyntax, _x.MatmulOp):
     @staticmethod
     def get_default_indexing_maps_attr() -> ArrayAttr:

@@ -43,6 +43,7 @@ from xdsl.interpreter import Interpreter, ReturnedValues
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from dfsched.compat import LinalgStructuredOperation
+from dfsched.dialects.linalg_ext import is_contraction_body
 from dfsched.interp.base import NeedsScalar, functions_for, per_op
 from dfsched.interp.sets import compiled_map
 from dfsched.interp.dtypes import element_type
@@ -250,19 +251,7 @@ def contraction(s: Structured) -> str | None:
     if getattr(s, "_contraction", False) is not False:
         return s._contraction
     s._contraction = None
-    if s.n_inputs != 2 or len(s.maps) != 3 or combiners(s) != ["arith.addf"]:
-        return None
-    block = s.body.blocks.first
-    ops = list(block.ops)
-    if len(ops) < 3 or ops[-3].name != "arith.mulf":
-        return None
-    extended = {}
-    for op in ops[:-3]:
-        if op.name != "arith.extf" or op.operands[0] not in block.args[:2]:
-            return None
-        extended[op.results[0]] = op.operands[0]
-    factors = [extended.get(v, v) for v in ops[-3].operands]
-    if sorted(block.args.index(f) if f in block.args else -1 for f in factors) != [0, 1]:
+    if s.n_inputs != 2 or len(s.maps) != 3 or not is_contraction_body(s.body.blocks.first):
         return None
     letters = "abcdefghijklmnopqrstuvwxyz"
     if len(s.iterators) > len(letters):

@@ -23,6 +23,8 @@ from xdsl.ir.affine import AffineDimExpr
 
 from dfsched.arch.intrinsics import MATRIX_TILE
 from dfsched.dialects.ktdf_arch import attribute_text
+from dfsched.dialects.linalg_ext import is_contraction_body
+
 _FLOAT_WIDTHS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
 
 
@@ -34,21 +36,7 @@ def is_contraction(generic: Operation) -> bool:
     """Two inputs, reduction iterators, body `out + a * b` (a, b inputs, maybe `arith.extf`-ed)."""
     if generic.name != "linalg.generic" or len(generic.inputs) != 2 or len(generic.outputs) != 1:
         return False
-    if "reduction" not in iterators(generic):
-        return False
-    block = generic.body.block
-    ops = list(block.ops)
-    if len(ops) < 3 or ops[-3].name != "arith.mulf" or ops[-2].name != "arith.addf":
-        return False
-    widened = {}
-    for op in ops[:-3]:
-        if op.name != "arith.extf" or op.operands[0] not in block.args[:2]:
-            return False
-        widened[op.results[0]] = op.operands[0]
-    factors = {widened.get(v, v) for v in ops[-3].operands}
-    add = ops[-2]
-    return (factors == set(block.args[:2]) and set(add.operands) == {ops[-3].results[0], block.args[2]}
-            and list(ops[-1].operands) == [add.results[0]])
+    return "reduction" in iterators(generic) and is_contraction_body(generic.body.block)
 
 
 def matrix_tile(generic: Operation) -> tuple[int, int, int] | None:

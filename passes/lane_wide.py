@@ -72,13 +72,16 @@ def choose_width(stage: ktdf.StageOp, generic: xlinalg.GenericOp, red_dims: list
                  model: DeviceModel | None) -> int | None:
     """The L to step the reduction by, or None to keep one column per step.
 
-    Applies to one input indexed by the identity map (read once or more: `x * x`), reduced
+    Applies to inputs of one type, each indexed by the identity map (one read once or more:
+    `x * x`; several alike: `exp(x - m)` of a splatted row `m`, Decision 104), reduced
     along its innermost dim with an associative-commutative combiner, on a compute unit whose
     lanes for the input's element type hold at least two elements of every row of a step.
     """
-    if model is None or len(set(generic.inputs)) != 1 or len(red_dims) != 1 or combiner(generic) is None:
+    if model is None or not generic.inputs or len(red_dims) != 1 or combiner(generic) is None:
         return None
     input_type = generic.inputs[0].type
+    if any(value.type != input_type for value in generic.inputs):
+        return None  # inputs of one shape and type, each stepped alike (x * x, exp(x - m) of a row of m)
     if not isinstance(input_type, TensorType) or not isinstance(input_type.element_type, AnyFloat):
         return None
     shape = list(input_type.get_shape())

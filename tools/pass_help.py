@@ -79,7 +79,16 @@ def options(name: str) -> list[PassOption]:
 
 
 def _field_docs(cls: type) -> dict[str, str]:
-    """Field name -> first line of the string literal written right below the field."""
+    """Field name -> first line of the string literal written right below the field (in the
+    class or the base that declares it: `passes/device_pass.py`'s `device`)."""
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        if dataclasses.is_dataclass(klass):
+            docs.update(_own_field_docs(klass))
+    return docs
+
+
+def _own_field_docs(cls: type) -> dict[str, str]:
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
     except (OSError, TypeError, SyntaxError):

@@ -75,6 +75,7 @@ from dfsched.passes.frontend.linalg_generalize import (
     drop_fill_inits,
     generalize_named_ops,
     indexing_maps,
+    iterator_names,
     is_linalg_compute,
     is_reduction_init,
     op_class,
@@ -150,7 +151,7 @@ class ProgramPipeline:
         generalize_named_ops(self.function, self.ctx)
         apply_patterns_greedily(self.function, self.ctx, [ElementwiseToGeneric(self.ctx)])
         # Step 2: fuse producer-consumer chains.
-        fuse_elementwise_generics(self.function, self.ctx)
+        fuse_elementwise_generics(self.function, self.ctx, self.holds_rows)
         generics = self.collect()
         if not generics:
             return
@@ -168,6 +169,23 @@ class ProgramPipeline:
             pipeline.create_pipeline()
         # Step 6: erase loads, stores, access tiles and what only they used.
         self.cleanup()
+
+    def holds_rows(self, reduction: GenericOp) -> bool:
+        """Whether `reduction` may hold one value per row over its steps (Decision 101): its rows
+        fill at least half the compute unit's lanes, so it does not step lane-wide (Decision 65,
+        which reads a single input), and its input stays under `reduction-dim-chunking`'s
+        threshold (whose chunks resend only the stepped input)."""
+        from dfsched.passes.scheduling.reduction_dim_chunking import ReductionDimChunking
+
+        element = getattr(reduction.outputs[0].type, "element_type", None) if reduction.outputs else None
+        simd = self.compute.simd
+        lanes = simd.lanes_for(element) if simd is not None and element is not None else 0
+        width = getattr(element, "bitwidth", None)
+        rows, total = 1, (width + 7) // 8 if isinstance(width, int) else 0
+        for extent, kind in zip(static_loop_ranges(reduction), iterator_names(reduction)):
+            rows *= extent if kind == "parallel" else 1
+            total *= extent
+        return lanes > 0 and rows * 2 > lanes and 0 < total <= ReductionDimChunking.chunk_size_threshold
 
     # -- collection and checks ---------------------------------------------
     def collect(self) -> list[GenericOp]:

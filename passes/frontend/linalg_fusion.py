@@ -16,10 +16,13 @@ fused op back. This module does the same:
   of operand `i` replaced by the producer's yielded value;
 * every init of the fused op that is not a `tensor.empty` is replaced by a fresh one, except
   the `linalg.fill` a reduction starts from;
-* dfsched: a producer is not fused into a reduction when one of its inputs would not step
-  along every reduction loop (a broadcast value, as `x - max` in a softmax): the scheduler
-  streams every input of a reduction along its reduction loops, so the producer stays a
-  compute op of its own and its result an intermediate in the scratchpad;
+* dfsched: a producer is fused into a reduction when each of its inputs steps along every loop
+  or is one value per row (indexed by exactly the reduction's parallel loops, as the row maximum
+  in `sum(exp(x - max))` of a softmax), and only when `holds_rows` says the reduction's rows fill
+  at least half the compute unit's lanes (Decision 101): the scheduler then reads such a value
+  once and holds it for the row's steps. Otherwise (a scalar broadcast, a reduction whose few
+  rows step lane-wide, Decision 65, which reads one input) the producer stays a compute op of
+  its own and its result an intermediate in the scratchpad;
 * dfsched: nothing is fused into a contraction (`passes/contraction.py`: a multiply-accumulate
   of two inputs): its steps read both operands from FIFOs and a matrix unit takes only the
   product's operands, so an element-wise producer (SwiGLU's `silu(gate) * up` before the down
@@ -32,6 +35,8 @@ fused op back. This module does the same:
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
@@ -48,14 +53,18 @@ GenericOp, YieldOp, IndexOp = linalg_ops.GenericOp, linalg_ops.YieldOp, linalg_o
 FillOp = linalg_ops.FillOp
 
 
-def fuse_elementwise_generics(func: Operation, ctx: Context | None) -> None:
-    """Fuse producer-consumer chains of generics in `func`, upstream's worklist order."""
+def fuse_elementwise_generics(func: Operation, ctx: Context | None,
+                              holds_rows: Callable[[GenericOp], bool] | None = None) -> None:
+    """Fuse producer-consumer chains of generics in `func`, upstream's worklist order.
+
+    `holds_rows(reduction)`: whether a producer with a per-row input may be fused into that
+    reduction (None: never)."""
     worklist: list[GenericOp] = [op for op in func.walk() if isinstance(op, GenericOp)]
     while worklist:
         consumer = worklist.pop()
         for index, value in enumerate(consumer.inputs):
             producer = value.owner
-            if not isinstance(producer, GenericOp) or not can_fuse(producer, consumer, index):
+            if not isinstance(producer, GenericOp) or not can_fuse(producer, consumer, index, holds_rows):
                 continue
             fused = fuse(producer, consumer, index, ctx)
             Rewriter.insert_op(fused, InsertPoint.before(consumer))
@@ -73,7 +82,8 @@ def fuse_elementwise_generics(func: Operation, ctx: Context | None) -> None:
             _fresh_empty_inits(generic)
 
 
-def can_fuse(producer: GenericOp, consumer: GenericOp, index: int) -> bool:
+def can_fuse(producer: GenericOp, consumer: GenericOp, index: int,
+             holds_rows: Callable[[GenericOp], bool] | None = None) -> bool:
     """MLIR's `areElementwiseOpsFusable` for input `index` of `consumer` (plus: the
     producer must not read its init, which MLIR's fused body could not express)."""
     if len(producer.results) != 1 or len(producer.outputs) != 1:
@@ -106,8 +116,11 @@ def can_fuse(producer: GenericOp, consumer: GenericOp, index: int) -> bool:
         if covered != set(range(consumer_maps[0].num_dims)):
             return False
         reduction_dims = {k for k, it in enumerate(iterator_names(consumer)) if it != "parallel"}
-        if any(not reduction_dims <= _dims_of(amap) for amap in fused_maps):
-            return False  # a broadcast input of a reduction: the scheduler steps every input along it
+        all_dims = set(range(consumer_maps[0].num_dims))
+        per_row = [amap for amap in fused_maps if not reduction_dims <= _dims_of(amap)]
+        if per_row and (holds_rows is None or not holds_rows(consumer)
+                        or any(_dims_of(amap) != all_dims - reduction_dims for amap in per_row)):
+            return False  # a broadcast input of a reduction the scheduler cannot hold: it steps every input
     return True
 
 

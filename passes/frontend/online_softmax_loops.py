@@ -45,7 +45,7 @@ import struct
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf, tensor
-from xdsl.dialects.builtin import AffineSetAttr, DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, TensorType
+from xdsl.dialects.builtin import AffineSetAttr, DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -212,10 +212,8 @@ class RangeGrowth:
         raise self.refuse(f"'{op_name(op)}' has no group for the dimension the loop steps")
 
     def _elementwise(self, op: Operation) -> int:
-        positions = {p for v in op.operands if isinstance(v.type, TensorType)
-                     for p in [self.position_of(v)] if p is not None}
-        if any(not isinstance(v.type, TensorType) and self.deps.depends(v) for v in op.operands):
-            raise self.refuse(f"'{op_name(op)}' reads a scalar that changes with the loop")
+        # `is_elementwise_on_tensors`: every operand is a tensor of the result's shape
+        positions = {p for v in op.operands for p in [self.position_of(v)] if p is not None}
         if len(positions) != 1:
             raise self.refuse(f"the operands of '{op_name(op)}' step along different dimensions")
         position = positions.pop()

@@ -71,7 +71,7 @@ class ResolveDistributedViews(ModulePass):
                     _resolve(view)
                     resolved = True
             if resolved:
-                _make_views_static(function)
+                make_views_static(function)
                 canonicalize(function)
 
 
@@ -417,7 +417,7 @@ def static_view(view: ktdp.ConstructMemoryViewOp, coordinate_set: AffineSet | No
     return static
 
 
-def _make_views_static(function: Operation) -> None:
+def make_views_static(function: Operation) -> None:
     """Every plain view of `function` whose dynamic sizes and strides are constants, made static."""
     for view in [o for o in function.walk() if isinstance(o, ktdp.ConstructMemoryViewOp)]:
         if not view.sizes and not view.strides:

@@ -14,7 +14,9 @@ symbols once for the module:
    double buffering and `ktdf.parallel` (over any number of corelets);
 7. canonicalize the function;
 8. send a loop-invariant broadcast operand once per loop, its receiver holding it
-   (`hold-broadcast-operands`, Decision 90; `hold-broadcasts=false` keeps one send per step).
+   (`hold-broadcast-operands`, Decision 90; `hold-broadcasts=false` keeps one send per step);
+9. carry a reduction's partial in a register through its loop instead of loading and storing
+   it at every step (`carry-reduction-partials`, Decision 102; `carry-partials=false` keeps them).
 
 Where dfsched departs from upstream (the spec's Decisions):
 
@@ -50,7 +52,7 @@ from dfsched.diagnostics import error, location_of
 from dfsched.passes.cleanup.canonicalize import canonicalize
 from dfsched.passes.cleanup.greedy import GreedyConfig, apply_patterns_greedily, region_dce
 from dfsched.passes.cleanup.patterns import fold, folder_patterns
-from dfsched.passes.lowering import hold_broadcast_operands
+from dfsched.passes.lowering import carry_reduction_partials, hold_broadcast_operands
 from dfsched.passes.lowering import (
     dfir_buffering,
     dfir_collapse,
@@ -118,6 +120,9 @@ class KtdfloweringToDfir(ModulePass):
     hold_broadcasts: bool = True
     """Send a loop-invariant broadcast operand once per loop, held by its receiver (Decision 90)."""
 
+    carry_partials: bool = True
+    """Carry a reduction's partial through its loop in a register (Decision 102)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from dfsched.arch.loading import NO_DEVICE, device_model_for
 
@@ -140,6 +145,8 @@ class KtdfloweringToDfir(ModulePass):
             operation_lowerings(func, components, model)
             canonicalize(func, top_down=False)
             if self.hold_broadcasts and hold_broadcast_operands.hold_broadcasts(func):
+                canonicalize(func, top_down=False)
+            if self.carry_partials and carry_reduction_partials.carry_partials(func):
                 canonicalize(func, top_down=False)
         dfir_tile_reduce.lower_tile_reduces(op, model)  # all-reduces between tiles: launches of their own
         dfir_tile_branches.specialise_tile_branches(op)  # `if %pid == 0 { call }`: the program's cores

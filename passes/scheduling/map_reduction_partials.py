@@ -234,7 +234,9 @@ def rewrite(plan: Plan) -> None:
     for read in reads:
         assert isinstance(read, ktdf.ReadFromFifoOp) and isinstance(read.result.type, TensorType)
         in_type = read.result.type
-        buffer_reads[read] = add(ktdf.ReadFromFifoOp(
+        # a held input (Decision 101) is read once before the steps, where it is
+        at = add if read.parent_block() is generic.parent_block() else BlockInserter.before_op(read, read.location)
+        buffer_reads[read] = at(ktdf.ReadFromFifoOp(
             read.fifo_slot, MemRefType(in_type.element_type, in_type.get_shape()))).results[0]
     body = widened_body(generic, wide) if wide is not None else generic.body.clone()
     width = lane_width(generic)

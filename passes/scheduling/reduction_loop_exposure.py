@@ -32,7 +32,7 @@ located error.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import scf
@@ -40,7 +40,6 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.linalg import ops as xlinalg
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
-from xdsl.passes import ModulePass
 
 from dfsched.passes.builder import BlockInserter
 from dfsched.arch.model import DeviceModel
@@ -48,6 +47,7 @@ from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
 from dfsched.dialects.affine_subscripts import affine_add
 from dfsched.passes.contraction import matrix_tile
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.lane_wide import choose_width, mark
 from dfsched.passes.scheduling.reduction_utils import (
     all_equal,
@@ -57,6 +57,7 @@ from dfsched.passes.scheduling.reduction_utils import (
     defining_slice,
     find_load_stage,
     find_store_stage,
+    held_inputs,
     if_then,
     input_read,
     input_reduction_positions,
@@ -74,13 +75,10 @@ PASS = "reduction-loop-exposure"
 
 
 @dataclass(frozen=True)
-class ReductionLoopExposure(ModulePass):
+class ReductionLoopExposure(DevicePass):
     """Turn each reduction into explicit reduction loops with a carried accumulator."""
 
     name = "reduction-loop-exposure"
-
-    device: str | None = None
-    """Architecture file (or shipped short name) used when the module declares no device."""
 
     lane_wide: bool = True
     """Step reductions with few rows by several elements of each row (`passes/lane_wide.py`);
@@ -133,10 +131,11 @@ class Plan:
     generic: xlinalg.GenericOp
     red_dims: list[int]
     sizes: list[int]
-    inputs: list[SteppedInput]  # one per generic input, in order
+    inputs: list[SteppedInput]  # one per stepped generic input, in order
     write: ktdf.WriteToFifoOp
     chunks: list[int]  # elements of each reduction dim one step reads (1; a matrix unit's K; L lanes)
     lanes: int | None = None  # L of a lane-wide reduction
+    held: list[int] = field(default_factory=list)  # inputs read once, before the steps (`held_inputs`)
 
     @property
     def steps(self) -> int:
@@ -178,17 +177,21 @@ def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp, model: DeviceMode
         raise error(pipeline, f"{PASS}: cannot find load stage upstream of compute stage")
 
     positions = input_reduction_positions(generic)
+    held = held_inputs(generic)
+    stepped = [i for i in range(len(generic.inputs)) if i not in held]
     fifo_ins = [find_fifo_in(pipeline, load, generic)] if len(generic.inputs) == 1 else \
-        [contraction_fifo_in(pipeline, load, generic, i) for i in range(len(generic.inputs))]
-    for index, (value, fifo_in) in enumerate(zip(generic.inputs, fifo_ins)):
-        if any(fifo_in is other and value is not generic.inputs[i] for i, other in enumerate(fifo_ins[:index])):
+        [contraction_fifo_in(pipeline, load, generic, i) for i in stepped]
+    held_fifos = [held_fifo_in(pipeline, load, generic, i) for i in held]
+    stepped_values = [generic.inputs[i] for i in stepped]
+    for index, (value, fifo_in) in enumerate(zip(stepped_values, fifo_ins)):
+        if any(fifo_in is other and value is not stepped_values[i] for i, other in enumerate(fifo_ins[:index])):
             raise error(generic, f"{PASS}: contraction inputs {fifo_ins.index(fifo_in)} and {index} are "
                                  "different reads of one FIFO slot")
     steps = 1
     for size in sizes:
         steps *= size
     inputs: list[SteppedInput] = []
-    for fifo_in, value, input_positions in zip(fifo_ins, generic.inputs, positions):
+    for fifo_in, value, input_positions in zip(fifo_ins, stepped_values, positions):
         check_fifo_in(pipeline, private, fifo_in, steps)
         value_type = value.type
         assert isinstance(value_type, TensorType)
@@ -198,7 +201,8 @@ def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp, model: DeviceMode
         inputs.append(SteppedInput(fifo_in.index, fifo_in.type, TensorType(value_type.element_type, slice_shape),
                                    input_positions))
 
-    partial = next((t for t in transfers(load) if is_fifo(t.destination) and t.destination not in fifo_ins), None)
+    partial = next((t for t in transfers(load) if is_fifo(t.destination) and t.destination not in fifo_ins
+                    and t.destination not in held_fifos), None)
     if partial is not None and guarding_if(partial, load) is None:
         raise error(pipeline, f"{PASS}: found partial FIFO but no scf.if condition in load stage")
     write = next((op for op in compute.walk() if isinstance(op, ktdf.WriteToFifoOp)), None)
@@ -209,7 +213,7 @@ def analyse(compute: ktdf.StageOp, generic: xlinalg.GenericOp, model: DeviceMode
     if generic.parent_op() is not compute:
         raise error(generic, f"{PASS}: the reduction linalg.generic must be directly in its ktdf.stage")
     return Plan(pipeline, private, load, compute, find_store_stage(pipeline, compute), generic, red_dims, sizes,
-                inputs, write, chunks, lanes)
+                inputs, write, chunks, lanes, held)
 
 
 def check_fifo_in(pipeline: ktdf.PipelineOp, private: ktdf.PrivateOp, fifo_in: SSAValue, steps: int) -> None:
@@ -242,6 +246,24 @@ def contraction_fifo_in(pipeline: ktdf.PipelineOp, load: ktdf.StageOp, generic: 
     if not any(t.destination is read.fifo_slot for t in transfers(load)):
         raise error(pipeline, f"{PASS}: no transfer of the load stage feeds contraction input {index}")
     return read.fifo_slot
+
+
+def held_fifo_in(pipeline: ktdf.PipelineOp, load: ktdf.StageOp, generic: xlinalg.GenericOp, index: int) -> SSAValue:
+    """The slot held input `index` (one value per row, Decision 101) is read from, once."""
+    value = generic.inputs[index]
+    read = value.owner if isinstance(value, OpResult) else None
+    if not isinstance(read, ktdf.ReadFromFifoOp) or read.parent_op() is not generic.parent_op():
+        raise error(generic, f"{PASS}: input {index}, one value per row held over the steps, must be read from a "
+                             "FIFO in its stage")
+    if not any(t.destination is read.fifo_slot for t in transfers(load)):
+        raise error(pipeline, f"{PASS}: no transfer of the load stage feeds held input {index}")
+    if any(read.fifo_slot is other.fifo_slot for other in _reads_of(generic) if other is not read):
+        raise error(generic, f"{PASS}: held input {index} shares its FIFO slot with another input")
+    return read.fifo_slot
+
+
+def _reads_of(generic: xlinalg.GenericOp) -> list[ktdf.ReadFromFifoOp]:
+    return [v.owner for v in generic.inputs if isinstance(v, OpResult) and isinstance(v.owner, ktdf.ReadFromFifoOp)]
 
 
 def find_fifo_in(pipeline: ktdf.PipelineOp, load: ktdf.StageOp, generic: xlinalg.GenericOp) -> SSAValue:
@@ -372,7 +394,7 @@ def rewrite_compute(plan: Plan, fifo_ins: Sequence[SSAValue], start: SSAValue, s
     # move to the top of the stage, in order: they run once, before the loops.
     captured = captured_values(generic)
     prelude = defining_slice(generic.outputs[0], body)
-    for value in captured:
+    for value in [*captured, *(generic.inputs[i] for i in plan.held)]:  # held inputs: read once, first
         prelude += [op for op in defining_slice(value, body) if op not in prelude]
     prelude = [op for op in body.ops if op in prelude]
     anchor = next(op for op in body.ops if op not in prelude)
@@ -384,7 +406,8 @@ def rewrite_compute(plan: Plan, fifo_ins: Sequence[SSAValue], start: SSAValue, s
     loops = nested_reduction_loops(add, plan.sizes, start, step, generic.outputs[0])
     inner = BlockInserter.before_op(loops.inner_terminator, plan.pipeline.location)
     mapping: dict[SSAValue, SSAValue] = {}
-    for value, fifo_in, stepped in zip(generic.inputs, fifo_ins, plan.inputs):
+    stepped_values = [v for i, v in enumerate(generic.inputs) if i not in plan.held]
+    for value, fifo_in, stepped in zip(stepped_values, fifo_ins, plan.inputs):
         if value not in mapping:  # an operand used twice (x * x) is read once per step
             mapping[value] = inner(ktdf.ReadFromFifoOp(fifo_in, stepped.slice_type)).results[0]
     mapping[generic.outputs[0]] = loops.innermost.body.block.args[1]

@@ -129,23 +129,38 @@ def loop_extent(generic: xlinalg.GenericOp, dim: int) -> int:
     return -1
 
 
-def check_reduction_operands(generic: xlinalg.GenericOp, pass_name: str, at: Operation) -> None:
-    """One tensor input indexed by the identity map, one tensor init (what the passes rewrite).
+def check_reduction_operands(generic: xlinalg.GenericOp, pass_name: str, at: Operation,
+                             held: Sequence[int] = ()) -> None:
+    """One tensor input indexed by the identity map, one tensor init (what the passes rewrite);
+    besides it, the inputs `held` (`held_inputs`) when the pass can hold them.
 
     Upstream assumes this shape (the reduction dims index input 0 by iterator position, and
     only input 0 is re-read per chunk or per step); anything else would be rewritten wrongly.
     """
-    if len(generic.inputs) != 1 or len(generic.outputs) != 1:
+    stepped = [i for i in range(len(generic.inputs)) if i not in held]
+    if len(stepped) != 1 or len(generic.outputs) != 1:
         raise error(at, f"{pass_name}: expected a reduction with one input and one init, got "
                         f"{len(generic.inputs)} inputs and {len(generic.outputs)} inits")
-    if not isinstance(generic.inputs[0].type, TensorType) or not isinstance(generic.outputs[0].type, TensorType) \
-            or len(generic.results) != 1:
+    if not isinstance(generic.inputs[stepped[0]].type, TensorType) \
+            or not isinstance(generic.outputs[0].type, TensorType) or len(generic.results) != 1:
         raise error(at, f"{pass_name}: expected the reduction's input and init to be tensors")
     maps = generic.indexing_maps.data
-    first = maps[0].data if maps and isinstance(maps[0], AffineMapAttr) else None
+    first = maps[stepped[0]].data if isinstance(maps[stepped[0]], AffineMapAttr) else None
     rank = len(generic.iterator_types.data)
     if first is None or first != AffineMap.identity(rank):
         raise error(at, f"{pass_name}: expected the reduction's input to be indexed by the identity map")
+
+
+def held_inputs(generic: xlinalg.GenericOp) -> list[int]:
+    """The tensor inputs of a reduction that no reduction dim indexes (the row maxima in a
+    softmax's `sum(exp(x - max))`, Decision 101): one value per row, the same at every step,
+    read once and held by the compute unit for the whole reduction. A contraction has none."""
+    red = set(reduction_dims(generic))
+    maps = [m.data for m in generic.indexing_maps.data]
+    if not red or len(generic.inputs) < 2:
+        return []
+    return [i for i, (value, amap) in enumerate(zip(generic.inputs, maps))
+            if isinstance(value.type, TensorType) and not red & set(amap.used_dims())]
 
 
 def input_reduction_positions(generic: xlinalg.GenericOp) -> list[list[int]]:
@@ -157,8 +172,9 @@ def input_reduction_positions(generic: xlinalg.GenericOp) -> list[list[int]]:
     reads a slice of size 1 along those positions of every input. A single input must be
     indexed by the identity map (`check_reduction_operands`). Anything else: a located error.
     """
-    if len(generic.inputs) == 1:
-        check_reduction_operands(generic, "reduction-loop-exposure", generic)
+    held = held_inputs(generic)
+    if len(generic.inputs) - len(held) == 1:
+        check_reduction_operands(generic, "reduction-loop-exposure", generic, held)
         return [reduction_dims(generic)]
     red_dims = reduction_dims(generic)
     if len(generic.outputs) != 1 or len(generic.results) != 1 or not isinstance(generic.outputs[0].type, TensorType):

@@ -60,7 +60,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
-from xdsl.passes import ModulePass
 
 from dfsched.arch.model import DeviceModel
 from dfsched.compat import linalg_ops
@@ -70,18 +69,17 @@ from dfsched.dialects.ktdf_arch import attribute_text
 from dfsched.passes.walk import pipelines_post_order
 from dfsched.passes.scheduling.pipeline_tree import nearest_pipeline, nearest_stage
 from dfsched.passes.scheduling.privates import retype_private_results
+from dfsched.passes.scheduling.reduction_utils import held_inputs
+from dfsched.passes.device_pass import DevicePass
 
 PASS = "scalar-broadcast-legalization"
 
 
 @dataclass(frozen=True)
-class ScalarBroadcastLegalization(ModulePass):
+class ScalarBroadcastLegalization(DevicePass):
     """Widen scalar operands broadcast along the vector dim and send them as splats."""
 
     name = "scalar-broadcast-legalization"
-
-    device: str | None = None
-    """Architecture file (or shipped short name) used when the module declares no device."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from dfsched.arch.loading import required_device_model
@@ -148,6 +146,8 @@ def collect_sites(pipeline: ktdf.PipelineOp, model: DeviceModel) -> list[Site]:
                 continue
             if amap.num_dims - 1 in amap.used_dims():
                 continue  # a unit trailing dim read along the innermost loop: no broadcast
+            if index in held_inputs(generic):
+                continue  # one value per row of a reduction: read once and held (Decision 101), no splat
             if not isinstance(value, OpResult) or not isinstance(value.owner, ktdf.ReadFromFifoOp):
                 continue  # not fed through a FIFO: nothing on a load path to legalize
             site = legalize_operand(generic, index, value.owner, pipeline, units[0], model)

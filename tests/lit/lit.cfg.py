@@ -3,10 +3,7 @@
 import atexit
 import os
 import shutil
-import socket
-import subprocess
 import sys
-import tempfile
 
 import lit.formats
 
@@ -38,33 +35,33 @@ config.substitutions.append(("%devices", os.path.join(config.test_source_root, "
 config.substitutions.append(("%examples", os.path.join(config.test_source_root, "..", "..", "examples")))
 
 
-def start_fork_server():
-    """The tools through `forkserver.py` (their imports paid once per lit run); None to run them
-    directly (`DFSCHED_LIT_FORKSERVER=off`, or no fork server on this platform)."""
-    if os.environ.get("DFSCHED_LIT_FORKSERVER") == "off" or not hasattr(socket, "send_fds"):
+def fork_server():
+    """The socket of the tools' fork server (`forkserver.py`: their imports paid once, not per
+    RUN line): the one the environment names (`tests/test_lit.py`'s, shared by its lit runs),
+    else one started for this run; None to run the tools directly (`DFSCHED_LIT_FORKSERVER=off`,
+    or no fork server on this platform)."""
+    named = os.environ.get("DFSCHED_LIT_FORKSERVER", "")
+    if named == "off":
         return None
-    folder = tempfile.mkdtemp(prefix="dfsched-lit-")
-    path = os.path.join(folder, "tools.sock")
-    server = subprocess.Popen([sys.executable, FORKSERVER, "serve", path], env=config.environment,
-                              stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    if server.stdout.readline().strip() != b"ready":
-        server.kill()
+    if named and os.path.exists(named):
+        config.environment["DFSCHED_LIT_FORKSERVER"] = named
+        return named
+    sys.path.insert(0, config.test_source_root)
+    import forkserver
+
+    started = forkserver.start(config.environment)
+    if started is None:
         return None
-
-    def stop():
-        server.kill()
-        server.wait()
-        shutil.rmtree(folder, ignore_errors=True)
-
+    path, stop = started
     atexit.register(stop)
     config.environment["DFSCHED_LIT_FORKSERVER"] = path
     return path
 
 
 FORKSERVER = os.path.join(config.test_source_root, "forkserver.py")
-served = start_fork_server()
+served = fork_server()
 for name in ("dfsched-opt", "dfsched-arch", "dfsched-run", "dfsched", "filecheck"):
     if shutil.which(name, path=config.environment["PATH"]):
-        command = f"{sys.executable} -S {FORKSERVER} {name}" if served and name != "filecheck" else tool(name)
+        command = f"{sys.executable} -S {FORKSERVER} {name}" if served else tool(name)
         config.substitutions.append((rf"(?<![\w/.-]){name}(?![\w.-])", command))
-config.substitutions.append(("FileCheck", tool("filecheck")))
+config.substitutions.append(("FileCheck", f"{sys.executable} -S {FORKSERVER} filecheck" if served else tool("filecheck")))

@@ -18,6 +18,7 @@ import pytest
 from dfsched.diagnostics import DiagnosticError
 from dfsched.interp.dataflow import DeadlockError, simulate
 from dfsched.interp.ktir import compare_outputs, load_module, make_inputs, parse_module, run
+from unit_helpers import index_constants
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -53,15 +54,7 @@ def module(body: str, functions: str = ""):
     text = f"""{ALIASES}
 module {{
   func.func @main() {{
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-    %c16 = arith.constant 16 : index
-    %c100 = arith.constant 100 : index
-    %c128 = arith.constant 128 : index
-    %c256 = arith.constant 256 : index
-    %c512 = arith.constant 512 : index
-    %c2048 = arith.constant 2048 : index
+{index_constants(0, 1, 2, 16, 100, 128, 256, 512, 2048)}
 {UNITS}
 {body}
     return

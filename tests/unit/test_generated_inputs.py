@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_ktir_interp import kernel, tile, view
+from unit_helpers import kernel, tile, view
 
 from dfsched.diagnostics import DiagnosticError
 from dfsched.interp.ktir import compare_outputs, make_inputs, parse_module, run

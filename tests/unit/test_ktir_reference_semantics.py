@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_ktir_interp import box, kernel, tile, view
 
 from dfsched.arch.loading import load_device
 from dfsched.diagnostics import DiagnosticError
 from dfsched.interp.ktir import call_function, make_inputs, parse_module, run, run_kernel
 from dfsched.tools.run import device_accumulation
-from unit_helpers import run_main
+from unit_helpers import box, kernel, run_main, tile, view
 
 LOCAL = "#ktdp.memory_space<ct_local>"
 

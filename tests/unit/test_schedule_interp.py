@@ -23,10 +23,9 @@ from dfsched.interp.schedule import (
     run_schedule_outputs,
     schedule_layout,
 )
-from unit_helpers import box
+from unit_helpers import GLOBAL, box, index_constants
 
 F16 = np.float16
-GLOBAL = "#ktdp.memory_space<global>"
 DDR_IN = '!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>'
 DDR_OUT = '!ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>'
 
@@ -45,12 +44,7 @@ def kernel(body: str, views: str, grid: int = 1) -> str:
     return f"""
 module {{
   func.func @k() attributes {{grid = [{grid}]}} {{
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-    %c3 = arith.constant 3 : index
-    %c4 = arith.constant 4 : index
-    %c5 = arith.constant 5 : index
+{index_constants(0, 1, 2, 3, 4, 5)}
 {views}
 {body}
     return

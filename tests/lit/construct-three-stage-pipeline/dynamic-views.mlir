@@ -1,13 +1,10 @@
 // RUN: dfsched-opt %s -split-input-file -verify-diagnostics --construct-three-stage-pipeline --device=sample
-// RUN: not dfsched-opt %s -split-input-file --device=sample -ktir-to-dfir --bind n=64 -o %t 2>&1 | filecheck %s --check-prefix=BOUND
-// RUN: test ! -e %t
 
 // An access tile over a view whose memref type has a dynamic size is refused (README
 // Decision 91): the transfers move every position of the tile and cannot mask the tail past
 // the run-time size (Triton's n_elements), and the simulator cannot address the view.
-// Binding the size (--bind) makes it a constant operand but leaves the type dynamic.
-
-// BOUND: error: access tile over a memory view of dynamic shape memref<?xf16>
+// Binding the size (--bind) makes the view static and clips an element-wise kernel's tiles to it
+// (Decision 103, tests/lit/clip-bound-access-tiles).
 #row = affine_map<(d0) -> (d0)>
 #upto_n = affine_set<(d0)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0)>
 #tile = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>

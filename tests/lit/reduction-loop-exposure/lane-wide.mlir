@@ -168,6 +168,56 @@ func.func @square_read_twice(%in: memref<1x48xf16, "L1">, %out: memref<1x1xf16, 
 
 // -----
 
+// Two different inputs of one shape (exp(x - m) summed, m a row splatted to x's shape, as the
+// front door writes Triton's softmax_wide) step lane-wide alike (Decision 104): each step reads a
+// 1x16 block of both.
+
+// CHECK-LABEL: func.func @two_inputs(
+// CHECK:         %[[X:.*]] = ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 16xf16> -> tensor<1x16xf16>
+// CHECK-NEXT:    %[[M:.*]] = ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 16xf16> -> tensor<1x16xf16>
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%[[X]], %[[M]] : tensor<1x16xf16>, tensor<1x16xf16>) {{.*}} attrs = {dfsched.lane_wide = 16 : index}
+
+// PARTIALS-LABEL: func.func @two_inputs(
+// PARTIALS:         %[[LANES:.*]] = memref.alloc() : memref<1x16xf16, "SFU_REG">
+// PARTIALS:           linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : memref<1x16xf16>, memref<1x16xf16>) outs(%[[LANES]] : memref<1x16xf16, "SFU_REG">) attrs = {dfsched.lane_wide = 16 : index}
+
+func.func @two_inputs(%in: memref<1x48xf16, "L1">, %row: memref<1x48xf16, "L1">, %out: memref<1x1xf16, "L1">) {
+  %cst = arith.constant 0.0 : f16
+  ktdf.pipeline {
+    %f:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 48xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 48xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, !ktdf.token, !ktdf.token) {
+      %x:2 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 48xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 48xf16>
+      %y = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>
+      %u0 = ktdf.create_token : !ktdf.token
+      %u1 = ktdf.create_token : !ktdf.token
+      ktdf.private_yield %x#0, %x#1, %y, %u0, %u1 : !ktdf.fifo.slot<"L1LU" -> "SFU", 48xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 48xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, !ktdf.token, !ktdf.token
+    }
+    ktdf.stage depends_in(none) depends_out(%f#3) {
+      ktdf.data_transfer from %in[0, 0] size [1, 48] to %f#0 size [1, 48] : memref<1x48xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 48xf16>
+      ktdf.data_transfer from %row[0, 0] size [1, 48] to %f#1 size [1, 48] : memref<1x48xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 48xf16>
+    } {applicable_units = ["L1LU"]}
+    ktdf.stage depends_in(%f#3) depends_out(%f#4) {
+      %v = ktdf.read_from_fifo %f#0 : <"L1LU" -> "SFU", 48xf16> -> tensor<1x48xf16>
+      %w = ktdf.read_from_fifo %f#1 : <"L1LU" -> "SFU", 48xf16> -> tensor<1x48xf16>
+      %e = tensor.empty() : tensor<1xf16>
+      %i = linalg.fill ins(%cst : f16) outs(%e : tensor<1xf16>) -> tensor<1xf16>
+      %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%v, %w : tensor<1x48xf16>, tensor<1x48xf16>) outs(%i : tensor<1xf16>) {
+      ^bb0(%a: f16, %c: f16, %b: f16):
+        %d = arith.subf %a, %c : f16
+        %x2 = math.exp %d : f16
+        %r = arith.addf %b, %x2 : f16
+        linalg.yield %r : f16
+      } -> tensor<1xf16>
+      ktdf.write_to_fifo %m, %f#2 : tensor<1xf16>, <"SFU" -> "L1SU", 1xf16>
+    } {applicable_units = ["SFU"]}
+    ktdf.stage depends_in(%f#4) depends_out(none) {
+      ktdf.data_transfer from %f#2 size [1, 1] to %out[0, 0] size [1, 1] : !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, memref<1x1xf16, "L1">
+    } {applicable_units = ["L1SU"]}
+  }
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @not_commutative(
 // CHECK:         ktdf.data_transfer from %{{.*}}[0, %{{.*}}] size [4, 1]
 // CHECK-NOT:     dfsched.lane_wide
