@@ -136,12 +136,18 @@ def _outside_for(tile: Operation, offsets: list[Span], held: list[Span], grid: l
     return reached is not None and not _inside(reached, held)
 
 
+SCAN = 1 << 17
+"""Tiles tried from each end of the grid: a grid whose first `SCAN` tiles all stay inside (while
+the bounds over all tiles do not) is left alone, so the check stays linear and bounded."""
+
+
 def _first_and_last(count: int, bad) -> list[int]:
-    """The first and the last of 0..count-1 for which `bad` holds (one search from each end)."""
-    first = next((t for t in range(count) if bad(t)), None)
+    """The first and the last of 0..count-1 for which `bad` holds, searching `SCAN` tiles from
+    each end (the first alone when the last is farther from the end)."""
+    first = next((t for t in range(min(count, SCAN)) if bad(t)), None)
     if first is None:
         return []
-    last = next(t for t in range(count - 1, first - 1, -1) if t == first or bad(t))
+    last = next((t for t in range(count - 1, max(first, count - SCAN) - 1, -1) if t == first or bad(t)), first)
     return [first, last]
 
 

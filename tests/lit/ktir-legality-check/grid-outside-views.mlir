@@ -119,3 +119,18 @@ func.func @wrapped_past_the_rows() attributes {grid = [8]} {
   ktdp.store %x, %a : tensor<1x64xf16>, <1x64xindex>
   return
 }
+
+// -----
+
+// DataflowIR numbers cores with i32, one per compute tile: a grid of more than 2^31 tiles cannot
+// be written, and is refused on the function before any per-tile work (2^31 itself is accepted).
+// expected-error @below {{grid [65536, 65537] has 4295032832 compute tiles, but DataflowIR numbers cores with i32 (`dataflow.get_unit {core = c : i32}`, a core per tile): at most 2147483648}}
+func.func @too_many_tiles() attributes {grid = [65536, 65537]} {
+  return
+}
+
+// -----
+
+func.func @most_tiles() attributes {grid = [65536, 32768]} {
+  return
+}
