@@ -156,7 +156,7 @@ def run_nest(r: Runner, nest: Nest, ivs: range):
         values.append(t.src.memory.read(src_addr, t.et, consecutive=src_seq))
     for (t, dst_addr, dst_seq), data in zip(writes, values):
         if races is not None:
-            races.write(unit, t.dst.memory, dst_addr, t.et.itemsize, dst_seq)
+            races.write(unit, t.dst.memory, dst_addr, t.et.itemsize, dst_seq, data, t.et)
         t.dst.memory.write(dst_addr, data, t.et, consecutive=dst_seq)
         _count(r, t)
     for t in order:

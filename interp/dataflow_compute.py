@@ -82,12 +82,19 @@ BINARY: dict[str, Callable] = {
 }
 
 
-def _compute(r: Runner, op: Operation, result: np.ndarray, et: ElementType) -> Gen:
+def compute_work(r: Runner, op: Operation, result: np.ndarray, et: ElementType) -> Busy:
+    """A compute op's statistics, and the work to yield."""
     unit = r.require_unit(op)
-    cycles = r.sim.op_cycles(op, unit, et, int(np.asarray(result).size))
+    count = int(np.asarray(result).size)
+    work = r.sim.work(("compute", op.name, unit.kind, et.name, count),
+                      lambda: Busy(r.sim.op_cycles(op, unit, et, count), op.name, 1))
     r.stats.vector_ops += 1
-    r.stats.compute_cycles += cycles
-    yield Busy(cycles, op.name, 1)
+    r.stats.compute_cycles += work.cycles
+    return work
+
+
+def _compute(r: Runner, op: Operation, result: np.ndarray, et: ElementType) -> Gen:
+    yield compute_work(r, op, result, et)
 
 
 def _no_mask(op: Operation) -> None:
@@ -96,7 +103,8 @@ def _no_mask(op: Operation) -> None:
         raise SimError("masked vectorchain ops are not supported by the simulator")
 
 
-def _binary(r: Runner, op, args) -> Gen:
+def binary_now(r: Runner, op, args) -> tuple[np.ndarray, Busy]:
+    """A `vectorchain.binary`'s value and the work to yield."""
     found = r.sim.decoded.get(id(op))
     if found is None or found[0] is not op:  # decoded once per op
         _no_mask(op)
@@ -114,7 +122,12 @@ def _binary(r: Runner, op, args) -> Gen:
         raise SimError(f"operands of {a.size} and {b.size} elements for a result of {count}")
     with np.errstate(all="ignore"):
         out = et.cast(fn(a.reshape(-1).astype(et.dtype), b.reshape(-1).astype(et.dtype), et)).reshape(shape)
-    yield from _compute(r, op, out, et)
+    return out, compute_work(r, op, out, et)
+
+
+def _binary(r: Runner, op, args) -> Gen:
+    out, work = binary_now(r, op, args)
+    yield work
     return (out,)
 
 

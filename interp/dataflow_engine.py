@@ -162,9 +162,12 @@ class Engine:
 
     def _step(self, process: Process) -> None:
         body = process.body
+        heap = self._heap
+        timeline = self.timeline if self.record_timeline else None
+        limit = self.max_events
         while True:
             self.events += 1
-            if self.max_events is not None and self.events > self.max_events:
+            if limit is not None and self.events > limit:
                 raise error(None, f"gave up after {self.max_events} simulation events (max_events)")
             try:
                 command = next(body)
@@ -172,25 +175,28 @@ class Engine:
                 process.done = True
                 process.end = self.now
                 return
-            if isinstance(command, Busy):
-                if command.cycles <= 0:
+            kind = type(command)
+            if kind is Busy:
+                cycles = command.cycles
+                if cycles <= 0:
                     continue
-                process.busy += command.cycles
-                if self.record_timeline:
-                    self.timeline.append(TimelineEntry(process.name, self.now, self.now + command.cycles, command.what,
-                                                       command.amount))
-                if self._next_anyway(self.now + command.cycles):
+                process.busy += cycles
+                now = self.now
+                if timeline is not None:
+                    timeline.append(TimelineEntry(process.name, now, now + cycles, command.what, command.amount))
+                if not heap or heap[0][0] > now + cycles:  # `_next_anyway`, inline
+                    self.now = now + cycles
                     continue
-                self._push(process, self.now + command.cycles)
+                self._push(process, now + cycles)
                 return
-            if isinstance(command, WaitUntil):
+            if kind is WaitUntil:
                 if command.time <= self.now:
                     continue
                 if self._next_anyway(command.time):
                     continue
                 self._push(process, command.time)
                 return
-            if isinstance(command, Block):
+            if kind is Block:
                 process.blocked = command
                 command.waitlist.waiting.append(process)
                 return

@@ -34,6 +34,7 @@ from xdsl.ir.affine import AffineMap
 from dfsched.compat import op_implementations
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.interp.dataflow_batch import dma_nest, run_nest
+from dfsched.interp.dataflow_compiled import compiled_loop
 from dfsched.interp.dataflow_compute import COMPUTE
 from dfsched.interp.dataflow_engine import Block as BlockCmd
 from dfsched.interp.dataflow_engine import Busy, Process, WaitUntil
@@ -335,7 +336,17 @@ def _scf_for(r: Runner, op, args) -> Gen:
     nest = dma_nest(r.sim, op) if r.unit is not None and r.sim.options.batch_loops else None
     if nest is not None and (yield from run_nest(r, nest, range(lb, ub, step))):
         return ()
-    for iv in range(lb, ub, step):
+    ivs = range(lb, ub, step)
+    if r.unit is not None and r.sim.options.compile_loops and ivs:
+        trimmed = r._trimmed.get(id(block))  # noqa: SLF001
+        if trimmed is None or trimmed[0] is not block:  # the body's first run, op by op
+            values = yield from r.run_block(block, [ivs[0], *values])
+            ivs = ivs[1:]
+            trimmed = r._trimmed.get(id(block))  # noqa: SLF001
+        if trimmed is not None and trimmed[0] is block and ivs:  # it ran to its end: the rest can go compiled
+            values = yield from compiled_loop(r.sim, block)(r, ivs, list(values))
+            return tuple(values)
+    for iv in ivs:
         values = yield from r.run_block(block, [iv, *values])
     return tuple(values)
 
@@ -400,14 +411,46 @@ def _unit_and_peer(r: Runner, op, peer, role: str) -> tuple[Unit, Unit]:
     return unit, peer
 
 
-def _send(r: Runner, op, args) -> Gen:
-    unit, peer = _unit_and_peer(r, op, args[0], "destination")
-    data = args[1]
+def send_fifo(r: Runner, op, peer):
+    """The FIFO a `dataflow.send` of this unit to `peer` feeds (made on first use)."""
+    unit, peer = _unit_and_peer(r, op, peer, "destination")
     if peer == unit:
         raise SimError(f"{unit} sends to itself")
+    return r.sim.fifo(unit, peer)
+
+
+def receive_fifo(r: Runner, op, peer):
+    """The FIFO a `dataflow.receive` of this unit from `peer` drains (made on first use)."""
+    unit, peer = _unit_and_peer(r, op, peer, "source")
+    return r.sim.fifo(peer, unit)
+
+
+def send_now(r: Runner, fifo, flat: np.ndarray) -> Busy | None:
+    """A send of `flat` (contiguous, not empty) when the FIFO has room for all of it: pushed,
+    counted, and the work to yield; None (nothing done) when it must wait for room."""
+    if fifo.free() // max(1, flat.itemsize) < flat.size:
+        return None
     sim = r.sim
-    fifo = sim.fifo(unit, peer)
-    flat = np.ascontiguousarray(np.asarray(data).reshape(-1))
+    r.stats.sent_bytes += flat.nbytes
+    work = fifo.works.get(flat.nbytes)
+    if work is None:
+        work = fifo.works[flat.nbytes] = Busy(sim.transfer_cycles(fifo.link, flat.nbytes), fifo.send_what, flat.nbytes)
+    clock = sim.races.release(r.unit.name) if sim.races is not None else None
+    fifo.push(flat, sim.engine.now + work.cycles, clock)
+    sim.engine.wake(fifo.data)
+    return work
+
+
+def _send(r: Runner, op, args) -> Gen:
+    fifo = send_fifo(r, op, args[0])
+    peer = args[0]
+    sim = r.sim
+    flat = np.ascontiguousarray(np.asarray(args[1]).reshape(-1))
+    if flat.size:
+        work = send_now(r, fifo, flat)
+        if work is not None:
+            yield work
+            return ()
     remaining = flat
     r.stats.sent_bytes += flat.nbytes
     while remaining.size:
@@ -418,36 +461,53 @@ def _send(r: Runner, op, args) -> Gen:
             continue
         part, remaining = remaining[:free], remaining[free:]
         cycles = sim.transfer_cycles(getattr(fifo, "link", None), part.nbytes)
-        clock = sim.races.release(unit.name) if sim.races is not None else None
+        clock = sim.races.release(r.unit.name) if sim.races is not None else None
         fifo.push(part, sim.engine.now + cycles, clock)
         sim.engine.wake(fifo.data)
         yield Busy(cycles, fifo.send_what, part.nbytes)
     return ()
 
 
-def _receive(r: Runner, op, args) -> Gen:
-    unit, peer = _unit_and_peer(r, op, args[0], "source")
-    sim = r.sim
-    fifo = sim.fifo(peer, unit)
-    found = sim.decoded.get(id(op))
-    if found is None or found[0] is not op:  # decoded once per op
+def receive_info(r: Runner, op) -> tuple:
+    """(type, shape, element type, element count) of a receive's vector, decoded once per op."""
+    found = r.sim.decoded.get(id(op))
+    if found is None or found[0] is not op:
         t = op.results[0].type
         shape, et = vector_type_info(t)
-        found = sim.decoded[id(op)] = (op, (t, shape, et, math.prod(shape)))
-    t, shape, et, need = found[1]
+        found = r.sim.decoded[id(op)] = (op, (t, shape, et, math.prod(shape)))
+    return found[1]
+
+
+def receive_now(r: Runner, fifo, need: int, dtype, shape) -> np.ndarray | None:
+    """The common receive: the FIFO's head chunk is visible and is exactly the vector. Taken,
+    counted and returned (the receive's work is `receive_cycles`); None (nothing done) otherwise."""
     chunks = fifo.chunks
-    if chunks:  # the common case: the head chunk is visible and is exactly the vector
-        head = chunks[0]
-        values = head[1]
-        if values.size == need and values.dtype == et.dtype and head[0] <= sim.engine.now:
-            pieces, clocks = fifo.pop(need)
-            if sim.races is not None:
-                sim.races.acquire(unit.name, clocks[0])
-            sim.engine.wake(fifo.room)
-            values = values.copy().reshape(shape)
-            r.stats.received_bytes += values.nbytes
-            yield Busy(sim.options.receive_cycles, fifo.receive_what)
-            return (values,)
+    if not chunks:
+        return None
+    head = chunks[0]
+    values = head[1]
+    sim = r.sim
+    if values.size != need or values.dtype != dtype or head[0] > sim.engine.now:
+        return None
+    pieces, clocks = fifo.pop(need)
+    if sim.races is not None:
+        sim.races.acquire(r.unit.name, clocks[0])
+    sim.engine.wake(fifo.room)
+    values = values.copy().reshape(shape)
+    r.stats.received_bytes += values.nbytes
+    return values
+
+
+def _receive(r: Runner, op, args) -> Gen:
+    fifo = receive_fifo(r, op, args[0])
+    peer = args[0]
+    sim = r.sim
+    t, shape, et, need = receive_info(r, op)
+    values = receive_now(r, fifo, need, et.dtype, shape)
+    if values is not None:
+        yield Busy(sim.options.receive_cycles, fifo.receive_what)
+        return (values,)
+    unit = r.unit
     parts: list[np.ndarray] = []
     got = 0
     while got < need:
@@ -461,6 +521,11 @@ def _receive(r: Runner, op, args) -> Gen:
                 yield BlockCmd(fifo.data, lambda got=got: f"to receive {_describe(t)} from {peer} (FIFO {fifo.name} "
                                                          f"{'empty' if got == 0 else f'gave {got} of {need} elements'})", op)
             continue
+        if got == 0:  # what came is the whole vector in one chunk: what the loop below does, in one step
+            values = receive_now(r, fifo, need, et.dtype, shape)
+            if values is not None:
+                yield Busy(sim.options.receive_cycles, fifo.receive_what)
+                return (values,)
         take = min(visible, need - got)
         pieces, clocks = fifo.pop(take)
         parts.extend(pieces)

@@ -21,7 +21,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 from dfsched.arch.intrinsics import CYCLES_PER_OP
 from dfsched.interp import sets
 from dfsched.interp.base import defined_inside
-from dfsched.interp.dataflow_engine import Engine, Fifo, SignalBox
+from dfsched.interp.dataflow_engine import Busy, Engine, Fifo, SignalBox
 from dfsched.interp.races import RaceTracker
 from dfsched.interp.dtypes import ElementType, element_type
 from dfsched.interp.memory import Memory, StridedView
@@ -48,6 +48,7 @@ class SimOptions:
     max_events: int | None = 50_000_000
     tiles: tuple[int, ...] | None = None  # run only the units of these cores (compute tiles); None: all
     batch_loops: bool = True  # DMA loops in one piece where exact (`dataflow_batch.py`)
+    compile_loops: bool = True  # a unit's loop bodies run compiled after their first iteration (`dataflow_compiled.py`)
 
 
 @dataclass
@@ -138,15 +139,26 @@ class SimMemory:
     memory: Memory
 
 
+_LINEAR_LAYOUTS: dict[int, tuple[AffineMap, Any]] = {}  # id -> (layout, its (coefficients, constant) or None)
+
+
 def sim_view(memory: SimMemory, start: int, shape: tuple[int, ...], et: ElementType, layout: AffineMap) -> StridedView:
     """A memref of `memory`: `start` (bytes) + layout(index) elements of `et`."""
     if len(layout.results) != 1 or layout.num_dims != len(shape):
         raise SimError(f"layout_map {layout} must take {len(shape)} dims to one element offset")
-    form = sets.linear_form(layout.results[0], layout.num_dims, [0] * layout.num_symbols)
+    found = _LINEAR_LAYOUTS.get(id(layout))
+    if found is None or found[0] is not layout:  # decoded once per layout (a loop makes a view per iteration)
+        form = sets.linear_form(layout.results[0], layout.num_dims, [0] * layout.num_symbols)
+        if form is not None:
+            form = (tuple(int(c) for c in form[0]), int(form[1]))
+        if len(_LINEAR_LAYOUTS) > 4096:
+            _LINEAR_LAYOUTS.clear()
+        found = _LINEAR_LAYOUTS[id(layout)] = (layout, form)
+    form = found[1]
     if form is not None:
         coeffs, const = form
-        return StridedView(memory.memory, memory.kind, int(start) + int(const) * et.itemsize, shape,
-                           tuple(int(c) for c in coeffs), et, unit_name=memory.name)
+        return StridedView(memory.memory, memory.kind, int(start) + const * et.itemsize, shape, coeffs, et,
+                           unit_name=memory.name)
     return StridedView(memory.memory, memory.kind, int(start), shape, (0,) * len(shape), et, layout=layout,
                        unit_name=memory.name)
 
@@ -200,7 +212,9 @@ class SimState:
         self.decoded: dict[int, tuple[Operation, Any]] = {}  # id(op) -> (op, what its kind decodes once)
         self._load_cycles: dict[tuple, int] = {}
         self._op_cycles: dict[tuple, int] = {}
+        self._work: dict[tuple, Busy] = {}
         self._transfer_cycles: dict[tuple[int, int], tuple[Any, int]] = {}
+        self.compiled_loops: dict[int, tuple[Block, Any]] = {}  # scf.for body -> its compiled loop
         self.dma_loops: dict[int, Operation | None] = {}  # scf.for -> its one transfer (dataflow_batch)
         self.batched = False  # some loop ran in one piece (a failing run is simulated again without)
         self.ktir = KtirInterpreter(module, State(options=Options(check_races=False, max_ops=None)))
@@ -237,6 +251,23 @@ class SimState:
             found = self._load_cycles[key] = max(self.transfer_cycles(self.link(view.space, unit.kind), nbytes),
                                                  self.core_cycles(view.unit_name, unit, nbytes))
         return found
+
+    def work(self, key: tuple, make: Callable[[], Busy]) -> Busy:
+        """The engine command for a step of work, made once per `key` (commands are never
+        changed, so one object serves every step alike)."""
+        found = self._work.get(key)
+        if found is None:
+            found = self._work[key] = make()
+        return found
+
+    def load_work(self, view, unit, nbytes: int) -> Busy:
+        return self.work(("load", view.space, view.unit_name, unit.kind, unit.core, nbytes),
+                         lambda: Busy(self.load_cycles(view, unit, nbytes), f"vector_load {view.unit_name}", nbytes))
+
+    def store_work(self, view, unit, nbytes: int) -> Busy:
+        return self.work(("store", view.space, view.unit_name, unit.kind, nbytes),
+                         lambda: Busy(self.transfer_cycles(self.link(unit.kind, view.space), nbytes),
+                                      f"vector_store {view.unit_name}", nbytes))
 
     def core_cycles(self, memory_name: str, unit, nbytes: int) -> int:
         """Cycles to move `nbytes` between another core's scratchpad `memory_name` and `unit`
@@ -395,6 +426,7 @@ class SimState:
             fifo.link = link  # type: ignore[attr-defined]
             fifo.send_what = f"send to {dst}"  # type: ignore[attr-defined]  (the timeline's words)
             fifo.receive_what = f"receive from {src}"  # type: ignore[attr-defined]
+            fifo.works = {}  # type: ignore[attr-defined]  (a send's command, per size)
             if self.options.record_timeline and self.engine is not None:
                 fifo.now = lambda engine=self.engine: engine.now
             self.fifos[key] = fifo

@@ -33,6 +33,7 @@ class AccessPlan:
     hi: tuple[int, ...]
     by_layout: dict[Any, np.ndarray] = field(default_factory=dict)
     by_view: dict[Any, tuple[np.ndarray, bool]] = field(default_factory=dict)  # (strides, offset, itemsize) -> bytes
+    by_geometry: dict[Any, tuple] = field(default_factory=dict)  # (sizes, strides, offset, itemsize) -> `_geometry`
 
     @property
     def count(self) -> int:
@@ -77,6 +78,13 @@ def view_addresses(view: StridedView, base: tuple[int, ...], plan: AccessPlan, c
 
     Shape (n,), or (T, n) with `steps` (T, rank).
     """
+    if steps is None and view.layout is None:  # a vector access: its checks and offsets decoded once per view geometry
+        geometry = plan.by_geometry.get((view.sizes, view.strides, view.offset, view.et.itemsize))
+        if geometry is None:
+            geometry = _geometry(view, plan)
+        lows, highs, strides, offsets, consecutive = geometry
+        if len(base) == len(lows) and (not check or all(lo <= b <= hi for b, lo, hi in zip(base, lows, highs))):
+            return offsets + sum(b * c for b, c in zip(base, strides)), consecutive
     rank = len(view.sizes)
     if len(base) != rank:
         raise SimError(f"the subscript has {len(base)} indices for a rank-{rank} memref")
@@ -117,6 +125,21 @@ def view_addresses(view: StridedView, base: tuple[int, ...], plan: AccessPlan, c
     return view.offset + off * view.et.itemsize, consecutive
 
 
+def _geometry(view: StridedView, plan: AccessPlan) -> tuple:
+    """(lowest and highest subscript per dimension keeping the points in the view, the strides
+    in bytes, the points' byte offsets, whether they are consecutive) of `plan` in `view`."""
+    itemsize = view.et.itemsize
+    rel, consecutive = plan.rel_offsets(view)
+    if plan.count:
+        lows = tuple(-lo for lo in plan.lo)
+        highs = tuple(size - 1 - hi for size, hi in zip(view.sizes, plan.hi))
+    else:  # no points: nothing to check
+        lows, highs = (-(1 << 62),) * len(view.sizes), ((1 << 62),) * len(view.sizes)
+    found = (lows, highs, tuple(c * itemsize for c in view.strides), view.offset + rel * itemsize, consecutive)
+    plan.by_geometry[(view.sizes, view.strides, view.offset, itemsize)] = found
+    return found
+
+
 def check_index(view: StridedView, idx: np.ndarray) -> None:
     """Fail on the first index of `idx` (shape (..., rank)) outside the view's shape."""
     idx = np.asarray(idx, dtype=np.int64)
@@ -149,7 +172,8 @@ def _decoded_access(r: Runner, op, side: str, rank: int):
     return found[1]
 
 
-def _vector_load(r: Runner, op, args) -> Gen:
+def load_now(r: Runner, op, args) -> tuple[np.ndarray, Busy]:
+    """A vector load's effects (race check, read, statistics): its value and the work to yield."""
     unit = r.require_unit(op)
     view = _view(args[0])
     subscript, n_map, plan, shape, et = _decoded_access(r, op, "load", len(view.sizes))
@@ -160,7 +184,12 @@ def _vector_load(r: Runner, op, args) -> Gen:
     values = view.memory.read(addresses, et, consecutive=consecutive).reshape(shape)
     nbytes = values.nbytes
     r.stats.loaded_bytes += nbytes
-    yield Busy(r.sim.load_cycles(view, unit, nbytes), f"vector_load {view.unit_name}", nbytes)
+    return values, r.sim.load_work(view, unit, nbytes)
+
+
+def _vector_load(r: Runner, op, args) -> Gen:
+    values, work = load_now(r, op, args)
+    yield work
     return (values,)
 
 
@@ -170,7 +199,9 @@ def _check_count(n: int, shape: tuple[int, ...], what: str) -> None:
         raise SimError(f"{what} {n} element(s) but the vector holds {want}")
 
 
-def _vector_store(r: Runner, op, args) -> Gen:
+def store_begin(r: Runner, op, args) -> tuple[Busy, tuple]:
+    """A vector store up to its work: the work to yield, then `store_end` of what it returns
+    (the bytes change when the store's cycles end)."""
     unit = r.require_unit(op)
     value, view = args[0], _view(args[1])
     subscript, n_map, plan, _, et = _decoded_access(r, op, "store", len(view.sizes))
@@ -178,12 +209,21 @@ def _vector_store(r: Runner, op, args) -> Gen:
     values = np.asarray(value).reshape(-1)
     _check_count(plan.count, (values.size,), "stores")
     addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
-    cycles = r.sim.transfer_cycles(r.sim.link(unit.kind, view.space), values.nbytes)
-    yield Busy(cycles, f"vector_store {view.unit_name}", values.nbytes)
+    return r.sim.store_work(view, unit, values.nbytes), (view, addresses, consecutive, values, et)
+
+
+def store_end(r: Runner, pending: tuple) -> None:
+    view, addresses, consecutive, values, et = pending
     if r.sim.races is not None:
-        r.sim.races.write(unit.name, view.memory, addresses, et.itemsize, consecutive)
+        r.sim.races.write(r.unit.name, view.memory, addresses, et.itemsize, consecutive, values, et)
     view.memory.write(addresses, values, et, consecutive=consecutive)
     r.stats.stored_bytes += values.nbytes
+
+
+def _vector_store(r: Runner, op, args) -> Gen:
+    work, pending = store_begin(r, op, args)
+    yield work
+    store_end(r, pending)
     return ()
 
 
@@ -250,7 +290,7 @@ def _composite(r: Runner, op, args) -> Gen:
         values = src.memory.read(src_addr, et, consecutive=src_seq)
         yield Busy(per_step * steps, what, vector_bytes * steps)
         if races is not None:
-            races.write(unit.name, dst.memory, dst_addr, et.itemsize, dst_seq)
+            races.write(unit.name, dst.memory, dst_addr, et.itemsize, dst_seq, values, et)
         dst.memory.write(dst_addr, values, et, consecutive=dst_seq)
     else:
         for t in range(steps):
@@ -260,7 +300,7 @@ def _composite(r: Runner, op, args) -> Gen:
             _check_count(store.count, (stored.size,), "stores")
             yield Busy(per_step, what, vector_bytes)
             if races is not None:
-                races.write(unit.name, dst.memory, dst_addr[t], et.itemsize, False)
+                races.write(unit.name, dst.memory, dst_addr[t], et.itemsize, False, stored, et)
             dst.memory.write(dst_addr[t], stored, et)
     moved = steps * vector_bytes
     stats = r.stats
@@ -314,7 +354,7 @@ def _composite_indirect(r: Runner, op, args) -> Gen:
     yield Busy(per_step * steps, f"address-list transfer {src.unit_name} -> {dst.unit_name}",
                vector_bytes * steps)
     if r.sim.races is not None:
-        r.sim.races.write(unit.name, dst.memory, dst_addr, et.itemsize, False)
+        r.sim.races.write(unit.name, dst.memory, dst_addr, et.itemsize, False, values, et)
     dst.memory.write(dst_addr, values, et)
     moved_bytes = steps * vector_bytes
     r.stats.loaded_bytes += moved_bytes

@@ -34,7 +34,9 @@ API
 
 Keys: a buffer whose views are based at a kernel argument is keyed by that argument's
 name (`%A` -> "A", unnamed -> "arg<i>"); a buffer at a constant address by
-``"@<address>"`` (`"@1024"`). Scalar arguments are keyed by their names too.
+``"@<address>"`` (`"@1024"`), and one at a constant address of the scratchpads (`ct_local`
+views, with or without `ct_id`) by ``"ct_local@<address>"``, one row per compute tile.
+Scalar arguments are keyed by their names too.
 
 `options` (see `base.Options`): `unit` ("byte" | "element"), `check_races` (True),
 `out_of_bounds` ("mask" | "error"), `accumulate` ("f32" | "f16" | "f64" | None),
@@ -584,19 +586,22 @@ def _compute_layout(module: ModuleOp, info: KernelInfo, options: Options, scalar
 
     _check_index_data_overlap(records, options.unit)
     layout = Layout(options.unit, scalars=scalars)
-    # constant-address buffers (global memory only: scratchpads are not inputs)
-    const = [r for r in records if r[2] is None and r[1].space == "global"]
-    per_op: dict[int, list[list[int]]] = {}
-    for op, _, _, first, last in const:
-        per_op.setdefault(id(op), []).append([first, last])
-    intervals: list[list[int]] = []
-    for ivs in per_op.values():
-        intervals.extend(_union(ivs, touching=True))
-    for first, last in _union(intervals, touching=False):
-        members = [r for r in const if r[3] >= first and r[4] <= last]
-        layout.buffers.append(_make_buffer(f"@{first}", "global", first, last - first + 1, members, first, step, None))
+    # constant-address buffers: in global memory, and in the scratchpads (data an earlier
+    # kernel left at that address of every tile's scratchpad, one row per tile)
+    for space, prefix in (("global", "@"), ("ct_local", "ct_local@")):
+        const = [r for r in records if r[2] is None and r[1].space == space]
+        per_op: dict[int, list[list[int]]] = {}
+        for op, _, _, first, last in const:
+            per_op.setdefault(id(op), []).append([first, last])
+        intervals: list[list[int]] = []
+        for ivs in per_op.values():
+            intervals.extend(_union(ivs, touching=True))
+        for first, last in _union(intervals, touching=False):
+            members = [r for r in const if r[3] >= first and r[4] <= last]
+            layout.buffers.append(_make_buffer(f"{prefix}{first}", space, first, last - first + 1, members, first,
+                                               step, None))
     # argument buffers
-    next_global = _align(max((b.end for b in layout.buffers), default=0))
+    next_global = _align(max((b.end for b in layout.global_buffers()), default=0))
     next_local = 0
     for i in sorted(info.address_args):
         members = [r for r in records if r[2] == i]

@@ -45,10 +45,11 @@ class RaceError(Exception):
 
 
 class _Page:
-    __slots__ = ("writer", "w_epoch", "reader", "r_epoch", "shared")
+    __slots__ = ("writer", "w_epoch", "reader", "r_epoch", "shared", "summary")
 
     def __init__(self, size: int, dtype, epochs: bool):
         self.shared = None  # RaceTracker.watch_shared: slots two units read unordered
+        self.summary = None  # RaceTracker: `_Summary` of its blocks
         self.writer = np.full(size, NONE, dtype=dtype)
         self.reader = np.full(size, NONE, dtype=dtype)
         self.w_epoch = np.zeros(size, dtype=np.int64) if epochs else None
@@ -116,7 +117,7 @@ class Shadow:
     # -- checks (each records the access when it finds no conflict) ---------------------------
     @staticmethod
     def _first(bad: np.ndarray, seen: np.ndarray, what: str) -> Conflict | None:
-        if not bad.any():
+        if not np.count_nonzero(bad):
             return None
         k = int(np.argmax(bad))
         return Conflict(k, int(seen[k]), what)
@@ -174,6 +175,76 @@ class Shadow:
         return False
 
 
+def _changed_bytes(memory, addresses, values: np.ndarray, et) -> np.ndarray:
+    """The byte addresses (sorted) whose bytes a write of `values` at the element addresses
+    `addresses` changes: every byte of an element whose bits differ from what `memory` holds."""
+    flat = np.asarray(addresses, dtype=np.int64).reshape(-1)
+    new = et.cast(np.asarray(values)).reshape(-1)
+    old = memory.read(flat, et)
+    old_bytes = np.ascontiguousarray(old).view(np.uint8).reshape(flat.size, -1)
+    new_bytes = np.ascontiguousarray(new).view(np.uint8).reshape(flat.size, -1)
+    differs = (old_bytes != new_bytes).any(axis=1)
+    return np.sort((flat[differs][:, None] + np.arange(et.itemsize, dtype=np.int64)).reshape(-1))
+
+
+BLOCK_BITS = 10  # the race tracker summarises a shadow page per 1 KiB block
+
+
+class _Summary:
+    """Per block of a shadow page (`RaceTracker`), every actor that wrote or read a slot of it
+    since the launch began, with its latest epoch: an access that every such actor's epoch is
+    ordered before cannot race there, and needs no slot-by-slot check. It never forgets an
+    actor (a slot's later access does not remove the earlier one), so it only ever sends an
+    access to the slot-by-slot check that might have skipped it."""
+
+    __slots__ = ("writers", "readers", "shared", "all_shared")
+
+    def __init__(self, blocks: int):
+        self.writers: list[dict[int, int] | None] = [None] * blocks
+        self.readers: list[dict[int, int] | None] = [None] * blocks
+        self.shared: set[int] = set()  # blocks with a slot in `_Page.shared`
+        self.all_shared: set[tuple[int, int]] = set()  # in-page slices whose slots all are
+
+
+def _ordered(summaries, b0: int, b1: int, me: int, limits: list[int]) -> bool:
+    """Whether every actor `summaries` lists for blocks b0..b1 is `me` or ordered before it."""
+    for b in range(b0, b1 + 1):
+        seen = summaries[b]
+        if seen:
+            for actor, epoch in seen.items():
+                if actor != me and epoch > limits[actor + 1]:
+                    return False
+    return True
+
+
+def _readers_ordered(page: _Page, sl: slice, limits: np.ndarray) -> bool:
+    """Whether the last reader of every slot of `sl` is ordered before an access with `limits`."""
+    readers = page.reader[sl]
+    return not np.count_nonzero(page.r_epoch[sl] > limits[readers + 1])
+
+
+def _writers_ordered(page: _Page, sl: slice, limits: np.ndarray) -> bool:
+    """Whether the last writer of every slot of `sl` is ordered before an access with `limits`."""
+    writers = page.writer[sl]
+    return not np.count_nonzero(page.w_epoch[sl] > limits[writers + 1])
+
+
+def _note(summaries, b0: int, b1: int, me: int, epoch: int) -> None:
+    for b in range(b0, b1 + 1):
+        seen = summaries[b]
+        if seen is None:
+            summaries[b] = {me: epoch}
+        else:
+            seen[me] = epoch
+
+
+def _blocks(offsets) -> tuple[int, int]:
+    """The first and last block an in-page slice or offset array touches."""
+    if isinstance(offsets, slice):
+        return offsets.start >> BLOCK_BITS, (offsets.stop - 1) >> BLOCK_BITS
+    return int(offsets.min()) >> BLOCK_BITS, int(offsets.max()) >> BLOCK_BITS
+
+
 class OrderUnknown(RaceError):
     """A write whose race verdict depends on which of two unordered readers read last, in a
     run that moved accesses earlier (`RaceTracker.watch_shared`)."""
@@ -208,6 +279,9 @@ class RaceTracker:
         # per unit, the latest epoch of each unit whose accesses are ordered before its next one,
         # indexed by unit + 1: no unit (NONE) and the unit itself are always ordered
         self.limits = [np.full(n + 1, ORDERED, dtype=np.int64) for _ in range(n)]
+        self.ordered: list[list[int]] = [[] for _ in range(n)]  # `limits` as Python ints
+        self.epochs = [1] * n  # each unit's own epoch, as a Python int
+        self.stale: set[int] = set()  # units whose clock changed since `limits` were made
         for i in range(n):
             self._sync_limits(i)
         self.shadows: dict[int, Shadow] = {}
@@ -216,6 +290,8 @@ class RaceTracker:
         limits = self.limits[i]
         limits[1:] = self.clocks[i]
         limits[0] = limits[i + 1] = ORDERED
+        self.ordered[i] = limits.tolist()
+        self.epochs[i] = int(self.clocks[i][i])
 
     # -- synchronisation --------------------------------------------------------------------
     def release(self, unit: str) -> np.ndarray:
@@ -223,6 +299,7 @@ class RaceTracker:
         i = self.index[unit]
         carried = self.clocks[i].copy()
         self.clocks[i][i] += 1
+        self.epochs[i] += 1
         return carried
 
     def acquire(self, unit: str, carried: np.ndarray | None) -> None:
@@ -230,7 +307,13 @@ class RaceTracker:
             i = self.index[unit]
             clock = self.clocks[i]
             np.maximum(clock, carried, out=clock)
+            self.stale.add(i)  # its limits are brought up to date when it next accesses memory
+
+    def _limits(self, i: int) -> np.ndarray:
+        if i in self.stale:
+            self.stale.discard(i)
             self._sync_limits(i)
+        return self.limits[i]
 
     # -- memory accesses ------------------------------------------------------------------
     def _shadow(self, memory) -> Shadow:
@@ -258,9 +341,43 @@ class RaceTracker:
             return None
         me = self.index[unit]
         shadow = self._shadow(memory)
-        return me, shadow, self.clocks[me][me], self.limits[me], self._pages(shadow, addresses, itemsize, consecutive)
+        return me, shadow, self.clocks[me][me], self._limits(me), self._pages(shadow, addresses, itemsize, consecutive)
+
+    def _run(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool):
+        """(actor, shadow, page, in-page slice, first address) of an access to consecutive bytes
+        on one existing shadow page (the common vector access), else None."""
+        if not consecutive or id(memory) in self.private or not addresses.size:
+            return None
+        first = int(addresses.item(0))
+        last = first + addresses.size * itemsize - 1
+        bits = self.PAGE_BITS
+        number = first >> bits
+        if last >> bits != number:
+            return None
+        shadow = self._shadow(memory)
+        page = shadow.pages.get(number)
+        if page is None or page.summary is None:
+            return None
+        mask = shadow.MASK
+        return self.index[unit], page, slice(first & mask, (last & mask) + 1)
 
     def read(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
+        run = self._run(unit, memory, addresses, itemsize, consecutive)
+        if run is not None:  # checked block by block first: no slot-by-slot check when all is ordered
+            me, page, sl = run
+            summary = page.summary
+            b0, b1 = sl.start >> BLOCK_BITS, (sl.stop - 1) >> BLOCK_BITS
+            limits = self._limits(me)
+            ordered = self.ordered[me]
+            if _ordered(summary.writers, b0, b1, me, ordered) or _writers_ordered(page, sl, limits):
+                if self.watch_shared and (sl.start, sl.stop) not in summary.all_shared \
+                        and not _ordered(summary.readers, b0, b1, me, ordered):
+                    self._mark_shared(page, sl, me, limits)
+                epoch = self.epochs[me]
+                page.reader[sl] = me
+                page.r_epoch[sl] = epoch
+                _note(summary.readers, b0, b1, me, epoch)
+                return
         access = self._access(unit, memory, addresses, itemsize, consecutive)
         if access is None:
             return
@@ -270,38 +387,81 @@ class RaceTracker:
             fresh = page is None
             if self.watch_shared and not fresh:
                 self._mark_shared(page, offsets, me, limits)
-            found = shadow.read(shadow.page(number) if fresh else page, offsets, me, epoch, limits, fresh)
+            if fresh:
+                page = shadow.page(number)
+            found = shadow.read(page, offsets, me, epoch, limits, fresh)
             if found is not None:
                 other = self.units[found.other]
                 raise RaceError(f"{unit} reads byte {_address(where, found.index)} of {memory.name}, which {other} "
                                 f"wrote with no synchronisation ordering the write before the read (a race)")
+            b0, b1 = _blocks(offsets)
+            _note(self._summary(page).readers, b0, b1, me, int(epoch))
 
     @staticmethod
-    def _mark_shared(page: _Page, offsets, me: int, limits) -> None:
+    def _summary(page: _Page) -> _Summary:
+        if page.summary is None:
+            page.summary = _Summary(max(1, page.reader.size >> BLOCK_BITS))
+        return page.summary
+
+    def _mark_shared(self, page: _Page, offsets, me: int, limits) -> None:
         readers = page.reader[offsets]
         unordered = (readers != NONE) & (readers != me)
-        if unordered.any():
+        if np.count_nonzero(unordered):
             unordered &= page.r_epoch[offsets] > limits[readers + 1]
-            if unordered.any():
+            if np.count_nonzero(unordered):
                 if page.shared is None:
                     page.shared = np.zeros(page.reader.size, dtype=bool)
                 page.shared[offsets] |= unordered
+                summary = self._summary(page)
+                b0, b1 = _blocks(offsets)
+                summary.shared.update(range(b0, b1 + 1))
+                if isinstance(offsets, slice) and page.shared[offsets].all():
+                    summary.all_shared.add((offsets.start, offsets.stop))
 
-    def write(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
+    def write(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool,
+              values: np.ndarray | None = None, et=None) -> None:
+        """A write by `unit`; with `values` (of element type `et`, one per address, not yet
+        written), a byte it leaves as it is races with nothing: units storing identical bytes to
+        one place agree in any order (Decision 25's rule for compute tiles, here for units)."""
+        run = self._run(unit, memory, addresses, itemsize, consecutive)
+        if run is not None:  # checked block by block first (see `read`)
+            me, page, sl = run
+            summary = page.summary
+            b0, b1 = sl.start >> BLOCK_BITS, (sl.stop - 1) >> BLOCK_BITS
+            limits = self._limits(me)
+            ordered = self.ordered[me]
+            if (_ordered(summary.writers, b0, b1, me, ordered) or _writers_ordered(page, sl, limits)) \
+                    and (_ordered(summary.readers, b0, b1, me, ordered) or _readers_ordered(page, sl, limits)) \
+                    and not (self.moved and not summary.shared.isdisjoint(range(b0, b1 + 1))):
+                epoch = self.epochs[me]
+                page.writer[sl] = me
+                page.w_epoch[sl] = epoch
+                page.reader[sl] = NONE
+                _note(summary.writers, b0, b1, me, epoch)
+                return
         access = self._access(unit, memory, addresses, itemsize, consecutive)
         if access is None:
             return
         me, shadow, epoch, limits, pages = access
+        changed = None
         for number, offsets, where in pages:
             page = shadow.page(number)
             if self.moved and page.shared is not None and page.shared[offsets].any():
                 raise OrderUnknown(f"{unit} writes bytes of {memory.name} that two units read unordered")
             found = shadow.write(page, offsets, me, epoch, limits)
+            if found is not None and values is not None:
+                if changed is None:
+                    changed = _changed_bytes(memory, addresses, values, et)
+                slots = (np.arange(offsets.start, offsets.stop) if isinstance(offsets, slice) else offsets)
+                found = shadow.write(page, offsets, me, epoch, limits,
+                                     changes=np.isin((number << shadow.PAGE_BITS) + slots, changed))
             if found is not None:
                 other = self.units[found.other]
                 did = "wrote" if found.what == "write" else "read"
                 raise RaceError(f"{unit} writes byte {_address(where, found.index)} of {memory.name}, which {other} "
                                 f"{did} with no synchronisation ordering the two (a race)")
+            b0, b1 = _blocks(offsets)
+            _note(self._summary(page).writers, b0, b1, me, int(epoch))
 
 
 __all__ = ["MANY", "NONE", "Conflict", "OrderUnknown", "RaceError", "RaceTracker", "Shadow"]

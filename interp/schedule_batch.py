@@ -9,9 +9,10 @@ iteration), so a transfer is one gather/scatter and the compute is one numpy cal
 
 It is an optimisation, never a semantics: the result must be what the sequential run gives.
 
-* `batchable(op)` decides statically: the body is straight-line (no `scf.for`/`scf.if`, no
-  allocation, no view built inside), every op has a batched form here or is plain arithmetic,
-  every FIFO slot it uses is allocated inside it, and every `linalg` op works on tensors.
+* `batchable(op)` decides statically: no view is built inside the body, nested `scf.for`s
+  (run one trip after another) and `scf.if`s have no results, and every op has a batched form
+  here or is plain arithmetic. FIFO slots allocated outside the loop, linalg ops on buffers
+  (accumulators) and `scf.if` on a per-iteration condition are `schedule_carry`'s.
 * Writes to memory are deferred until the body has run for every iteration; reads see
   memory as it was before the loop. That equals the sequential order when no iteration
   writes an element any iteration reads and no two writes hit one element: checked before
@@ -32,9 +33,9 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
-from dfsched.interp import linalg_impl
+from dfsched.interp import linalg_impl, schedule_carry
 from dfsched.interp.base import defined_inside
-from dfsched.interp.memory import overlaps, unique_sorted
+from dfsched.interp.memory import StridedView, overlaps, unique_sorted
 
 MIN_TRIPS = 4  # shorter loops run sequentially (batching costs a few ops' worth of setup)
 
@@ -108,10 +109,11 @@ SPECIAL = {"ktdf.data_transfer", "ktdf.fifo.allocate", "ktdf.read_from_fifo", "k
 
 
 def _linalg_ok(op: Operation, root: Operation) -> bool:
-    """A linalg op on tensors whose body uses only its own arguments and values from outside `root`."""
+    """A linalg op on tensors, or buffers (`schedule_carry`), whose body uses only its own
+    arguments and values from outside `root`."""
     from xdsl.dialects.builtin import TensorType
 
-    if not all(isinstance(v.type, TensorType) for v in op.operands):
+    if not all(isinstance(v.type, (TensorType, MemRefType)) for v in op.operands):
         return False
     for inner in op.walk():
         if inner is op:
@@ -140,14 +142,15 @@ def _body_ok(loop: Operation) -> bool:
             if op.results:
                 return False
             continue
+        if name == "scf.if":  # each branch runs for the iterations that take it (`schedule_carry`)
+            if op.results:
+                return False
+            continue
         if name.startswith("linalg."):
             if not _linalg_ok(op, loop):
                 return False
             continue
-        if name in SPECIAL:
-            for v in op.operands:  # FIFO slots: only those allocated inside
-                if v.type.name == "ktdf.fifo.slot" and not defined_inside(v, loop):
-                    return False
+        if name in SPECIAL:  # FIFO slots from outside the loop: `schedule_carry`
             continue
         if op.regions or not (name.startswith("arith.") or name.startswith("affine.apply")):
             return False
@@ -177,11 +180,15 @@ class BatchRun:
     def __init__(self, interpreter, n: int, instances: np.ndarray | None):
         self.interpreter = interpreter
         self.state = interpreter.state
-        self.n = n
+        self.n = n  # iterations the ops being run stand for (fewer inside a batched `scf.if`)
+        self.n_all = n
+        self.rows: np.ndarray | None = None  # which iterations those are (None: all n)
+        self.flat = 0  # inside how many nested loops run as more iterations (`_run_flat`)
         self.instances = instances  # per iteration (a batched ktdf.parallel), or None
         self.writes: list[tuple[Any, np.ndarray, np.ndarray, Any]] = []  # (view, addresses, values, tile)
         self.reads: dict[int, tuple[Any, list[np.ndarray]]] = {}  # id(memory) -> (memory, slot arrays)
-        self.ops = 0  # ops one iteration interprets (the sequential run counts each once per iteration)
+        self.ops = 0  # ops the sequential run would interpret (each op counts once per iteration it runs for)
+        self.carry = schedule_carry.Carry(self)  # FIFOs from outside the loop, accumulators
         self.counters = {"pipelines_run": 0, "stages_run": 0, "transfers": 0, "fifo_elements": 0, "allocations": 0}
 
     # -- values ---------------------------------------------------------------------------
@@ -201,7 +208,7 @@ class BatchRun:
         for a, v in zip(block.args, args):
             table[id(a)] = v
         for op in block.ops:
-            self.ops += 1
+            self.ops += self.n
             inputs = [table[id(v)] for v in op.operands]
             name = op.name
             if name in TERMINATORS:
@@ -228,8 +235,9 @@ class BatchRun:
         if self.instances is None:
             log.add(view, self.state.instance, write, addresses, op)
             return
-        for inst in unique_sorted(self.instances):
-            log.add(view, int(inst), write, addresses[self.instances == inst], op)
+        instances = self.instances if self.rows is None else self.instances[self.rows]
+        for inst in unique_sorted(instances):
+            log.add(view, int(inst), write, addresses[instances == inst], op)
 
     def _private_box(self, view: BatchView, anchor, sizes) -> np.ndarray:
         """Addresses (n, count) of the box in each iteration's part of `view`; the box must lie
@@ -257,6 +265,9 @@ class BatchRun:
         if isinstance(view, BatchView):
             addresses = self._private_box(view, anchor, sizes)
             return view.view.memory.read(addresses, view.view.et, None)
+        if self.carry.carries(view):
+            return self.carry.read(view, anchor, sizes, op)
+        self.carry.note_read(view)
         points = box_points(tuple(sizes))
         batched = [isinstance(a, np.ndarray) and a.ndim for a in anchor]
         if any(batched):
@@ -280,6 +291,8 @@ class BatchRun:
             addresses = self._private_box(view, anchor, sizes)
             view.view.memory.write(addresses, values.reshape(addresses.shape), view.view.et, None)
             return
+        if self.carry.carries(view):
+            raise Abort("a write to an accumulator outside its linalg op")
         points = box_points(tuple(sizes))
         columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
         coords = points.reshape(1, -1, len(sizes)) + np.stack(columns, axis=1)[:, None, :]
@@ -307,11 +320,15 @@ class BatchRun:
                 for (view, addresses, _, tile), s in zip(writes, slots):
                     if tile is not None and _would_race(memory, s, tile):
                         raise Abort("a race: the sequential run reports it")
+        self.carry.check(by_memory)
         for view, addresses, values, tile in self.writes:
             view.memory.write(addresses, values, view.et, tile)
+        self.carry.commit()
 
     # -- linalg -----------------------------------------------------------------------------
     def linalg(self, op: Operation, inputs: list[Any]) -> list[Any]:
+        if any(isinstance(v, (StridedView, BatchView)) for v in inputs):
+            return schedule_carry.linalg_on_buffers(self, op, inputs)
         if not any(isinstance(v, Batch) for v in inputs):
             return list(self.interpreter.interpret_op(op, tuple(inputs)).values)
         base = linalg_impl.structured(self.interpreter, op, linalg_impl.structured_op)
@@ -329,7 +346,7 @@ class BatchRun:
                 args[k] = np.broadcast_to(a, (self.n, *a.shape)).copy()
         before = self.state.ops_run
         outs = linalg_impl.run_structured(self.interpreter, s, tuple(args))
-        self.ops += self.state.ops_run - before  # the body runs as often as for one iteration
+        self.ops += self.n * (self.state.ops_run - before)  # the body runs as often as for one iteration
         return [Batch(o) for o in outs] if op.results else []
 
 
@@ -408,13 +425,11 @@ def _h_read_fifo(run: BatchRun, op, inputs):
     from dfsched.interp.schedule_state import op_info
 
     (slot,) = inputs
-    if not isinstance(slot, BatchFifo):
-        raise Abort("not a batched FIFO")
     t, shape, dynamic, et = op_info(run.interpreter, op, _fifo_read_info)
     if dynamic or et is None:
         raise Abort("a dynamic FIFO read")
     k = int(np.prod(shape, dtype=np.int64))
-    data = et.cast(slot.pop(k)).reshape((run.n, *shape))
+    data = et.cast(_pop(run, slot, k)).reshape((run.n, *shape))
     run.counters["fifo_elements"] += k * run.n
     if isinstance(t, MemRefType):
         return [_fresh(run, op, shape, et, lambda: f"the buffer of a FIFO read ({slot.describe()})", data)]
@@ -469,19 +484,38 @@ def _h_derive_size(run: BatchRun, op, inputs):
     return [int(values[0])]
 
 
+def _pop(run: BatchRun, slot, k: int) -> np.ndarray:
+    """(n, k): what each iteration takes from `slot` (allocated in the body, or outside it)."""
+    if isinstance(slot, BatchFifo):
+        if run.rows is not None:
+            raise Abort("a FIFO of the body read in a branch")
+        return slot.pop(k)
+    return run.carry.pop(slot, k)
+
+
+def _push(run: BatchRun, slot, data: np.ndarray) -> None:
+    """Append each iteration's row of `data` (n, k) to `slot` (allocated in the body, or outside it)."""
+    if isinstance(slot, BatchFifo):
+        if run.rows is not None:
+            raise Abort("a FIFO of the body written in a branch")
+        slot.push(data)
+    else:
+        run.carry.push(slot, data)
+
+
 def _h_write_fifo(run: BatchRun, op, inputs):
     data, slot = inputs
-    if not isinstance(slot, BatchFifo):
-        raise Abort("not a batched FIFO")
     if isinstance(data, BatchView):
         big = data.view
         anchor = [0] * (len(big.sizes) - 1)
-        slot.push(run.read(data, anchor, list(big.sizes[1:]), True, op))
+        _push(run, slot, run.read(data, anchor, list(big.sizes[1:]), True, op))
+    elif isinstance(data, StridedView):
+        _push(run, slot, run.read(data, [0] * len(data.sizes), list(data.sizes), True, op))
     elif isinstance(data, Batch):
-        slot.push(np.asarray(data.array).reshape(run.n, -1))
+        _push(run, slot, np.asarray(data.array).reshape(run.n, -1))
     else:
         flat = np.asarray(data).reshape(1, -1)
-        slot.push(np.broadcast_to(flat, (run.n, flat.shape[1])))
+        _push(run, slot, np.broadcast_to(flat, (run.n, flat.shape[1])))
     return []
 
 
@@ -536,21 +570,17 @@ def _h_transfer(run: BatchRun, op, inputs):
     if src_box is None and dst_box is None:
         raise Abort("FIFO to FIFO")
     run.counters["transfers"] += run.n
-    if isinstance(src, BatchFifo):
+    if src_box is None:
         k = src_count if src_count is not None else dst_count
-        data = _et(dst).cast(src.pop(k))
+        data = _et(dst).cast(_pop(run, src, k))
         run.counters["fifo_elements"] += k * run.n
-    elif src_box is None:
-        raise Abort("an outside FIFO")
     else:
         data = run.read(src, src_box[0], src_box[1], run.state.schedule.strict_bounds, op)
-    if isinstance(dst, BatchFifo):
+    if dst_box is None:
         target = dst_count
         if mode is not None and dst.capacity is not None:
             target = max(target or 0, dst.capacity) if mode == "splat" else (target or dst.capacity)
-        dst.push(_fit_rows(data, target, mode))
-    elif dst_box is None:
-        raise Abort("an outside FIFO")
+        _push(run, dst, _fit_rows(data, target, mode))
     else:
         payload = _fit_rows(data, dst_count, mode)
         run.write(dst, dst_box[0], dst_box[1], _et(dst).cast(payload), op)
@@ -570,13 +600,13 @@ def _h_pipeline(run: BatchRun, op, inputs):
     info = op_info(interpreter, op, _pipeline_info)
     fifos: list[BatchFifo] = []
     for child in info[0]:
-        run.ops += 1
+        run.ops += run.n
         values = run.run_block(child.regions[0].blocks.first, [])
         interpreter.set_values(zip(child.results, values))
         fifos.extend(v for v in values if isinstance(v, BatchFifo))
     for stage in _cached_stage_order(interpreter, op, info):
         run.counters["stages_run"] += run.n
-        run.ops += 1
+        run.ops += run.n
         run.run_block(stage.regions[0].blocks.first, [])
     if any(slot.count for slot in fifos) and run.state.schedule.drain_fifos:
         raise Abort("a FIFO left with data")
@@ -590,13 +620,57 @@ def _h_for(run: BatchRun, op, inputs):
     if step <= 0:
         raise Abort("a non-positive step")
     block = op.regions[0].blocks.first
-    for iv in range(lb, ub, step):
+    trips = np.arange(lb, ub, step, dtype=np.int64)
+    if trips.size > 1 and run.rows is None and _run_flat(run, op, block, trips):
+        return []
+    for iv in trips.tolist():
         run.run_block(block, [iv])
     return []
 
 
+def outside_operands(run: BatchRun, op: Operation) -> list:
+    """The values `op`'s regions use that are defined outside it (once per run and op)."""
+    cache = run.interpreter.op_cache
+    key = ("batch-outside", id(op))
+    found = cache.get(key)
+    if found is None:
+        seen: dict[int, Any] = {}
+        for inner in op.walk():
+            if inner is not op:
+                for v in inner.operands:
+                    if not defined_inside(v, op):
+                        seen.setdefault(id(v), v)
+        found = cache[key] = list(seen.values())
+    return found
+
+
+def _run_flat(run: BatchRun, op, block, trips: np.ndarray) -> bool:
+    """A nested loop's trips as more iterations of the batch (iteration i's trip j is row
+    i * m + j: the sequential order), instead of one batched pass per trip. False (nothing
+    run): its body uses a FIFO or buffer of the outer body."""
+    table = run.interpreter._values  # noqa: SLF001
+    outside = outside_operands(run, op)
+    if any(isinstance(table.get(id(v)), (BatchFifo, BatchView)) for v in outside):
+        return False
+    m = int(trips.size)
+    saved = {id(v): table[id(v)] for v in outside if isinstance(table.get(id(v)), Batch)}
+    for key, value in saved.items():
+        table[key] = Batch(np.repeat(value.array, m, axis=0))
+    n, instances = run.n, run.instances
+    run.n, run.flat = n * m, run.flat + 1
+    if instances is not None:
+        run.instances = np.repeat(instances, m)
+    try:
+        run.run_block(block, [Batch(np.tile(trips, n))])
+    finally:
+        run.n, run.instances, run.flat = n, instances, run.flat - 1
+        table.update(saved)
+    return True
+
+
 HANDLERS = {
     "scf.for": _h_for,
+    "scf.if": schedule_carry.run_if,
     "memref.alloc": _h_alloc,
     "memref.dealloc": _h_dealloc,
     "ktdf.tiling.derive_size": _h_derive_size,
@@ -635,7 +709,7 @@ def run_loop(interpreter, loop: Operation, ivs: list[np.ndarray], instances: np.
     try:
         with np.errstate(all="ignore"):
             run.run_block(loop.regions[0].blocks.first, args)
-            if max_ops is not None and saved_ops + n * run.ops > max_ops:
+            if max_ops is not None and saved_ops + run.ops > max_ops:
                 raise Abort("max_ops: the sequential run says where")
             if finish is not None:
                 finish()
@@ -649,7 +723,7 @@ def run_loop(interpreter, loop: Operation, ivs: list[np.ndarray], instances: np.
                 else:
                     del log.entries[k][1][log_marks[k]:]
         return False
-    state.ops_run = saved_ops + n * run.ops
+    state.ops_run = saved_ops + run.ops
     for name, value in run.counters.items():
         setattr(state, name, getattr(state, name) + value)
     return True

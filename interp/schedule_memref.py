@@ -282,7 +282,9 @@ AFFINE_TABLE: dict[str, Any] = {
 
 
 def run_structured_on_values(interpreter, op, ins: list[Any], outs: list[np.ndarray], out_types) -> tuple:
-    """linalg_impl's engine without its tensors-only check (operands already arrays)."""
+    """linalg_impl's engine without its tensors-only check (operands already arrays): a
+    reduction into a buffer accumulates as one into a tensor (Decision 22: in the accumulation
+    type, rounded to the buffer's type once)."""
     s = linalg_impl.structured(interpreter, op, linalg_impl.structured_op)
     n_inputs = s.n_inputs
     ins = list(ins)
@@ -296,6 +298,12 @@ def run_structured_on_values(interpreter, op, ins: list[Any], outs: list[np.ndar
     injective = all(
         {r.position for r in m.results if hasattr(r, "position")} >= set(parallel) for m in out_maps
     )
+    if injective and reduction and not exx2 and linalg_impl.combiners(s) is not None \
+            and all(et.kind != "bool" for et in out_types):  # Decision 22, as on tensors
+        try:
+            return linalg_impl._run_reduction(interpreter, s, ins, outs, out_types, ranges)  # noqa: SLF001
+        except linalg_impl.NeedsScalar:
+            outs = [np.array(a, copy=True) for a in outs]
     if injective:
         try:
             return linalg_impl._run_vectorised(  # noqa: SLF001

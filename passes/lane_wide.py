@@ -72,18 +72,18 @@ def choose_width(stage: ktdf.StageOp, generic: xlinalg.GenericOp, red_dims: list
                  model: DeviceModel | None) -> int | None:
     """The L to step the reduction by, or None to keep one column per step.
 
-    Applies to one input indexed by the identity map, reduced along its innermost dim with an
-    associative-commutative combiner, on a compute unit whose lanes for the input's element
-    type hold at least two elements of every row of a step.
+    Applies to one input indexed by the identity map (read once or more: `x * x`), reduced
+    along its innermost dim with an associative-commutative combiner, on a compute unit whose
+    lanes for the input's element type hold at least two elements of every row of a step.
     """
-    if model is None or len(generic.inputs) != 1 or len(red_dims) != 1 or combiner(generic) is None:
+    if model is None or len(set(generic.inputs)) != 1 or len(red_dims) != 1 or combiner(generic) is None:
         return None
     input_type = generic.inputs[0].type
     if not isinstance(input_type, TensorType) or not isinstance(input_type.element_type, AnyFloat):
         return None
     shape = list(input_type.get_shape())
     maps = [m.data for m in generic.indexing_maps.data]
-    if maps[0] != AffineMap.identity(len(shape)) or red_dims[0] != len(shape) - 1:
+    if any(m != AffineMap.identity(len(shape)) for m in maps[:-1]) or red_dims[0] != len(shape) - 1:
         return None
     units = stage.unit_kinds
     if len(units) != 1:

@@ -22,6 +22,7 @@ from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from dfsched.dialects.ktdp import DYNAMIC
 from dfsched.diagnostics import error
 from dfsched.passes.frontend.resolve_distributed_views import set_bounds
+from dfsched.passes.frontend.tile_invariant_loop_bounds import kernel_grid
 from dfsched.passes.value_bounds import Range, ValueBounds, expr_bounds
 
 OUTSIDE = ("{who} access coordinates outside the view: dimension {dim} of this access tile reaches {low} to "
@@ -155,10 +156,7 @@ def _grid_of(op: Operation) -> list[int] | None:
     parent = op.parent_op()
     while parent is not None and "grid" not in parent.attributes:
         parent = parent.parent_op()
-    if parent is None:
-        return None
-    extents = [getattr(getattr(e, "value", None), "data", None) for e in getattr(parent.attributes["grid"], "data", ())]
-    return extents if extents and all(isinstance(e, int) and e > 0 for e in extents) else None
+    return None if parent is None else kernel_grid(parent)
 
 
 def _coordinates(t: int, grid: list[int]) -> tuple[int, ...]:

@@ -14,6 +14,9 @@ module in pre-order and stops at the first construct V1 cannot schedule:
   (tiles that exchange partials wait for each other, so each needs a core of its own), the
   error names both numbers; on one without core-to-core links (`ktdf_arch.core_links`), it
   names the missing links;
+* a view of compute tile N's scratchpad (`#ktdp.memory_space<ct_local, ct_id = N>`) with N
+  outside the grid; in a grid of several tiles, on a device with fewer cores than tiles or
+  without core-to-core links (the other tiles read it over the links, from its own core);
 * `ktdp.construct_indirect_access_tile` without a device (upstream's V1 refusal), or on a device
   with no unit declaring `ktdf_arch.feature.address_list` (no unit can move its rows; the
   error names the capability). `construct-three-stage-pipeline` splits the rest;
@@ -56,6 +59,7 @@ from dfsched.dialects.ktdp import DYNAMIC
 from dfsched.passes.frontend.access_bounds import check_access_tile_in_view
 from dfsched.passes.frontend.carried_slots import around_exchange
 from dfsched.passes.frontend.fold_accumulation_loops import plan_fold
+from dfsched.passes.frontend.tile_invariant_loop_bounds import kernel_grid
 from dfsched.dialects.constants import constant_int
 
 ITER_ARGS = "V1 does not support scf.for with loop-carried arguments (iter_args)"
@@ -78,6 +82,11 @@ MAX_TILES = 2**31
 TOO_MANY_TILES = ("grid {} has {} compute tiles, but DataflowIR numbers cores with i32 "
                   "(`dataflow.get_unit {{core = c : i32}}`, a core per tile): at most {}")
 BEYOND_MEMORY = "memory view ends at byte {} but memory '{}' of the device holds {} bytes"
+OWNER_OUTSIDE_GRID = "the view is compute tile {}'s scratchpad (ct_id = {}), but the kernel's grid has {} tile(s)"
+OWNER_CORES = ("the view is compute tile {}'s scratchpad (ct_id = {}), which the other tiles read from its core, so "
+               "the kernel's {} compute tiles need as many cores, but device '{}' has {} core(s)")
+OWNER_LINKS = ("the view is compute tile {}'s scratchpad (ct_id = {}), which the other tiles read over the "
+               "core-to-core links, but device '{}' declares none ('ktdf_arch.core_links')")
 
 # linalg ops the walk accepts and descends into.
 ACCEPTED_LINALG = frozenset({"linalg.add", "linalg.mul", "linalg.sub", "linalg.reduce", "linalg.yield"})
@@ -106,6 +115,7 @@ def check_region_ops(op: Operation, device: str = "") -> None:
                 if check_op(inner):
                     if op_name(inner) == "ktdp.construct_memory_view":
                         check_view_fits(inner, device)
+                        check_owner_tile(inner, device)
                     if op_name(inner) == "ktdp.construct_access_tile":
                         check_access_tile_in_view(inner)
                     if op_name(inner) == "ktdp.construct_indirect_access_tile":
@@ -120,8 +130,8 @@ def check_region_ops(op: Operation, device: str = "") -> None:
 def check_tile_count(function: Operation) -> None:
     """DataflowIR numbers cores with i32 (`dataflow.get_unit {core = c : i32}`, one core per
     compute tile): a grid of more tiles cannot be written."""
-    extents = [getattr(getattr(e, "value", None), "data", None) for e in getattr(function.attributes["grid"], "data", ())]
-    if extents and all(isinstance(e, int) and e > 0 for e in extents) and math.prod(extents) > MAX_TILES:
+    extents = kernel_grid(function)
+    if extents and math.prod(extents) > MAX_TILES:
         raise error(function, TOO_MANY_TILES.format(list(extents), math.prod(extents), MAX_TILES))
 
 
@@ -143,6 +153,29 @@ def check_view_fits(view: Operation, device: str) -> None:
     end = base + (last + 1) * element
     if base >= memory.size or end > memory.size:
         raise error(view, BEYOND_MEMORY.format(max(base, end), memory.kind, memory.size))
+
+
+def check_owner_tile(view: Operation, device: str) -> None:
+    """A view of compute tile N's scratchpad (`ct_local, ct_id = N`) names a tile of the grid;
+    in a grid of several tiles the others read it over the core-to-core links, from a core of
+    its own (tile N's scratchpad holds its data while the others run), so the device needs as
+    many cores as tiles and `ktdf_arch.core_links`."""
+    from dfsched.arch.loading import device_model_for
+    from dfsched.passes.frontend.lower_inter_tile_ops import grid_tiles
+
+    owner = getattr(getattr(view.properties.get("memory_space"), "ct_id", None), "data", -1)
+    if owner < 0:
+        return
+    tiles = grid_tiles(view)
+    if owner >= tiles:
+        raise error(view, OWNER_OUTSIDE_GRID.format(owner, owner, tiles))
+    model = device_model_for(view, device or None) if tiles > 1 else None
+    if model is None:
+        return
+    if tiles > model.cores:
+        raise error(view, OWNER_CORES.format(owner, owner, tiles, model.name, model.cores))
+    if model.core_links is None:
+        raise error(view, OWNER_LINKS.format(owner, owner, model.name))
 
 
 def check_carried_on_chip(loop: scf.ForOp, device: str) -> None:

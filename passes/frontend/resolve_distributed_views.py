@@ -15,10 +15,11 @@ plain views only, so this front-door pass, once `--bind` made the extents consta
 
 A distributed view it cannot resolve stays, and `ktir-legality-check` refuses it with the reason
 `why_unresolved` gives: parts that are not plain views, whose sets are not boxes or depend on
-run-time values, that overlap, that live in another compute tile's scratchpad (a transfer
-over the core links, not scheduled yet) or in a scratchpad at an address that is not a kernel
-argument; tiles at run-time positions, that reach coordinates no
-part holds, or that span parts and feed anything but a store.
+run-time values, that overlap, or that live in the scratchpad of a compute tile outside the grid
+(`ct_id`); tiles at run-time positions, that reach coordinates no part holds, or that span
+parts and feed anything but a store. A part in a scratchpad (a kernel argument's, or at a
+constant address `address-assignment` keeps clear; `ct_id = N`: tile N's, which the other tiles
+read over the core links) is a plain view like any other.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import AffineSetAttr, IndexType, IntegerAttr, MemRefType, ModuleOp
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstraintExpr, AffineExpr, AffineMap, AffineSet
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -113,14 +114,9 @@ def _parts(view: ktdp.ConstructDistributedMemoryViewOp, tiles: int) -> list[Part
         if space is None:
             return f"part #{index} has no memory_space"
         ct_id = getattr(getattr(space, "ct_id", None), "data", -1)
-        if ct_id >= 0 and (tiles > 1 or ct_id != 0):
-            return (f"part #{index} lives in compute tile {ct_id}'s scratchpad (ct_id = {ct_id}) and the grid has "
-                    f"{tiles} tile(s): reading another tile's scratchpad is a transfer over the core-to-core "
-                    "links, which dfsched does not schedule yet")
-        kind = getattr(getattr(space, "kind", None), "data", "global")
-        if kind != "global" and not isinstance(part.offset, BlockArgument):
-            return (f"part #{index} is a scratchpad view at an address the kernel computes: address-assignment "
-                    "keeps only a kernel argument's scratchpad data clear of the program's buffers (Decision 27)")
+        if ct_id >= tiles:
+            return (f"part #{index} lives in compute tile {ct_id}'s scratchpad (ct_id = {ct_id}), but the grid has "
+                    f"{tiles} tile(s)")
         the_set = part.properties.get("coordinate_set")
         if not isinstance(the_set, AffineSetAttr):
             return f"part #{index} has no coordinate_set"

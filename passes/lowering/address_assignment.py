@@ -50,7 +50,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, OpResult
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from dfsched.dialects.constants import index_constant
+from dfsched.dialects.constants import constant_int, index_constant
 from dfsched.arch.model import GLOBAL, DeviceModel, Memory
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects.ktdf_arch import attribute_text
@@ -78,6 +78,7 @@ class AddressAssignment(ModulePass):
         model = required_device_model(op, self.device, NO_DEVICE)
         tracker = MemoryTracker(model)
         reserve_resident_arguments(op, tracker)
+        reserve_constant_views(op, tracker)
         reserve_exchange_slots(op, tracker)
         plan = plan_addresses(op, allocations, tracker)
         for alloc, address in plan:
@@ -111,6 +112,8 @@ class MemoryTracker:
     model: DeviceModel
     next_address: dict[tuple[object, str], int] = field(default_factory=dict)
     ceiling: dict[str, int] = field(default_factory=dict)  # memory kind -> first byte kept for exchanges
+    # memory kind -> byte ranges [lo, hi) the kernel's own constant-address views hold (every program)
+    reserved: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
 
     def memory(self, space: Attribute, at: Operation) -> Memory:
         try:
@@ -126,6 +129,9 @@ class MemoryTracker:
         key = (None if memory.level == GLOBAL else program, memory.kind)
         current = self.next_address.get(key, 0)
         address = -(-current // ALIGNMENT) * ALIGNMENT
+        for lo, hi in sorted(self.reserved.get(memory.kind, ())):
+            if address < hi and lo < address + size:  # ranges are sorted: skipping one only meets later ones
+                address = -(-hi // ALIGNMENT) * ALIGNMENT
         capacity = memory.size
         assert capacity is not None
         capacity = min(capacity, self.ceiling.get(memory.kind, capacity))
@@ -202,6 +208,27 @@ def reserve_resident_arguments(module: ModuleOp, tracker: MemoryTracker) -> None
             tracker.next_address[key] = start + end
 
 
+def reserve_constant_views(module: ModuleOp, tracker: MemoryTracker) -> None:
+    """Keep allocations off the bytes a scratchpad view at a constant address holds.
+
+    Such a view (`#ktdp.memory_space<ct_local>` at `arith.constant 12288`, with or without
+    `ct_id`: the RFC's distributed views) names data an earlier kernel left at that address of
+    the scratchpad, as the reference interpreter and the DataflowIR simulator place it (input
+    `ct_local@<address>`); buffers of every program are allocated around it."""
+    for view in module.walk():
+        if not isinstance(view, ConstructMemoryViewOp) or view.memory_space is None:
+            continue
+        start = constant_int(view.offset)
+        if start is None:
+            continue
+        try:
+            memory = tracker.memory(view.memory_space, view)
+        except AllocationError:
+            continue
+        if memory.level != GLOBAL:
+            tracker.reserved.setdefault(memory.kind, []).append((start, start + _view_span(view)))
+
+
 def _argument_offset(value, function: func.FuncOp) -> tuple[int, int] | None:
     """(argument index, constant byte offset) when `value` is an argument of `function`, or
     one plus a bounded amount (its upper bound counts), else None."""
@@ -230,8 +257,8 @@ def _view_span(view: ConstructMemoryViewOp) -> int:
             if v == DYNAMIC:
                 bound = upper_bound(next(dynamic))
                 if bound is None:
-                    raise error(view, "cannot reserve the scratchpad data of a resident argument: a size or "
-                                      "stride of its view has no constant upper bound")
+                    raise error(view, "cannot reserve the scratchpad data of this view: a size or stride "
+                                      "of it has no constant upper bound")
                 v = bound
             out.append(v)
         return out

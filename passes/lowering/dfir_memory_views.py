@@ -206,7 +206,23 @@ def _reinterpret_offset(rc: Operation) -> int | SSAValue:
     return constant if constant is not None else dynamic
 
 
-def _replace_source_a(pu: ProgramUnitOp, resolved, model: DeviceModel, symbols, definitions: Builder) -> None:
+def _owner_unit(cmv: Operation, space: Attribute, memory_units) -> SSAValue | None:
+    """The memory unit of the core a view names with `ct_id` (`#ktdp.memory_space<ct_local,
+    ct_id = N>`: compute tile N's scratchpad, read by every core's units over the core links),
+    or None for a view of the running core's memory or a shared one."""
+    owner = getattr(getattr(cmv.properties.get("memory_space"), "ct_id", None), "data", -1)
+    if owner < 0 or (space, -1) in memory_units:
+        return None
+    unit = memory_units.get((space, owner))
+    if unit is None:
+        cores = sum(1 for key in memory_units if key[0] == space)
+        raise error(cmv, f"the view lives in compute tile {owner}'s scratchpad (ct_id = {owner}), but the "
+                         f"grid has {cores} tile(s)")
+    return unit
+
+
+def _replace_source_a(pu: ProgramUnitOp, resolved, model: DeviceModel, symbols, definitions: Builder,
+                      memory_units) -> None:
     cmvs = [op for op in pu.body.block.walk(region_first=True) if op.name == "ktdp.construct_memory_view"]
     for cmv in cmvs:
         sizes, strides = cmv.constant_sizes(), cmv.constant_strides()
@@ -272,7 +288,7 @@ def _replace_source_a(pu: ProgramUnitOp, resolved, model: DeviceModel, symbols, 
                     start = builder.value(_addi(start, offset))
             if space is None:
                 raise error(cmv, "construct_memory_view: no memory space found in chain")
-            unit = resolved.get(space)
+            unit = _owner_unit(cmv, space, memory_units) or resolved.get(space)
             if unit is None:
                 raise error(cmv, "no resolved unit for memory space")
             view = builder.value(GetLogicalMemoryViewOp(unit, start, view_layout, view_type))
@@ -405,7 +421,7 @@ def build_logical_memory_views(func: FuncOp, model: DeviceModel, symbols) -> Non
     for pu in _walk_program_units(func):
         at_start = Builder(InsertPoint.at_start(pu.body.block), None, pu.location)
         resolved = _resolve_units(pu, needed, memory_units, model, func, at_start)
-        _replace_source_a(pu, resolved, model, symbols, definitions)
+        _replace_source_a(pu, resolved, model, symbols, definitions, memory_units)
         replacements = _replace_source_b(pu, resolved)
         _propagate(pu, replacements, model, func)
         for old in replacements:

@@ -242,7 +242,7 @@ def rewrite(plan: Plan) -> None:
     maps, iterators = generic.indexing_maps, generic.iterator_types
     if width is not None:  # each step: element-wise into the partials
         rank = len(iterators.data)
-        maps = ArrayAttr([AffineMapAttr(AffineMap.identity(rank))] * 2)
+        maps = ArrayAttr([AffineMapAttr(AffineMap.identity(rank))] * (len(generic.inputs) + 1))
         iterators = ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * rank)
     in_place = add(linalg_ext.GenericOp([buffer_reads[value.owner] for value in generic.inputs], [target], body,
                                         maps, iterators))

@@ -355,6 +355,36 @@ def test_race_hidden_by_timing_is_an_error(sample):
     np.testing.assert_array_equal(result.outputs["@128"], a)
 
 
+# two units store the bytes at @0 to @128, unordered
+SAME_BYTES = """
+    dataflow.program_unit iter_arg : %me -> (%lu) : {
+      %src = dataflow.get_logical_memory_view %ddr, %c0 {layout_map = #id1} : index, index, memref<64xf16>
+      %dst = dataflow.get_logical_memory_view %ddr, %c128 {layout_map = #id1} : index, index, memref<64xf16>
+      %v = agen.vector_load %src[0] {load_order = #id1, load_set = #all} : memref<64xf16>, vector<64xf16>
+      agen.vector_store %v, %dst[0] {store_order = #id1, store_set = #all} : memref<64xf16>, vector<64xf16>
+    }
+    dataflow.program_unit iter_arg : %me -> (%su) : {
+      %src = dataflow.get_logical_memory_view %ddr, %c0 {layout_map = #id1} : index, index, memref<64xf16>
+      %dst = dataflow.get_logical_memory_view %ddr, %c128 {layout_map = #id1} : index, index, memref<64xf16>
+      %v = agen.vector_load %src[0] {load_order = #id1, load_set = #all} : memref<64xf16>, vector<64xf16>
+      %w = vectorchain.binary %v, %v {binary_op = #vectorchain<binary_operator OP>, op_specific_map = #id1} : vector<64xf16>, vector<64xf16>, vector<64xf16>
+      agen.vector_store %w, %dst[0] {store_order = #id1, store_set = #all} : memref<64xf16>, vector<64xf16>
+    }
+"""
+
+
+def test_units_storing_identical_bytes_do_not_race(sample):
+    """Decision 25's rule for compute tiles holds for DataflowIR units (Decision 93): both cores
+    of a distributed copy store the same rows of B."""
+    a = f16(np.arange(64))
+    inputs = {"@0": a, "@128": f16(np.zeros(64))}
+    same = simulate(module(SAME_BYTES.replace("OP", "max")), inputs, sample)  # max(v, v) = v
+    np.testing.assert_array_equal(same.outputs["@128"], a)
+    with pytest.raises(DiagnosticError, match="C0-l1su writes byte 130 of global memory, which C0-l1lu wrote with "
+                                              "no synchronisation"):  # a + a differs from a from element 1 on
+        simulate(module(SAME_BYTES.replace("OP", "add")), inputs, sample)
+
+
 def test_a_fifo_orders_memory_accesses(sample):
     # the producer's store is ordered before the consumer's load by the vector it sent after it
     text = UNSYNCED.replace("SYNC_SEND", "dataflow.send %su, %v : vector<64xf16>").replace(

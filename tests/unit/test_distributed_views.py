@@ -1,6 +1,7 @@
 """Distributed views resolved into their parts (`resolve-distributed-views`, README Decision 53):
 the reference computes the same bytes before and after the rewrite, and the compiled schedule
-of a distributed copy matches the reference on spyre and on the ring device."""
+of a distributed copy matches the reference on spyre and on the ring device, also when a part
+lives in another tile's scratchpad (Decision 93)."""
 
 from __future__ import annotations
 
@@ -66,10 +67,18 @@ def test_resolved_kernel_computes_the_same_bytes():
             np.testing.assert_array_equal(actual[key], expected[key], err_msg=key)
 
 
-@pytest.mark.parametrize("device", ["spyre", "ring4"])
-def test_distributed_copy_checks_on_the_device(tmp_path, capsys, device):
+OTHER_TILE = KERNEL.replace("grid = [1]", "grid = [2]").replace(
+    "memory_space = #ktdp.memory_space<global>} : memref<32x?xf16>\n    %bottom",
+    "memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<32x?xf16>\n    %bottom")
+
+
+@pytest.mark.parametrize("device, text", [("spyre", KERNEL), ("ring4", OTHER_TILE)], ids=["spyre", "ring4-ct_id"])
+def test_distributed_copy_checks_on_the_device(tmp_path, capsys, device, text):
+    """On ring4 the top half lives in tile 1's scratchpad (Decision 93: data an earlier kernel
+    left at byte 2048, input `ct_local@2048`): both tiles copy it over the ring and store the
+    same B and C (identical bytes: no race), and no buffer of the schedule lands on it."""
     kernel = tmp_path / "split_copy.mlir"
-    kernel.write_text(KERNEL)
+    kernel.write_text(text)
     code = main([str(kernel), "--check", "--device", device])
     out = capsys.readouterr().out
     assert code == 0, out
@@ -77,10 +86,11 @@ def test_distributed_copy_checks_on_the_device(tmp_path, capsys, device):
 
 
 def test_unresolvable_view_is_refused_with_the_reason(tmp_path, capsys):
+    """A part in the scratchpad of a tile outside the grid: the reference refuses to run it
+    (`ktir-legality-check` would too, `ktir-legality-check/distributed-views.mlir`)."""
     kernel = tmp_path / "other_tile.mlir"
-    kernel.write_text(KERNEL.replace("grid = [1]", "grid = [2]").replace(
-        "memory_space = #ktdp.memory_space<global>} : memref<32x?xf16>\n    %bottom",
-        "memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<32x?xf16>\n    %bottom"))
+    kernel.write_text(OTHER_TILE.replace("ct_id = 1", "ct_id = 2"))
     assert main([str(kernel), "--check", "--device", "ring4"]) == 1
-    out = capsys.readouterr().out
-    assert "other_tile.mlir:" in out and "part #0 lives in compute tile 1's scratchpad (ct_id = 1)" in out
+    err = capsys.readouterr().err
+    assert "other_tile.mlir:18:12: error: 'ktdp.construct_memory_view' op ct_id = 2 names no compute tile of the " \
+           "grid [2]" in err

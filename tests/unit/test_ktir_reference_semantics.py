@@ -1,5 +1,5 @@
 """The reference interpreter's semantics decisions: accumulation type, masks, empty inits,
-scratchpad-resident inputs, identical stores, index/data overlaps (README, Decisions).
+scratchpad-resident inputs (arguments and constant addresses), identical stores, index/data overlaps (README, Decisions).
 
 Every kernel here is written for the test (never taken from the public KTIR corpus).
 """
@@ -274,6 +274,36 @@ def test_scratchpad_resident_argument_is_an_input_per_compute_tile():
     np.testing.assert_array_equal(out["X"], inputs["X"])  # saved like a global buffer
     with pytest.raises(ValueError, match=r"give shape \[2, 64\]"):
         run_kernel(m, {**inputs, "X": inputs["X"][0]})
+
+
+def test_scratchpad_data_at_a_constant_address_is_an_input_per_compute_tile():
+    """Decision 93: a scratchpad view at a constant address reads data an earlier kernel left
+    there, one row per tile (`ct_local@<address>`); `ct_id = 1` reads tile 1's row from every
+    tile, a view without `ct_id` the running tile's."""
+    body = "\n".join([
+        "%c0 = arith.constant 0 : index",
+        "%c256 = arith.constant 256 : index",
+        "%c4096 = arith.constant 4096 : index",
+        "%c64 = arith.constant 64 : index",
+        "%id = ktdp.get_compute_tile_id : index",
+        "%off = arith.muli %id, %c64 : index",
+        view("v1", "c256", (64,), (1,), space="#ktdp.memory_space<ct_local, ct_id = 1>"),
+        view("mine", "c256", (64,), (1,), space=LOCAL),
+        view("vz", "c4096", (128,), (1,)),
+        tile("t1", "v1", (64,), ["%c0"], (64,)),
+        tile("tm", "mine", (64,), ["%c0"], (64,)),
+        tile("tz", "vz", (128,), ["%off"], (64,)),
+        "%x = ktdp.load %t1 : <64xindex> -> tensor<64xf16>",
+        "%y = ktdp.load %tm : <64xindex> -> tensor<64xf16>",
+        "%s = arith.subf %x, %y : tensor<64xf16>",
+        "ktdp.store %s, %tz : tensor<64xf16>, <64xindex>",
+    ])
+    m = parse_module(kernel("", body, grid=(2,)))
+    inputs = make_inputs(m, seed=3)
+    assert inputs["ct_local@256"].shape == (2, 64)
+    out = run_kernel(m, inputs)
+    rows = inputs["ct_local@256"]
+    np.testing.assert_array_equal(out["@4096"], np.concatenate([rows[1] - rows[0], rows[1] - rows[1]]))
 
 
 @pytest.mark.parametrize("device", ["sample", "quad_corelet", "spyre"])

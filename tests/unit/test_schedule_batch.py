@@ -73,10 +73,11 @@ def same(fast, slow):
 
 # row_sum on 4 of its 32 tiles (12 rows, 3 a tile as in the example): every tile runs the same
 # program, and three runs of the 32 tiles were a quarter minute of the default run.
-SMALLER = {"row_sum.mlir": [("grid = [32]", "grid = [4]"), ("96", "12"), ("95", "11")]}
+SMALLER = {"row_sum.mlir": [("grid = [32]", "grid = [4]"), ("96", "12"), ("95", "11")],
+           "matmul.mlir": [("grid = [16]", "grid = [2]")]}
 
 
-@pytest.mark.parametrize("name, loops", [("row_bias_tiled.mlir", 12), ("loop_nest.mlir", 0),
+@pytest.mark.parametrize("name, loops", [("row_bias_tiled.mlir", 12), ("loop_nest.mlir", 0), ("matmul.mlir", 24),
                                          ("fused_chain.mlir", 0), ("row_sum.mlir", 0)])
 def test_examples_batched_equal_sequential(monkeypatch, tmp_path, name, loops):
     path = EXAMPLES / name
@@ -202,3 +203,84 @@ def test_every_check_point_batched_equals_sequential(monkeypatch, tmp_path):
     assert [(r.name, r.status(), r.verdict.stats if r.verdict else None) for r in fast.rows] == \
         [(r.name, r.status(), r.verdict.stats if r.verdict else None) for r in slow.rows]
     assert not fast.failed and sum(batched) >= 10
+
+
+# ---------------------------------------------------------------------------------------
+# loops that carry state (`schedule_carry`): FIFOs from outside the loop, accumulators, branches
+# ---------------------------------------------------------------------------------------
+
+IN_SLOT = '!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>'
+OUT_SLOT = '!ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>'
+ACC = 'memref<1x64xf16, "SFU_REG">'
+
+
+def k_loop_kernel(consumer_first: bool = False) -> str:
+    """A K loop as `tile-size-selection` leaves matmul's: one stage pushes the 8 rows of A into a
+    FIFO of the pipeline's private, one pops them and accumulates x * x into a buffer allocated
+    before its loop, handing the partial sum on after row 3 and the total after row 7, and one
+    stores both into C. `consumer_first` orders the accumulating stage first (it then reads an
+    empty FIFO)."""
+    # (depends_in, depends_out) of the producer, the accumulating stage and the store stage
+    tokens = ([("%p#2", "none"), ("none", "%p#2"), ("%p#2", "none")] if consumer_first else
+              [("none", "%p#2"), ("%p#2", "%p#3"), ("%p#3", "none")])
+    return loop_kernel(f"""
+    ktdf.pipeline {{
+      %p:4 = ktdf.private -> ({IN_SLOT}, {OUT_SLOT}, !ktdf.token, !ktdf.token) {{
+        %f = ktdf.fifo.allocate() -> {IN_SLOT}
+        %g = ktdf.fifo.allocate() -> {OUT_SLOT}
+        %t0 = ktdf.create_token : !ktdf.token
+        %t1 = ktdf.create_token : !ktdf.token
+        ktdf.private_yield %f, %g, %t0, %t1 : {IN_SLOT}, {OUT_SLOT}, !ktdf.token, !ktdf.token
+      }}
+      ktdf.stage depends_in({tokens[0][0]}) depends_out({tokens[0][1]}) {{
+        scf.for %i = %c0 to %n step %c1 {{
+          ktdf.data_transfer from %A[%i, %c0] size [1, 64] to %p#0 size [64] : memref<8x64xf16, "DDR">, {IN_SLOT}
+        }}
+      }} {{applicable_units = ["L1LU"]}}
+      ktdf.stage depends_in({tokens[1][0]}) depends_out({tokens[1][1]}) {{
+        %acc = memref.alloc() : {ACC}
+        %zero = arith.constant 0.000000e+00 : f16
+        linalg.fill ins(%zero : f16) outs(%acc : {ACC})
+        scf.for %i = %c0 to %n step %c1 {{
+          %x = ktdf.read_from_fifo %p#0 : <"L1LU" -> "SFU", 64xf16> -> memref<1x64xf16>
+          linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins(%x : memref<1x64xf16>) outs(%acc : {ACC}) {{
+          ^bb0(%in: f16, %out: f16):
+            %sq = arith.mulf %in, %in : f16
+            %sum = arith.addf %out, %sq : f16
+            linalg.yield %sum : f16
+          }}
+          %half = arith.cmpi eq, %i, %c3 : index
+          scf.if %half {{
+            ktdf.write_to_fifo %acc, %p#1 : {ACC}, <"SFU" -> "L1SU", 64xf16>
+          }}
+          %end = arith.cmpi eq, %i, %last : index
+          scf.if %end {{
+            ktdf.write_to_fifo %acc, %p#1 : {ACC}, <"SFU" -> "L1SU", 64xf16>
+          }}
+        }}
+      }} {{applicable_units = ["SFU"]}}
+      ktdf.stage depends_in({tokens[2][0]}) depends_out({tokens[2][1]}) {{
+        scf.for %i = %c0 to %c2 step %c1 {{
+          ktdf.data_transfer from %p#1 size [64] to %C[%i, %c0] size [1, 64] : {OUT_SLOT}, memref<8x64xf16, "DDR">
+        }}
+      }} {{applicable_units = ["L1SU"]}}
+    }}""")
+
+
+def test_k_loop_through_outside_fifos_and_an_accumulator_is_batched(monkeypatch):
+    a = rand((8, 64), 7)
+    fast, slow, batched = both_ways(monkeypatch, parse_module(k_loop_kernel()), {"@0": a})
+    same(fast, slow)
+    assert batched == 4  # the producer's loop and the accumulating loop, in the layout dry run and the run
+    partial = total = np.zeros(64, dtype=np.float16)
+    for i, row in enumerate(a):  # f16 after every step, as the sequential run rounds
+        total = (total + row * row).astype(np.float16)
+        if i == 3:
+            partial = total
+    np.testing.assert_array_equal(fast.outputs["@4096"][:2], np.stack([partial, total]))
+
+
+def test_k_loop_reading_an_empty_fifo_reports_as_the_sequential_run(monkeypatch):
+    fast, slow = errors(monkeypatch, k_loop_kernel(consumer_first=True), {"@0": rand((8, 64), 8)})
+    assert fast == slow
+    assert "only 0 are queued" in fast[0]

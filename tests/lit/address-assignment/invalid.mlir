@@ -77,7 +77,7 @@ func.func @resident_unbounded(%x: index, %n: index) {
 
 // A resident argument's view with an unbounded size.
 func.func @resident_unbounded_size(%x: index, %n: index) {
-  // expected-error @below {{cannot reserve the scratchpad data of a resident argument: a size or stride of its view has no constant upper bound}}
+  // expected-error @below {{cannot reserve the scratchpad data of this view: a size or stride of it has no constant upper bound}}
   %vx = ktdp.construct_memory_view %x, sizes: [%n], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0)>, memory_space = #ktdp.memory_space<ct_local>} : memref<?xf16>
   %a = memref.alloc() : memref<4xf16, "L1">
   return

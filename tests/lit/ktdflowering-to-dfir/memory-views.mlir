@@ -195,3 +195,57 @@ func.func @view_without_views() attributes {grid = [1]} {
   }
   return
 }
+
+// -----
+
+// A view of compute tile 1's scratchpad (ct_id = 1, README Decision 93) is a view of core 1's
+// L1 unit on every core (core 0 reads it over the core links), not of the running core's.
+
+// CHECK-LABEL: func.func @owner_scratchpad(
+// CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// CHECK:         %[[L1:.*]] = dataflow.get_unit {core = 1 : i32, name = "C1-l1", type = "l1"} : index
+// CHECK:         dataflow.program_unit
+// CHECK-NOT:       uniform.query_map
+// CHECK:           dataflow.get_logical_memory_view %[[L1]], %[[C256]] {layout_map = #{{.*}}} : index, index, memref<1x64xf16>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+func.func @owner_scratchpad(%out: memref<1x64xf16, "DDR">) attributes {grid = [2]} {
+  %u0 = dataflow.get_unit {core = 0 : i32, name = "C0-MNISU", type = "MNISU"} : index
+  %u1 = dataflow.get_unit {core = 1 : i32, name = "C1-MNISU", type = "MNISU"} : index
+  %tid = ktdp.get_compute_tile_id : index
+  %k0 = arith.constant 0 : index
+  %k1 = arith.constant 1 : index
+  %m = uniform.def_immutable_mapping([%k0 -> %u0], [%k1 -> %u1]):index
+  %q = uniform.query_map(map:%m, key:%tid) : index
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  %v = ktdp.construct_memory_view %c256, sizes: [1, 64], strides: [64, 1] {coordinate_set = #row, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<1x64xf16>
+  %l = memref.memory_space_cast %v : memref<1x64xf16> to memref<1x64xf16, "L1">
+  %r = memref.reinterpret_cast %l to offset: [0], sizes: [1, 64], strides: [64, 1] : memref<1x64xf16, "L1"> to memref<1x64xf16, strided<[64, 1]>, "L1">
+  ktdf_lowering.execute_on %q {
+    ktdf.data_transfer from %r[%c0, %c0] size [1, 64] to %out[%c0, %c0] size [1, 64] : memref<1x64xf16, strided<[64, 1]>, "L1">, memref<1x64xf16, "DDR">
+  }
+  return
+}
+
+// -----
+
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+func.func @owner_outside_the_grid(%out: memref<1x64xf16, "DDR">) attributes {grid = [2]} {
+  %u0 = dataflow.get_unit {core = 0 : i32, name = "C0-MNISU", type = "MNISU"} : index
+  %u1 = dataflow.get_unit {core = 1 : i32, name = "C1-MNISU", type = "MNISU"} : index
+  %tid = ktdp.get_compute_tile_id : index
+  %k0 = arith.constant 0 : index
+  %k1 = arith.constant 1 : index
+  %m = uniform.def_immutable_mapping([%k0 -> %u0], [%k1 -> %u1]):index
+  %q = uniform.query_map(map:%m, key:%tid) : index
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  // expected-error @below {{the view lives in compute tile 2's scratchpad (ct_id = 2), but the grid has 2 tile(s)}}
+  %v = ktdp.construct_memory_view %c256, sizes: [1, 64], strides: [64, 1] {coordinate_set = #row, memory_space = #ktdp.memory_space<ct_local, ct_id = 2>} : memref<1x64xf16>
+  %l = memref.memory_space_cast %v : memref<1x64xf16> to memref<1x64xf16, "L1">
+  %r = memref.reinterpret_cast %l to offset: [0], sizes: [1, 64], strides: [64, 1] : memref<1x64xf16, "L1"> to memref<1x64xf16, strided<[64, 1]>, "L1">
+  ktdf_lowering.execute_on %q {
+    ktdf.data_transfer from %r[%c0, %c0] size [1, 64] to %out[%c0, %c0] size [1, 64] : memref<1x64xf16, strided<[64, 1]>, "L1">, memref<1x64xf16, "DDR">
+  }
+  return
+}

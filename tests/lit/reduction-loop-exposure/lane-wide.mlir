@@ -121,6 +121,53 @@ func.func @one_row_of_48(%in: memref<1x48xf16, "L1">, %out: memref<1x1xf16, "L1"
 
 // -----
 
+// A sum of squares whose input is read twice (`ins(%v, %v)`: x * x fused into the reduction,
+// corpus rmsnorm_4core_2x2) steps lane-wide too (Decision 94): each step squares a 1x16 block
+// into the partials element-wise, all three maps the identity.
+
+// CHECK-LABEL: func.func @square_read_twice(
+// CHECK:         %[[STEP:.*]] = ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 16xf16> -> tensor<1x16xf16>
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%[[STEP]], %[[STEP]] : tensor<1x16xf16>, tensor<1x16xf16>) {{.*}} attrs = {dfsched.lane_wide = 16 : index}
+
+// PARTIALS-LABEL: func.func @square_read_twice(
+// PARTIALS:         %[[LANES:.*]] = memref.alloc() : memref<1x16xf16, "SFU_REG">
+// PARTIALS:           %[[STEP:.*]] = ktdf.read_from_fifo %{{.*}} -> memref<1x16xf16>
+// PARTIALS-NEXT:      linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%[[STEP]], %[[STEP]] : memref<1x16xf16>, memref<1x16xf16>) outs(%[[LANES]] : memref<1x16xf16, "SFU_REG">) attrs = {dfsched.lane_wide = 16 : index}
+
+func.func @square_read_twice(%in: memref<1x48xf16, "L1">, %out: memref<1x1xf16, "L1">) {
+  %cst = arith.constant 0.0 : f16
+  ktdf.pipeline {
+    %f:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 48xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, !ktdf.token, !ktdf.token) {
+      %x = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 48xf16>
+      %y = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>
+      %u0 = ktdf.create_token : !ktdf.token
+      %u1 = ktdf.create_token : !ktdf.token
+      ktdf.private_yield %x, %y, %u0, %u1 : !ktdf.fifo.slot<"L1LU" -> "SFU", 48xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, !ktdf.token, !ktdf.token
+    }
+    ktdf.stage depends_in(none) depends_out(%f#2) {
+      ktdf.data_transfer from %in[0, 0] size [1, 48] to %f#0 size [1, 48] : memref<1x48xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 48xf16>
+    } {applicable_units = ["L1LU"]}
+    ktdf.stage depends_in(%f#2) depends_out(%f#3) {
+      %v = ktdf.read_from_fifo %f#0 : <"L1LU" -> "SFU", 48xf16> -> tensor<1x48xf16>
+      %e = tensor.empty() : tensor<1xf16>
+      %i = linalg.fill ins(%cst : f16) outs(%e : tensor<1xf16>) -> tensor<1xf16>
+      %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%v, %v : tensor<1x48xf16>, tensor<1x48xf16>) outs(%i : tensor<1xf16>) {
+      ^bb0(%a: f16, %a2: f16, %b: f16):
+        %s = arith.mulf %a, %a2 : f16
+        %r = arith.addf %b, %s : f16
+        linalg.yield %r : f16
+      } -> tensor<1xf16>
+      ktdf.write_to_fifo %m, %f#1 : tensor<1xf16>, <"SFU" -> "L1SU", 1xf16>
+    } {applicable_units = ["SFU"]}
+    ktdf.stage depends_in(%f#3) depends_out(none) {
+      ktdf.data_transfer from %f#1 size [1, 1] to %out[0, 0] size [1, 1] : !ktdf.fifo.slot<"SFU" -> "L1SU", 1xf16>, memref<1x1xf16, "L1">
+    } {applicable_units = ["L1SU"]}
+  }
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @not_commutative(
 // CHECK:         ktdf.data_transfer from %{{.*}}[0, %{{.*}}] size [4, 1]
 // CHECK-NOT:     dfsched.lane_wide

@@ -136,3 +136,36 @@ func.func @unresolved(%i: index) attributes {grid = [1]} {
   ktdp.store %x, %to : tensor<16xf16>, <16xindex>
   return
 }
+
+// -----
+
+#global = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#lx0 = affine_set<(d0, d1) : (d0 - 2 >= 0, -d0 + 2 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#lx1 = affine_set<(d0, d1) : (d0 - 3 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#whole = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#order = affine_map<(d0, d1) -> (d0, d1)>
+
+// Parts in two tiles' scratchpads at constant addresses (the RFC's distributed copy, README
+// Decision 93) are plain views like the global one: each keeps its memory space and ct_id.
+// CHECK-LABEL: func.func @scratchpad_parts
+// CHECK:         %[[LX0:.*]] = ktdp.construct_memory_view %{{.*}}, sizes: [1, 64], strides: [64, 1] {{.*}}memory_space = #ktdp.memory_space<ct_local, ct_id = 0>}
+// CHECK:         %[[LX1:.*]] = ktdp.construct_memory_view %{{.*}}, sizes: [1, 64], strides: [64, 1] {{.*}}memory_space = #ktdp.memory_space<ct_local, ct_id = 1>}
+// CHECK-NOT:     construct_distributed_memory_view
+// CHECK:         ktdp.construct_access_tile %[[LX0]]
+// CHECK:         ktdp.construct_access_tile %[[LX1]]
+func.func @scratchpad_parts() attributes {grid = [2]} {
+  %c0 = arith.constant 0 : index
+  %hbm = arith.constant 0 : index
+  %lx = arith.constant 4096 : index
+  %out = arith.constant 8192 : index
+  %g = ktdp.construct_memory_view %hbm, sizes: [2, 64], strides: [64, 1] {coordinate_set = #global, memory_space = #ktdp.memory_space<global>} : memref<2x64xf16>
+  %p0 = ktdp.construct_memory_view %lx, sizes: [1, 64], strides: [64, 1] {coordinate_set = #lx0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<1x64xf16>
+  %p1 = ktdp.construct_memory_view %lx, sizes: [1, 64], strides: [64, 1] {coordinate_set = #lx1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<1x64xf16>
+  %d = ktdp.construct_distributed_memory_view (%g, %p0, %p1 : memref<2x64xf16>, memref<1x64xf16>, memref<1x64xf16>) : memref<4x64xf16>
+  %o = ktdp.construct_memory_view %out, sizes: [4, 64], strides: [64, 1] {coordinate_set = #whole, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  %t = ktdp.construct_access_tile %d[%c0, %c0] {access_tile_set = #whole, access_tile_order = #order} : memref<4x64xf16> -> !ktdp.access_tile<4x64xindex>
+  %to = ktdp.construct_access_tile %o[%c0, %c0] {access_tile_set = #whole, access_tile_order = #order} : memref<4x64xf16> -> !ktdp.access_tile<4x64xindex>
+  %x = ktdp.load %t : <4x64xindex> -> tensor<4x64xf16>
+  ktdp.store %x, %to : tensor<4x64xf16>, <4x64xindex>
+  return
+}
