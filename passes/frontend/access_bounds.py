@@ -25,9 +25,9 @@ from dfsched.passes.frontend.resolve_distributed_views import set_bounds
 from dfsched.passes.frontend.tile_invariant_loop_bounds import kernel_grid
 from dfsched.passes.value_bounds import Range, ValueBounds, expr_bounds
 
-OUTSIDE = ("{who} access coordinates outside the view: dimension {dim} of this access tile reaches {low} to "
-           "{high}, the view holds {first} to {last}; KTIR masks such accesses, the scheduled transfers "
-           "cannot yet (they would read and write past the view)")
+OUTSIDE = ("this access tile reaches outside its view on {who}: dimension {dim} reaches {low} to {high}, the "
+           "view holds {first} to {last}; KTIR masks such accesses, the scheduled transfers cannot yet (they "
+           "would read and write past the view)")
 Span = tuple[int, int]
 
 
