@@ -132,22 +132,29 @@ class AffineParserBase(AffineParser):
         return self.parse_constraint_expr(parse_optional_bare_id)
 
 
+# What the parser and the verifier take from the dialects, which sit above this module: installed by
+# `dfsched.dialects` when it is imported (every parsing context comes from its `make_context`), so
+# compat imports no dialect. "affine_parser": parser -> an AffineParserBase at its position;
+# "sparse_literal": parser -> MLIR's `sparse<...>` attribute (after the keyword);
+# "verify_attribute": MLIR's verifyOperationAttribute, (op, name, value) -> None or raises.
+DIALECT_HOOKS: dict[str, Callable[..., Any]] = {}
+
+
 class MLIRAffineParsing:
     """Parser mix-in: `affine_map<...>`/`affine_set<...>` parse with MLIR's expression rules
-    (semi-affine `d0 * s0`, no distribution of `*`: `dfsched.dialects.affine_ext.MLIRAffineParser`).
+    (semi-affine `d0 * s0`, no distribution of `*`: `dfsched.dialects.affine_ext.MLIRAffineParser`,
+    installed as `DIALECT_HOOKS["affine_parser"]`; xDSL's parser without it).
 
     Use as `class MyParser(MLIRAffineParsing, Parser)`.
     """
 
     def parse_affine_map(self):
-        from dfsched.dialects.affine_ext import MLIRAffineParser
-
-        return MLIRAffineParser.at(self).parse_affine_map()
+        hook = DIALECT_HOOKS.get("affine_parser")
+        return hook(self).parse_affine_map() if hook else super().parse_affine_map()
 
     def parse_affine_set(self):
-        from dfsched.dialects.affine_ext import MLIRAffineParser
-
-        return MLIRAffineParser.at(self).parse_affine_set()
+        hook = DIALECT_HOOKS.get("affine_parser")
+        return hook(self).parse_affine_set() if hook else super().parse_affine_set()
 
 
 class LinearLexer(MLIRLexer):
@@ -298,11 +305,10 @@ class LocatingParser(MLIRAffineParsing, Parser):
         # MLIR's `sparse<indices, values> : type` literal, which xDSL 0.74 lacks: device files
         # spell switch connectivity with it, and `--print-op-generic` prints it as MLIR does.
         token = self._current_token
-        if token.kind == MLIRTokenKind.BARE_IDENT and token.span.text == "sparse":
-            from dfsched.dialects.ktdf_arch_types import parse_sparse_literal
-
+        sparse = DIALECT_HOOKS.get("sparse_literal")
+        if sparse and token.kind == MLIRTokenKind.BARE_IDENT and token.span.text == "sparse":
             self._consume_token(MLIRTokenKind.BARE_IDENT)
-            return parse_sparse_literal(self)
+            return sparse(self)
         return super()._parse_optional_builtin_parametrized_attr()
 
     def line_col(self, offset: int) -> tuple[int, int]:
@@ -465,21 +471,10 @@ def _dominance_error(user: Operation, index: int, value: SSAValue) -> Diagnostic
 
 
 def _verify_dialect_attributes(op: Operation) -> None:
-    """MLIR's `verifyOperationAttribute`: a dialect checks its discardable attributes on any op.
-
-    A dialect module opts in by defining `verify_operation_attribute(op, name, value)`.
-    """
-    import importlib
-
-    from dfsched.dialects import DIALECTS
-
-    for name, value in op.attributes.items():
-        dialect = name.split(".", 1)[0]
-        if "." not in name or dialect not in DIALECTS:
-            continue
-        module = importlib.import_module(DIALECTS[dialect][0])
-        hook = getattr(module, "verify_operation_attribute", None)
-        if hook is not None:
+    """MLIR's `verifyOperationAttribute`: a dialect checks its discardable attributes on any op."""
+    hook = DIALECT_HOOKS.get("verify_attribute")
+    if hook is not None:
+        for name, value in op.attributes.items():
             hook(op, name, value)
 
 

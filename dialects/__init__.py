@@ -13,6 +13,8 @@ from collections.abc import Callable
 from xdsl.context import Context
 from xdsl.ir import Dialect
 
+from dfsched import compat
+
 UPSTREAM_DIALECTS: dict[str, tuple[str, str]] = {
     # upstream MLIR dialects, as xDSL defines them (some are replaced by ours below)
     "builtin": ("xdsl.dialects.builtin", "Builtin"),
@@ -68,6 +70,32 @@ def _register_own_dialects() -> None:
 
 
 _register_own_dialects()
+
+
+def _affine_parser(parser):
+    from dfsched.dialects.affine_ext import MLIRAffineParser
+
+    return MLIRAffineParser.at(parser)
+
+
+def _sparse_literal(parser):
+    from dfsched.dialects.ktdf_arch_types import parse_sparse_literal
+
+    return parse_sparse_literal(parser)
+
+
+def _verify_attribute(op, name: str, value) -> None:
+    """A dialect module opts in by defining `verify_operation_attribute(op, name, value)`."""
+    dialect = name.split(".", 1)[0]
+    if "." in name and dialect in DIALECTS:
+        hook = getattr(importlib.import_module(DIALECTS[dialect][0]), "verify_operation_attribute", None)
+        if hook is not None:
+            hook(op, name, value)
+
+
+# The parser's and verifier's dialect hooks (compat sits below the dialects and imports none).
+compat.DIALECT_HOOKS.update(affine_parser=_affine_parser, sparse_literal=_sparse_literal,
+                            verify_attribute=_verify_attribute)
 
 
 def register_all(ctx: Context) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType, MemRefType, StringAttr
 from xdsl.ir import Attribute, Region, SSAValue
 from xdsl.ir.affine import AffineMap
-from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
+from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, ParsePropInAttrDict, irdl_op_definition, operand_def, opt_operand_def,
                        opt_prop_def, prop_def, region_def, result_def, traits_def, var_operand_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -23,6 +23,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand
 from dfsched.dialects.affine_subscripts import check_subscript_operands
+from dfsched.dialects.directives import Subscripts
 from dfsched.dialects.dataflow import VectorLike, dfir_dialect, newline, print_attr_dict, split_attr_dict
 from dfsched.dialects.agen_peripheral import (CompositeIndirectLoadAndStoreOp, CompositeIndirectLoadOp,
                                               CompositeIndirectStoreOp, CompositeMemoryInterleaveOp,
@@ -30,9 +31,8 @@ from dfsched.dialects.agen_peripheral import (CompositeIndirectLoadAndStoreOp, C
                                               SymbolicVectorLoadOp, SymbolicVectorStoreOp)
 from dfsched.dialects.agen_syntax import (IMPLICIT_YIELD, RoutingDirectionAttr, YieldOp, check_access_set,
                                           check_region_arg, finish, index_operands, parse_access,
-                                          parse_attrs_and_body, parse_load_iv, parse_optional_multicast,
-                                          parse_time_symbols, print_access, print_attrs_and_body, print_load_iv,
-                                          print_multicast, print_time_symbols)
+                                          parse_attrs_and_body, parse_load_iv, parse_time_symbols, print_access,
+                                          print_attrs_and_body, print_load_iv, print_time_symbols)
 
 
 # ---------------------------------------------------------------------------
@@ -42,46 +42,10 @@ from dfsched.dialects.agen_syntax import (IMPLICIT_YIELD, RoutingDirectionAttr, 
 
 class _VectorAccessOp(IRDLOperation):
     """`vector_load %mem[subscripts] [multicast_info = %m] {...} : M, V` and
-    `vector_store %v, %mem[subscripts] {...} : M, V` (ODS declares both; hand-written here so
-    that a wrong vector type is the verifier's error, not the parser's)."""
+    `vector_store %v, %mem[subscripts] {...} : M, V`, as upstream's ODS declares them."""
 
-    @classmethod
-    def parse(cls, parser: Parser) -> _VectorAccessOp:
-        store = cls is VectorStoreOp
-        if store:
-            value = parser.parse_unresolved_operand()
-            parser.parse_punctuation(",")
-        mem, sub = parse_access(parser)
-        multicast = [] if store else parse_optional_multicast(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        mem_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        vector_type = parser.parse_type()
-        map_attr, indices = sub.resolve(parser)
-        props, others = split_attr_dict(cls, attrs)
-        props["affine_map"] = map_attr
-        if store:
-            value_ = parser.resolve_operand(value, vector_type)
-            return cls.build(operands=[value_, parser.resolve_operand(mem, mem_type), indices],
-                             properties=props, attributes=others)
-        return cls.build(operands=[parser.resolve_operand(mem, mem_type), indices, index_operands(parser, multicast)],
-                         result_types=[vector_type], properties=props, attributes=others)
-
-    def print(self, printer: Printer) -> None:
-        store = isinstance(self, VectorStoreOp)
-        if store:
-            printer.print_string(" ")
-            printer.print_operand(self.value_to_store)
-            printer.print_string(",")
-        print_access(printer, self.mem_ref, self.affine_map, self.map_operands)
-        if not store:
-            print_multicast(printer, self.multicast_info)
-        print_attr_dict(printer, self, elided=["affine_map"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.mem_ref.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.value_to_store.type if store else self.result.type)
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (Subscripts,)
 
     def verify_(self) -> None:
         check_subscript_operands(self.affine_map, len(self.map_operands))
@@ -102,7 +66,9 @@ class VectorLoadOp(_VectorAccessOp):
     load_order = prop_def(AffineMapAttr)
     result = result_def(VectorLike)
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    assembly_format = ("$mem_ref `` custom<Subscripts>($affine_map, $map_operands) "
+                       "(`multicast_info` `=` $multicast_info^)? attr-dict `:` type($mem_ref) `,` type($result)")
 
     def __init__(self, result_type: Attribute, mem_ref: SSAValue, affine_map: AffineMap,
                  map_operands: Sequence[SSAValue], load_set: AffineSetAttr, load_order: AffineMapAttr,
@@ -128,6 +94,9 @@ class VectorStoreOp(_VectorAccessOp):
     affine_map = prop_def(AffineMapAttr)
     store_set = prop_def(AffineSetAttr)
     store_order = prop_def(AffineMapAttr)
+
+    assembly_format = ("$value_to_store `,` $mem_ref `` custom<Subscripts>($affine_map, $map_operands) "
+                       "attr-dict `:` type($mem_ref) `,` type($value_to_store)")
 
     def __init__(self, value: SSAValue, mem_ref: SSAValue, affine_map: AffineMap, map_operands: Sequence[SSAValue],
                  store_set: AffineSetAttr, store_order: AffineMapAttr, dbg_name: str | None = None):

@@ -20,28 +20,17 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand
-from dfsched.dialects.affine_subscripts import (Subscripts, check_subscript_operands, parse_subscripts,
-                                                print_subscripts)
+from dfsched.dialects.affine_subscripts import Subscripts, check_subscript_operands, parse_subscripts
 from dfsched.dialects.dataflow import (CustomVectorType, GetLogicalMemoryViewOp, VectorLike, newline, print_attr_dict,
                                        split_attr_dict)
 from dfsched.dialects.agen_syntax import (IMPLICIT_YIELD, check_access_set, check_region_arg, finish, index_operands,
                                           parse_access, parse_attrs_and_body, parse_load_iv, parse_optional_multicast,
-                                          parse_paren_operands, parse_time_symbols, print_attrs_and_body,
-                                          print_load_iv, print_multicast, print_time_symbols)
+                                          parse_paren_operands, parse_time_symbols, print_access,
+                                          print_attrs_and_body, print_load_iv, print_multicast, print_time_symbols)
 
 # ---------------------------------------------------------------------------
 # Indirect accesses (peripheral): an index memref gives the address into a direct memref
 # ---------------------------------------------------------------------------
-
-
-def _print_maybe_subscripts(printer: Printer, mem: SSAValue, affine_map: AffineMapAttr | None,
-                            operands: Sequence[SSAValue], keyword: str) -> None:
-    printer.print_string(f" {keyword}:")
-    printer.print_operand(mem)
-    if affine_map is not None:
-        print_subscripts(printer, affine_map, operands)
-    else:
-        printer.print_string("[]")
 
 
 def _parse_typed(parser: Parser, operand: UnresolvedOperand) -> SSAValue:
@@ -124,16 +113,9 @@ class CompositeIndirectLoadAndStoreOp(IRDLOperation):
             properties=props, attributes=others, regions=[body]))
 
     def print(self, printer: Printer) -> None:
-        if self.indirect_src_memref is not None:
-            _print_maybe_subscripts(printer, self.indirect_src_memref, self.indirect_src_map,
-                                    self.indirect_src_map_indices, "indirect_src")
-        _print_maybe_subscripts(printer, self.direct_src_memref, self.direct_src_map, self.direct_src_map_indices,
-                                "direct_src")
-        if self.indirect_dst_memref is not None:
-            _print_maybe_subscripts(printer, self.indirect_dst_memref, self.indirect_dst_map,
-                                    self.indirect_dst_map_indices, "indirect_dst")
-        _print_maybe_subscripts(printer, self.direct_dst_memref, self.direct_dst_map, self.direct_dst_map_indices,
-                                "direct_dst")
+        for key in ("indirect_src", "direct_src", "indirect_dst", "direct_dst"):
+            if (mem := getattr(self, f"{key}_memref")) is not None:
+                print_access(printer, mem, getattr(self, f"{key}_map"), getattr(self, f"{key}_map_indices"), key)
         newline(printer)
         print_multicast(printer, self.multicast_info)
         print_time_symbols(printer, self.time_symbols)
@@ -168,9 +150,8 @@ class _IndirectPairOp(IRDLOperation):
     ARRAY: ClassVar[str] = "direct array"
 
     def _print_pair(self, printer: Printer) -> None:
-        _print_maybe_subscripts(printer, self.indirect_memref, self.indirect_map, self.indirect_map_indices,
-                                "indirect")
-        _print_maybe_subscripts(printer, self.direct_memref, self.direct_map, self.direct_map_indices, "direct")
+        print_access(printer, self.indirect_memref, self.indirect_map, self.indirect_map_indices, "indirect")
+        print_access(printer, self.direct_memref, self.direct_map, self.direct_map_indices, "direct")
 
     @staticmethod
     def _parse_pair(parser: Parser) -> tuple[tuple[UnresolvedOperand, Subscripts], tuple[UnresolvedOperand, Subscripts]]:

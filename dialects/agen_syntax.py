@@ -65,11 +65,15 @@ def parse_access(parser: Parser, keyword: str | None = None) -> tuple[Unresolved
     return mem, parse_subscripts(parser)
 
 
-def print_access(printer: Printer, mem: SSAValue, affine_map: AffineMapAttr, operands: Sequence[SSAValue],
+def print_access(printer: Printer, mem: SSAValue, affine_map: AffineMapAttr | None, operands: Sequence[SSAValue],
                   keyword: str | None = None) -> None:
+    """`[keyword:]%mem[subscripts]`; `%mem[]` when the map is absent (an optional one)."""
     printer.print_string(f" {keyword}:" if keyword else " ")
     printer.print_operand(mem)
-    print_subscripts(printer, affine_map, operands)
+    if affine_map is not None:
+        print_subscripts(printer, affine_map, operands)
+    else:
+        printer.print_string("[]")
 
 
 def parse_paren_operands(parser: Parser) -> list[UnresolvedOperand]:

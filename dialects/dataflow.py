@@ -30,7 +30,8 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
+from dfsched.compat import EnumAttribute, StrEnum
+from dfsched.dialects.directives import PagedSegments
 from dfsched.dialects.syntax import (parse_operand_list, print_attr_dict,  # noqa: F401  (re-exported to the DataflowIR dialects)
                                      split_attr_dict)
 
@@ -532,71 +533,10 @@ class GetPagedLogicalMemoryViewOp(IRDLOperation):
     data = result_def(MemRefType)
 
     traits = traits_def(Pure(), IsolatedFromAbove())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> GetPagedLogicalMemoryViewOp:
-        unit = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        start = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation("{")
-        parser.parse_keyword("segments")
-        parser.parse_punctuation("=")
-        sets: list[Attribute] = []
-        pages: list[UnresolvedOperand] = []
-        while parser.parse_optional_keyword(f"page{len(pages)}"):
-            parser.parse_punctuation(":")
-            parser.parse_punctuation("(")
-            parser.parse_keyword("idx_set")
-            parser.parse_punctuation("=")
-            pos = parser.pos
-            idx_set = parser.parse_attribute()
-            if not isinstance(idx_set, AffineSetAttr):
-                parser.raise_error("expected an affine_set for 'idx_set'", pos, parser.pos)
-            parser.parse_punctuation(",")
-            parser.parse_keyword("start_addr")
-            parser.parse_punctuation("=")
-            pages.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation(")")
-            parser.parse_optional_punctuation(",")
-            sets.append(idx_set)
-        parser.parse_punctuation("}", " to close the segments (pages are named page0, page1, ... in order)")
-        parser.parse_punctuation(":")
-        unit_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        start_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        result_type = parser.parse_type()
-        props, others = split_attr_dict(cls, attrs)
-        props["idx_sets"] = ArrayAttr(sets)
-        return cls.create(
-            operands=[parser.resolve_operand(unit, unit_type), parser.resolve_operand(start, start_type),
-                      *(parser.resolve_operand(p, _INDEX) for p in pages)],
-            result_types=[result_type], properties=props, attributes=others)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.unit)
-        printer.print_string(", ")
-        printer.print_operand(self.start_addr)
-        print_attr_dict(printer, self, elided=["idx_sets"])
-        newline(printer)
-        printer.print_string("  {segments = ")
-        for i, (idx_set, page) in enumerate(zip(self.idx_sets.data, self.page_start_addrs)):
-            if i:
-                printer.print_string(",")
-            newline(printer)
-            printer.print_string(f"    page{i}: (idx_set = ")
-            printer.print_attribute(idx_set)
-            printer.print_string(", start_addr = ")
-            printer.print_operand(page)
-            printer.print_string(")")
-        printer.print_string("} : ")
-        printer.print_attribute(self.unit.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.start_addr.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.data.type)
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (PagedSegments,)
+    assembly_format = ("$unit `,` $start_addr attr-dict custom<PagedSegments>($idx_sets, $page_start_addrs) "
+                       "`:` type($unit) `,` type($start_addr) `,` type($data)")
 
     def verify_(self) -> None:
         from xdsl.dialects.arith import ConstantOp

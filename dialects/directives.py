@@ -29,6 +29,11 @@ xDSL 0.74 reads an op's `assembly_format` as MLIR's ODS does; what ODS spells wi
   other type in full.
 * `custom<SymbolName>($p)`: `@name`, with MLIR's error when it is missing.
 * `custom<GraphOrImport>($r, $path)`: a device body (`IsolatedBody`) or `import("path")`.
+* `custom<Subscripts>($map, $operands)`: `[%i + 3, symbol(%s), 0]`, an affine map applied to
+  index operands (MLIR's `AffineMapOfSSAIds`; the syntax is `affine_subscripts`'), written
+  right after its memref (`$mem `` custom<Subscripts>(...)`).
+* `custom<PagedSegments>($sets, $addrs)`: a paged view's pages on lines of their own,
+  `{segments = page0: (idx_set = affine_set<...>, start_addr = %a), ...}`, named in order.
 * `custom<EnumKeyword>($p)`: an i32 enum property written as its case's name (`value from %a`);
   the op names the enum in `KEYWORDS`.
 
@@ -42,7 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerAttr, MemRefType,
+from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerAttr, MemRefType,
                                    StringAttr, UnitAttr, i32, i64)
 from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.ir.affine import AffineMap
@@ -56,7 +61,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, SingleBlockImplicitTerminator
 
 from dfsched.compat import MLIRTokenKind, UnresolvedOperand
-from dfsched.dialects.affine_subscripts import parse_optional_subscripts, print_subscripts
+from dfsched.dialects.affine_subscripts import parse_optional_subscripts, parse_subscripts, print_subscripts
 
 KDYNAMIC = -(2**63)
 """MLIR's `ShapedType::kDynamic`: the placeholder for a dynamic fifo count or size entry."""
@@ -631,3 +636,61 @@ def with_attr_dict(directive: type[AttrDictDirective]):
         return op_class
 
     return wrap
+
+
+@irdl_custom_directive
+class PagedSegments(CustomDirective):
+    sets: AttributeVariable
+    addrs: VariadicOperandVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        sets: list[Attribute] = []
+        addrs: list[UnresolvedOperand] = []
+        parser.parse_punctuation("{")
+        parser.parse_keyword("segments")
+        parser.parse_punctuation("=")
+        while parser.parse_optional_keyword(f"page{len(addrs)}"):
+            parser.parse_punctuation(":")
+            parser.parse_punctuation("(")
+            parser.parse_keyword("idx_set")
+            parser.parse_punctuation("=")
+            pos = parser.pos
+            sets.append(parser.parse_attribute())
+            if not isinstance(sets[-1], AffineSetAttr):
+                parser.raise_error("expected an affine_set for 'idx_set'", pos, parser.pos)
+            parser.parse_punctuation(",")
+            parser.parse_keyword("start_addr")
+            parser.parse_punctuation("=")
+            addrs.append(parser.parse_unresolved_operand())
+            parser.parse_punctuation(")")
+            parser.parse_optional_punctuation(",")
+        parser.parse_punctuation("}", " to close the segments (pages are named page0, page1, ... in order)")
+        self.sets.set(state, ArrayAttr(sets))
+        self.addrs.set(state, addrs)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        printer.print_string("\n  {segments = ")
+        for i, (idx_set, page) in enumerate(zip(self.sets.get(op).data, self.addrs.get(op))):
+            printer.print_string(f"{',' if i else ''}\n    page{i}: (idx_set = ")
+            printer.print_attribute(idx_set)
+            printer.print_string(", start_addr = ")
+            printer.print_operand(page)
+            printer.print_string(")")
+        printer.print_string("}")
+        _printed(state)
+
+
+@irdl_custom_directive
+class Subscripts(CustomDirective):
+    map: AttributeVariable
+    operands: VariadicOperandVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        sub = parse_subscripts(parser)
+        self.map.set(state, AffineMapAttr(sub.map))
+        self.operands.set(state, sub.operands)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        print_subscripts(printer, self.map.get(op), self.operands.get(op))
+        _printed(state)

@@ -11,22 +11,11 @@ from collections.abc import Mapping, Sequence
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute, Dialect, Region, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, region_def, traits_def, var_operand_def
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.dialects.ktdf import ensure_block, print_attr_dict, print_body, resolve_all
-from dfsched.dialects.syntax import parse_operand_list
-
-
-def _parse_units(parser: Parser) -> list[SSAValue]:
-    return resolve_all(parser, parse_operand_list(parser), IndexType())
-
-
-def _print_units(printer: Printer, units: Sequence[SSAValue]) -> None:
-    printer.print_string(" ")
-    printer.print_list(units, printer.print_operand)
+from dfsched.dialects.directives import Body
+from dfsched.dialects.ktdf import ensure_block
 
 
 @irdl_op_definition
@@ -48,17 +37,8 @@ class ExecuteOnOp(IRDLOperation):
         super().__init__(operands=[list(units)], regions=[ensure_block(body or Region())],
                          attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> ExecuteOnOp:
-        units = _parse_units(parser)
-        body = parser.parse_region()
-        return cls(units, body, parser.parse_optional_attr_dict())
-
-    def print(self, printer: Printer) -> None:
-        _print_units(printer, self.units)
-        printer.print_string(" ")
-        print_body(printer, self.body)
-        print_attr_dict(printer, self)
+    assembly_format = "$units custom<Body>($body) attr-dict"
+    custom_directives = (Body,)
 
     def verify_(self) -> None:
         if self.body.blocks and self.body.block.args:
@@ -79,14 +59,7 @@ class SignalOp(IRDLOperation):
     def __init__(self, units: Sequence[SSAValue] = (), attributes: Mapping[str, Attribute] | None = None):
         super().__init__(operands=[list(units)], attributes=dict(attributes or {}))
 
-    @classmethod
-    def parse(cls, parser: Parser) -> SignalOp:
-        units = _parse_units(parser)
-        return cls(units, parser.parse_optional_attr_dict())
-
-    def print(self, printer: Printer) -> None:
-        _print_units(printer, self.units)
-        print_attr_dict(printer, self)
+    assembly_format = "$units attr-dict"
 
 
 KTDF_LOWERING = Dialect("ktdf_lowering", [ExecuteOnOp, SignalOp], [])

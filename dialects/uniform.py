@@ -143,24 +143,10 @@ class QueryMapOp(IRDLOperation):
     result = result_def()
 
     traits = traits_def(Pure(), IsolatedFromAbove())
+    assembly_format = "`(` `map` `` `:` `` $map `,` `key` `` `:` `` $key `` `)` attr-dict `:` type($result)"
 
     def __init__(self, map: SSAValue, key: SSAValue, result_type: Attribute):
         super().__init__(operands=[map, key], result_types=[result_type])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> QueryMapOp:
-        parser.parse_punctuation("(")
-        parser.parse_keyword("map")
-        parser.parse_punctuation(":")
-        map_ = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        parser.parse_keyword("key")
-        parser.parse_punctuation(":")
-        key = parser.parse_unresolved_operand()
-        parser.parse_punctuation(")")
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        return cls(parser.resolve_operand(map_, _INDEX), parser.resolve_operand(key, _INDEX), result_type)
 
     def possible_keys(self) -> tuple[SSAValue, ...]:
         """The values `key` can take at run time (upstream `getAllQueriedValues`' key set).
@@ -191,14 +177,6 @@ class QueryMapOp(IRDLOperation):
         entries = table.table()
         found = (entries.get(k) for k in self.possible_keys())
         return [v for v in found if v is not None]
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(map:")
-        printer.print_operand(self.map)
-        printer.print_string(", key:")
-        printer.print_operand(self.key)
-        printer.print_string(") : ")
-        printer.print_attribute(self.result.type)
 
 
 # ---------------------------------------------------------------------------

@@ -51,7 +51,7 @@ func.func @missing_operand(%m: memref<64xf16>, %i: index) {
 // -----
 
 func.func @load_into_scalar(%m: memref<64xf16>, %i: index) {
-  // expected-error @+1 {{result 'result' at position 0 does not verify}}
+  // expected-error @+1 {{'agen.vector_load' op constraint not satisfied}}
   %v = agen.vector_load %m[%i] {load_order = affine_map<(d0) -> (d0)>, load_set = affine_set<(d0) : (d0 == 0)>} : memref<64xf16>, f16
   return
 }

@@ -33,7 +33,7 @@ func.func @execute_on_two_blocks(%u: index) {
 // -----
 
 func.func @unit_list_with_parentheses(%u: index) {
-  // expected-error @+1 {{Expected region!}}
+  // expected-error @+1 {{expected a region}}
   ktdf_lowering.execute_on(%u) {
   }
   return
