@@ -22,11 +22,12 @@ from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from dfsched.dialects.ktdp import DYNAMIC
 from dfsched.diagnostics import error
 from dfsched.passes.frontend.resolve_distributed_views import set_bounds
+from dfsched.passes.frontend.tile_invariant_loop_bounds import kernel_grid
 from dfsched.passes.value_bounds import Range, ValueBounds, expr_bounds
 
-OUTSIDE = ("{who} access coordinates outside the view: dimension {dim} of this access tile reaches {low} to "
-           "{high}, the view holds {first} to {last}; KTIR masks such accesses, the scheduled transfers "
-           "cannot yet (they would read and write past the view)")
+OUTSIDE = ("this access tile reaches outside its view on {who}: dimension {dim} reaches {low} to {high}, the "
+           "view holds {first} to {last}; KTIR masks such accesses, the scheduled transfers cannot yet (they "
+           "would read and write past the view)")
 Span = tuple[int, int]
 
 
@@ -136,12 +137,18 @@ def _outside_for(tile: Operation, offsets: list[Span], held: list[Span], grid: l
     return reached is not None and not _inside(reached, held)
 
 
+SCAN = 1 << 17
+"""Tiles tried from each end of the grid: a grid whose first `SCAN` tiles all stay inside (while
+the bounds over all tiles do not) is left alone, so the check stays linear and bounded."""
+
+
 def _first_and_last(count: int, bad) -> list[int]:
-    """The first and the last of 0..count-1 for which `bad` holds (one search from each end)."""
-    first = next((t for t in range(count) if bad(t)), None)
+    """The first and the last of 0..count-1 for which `bad` holds, searching `SCAN` tiles from
+    each end (the first alone when the last is farther from the end)."""
+    first = next((t for t in range(min(count, SCAN)) if bad(t)), None)
     if first is None:
         return []
-    last = next(t for t in range(count - 1, first - 1, -1) if t == first or bad(t))
+    last = next((t for t in range(count - 1, max(first, count - SCAN) - 1, -1) if t == first or bad(t)), first)
     return [first, last]
 
 
@@ -149,10 +156,7 @@ def _grid_of(op: Operation) -> list[int] | None:
     parent = op.parent_op()
     while parent is not None and "grid" not in parent.attributes:
         parent = parent.parent_op()
-    if parent is None:
-        return None
-    extents = [getattr(getattr(e, "value", None), "data", None) for e in getattr(parent.attributes["grid"], "data", ())]
-    return extents if extents and all(isinstance(e, int) and e > 0 for e in extents) else None
+    return None if parent is None else kernel_grid(parent)
 
 
 def _coordinates(t: int, grid: list[int]) -> tuple[int, ...]:

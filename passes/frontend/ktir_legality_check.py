@@ -3,6 +3,7 @@
 The first frontend pass (`docs/passes.md#ktir-legality-check`). It walks the
 module in pre-order and stops at the first construct V1 cannot schedule:
 
+* a `grid` of more than 2^31 compute tiles (DataflowIR's core ids are i32);
 * `scf.for` with loop-carried values (`iter_args`) that do not accumulate sums of loaded
   chunks (`fold-accumulation-loops` says why; the others `compute-group-extraction` folds),
   and any `scf.while`; an online softmax whose state's element type has no SIMD lanes in the
@@ -60,6 +61,7 @@ from dfsched.dialects.ktdp import DYNAMIC
 from dfsched.passes.frontend.access_bounds import check_access_tile_in_view
 from dfsched.passes.frontend.carried_slots import around_exchange
 from dfsched.passes.frontend.fold_accumulation_loops import plan_fold
+from dfsched.passes.frontend.tile_invariant_loop_bounds import kernel_grid
 from dfsched.dialects.constants import constant_int
 from dfsched.dialects.ktdf_arch_types import attribute_text
 
@@ -79,6 +81,9 @@ CARRIED_OFF_CHIP = ("loop-carried value #0 ({}, {} bytes) cannot stay on chip: i
                     "range, which folding loads at once, so each of its elements needs {} elements along the stepped "
                     "dimension of each of its {} streamed tile(s) in the scratchpad ({} bytes), but '{}' of device '{}' holds {} bytes per core "
                     "(a range too long for the scratchpad is not split into DMA chunks yet)")
+MAX_TILES = 2**31
+TOO_MANY_TILES = ("grid {} has {} compute tiles, but DataflowIR numbers cores with i32 "
+                  "(`dataflow.get_unit {{core = c : i32}}`, a core per tile): at most {}")
 BEYOND_MEMORY = "memory view ends at byte {} but memory '{}' of the device holds {} bytes"
 OWNER_OUTSIDE_GRID = "the view is compute tile {}'s scratchpad (ct_id = {}), but the kernel's grid has {} tile(s)"
 OWNER_CORES = ("the view is compute tile {}'s scratchpad (ct_id = {}), which the other tiles read from its core, so "
@@ -124,6 +129,14 @@ def check_region_ops(op: Operation, device: str = "") -> None:
                         check_softmax_lanes(inner, device)
                         check_carried_on_chip(inner, device)
                     check_region_ops(inner, device)
+
+
+def check_tile_count(function: Operation) -> None:
+    """DataflowIR numbers cores with i32 (`dataflow.get_unit {core = c : i32}`, one core per
+    compute tile): a grid of more tiles cannot be written."""
+    extents = kernel_grid(function)
+    if extents and math.prod(extents) > MAX_TILES:
+        raise error(function, TOO_MANY_TILES.format(list(extents), math.prod(extents), MAX_TILES))
 
 
 def check_view_fits(view: Operation, device: str) -> None:
@@ -279,6 +292,8 @@ def check_op(op: Operation) -> bool:
         return True
     if name == "scf.while":
         raise error(op, WHILE)
+    if name == "func.func" and "grid" in op.attributes:
+        check_tile_count(op)
     if name == "ktdp.construct_distributed_memory_view":
         from dfsched.passes.frontend.resolve_distributed_views import why_unresolved
 

@@ -61,7 +61,7 @@ class TileInvariantLoopBounds(ModulePass):
 
 def tile_invariant_loop_bounds(root: Operation) -> None:
     for kernel in [o for o in root.walk() if isinstance(o, func.FuncOp)]:
-        grid = _grid(kernel)
+        grid = kernel_grid(kernel)
         if grid is None or math.prod(grid) > MAX_TILES:
             continue  # no grid, or a malformed one: the passes that read it report it
         for loop in [o for o in kernel.walk() if isinstance(o, scf.ForOp)]:
@@ -137,7 +137,8 @@ def _guarded_iteration(loop: scf.ForOp, upper_bound: SSAValue, k: int, previous:
     return guard
 
 
-def _grid(kernel: func.FuncOp) -> list[int] | None:
+def kernel_grid(kernel: Operation) -> list[int] | None:
+    """The extents of `kernel`'s `grid` attribute (None when absent or not positive integers)."""
     grid = kernel.attributes.get("grid")
     if not isinstance(grid, ArrayAttr) or not grid.data:
         return None
