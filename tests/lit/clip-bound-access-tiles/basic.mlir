@@ -40,4 +40,4 @@ func.func @add(%x: index, %out: index, %n: index) attributes {grid = [1]} {
 
 // KEPT:          ktdp.construct_memory_view {{.*}} : memref<1x256xf16>
 // KEPT-NEXT:     ktdp.construct_access_tile {{.*}} -> !ktdp.access_tile<1x1024xindex>
-// PAST: reduce_past_view.mlir:11:9: error: compute tile 0 of grid [1] access coordinates outside the view: dimension 1 of this access tile reaches 0 to 1023, the view holds 0 to 255
+// PAST: reduce_past_view.mlir:11:9: error: this access tile reaches outside its view on compute tile 0 of grid [1]: dimension 1 reaches 0 to 1023, the view holds 0 to 255
