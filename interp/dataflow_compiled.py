@@ -102,7 +102,7 @@ class _Emitter:
                 self.survey(inner)
                 for inner_op in inner.walk():
                     for value in inner_op.operands:
-                        if not _defined_in(value, inner):
+                        if not inner.is_ancestor(value.owner):
                             self.captured.add(value)
 
     def _nestable(self, entry) -> bool:
@@ -124,7 +124,7 @@ class _Emitter:
             name = self.names[value] = f"o{len(self.names)}"
             target = self.entry
             for block, loads in self.loads:
-                if _defined_in(value, block):
+                if block.is_ancestor(value.owner):
                     target = loads
             target.append(f"{name} = env[{self.const(value, 'K')}]")
         return name
@@ -242,18 +242,6 @@ class _Emitter:
             body.append(ind + line)
             if outs:
                 body.append(f"{ind}{', '.join(outs)}{',' if len(outs) == 1 else ''} = res")
-
-
-def _defined_in(value: SSAValue, block: Block) -> bool:
-    """Whether `value` is an argument of `block` or of a block nested in it, or a result of an op there."""
-    owner = value.owner
-    at = owner if isinstance(owner, Block) else owner.parent_block()
-    while at is not None:
-        if at is block:
-            return True
-        parent = at.parent_op()
-        at = parent.parent_block() if parent is not None else None
-    return False
 
 
 def prelude_fifo(body: list[str], ind: str, p: str, f: str, peer: str, lookup: str) -> None:

@@ -334,19 +334,8 @@ def once_per_loop(op: Operation, body: Block) -> bool:
         return False
     ivs = [arg for arg in body.args if isinstance(arg.type, IndexType)]
     for iv, other in ((compare.lhs, compare.rhs), (compare.rhs, compare.lhs)):
-        if iv in ivs and not _defined_in(other, body):
+        if iv in ivs and not body.is_ancestor(other.owner):
             return True
-    return False
-
-
-def _defined_in(value: SSAValue, body: Block) -> bool:
-    owner = value.owner
-    block = owner if isinstance(owner, Block) else owner.parent_block()
-    while block is not None:
-        if block is body:
-            return True
-        parent = block.parent_op()
-        block = parent.parent_block() if parent is not None else None
     return False
 
 
