@@ -141,7 +141,7 @@ class Carry:
             memory = view.memory
             slots = sb._slots(addresses, memory.element_step(view.et))  # noqa: SLF001
             others = [sb._slots(w[1], memory.element_step(w[0].et)) for w in writes_by_memory.get(id(memory), [])]  # noqa: SLF001
-            others += run.reads.get(id(memory), (None, []))[1]
+            others += [sb._slots(a, w) for a, w in run.reads.get(id(memory), (None, []))[1]]  # noqa: SLF001
             if others and overlaps(slots, np.concatenate(others)):
                 raise sb.Abort("an accumulator's bytes are accessed through another view")
             tile = _tile(run, view)
