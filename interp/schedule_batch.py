@@ -36,7 +36,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from dfsched.interp import linalg_impl, schedule_carry
 from dfsched.interp.base import defined_inside
 from dfsched.interp.batch_accesses import box_rows as _box_rows, conflict as _conflict, slots as _slots
-from dfsched.interp.memory import StridedView, unique_sorted
+from dfsched.interp.memory import StridedView
 
 MIN_TRIPS = 4  # shorter loops run sequentially (batching costs a few ops' worth of setup)
 
@@ -245,8 +245,11 @@ class BatchRun:
             log.add(view, self.state.instance, write, addresses, op)
             return
         instances = self.instances if self.rows is None else self.instances[self.rows]
-        for inst in unique_sorted(instances):
-            log.add(view, int(inst), write, addresses[instances == inst], op)
+        order = np.argsort(instances, kind="stable")  # each instance's rows, in row order
+        ordered = instances[order]
+        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+        for first, last in zip(starts.tolist(), np.r_[starts[1:], ordered.size].tolist()):
+            log.add(view, int(ordered[first]), write, addresses[order[first:last]], op)
 
     def _private_box(self, view: BatchView, anchor, sizes) -> np.ndarray:
         """Addresses (n, count) of the box in each iteration's part of `view`; the box must lie
@@ -313,6 +316,8 @@ class BatchRun:
             addresses = self._private_box(view, anchor, sizes)
             return view.view.memory.read(addresses, view.view.et, None)
         if isinstance(view, IndirectView):
+            if self.renamings:
+                schedule_phases.check_direct(self, view.source)
             addresses = self._indirect_box(view, anchor, sizes, op)
             self._note_read(view.memory, addresses, view.et)
             return view.memory.read(addresses, view.et, _tile_of(self.state, view.source))
@@ -351,6 +356,8 @@ class BatchRun:
             view.view.memory.write(addresses, values.reshape(addresses.shape), view.view.et, None)
             return
         if isinstance(view, IndirectView):
+            if self.renamings:
+                schedule_phases.check_direct(self, view.source)
             addresses = self._indirect_box(view, anchor, sizes, op)
             self.writes.append((view, addresses, values.reshape(addresses.shape), _tile_of(self.state, view.source)))
             return

@@ -213,6 +213,8 @@ def linalg_on_buffers(run, op, inputs: list[Any]) -> list[Any]:
     if op.results or len(outs) != 1 or not isinstance(outs[0], StridedView):
         raise sb.Abort("a linalg op whose output is not one buffer from outside the loop")
     (view,) = outs
+    if run.renamings:
+        sb.schedule_phases.check_direct(run, view)
     if view.et is None:
         raise sb.Abort("an output of unknown element type")
     rows = [_operand_rows(run, v, op) for v in inputs[:n_inputs]]
