@@ -797,7 +797,7 @@ def run_loop(interpreter, loop: Operation, ivs: list[np.ndarray], instances: np.
         return False
     state = interpreter.state
     max_ops = state.options.max_ops
-    saved_ops = state.ops_run
+    saved_ops, saved_allocations = state.ops_run, state.allocations
     log = state.access_log
     log_marks = {k: len(v[1]) for k, v in log.entries.items()} if log is not None else None
     run = BatchRun(interpreter, n, instances)
@@ -814,7 +814,7 @@ def run_loop(interpreter, loop: Operation, ivs: list[np.ndarray], instances: np.
                 finish()
             run.commit()
     except Exception:  # noqa: BLE001 - any failure: the sequential run decides (and reports)
-        state.ops_run = saved_ops
+        state.ops_run, state.allocations = saved_ops, saved_allocations  # (the batch's buffers are dropped)
         if log is not None:
             for k in list(log.entries):
                 if k not in log_marks:

@@ -160,6 +160,15 @@ def test_loop_writing_one_row_every_iteration_keeps_the_last(monkeypatch):
     np.testing.assert_array_equal(fast.outputs["@4096"][0], a[7])
 
 
+def test_batch_given_up_after_an_allocation_counts_buffers_as_the_sequential_run(monkeypatch):
+    # the body allocates, then an op without a batched form (affine.apply of the iv) gives up
+    fast, batched, a = copy_rows(monkeypatch, "%n", "%C[%row, %c0]", 14, prelude=f"""
+      %buf = memref.alloc() : {L1}
+      %row = affine.apply affine_map<(d0) -> (d0)>(%i)""")
+    assert batched == 0
+    np.testing.assert_array_equal(fast.outputs["@4096"], a)
+
+
 def test_loop_storing_the_same_bytes_every_iteration_is_batched(monkeypatch):
     # row 0 of A to row 0 of C in each of the 8 iterations (as reduction-loop-exposure leaves a
     # row load inside the loop that reduces it): once is as many
