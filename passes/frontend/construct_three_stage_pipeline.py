@@ -400,18 +400,26 @@ class ProgramPipeline:
         transfer = ktdf.DataTransferOp(self.memory(Endpoint(load, [], tile=self.tiles[load])),
                                        self.buffers[load.result], at_origin, (), shape, at_origin, (), shape)
         source, dest = self.space(Endpoint(load, [], tile=self.tiles[load])).data, self.buffer_space(load).data
-        route = self.model.route(source, dest, at=load)
+        self._copy_pipeline(transfer, source, dest, load, InsertPoint.before(before),
+                            "the data of this load is read by several compute ops and must be copied into the "
+                            "scratchpad once")
+
+    def _copy_pipeline(self, transfer: Operation, source: str, dest: str, at: Operation, point: InsertPoint,
+                       why: str, reshaped: bool = False) -> None:
+        """`transfer` in a one-stage pipeline on the unit that routes `source` to `dest`, at `point`."""
+        route = self.model.route(source, dest, at=at)
         if len(route) != 3:
-            raise error(load, f"the data of this load is read by several compute ops and must be copied into "
-                              f"the scratchpad once, but the route from '{source}' to '{dest}' is not one "
-                              f"transfer unit ({' -> '.join(route)})")
+            raise error(at, f"{why}, but the route from '{source}' to '{dest}' is not one transfer unit "
+                            f"({' -> '.join(route)})")
         stage = ktdf.StageOp([], [], applicable_units=[route[1]])
         stage.body.blocks[0].add_op(transfer)
         pipeline = ktdf.PipelineOp()
+        if reshaped:
+            pipeline.attributes[RESHAPED_COPY] = UnitAttr()  # ordered with the compute ops (walk.py)
         pipeline.body.blocks[0].add_op(stage)
         for op in (transfer, stage, pipeline):
-            op.location = load.location
-        Rewriter.insert_op(pipeline, InsertPoint.before(before))
+            op.location = at.location
+        Rewriter.insert_op(pipeline, point)
 
     def _reshaped_copy(self, end: ktdp.LoadOp | ktdp.StoreOp, reshape: Operation, value: SSAValue,
                        before: Operation, into_buffer: bool) -> None:
@@ -442,20 +450,10 @@ class ProgramPipeline:
         transfer = ktdf.DataTransferOp(src, dst, src_map, ivs, src_sizes, dst_map, ivs, dst_sizes)
         tile_space, buffer_space = self.space(tile_end).data, self.buffer_space(end).data
         source, dest = (tile_space, buffer_space) if into_buffer else (buffer_space, tile_space)
-        route = self.model.route(source, dest, at=end)
-        if len(route) != 3:
-            raise error(end, f"this tile is reshaped between memory and compute, so it is copied through the "
-                             f"scratchpad, but the route from '{source}' to '{dest}' is not one transfer unit "
-                             f"({' -> '.join(route)})")
-        stage = ktdf.StageOp([], [], applicable_units=[route[1]])
-        stage.body.blocks[0].add_op(transfer)
-        pipeline = ktdf.PipelineOp()
-        pipeline.attributes[RESHAPED_COPY] = UnitAttr()  # ordered with the compute ops (walk.py)
-        pipeline.body.blocks[0].add_op(stage)
-        for op in (transfer, stage, pipeline):
-            op.location = end.location
         point = InsertPoint.at_start(loops[-1].regions[0].blocks[0]) if loops else InsertPoint.before(before)
-        Rewriter.insert_op(pipeline, point)
+        self._copy_pipeline(transfer, source, dest, end, point,
+                            "this tile is reshaped between memory and compute, so it is copied through the "
+                            "scratchpad", reshaped=True)
 
     def memory(self, end: Endpoint) -> SSAValue:
         """The memref a transfer of `end` reads or writes."""
