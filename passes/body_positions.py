@@ -10,7 +10,7 @@ steps give the position a device form (Decision 107):
   (the integer lanes' type): each `linalg.index d` is read through `arith.index_cast` to i32,
   the integer ops and compares that read such a value are rebuilt on i32, and their other index
   operands (captured scalars, constants) are cast to i32 where they are read. Any other reader
-  of a position is a located error naming it.
+  of a position, or a position in a reduction's body, is a located error naming it.
 * `offset_positions(generic, offsets, point)`, when a generic is cut into tiles (C3SP step 3):
   position d of the tile's body becomes the tile's offset along d plus the position within the
   tile (MLIR's `offsetIndices` after tiling), the offset cast to i32 at `point`.
@@ -35,6 +35,11 @@ NO_I32_FORM = ("'{}' reads the position linalg.index {} as an index value; a com
                "positions in i32 with arith integer ops and compares ({})")
 
 
+NOT_ELEMENTWISE = ("linalg.index in the body of a compute op with a reduction loop: the scheduler steps a "
+                   "reduction in chunks whose positions it does not offset; only an element-wise op (parallel "
+                   "loops only) may read its element's position")
+
+
 def reads_positions(generic: Operation) -> bool:
     return any(inner.name == "linalg.index" for inner in generic.regions[0].walk())
 
@@ -42,6 +47,10 @@ def reads_positions(generic: Operation) -> bool:
 def positions_in_i32(function: Operation) -> None:
     """Rewrite the index arithmetic that depends on `linalg.index` in every generic body to i32."""
     for generic in [op for op in function.walk() if op.name == "linalg.generic" and reads_positions(op)]:
+        iterators = [getattr(a.data, "value", str(a.data)) for a in generic.iterator_types.data]
+        if any(kind != "parallel" for kind in iterators):
+            index = next(op for op in generic.regions[0].walk() if op.name == "linalg.index")
+            raise error(index, NOT_ELEMENTWISE)
         _body_in_i32(generic)
 
 

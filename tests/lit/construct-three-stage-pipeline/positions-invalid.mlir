@@ -53,3 +53,39 @@ func.func @position_yielded() {
   ktdp.store %positions, %tb : tensor<4x64xindex>, !ktdp.access_tile<4x64xindex>
   return
 }
+
+// -----
+
+// A reduction's steps along its reduction dimension are chunks whose positions nothing offsets.
+
+#view = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#rows = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
+#order = affine_map<(d0, d1) -> (d0, d1)>
+#per_row = affine_map<(d0, d1) -> (d0)>
+#in_order = affine_map<(d0) -> (d0)>
+
+func.func @position_in_a_reduction() {
+  %c0 = arith.constant 0 : index
+  %c512 = arith.constant 512 : index
+  %zero = arith.constant 0.0 : f16
+  %a = ktdp.construct_memory_view %c0, sizes: [4, 64], strides: [64, 1] {coordinate_set = #view, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  %b = ktdp.construct_memory_view %c512, sizes: [4], strides: [1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<4xf16>
+  %ta = ktdp.construct_access_tile %a[%c0, %c0] {access_tile_set = #view, access_tile_order = #order} : memref<4x64xf16> -> !ktdp.access_tile<4x64xindex>
+  %tb = ktdp.construct_access_tile %b[%c0] {access_tile_set = #rows, access_tile_order = #in_order} : memref<4xf16> -> !ktdp.access_tile<4xindex>
+  %x = ktdp.load %ta : !ktdp.access_tile<4x64xindex> -> tensor<4x64xf16>
+  %e = tensor.empty() : tensor<4xf16>
+  %init = linalg.fill ins(%zero : f16) outs(%e : tensor<4xf16>) -> tensor<4xf16>
+  %sum = linalg.generic {indexing_maps = [#order, #per_row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf16>) outs(%init : tensor<4xf16>) {
+  ^bb0(%v: f16, %acc: f16):
+    // expected-error @below {{linalg.index in the body of a compute op with a reduction loop: the scheduler steps a reduction in chunks whose positions it does not offset; only an element-wise op (parallel loops only) may read its element's position}}
+    %col = linalg.index 1 : index
+    %row = linalg.index 0 : index
+    %keep = arith.cmpi ule, %col, %row : index
+    %t = arith.select %keep, %v, %zero : f16
+    %n = arith.addf %acc, %t : f16
+    linalg.yield %n : f16
+  } -> tensor<4xf16>
+  ktdp.store %sum, %tb : tensor<4xf16>, !ktdp.access_tile<4xindex>
+  return
+}
