@@ -21,6 +21,7 @@ steps give the position a device form (Decision 107):
 
 from __future__ import annotations
 
+import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, i32
 from xdsl.ir import Operation, SSAValue
@@ -28,6 +29,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.arch.elementwise import ARITH_INT
 from dfsched.diagnostics import error
+from dfsched.passes.frontend.linalg_generalize import iterator_names
 
 # The ops whose index results a position may flow through (rebuilt on i32).
 INTEGER_OPS = frozenset(ARITH_INT) | {"arith.select"}
@@ -47,8 +49,7 @@ def reads_positions(generic: Operation) -> bool:
 def positions_in_i32(function: Operation) -> None:
     """Rewrite the index arithmetic that depends on `linalg.index` in every generic body to i32."""
     for generic in [op for op in function.walk() if op.name == "linalg.generic" and reads_positions(op)]:
-        iterators = [getattr(a.data, "value", str(a.data)) for a in generic.iterator_types.data]
-        if any(kind != "parallel" for kind in iterators):
+        if any(kind != "parallel" for kind in iterator_names(generic)):
             index = next(op for op in generic.regions[0].walk() if op.name == "linalg.index")
             raise error(index, NOT_ELEMENTWISE)
         _body_in_i32(generic)
@@ -67,7 +68,7 @@ def _body_in_i32(generic: Operation) -> None:
             origin[inner.results[0]] = inner.dim.value.data
             continue
         read = [v for v in inner.operands if v in as_i32]
-        if not read or inner.results and inner.results[0] in as_i32.values():
+        if not read or inner.results and inner.results[0] in as_i32.values():  # none, or our own cast
             continue
         dim = origin[read[0]]
         if inner.name == "arith.index_cast" and inner.results[0].type == i32:
@@ -125,13 +126,7 @@ def offset_positions(generic: Operation, offsets: dict[int, SSAValue], point: In
 
 def lane_positions(shape: list[int], dim: int) -> list[int]:
     """The position along `dim` of each element of a tile of `shape`, flattened row-major."""
-    inner = 1
-    for extent in shape[dim + 1:]:
-        inner *= extent
-    count = 1
-    for extent in shape:
-        count *= extent
-    return [(p // inner) % shape[dim] for p in range(count)]
+    return np.indices(shape)[dim].reshape(-1).tolist()
 
 
 __all__ = ["lane_positions", "offset_positions", "positions_in_i32", "reads_positions"]
