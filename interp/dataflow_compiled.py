@@ -207,7 +207,15 @@ class _Emitter:
             prelude_fifo(body, ind, p, f, a[0], f"receive_fifo(r, {o}, {a[0]})")
             x = outs[0]
             rc = self.sim.options.receive_cycles
-            body += [f"{ind}{x} = receive_now(r, {f}, {need}, {self.const(et.dtype, 'D')}, {self.const(shape, 'S')})",
+            take = f"receive_now(r, {f}, {need}, {self.const(et.dtype, 'D')}, {self.const(shape, 'S')})"
+            # Data on its way (the head chunk not yet visible): wait for it here, as the op's
+            # waiting path would (its first command), then take it; anything else is the op's.
+            body += [f"{ind}{x} = {take}",
+                     f"{ind}if {x} is None:",
+                     f"{ind}    chunks = {f}.chunks",
+                     f"{ind}    if chunks and chunks[0][0] > engine.now:",
+                     f"{ind}        yield WaitUntil(chunks[0][0])",
+                     f"{ind}        {x} = {take}",
                      f"{ind}if {x} is None:",
                      f"{ind}    {x} = (yield from RECEIVE(r, {o}, [{a[0]}]))[0]",
                      f"{ind}elif {rc} > 0:" if rc > 0 else f"{ind}else:",
@@ -282,10 +290,10 @@ def _caught() -> tuple[type[BaseException], ...]:
 def _helpers() -> dict[str, Any]:
     from dfsched.interp import dataflow_ops as ops
     from dfsched.interp.dataflow_compute import binary_now
-    from dfsched.interp.dataflow_engine import Busy
+    from dfsched.interp.dataflow_engine import Busy, WaitUntil
     from dfsched.interp.dataflow_transfers import load_now, store_begin, store_end
 
-    return {"Busy": Busy, "receive_now": ops.receive_now, "send_now": ops.send_now, "receive_fifo": ops.receive_fifo,
+    return {"Busy": Busy, "WaitUntil": WaitUntil, "receive_now": ops.receive_now, "send_now": ops.send_now, "receive_fifo": ops.receive_fifo,
             "send_fifo": ops.send_fifo, "RECEIVE": ops.TIMED["dataflow.receive"], "SEND": ops.TIMED["dataflow.send"],
             "load_now": load_now, "store_begin": store_begin, "store_end": store_end, "binary_now": binary_now}
 
