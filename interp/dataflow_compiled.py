@@ -208,14 +208,17 @@ class _Emitter:
             x = outs[0]
             rc = self.sim.options.receive_cycles
             take = f"receive_now(r, {f}, {need}, {self.const(et.dtype, 'D')}, {self.const(shape, 'S')})"
-            # Data on its way (the head chunk not yet visible): wait for it here, as the op's
-            # waiting path would (its first command), then take it; anything else is the op's.
+            # No data yet, or data on its way (the head chunk not yet visible): wait for it here
+            # with the commands the op's waiting path yields, then take it; anything else
+            # (a vector in pieces, a FIFO still empty) goes on in the op's own implementation.
             body += [f"{ind}{x} = {take}",
                      f"{ind}if {x} is None:",
                      f"{ind}    chunks = {f}.chunks",
+                     f"{ind}    if not chunks:",
+                     f"{ind}        yield receive_blocked({o}, {f}, {a[0]}, {self.const(t, 'T')}, 0, {need})",
                      f"{ind}    if chunks and chunks[0][0] > engine.now:",
                      f"{ind}        yield WaitUntil(chunks[0][0])",
-                     f"{ind}        {x} = {take}",
+                     f"{ind}    {x} = {take}",
                      f"{ind}if {x} is None:",
                      f"{ind}    {x} = (yield from RECEIVE(r, {o}, [{a[0]}]))[0]",
                      f"{ind}elif {rc} > 0:" if rc > 0 else f"{ind}else:",
@@ -293,7 +296,8 @@ def _helpers() -> dict[str, Any]:
     from dfsched.interp.dataflow_engine import Busy, WaitUntil
     from dfsched.interp.dataflow_transfers import load_now, store_begin, store_end
 
-    return {"Busy": Busy, "WaitUntil": WaitUntil, "receive_now": ops.receive_now, "send_now": ops.send_now, "receive_fifo": ops.receive_fifo,
+    return {"Busy": Busy, "WaitUntil": WaitUntil, "receive_now": ops.receive_now, "receive_blocked": ops.receive_blocked,
+            "send_now": ops.send_now, "receive_fifo": ops.receive_fifo,
             "send_fifo": ops.send_fifo, "RECEIVE": ops.TIMED["dataflow.receive"], "SEND": ops.TIMED["dataflow.send"],
             "load_now": load_now, "store_begin": store_begin, "store_end": store_end, "binary_now": binary_now}
 

@@ -86,8 +86,7 @@ def compute_work(r: Runner, op: Operation, result: np.ndarray, et: ElementType) 
     """A compute op's statistics, and the work to yield."""
     unit = r.require_unit(op)
     count = int(np.asarray(result).size)
-    work = r.sim.work(("compute", op.name, unit.kind, et.name, count),
-                      lambda: Busy(r.sim.op_cycles(op, unit, et, count), op.name, 1))
+    work = r.sim.op_work(op, unit, et, count)
     r.stats.vector_ops += 1
     r.stats.compute_cycles += work.cycles
     return work

@@ -429,16 +429,18 @@ def receive_fifo(r: Runner, op, peer):
 def send_now(r: Runner, fifo, flat: np.ndarray) -> Busy | None:
     """A send of `flat` (contiguous, not empty) when the FIFO has room for all of it: pushed,
     counted, and the work to yield; None (nothing done) when it must wait for room."""
-    if fifo.free() // max(1, flat.itemsize) < flat.size:
+    if (fifo.capacity - fifo.used) // max(1, flat.itemsize) < flat.size:
         return None
     sim = r.sim
-    r.stats.sent_bytes += flat.nbytes
-    work = fifo.works.get(flat.nbytes)
+    nbytes = flat.nbytes
+    r.stats.sent_bytes += nbytes
+    work = fifo.works.get(nbytes)
     if work is None:
-        work = fifo.works[flat.nbytes] = Busy(sim.transfer_cycles(fifo.link, flat.nbytes), fifo.send_what, flat.nbytes)
+        work = fifo.works[nbytes] = Busy(sim.transfer_cycles(fifo.link, nbytes), fifo.send_what, nbytes)
     clock = sim.races.release(r.unit.name) if sim.races is not None else None
     fifo.push(flat, sim.engine.now + work.cycles, clock)
-    sim.engine.wake(fifo.data)
+    if fifo.data.waiting:
+        sim.engine.wake(fifo.data)
     return work
 
 
@@ -490,13 +492,23 @@ def receive_now(r: Runner, fifo, need: int, dtype, shape) -> np.ndarray | None:
     sim = r.sim
     if values.size != need or values.dtype != dtype or head[0] > sim.engine.now:
         return None
-    pieces, clocks = fifo.pop(need)
+    chunks.popleft()  # `fifo.pop(need)` of exactly the head chunk
+    fifo.used -= values.nbytes
+    if fifo.now is not None:
+        fifo.occupancy.append((fifo.now(), fifo.used))
     if sim.races is not None:
-        sim.races.acquire(r.unit.name, clocks[0])
-    sim.engine.wake(fifo.room)
+        sim.races.acquire(r.unit.name, head[2])
+    if fifo.room.waiting:
+        sim.engine.wake(fifo.room)
     values = values.copy().reshape(shape)
     r.stats.received_bytes += values.nbytes
     return values
+
+
+def receive_blocked(op, fifo, peer, t, got: int, need: int) -> BlockCmd:
+    """The command of a receive that waits for data (none in flight) after `got` of `need` elements."""
+    return BlockCmd(fifo.data, lambda: f"to receive {_describe(t)} from {peer} (FIFO {fifo.name} "
+                                       f"{'empty' if got == 0 else f'gave {got} of {need} elements'})", op)
 
 
 def _receive(r: Runner, op, args) -> Gen:
@@ -519,8 +531,7 @@ def _receive(r: Runner, op, args) -> Gen:
             if when is not None and when > now:
                 yield WaitUntil(when)
             else:
-                yield BlockCmd(fifo.data, lambda got=got: f"to receive {_describe(t)} from {peer} (FIFO {fifo.name} "
-                                                         f"{'empty' if got == 0 else f'gave {got} of {need} elements'})", op)
+                yield receive_blocked(op, fifo, peer, t, got, need)
             continue
         if got == 0:  # what came is the whole vector in one chunk: what the loop below does, in one step
             values = receive_now(r, fifo, need, et.dtype, shape)

@@ -261,8 +261,19 @@ class SimState:
         return found
 
     def load_work(self, view, unit, nbytes: int) -> Busy:
-        return self.work(("load", view.space, view.unit_name, unit.kind, unit.core, nbytes),
-                         lambda: Busy(self.load_cycles(view, unit, nbytes), f"vector_load {view.unit_name}", nbytes))
+        key = ("load", view.space, view.unit_name, unit.kind, unit.core, nbytes)
+        found = self._work.get(key)  # `work`, without a function made per load
+        if found is None:
+            found = self._work[key] = Busy(self.load_cycles(view, unit, nbytes), f"vector_load {view.unit_name}", nbytes)
+        return found
+
+    def op_work(self, op, unit, et, count: int) -> Busy:
+        """A compute op's command on `count` elements of `et`."""
+        key = ("compute", op.name, unit.kind, et.name, count)
+        found = self._work.get(key)
+        if found is None:
+            found = self._work[key] = Busy(self.op_cycles(op, unit, et, count), op.name, 1)
+        return found
 
     def store_work(self, view, unit, nbytes: int) -> Busy:
         return self.work(("store", view.space, view.unit_name, unit.kind, nbytes),

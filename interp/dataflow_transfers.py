@@ -83,8 +83,18 @@ def view_addresses(view: StridedView, base: tuple[int, ...], plan: AccessPlan, c
         if geometry is None:
             geometry = _geometry(view, plan)
         lows, highs, strides, offsets, consecutive = geometry
-        if len(base) == len(lows) and (not check or all(lo <= b <= hi for b, lo, hi in zip(base, lows, highs))):
-            return offsets + sum(b * c for b, c in zip(base, strides)), consecutive
+        if len(base) == len(lows):  # (plain loops: a generator per access costs more than the sums)
+            inside = True
+            if check:
+                for b, lo, hi in zip(base, lows, highs):
+                    if b < lo or b > hi:
+                        inside = False
+                        break
+            if inside:
+                at = 0
+                for b, c in zip(base, strides):
+                    at += b * c
+                return offsets + at, consecutive
     rank = len(view.sizes)
     if len(base) != rank:
         raise SimError(f"the subscript has {len(base)} indices for a rank-{rank} memref")

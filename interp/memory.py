@@ -392,6 +392,8 @@ class Memory:
             page = self._peek(number)
             if self.races is not None and tile is not None:
                 self._check_read(number, offsets, tile)
+            if page is not None and self.unit == "byte" and et.kind in _PLAIN_KINDS and et.bits == 8 * et.dtype.itemsize:
+                return page[offsets].copy().view(et.dtype)  # what `from_bits` of the bytes gives, in one copy
             raw = np.zeros(n, dtype=self._cell) if page is None else page[offsets].copy()
         else:
             raw = np.zeros(n, dtype=self._cell)
@@ -465,6 +467,7 @@ class Memory:
 
 
 _UINT_BYTES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+_PLAIN_KINDS = frozenset({"float", "int", "uint", "index"})  # `ElementType.from_bits` only reinterprets their bits
 
 
 # ---------------------------------------------------------------------------------------
