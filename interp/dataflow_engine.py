@@ -150,67 +150,64 @@ class Engine:
             self._push(process, max(self.now, process.time))
 
     def run(self) -> int:
-        """Run until every process finished; returns the time the last one finished."""
-        while self._heap:
-            time, _, process = heapq.heappop(self._heap)
-            self.now = time
-            self._step(process)
+        """Run until every process finished; returns the time the last one finished.
+
+        One loop for every event (a call per event costs more than most commands): pop the
+        earliest process, run it until it gives up control, push it back."""
+        heap = self._heap
+        seq = self._seq
+        pop, push = heapq.heappop, heapq.heappush
+        timeline = self.timeline if self.record_timeline else None
+        limit = self.max_events
+        while heap:
+            now, _, process = pop(heap)
+            self.now = now
+            body = process.body
+            while True:
+                self.events += 1
+                if limit is not None and self.events > limit:
+                    raise error(None, f"gave up after {self.max_events} simulation events (max_events)")
+                try:
+                    command = next(body)
+                except StopIteration:
+                    process.done = True
+                    process.end = self.now
+                    break
+                kind = type(command)
+                if kind is Busy:
+                    cycles = command.cycles
+                    if cycles <= 0:
+                        continue
+                    process.busy += cycles
+                    now = self.now
+                    if timeline is not None:
+                        timeline.append(TimelineEntry(process.name, now, now + cycles, command.what, command.amount))
+                    now += cycles
+                    if not heap or heap[0][0] > now:  # the next popped anyway: go on without the heap
+                        self.now = now
+                        continue
+                    process.time = now
+                    push(heap, (now, next(seq), process))
+                    break
+                if kind is WaitUntil:
+                    time = command.time
+                    if time <= self.now:
+                        continue
+                    if not heap or heap[0][0] > time:  # (as above)
+                        self.now = time
+                        continue
+                    process.time = time
+                    push(heap, (time, next(seq), process))
+                    break
+                if kind is Block:
+                    process.blocked = command
+                    command.waitlist.waiting.append(process)
+                    break
+                raise TypeError(f"a process yielded {command!r}")
         left = [p for p in self.processes if not p.done]
         if left:
             raise self._deadlock(left)
         return max((p.end if p.end is not None else self.now for p in self.processes), default=self.now)
-
-    def _step(self, process: Process) -> None:
-        body = process.body
-        heap = self._heap
-        timeline = self.timeline if self.record_timeline else None
-        limit = self.max_events
-        while True:
-            self.events += 1
-            if limit is not None and self.events > limit:
-                raise error(None, f"gave up after {self.max_events} simulation events (max_events)")
-            try:
-                command = next(body)
-            except StopIteration:
-                process.done = True
-                process.end = self.now
-                return
-            kind = type(command)
-            if kind is Busy:
-                cycles = command.cycles
-                if cycles <= 0:
-                    continue
-                process.busy += cycles
-                now = self.now
-                if timeline is not None:
-                    timeline.append(TimelineEntry(process.name, now, now + cycles, command.what, command.amount))
-                if not heap or heap[0][0] > now + cycles:  # `_next_anyway`, inline
-                    self.now = now + cycles
-                    continue
-                self._push(process, now + cycles)
-                return
-            if kind is WaitUntil:
-                if command.time <= self.now:
-                    continue
-                if self._next_anyway(command.time):
-                    continue
-                self._push(process, command.time)
-                return
-            if kind is Block:
-                process.blocked = command
-                command.waitlist.waiting.append(process)
-                return
-            raise TypeError(f"a process yielded {command!r}")
-
-    def _next_anyway(self, time: int) -> bool:
-        """The running process resumes at `time` and would be the next popped (every other
-        entry is later; an equal time was pushed first and goes first): go on without the
-        heap, as if pushed and popped. Exact: the same order of events."""
-        heap = self._heap
-        if heap and heap[0][0] <= time:
-            return False
-        self.now = time
-        return True
 
     def _deadlock(self, left: list[Process]) -> DeadlockError:
         blocked = [(p.name, p.blocked.why if p.blocked else "nothing (it never got to run)") for p in left]
