@@ -69,6 +69,20 @@ def _operator(name: str) -> BinaryOperatorAttr:
     return BinaryOperatorAttr(BINARY_OPS[name])
 
 
+def combine(builder: Builder, model, vector_type, lhs: SSAValue, rhs: SSAValue, combiner: Operation) -> SSAValue:
+    """`combiner` (a scalar op of two operands) applied to two whole vectors: the vectorchain
+    binary where one is exact, else an island of the op itself (`arith.maxnumf`: fmax's NaN rule,
+    Decision 108)."""
+    if combiner.name in BINARY_OPS:
+        return binary(builder, vector_type, lhs, rhs, combiner.name)
+    template = combiner.clone()
+    template.operands = [lhs, rhs]
+    try:
+        return island(builder, model, [template])
+    finally:
+        template.erase()
+
+
 def binary(builder: Builder, vector_type, lhs: SSAValue, rhs: SSAValue, operator: str) -> SSAValue:
     return builder.value(BinaryOp.build(
         operands=[lhs, rhs, []], result_types=[vector_type],
@@ -398,7 +412,7 @@ class LowerLinalgGeneric(RewritePattern):
             raise error(op, "a lane combine needs a power-of-two lane count and a one-op body")
         folded = op.body.block.first_op
         assert folded is not None
-        if folded.name not in IDENTITIES:  # associative and commutative, with a vectorchain binary
+        if folded.name not in IDENTITIES:  # associative and commutative (passes/lane_wide.py)
             raise error(folded, "unsupported lane combine op (expected one of "
                                 + ", ".join(sorted(IDENTITIES)) + ")")
         rows = _element_count(rows_shape[:-1])
@@ -409,7 +423,7 @@ class LowerLinalgGeneric(RewritePattern):
         while shift:
             rotated = [row * width + (lane + shift) % width for row in range(rows) for lane in range(width)]
             partner = builder.value(ShuffleOp(value, rotated, 1, vector))
-            value = binary(builder, vector, value, partner, folded.name)
+            value = combine(builder, self.model, vector, value, partner, folded)
             shift //= 2
         out_vector = flattened_vector_type(self.model, out.type, op)
         totals = builder.value(ShuffleOp(value, [row * width for row in range(rows)], 1, out_vector))
