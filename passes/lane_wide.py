@@ -17,7 +17,7 @@ Only reductions whose combiner is associative and commutative are re-ordered thi
 (`arith.addf/mulf/maximumf/minimumf/maxnumf/minnumf` folding one value into the accumulator);
 any other reduction keeps one column per step. Float sums and products are re-associated
 (per-lane sums then a tree), within the checker's reduction tolerance. `maxnumf`/`minnumf`
-(a NaN operand loses to a number) keep their own semantics (Decision 108): their partials start
+(a NaN operand loses to a number) keep their own semantics (Decision 111): their partials start
 from NaN, the one value every operand beats, and the lowering combines with the op itself (an
 island), never with the vector unit's max/min, whose NaN rule is `maximumf`'s.
 """

@@ -85,7 +85,7 @@ class KTDFToKTDFLowering(ModulePass):
     device: str | None = None  # dfsched-opt --device
 
     overlap_copies: bool = True
-    """First run `overlap-staging-copies` on programs of several compute ops (Decision 107)."""
+    """First run `overlap-staging-copies` on programs of several compute ops (Decision 110)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         model = required_device_model(op, self.device)
@@ -429,7 +429,7 @@ def reuse_units(writer: ktdf.StageOp, reader: ktdf.StageOp, stage_slots: dict[kt
     the writer writes, then those of the writing leaf stages, keeping the pairs whose kinds
     conflict (the reader's kind reads a memory kind the writer's kind writes). With `iv`, the
     induction variable of the one loop around both, a buffer every iteration touches in a block
-    of its own (`slabs_disjoint`, Decision 107) needs no signal."""
+    of its own (`slabs_disjoint`, Decision 110) needs no signal."""
     writer_leaves = _leaves_within(writer)
     readers: list[UnitSlot] = []
     writers: list[UnitSlot] = []

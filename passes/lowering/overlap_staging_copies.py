@@ -1,5 +1,5 @@
 """`overlap-staging-copies`: a staging copy runs block by block as the first stage of its first reader
-(README Decision 107; run by `ktdf-to-ktdflowering` first, a pass of its own for tests).
+(README Decision 110; run by `ktdf-to-ktdflowering` first, a pass of its own for tests).
 
 In a program of several compute ops, `construct-three-stage-pipeline` copies a load that several
 compute ops read into the scratchpad once, by a pipeline of one transfer stage (Decision 47), and

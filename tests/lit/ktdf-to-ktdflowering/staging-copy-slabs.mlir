@@ -1,7 +1,7 @@
 // RUN: dfsched-opt %s -split-input-file --device=spyre --ktdf-to-ktdflowering | filecheck %s
 // RUN: dfsched-opt %s -split-input-file --device=spyre "--ktdf-to-ktdflowering=overlap-copies=false" | filecheck %s --check-prefix=OFF
 
-// Decision 107 in a program of several compute ops: `ktdf-to-ktdflowering` first runs
+// Decision 110 in a program of several compute ops: `ktdf-to-ktdflowering` first runs
 // `overlap-staging-copies`, so DMAI copies each iteration's two rows of %buf inside the first
 // reader's loop, signalling LXLU after each copy. The next iteration's copy writes other rows
 // than this iteration's reads: no write-after-read signal guards it. With

@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s --device=sample --ktdflowering-to-dfir | filecheck %s
 
-// Decision 108: the lane combine of a lane-wide `arith.maxnumf` reduction folds its lanes with
+// Decision 111: the lane combine of a lane-wide `arith.maxnumf` reduction folds its lanes with
 // the op itself (an island: fmax's rule, a NaN loses to a number), never with the vector
 // unit's max (`maximumf`'s rule, a NaN wins): log2(4) = 2 rounds of a lane rotation and an
 // island, then the shuffle picking each row's first lane, combined into the result the same way.

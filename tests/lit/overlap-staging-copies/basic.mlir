@@ -1,6 +1,6 @@
 // RUN: dfsched-opt %s -split-input-file --device=spyre --overlap-staging-copies | filecheck %s
 
-// Decision 107: the staging copy of a tile that several compute ops read (Decision 47) runs as
+// Decision 110: the staging copy of a tile that several compute ops read (Decision 47) runs as
 // the first stage of its first reader, one slab per iteration of the reader's loop: iteration
 // %i reads rows [2*%i, 2*%i + 2) of %buf, so it first copies those rows on DMAI, and its load
 // stage waits for that copy through a new token. The copy pipeline is gone; the outer stage

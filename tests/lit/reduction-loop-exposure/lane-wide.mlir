@@ -72,7 +72,7 @@ func.func @four_rows(%in: memref<4x64xf16, "L1">, %out: memref<4x1xf16, "L1">) {
 
 // -----
 
-// Decision 108: `arith.maxnumf` (a NaN loses to a number) steps lane-wide too; its partials
+// Decision 111: `arith.maxnumf` (a NaN loses to a number) steps lane-wide too; its partials
 // start from NaN, the one value every operand beats (-inf would turn a lane that saw only NaNs
 // into -inf, where the kernel's own maximum of NaNs and its init is the init).
 
