@@ -9,7 +9,9 @@ the same function (taken once the unit has run its body to the end too), and the
 their non-generator forms
 (`send_now`, `receive_now`, `load_now`, `store_begin`/`store_end`, `binary_now`, `index`
 add/sub/mul on Python ints), falling back to the op's own implementation whenever their
-common case does not apply (a full FIFO, data not yet visible). Every other op calls its
+common case does not apply (a full FIFO, a vector that comes in pieces); a receive whose
+data is not there yet yields the op's own waiting commands (parked on an empty FIFO, then
+idle until the head chunk is visible) before taking it. Every other op calls its
 implementation as `run_block` does. A value goes to the environment only when something
 other than those inline forms uses it (an op implementation that reads the environment, a
 nested region).
