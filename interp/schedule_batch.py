@@ -97,13 +97,87 @@ class BatchView:
         self.view = view
 
 
+class PhasedView:
+    """A `ktdf.select_memref` of buffers from outside the body, one pick per iteration (double
+    buffering's phases). Each iteration works on a private copy of what it picked: exact when
+    every element an iteration reads it wrote itself earlier (a buffer filled, then drained, in
+    one iteration; anything else aborts). At commit each candidate gets, per element, what the
+    last iteration that picked it wrote there, which is what it holds after the sequential run."""
+
+    def __init__(self, candidates: list[StridedView], phase: np.ndarray, points: np.ndarray):
+        self.candidates, self.phase = candidates, phase
+        self.sizes = candidates[0].sizes
+        self.et = candidates[0].et
+        self.points = points  # every coordinate of the buffer, row-major (count, rank)
+        n, count = phase.shape[0], points.shape[0]
+        self.data = self.et.zeros((n, count))
+        self.written = np.zeros((n, count), dtype=bool)
+
+    def index(self, run: "BatchRun", anchor, sizes) -> np.ndarray:
+        """Row-major element numbers (n, k) of the box `anchor + [0, sizes)` in each iteration."""
+        from dfsched.interp.schedule_state import box_points
+
+        rank = len(self.sizes)
+        if len(anchor) != rank or len(sizes) != rank:
+            raise Abort("a box of another rank")
+        columns = np.stack([np.broadcast_to(np.asarray(a, dtype=np.int64), (run.n,)) for a in anchor], axis=1)
+        coords = box_points(tuple(sizes)).reshape(1, -1, rank) + columns[:, None, :]
+        extent = np.asarray(self.sizes, dtype=np.int64)
+        if coords.size and ((coords < 0).any() or (coords >= extent).any()):
+            raise Abort("a box outside its buffer")
+        row_major = np.cumprod((1, *self.sizes[::-1][:-1]))[::-1].astype(np.int64)
+        return coords @ row_major
+
+    def log(self, run: "BatchRun", index: np.ndarray, write: bool, op) -> None:
+        """The accesses as the sequential run logs them: each iteration's on the buffer it picked."""
+        from dfsched.interp.schedule_state import _addresses
+
+        if run.state.access_log is None:
+            return
+        for k, view in enumerate(self.candidates):
+            rows = np.flatnonzero(self.phase == k)
+            if rows.size:
+                run._log(view, write, _addresses(view, self.points[index[rows]], True), op)  # noqa: SLF001
+
+    def read(self, run: "BatchRun", anchor, sizes, op) -> np.ndarray:
+        index = self.index(run, anchor, sizes)
+        rows = np.arange(run.n)[:, None]
+        if not self.written[rows, index].all():
+            raise Abort("a double buffer read where its iteration did not write")
+        self.log(run, index, False, op)
+        return self.data[rows, index]
+
+    def write(self, run: "BatchRun", anchor, sizes, values: np.ndarray, op) -> None:
+        index = self.index(run, anchor, sizes)
+        rows = np.arange(run.n)[:, None]
+        self.data[rows, index] = values.reshape(index.shape)
+        self.written[rows, index] = True
+        self.log(run, index, True, op)
+
+    def final_writes(self) -> list[tuple[StridedView, np.ndarray, np.ndarray]]:
+        """(view, addresses (1, k), values (1, k)) per candidate: the last write of each element."""
+        from dfsched.interp.schedule_state import _addresses
+
+        out = []
+        for k, view in enumerate(self.candidates):
+            rows = np.flatnonzero(self.phase == k)
+            written = self.written[rows]
+            columns = np.flatnonzero(written.any(axis=0))
+            if not columns.size:
+                continue
+            last = rows.size - 1 - np.argmax(written[::-1][:, columns], axis=0)
+            values = self.data[rows[last], columns]
+            out.append((view, _addresses(view, self.points[columns].reshape(1, -1, len(self.sizes)), True), values[None, :]))
+        return out
+
+
 # ---------------------------------------------------------------------------------------
 # which loops
 # ---------------------------------------------------------------------------------------
 
 STRUCTURE = {"ktdf.pipeline", "ktdf.stage", "ktdf.private"}
 TERMINATORS = {"scf.yield", "ktdf.private_yield", "ktdf.parallel_yield"}
-SPECIAL = {"ktdf.data_transfer", "ktdf.fifo.allocate", "ktdf.read_from_fifo", "ktdf.write_to_fifo",
+SPECIAL = {"ktdf.data_transfer", "ktdf.fifo.allocate", "ktdf.buffer_phase", "ktdf.select_memref", "ktdf.read_from_fifo", "ktdf.write_to_fifo",
            "ktdf.create_token", "ktdf.tiling.linearize_index", "ktdf.tiling.derive_size", "tensor.empty",
            "memref.alloc", "memref.dealloc"}
 
@@ -187,6 +261,7 @@ class BatchRun:
         self.carried = False  # whether the loop has `iter_args` (`schedule_carry.CarriedValue`)
         self.instances = instances  # per iteration (a batched ktdf.parallel), or None
         self.writes: list[tuple[Any, np.ndarray, np.ndarray, Any]] = []  # (view, addresses, values, tile)
+        self.phased: list[PhasedView] = []  # double buffers picked per iteration, committed at the end
         self.reads: dict[int, tuple[Any, list[np.ndarray]]] = {}  # id(memory) -> (memory, slot arrays)
         self.ops = 0  # ops the sequential run would interpret (each op counts once per iteration it runs for)
         self.carry = schedule_carry.Carry(self)  # FIFOs from outside the loop, accumulators
@@ -294,6 +369,10 @@ class BatchRun:
         if isinstance(view, BatchView):
             addresses = self._private_box(view, anchor, sizes)
             return view.view.memory.read(addresses, view.view.et, None)
+        if isinstance(view, PhasedView):
+            if self.rows is not None:
+                raise Abort("a double buffer in a branch")
+            return view.read(self, anchor, sizes, op)
         if isinstance(view, IndirectView):
             addresses = self._indirect_box(view, anchor, sizes, op)
             self._note_read(view.memory, addresses, view.et)
@@ -325,6 +404,11 @@ class BatchRun:
             addresses = self._private_box(view, anchor, sizes)
             view.view.memory.write(addresses, values.reshape(addresses.shape), view.view.et, None)
             return
+        if isinstance(view, PhasedView):
+            if self.rows is not None:
+                raise Abort("a double buffer in a branch")
+            view.write(self, anchor, sizes, values, op)
+            return
         if isinstance(view, IndirectView):
             addresses = self._indirect_box(view, anchor, sizes, op)
             self.writes.append((view, addresses, values.reshape(addresses.shape), _tile_of(self.state, view.source)))
@@ -345,6 +429,9 @@ class BatchRun:
 
     def commit(self) -> None:
         """Check that deferring the writes changed nothing, then write."""
+        for phased in self.phased:
+            for view, addresses, values in phased.final_writes():
+                self.writes.append((view, addresses, values, None))
         by_memory: dict[int, list] = {}
         for view, addresses, values, tile in self.writes:
             by_memory.setdefault(id(view.memory), []).append((view, addresses, values, tile))
@@ -438,6 +525,19 @@ def _h_linearize(run: BatchRun, op, inputs):
     for i, s in zip(inputs[:n], inputs[n:]):
         total = total + (i.array.astype(np.int64) if isinstance(i, Batch) else int(i)) * int(s)
     return [run.wrap(total) if isinstance(total, np.ndarray) else int(total)]
+
+
+def _h_affine_apply(run: BatchRun, op, inputs):
+    """`affine.apply` on one index per iteration: the map evaluated on int64 columns (the
+    compiled map's `//` and `%` floor as Python's do on ints)."""
+    from dfsched.interp.sets import compiled_map
+
+    if not any(isinstance(v, Batch) for v in inputs):
+        return list(run.interpreter.interpret_op(op, tuple(inputs)).values)
+    amap = op.map.data
+    values = [v.array.astype(np.int64) if isinstance(v, Batch) else int(v) for v in inputs]
+    (result,) = compiled_map(amap)(values[: amap.num_dims], values[amap.num_dims:])
+    return [run.wrap(np.broadcast_to(np.asarray(result, dtype=np.int64), (run.n,)).copy())]
 
 
 def _h_token(run: BatchRun, op, inputs):
@@ -559,7 +659,7 @@ def _h_write_fifo(run: BatchRun, op, inputs):
         big = data.view
         anchor = [0] * (len(big.sizes) - 1)
         _push(run, slot, run.read(data, anchor, list(big.sizes[1:]), True, op))
-    elif isinstance(data, StridedView):
+    elif isinstance(data, (StridedView, PhasedView)):
         _push(run, slot, run.read(data, [0] * len(data.sizes), list(data.sizes), True, op))
     elif isinstance(data, Batch):
         _push(run, slot, np.asarray(data.array).reshape(run.n, -1))
@@ -599,7 +699,7 @@ def _side(run: BatchRun, info, inputs):
             sizes[k] = int(inputs[pos])
     if isinstance(value, (BatchFifo, FifoSlot)):
         return value, None, None if sizes is None else int(np.prod(sizes, dtype=np.int64))
-    if not isinstance(value, (StridedView, BatchView, IndirectView)):
+    if not isinstance(value, (StridedView, BatchView, IndirectView, PhasedView)):
         raise Abort("not a memref")
     indices = [run.raw(inputs[p]) for p in info.indices]
     indices = [i if isinstance(i, np.ndarray) else int(i) for i in indices]
@@ -656,6 +756,54 @@ def _invariant(run: BatchRun, value, box) -> bool:
 
 def _et(value):
     return value.view.et if isinstance(value, BatchView) else value.et
+
+
+def _h_buffer_phase(run: BatchRun, op, inputs):
+    """`schedule_ops._run_buffer_phase` on one index per iteration."""
+    from dfsched.interp.schedule_ops import _int_prop, _iv_range
+
+    if not any(isinstance(v, Batch) for v in inputs):
+        return list(run.interpreter.interpret_op(op, tuple(inputs)).values)
+    linear: Any = 0
+    for value, iv in zip(inputs, op.ivs):
+        rng = _iv_range(run.interpreter, iv)
+        if rng is None:
+            continue
+        lb, ub, step = rng
+        trip = max(0, -(-(ub - lb) // step))
+        value = value.array.astype(np.int64) if isinstance(value, Batch) else int(value)
+        linear = linear * trip + (value - lb) // step
+    phase = np.broadcast_to(np.asarray(linear, dtype=np.int64) % _int_prop(op, "num_phases"), (run.n,))
+    return [Batch(phase.copy())]
+
+
+def _h_select_memref(run: BatchRun, op, inputs):
+    """A pick per iteration among buffers from outside the body: a `PhasedView`."""
+    from dfsched.interp.schedule_state import box_points
+
+    phase, *candidates = inputs
+    if not isinstance(phase, Batch):
+        return list(run.interpreter.interpret_op(op, tuple(inputs)).values)
+    if run.rows is not None or run.instances is not None:
+        raise Abort("a double buffer in a branch or a batched ktdf.parallel")
+    if not candidates or not all(isinstance(c, StridedView) for c in candidates):
+        raise Abort("a pick among values that are not buffers from outside the body")
+    first = candidates[0]
+    if any(c.sizes != first.sizes or c.et != first.et or c.memory.track_races or c.layout is not None
+           or any(c.lower) for c in candidates):
+        raise Abort("candidates of different shapes, or on memory whose races are tracked")
+    picks = phase.array
+    if picks.size and (int(picks.min()) < 0 or int(picks.max()) >= len(candidates)):
+        raise Abort("a phase that selects none of the candidates: the sequential run says which")
+    points = box_points(tuple(first.sizes)).reshape(-1, len(first.sizes))
+    from dfsched.interp.schedule_state import _addresses
+
+    for c in candidates:  # one element per address, else a private copy is not the buffer
+        if points.size and unique_sorted(_addresses(c, points.reshape(1, -1, len(first.sizes)), True).reshape(-1)).size != points.shape[0]:
+            raise Abort("a buffer whose elements share addresses")
+    phased = PhasedView(candidates, picks, points)
+    run.phased.append(phased)
+    return [phased]
 
 
 def _h_pipeline(run: BatchRun, op, inputs):
@@ -717,7 +865,7 @@ def _run_flat(run: BatchRun, op, block, trips: np.ndarray) -> bool:
     run): its body uses a FIFO or buffer of the outer body."""
     table = run.interpreter._values  # noqa: SLF001
     outside = outside_operands(run, op)
-    if any(isinstance(table.get(id(v)), (BatchFifo, BatchView)) for v in outside):
+    if any(isinstance(table.get(id(v)), (BatchFifo, BatchView, PhasedView)) for v in outside):
         return False
     m = int(trips.size)
     saved = {id(v): table[id(v)] for v in outside if isinstance(table.get(id(v)), Batch)}
@@ -747,6 +895,9 @@ HANDLERS = {
     "ktdf.write_to_fifo": _h_write_fifo,
     "ktdf.create_token": _h_token,
     "ktdf.tiling.linearize_index": _h_linearize,
+    "affine.apply": _h_affine_apply,
+    "ktdf.buffer_phase": _h_buffer_phase,
+    "ktdf.select_memref": _h_select_memref,
     "ktdf.pipeline": _h_pipeline,
     "tensor.empty": _h_empty,
 }

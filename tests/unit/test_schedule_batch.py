@@ -378,3 +378,42 @@ def test_loop_carried_tensor_folded_as_the_sequential_run(monkeypatch, body, acc
                                     accumulate=accumulate)
     same(fast, slow)
     assert batched == 4  # both loops, in the layout dry run and the run
+
+
+def test_affine_apply_of_the_induction_variable_is_batched(monkeypatch):
+    # loop normalisation leaves `affine.apply` of the induction variable in the body: C[7 - i] = A[i]
+    fast, batched, a = copy_rows(monkeypatch, "%n", "%C[%j, %c0]", 4,
+                                 prelude="\n      %j = affine.apply affine_map<(d0) -> (-d0 + 7)>(%i)")
+    assert batched >= 1
+    np.testing.assert_array_equal(fast.outputs["@4096"], a[::-1])
+
+
+def test_double_buffered_loop_is_batched_and_each_buffer_keeps_its_last_row(monkeypatch):
+    """`ktdf.select_memref` of two buffers by `ktdf.buffer_phase` (double buffering): each
+    iteration fills the buffer it picks, then drains it, so the loop runs batched (the paged
+    copies' page programs are such loops), and each buffer ends with what its last iteration wrote."""
+    from test_schedule_interp import double_buffered
+
+    a = rand((4, 64), 5)
+    fast, slow, batched = both_ways(monkeypatch, parse_module(double_buffered()), {"@0": a})
+    same(fast, slow)
+    assert batched >= 1
+    np.testing.assert_array_equal(fast.outputs["@1024"], a)
+    np.testing.assert_array_equal(fast.outputs["@2048"], a[[2, 3]])  # x0: row 2, x1: row 3
+
+
+def test_double_buffer_read_before_its_iteration_writes_runs_in_order(monkeypatch):
+    # each iteration first drains what the iteration two before left in its buffer, then
+    # fills it: a private copy per iteration would read nothing there, so the loop is not batched
+    from test_schedule_interp import double_buffered
+
+    lines = double_buffered().splitlines()
+    fill = next(k for k, line in enumerate(lines) if "from %A[%row, %c0]" in line)
+    drain = next(k for k, line in enumerate(lines) if "from %s[0]" in line)
+    lines[fill], lines[drain] = lines[drain], lines[fill]
+    text = "\n".join(lines)
+    a = rand((4, 64), 6)
+    fast, slow, batched = both_ways(monkeypatch, parse_module(text), {"@0": a})
+    same(fast, slow)
+    assert batched == 0
+    np.testing.assert_array_equal(fast.outputs["@1024"][2:], a[:2])
