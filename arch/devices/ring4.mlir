@@ -4,11 +4,12 @@
 // L1SU -> L1 -> MNISU -> DDR); the SFU accumulates reductions in f32. The cores' L1 scratchpads
 // are linked one way round a ring (core 0 -> 1 -> 2 -> 3 -> 0), 64 bytes a cycle per link after
 // 4 cycles per hop: core 3 reaches core 0 in one hop, core 0 reaches core 3 in three. The figures
-// are a test choice, not a real device's.
+// are a test choice, not a real device's. Its DDR holds 2 GiB: the corpus' paged KV caches
+// (`paged-tensor-copy`, `-write`: a 1.31 GB page pool at byte 120,000,000) fit, as on spyre.
 //
 // Short name: --device=ring4.
 
-#ddr_memory = {kind = "DDR", size = 1073741824}
+#ddr_memory = {kind = "DDR", size = 2147483648}
 #scratchpad = {kind = "L1", size = 1048576}
 #sfu_registers = {kind = "SFU_REG", size = 2048}
 
