@@ -35,7 +35,8 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
 from dfsched.interp import linalg_impl, schedule_carry
 from dfsched.interp.base import defined_inside
-from dfsched.interp.memory import StridedView, overlaps, unique_sorted
+from dfsched.interp.batch_accesses import box_rows as _box_rows, conflict as _conflict, slots as _slots
+from dfsched.interp.memory import StridedView
 
 MIN_TRIPS = 4  # shorter loops run sequentially (batching costs a few ops' worth of setup)
 
@@ -91,84 +92,11 @@ class BatchView:
     leading axis is the iteration. Only its own iteration touches each part, so its reads and
     writes happen at once (no deferral, no conflict to check)."""
 
-    __slots__ = ("view",)
+    __slots__ = ("view", "parts")
 
-    def __init__(self, view):
+    def __init__(self, view, parts: np.ndarray | None = None):
         self.view = view
-
-
-class PhasedView:
-    """A `ktdf.select_memref` of buffers from outside the body, one pick per iteration (double
-    buffering's phases). Each iteration works on a private copy of what it picked: exact when
-    every element an iteration reads it wrote itself earlier (a buffer filled, then drained, in
-    one iteration; anything else aborts). At commit each candidate gets, per element, what the
-    last iteration that picked it wrote there, which is what it holds after the sequential run."""
-
-    def __init__(self, candidates: list[StridedView], phase: np.ndarray, points: np.ndarray):
-        self.candidates, self.phase = candidates, phase
-        self.sizes = candidates[0].sizes
-        self.et = candidates[0].et
-        self.points = points  # every coordinate of the buffer, row-major (count, rank)
-        n, count = phase.shape[0], points.shape[0]
-        self.data = self.et.zeros((n, count))
-        self.written = np.zeros((n, count), dtype=bool)
-
-    def index(self, run: "BatchRun", anchor, sizes) -> np.ndarray:
-        """Row-major element numbers (n, k) of the box `anchor + [0, sizes)` in each iteration."""
-        from dfsched.interp.schedule_state import box_points
-
-        rank = len(self.sizes)
-        if len(anchor) != rank or len(sizes) != rank:
-            raise Abort("a box of another rank")
-        columns = np.stack([np.broadcast_to(np.asarray(a, dtype=np.int64), (run.n,)) for a in anchor], axis=1)
-        coords = box_points(tuple(sizes)).reshape(1, -1, rank) + columns[:, None, :]
-        extent = np.asarray(self.sizes, dtype=np.int64)
-        if coords.size and ((coords < 0).any() or (coords >= extent).any()):
-            raise Abort("a box outside its buffer")
-        row_major = np.cumprod((1, *self.sizes[::-1][:-1]))[::-1].astype(np.int64)
-        return coords @ row_major
-
-    def log(self, run: "BatchRun", index: np.ndarray, write: bool, op) -> None:
-        """The accesses as the sequential run logs them: each iteration's on the buffer it picked."""
-        from dfsched.interp.schedule_state import _addresses
-
-        if run.state.access_log is None:
-            return
-        for k, view in enumerate(self.candidates):
-            rows = np.flatnonzero(self.phase == k)
-            if rows.size:
-                run._log(view, write, _addresses(view, self.points[index[rows]], True), op)  # noqa: SLF001
-
-    def read(self, run: "BatchRun", anchor, sizes, op) -> np.ndarray:
-        index = self.index(run, anchor, sizes)
-        rows = np.arange(run.n)[:, None]
-        if not self.written[rows, index].all():
-            raise Abort("a double buffer read where its iteration did not write")
-        self.log(run, index, False, op)
-        return self.data[rows, index]
-
-    def write(self, run: "BatchRun", anchor, sizes, values: np.ndarray, op) -> None:
-        index = self.index(run, anchor, sizes)
-        rows = np.arange(run.n)[:, None]
-        self.data[rows, index] = values.reshape(index.shape)
-        self.written[rows, index] = True
-        self.log(run, index, True, op)
-
-    def final_writes(self) -> list[tuple[StridedView, np.ndarray, np.ndarray]]:
-        """(view, addresses (1, k), values (1, k)) per candidate: the last write of each element."""
-        from dfsched.interp.schedule_state import _addresses
-
-        out = []
-        for k, view in enumerate(self.candidates):
-            rows = np.flatnonzero(self.phase == k)
-            written = self.written[rows]
-            columns = np.flatnonzero(written.any(axis=0))
-            if not columns.size:
-                continue
-            last = rows.size - 1 - np.argmax(written[::-1][:, columns], axis=0)
-            values = self.data[rows[last], columns]
-            out.append((view, _addresses(view, self.points[columns].reshape(1, -1, len(self.sizes)), True), values[None, :]))
-        return out
+        self.parts = parts  # which part each row uses (None: row i uses part i)
 
 
 # ---------------------------------------------------------------------------------------
@@ -177,9 +105,9 @@ class PhasedView:
 
 STRUCTURE = {"ktdf.pipeline", "ktdf.stage", "ktdf.private"}
 TERMINATORS = {"scf.yield", "ktdf.private_yield", "ktdf.parallel_yield"}
-SPECIAL = {"ktdf.data_transfer", "ktdf.fifo.allocate", "ktdf.buffer_phase", "ktdf.select_memref", "ktdf.read_from_fifo", "ktdf.write_to_fifo",
+SPECIAL = {"ktdf.data_transfer", "ktdf.fifo.allocate", "ktdf.read_from_fifo", "ktdf.write_to_fifo",
            "ktdf.create_token", "ktdf.tiling.linearize_index", "ktdf.tiling.derive_size", "tensor.empty",
-           "memref.alloc", "memref.dealloc"}
+           "memref.alloc", "memref.dealloc", "ktdf.buffer_phase", "ktdf.select_memref"}
 
 
 def _linalg_ok(op: Operation, root: Operation) -> bool:
@@ -212,7 +140,7 @@ def _body_ok(loop: Operation) -> bool:
             continue  # checked with its linalg op
         if name in STRUCTURE or name in TERMINATORS:
             continue
-        if name == "scf.for":  # a nested loop runs its iterations one after the other
+        if name in ("scf.for", "ktdf.parallel"):  # a nested loop: its trips in turn or as more rows
             if op.results:
                 return False
             continue
@@ -261,10 +189,12 @@ class BatchRun:
         self.carried = False  # whether the loop has `iter_args` (`schedule_carry.CarriedValue`)
         self.instances = instances  # per iteration (a batched ktdf.parallel), or None
         self.writes: list[tuple[Any, np.ndarray, np.ndarray, Any]] = []  # (view, addresses, values, tile)
-        self.phased: list[PhasedView] = []  # double buffers picked per iteration, committed at the end
-        self.reads: dict[int, tuple[Any, list[np.ndarray]]] = {}  # id(memory) -> (memory, slot arrays)
+        self.reads: dict[int, tuple[Any, list]] = {}  # id(memory) -> (memory, [(addresses, element width)])
         self.ops = 0  # ops the sequential run would interpret (each op counts once per iteration it runs for)
         self.carry = schedule_carry.Carry(self)  # FIFOs from outside the loop, accumulators
+        self.renamings: list = []  # double buffers copied per iteration (`schedule_phases`)
+        self.contexts: list[int] = []  # the nested loops being run as more rows, outermost first
+        self.next_context = 0
         self.counters = {"pipelines_run": 0, "stages_run": 0, "transfers": 0, "fifo_elements": 0, "allocations": 0}
 
     # -- values ---------------------------------------------------------------------------
@@ -315,8 +245,11 @@ class BatchRun:
             log.add(view, self.state.instance, write, addresses, op)
             return
         instances = self.instances if self.rows is None else self.instances[self.rows]
-        for inst in unique_sorted(instances):
-            log.add(view, int(inst), write, addresses[instances == inst], op)
+        order = np.argsort(instances, kind="stable")  # each instance's rows, in row order
+        ordered = instances[order]
+        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+        for first, last in zip(starts.tolist(), np.r_[starts[1:], ordered.size].tolist()):
+            log.add(view, int(ordered[first]), write, addresses[order[first:last]], op)
 
     def _private_box(self, view: BatchView, anchor, sizes) -> np.ndarray:
         """Addresses (n, count) of the box in each iteration's part of `view`; the box must lie
@@ -327,18 +260,29 @@ class BatchRun:
         rank = len(sizes)
         if len(anchor) != rank or len(big.sizes) != rank + 1:
             raise Abort("a box of another rank")
+        parts = np.arange(self.n, dtype=np.int64) if view.parts is None else view.parts
+        if parts.shape != (self.n,):
+            raise Abort("a buffer of the body used by other rows")
         columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
         for column, size, extent in zip(columns, sizes, big.sizes[1:]):
             if column.size and (int(column.min()) < 0 or int(column.max()) + size > extent):
                 raise Abort("a box outside its buffer")
+        if big.layout is None and big.coordinate_set is None and not any(big.lower):
+            # a fresh buffer: linear addresses, bounds checked above
+            strides = np.asarray(big.strides, dtype=np.int64)
+            inner = box_points(tuple(sizes)).reshape(-1, rank) @ strides[1:] if rank else np.zeros(1, dtype=np.int64)
+            first = parts * strides[0]
+            for column, stride in zip(columns, strides[1:].tolist()):
+                first = first + column * stride
+            return big.offset + (first[:, None] + inner[None, :]) * big.memory.element_step(big.et)
         points = box_points(tuple(sizes)).reshape(1, -1, rank)
-        coords = np.concatenate([np.broadcast_to(np.arange(self.n, dtype=np.int64)[:, None, None],
+        coords = np.concatenate([np.broadcast_to(parts[:, None, None],
                                                  (self.n, points.shape[1], 1)),
                                  points + np.stack(columns, axis=1)[:, None, :]], axis=2)
         return _addresses(big, coords, True)
 
     def _note_read(self, memory, addresses: np.ndarray, et) -> None:
-        self.reads.setdefault(id(memory), (memory, []))[1].append(_slots(addresses, memory.element_step(et)))
+        self.reads.setdefault(id(memory), (memory, []))[1].append((addresses, memory.element_step(et)))
 
     def _indirect_box(self, view, anchor, sizes, op) -> np.ndarray:
         """Addresses (n, count) of the box of a gather/scatter view in each iteration: every
@@ -367,32 +311,36 @@ class BatchRun:
         from dfsched.interp.schedule_state import _addresses, _tile_of, box_points
 
         if isinstance(view, BatchView):
+            if view.parts is not None:
+                return schedule_phases.read(self, view, anchor, sizes, op)
             addresses = self._private_box(view, anchor, sizes)
             return view.view.memory.read(addresses, view.view.et, None)
-        if isinstance(view, PhasedView):
-            if self.rows is not None:
-                raise Abort("a double buffer in a branch")
-            return view.read(self, anchor, sizes, op)
         if isinstance(view, IndirectView):
+            if self.renamings:
+                schedule_phases.check_direct(self, view.source)
             addresses = self._indirect_box(view, anchor, sizes, op)
             self._note_read(view.memory, addresses, view.et)
             return view.memory.read(addresses, view.et, _tile_of(self.state, view.source))
+        if self.renamings:
+            schedule_phases.check_direct(self, view)
         if self.carry.carries(view):
             return self.carry.read(view, anchor, sizes, op)
         self.carry.note_read(view)
-        points = box_points(tuple(sizes))
         batched = [isinstance(a, np.ndarray) and a.ndim for a in anchor]
-        if any(batched):
-            columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
-            coords = points.reshape(1, -1, len(sizes)) + np.stack(columns, axis=1)[:, None, :]
-        else:
-            coords = (points + np.asarray([int(a) for a in anchor], dtype=np.int64)).reshape(1, -1, len(sizes))
-        if coords.size == 0:
-            return view.et.zeros((self.n, 0))
-        addresses = _addresses(view, coords, strict)
+        addresses = _box_rows(view, anchor, sizes, self.n if any(batched) else 1, strict)
+        if addresses is None:
+            points = box_points(tuple(sizes))
+            if any(batched):
+                columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
+                coords = points.reshape(1, -1, len(sizes)) + np.stack(columns, axis=1)[:, None, :]
+            else:
+                coords = (points + np.asarray([int(a) for a in anchor], dtype=np.int64)).reshape(1, -1, len(sizes))
+            if coords.size == 0:
+                return view.et.zeros((self.n, 0))
+            addresses = _addresses(view, coords, strict)
         self._log(view, False, np.broadcast_to(addresses, (self.n, addresses.shape[1])), op)
         memory = view.memory
-        self.reads.setdefault(id(memory), (memory, []))[1].append(_slots(addresses, memory.element_step(view.et)))
+        self._note_read(memory, addresses, view.et)
         values = memory.read(addresses, view.et, _tile_of(self.state, view))
         return np.broadcast_to(values, (self.n, values.shape[1]))
 
@@ -401,26 +349,30 @@ class BatchRun:
         from dfsched.interp.schedule_state import _addresses, _tile_of, box_points
 
         if isinstance(view, BatchView):
+            if view.parts is not None:
+                schedule_phases.write(self, view, anchor, sizes, values, op)
+                return
             addresses = self._private_box(view, anchor, sizes)
             view.view.memory.write(addresses, values.reshape(addresses.shape), view.view.et, None)
             return
-        if isinstance(view, PhasedView):
-            if self.rows is not None:
-                raise Abort("a double buffer in a branch")
-            view.write(self, anchor, sizes, values, op)
-            return
         if isinstance(view, IndirectView):
+            if self.renamings:
+                schedule_phases.check_direct(self, view.source)
             addresses = self._indirect_box(view, anchor, sizes, op)
             self.writes.append((view, addresses, values.reshape(addresses.shape), _tile_of(self.state, view.source)))
             return
+        if self.renamings:
+            schedule_phases.check_direct(self, view)
         if self.carry.carries(view):
             raise Abort("a write to an accumulator outside its linalg op")
-        points = box_points(tuple(sizes))
-        columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
-        coords = points.reshape(1, -1, len(sizes)) + np.stack(columns, axis=1)[:, None, :]
-        if coords.shape[1] == 0:
-            return
-        addresses = _addresses(view, coords, True)
+        addresses = _box_rows(view, anchor, sizes, self.n, True)
+        if addresses is None:
+            points = box_points(tuple(sizes))
+            columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
+            coords = points.reshape(1, -1, len(sizes)) + np.stack(columns, axis=1)[:, None, :]
+            if coords.shape[1] == 0:
+                return
+            addresses = _addresses(view, coords, True)
         self._log(view, True, addresses, op)
         values = values.reshape(addresses.shape)
         if self.n > 1 and not any(isinstance(a, np.ndarray) and a.ndim for a in anchor) and _same_rows(values):
@@ -429,28 +381,24 @@ class BatchRun:
 
     def commit(self) -> None:
         """Check that deferring the writes changed nothing, then write."""
-        for phased in self.phased:
-            for view, addresses, values in phased.final_writes():
-                self.writes.append((view, addresses, values, None))
         by_memory: dict[int, list] = {}
         for view, addresses, values, tile in self.writes:
             by_memory.setdefault(id(view.memory), []).append((view, addresses, values, tile))
         for key, writes in by_memory.items():
             memory = writes[0][0].memory
-            slots = [_slots(w[1], memory.element_step(w[0].et)) for w in writes]
-            written = np.concatenate(slots)
-            if unique_sorted(written).size != written.size:
-                raise Abort("two iterations write one element")
-            if key in self.reads:
-                if overlaps(written, np.concatenate(self.reads[key][1])):
-                    raise Abort("an iteration reads what another writes")
+            reason = _conflict([(w[1], memory.element_step(w[0].et)) for w in writes],
+                               self.reads.get(key, (None, []))[1])
+            if reason is not None:
+                raise Abort(reason)
             if memory.track_races:
-                for (view, addresses, _, tile), s in zip(writes, slots):
-                    if tile is not None and _would_race(memory, s, tile):
+                for view, addresses, _, tile in writes:
+                    if tile is not None and _would_race(memory, _slots(addresses, memory.element_step(view.et)), tile):
                         raise Abort("a race: the sequential run reports it")
         self.carry.check(by_memory)
         for view, addresses, values, tile in self.writes:
             view.memory.write(addresses, values, view.et, tile)
+        for renaming in self.renamings:
+            renaming.commit()
         self.carry.commit()
 
     # -- linalg -----------------------------------------------------------------------------
@@ -495,13 +443,6 @@ def _same_rows(values: np.ndarray) -> bool:
     raw = np.ascontiguousarray(values)
     raw = raw.view(np.uint8).reshape(raw.shape[0], -1)
     return bool((raw == raw[:1]).all())
-
-
-def _slots(addresses: np.ndarray, width: int) -> np.ndarray:
-    flat = np.asarray(addresses, dtype=np.int64).reshape(-1)
-    if width == 1:
-        return flat
-    return (flat[:, None] + np.arange(width, dtype=np.int64)).reshape(-1)
 
 
 def _would_race(memory, slots: np.ndarray, tile: int) -> bool:
@@ -659,7 +600,7 @@ def _h_write_fifo(run: BatchRun, op, inputs):
         big = data.view
         anchor = [0] * (len(big.sizes) - 1)
         _push(run, slot, run.read(data, anchor, list(big.sizes[1:]), True, op))
-    elif isinstance(data, (StridedView, PhasedView)):
+    elif isinstance(data, StridedView):
         _push(run, slot, run.read(data, [0] * len(data.sizes), list(data.sizes), True, op))
     elif isinstance(data, Batch):
         _push(run, slot, np.asarray(data.array).reshape(run.n, -1))
@@ -699,7 +640,7 @@ def _side(run: BatchRun, info, inputs):
             sizes[k] = int(inputs[pos])
     if isinstance(value, (BatchFifo, FifoSlot)):
         return value, None, None if sizes is None else int(np.prod(sizes, dtype=np.int64))
-    if not isinstance(value, (StridedView, BatchView, IndirectView, PhasedView)):
+    if not isinstance(value, (StridedView, BatchView, IndirectView)):
         raise Abort("not a memref")
     indices = [run.raw(inputs[p]) for p in info.indices]
     indices = [i if isinstance(i, np.ndarray) else int(i) for i in indices]
@@ -758,54 +699,6 @@ def _et(value):
     return value.view.et if isinstance(value, BatchView) else value.et
 
 
-def _h_buffer_phase(run: BatchRun, op, inputs):
-    """`schedule_ops._run_buffer_phase` on one index per iteration."""
-    from dfsched.interp.schedule_ops import _int_prop, _iv_range
-
-    if not any(isinstance(v, Batch) for v in inputs):
-        return list(run.interpreter.interpret_op(op, tuple(inputs)).values)
-    linear: Any = 0
-    for value, iv in zip(inputs, op.ivs):
-        rng = _iv_range(run.interpreter, iv)
-        if rng is None:
-            continue
-        lb, ub, step = rng
-        trip = max(0, -(-(ub - lb) // step))
-        value = value.array.astype(np.int64) if isinstance(value, Batch) else int(value)
-        linear = linear * trip + (value - lb) // step
-    phase = np.broadcast_to(np.asarray(linear, dtype=np.int64) % _int_prop(op, "num_phases"), (run.n,))
-    return [Batch(phase.copy())]
-
-
-def _h_select_memref(run: BatchRun, op, inputs):
-    """A pick per iteration among buffers from outside the body: a `PhasedView`."""
-    from dfsched.interp.schedule_state import box_points
-
-    phase, *candidates = inputs
-    if not isinstance(phase, Batch):
-        return list(run.interpreter.interpret_op(op, tuple(inputs)).values)
-    if run.rows is not None or run.instances is not None:
-        raise Abort("a double buffer in a branch or a batched ktdf.parallel")
-    if not candidates or not all(isinstance(c, StridedView) for c in candidates):
-        raise Abort("a pick among values that are not buffers from outside the body")
-    first = candidates[0]
-    if any(c.sizes != first.sizes or c.et != first.et or c.memory.track_races or c.layout is not None
-           or any(c.lower) for c in candidates):
-        raise Abort("candidates of different shapes, or on memory whose races are tracked")
-    picks = phase.array
-    if picks.size and (int(picks.min()) < 0 or int(picks.max()) >= len(candidates)):
-        raise Abort("a phase that selects none of the candidates: the sequential run says which")
-    points = box_points(tuple(first.sizes)).reshape(-1, len(first.sizes))
-    from dfsched.interp.schedule_state import _addresses
-
-    for c in candidates:  # one element per address, else a private copy is not the buffer
-        if points.size and unique_sorted(_addresses(c, points.reshape(1, -1, len(first.sizes)), True).reshape(-1)).size != points.shape[0]:
-            raise Abort("a buffer whose elements share addresses")
-    phased = PhasedView(candidates, picks, points)
-    run.phased.append(phased)
-    return [phased]
-
-
 def _h_pipeline(run: BatchRun, op, inputs):
     from dfsched.interp.schedule_ops import _cached_stage_order, _pipeline_info
     from dfsched.interp.schedule_state import op_info
@@ -862,25 +755,21 @@ def outside_operands(run: BatchRun, op: Operation) -> list:
 def _run_flat(run: BatchRun, op, block, trips: np.ndarray) -> bool:
     """A nested loop's trips as more iterations of the batch (iteration i's trip j is row
     i * m + j: the sequential order), instead of one batched pass per trip. False (nothing
-    run): its body uses a FIFO or buffer of the outer body."""
+    run): its body uses a FIFO or buffer of the outer body (other than a double buffer's
+    copies, `schedule_phases`)."""
     table = run.interpreter._values  # noqa: SLF001
     outside = outside_operands(run, op)
-    if any(isinstance(table.get(id(v)), (BatchFifo, BatchView, PhasedView)) for v in outside):
+    if any(_of_the_body(table.get(id(v))) for v in outside):
         return False
     m = int(trips.size)
-    saved = {id(v): table[id(v)] for v in outside if isinstance(table.get(id(v)), Batch)}
-    for key, value in saved.items():
-        table[key] = Batch(np.repeat(value.array, m, axis=0))
-    n, instances = run.n, run.instances
-    run.n, run.flat = n * m, run.flat + 1
-    if instances is not None:
-        run.instances = np.repeat(instances, m)
-    try:
-        run.run_block(block, [Batch(np.tile(trips, n))])
-    finally:
-        run.n, run.instances, run.flat = n, instances, run.flat - 1
-        table.update(saved)
+    with schedule_phases.flattened(run, op, m):
+        run.run_block(block, [Batch(np.tile(trips, run.n // m))])
     return True
+
+
+def _of_the_body(value) -> bool:
+    """A FIFO or buffer allocated in the batched body (one per row: not repeatable)."""
+    return isinstance(value, BatchFifo) or (isinstance(value, BatchView) and value.parts is None)
 
 
 HANDLERS = {
@@ -896,10 +785,11 @@ HANDLERS = {
     "ktdf.create_token": _h_token,
     "ktdf.tiling.linearize_index": _h_linearize,
     "affine.apply": _h_affine_apply,
-    "ktdf.buffer_phase": _h_buffer_phase,
-    "ktdf.select_memref": _h_select_memref,
     "ktdf.pipeline": _h_pipeline,
     "tensor.empty": _h_empty,
+    "ktdf.buffer_phase": lambda run, op, inputs: schedule_phases.run_buffer_phase(run, op, inputs),
+    "ktdf.select_memref": lambda run, op, inputs: schedule_phases.run_select_memref(run, op, inputs),
+    "ktdf.parallel": lambda run, op, inputs: schedule_phases.run_parallel(run, op, inputs),
 }
 
 
@@ -921,7 +811,7 @@ def run_loop(interpreter, loop: Operation, ivs: list[np.ndarray], instances: np.
         return False
     state = interpreter.state
     max_ops = state.options.max_ops
-    saved_ops = state.ops_run
+    saved_ops, saved_allocations = state.ops_run, state.allocations
     log = state.access_log
     log_marks = {k: len(v[1]) for k, v in log.entries.items()} if log is not None else None
     run = BatchRun(interpreter, n, instances)
@@ -938,7 +828,7 @@ def run_loop(interpreter, loop: Operation, ivs: list[np.ndarray], instances: np.
                 finish()
             run.commit()
     except Exception:  # noqa: BLE001 - any failure: the sequential run decides (and reports)
-        state.ops_run = saved_ops
+        state.ops_run, state.allocations = saved_ops, saved_allocations  # (the batch's buffers are dropped)
         if log is not None:
             for k in list(log.entries):
                 if k not in log_marks:
@@ -955,3 +845,5 @@ def run_loop(interpreter, loop: Operation, ivs: list[np.ndarray], instances: np.
 
 
 __all__ = ["Abort", "Batch", "BatchFifo", "MIN_TRIPS", "run_loop"]
+
+from dfsched.interp import schedule_phases  # noqa: E402 - it subclasses BatchView
