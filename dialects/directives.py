@@ -686,7 +686,10 @@ class Subscripts(CustomDirective):
     operands: VariadicOperandVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
+        start = parser.pos
         sub = parse_subscripts(parser)
+        if sub.map.num_symbols and getattr(state.op_type, "SYMBOLS_APART", False):
+            parser.raise_error("a ktdp subscript takes no 'symbol(...)': pass symbols in 'symbols(...)'", start)
         self.map.set(state, AffineMapAttr(sub.map))
         self.operands.set(state, sub.operands)
 
@@ -694,3 +697,33 @@ class Subscripts(CustomDirective):
         state.print_whitespace(printer)
         print_subscripts(printer, self.map.get(op), self.operands.get(op))
         _printed(state)
+
+
+@irdl_custom_directive
+class AccessTile(CustomDirective):
+    type: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        from dfsched.dialects.ktdp_types import AccessTileType
+
+        self.type.set(state, (parse_own_type(parser, AccessTileType),))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        self.type.print(printer, state, op)
+
+
+def checked_parse(op_type: type[IRDLOperation]) -> type[IRDLOperation]:
+    """Class decorator: the op's `parsed_violation(op)` (a message or None), asked of the op its
+    declarative format read, is a parse error located at the op's first operand, as upstream's
+    hand-written parsers report what they check after reading the whole op."""
+    format_parse = op_type.parse.__func__  # type: ignore[attr-defined]
+
+    def parse(cls, parser: Parser):
+        start = parser.pos
+        op = format_parse(cls, parser)
+        if (message := cls.parsed_violation(op)) is not None:
+            parser.raise_error(f"'{cls.name}' op {message}", start)
+        return op
+
+    op_type.parse = classmethod(parse)  # type: ignore[method-assign]
+    return op_type

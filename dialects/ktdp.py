@@ -29,8 +29,9 @@ from xdsl.traits import (IsTerminator, MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand
-from dfsched.dialects.directives import EnumKeyword, OwnType, parse_own_type
-from dfsched.dialects.affine_subscripts import Subscripts, parse_subscripts, print_subscripts
+from dfsched.dialects.directives import AccessTile, EnumKeyword, OwnType, Subscripts, checked_parse, parse_own_type
+from dfsched.dialects.affine_subscripts import Subscripts as ParsedSubscripts
+from dfsched.dialects.affine_subscripts import parse_subscripts, print_subscripts
 from dfsched.dialects.syntax import print_attr_dict, split_attr_dict
 from dfsched.dialects.ktdp_inter_tile import linear_form  # noqa: F401  (re-export for the passes)
 from dfsched.dialects.ktdp_inter_tile import (InterTileConsumeOp, InterTileProduceOp, InterTileReduceOp,
@@ -93,7 +94,7 @@ def _operand_key(operand: UnresolvedOperand) -> tuple[str, int]:
     return operand.operand_name, operand.index
 
 
-def _parse_dim_subscripts(parser: Parser, *, brackets: bool) -> Subscripts:
+def _parse_dim_subscripts(parser: Parser, *, brackets: bool) -> ParsedSubscripts:
     """Affine subscripts over SSA ids (`affine_subscripts.py`); ktdp passes symbols apart, in
     `symbols(...)`, so `symbol(%s)` is refused here."""
     start = parser.pos
@@ -271,6 +272,7 @@ def _check_access_tile_result(op: IRDLOperation) -> AccessTileType:
     return t
 
 
+@checked_parse
 @irdl_op_definition
 class ConstructAccessTileOp(IRDLOperation):
     """`ktdp.construct_access_tile %view[%i, %j] {access_tile_set = ..., access_tile_order = ...}
@@ -281,6 +283,7 @@ class ConstructAccessTileOp(IRDLOperation):
     """
 
     name = "ktdp.construct_access_tile"
+    SYMBOLS_APART: ClassVar[bool] = True  # symbols go in `symbols(...)`, not in the subscripts
 
     base = operand_def()
     indices = var_operand_def(IndexType)
@@ -290,7 +293,7 @@ class ConstructAccessTileOp(IRDLOperation):
     access_tile_order = opt_prop_def(Attribute)
     result = result_def()
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = traits_def(Pure())
 
     def __init__(
@@ -315,71 +318,29 @@ class ConstructAccessTileOp(IRDLOperation):
             attributes=attributes,
         )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> ConstructAccessTileOp:
-        start = parser.pos
-        base = parser.parse_unresolved_operand()
-        subscripts = _parse_dim_subscripts(parser, brackets=True)
-        base_map = subscripts.map
-        symbols: list[UnresolvedOperand] = []
-        if parser.parse_optional_keyword("symbols"):
-            symbols = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_unresolved_operand
-            )
-        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-        parser.parse_punctuation(":")
-        base_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        result_type = parse_own_type(parser, AccessTileType)
+    assembly_format = ("$base `` custom<Subscripts>($base_map, $indices) (`symbols` `(` $symbol_operands^ `)`)? "
+                       "attr-dict `:` type($base) `->` custom<AccessTile>(type($result))")
+    custom_directives = (Subscripts, AccessTile)
 
-        def fail(message: str):
-            parser.raise_error(f"'{cls.name}' op {message}", start)
-
-        tile_set = props.get("access_tile_set")
+    @staticmethod
+    def parsed_violation(op: ConstructAccessTileOp) -> str | None:
+        """What upstream's parser rejects once the op is read (the verifier words these apart)."""
+        tile_set, order = op.access_tile_set, op.access_tile_order
         if tile_set is None:
-            fail("Access tile set is missing in the operation")
+            return "Access tile set is missing in the operation"
         if not isinstance(tile_set, AffineSetAttr):
-            fail("access_tile_set must be an integer set (affine_set<...>)")
-        if tile_set.data.num_dims != len(base_map.results):
-            fail("Access tile set and Base input dimensions should match")
-        order = props.get("access_tile_order")
+            return "access_tile_set must be an integer set (affine_set<...>)"
+        if tile_set.data.num_dims != len(op.base_map.data.results):
+            return "Access tile set and Base input dimensions should match"
         if order is None:
-            fail("Access tile order is missing in the operation")
+            return "Access tile order is missing in the operation"
         if not isinstance(order, AffineMapAttr):
-            fail("access_tile_order must be an affine map (affine_map<...>)")
+            return "access_tile_order must be an affine map (affine_map<...>)"
         if order.data.num_dims != len(order.data.results):
-            fail(
-                "Number of input dimensions and output dimensions in the access tile order "
-                "should match"
-            )
+            return "Number of input dimensions and output dimensions in the access tile order should match"
         if len(order.data.results) != tile_set.data.num_dims:
-            fail("Number of dimensions in the access tile order and access tile set must match!")
-
-        props["base_map"] = AffineMapAttr(base_map)
-        return cls.build(
-            operands=[
-                parser.resolve_operand(base, base_type),
-                _index_operands(parser, subscripts.operands),
-                _index_operands(parser, symbols),
-            ],
-            result_types=[result_type],
-            properties=props,
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.base)
-        print_subscripts(printer, self.base_map.data, self.indices)
-        if self.symbol_operands:
-            printer.print_string(" symbols(")
-            printer.print_list(self.symbol_operands, printer.print_operand)
-            printer.print_string(")")
-        print_attr_dict(printer, self, ("base_map",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.base.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+            return "Number of dimensions in the access tile order and access tile set must match!"
+        return None
 
     def verify_(self) -> None:
         _check_memref_or_tensor(self.base.type, "operand #0")
