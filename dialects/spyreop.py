@@ -8,7 +8,7 @@ messages follow the upstream C++ dialect (`docs/dialects.md#spyreop`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import ClassVar
 
 from xdsl.dialects.builtin import Float16Type, Float32Type, FloatAttr, IntegerType, TensorType, f32
