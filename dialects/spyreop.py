@@ -21,7 +21,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
-from dfsched.dialects.syntax import print_attr_dict
+from dfsched.dialects.syntax import op_class, print_attr_dict
 
 # ===========================================================================
 # Types
@@ -235,19 +235,10 @@ def _intrinsic(class_name: str, syntax: str, doc: str, allowed: _TypeClass = FLO
     """An intrinsic from its `syntax`, `"spyreop.NAME %a, %b"` or `"spyreop.NAME %x squares %sq"`:
     the op name, then the operands, each after its separator (`,` or its own name)."""
     op_name, *words = syntax.replace(",", " , ").split()
-    operands = [w[1:] for w in words if w.startswith("%")]
-    body = {
-        "__module__": __name__,
-        "__doc__": doc,
-        "__annotations__": dict.fromkeys(("ALLOWED", "FIXED", "SEPARATORS"), "ClassVar"),
-        "name": op_name,
-        "ALLOWED": allowed,
-        "FIXED": fixed,
-        "SEPARATORS": tuple(w for w in words if not w.startswith("%")),
-        **{o: operand_def() for o in operands},
-        **{r: result_def() for r in results},
-    }
-    return irdl_op_definition(type(class_name, (_IntrinsicOp,), body))
+    return op_class(class_name, _IntrinsicOp, op_name, doc, ALLOWED=allowed, FIXED=fixed,
+                    SEPARATORS=tuple(w for w in words if not w.startswith("%")),
+                    __annotations__=dict.fromkeys(("ALLOWED", "FIXED", "SEPARATORS"), "ClassVar"),
+                    **{w[1:]: operand_def() for w in words if w.startswith("%")}, **{r: result_def() for r in results})
 
 
 ExpOp = _intrinsic("ExpOp", "spyreop.exp %operand", "`%r = spyreop.exp %x : f16`: e^x.")
@@ -309,32 +300,18 @@ class _FusedOp(IRDLOperation):
             )
 
 
-@irdl_op_definition
-class Exx2FusedOp(_FusedOp):
-    """`%p = spyreop.exx2_fused %x : f16 -> !spyreop.fp16_fused`: exx2 as one fused value."""
-
-    name = "spyreop.exx2_fused"
-    infer = staticmethod(fused_of)
-
-
-@irdl_op_definition
-class Exx2ZeroMeanFusedOp(_FusedOp):
-    """`%p = spyreop.exx2_zeromean_fused %x : f16 -> !spyreop.fp16_fused`: exx2_fused with
-    the mean taken as zero (only the mean of squares is accumulated)."""
-
-    name = "spyreop.exx2_zeromean_fused"
-    infer = staticmethod(fused_of)
-
-
-@irdl_op_definition
-class LayerNormScaleFusedOp(_FusedOp):
-    """`%s = spyreop.layernormscale_fused %p : !spyreop.fp16_fused -> f16`: LayerNorm's scale
-    from a fused (mean, mean of squares) pair."""
-
-    name = "spyreop.layernormscale_fused"
-    OPERANDS: ClassVar[_TypeClass] = FUSED
-    RESULTS: ClassVar[_TypeClass] = FLOAT
-    infer = staticmethod(scalar_of)
+Exx2FusedOp = op_class("Exx2FusedOp", _FusedOp, "spyreop.exx2_fused",
+                       "`%p = spyreop.exx2_fused %x : f16 -> !spyreop.fp16_fused`: exx2 as one fused value.",
+                       infer=staticmethod(fused_of))
+Exx2ZeroMeanFusedOp = op_class(
+    "Exx2ZeroMeanFusedOp", _FusedOp, "spyreop.exx2_zeromean_fused",
+    "`%p = spyreop.exx2_zeromean_fused %x : f16 -> !spyreop.fp16_fused`: exx2_fused with the mean taken as zero "
+    "(only the mean of squares is accumulated).", infer=staticmethod(fused_of))
+LayerNormScaleFusedOp = op_class(
+    "LayerNormScaleFusedOp", _FusedOp, "spyreop.layernormscale_fused",
+    "`%s = spyreop.layernormscale_fused %p : !spyreop.fp16_fused -> f16`: LayerNorm's scale from a fused "
+    "(mean, mean of squares) pair.", OPERANDS=FUSED, RESULTS=FLOAT, infer=staticmethod(scalar_of),
+    __annotations__=dict.fromkeys(("OPERANDS", "RESULTS"), "ClassVar"))
 
 
 @irdl_op_definition
