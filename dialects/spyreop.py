@@ -28,32 +28,15 @@ from dfsched.dialects.syntax import op_class, print_attr_dict
 # ===========================================================================
 
 
-@irdl_attr_definition
-class DF16Type(ParametrizedAttribute, TypeAttribute):
-    """`!spyreop.df16`: IBM DLFloat16 (1 sign, 6 exponent, 9 mantissa bits)."""
-
-    name = "spyreop.df16"
-
-
-@irdl_attr_definition
-class DF16FusedType(ParametrizedAttribute, TypeAttribute):
-    """`!spyreop.df16_fused`: a pair of df16 values held as one (mean, mean of squares)."""
-
-    name = "spyreop.df16_fused"
-
-
-@irdl_attr_definition
-class FP16FusedType(ParametrizedAttribute, TypeAttribute):
-    """`!spyreop.fp16_fused`: a pair of f16 values held as one."""
-
-    name = "spyreop.fp16_fused"
-
-
-@irdl_attr_definition
-class FP32FusedType(ParametrizedAttribute, TypeAttribute):
-    """`!spyreop.fp32_fused`: a pair of f32 values held as one."""
-
-    name = "spyreop.fp32_fused"
+DF16Type, DF16FusedType, FP16FusedType, FP32FusedType = (
+    irdl_attr_definition(type(class_name, (ParametrizedAttribute, TypeAttribute),
+                              {"__module__": __name__, "__doc__": doc, "name": f"spyreop.{name}"}))
+    for class_name, name, doc in (
+        ("DF16Type", "df16", "`!spyreop.df16`: IBM DLFloat16 (1 sign, 6 exponent, 9 mantissa bits)."),
+        ("DF16FusedType", "df16_fused", "`!spyreop.df16_fused`: a pair of df16 values held as one (mean, mean of squares)."),
+        ("FP16FusedType", "fp16_fused", "`!spyreop.fp16_fused`: a pair of f16 values held as one."),
+        ("FP32FusedType", "fp32_fused", "`!spyreop.fp32_fused`: a pair of f32 values held as one."),
+    ))
 
 
 def fused_of(scalar: Attribute) -> Attribute | None:
