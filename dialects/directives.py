@@ -36,6 +36,14 @@ xDSL 0.74 reads an op's `assembly_format` as MLIR's ODS does; what ODS spells wi
   `{segments = page0: (idx_set = affine_set<...>, start_addr = %a), ...}`, named in order.
 * `custom<EnumKeyword>($p)`: an i32 enum property written as its case's name (`value from %a`);
   the op names the enum in `KEYWORDS`.
+* `custom<AccessTile>(type($r))`: a `!ktdp.access_tile<...>` result, read stripped or in full,
+  printed in full.
+* `custom<IndirectSubscripts>($region, $base, $indirect, $captured, $kinds, $maps)`:
+  `intermediate_variables(%m) %X[ind(%IDX[%m]), (%k)]`, ktdp's gather/scatter subscripts.
+* `custom<BaseAndIndexTypes>(type($base), type($indirect))`: `T, T_idx...` with upstream's count error.
+
+`checked_parse` asks a parsed op for the violations upstream's hand-written parser reports
+once it has read the whole op (a parse error at the op's first operand).
 
 xDSL 0.74 has no custom `attr-dict` (ODS's `custom<AttrDictOrAlias>(attr-dict)`): `with_attr_dict`
 swaps an op's `attr-dict` for a subclass of xDSL's directive, `ResourceAttrDict` (`[@id]` and
@@ -686,10 +694,8 @@ class Subscripts(CustomDirective):
     operands: VariadicOperandVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        start = parser.pos
-        sub = parse_subscripts(parser)
-        if sub.map.num_symbols and getattr(state.op_type, "SYMBOLS_APART", False):
-            parser.raise_error("a ktdp subscript takes no 'symbol(...)': pass symbols in 'symbols(...)'", start)
+        apart = getattr(state.op_type, "SYMBOLS_APART", False)
+        sub = _parse_dim_subscripts(parser, True) if apart else parse_subscripts(parser)
         self.map.set(state, AffineMapAttr(sub.map))
         self.operands.set(state, sub.operands)
 
@@ -729,6 +735,15 @@ def checked_parse(op_type: type[IRDLOperation]) -> type[IRDLOperation]:
     return op_type
 
 
+def _parse_dim_subscripts(parser: Parser, brackets: bool):
+    """A ktdp access tile's subscripts: its symbols are passed apart, in `symbols(...)`."""
+    pos = parser.pos
+    sub = parse_subscripts(parser, brackets=brackets)
+    if sub.map.num_symbols:
+        parser.raise_error("a ktdp subscript takes no 'symbol(...)': pass symbols in 'symbols(...)'", pos)
+    return sub
+
+
 def _operand_key(operand: UnresolvedOperand) -> tuple[str, int]:
     return operand.operand_name, operand.index
 
@@ -752,13 +767,6 @@ class IndirectSubscripts(CustomDirective):
         def fail(message: str, at=None):
             parser.raise_error(f"'{state.op_type.name}' op {message}", start if at is None else at)
 
-        def dim_subscripts(brackets: bool):
-            pos = parser.pos
-            sub = parse_subscripts(parser, brackets=brackets)
-            if sub.map.num_symbols:
-                parser.raise_error("a ktdp subscript takes no 'symbol(...)': pass symbols in 'symbols(...)'", pos)
-            return sub
-
         if not parser.parse_optional_keyword("intermediate_variables"):
             fail("error parsing intermediate_variables: expected 'intermediate_variables(...)'", parser.pos)
         variables = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
@@ -781,7 +789,7 @@ class IndirectSubscripts(CustomDirective):
                 kinds.append(False)
             else:
                 fail("unexpected token in subscript list, expected 'ind', '(', or ']'", parser.pos)
-            subscripts.append(dim_subscripts(kinds[-1]))
+            subscripts.append(_parse_dim_subscripts(parser, kinds[-1]))
             parser.parse_punctuation(")")
         # Captured variables: the ids that are not intermediate, in first-appearance order.
         captured: dict[tuple[str, int], UnresolvedOperand] = {}
