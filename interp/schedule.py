@@ -458,6 +458,7 @@ class Verdict:
     problems: list[str] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=dict)
     engine: str = "schedule"  # "schedule" (this interpreter) | "dataflow" (the DataflowIR simulator)
+    outputs: dict[str, np.ndarray] | None = field(default=None, repr=False)  # what the run computed
 
     @property
     def ok(self) -> bool:
@@ -489,11 +490,12 @@ def _compare(expected, actual, reductions: bool, stats, engine: str) -> Verdict:
     worst = max_error(expected, actual)
     status, problems = output_differences(expected, actual, reductions)
     if status == "exact":
-        return Verdict("exact", worst, stats=stats, engine=engine)
+        return Verdict("exact", worst, stats=stats, engine=engine, outputs=actual)
     if status == "tolerance":
-        return Verdict("tolerance", worst, stats=stats, engine=engine,
+        return Verdict("tolerance", worst, stats=stats, engine=engine, outputs=actual,
                        message=f"within {REDUCTION_ULPS} f16 ulps (reduction order)")
-    return Verdict("mismatch", worst, message="; ".join(problems), problems=problems, stats=stats, engine=engine)
+    return Verdict("mismatch", worst, message="; ".join(problems), problems=problems, stats=stats, engine=engine,
+                   outputs=actual)
 
 
 def is_dataflow_ir(module: Operation) -> bool:
