@@ -17,6 +17,9 @@ half ulp passes the terms), so the check compares equal arithmetic instead:
   reference, and the check says why);
 * a pass whose outputs are not those of the reference is run again with those lanes (if its
   IR still holds a reduction they apply to) and must equal the order reference bit for bit.
+
+A contraction on a matrix unit (Decision 42) accumulates each step in the unit's type and
+rounds it once: not modelled here, so a kernel that has one keeps the reduction tolerance.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any, Callable
 
 from dfsched.diagnostics import location_of
 from dfsched.dialects.linalg_ext import lane_width
+from dfsched.passes.contraction import matrix_tile
 
 
 def narrow_accumulation(accumulate: str | None) -> bool:
@@ -41,6 +45,13 @@ def lane_marks(module) -> dict[tuple, int]:
         if lanes is not None:
             found[location_of(op)] = lanes
     return found
+
+
+def matrix_steps(module) -> bool:
+    """Whether `module` runs a contraction on a matrix unit (`dfsched.matrix_tile`, Decision 42):
+    each step accumulates in the unit's type and rounds once, an order the order reference
+    does not model (the reduction tolerance applies to such kernels)."""
+    return any(matrix_tile(op) is not None for op in module.walk())
 
 
 def needs_lanes(module, lanes: dict[tuple, int]) -> bool:
