@@ -492,22 +492,20 @@ def _judge_in_order(rows: list[Row], irs: dict, expected: dict, lanes: dict, inp
         if row.verdict is None:
             continue
         if row.index in irs:
-            outputs = row.verdict.outputs
-            if check_order.needs_lanes(irs[row.index], lanes):
-                again = schedule.check_schedule(irs[row.index], inputs, reference, reductions=reductions,
-                                                sources=sources, dataflow_device=dataflow_device, **run_options)
-                outputs = again.outputs if again.status in ("exact", "tolerance", "mismatch") else None
-            if outputs is None:
-                continue
-            problems = ktir.compare_outputs(expected, outputs)
             old = row.verdict
+            if check_order.needs_lanes(irs[row.index], lanes):  # its distance to the reference as run in order
+                old = schedule.check_schedule(irs[row.index], inputs, reference, reductions=reductions,
+                                              sources=sources, dataflow_device=dataflow_device, **run_options)
+            if old.outputs is None:
+                continue
+            problems = ktir.compare_outputs(expected, old.outputs)
             if not problems:
                 verdict = dataclasses.replace(old, status="tolerance", message="exact in the schedule's f16 order",
                                               problems=[])
             else:
                 verdict = dataclasses.replace(old, status="mismatch", problems=problems, message="; ".join(
                     ["not equal to the reference in the schedule's f16 order"] + problems))
-            judged[id(old)] = verdict
+            judged[id(row.verdict)] = verdict
             row.verdict = verdict
         elif row.unchanged and id(row.verdict) in judged:
             row.verdict = judged[id(row.verdict)]
