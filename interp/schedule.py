@@ -93,7 +93,10 @@ kernel that reduces (`has_reduction`), each output may differ from the reference
 most `REDUCTION_ULPS` f16 units in the last place of the largest reference magnitude of
 that output (`reduction_tolerance`): reordering K partial sums moves the result by a few
 roundings of the partial sums' size, while a lost or doubled term moves it by a whole
-input.
+input. Summed in f16, thousands of terms move by more than that with their order alone:
+`dfsched-run --check` then holds the schedule, bit for bit, to the reference summed in the
+schedule's order (`tools/check_order.py`, Decision 107); a reduction marked
+`dfsched.lane_wide` is summed in its lanes by every engine (`linalg_impl.lane_order`).
 """
 
 from __future__ import annotations
