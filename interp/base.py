@@ -52,7 +52,7 @@ class Options:
     reduction_lanes: {(file, line, col): L} of reductions a schedule sums in L lanes
         (`linalg_ext.LANE_WIDE`): an op at one of these locations, accumulating in f16, sums
         in that order as if it carried the mark (`--check` re-examining an f16 mismatch in
-        the schedule's order, Decision 110). None: only the marks in the IR count.
+        the schedule's order, Decision 112). None: only the marks in the IR count.
     slice_width: lanes per slice for `spyreop.slice_reduction` (undocumented upstream).
     layernorm_eps: epsilon of `spyreop.layernormscale` (None: intrinsics.LAYERNORM_EPS).
     max_ops: give up (located error) after interpreting this many ops (None: no limit).

@@ -18,7 +18,7 @@ Every structured op (a body region, indexing maps, iterator types) runs the same
    unless the schedule chose another order for it: an f16 sum or product marked
    `dfsched.lane_wide = L` (or at a location `Options.reduction_lanes` names) folds each row
    in L lanes, then the lanes by halving, then into the init, as the vector unit does
-   (`lane_order`, Decision 110).
+   (`lane_order`, Decision 112).
    Other reduction bodies are walked one reduction point at a time in lexicographic order,
    feeding the body the current accumulator (the sequential accumulation MLIR specifies).
 4. A body that cannot run on arrays (an `scf.if` on a per-element condition, ...) is
@@ -363,7 +363,7 @@ def _et_of(dtype):
 
 
 def lane_order(interpreter, s: Structured, names, acc_dtypes, ranges) -> int | None:
-    """The L an f16 sum or product of one reduction loop folds its rows in (Decision 110):
+    """The L an f16 sum or product of one reduction loop folds its rows in (Decision 112):
     the op's `dfsched.lane_wide` mark, or the L `Options.reduction_lanes` gives its location;
     None: sequential (no mark, not an f16 add/mul, or L does not divide the row)."""
     if len(s.reduction) != 1 or any(dt != np.float16 for dt in acc_dtypes) or any(

@@ -95,7 +95,7 @@ that output (`reduction_tolerance`): reordering K partial sums moves the result 
 roundings of the partial sums' size, while a lost or doubled term moves it by a whole
 input. Summed in f16, thousands of terms move by more than that with their order alone:
 `dfsched-run --check` then holds the schedule, bit for bit, to the reference summed in the
-schedule's order (`tools/check_order.py`, Decision 110); a reduction marked
+schedule's order (`tools/check_order.py`, Decision 112); a reduction marked
 `dfsched.lane_wide` is summed in its lanes by every engine (`linalg_impl.lane_order`).
 """
 

@@ -444,7 +444,7 @@ def _folded(run, op, s, values: list[Any], rows: list[Any], start: np.ndarray, e
     steps = steps.reshape(p_shape + (n * points,)).astype(dt)
     name = linalg_impl.combiners(s)[0]
     lanes = linalg_impl.lane_order(interpreter, s, [name], [dt], ranges) if wide is None else None
-    if lanes and points % lanes == 0:  # the schedule's lanes, carried across the iterations (Decision 110)
+    if lanes and points % lanes == 0:  # the schedule's lanes, carried across the iterations (Decision 112)
         return _lane_states(name, start.astype(dt).reshape(p_shape), steps, n, points // lanes, lanes,
                             dt, et).reshape((n, *start.shape))
     with np.errstate(all="ignore"):

@@ -39,6 +39,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "ktdflowering-to-dfir": ("dfsched.passes.lowering.ktdflowering_to_dfir", "KtdfloweringToDfir"),
     "hold-broadcast-operands": ("dfsched.passes.lowering.hold_broadcast_operands", "HoldBroadcastOperands"),
     "carry-reduction-partials": ("dfsched.passes.lowering.carry_reduction_partials", "CarryReductionPartials"),
+    "overlap-staging-copies": ("dfsched.passes.lowering.overlap_staging_copies", "OverlapStagingCopies"),
     "wrap-program-dfir": ("dfsched.passes.lowering.wrap_program_dfir", "WrapProgramDfir"),
     "emit-split-dfir": ("dfsched.passes.lowering.emit_split_dfir", "EmitSplitDfir"),
     "stage-coarsening": ("dfsched.passes.scheduling.stage_coarsening", "StageCoarsening"),

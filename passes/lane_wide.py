@@ -14,9 +14,12 @@ last step folds each row's L partials into the result with a lane combine: log2(
 `dfsched.lane_wide = L`.
 
 Only reductions whose combiner is associative and commutative are re-ordered this way
-(`arith.addf/mulf/maximumf/minimumf` folding one value into the accumulator); any other
-reduction keeps one column per step. Float sums and products are re-associated (per-lane
-sums then a tree), within the checker's reduction tolerance.
+(`arith.addf/mulf/maximumf/minimumf/maxnumf/minnumf` folding one value into the accumulator);
+any other reduction keeps one column per step. Float sums and products are re-associated
+(per-lane sums then a tree), within the checker's reduction tolerance. `maxnumf`/`minnumf`
+(a NaN operand loses to a number) keep their own semantics (Decision 111): their partials start
+from NaN, the one value every operand beats, and the lowering combines with the op itself (an
+island), never with the vector unit's max/min, whose NaN rule is `maximumf`'s.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ IDENTITIES = {
     "arith.mulf": 1.0,
     "arith.maximumf": -math.inf,
     "arith.minimumf": math.inf,
+    "arith.maxnumf": math.nan,  # maxnum(NaN, x) = x for every x: -inf would turn a lane of NaNs into -inf
+    "arith.minnumf": math.nan,
 }
 
 

@@ -1,4 +1,4 @@
-"""`--check` on f16 accumulation: the reference summed in the schedule's order (Decision 110).
+"""`--check` on f16 accumulation: the reference summed in the schedule's order (Decision 112).
 
 A device that accumulates reductions in f16 (one that declares no wider type: `sample`)
 rounds every step of a sum, so a sum of thousands of terms depends on their order: the

@@ -19,6 +19,9 @@
 
 from __future__ import annotations
 
+import math
+import struct
+
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -69,6 +72,20 @@ BINARY_OPS = {
 
 def _operator(name: str) -> BinaryOperatorAttr:
     return BinaryOperatorAttr(BINARY_OPS[name])
+
+
+def combine(builder: Builder, model, vector_type, lhs: SSAValue, rhs: SSAValue, combiner: Operation) -> SSAValue:
+    """`combiner` (a scalar op of two operands) applied to two whole vectors: the vectorchain
+    binary where one is exact, else an island of the op itself (`arith.maxnumf`: fmax's NaN rule,
+    Decision 111)."""
+    if combiner.name in BINARY_OPS:
+        return binary(builder, vector_type, lhs, rhs, combiner.name)
+    template = combiner.clone()
+    template.operands = [lhs, rhs]
+    try:
+        return island(builder, model, [template])
+    finally:
+        template.erase()
 
 
 def binary(builder: Builder, vector_type, lhs: SSAValue, rhs: SSAValue, operator: str) -> SSAValue:
@@ -423,7 +440,7 @@ class LowerLinalgGeneric(RewritePattern):
             raise error(op, "a lane combine needs a power-of-two lane count and a one-op body")
         folded = op.body.block.first_op
         assert folded is not None
-        if folded.name not in IDENTITIES:  # associative and commutative, with a vectorchain binary
+        if folded.name not in IDENTITIES:  # associative and commutative (passes/lane_wide.py)
             raise error(folded, "unsupported lane combine op (expected one of "
                                 + ", ".join(sorted(IDENTITIES)) + ")")
         rows = _element_count(rows_shape[:-1])
@@ -434,7 +451,7 @@ class LowerLinalgGeneric(RewritePattern):
         while shift:
             rotated = [row * width + (lane + shift) % width for row in range(rows) for lane in range(width)]
             partner = builder.value(ShuffleOp(value, rotated, 1, vector))
-            value = binary(builder, vector, value, partner, folded.name)
+            value = combine(builder, self.model, vector, value, partner, folded)
             shift //= 2
         out_vector = flattened_vector_type(self.model, out.type, op)
         totals = builder.value(ShuffleOp(value, [row * width for row in range(rows)], 1, out_vector))
@@ -588,7 +605,6 @@ def _zero_attr(vector: VectorType):
 
 def _scalar_bits(value: Attribute, element_type: Attribute, at: Operation) -> int:
     """The bit pattern of a scalar constant in `element_type` (a fill's value: 0, -inf, 1.0, ...)."""
-    import numpy as np
     from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IndexType, IntegerType
 
     if isinstance(value, IntegerAttr) and isinstance(element_type, IntegerType | IndexType):
@@ -597,15 +613,27 @@ def _scalar_bits(value: Attribute, element_type: Attribute, at: Operation) -> in
     if isinstance(value, FloatAttr):
         number = float(value.value.data)
         if isinstance(element_type, Float16Type):
-            return int(np.array(number, dtype=np.float16).view(np.uint16))
+            return _float_bits(number, "e")
         if isinstance(element_type, Float32Type):
-            return int(np.array(number, dtype=np.float32).view(np.uint32))
+            return _float_bits(number, "f")
         if isinstance(element_type, Float64Type):
-            return int(np.array(number, dtype=np.float64).view(np.uint64))
+            return _float_bits(number, "d")
         if isinstance(element_type, BFloat16Type):
-            bits32 = int(np.array(number, dtype=np.float32).view(np.uint32))
+            bits32 = _float_bits(number, "f")
             return (bits32 + 0x7FFF + ((bits32 >> 16) & 1)) >> 16  # round to nearest even
     raise error(at, f"linalg.fill of a {value} cannot fill a vector of {element_type}")
+
+
+def _float_bits(number: float, code: str) -> int:
+    """The IEEE bits of `number` rounded to the `struct` format `code` (e: f16, f: f32, d: f64),
+    as a conversion rounds it: past the largest finite value, infinity. The standard library's
+    `struct` rather than numpy: a compile otherwise imports no numpy (only a `--bind` of a float
+    argument does), and its import cost more than lowering a whole example (README, compile time)."""
+    try:
+        packed = struct.pack("<" + code, number)
+    except OverflowError:
+        packed = struct.pack("<" + code, math.copysign(math.inf, number))
+    return int.from_bytes(packed, "little")
 
 
 class LowerLinalgFill(RewritePattern):

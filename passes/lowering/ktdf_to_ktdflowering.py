@@ -57,10 +57,11 @@ from dfsched.dialects.ktdf_arch import attribute_text
 from dfsched.dialects.ktdf_lowering import ExecuteOnOp, SignalOp
 from dfsched.dialects.ktdp import GetComputeTileIdOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
-from dfsched.passes.walk import nearest_ancestor, pipelines_post_order, stages_post_order
+from dfsched.passes.walk import nearest_ancestor, pipelines_post_order, runs_compute_ops_in_sequence, stages_post_order
 from dfsched.passes.builder import Inserter
 from dfsched.passes.aliasing import memref_aliases, memref_root, reads_from, region_writes_to, writes_to
 from dfsched.passes.lowering.dfir_utils import make_unit, unit_name, unit_type_tag
+from dfsched.passes.lowering.overlap_staging_copies import common_slab_dim, iteration_slab, overlap_staging_copies
 from dfsched.arch.loading import required_device_model
 from dfsched.passes.lowering.program import one_d_grid_size
 from dfsched.passes.lowering.stage_dag import (
@@ -83,8 +84,15 @@ class KTDFToKTDFLowering(ModulePass):
 
     device: str | None = None  # dfsched-opt --device
 
+    overlap_copies: bool = True
+    """First run `overlap-staging-copies` on programs of several compute ops (Decision 110)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         model = required_device_model(op, self.device)
+        if self.overlap_copies:
+            for function in functions_of(op):
+                if runs_compute_ops_in_sequence(function):
+                    overlap_staging_copies(function, model)
         plans = [plan_function(function, stages, model)
                  for function in functions_of(op) if (stages := stages_post_order(function))]
         for plan in plans:
@@ -355,9 +363,10 @@ def pipeline_reuse_edges(pipeline: ktdf.PipelineOp, stage_slots: dict[ktdf.Stage
         return []
     local = analyze_stage_dependencies(stages)
     edges: list[ReuseEdge] = []
+    iv = loops[0].body.block.args[0] if len(loops) == 1 else None
     for writer in stages:
         for reader in _successors_of(writer, stages, local):
-            units = reuse_units(writer, reader, stage_slots, model)
+            units = reuse_units(writer, reader, stage_slots, model, iv)
             if units:
                 edges.append(ReuseEdge(reader, writer, loops, units))
     return edges
@@ -414,11 +423,13 @@ def _leaves_within(stage: ktdf.StageOp) -> list[ktdf.StageOp]:
 
 
 def reuse_units(writer: ktdf.StageOp, reader: ktdf.StageOp, stage_slots: dict[ktdf.StageOp, list[UnitSlot]],
-                model: DeviceModel) -> list[UnitSlot]:
+                model: DeviceModel, iv: SSAValue | None = None) -> list[UnitSlot]:
     """The unit slots that must sync so `writer` does not overwrite a buffer `reader` still
     reads: those of the reader's leaf stages reading a non-double-buffered buffer a leaf stage of
     the writer writes, then those of the writing leaf stages, keeping the pairs whose kinds
-    conflict (the reader's kind reads a memory kind the writer's kind writes)."""
+    conflict (the reader's kind reads a memory kind the writer's kind writes). With `iv`, the
+    induction variable of the one loop around both, a buffer every iteration touches in a block
+    of its own (`slabs_disjoint`, Decision 110) needs no signal."""
     writer_leaves = _leaves_within(writer)
     readers: list[UnitSlot] = []
     writers: list[UnitSlot] = []
@@ -429,6 +440,8 @@ def reuse_units(writer: ktdf.StageOp, reader: ktdf.StageOp, stage_slots: dict[kt
                 if isinstance(root, OpResult) and isinstance(root.op, ktdf.SelectMemrefOp):
                     continue  # double-buffered
                 aliases = memref_aliases(root)
+                if iv is not None and slabs_disjoint(writer, reader, aliases, iv):
+                    continue
                 for wleaf in writer_leaves:
                     if not any(writes_to(w, aliases) for w in wleaf.walk() if w is not wleaf):
                         continue
@@ -440,6 +453,24 @@ def reuse_units(writer: ktdf.StageOp, reader: ktdf.StageOp, stage_slots: dict[kt
                                 if v not in writers:
                                     writers.append(v)
     return readers + writers if readers else []
+
+
+def slabs_disjoint(writer: ktdf.StageOp, reader: ktdf.StageOp, aliases: list[SSAValue], iv: SSAValue) -> bool:
+    """Whether every write of the buffer (`aliases`) in `writer` and every read of it in `reader`
+    is a transfer whose positions along one dimension stay in block iv of k positions, the same
+    dimension and k for all (`iteration_slab`): iterations of the loop of `iv` then touch
+    disjoint parts of it, and no iteration's writer overwrites what an earlier one's reader reads."""
+    slabs = []
+    for stage, side in ((writer, "dest"), (reader, "source")):
+        for op in stage.walk():
+            written = writes_to(op, aliases)
+            read = any(v in aliases for v in reads_from(op))
+            if not (written or read):
+                continue
+            if not isinstance(op, ktdf.DataTransferOp) or (side == "dest") != written or (side == "source") != read:
+                return False
+            slabs.append(iteration_slab(op, side, iv))
+    return common_slab_dim(slabs) is not None
 
 
 def transfers_in(stage: ktdf.StageOp) -> list[ktdf.DataTransferOp]:

@@ -1,4 +1,4 @@
-"""`--check` on f16 accumulation (Decision 110, `tools/check_order.py`): a pass whose outputs
+"""`--check` on f16 accumulation (Decision 112, `tools/check_order.py`): a pass whose outputs
 are not the reference's is compared, bit for bit, with the reference summed in the order the
 schedule chose (the kernel's accumulation loops folded, each reduction in the lanes of its
 `dfsched.lane_wide` mark). The two kernels are small copies of the corpus cases that

@@ -86,7 +86,7 @@ def _assert_clean_check(capsys, kernel, device, *extra):
     lines = out.splitlines()
     if extra:
         assert lines.pop(1).startswith("checking "), out  # which tiles, and why
-    # f16 accumulation (Decision 110): passes not equal to the reference are held to it summed in the schedule's order
+    # f16 accumulation (Decision 112): passes not equal to the reference are held to it summed in the schedule's order
     in_order = lines[1].startswith("f16 accumulation: ") and "the schedule's order" in lines.pop(1)
     assert lines[1].split() == ["#", "pass", "status", "max", "error"]
     rows = [line for line in lines[3:] if line.strip() and not line.startswith(("OK", "FAILED", "after pass", "simulated cycles"))]
@@ -128,6 +128,51 @@ def test_check_refuses_gathers_without_an_address_list_unit(capsys, kernel):
     code, out, _ = run_main(capsys, EXAMPLES / kernel, "--check", "--device", "quad_corelet")
     assert code == 1
     assert "error: device 'quad_corelet' has no exec_unit with 'ktdf_arch.feature.address_list'" in out, out
+
+
+ROW_MAXNUM = """\
+module {
+  func.func @row_max(%out_ptr: index, %in_ptr: index) attributes {grid = [1]} {
+    %c0 = arith.constant 0 : index
+    %in = ktdp.construct_memory_view %in_ptr, sizes: [2, 1024], strides: [1024, 1] {
+        coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 1023 >= 0)>,
+        memory_space = #ktdp.memory_space<global>} : memref<2x1024xf16>
+    %out = ktdp.construct_memory_view %out_ptr, sizes: [2], strides: [1] {
+        coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 1 >= 0)>,
+        memory_space = #ktdp.memory_space<global>} : memref<2xf16>
+    %t = ktdp.construct_access_tile %in[%c0, %c0] {
+        access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 1023 >= 0)>,
+        access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<2x1024xf16> -> !ktdp.access_tile<2x1024xindex>
+    %x = ktdp.load %t : !ktdp.access_tile<2x1024xindex> -> tensor<2x1024xf16>
+    %neg_inf = arith.constant 0xFC00 : f16
+    %init = tensor.splat %neg_inf : tensor<2xf16>
+    %m = linalg.reduce { arith.maxnumf } ins(%x : tensor<2x1024xf16>) outs(%init : tensor<2xf16>) dimensions = [1]
+    %o = ktdp.construct_access_tile %out[%c0] {
+        access_tile_set = affine_set<(d0) : (d0 >= 0, -d0 + 1 >= 0)>,
+        access_tile_order = affine_map<(d0) -> (d0)>} : memref<2xf16> -> !ktdp.access_tile<2xindex>
+    ktdp.store %m, %o : tensor<2xf16>, !ktdp.access_tile<2xindex>
+    return
+  }
+}
+"""
+
+
+def test_lane_wide_maxnum_keeps_its_nan_rule(capsys, tmp_path):
+    """Decision 111: a maxnum row maximum steps lane-wide on spyre (two rows of 1024: 32 lanes
+    each); a lane that sees only NaNs, and a row of NaNs but one number, still give the maximum
+    of the numbers, as the reference's fmax does. The only execution of a maxnum lane fold."""
+    kernel = tmp_path / "row_max.mlir"
+    kernel.write_text(ROW_MAXNUM)
+    rows = np.random.default_rng(0).uniform(-1, 1, (2, 1024)).astype(np.float16)
+    rows[0, 5::32] = np.nan  # every element lane 5 of row 0 combines
+    rows[1, :] = np.nan
+    rows[1, 300] = -0.5
+    np.savez(tmp_path / "rows.npz", **{"in/in_ptr": rows})
+    code, out, _ = run_main(capsys, kernel, "--check", "--device", "spyre", "--inputs", tmp_path / "rows.npz",
+                            "--save", tmp_path / "out.npz")
+    assert code == 0, out
+    maxima = np.load(tmp_path / "out.npz")["out/out_ptr"]
+    assert maxima.tolist() == [float(np.nanmax(rows[0])), -0.5]
 
 
 def test_check_refuses_positions_without_i32_lanes(capsys):

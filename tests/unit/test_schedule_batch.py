@@ -93,7 +93,7 @@ def test_examples_batched_equal_sequential(monkeypatch, tmp_path, name, loops):
     module = ktir.load_module(path)
     inputs = ktir.make_inputs(module, 0)
     # the sample device declares no accumulation type: reductions accumulate in their output type,
-    # each in the lanes the schedule marks (Decision 110; these examples reduce once at most)
+    # each in the lanes the schedule marks (Decision 112; these examples reduce once at most)
     sched = scheduled(path)
     marks = set(lane_marks(sched).values())
     assert len(marks) <= 1

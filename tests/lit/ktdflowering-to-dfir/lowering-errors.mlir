@@ -264,7 +264,7 @@ func.func @lane_combine_of_three(%partials: memref<2x3xf16, "SFU_REG">, %out: me
 
 // -----
 
-// Only associative and commutative combiners with a vectorchain binary fold lanes.
+// Only associative and commutative combiners fold lanes.
 func.func @lane_combine_of_divisions(%partials: memref<2x4xf16, "SFU_REG">, %out: memref<2xf16, "SFU_REG">) attributes {grid = [1]} {
   %sfu = dataflow.get_unit {core = 0 : i32, name = "C0-SFU", type = "SFU"} : index
   %tid = ktdp.get_compute_tile_id : index
@@ -274,7 +274,7 @@ func.func @lane_combine_of_divisions(%partials: memref<2x4xf16, "SFU_REG">, %out
   ktdf_lowering.execute_on %q {
     linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%partials : memref<2x4xf16, "SFU_REG">) outs(%out : memref<2xf16, "SFU_REG">) attrs = {dfsched.lane_wide = 4 : index} {
     ^bb0(%in: f16, %acc: f16):
-      // expected-error @below {{unsupported lane combine op (expected one of arith.addf, arith.maximumf, arith.minimumf, arith.mulf)}}
+      // expected-error @below {{unsupported lane combine op (expected one of arith.addf, arith.maximumf, arith.maxnumf, arith.minimumf, arith.minnumf, arith.mulf)}}
       %r = arith.divf %acc, %in : f16
       linalg.yield %r : f16
     }

@@ -72,6 +72,52 @@ func.func @four_rows(%in: memref<4x64xf16, "L1">, %out: memref<4x1xf16, "L1">) {
 
 // -----
 
+// Decision 111: `arith.maxnumf` (a NaN loses to a number) steps lane-wide too; its partials
+// start from NaN, the one value every operand beats (-inf would turn a lane that saw only NaNs
+// into -inf, where the kernel's own maximum of NaNs and its init is the init).
+
+// CHECK-LABEL: func.func @four_rows_maxnum(
+// CHECK:         linalg.generic {{.*}} attrs = {dfsched.lane_wide = 16 : index}
+// CHECK:           arith.maxnumf
+
+// PARTIALS-LABEL: func.func @four_rows_maxnum(
+// PARTIALS:         %[[LANES:.*]] = memref.alloc() : memref<4x16xf16, "SFU_REG">
+// PARTIALS:         %[[NAN:.*]] = arith.constant 0x7E00 : f16
+// PARTIALS-NEXT:    linalg.fill ins(%[[NAN]] : f16) outs(%[[LANES]] : memref<4x16xf16, "SFU_REG">)
+
+func.func @four_rows_maxnum(%in: memref<4x64xf16, "L1">, %out: memref<4x1xf16, "L1">) {
+  %cst = arith.constant 0xFC00 : f16
+  ktdf.pipeline {
+    %f:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 256xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 4xf16>, !ktdf.token, !ktdf.token) {
+      %x = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 256xf16>
+      %y = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"SFU" -> "L1SU", 4xf16>
+      %u0 = ktdf.create_token : !ktdf.token
+      %u1 = ktdf.create_token : !ktdf.token
+      ktdf.private_yield %x, %y, %u0, %u1 : !ktdf.fifo.slot<"L1LU" -> "SFU", 256xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 4xf16>, !ktdf.token, !ktdf.token
+    }
+    ktdf.stage depends_in(none) depends_out(%f#2) {
+      ktdf.data_transfer from %in[0, 0] size [4, 64] to %f#0 size [4, 64] : memref<4x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 256xf16>
+    } {applicable_units = ["L1LU"]}
+    ktdf.stage depends_in(%f#2) depends_out(%f#3) {
+      %v = ktdf.read_from_fifo %f#0 : <"L1LU" -> "SFU", 256xf16> -> tensor<4x64xf16>
+      %e = tensor.empty() : tensor<4xf16>
+      %i = linalg.fill ins(%cst : f16) outs(%e : tensor<4xf16>) -> tensor<4xf16>
+      %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%v : tensor<4x64xf16>) outs(%i : tensor<4xf16>) {
+      ^bb0(%a: f16, %b: f16):
+        %r = arith.maxnumf %b, %a : f16
+        linalg.yield %r : f16
+      } -> tensor<4xf16>
+      ktdf.write_to_fifo %m, %f#1 : tensor<4xf16>, <"SFU" -> "L1SU", 4xf16>
+    } {applicable_units = ["SFU"]}
+    ktdf.stage depends_in(%f#3) depends_out(none) {
+      ktdf.data_transfer from %f#1 size [4, 1] to %out[0, 0] size [4, 1] : !ktdf.fifo.slot<"SFU" -> "L1SU", 4xf16>, memref<4x1xf16, "L1">
+    } {applicable_units = ["L1SU"]}
+  }
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @one_row_of_48(
 // CHECK:         scf.for %[[J:.*]] = %{{.*}} to %[[C3:.*]] step %{{.*}} {
 // CHECK-NEXT:      ktdf.data_transfer from %{{.*}}[0, %[[J]] * 16] size [1, 16] to %{{.*}} size [1, 16]
