@@ -192,6 +192,21 @@ def contraction_region(inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) 
     return Region(block)
 
 
+# The summation order a schedule chose for a reduction (Decision 65's lane-wide stepping):
+# `dfsched.lane_wide = L` on a linalg op says its rows are summed in L lanes (lane l folds
+# the elements l, l + L, ... in order, across the steps of its loop when stepped), the lanes
+# then folded by halving (l with l + L/2, ...) and the result into the op's init. Passes set
+# it (`passes/lane_wide.py`); the interpreters follow it (`interp/linalg_impl.py`).
+LANE_WIDE = "dfsched.lane_wide"
+
+
+def lane_width(op) -> int | None:
+    """The L of an op marked `dfsched.lane_wide`, else None."""
+    attr = op.attributes.get(LANE_WIDE)
+    value = getattr(getattr(attr, "value", None), "data", None)
+    return value if isinstance(value, int) else None
+
+
 def is_contraction_body(block: Block) -> bool:
     """Whether a structured op's body is `out + a * b` of its first two arguments (each maybe
     `arith.extf`-ed) into its third, as `contraction_region` builds it: the one recognizer of
