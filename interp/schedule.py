@@ -93,7 +93,10 @@ kernel that reduces (`has_reduction`), each output may differ from the reference
 most `REDUCTION_ULPS` f16 units in the last place of the largest reference magnitude of
 that output (`reduction_tolerance`): reordering K partial sums moves the result by a few
 roundings of the partial sums' size, while a lost or doubled term moves it by a whole
-input.
+input. Summed in f16, thousands of terms move by more than that with their order alone:
+`dfsched-run --check` then holds the schedule, bit for bit, to the reference summed in the
+schedule's order (`tools/check_order.py`, Decision 112); a reduction marked
+`dfsched.lane_wide` is summed in its lanes by every engine (`linalg_impl.lane_order`).
 """
 
 from __future__ import annotations
@@ -458,6 +461,7 @@ class Verdict:
     problems: list[str] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=dict)
     engine: str = "schedule"  # "schedule" (this interpreter) | "dataflow" (the DataflowIR simulator)
+    outputs: dict[str, np.ndarray] | None = field(default=None, repr=False)  # what the run computed
 
     @property
     def ok(self) -> bool:
@@ -489,11 +493,12 @@ def _compare(expected, actual, reductions: bool, stats, engine: str) -> Verdict:
     worst = max_error(expected, actual)
     status, problems = output_differences(expected, actual, reductions)
     if status == "exact":
-        return Verdict("exact", worst, stats=stats, engine=engine)
+        return Verdict("exact", worst, stats=stats, engine=engine, outputs=actual)
     if status == "tolerance":
-        return Verdict("tolerance", worst, stats=stats, engine=engine,
+        return Verdict("tolerance", worst, stats=stats, engine=engine, outputs=actual,
                        message=f"within {REDUCTION_ULPS} f16 ulps (reduction order)")
-    return Verdict("mismatch", worst, message="; ".join(problems), problems=problems, stats=stats, engine=engine)
+    return Verdict("mismatch", worst, message="; ".join(problems), problems=problems, stats=stats, engine=engine,
+                   outputs=actual)
 
 
 def is_dataflow_ir(module: Operation) -> bool:

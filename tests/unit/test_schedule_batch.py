@@ -20,10 +20,11 @@ import pytest
 from test_schedule_interp import L1, ddr_view, kernel, rand
 
 from dfsched import pipeline
-from dfsched.diagnostics import DiagnosticError
+from dfsched.diagnostics import DiagnosticError, location_of
 from dfsched.interp import ktir, schedule_batch
 from dfsched.interp.ktir import parse_module
 from dfsched.interp.schedule import run_schedule
+from dfsched.tools.check_order import lane_marks
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -91,9 +92,14 @@ def test_examples_batched_equal_sequential(monkeypatch, tmp_path, name, loops):
         path.write_text(text)
     module = ktir.load_module(path)
     inputs = ktir.make_inputs(module, 0)
-    # the sample device declares no accumulation type: reductions accumulate in their output type
-    reference = ktir.run(module, inputs, accumulate=None)
-    fast, slow, batched = both_ways(monkeypatch, scheduled(path), inputs, layout=reference.layout,
+    # the sample device declares no accumulation type: reductions accumulate in their output type,
+    # each in the lanes the schedule marks (Decision 112; these examples reduce once at most)
+    sched = scheduled(path)
+    marks = set(lane_marks(sched).values())
+    assert len(marks) <= 1
+    lanes = {location_of(op): width for op in module.walk() if op.name == "linalg.reduce" for width in marks}
+    reference = ktir.run(module, inputs, accumulate=None, reduction_lanes=lanes)
+    fast, slow, batched = both_ways(monkeypatch, sched, inputs, layout=reference.layout,
                                     reserve_size="auto", accumulate=None)
     same(fast, slow)
     assert batched >= loops
