@@ -75,7 +75,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
-from xdsl.passes import ModulePass
 
 from dfsched.arch.model import DeviceModel
 from dfsched.arch.routing import NodeClass, RouteNode
@@ -84,6 +83,7 @@ from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import attribute_text
 from dfsched.dialects.constants import constant_int, index_constant
 from dfsched.passes.cleanup.affine_utils import substitute
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.walk import nearest_ancestor, pipelines_post_order
 from dfsched.passes.scheduling.pipeline_tree import (ChainError, contains_pipeline, linear_stage_chain, nearest_stage,
                                                      stage_ops)
@@ -96,13 +96,11 @@ PLAN_FAILED = f"{PASS}: failed to plan path expansion"
 
 
 @dataclass(frozen=True)
-class PathExpansion(ModulePass):
+class PathExpansion(DevicePass):
     """Expand every pipeline's data movement into hops the device has."""
 
     name = "path-expansion"
 
-    device: str | None = None
-    """Architecture file (or shipped short name) used when the module declares no device."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from dfsched.arch.loading import required_device_model
