@@ -691,24 +691,17 @@ class Materializer:
         last = len(move.hops)
         if 0 < stop < last:
             return self.buffer_side(move.buffers[stop - 1])
-        t = move.transfer
         if stop == 0:
-            hop = move.hops[0]
-            if not move.src.is_compute:
-                assert t is not None
-                return self.template_side(t, "source")
-            if hop.kept:
-                assert t is not None
-                return self.template_side(t, "source", move.src_slot)
-            return self.slot_side(move.src_slot, move.slot)
-        hop = move.hops[-1]
-        if not move.dst.is_compute:
-            assert t is not None
-            return self.template_side(t, "dest")
-        if hop.kept:
-            assert t is not None
-            return self.template_side(t, "dest", move.dst_slot)
-        return self.slot_side(move.dst_slot, move.slot)
+            return self.end_side(move, move.hops[0], move.src.is_compute, move.src_slot, "source")
+        return self.end_side(move, move.hops[-1], move.dst.is_compute, move.dst_slot, "dest")
+
+    def end_side(self, move: Move, hop: Hop, on_compute: bool, slot: SlotSpec | None, side: str) -> _Side:
+        """The subscripts of `move`'s source or destination (`side`): the template transfer's
+        when that end is a memory or its hop keeps the compute slot, else the slot's."""
+        if not on_compute or hop.kept:
+            assert move.transfer is not None
+            return self.template_side(move.transfer, side, slot if on_compute else None)
+        return self.slot_side(slot, move.slot)
 
     def hop_transfer(self, hop: Hop) -> ktdf.DataTransferOp:
         move = hop.move

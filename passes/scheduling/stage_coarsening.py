@@ -45,7 +45,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from dfsched.arch.model import BELOW_SCRATCHPAD, DeviceModel
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects import ktdf
-from dfsched.dialects.constants import constant_int
+from dfsched.dialects.constants import constant_int, static_trip_count
 from dfsched.passes.cleanup.affine_utils import substitute
 from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.scheduling.pipeline_tree import NodeKind, PipelineTree, TreeNode, nearest_pipeline
@@ -333,10 +333,10 @@ def check_expandable(buffer: SSAValue, private: ktdf.PrivateOp) -> None:
 
 def trip_count(loop: scf.ForOp, candidate: Candidate) -> int | SSAValue:
     """The size of the dim a loop adds to an expanded buffer."""
-    lb, ub, step = (constant_int(v) for v in (loop.lb, loop.ub, loop.step))
-    if lb is not None and ub is not None and step is not None and step > 0:
-        return max(0, (ub - lb + step - 1) // step)
-    if lb != 0 or step != 1:
+    count = static_trip_count(loop)
+    if count is not None:
+        return count
+    if constant_int(loop.lb) != 0 or constant_int(loop.step) != 1:
         raise error(loop, f"{PASS}: cannot size the buffer dim of this loop: its bounds are not constant and "
                           "it is not normalized (lower bound 0, step 1)")
     size = loop.ub
