@@ -484,20 +484,6 @@ def op_name(op: Operation) -> str:
     return real.data if real is not None else op.name
 
 
-def new_context(allow_unregistered: bool = False) -> Context:
-    return Context(allow_unregistered=allow_unregistered)
-
-
-def module_of(op: Operation) -> ModuleOp:
-    while not isinstance(op, ModuleOp) or op.parent_op() is not None:
-        parent = op.parent_op()
-        if parent is None:
-            break
-        op = parent
-    assert isinstance(op, ModuleOp)
-    return op
-
-
 # ---------------------------------------------------------------------------
 # Printing
 # ---------------------------------------------------------------------------
@@ -791,7 +777,6 @@ def thread_safe_implicit_builder() -> None:
     builder._override_operation_post_init()  # installs the hook (for good: nothing restores it)
     installed = Operation.__post_init__
     builder._override_operation_post_init = lambda: installed
-
 
 
 def fast_isolated_from_above() -> None:

@@ -110,6 +110,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from dfsched.diagnostics import DiagnosticError
+from dfsched.dialects.ktdp_addresses import can_hold_address, walk_addresses
 from dfsched.interp import ktir
 from dfsched.interp.base import Options
 from dfsched.interp.ktir import KernelResult, KtirInterpreter, Layout, compare_outputs
@@ -217,15 +218,15 @@ def _address_args(module: ModuleOp, kernel: func.FuncOp) -> set[int]:
     def argument(v: BlockArgument) -> list[SSAValue]:
         owner = v.block.parent_op()
         if owner is kernel and v.block is kernel.body.blocks.first:
-            if ktir._can_hold_address(v.type):  # noqa: SLF001
+            if can_hold_address(v.type):
                 found.add(kernel_args.index(v))
         elif isinstance(owner, func.FuncOp) and v.block is owner.body.blocks.first:
             return [call.operands[v.index] for call in calls.get(owner.sym_name.data, [])
                     if v.index < len(call.operands)]
         return []
 
-    ktir.walk_addresses([op.operands[0] for op in module.walk() if op.name == "ktdp.construct_memory_view"],
-                        argument)
+    walk_addresses([op.operands[0] for op in module.walk() if op.name == "ktdp.construct_memory_view"],
+                   argument)
     return found
 
 

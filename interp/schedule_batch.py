@@ -494,7 +494,8 @@ def _h_empty(run: BatchRun, op, inputs):
 
 
 def _h_fifo_allocate(run: BatchRun, op, inputs):
-    from dfsched.interp.schedule_state import DYNAMIC, op_info
+    from dfsched.interp.base import DYNAMIC
+    from dfsched.interp.schedule_state import op_info
     from dfsched.interp.schedule_ops import _fifo_slot_types
 
     dynamic = iter(inputs)
@@ -539,12 +540,13 @@ def _h_alloc(run: BatchRun, op, inputs):
     from xdsl.dialects.builtin import NoneAttr
 
     from dfsched.interp.schedule_memref import _alloc_info
-    from dfsched.interp.schedule_state import _static_or_dynamic, _value_name, op_info
+    from dfsched.interp.base import static_or_dynamic
+    from dfsched.interp.schedule_state import _value_name, op_info
 
     t, static, n_dynamic, et = op_info(run.interpreter, op, _alloc_info)
     if et is None or not isinstance(t.layout, NoneAttr) or any(isinstance(v, Batch) for v in inputs):
         raise Abort("an allocation batching does not reproduce")
-    shape = _static_or_dynamic(static, [int(v) for v in inputs[:n_dynamic]])
+    shape = static_or_dynamic(static, [int(v) for v in inputs[:n_dynamic]])
     if any(d < 0 for d in shape):
         raise Abort("a negative size")
     return [_fresh(run, op, shape, et, lambda: f"buffer {_value_name(op.results[0])} ({t})")]
