@@ -239,6 +239,13 @@ class LocatingParser(MLIRAffineParsing, Parser):
             del self._op_name_starts[depth:]
             self._raise_on_wide_literal(start)
             self.raise_error(str(exc).strip().splitlines()[0], start, start + 1)
+        except IndexError:
+            # A named op's parser builds its hidden body from its operands (xDSL's linalg named
+            # ops index them): too few is a wrong operand count, not an internal error.
+            start = self._op_name_starts[depth] if len(self._op_name_starts) > depth else fallback
+            del self._op_name_starts[depth:]
+            name = self.lexer.input.content[start:].split(None, 1)[0].strip('"')
+            self.raise_error(f"'{name}' has the wrong number of operands", start, start + 1)
         start = self._op_name_starts.pop()
         if not isinstance(op.location, FileLineColLoc):
             line, col = self.line_col(start)
