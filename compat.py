@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from typing import Any
@@ -345,19 +346,20 @@ def verify_module(root: Operation) -> None:
     (nested ops first, as MLIR does) so the error names the innermost offending op. Then
     every operand must dominate its use (`verify_dominance`), which xDSL does not check.
     """
-    global _SCOPES_VERIFIED
     if _operands_in_scope(root):  # dominance and isolation hold: skip both checks' own walks
-        _SCOPES_VERIFIED = True
+        _SCOPES_VERIFIED.on = True
         try:
             _verify_ops(root)
         finally:
-            _SCOPES_VERIFIED = False
+            _SCOPES_VERIFIED.on = False
         return
     _verify_ops(root)  # something is out of scope: the full checks, in their order, name it
     verify_dominance(root)
 
 
-_SCOPES_VERIFIED = False  # while set, `fast_isolated_from_above`'s verifier has nothing to check
+# While `on` (in this thread: `dfsched.compile` may verify in several), the verifier of
+# `fast_isolated_from_above` has nothing to check.
+_SCOPES_VERIFIED = threading.local()
 
 
 def _operands_in_scope(root: Operation) -> bool:
@@ -885,7 +887,7 @@ def fast_isolated_from_above() -> None:
     from xdsl.traits import IsolatedFromAbove
 
     def verify(self, op: Operation) -> None:
-        if _SCOPES_VERIFIED:  # `verify_module` has shown every operand inside its isolated op
+        if getattr(_SCOPES_VERIFIED, "on", False):  # `verify_module` showed every operand inside
             return
         inside: set[int] = set()  # ids of the blocks of `op`'s regions walked so far
         regions = list(op.regions)
