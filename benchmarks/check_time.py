@@ -28,14 +28,17 @@ mostly measures the other jobs.
 `--against REV` times the git revision REV too, kernel by kernel in the same run (each kernel
 first on REV, in a subprocess that imports REV's `dfsched` exported to a temporary directory,
 then on the working tree), and adds `REV` columns and the speedups (REV time / this time).
-A revision whose `compile_to_dfir` cannot stop after a pass (`through`, from 2026-12-02) shows
-`sched` as FAILED.
+A revision whose `compile_to_dfir` cannot stop after a pass (`through`, from 2026-12-02) gets its
+`sched` IR from its own `dfsched-opt --passes=...` up to SCHEDULED_AFTER.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import glob
+import inspect
+import io
 import json
 import os
 import subprocess
@@ -49,9 +52,31 @@ SCHEDULED_AFTER = "tile-size-selection"
 
 def scheduled_module(path: str, device: str):
     """`path` compiled by `-ktir-to-dfir` up to and including SCHEDULED_AFTER."""
-    from dfsched.tools.dataflow_compile import compile_to_dfir
+    try:
+        from dfsched.tools.dataflow_compile import compile_to_dfir
+    except ImportError:  # a revision from before it moved (`--against`)
+        from dfsched.interp.dataflow_compile import compile_to_dfir
+    if "through" in inspect.signature(compile_to_dfir).parameters:
+        return compile_to_dfir(path, device, through=SCHEDULED_AFTER)
+    return scheduled_module_by_opt(path, device)
 
-    return compile_to_dfir(path, device, through=SCHEDULED_AFTER)
+
+def scheduled_module_by_opt(path: str, device: str):
+    """SCHEDULED_AFTER's IR by `dfsched-opt --passes=...`, for a revision whose `compile_to_dfir` cannot stop."""
+    from dfsched import pipeline
+    from dfsched.interp.ktir import load_module
+    from dfsched.tools.opt import main as opt_main
+
+    passes = pipeline.KTIR_TO_DFIR[: pipeline.KTIR_TO_DFIR.index(SCHEDULED_AFTER) + 1]
+    with tempfile.TemporaryDirectory(prefix="dfsched-check-time-") as tmp:
+        out = os.path.join(tmp, "scheduled.mlir")
+        args = [path, f"--device={device}", "--passes=" + ",".join(passes), "-o", out]
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            status = opt_main(args)
+        if status != 0 or not os.path.exists(out):
+            raise RuntimeError(f"dfsched-opt {' '.join(args)} failed: {err.getvalue().strip()}")
+        return load_module(out, verify=False)
 
 
 def timed(fn):

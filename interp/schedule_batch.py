@@ -35,7 +35,8 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
 from dfsched.interp import linalg_impl, schedule_carry
 from dfsched.interp.base import defined_inside
-from dfsched.interp.memory import StridedView, overlaps, unique_sorted
+from dfsched.interp.batch_accesses import box_rows as _box_rows, conflict as _conflict, slots as _slots
+from dfsched.interp.memory import StridedView
 
 MIN_TRIPS = 4  # shorter loops run sequentially (batching costs a few ops' worth of setup)
 
@@ -91,10 +92,11 @@ class BatchView:
     leading axis is the iteration. Only its own iteration touches each part, so its reads and
     writes happen at once (no deferral, no conflict to check)."""
 
-    __slots__ = ("view",)
+    __slots__ = ("view", "parts")
 
-    def __init__(self, view):
+    def __init__(self, view, parts: np.ndarray | None = None):
         self.view = view
+        self.parts = parts  # which part each row uses (None: row i uses part i)
 
 
 # ---------------------------------------------------------------------------------------
@@ -105,7 +107,7 @@ STRUCTURE = {"ktdf.pipeline", "ktdf.stage", "ktdf.private"}
 TERMINATORS = {"scf.yield", "ktdf.private_yield", "ktdf.parallel_yield"}
 SPECIAL = {"ktdf.data_transfer", "ktdf.fifo.allocate", "ktdf.read_from_fifo", "ktdf.write_to_fifo",
            "ktdf.create_token", "ktdf.tiling.linearize_index", "ktdf.tiling.derive_size", "tensor.empty",
-           "memref.alloc", "memref.dealloc"}
+           "memref.alloc", "memref.dealloc", "ktdf.buffer_phase", "ktdf.select_memref"}
 
 
 def _linalg_ok(op: Operation, root: Operation) -> bool:
@@ -138,7 +140,7 @@ def _body_ok(loop: Operation) -> bool:
             continue  # checked with its linalg op
         if name in STRUCTURE or name in TERMINATORS:
             continue
-        if name == "scf.for":  # a nested loop runs its iterations one after the other
+        if name in ("scf.for", "ktdf.parallel"):  # a nested loop: its trips in turn or as more rows
             if op.results:
                 return False
             continue
@@ -187,9 +189,12 @@ class BatchRun:
         self.carried = False  # whether the loop has `iter_args` (`schedule_carry.CarriedValue`)
         self.instances = instances  # per iteration (a batched ktdf.parallel), or None
         self.writes: list[tuple[Any, np.ndarray, np.ndarray, Any]] = []  # (view, addresses, values, tile)
-        self.reads: dict[int, tuple[Any, list[np.ndarray]]] = {}  # id(memory) -> (memory, slot arrays)
+        self.reads: dict[int, tuple[Any, list]] = {}  # id(memory) -> (memory, [(addresses, element width)])
         self.ops = 0  # ops the sequential run would interpret (each op counts once per iteration it runs for)
         self.carry = schedule_carry.Carry(self)  # FIFOs from outside the loop, accumulators
+        self.renamings: list = []  # double buffers copied per iteration (`schedule_phases`)
+        self.contexts: list[int] = []  # the nested loops being run as more rows, outermost first
+        self.next_context = 0
         self.counters = {"pipelines_run": 0, "stages_run": 0, "transfers": 0, "fifo_elements": 0, "allocations": 0}
 
     # -- values ---------------------------------------------------------------------------
@@ -240,8 +245,11 @@ class BatchRun:
             log.add(view, self.state.instance, write, addresses, op)
             return
         instances = self.instances if self.rows is None else self.instances[self.rows]
-        for inst in unique_sorted(instances):
-            log.add(view, int(inst), write, addresses[instances == inst], op)
+        order = np.argsort(instances, kind="stable")  # each instance's rows, in row order
+        ordered = instances[order]
+        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+        for first, last in zip(starts.tolist(), np.r_[starts[1:], ordered.size].tolist()):
+            log.add(view, int(ordered[first]), write, addresses[order[first:last]], op)
 
     def _private_box(self, view: BatchView, anchor, sizes) -> np.ndarray:
         """Addresses (n, count) of the box in each iteration's part of `view`; the box must lie
@@ -252,18 +260,29 @@ class BatchRun:
         rank = len(sizes)
         if len(anchor) != rank or len(big.sizes) != rank + 1:
             raise Abort("a box of another rank")
+        parts = np.arange(self.n, dtype=np.int64) if view.parts is None else view.parts
+        if parts.shape != (self.n,):
+            raise Abort("a buffer of the body used by other rows")
         columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
         for column, size, extent in zip(columns, sizes, big.sizes[1:]):
             if column.size and (int(column.min()) < 0 or int(column.max()) + size > extent):
                 raise Abort("a box outside its buffer")
+        if big.layout is None and big.coordinate_set is None and not any(big.lower):
+            # a fresh buffer: linear addresses, bounds checked above
+            strides = np.asarray(big.strides, dtype=np.int64)
+            inner = box_points(tuple(sizes)).reshape(-1, rank) @ strides[1:] if rank else np.zeros(1, dtype=np.int64)
+            first = parts * strides[0]
+            for column, stride in zip(columns, strides[1:].tolist()):
+                first = first + column * stride
+            return big.offset + (first[:, None] + inner[None, :]) * big.memory.element_step(big.et)
         points = box_points(tuple(sizes)).reshape(1, -1, rank)
-        coords = np.concatenate([np.broadcast_to(np.arange(self.n, dtype=np.int64)[:, None, None],
+        coords = np.concatenate([np.broadcast_to(parts[:, None, None],
                                                  (self.n, points.shape[1], 1)),
                                  points + np.stack(columns, axis=1)[:, None, :]], axis=2)
         return _addresses(big, coords, True)
 
     def _note_read(self, memory, addresses: np.ndarray, et) -> None:
-        self.reads.setdefault(id(memory), (memory, []))[1].append(_slots(addresses, memory.element_step(et)))
+        self.reads.setdefault(id(memory), (memory, []))[1].append((addresses, memory.element_step(et)))
 
     def _indirect_box(self, view, anchor, sizes, op) -> np.ndarray:
         """Addresses (n, count) of the box of a gather/scatter view in each iteration: every
@@ -292,28 +311,36 @@ class BatchRun:
         from dfsched.interp.schedule_state import _addresses, _tile_of, box_points
 
         if isinstance(view, BatchView):
+            if view.parts is not None:
+                return schedule_phases.read(self, view, anchor, sizes, op)
             addresses = self._private_box(view, anchor, sizes)
             return view.view.memory.read(addresses, view.view.et, None)
         if isinstance(view, IndirectView):
+            if self.renamings:
+                schedule_phases.check_direct(self, view.source)
             addresses = self._indirect_box(view, anchor, sizes, op)
             self._note_read(view.memory, addresses, view.et)
             return view.memory.read(addresses, view.et, _tile_of(self.state, view.source))
+        if self.renamings:
+            schedule_phases.check_direct(self, view)
         if self.carry.carries(view):
             return self.carry.read(view, anchor, sizes, op)
         self.carry.note_read(view)
-        points = box_points(tuple(sizes))
         batched = [isinstance(a, np.ndarray) and a.ndim for a in anchor]
-        if any(batched):
-            columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
-            coords = points.reshape(1, -1, len(sizes)) + np.stack(columns, axis=1)[:, None, :]
-        else:
-            coords = (points + np.asarray([int(a) for a in anchor], dtype=np.int64)).reshape(1, -1, len(sizes))
-        if coords.size == 0:
-            return view.et.zeros((self.n, 0))
-        addresses = _addresses(view, coords, strict)
+        addresses = _box_rows(view, anchor, sizes, self.n if any(batched) else 1, strict)
+        if addresses is None:
+            points = box_points(tuple(sizes))
+            if any(batched):
+                columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
+                coords = points.reshape(1, -1, len(sizes)) + np.stack(columns, axis=1)[:, None, :]
+            else:
+                coords = (points + np.asarray([int(a) for a in anchor], dtype=np.int64)).reshape(1, -1, len(sizes))
+            if coords.size == 0:
+                return view.et.zeros((self.n, 0))
+            addresses = _addresses(view, coords, strict)
         self._log(view, False, np.broadcast_to(addresses, (self.n, addresses.shape[1])), op)
         memory = view.memory
-        self.reads.setdefault(id(memory), (memory, []))[1].append(_slots(addresses, memory.element_step(view.et)))
+        self._note_read(memory, addresses, view.et)
         values = memory.read(addresses, view.et, _tile_of(self.state, view))
         return np.broadcast_to(values, (self.n, values.shape[1]))
 
@@ -322,21 +349,30 @@ class BatchRun:
         from dfsched.interp.schedule_state import _addresses, _tile_of, box_points
 
         if isinstance(view, BatchView):
+            if view.parts is not None:
+                schedule_phases.write(self, view, anchor, sizes, values, op)
+                return
             addresses = self._private_box(view, anchor, sizes)
             view.view.memory.write(addresses, values.reshape(addresses.shape), view.view.et, None)
             return
         if isinstance(view, IndirectView):
+            if self.renamings:
+                schedule_phases.check_direct(self, view.source)
             addresses = self._indirect_box(view, anchor, sizes, op)
             self.writes.append((view, addresses, values.reshape(addresses.shape), _tile_of(self.state, view.source)))
             return
+        if self.renamings:
+            schedule_phases.check_direct(self, view)
         if self.carry.carries(view):
             raise Abort("a write to an accumulator outside its linalg op")
-        points = box_points(tuple(sizes))
-        columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
-        coords = points.reshape(1, -1, len(sizes)) + np.stack(columns, axis=1)[:, None, :]
-        if coords.shape[1] == 0:
-            return
-        addresses = _addresses(view, coords, True)
+        addresses = _box_rows(view, anchor, sizes, self.n, True)
+        if addresses is None:
+            points = box_points(tuple(sizes))
+            columns = [np.broadcast_to(np.asarray(a, dtype=np.int64), (self.n,)) for a in anchor]
+            coords = points.reshape(1, -1, len(sizes)) + np.stack(columns, axis=1)[:, None, :]
+            if coords.shape[1] == 0:
+                return
+            addresses = _addresses(view, coords, True)
         self._log(view, True, addresses, op)
         values = values.reshape(addresses.shape)
         if self.n > 1 and not any(isinstance(a, np.ndarray) and a.ndim for a in anchor) and _same_rows(values):
@@ -350,20 +386,19 @@ class BatchRun:
             by_memory.setdefault(id(view.memory), []).append((view, addresses, values, tile))
         for key, writes in by_memory.items():
             memory = writes[0][0].memory
-            slots = [_slots(w[1], memory.element_step(w[0].et)) for w in writes]
-            written = np.concatenate(slots)
-            if unique_sorted(written).size != written.size:
-                raise Abort("two iterations write one element")
-            if key in self.reads:
-                if overlaps(written, np.concatenate(self.reads[key][1])):
-                    raise Abort("an iteration reads what another writes")
+            reason = _conflict([(w[1], memory.element_step(w[0].et)) for w in writes],
+                               self.reads.get(key, (None, []))[1])
+            if reason is not None:
+                raise Abort(reason)
             if memory.track_races:
-                for (view, addresses, _, tile), s in zip(writes, slots):
-                    if tile is not None and _would_race(memory, s, tile):
+                for view, addresses, _, tile in writes:
+                    if tile is not None and _would_race(memory, _slots(addresses, memory.element_step(view.et)), tile):
                         raise Abort("a race: the sequential run reports it")
         self.carry.check(by_memory)
         for view, addresses, values, tile in self.writes:
             view.memory.write(addresses, values, view.et, tile)
+        for renaming in self.renamings:
+            renaming.commit()
         self.carry.commit()
 
     # -- linalg -----------------------------------------------------------------------------
@@ -408,13 +443,6 @@ def _same_rows(values: np.ndarray) -> bool:
     raw = np.ascontiguousarray(values)
     raw = raw.view(np.uint8).reshape(raw.shape[0], -1)
     return bool((raw == raw[:1]).all())
-
-
-def _slots(addresses: np.ndarray, width: int) -> np.ndarray:
-    flat = np.asarray(addresses, dtype=np.int64).reshape(-1)
-    if width == 1:
-        return flat
-    return (flat[:, None] + np.arange(width, dtype=np.int64)).reshape(-1)
 
 
 def _would_race(memory, slots: np.ndarray, tile: int) -> bool:
@@ -714,25 +742,21 @@ def outside_operands(run: BatchRun, op: Operation) -> list:
 def _run_flat(run: BatchRun, op, block, trips: np.ndarray) -> bool:
     """A nested loop's trips as more iterations of the batch (iteration i's trip j is row
     i * m + j: the sequential order), instead of one batched pass per trip. False (nothing
-    run): its body uses a FIFO or buffer of the outer body."""
+    run): its body uses a FIFO or buffer of the outer body (other than a double buffer's
+    copies, `schedule_phases`)."""
     table = run.interpreter._values  # noqa: SLF001
     outside = outside_operands(run, op)
-    if any(isinstance(table.get(id(v)), (BatchFifo, BatchView)) for v in outside):
+    if any(_of_the_body(table.get(id(v))) for v in outside):
         return False
     m = int(trips.size)
-    saved = {id(v): table[id(v)] for v in outside if isinstance(table.get(id(v)), Batch)}
-    for key, value in saved.items():
-        table[key] = Batch(np.repeat(value.array, m, axis=0))
-    n, instances = run.n, run.instances
-    run.n, run.flat = n * m, run.flat + 1
-    if instances is not None:
-        run.instances = np.repeat(instances, m)
-    try:
-        run.run_block(block, [Batch(np.tile(trips, n))])
-    finally:
-        run.n, run.instances, run.flat = n, instances, run.flat - 1
-        table.update(saved)
+    with schedule_phases.flattened(run, op, m):
+        run.run_block(block, [Batch(np.tile(trips, run.n // m))])
     return True
+
+
+def _of_the_body(value) -> bool:
+    """A FIFO or buffer allocated in the batched body (one per row: not repeatable)."""
+    return isinstance(value, BatchFifo) or (isinstance(value, BatchView) and value.parts is None)
 
 
 HANDLERS = {
@@ -749,6 +773,9 @@ HANDLERS = {
     "ktdf.tiling.linearize_index": _h_linearize,
     "ktdf.pipeline": _h_pipeline,
     "tensor.empty": _h_empty,
+    "ktdf.buffer_phase": lambda run, op, inputs: schedule_phases.run_buffer_phase(run, op, inputs),
+    "ktdf.select_memref": lambda run, op, inputs: schedule_phases.run_select_memref(run, op, inputs),
+    "ktdf.parallel": lambda run, op, inputs: schedule_phases.run_parallel(run, op, inputs),
 }
 
 
@@ -770,7 +797,7 @@ def run_loop(interpreter, loop: Operation, ivs: list[np.ndarray], instances: np.
         return False
     state = interpreter.state
     max_ops = state.options.max_ops
-    saved_ops = state.ops_run
+    saved_ops, saved_allocations = state.ops_run, state.allocations
     log = state.access_log
     log_marks = {k: len(v[1]) for k, v in log.entries.items()} if log is not None else None
     run = BatchRun(interpreter, n, instances)
@@ -787,7 +814,7 @@ def run_loop(interpreter, loop: Operation, ivs: list[np.ndarray], instances: np.
                 finish()
             run.commit()
     except Exception:  # noqa: BLE001 - any failure: the sequential run decides (and reports)
-        state.ops_run = saved_ops
+        state.ops_run, state.allocations = saved_ops, saved_allocations  # (the batch's buffers are dropped)
         if log is not None:
             for k in list(log.entries):
                 if k not in log_marks:
@@ -804,3 +831,5 @@ def run_loop(interpreter, loop: Operation, ivs: list[np.ndarray], instances: np.
 
 
 __all__ = ["Abort", "Batch", "BatchFifo", "MIN_TRIPS", "run_loop"]
+
+from dfsched.interp import schedule_phases  # noqa: E402 - it subclasses BatchView

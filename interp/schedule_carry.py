@@ -141,7 +141,7 @@ class Carry:
             memory = view.memory
             slots = sb._slots(addresses, memory.element_step(view.et))  # noqa: SLF001
             others = [sb._slots(w[1], memory.element_step(w[0].et)) for w in writes_by_memory.get(id(memory), [])]  # noqa: SLF001
-            others += run.reads.get(id(memory), (None, []))[1]
+            others += [sb._slots(a, w) for a, w in run.reads.get(id(memory), (None, []))[1]]  # noqa: SLF001
             if others and overlaps(slots, np.concatenate(others)):
                 raise sb.Abort("an accumulator's bytes are accessed through another view")
             tile = _tile(run, view)
@@ -213,6 +213,8 @@ def linalg_on_buffers(run, op, inputs: list[Any]) -> list[Any]:
     if op.results or len(outs) != 1 or not isinstance(outs[0], StridedView):
         raise sb.Abort("a linalg op whose output is not one buffer from outside the loop")
     (view,) = outs
+    if run.renamings:
+        sb.schedule_phases.check_direct(run, view)
     if view.et is None:
         raise sb.Abort("an output of unknown element type")
     rows = [_operand_rows(run, v, op) for v in inputs[:n_inputs]]

@@ -51,10 +51,16 @@ def ancestor_in(op: Operation, block) -> Operation | None:
     return op
 
 
+# The attribute of a pipeline copying a tile that compute reads or writes reshaped (Decision 108).
+RESHAPED_COPY = "dataflow_scheduler.reshaped_copy"
+
+
 def runs_compute_ops_in_sequence(op: Operation) -> bool:
     """Whether the function holding `op` runs several computing pipelines one after the other
     in its entry block, directly or inside loops: a program of several compute ops (README
-    Decision 47). A pipeline that only copies (no FIFO read: a hoisted load) does not count."""
+    Decision 47). A pipeline that only copies (no FIFO read: a hoisted load) does not count, except
+    a copy of a tile reshaped between memory and compute (Decision 108), which runs before or after
+    the compute op it feeds or drains."""
     from xdsl.dialects.func import FuncOp
 
     function = op if isinstance(op, FuncOp) else nearest_ancestor(op, FuncOp)
@@ -63,7 +69,9 @@ def runs_compute_ops_in_sequence(op: Operation) -> bool:
     computing = [top for top in function.body.blocks[0].ops
                  if any(isinstance(inner, ktdf.PipelineOp) for inner in top.walk())
                  and any(isinstance(inner, ktdf.ReadFromFifoOp) for inner in top.walk())]
-    return len(computing) > 1
+    reshaped = any(isinstance(inner, ktdf.PipelineOp) and RESHAPED_COPY in inner.attributes
+                   for inner in function.walk())
+    return len(computing) > 1 or bool(computing) and reshaped
 
 
 def values_feeding(value: SSAValue) -> Iterator[SSAValue]:

@@ -6,6 +6,11 @@
 // 4 cycles per hop: core 3 reaches core 0 in one hop, core 0 reaches core 3 in three. The figures
 // are a test choice, not a real device's.
 //
+// Unlike the sample device, the SFU also computes f32 (32 lanes: the same 64-byte vector as 64 f16
+// or 32 i32), so kernels that keep state in f32 (the corpus' paged_attention, its online-softmax
+// state; vector_add_dynamic_ktir) run on a multi-core device with address-list DMA units. spyre
+// declares no f32 lanes: no public Spyre source gives its vector unit an f32 format (see spyre.mlir).
+//
 // Short name: --device=ring4.
 
 #ddr_memory = {kind = "DDR", size = 1073741824}
@@ -42,7 +47,7 @@
   kind = "SFU",
   ktdf_arch.features = {
     ktdf_arch.feature.compute = {accumulate = f32},
-    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, i32 = 32>}
+    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, f32 = 32, i32 = 32>}
   }
 }
 #fifo_load = {

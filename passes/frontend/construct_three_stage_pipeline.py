@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref
+from xdsl.dialects import arith, func, memref, tensor
 from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
@@ -50,9 +50,10 @@ from xdsl.dialects.builtin import (
     StridedLayoutAttr,
     StringAttr,
     TensorType,
+    UnitAttr,
 )
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSymExpr
 from xdsl.passes import ModulePass
@@ -64,12 +65,13 @@ from dfsched.dialects import ktdf, ktdp
 from dfsched.dialects.constants import constant_int
 from dfsched.passes.builder import Builder
 from dfsched.passes.contraction import plan_program_matrix_tiles
-from dfsched.passes.walk import nearest_ancestor
+from dfsched.passes.walk import RESHAPED_COPY, nearest_ancestor
 from dfsched.passes.frontend.copy_programs import copies_through_compute
 from dfsched.passes.frontend.generic_pipeline import PASS, Endpoint, GenericPipeline, body_lane_types, reads_init
 from dfsched.passes.frontend.indirect_access import IndirectPlan, build_indirect_view, plan_indirect_tile
 from dfsched.passes.frontend.linalg_fusion import fuse_elementwise_generics
-from dfsched.passes.frontend.linalg_tiling import static_loop_ranges
+from dfsched.passes.body_positions import positions_in_i32
+from dfsched.passes.frontend.linalg_tiling import build_loop_nest, static_loop_ranges
 from dfsched.passes.frontend.linalg_generalize import (
     ElementwiseToGeneric,
     drop_fill_inits,
@@ -139,6 +141,8 @@ class ProgramPipeline:
         default_factory=dict)  # load/store → its tile
     indirect: dict[Operation, IndirectPlan] = field(default_factory=dict)  # indirect tile → its split
     staged: list[ktdp.LoadOp] = field(default_factory=list)  # loads copied once into the scratchpad
+    reviews: dict[ktdp.LoadOp, Operation] = field(default_factory=dict)  # load → the collapse compute reads
+    expanded: dict[ktdp.StoreOp, Operation] = field(default_factory=dict)  # store → the expand it stores
     buffers: dict[SSAValue, SSAValue] = field(default_factory=dict)  # shared value → its scratchpad buffer
     widened: set[SSAValue] = field(default_factory=set)  # intermediates kept with a trailing unit dim
     matrix_tiles: dict[Operation, tuple[int, int, int]] = field(default_factory=dict)  # contraction → block
@@ -150,6 +154,7 @@ class ProgramPipeline:
         drop_fill_inits(self.function)
         generalize_named_ops(self.function, self.ctx)
         apply_patterns_greedily(self.function, self.ctx, [ElementwiseToGeneric(self.ctx)])
+        positions_in_i32(self.function)  # a body's linalg.index computes in i32 (Decision 107)
         # Step 2: fuse producer-consumer chains.
         fuse_elementwise_generics(self.function, self.ctx, self.holds_rows)
         generics = self.collect()
@@ -167,6 +172,8 @@ class ProgramPipeline:
         self.place_buffers()
         for pipeline in self.pipelines:
             pipeline.create_pipeline()
+        for store, expand in self.expanded.items():  # a compute result stored reshaped: copied out after
+            self._reshaped_copy(store, expand, expand.operands[0], store, into_buffer=False)
         # Step 6: erase loads, stores, access tiles and what only they used.
         self.cleanup()
 
@@ -215,17 +222,27 @@ class ProgramPipeline:
     def plan(self, generics: list[GenericOp]) -> None:
         """Check the program and give every compute op its sources and sinks."""
         produced = {g.results[0]: g for g in generics if len(g.results) == 1}
+        for load in self.loads:
+            collapse = _collapse_read_by_compute(load, generics)
+            if collapse is not None:
+                self.reviews[load] = collapse
+        for store in self.stores:
+            expand = store.data_tile.owner
+            if isinstance(expand, tensor.ExpandShapeOp) and expand.operands[0] in produced \
+                    and len(list(expand.results[0].uses)) == 1 and _static(expand.results[0].type):
+                self.expanded[store] = expand
         for generic in generics:
             self.check_compute(generic, produced)
         for store in self.stores:
-            if store.data_tile not in produced:
+            if store.data_tile not in produced and store not in self.expanded:
                 raise error(store, "ktdp.store must store the result of the program's compute op")
             self.tiles[store] = self._access_tile(store, store.access_tile)
         consumers: dict[ktdp.LoadOp, list[GenericOp]] = {}
         for load in self.loads:
-            users = list(dict.fromkeys(u.operation for u in load.result.uses))
+            data = self.data(load)
+            users = list(dict.fromkeys(u.operation for u in data.uses))
             if not users or any(u not in generics for u in users) or any(
-                    not any(use.operation is u and use.index < len(u.inputs) for use in load.result.uses)
+                    not any(use.operation is u and use.index < len(u.inputs) for use in data.uses)
                     for u in users):  # type: ignore[attr-defined]
                 raise error(
                     load,
@@ -234,16 +251,18 @@ class ProgramPipeline:
                 )
             self.tiles[load] = self._access_tile(load, load.access_tile)
             consumers[load] = users  # type: ignore[assignment]
-            if len(consumers[load]) > 1 or (len(generics) > 1 and _broadcast(load, users[0])):
+            if load in self.reviews or len(consumers[load]) > 1 or (
+                    len(generics) > 1 and _broadcast(data, users[0])):
                 self.staged.append(load)
         for generic in generics:
             sources: list[Endpoint] = []
             for load in self.loads:
                 if generic not in consumers[load]:
                     continue
-                positions = [u.index for u in load.result.uses if u.operation is generic and u.index < len(generic.inputs)]
+                data = self.data(load)
+                positions = [u.index for u in data.uses if u.operation is generic and u.index < len(generic.inputs)]
                 if load in self.staged:
-                    sources.append(Endpoint(load, positions, buffer_of=load.result))
+                    sources.append(Endpoint(load, positions, buffer_of=data))
                 else:
                     sources.append(Endpoint(load, positions, tile=self.tiles[load]))
             for value, producer in produced.items():
@@ -254,7 +273,8 @@ class ProgramPipeline:
             n_in = len(generic.inputs)
             sinks = [Endpoint(store, [n_in], tile=self.tiles[store])
                      for store in self.stores if store.data_tile is result]
-            if any(isinstance(u.operation, GenericOp) for u in result.uses):
+            if any(isinstance(u.operation, GenericOp) for u in result.uses) or any(
+                    expand.operands[0] is result for expand in self.expanded.values()):
                 sinks.append(Endpoint(generic, [n_in], buffer_of=result))
             self.pipelines.append(GenericPipeline(self, generic, sources, sinks))
         for value in produced:  # an intermediate broadcast along a consumer's innermost loop
@@ -273,7 +293,7 @@ class ProgramPipeline:
             raise error(generic, "the result of the program's compute op is never stored")
         for use in result.uses:
             user = use.operation
-            if isinstance(user, ktdp.StoreOp) and use.index == 0:
+            if isinstance(user, ktdp.StoreOp) and use.index == 0 or user in self.expanded.values():
                 continue
             if isinstance(user, GenericOp) and use.index < len(user.inputs):
                 continue
@@ -281,8 +301,9 @@ class ProgramPipeline:
         if reads_init(generic) and init_form(generic.outputs[0]) is None:
             raise error(generic, "the compute op accumulates into an init that is not a tensor.empty; "
                                  "the scheduler starts accumulators at zero")
+        reviewed = {collapse.results[0] for collapse in self.reviews.values()}
         for position, value in enumerate(generic.inputs):
-            if isinstance(value.owner, ktdp.LoadOp) or value in produced:
+            if isinstance(value.owner, ktdp.LoadOp) or value in produced or value in reviewed:
                 continue
             culprit = _computed_from_load(value)
             if culprit is not None:
@@ -349,7 +370,7 @@ class ProgramPipeline:
     def place_buffers(self) -> None:
         """A scratchpad buffer for every shared value, before the first loop nest, then a copy
         pipeline filling the buffer of each staged load."""
-        shared = [load.result for load in self.staged]
+        shared = [self.data(load) for load in self.staged]
         shared += [p.generic.results[0] for p in self.pipelines if any(s.buffer_of is not None for s in p.sinks)]
         if not shared:
             return
@@ -366,24 +387,73 @@ class ProgramPipeline:
         for load in self.staged:  # all copies first: a copy between two pipelines would break
             self._copy_into_buffer(load, anchor)  # the signal chain ordering them (DMA units only)
 
+    def data(self, load: ktdp.LoadOp) -> SSAValue:
+        """What compute reads of `load`: its result, or the collapse of it (Decision 108)."""
+        collapse = self.reviews.get(load)
+        return collapse.results[0] if collapse is not None else load.result
+
     def _copy_into_buffer(self, load: ktdp.LoadOp, before: Operation) -> None:
+        if load in self.reviews:
+            return self._reshaped_copy(load, self.reviews[load], self.data(load), before, into_buffer=True)
         shape = list(self.tiles[load].result.type.get_shape())  # type: ignore[union-attr]
         at_origin = AffineMap(0, 0, tuple(AffineExpr.constant(0) for _ in shape))
         transfer = ktdf.DataTransferOp(self.memory(Endpoint(load, [], tile=self.tiles[load])),
                                        self.buffers[load.result], at_origin, (), shape, at_origin, (), shape)
         source, dest = self.space(Endpoint(load, [], tile=self.tiles[load])).data, self.buffer_space(load).data
-        route = self.model.route(source, dest, at=load)
+        self._copy_pipeline(transfer, source, dest, load, InsertPoint.before(before),
+                            "the data of this load is read by several compute ops and must be copied into the "
+                            "scratchpad once")
+
+    def _copy_pipeline(self, transfer: Operation, source: str, dest: str, at: Operation, point: InsertPoint,
+                       why: str, reshaped: bool = False) -> None:
+        """`transfer` in a one-stage pipeline on the unit that routes `source` to `dest`, at `point`."""
+        route = self.model.route(source, dest, at=at)
         if len(route) != 3:
-            raise error(load, f"the data of this load is read by several compute ops and must be copied into "
-                              f"the scratchpad once, but the route from '{source}' to '{dest}' is not one "
-                              f"transfer unit ({' -> '.join(route)})")
+            raise error(at, f"{why}, but the route from '{source}' to '{dest}' is not one transfer unit "
+                            f"({' -> '.join(route)})")
         stage = ktdf.StageOp([], [], applicable_units=[route[1]])
         stage.body.blocks[0].add_op(transfer)
         pipeline = ktdf.PipelineOp()
+        if reshaped:
+            pipeline.attributes[RESHAPED_COPY] = UnitAttr()  # ordered with the compute ops (walk.py)
         pipeline.body.blocks[0].add_op(stage)
         for op in (transfer, stage, pipeline):
-            op.location = load.location
-        Rewriter.insert_op(pipeline, InsertPoint.before(before))
+            op.location = at.location
+        Rewriter.insert_op(pipeline, point)
+
+    def _reshaped_copy(self, end: ktdp.LoadOp | ktdp.StoreOp, reshape: Operation, value: SSAValue,
+                       before: Operation, into_buffer: bool) -> None:
+        """Copy between the tile of `end` and the scratchpad buffer of `value`, which holds the
+        tile's bytes row-major at the collapsed shape (`reshape`'s groups of tile dimensions;
+        Decision 108): a loop over the tile dimensions before the last group moves one block of
+        that group a step, so both sides walk the same vectors."""
+        tile = self.tiles[end]
+        tile_end = Endpoint(end, [], tile=tile)
+        shape = list(tile.result.type.get_shape())  # type: ignore[union-attr]
+        groups = [[int(i.value.data) for i in group.data] for group in reshape.reassociation.data]
+        outer = groups[-1][0]
+        loops = build_loop_nest(before, [1] * outer, shape[:outer], ["parallel"] * outer)
+        ivs = [loop.regions[0].blocks[0].args[0] for loop in loops]
+        tile_map = AffineMap(outer, 0, tuple(AffineExpr.dimension(d) if d < outer else AffineExpr.constant(0)
+                                             for d in range(len(shape))))
+        rows: list[AffineExpr] = []
+        for group in groups[:-1]:
+            row: AffineExpr = AffineExpr.constant(0)
+            for d in group:
+                row = row * shape[d] + AffineExpr.dimension(d)
+            rows.append(row)
+        buffer_map = AffineMap(outer, 0, (*rows, AffineExpr.constant(0)))
+        tile_sizes = [1] * outer + shape[outer:]
+        buffer_sizes = [1] * len(rows) + [self.buffer_shape(value)[-1]]
+        sides = [(self.memory(tile_end), tile_map, tile_sizes), (self.buffers[value], buffer_map, buffer_sizes)]
+        (src, src_map, src_sizes), (dst, dst_map, dst_sizes) = sides if into_buffer else sides[::-1]
+        transfer = ktdf.DataTransferOp(src, dst, src_map, ivs, src_sizes, dst_map, ivs, dst_sizes)
+        tile_space, buffer_space = self.space(tile_end).data, self.buffer_space(end).data
+        source, dest = (tile_space, buffer_space) if into_buffer else (buffer_space, tile_space)
+        point = InsertPoint.at_start(loops[-1].regions[0].blocks[0]) if loops else InsertPoint.before(before)
+        self._copy_pipeline(transfer, source, dest, end, point,
+                            "this tile is reshaped between memory and compute, so it is copied through the "
+                            "scratchpad", reshaped=True)
 
     def memory(self, end: Endpoint) -> SSAValue:
         """The memref a transfer of `end` reads or writes."""
@@ -463,7 +533,7 @@ class ProgramPipeline:
     def cleanup(self) -> None:
         tiles = [op for op in self.function.walk() if isinstance(op, ktdp.ConstructAccessTileOp)]
         erased: set[Operation] = set()
-        for op in [*self.loads, *self.stores, *tiles]:
+        for op in [*self.reviews.values(), *self.loads, *self.stores, *self.expanded.values(), *tiles]:
             if op in erased or any(r.uses for r in op.results):
                 continue
             _erase_with_unused_operands(op, erased)
@@ -474,12 +544,33 @@ class ProgramPipeline:
 # ---------------------------------------------------------------------------
 
 
-def _broadcast(load: ktdp.LoadOp, generic: GenericOp) -> bool:
-    """Whether `generic` reads the load's data along fewer loops than it has (a row of weights
+def _broadcast(data: SSAValue, generic: GenericOp) -> bool:
+    """Whether `generic` reads a load's data along fewer loops than it has (a row of weights
     for every row): its loop nest would fetch the same bytes again and again."""
     maps = indexing_maps(generic)
     return any(len(maps[u.index].used_dims()) < maps[u.index].num_dims
-               for u in load.result.uses if u.operation is generic and u.index < len(generic.inputs))
+               for u in data.uses if u.operation is generic and u.index < len(generic.inputs))
+
+
+def _static(ty: Attribute) -> bool:
+    return isinstance(ty, TensorType) and all(d >= 0 for d in ty.get_shape())
+
+
+def _collapse_read_by_compute(load: ktdp.LoadOp, generics: list[GenericOp]) -> Operation | None:
+    """The `tensor.collapse_shape` (static shapes) that is the only reader of `load` and is read
+    only as an input of the program's compute ops: the load's scratchpad copy, row-major, is the
+    collapsed tensor (Decision 108)."""
+    uses = list(load.result.uses)
+    if len(uses) != 1 or not isinstance(uses[0].operation, tensor.CollapseShapeOp):
+        return None
+    collapse = uses[0].operation
+    result = collapse.results[0]
+    if not _static(result.type):
+        return None
+    if not result.uses or any(u.operation not in generics or u.index >= len(u.operation.inputs)
+                              for u in result.uses):
+        return None
+    return collapse
 
 
 def _inside_linalg(op: Operation) -> bool:

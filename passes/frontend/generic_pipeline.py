@@ -24,6 +24,7 @@ from dfsched.arch.model import Link
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, ktdp, linalg_ext
 from dfsched.dialects.constants import index_constant
+from dfsched.passes.body_positions import offset_positions
 from dfsched.passes.contraction import mark, matrix_tile_sizes
 from dfsched.passes.frontend.linalg_generalize import indexing_maps, iterator_names
 from dfsched.passes.frontend.linalg_tiling import (
@@ -270,6 +271,9 @@ class GenericPipeline:
             location=generic.location,
         )
         block.add_op(cloned)
+        tiled = [k for k, size in enumerate(self.tile_sizes) if size > 0]
+        offset_positions(cloned, {k: loop.regions[0].blocks[0].args[0] for k, loop in zip(tiled, self.loops)},
+                         InsertPoint.before(cloned))
         for j, sink in enumerate(self.sinks):
             write = ktdf.WriteToFifoOp(cloned.results[0], slots[len(self.sources) + j])
             write.location = sink.op.location

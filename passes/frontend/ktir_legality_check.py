@@ -73,7 +73,7 @@ INTER_TILE_OPS = ("ktdp.inter_tile_produce", "ktdp.inter_tile_consume", "ktdp.in
 NO_ADDRESS_LIST = ("device '{}' has no exec_unit with 'ktdf_arch.feature.address_list': no unit can issue the "
                    "address-list transfers of an indirect access tile (gather or scatter)")
 GENERIC_BODY = ("unsupported op in a linalg.generic body: only element-wise arith/math ops, spyreop "
-                "intrinsics and scalar constants are accepted")
+                "intrinsics, linalg.index and scalar constants are accepted")
 NAMED_LINALG = "V1 only supports add/mul/sub/reduce compute ops; found unsupported compute op"
 NEGATIVE_BASE = "memory view base address must not be negative (got {})"
 NEGATIVE_SHAPE = "memory view {} must not be negative (got {})"
@@ -331,8 +331,8 @@ def check_generic_body(generic: Operation) -> None:
             if name == "arith.constant":
                 if is_shaped(inner.results[0].type):
                     raise error(inner, GENERIC_BODY)
-            elif name != "linalg.yield" and not is_elementwise_op_name(name):
-                raise error(inner, GENERIC_BODY)
+            elif name not in ("linalg.yield", "linalg.index") and not is_elementwise_op_name(name):
+                raise error(inner, GENERIC_BODY)  # a position (linalg.index) is computed in i32: Decision 107
 
 
 # ---------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    AnyFloat,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -75,6 +76,7 @@ class TritonToLinalg(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         carry_scalars_as_tensors(op)  # a carried scalar sum: a carried one-element tensor, read once after
         _dense_inits_to_fills(op)  # `outs(arith.constant dense<0.0>)`: the fill the scheduler starts from
+        _fold_constant_bitcasts(op)  # Triton's -inf: an i32 constant bitcast to f32 (Decision 108)
         for elementwise in [o for o in op.walk() if is_elementwise_on_tensors(o) and len(o.results) == 1]:
             _fold_constant_splats(ctx, elementwise)
         for splat in [o for o in op.walk() if isinstance(o, tensor.SplatOp)]:
@@ -153,6 +155,25 @@ def _fold_constant_splats(ctx: Context, op: Operation) -> None:
     for splat in splats:
         if not splat.result.uses:
             Rewriter.erase_op(splat)
+
+
+def _fold_constant_bitcasts(root: Operation) -> None:
+    """`arith.bitcast` of an integer `arith.constant` to f16 or f32 is the float constant of those
+    bits, so a splat of it is a splat of a constant (a fill), as Triton's `-inf` init is meant."""
+    import numpy as np
+
+    widths = {16: np.float16, 32: np.float32}
+    for cast in [o for o in root.walk() if isinstance(o, arith.BitcastOp)]:
+        source, target = cast.input.owner, cast.result.type
+        if not isinstance(source, arith.ConstantOp) or not isinstance(source.value, IntegerAttr) \
+                or not isinstance(target, AnyFloat) or target.bitwidth not in widths:
+            continue
+        bits = source.value.value.data & ((1 << target.bitwidth) - 1)
+        unsigned = np.uint16 if target.bitwidth == 16 else np.uint32
+        value = float(np.array(bits, dtype=unsigned).view(widths[target.bitwidth]))
+        constant = arith.ConstantOp(FloatAttr(value, target))
+        constant.location = cast.location
+        Rewriter.replace_op(cast, constant)
 
 
 def _dense_inits_to_fills(root: Operation) -> None:

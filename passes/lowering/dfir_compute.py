@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnrealizedConversionCastOp,
     VectorType,
+    i32,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr
@@ -43,6 +44,7 @@ from dfsched.dialects.dataflow import SendOp
 from dfsched.dialects.ktdf import ReadFromFifoOp, TilingDeriveSizeOp, WriteToFifoOp
 from dfsched.dialects.vectorchain import BinaryOp, BinaryOperator, BinaryOperatorAttr, ConstantBitstreamOp, ShuffleOp
 from dfsched.dialects.constants import constant_int
+from dfsched.passes.body_positions import lane_positions
 from dfsched.passes.builder import Builder
 from dfsched.passes.contraction import MATRIX_TILE, matrix_tile
 from dfsched.passes.lane_wide import IDENTITIES, is_lane_combine
@@ -282,9 +284,15 @@ def _lower_body(op: Operation, model, builder: Builder, block: Block) -> SSAValu
                 found += with_masks(producer)
         return found + [o]
 
+    lowered: set[Operation] = set()  # the i32 casts of positions, replaced by a vector constant
     for inner in list(block.ops):
         if inner is terminator:
             break
+        if inner in lowered:
+            continue
+        if inner.name == "linalg.index":
+            lowered.update(_lower_position(op, model, builder, inner))
+            continue
         if any(v.owner is block for v in inner.operands if isinstance(v, BlockArgument)):
             raise error(inner, "element-wise body op reads the generic's output; only inputs can be read")
         if not any(isinstance(v.type, ShapedType) for v in inner.operands) and not any(
@@ -308,6 +316,23 @@ def _lower_body(op: Operation, model, builder: Builder, block: Block) -> SSAValu
         result_op = waiting[result]
         result = island(builder, model, with_masks(result_op))
     return result
+
+
+def _lower_position(op: Operation, model, builder: Builder, index: Operation) -> list[Operation]:
+    """`linalg.index d` of a tile's body, read in i32 (`body_positions.positions_in_i32`), as the
+    vector constant of each lane's position along d within the tile (Decision 107); returns the
+    casts it replaces."""
+    dim = index.dim.value.data
+    casts = [use.operation for use in index.results[0].uses]
+    if not casts or any(c.name != "arith.index_cast" or c.results[0].type != i32 for c in casts):
+        raise error(index, f"linalg.index {dim} must be read through arith.index_cast to i32 to have lanes")
+    shape = list(op.outputs[0].type.get_shape())
+    vector = flattened_vector_type(model, TensorType(i32, [_element_count(shape)]), index)
+    positions = DenseIntOrFPElementsAttr.from_list(vector, lane_positions(shape, dim))
+    constant = builder.value(arith.ConstantOp(positions, vector))
+    for cast in casts:
+        cast.results[0].replace_all_uses_with(constant)
+    return casts
 
 
 def _iterators(op: Operation) -> list[str]:

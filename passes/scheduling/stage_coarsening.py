@@ -50,7 +50,7 @@ from dfsched.dialects.constants import constant_int
 from dfsched.passes.cleanup.affine_utils import substitute
 from dfsched.passes.scheduling.pipeline_tree import NodeKind, PipelineTree, TreeNode, nearest_pipeline
 from dfsched.passes.scheduling.privates import cleanup_private, move_ops, replace_private
-from dfsched.passes.walk import depends_on
+from dfsched.passes.walk import RESHAPED_COPY, depends_on
 from dfsched.passes.walk import pipelines_post_order
 
 PASS = "stage-coarsening"
@@ -702,6 +702,8 @@ class Materializer:
         template = node.op_or_template
         op = ktdf.PipelineOp()
         op.location = template.location if template is not None else self.location
+        if template is not None and RESHAPED_COPY in template.attributes:  # Decision 108
+            op.attributes[RESHAPED_COPY] = template.attributes[RESHAPED_COPY]
         at.insert(op)
         inside = InsertAt(op.body.block)
         # The private first: it defines the tokens its sibling stages refer to.

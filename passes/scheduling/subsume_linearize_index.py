@@ -52,6 +52,7 @@ class SubsumeLinearizeIndex(ModulePass):
             for side in SIDES:
                 subsume_side(transfer, side)
         erase_dead_linearize_ops(op)
+        expand_position_offsets(op)
 
 
 def constant_strides(op: ktdf.TilingLinearizeIndexOp) -> list[int] | None:
@@ -108,6 +109,17 @@ def weighted_sum_map(op: ktdf.TilingLinearizeIndexOp) -> AffineMap:
     for position, stride in enumerate(strides):
         expr = affine_add(expr, affine_mul(AffineDimExpr(position), AffineConstantExpr(stride)))
     return AffineMap(len(strides), 0, (expr,))
+
+
+def expand_position_offsets(root: Operation) -> None:
+    """A `linearize_index` (constant strides) read only by `arith` ops (a tile's position in a
+    compute body, Decision 107) becomes the `affine.apply` of its weighted sum: no data transfer
+    subsumes it, and DataflowIR has no ScheduleIR op."""
+    for linear in [o for o in root.walk() if isinstance(o, ktdf.TilingLinearizeIndexOp)]:
+        if constant_strides(linear) is not None and all(use.operation.name.startswith(("arith.", "affine."))
+                                                        for use in linear.results[0].uses):
+            apply = new_apply(weighted_sum_map(linear), list(linear.ivs))
+            Rewriter.replace_op(linear, apply)
 
 
 def erase_dead_linearize_ops(root: Operation) -> None:

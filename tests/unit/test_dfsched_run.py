@@ -46,11 +46,14 @@ TILES = ("--tiles", "3")
 # sample device and spyre have one, quad_corelet none (its refusal is checked below).
 ADDRESS_LISTS = {"embedding_gather.mlir", "kv_cache_scatter.mlir", "paged_kv_copy.mlir",
                  "paged_attention_decode.mlir"}
+# Examples computing positions (linalg.index, Decision 107) need i32 lanes: quad_corelet has none
+# (its refusal is checked below).
+I32_POSITIONS = {"causal_mask_heads.mlir"}
 # Examples whose tiles exchange partials need a core per tile and core-to-core links: ring4 and
 # spyre (the one-core devices' refusal is checked below).
 INTER_TILE = {"ring_allreduce.mlir", "ring_allreduce_rounds.mlir"}
 CHECKS = [(kernel, device) for kernel in KERNELS if kernel not in INTER_TILE for device in ("sample", "quad_corelet")
-          if not (kernel in ADDRESS_LISTS and device == "quad_corelet")] + \
+          if not (kernel in ADDRESS_LISTS | I32_POSITIONS and device == "quad_corelet")] + \
          [(kernel, "spyre") for kernel in sorted(ADDRESS_LISTS | INTER_TILE)] + \
          [(kernel, "ring4") for kernel in sorted(INTER_TILE)]
 # The three costliest checks on quad_corelet (18 s, 10 s and 10 s idle) are opt-in: the same kernels
@@ -121,6 +124,13 @@ def test_check_refuses_gathers_without_an_address_list_unit(capsys, kernel):
     code, out, _ = run_main(capsys, EXAMPLES / kernel, "--check", "--device", "quad_corelet")
     assert code == 1
     assert "error: device 'quad_corelet' has no exec_unit with 'ktdf_arch.feature.address_list'" in out, out
+
+
+def test_check_refuses_positions_without_i32_lanes(capsys):
+    code, out, _ = run_main(capsys, EXAMPLES / "causal_mask_heads.mlir", "--check", "--device", "quad_corelet")
+    assert code == 1
+    assert re.search(r"causal_mask_heads.mlir:\d+:\d+: error: exec_unit 'VPU' declares no SIMD lanes for element "
+                     r"type i32", out), out
 
 
 def test_check_reports_an_index_outside_the_gathered_view(capsys, tmp_path):

@@ -77,7 +77,8 @@ SMALLER = {"row_sum.mlir": [("grid = [32]", "grid = [4]"), ("96", "12"), ("95", 
            "matmul.mlir": [("grid = [16]", "grid = [2]")]}
 
 
-@pytest.mark.parametrize("name, loops", [("row_bias_tiled.mlir", 12), ("loop_nest.mlir", 0), ("matmul.mlir", 24),
+# (row_bias_tiled: its double-buffered loop of 128 pipelines is one batch, `schedule_phases`)
+@pytest.mark.parametrize("name, loops", [("row_bias_tiled.mlir", 1), ("loop_nest.mlir", 0), ("matmul.mlir", 24),
                                          ("fused_chain.mlir", 0), ("row_sum.mlir", 0)])
 def test_examples_batched_equal_sequential(monkeypatch, tmp_path, name, loops):
     path = EXAMPLES / name
@@ -157,6 +158,15 @@ def test_loop_writing_one_row_every_iteration_keeps_the_last(monkeypatch):
     fast, batched, a = copy_rows(monkeypatch, "%n", "%C[%c0, %c0]", 3)
     assert batched == 1  # only in the layout dry run, whose probe memory reads the same bytes in every row
     np.testing.assert_array_equal(fast.outputs["@4096"][0], a[7])
+
+
+def test_batch_given_up_after_an_allocation_counts_buffers_as_the_sequential_run(monkeypatch):
+    # the body allocates, then an op without a batched form (affine.apply of the iv) gives up
+    fast, batched, a = copy_rows(monkeypatch, "%n", "%C[%row, %c0]", 14, prelude=f"""
+      %buf = memref.alloc() : {L1}
+      %row = affine.apply affine_map<(d0) -> (d0)>(%i)""")
+    assert batched == 0
+    np.testing.assert_array_equal(fast.outputs["@4096"], a)
 
 
 def test_loop_storing_the_same_bytes_every_iteration_is_batched(monkeypatch):
@@ -378,3 +388,85 @@ def test_loop_carried_tensor_folded_as_the_sequential_run(monkeypatch, body, acc
                                     accumulate=accumulate)
     same(fast, slow)
     assert batched == 4  # both loops, in the layout dry run and the run
+
+
+# ---------------------------------------------------------------------------------------
+# double-buffered loops (`schedule_phases`): a copy of the selected buffers per iteration
+# ---------------------------------------------------------------------------------------
+
+BUF = 'memref<2x64xf16, "L1">'
+ROWS = 'memref<8x64xf16, "DDR">'
+
+
+def double_buffered(fill_rows: str = "%c2", parallel_to: str = "%o[%j, %c0]", store_from: str = "%o") -> str:
+    """As `double-buffering` leaves row_bias_tiled's loop: 4 chunks of 2 rows of A, each chunk
+    loaded into the input buffer its phase selects (`fill_rows` of them), copied row by row by
+    a 2-instance `ktdf.parallel` into the selected output buffer (to `parallel_to`), and stored
+    from `store_from` into C; after the loop, the four buffers go to D (what the last
+    iteration of each phase left in them)."""
+    return kernel(f"""
+    %c8 = arith.constant 8 : index
+    %b0 = memref.alloc() : {BUF}
+    %b1 = memref.alloc() : {BUF}
+    %o0 = memref.alloc() : {BUF}
+    %o1 = memref.alloc() : {BUF}
+    scf.for %i = %c0 to %c4 step %c1 {{
+      %ph = ktdf.buffer_phase(%i) {{num_phases = 2 : i64}} : index
+      %b = ktdf.select_memref %ph[%b0, %b1] : {BUF}
+      %o = ktdf.select_memref %ph[%o0, %o1] : {BUF}
+      %first = arith.muli %i, %c2 : index
+      ktdf.pipeline {{
+        ktdf.stage depends_in(none) depends_out(none) {{
+          scf.for %j = %c0 to {fill_rows} step %c1 {{
+            %row = arith.addi %first, %j : index
+            ktdf.data_transfer from %A[%row, %c0] size [1, 64] to %b[%j, %c0] size [1, 64] : {ROWS}, {BUF}
+          }}
+        }} {{applicable_units = ["MNILU"]}}
+        ktdf.stage depends_in(none) depends_out(none) {{
+          ktdf.parallel (%j, %inst) = (%c0) to (%c2) step (%c1) distribute(num_instances = 2) {{
+            ktdf.data_transfer from %b[%j, %c0] size [1, 64] to {parallel_to} size [1, 64] : {BUF}, {BUF}
+            ktdf.parallel_yield
+          }}
+        }} {{applicable_units = ["L1LU"]}}
+        ktdf.stage depends_in(none) depends_out(none) {{
+          scf.for %j = %c0 to %c2 step %c1 {{
+            %row = arith.addi %first, %j : index
+            ktdf.data_transfer from {store_from}[%j, %c0] size [1, 64] to %C[%row, %c0] size [1, 64] : {BUF}, {ROWS}
+          }}
+        }} {{applicable_units = ["MNISU"]}}
+      }}
+    }}
+    ktdf.data_transfer from %b0[%c0, %c0] size [2, 64] to %D[%c0, %c0] size [2, 64] : {BUF}, {ROWS}
+    ktdf.data_transfer from %b1[%c0, %c0] size [2, 64] to %D[%c2, %c0] size [2, 64] : {BUF}, {ROWS}
+    ktdf.data_transfer from %o0[%c0, %c0] size [2, 64] to %D[%c4, %c0] size [2, 64] : {BUF}, {ROWS}
+    %c6 = arith.constant 6 : index
+    ktdf.data_transfer from %o1[%c0, %c0] size [2, 64] to %D[%c6, %c0] size [2, 64] : {BUF}, {ROWS}""",
+                  "\n".join([ddr_view("A", 0, 8), ddr_view("C", 4096, 8), ddr_view("D", 8192, 8)]))
+
+
+def test_double_buffered_loop_is_one_batch(monkeypatch):
+    """The whole loop (buffer phases, nested loops and the nested `ktdf.parallel`) in one batch;
+    each buffer then holds what the last iteration of its phase wrote (iteration 2 for phase 0,
+    3 for phase 1)."""
+    a = rand((8, 64), 11)
+    fast, slow, batched = both_ways(monkeypatch, parse_module(double_buffered()), {"@0": a})
+    same(fast, slow)
+    assert batched == 2  # the loop, in the layout dry run and the run
+    np.testing.assert_array_equal(fast.outputs["@4096"], a)
+    np.testing.assert_array_equal(fast.outputs["@8192"], np.concatenate([a[4:6], a[6:8], a[4:6], a[6:8]]))
+
+
+@pytest.mark.parametrize("variant", [
+    {"fill_rows": "%c1"},  # row 1 read before its iteration wrote it: an earlier iteration's (or poison)
+    {"store_from": "%o0"},  # a candidate used directly: its copies hold the data
+], ids=["read-before-written", "candidate-used-directly"])
+def test_double_buffered_loop_batching_must_refuse_runs_in_order(monkeypatch, variant):
+    fast, slow, batched = both_ways(monkeypatch, parse_module(double_buffered(**variant)), {"@0": rand((8, 64), 12)})
+    same(fast, slow)
+    assert batched == 0
+
+
+def test_instance_race_in_a_double_buffered_loop_reported_as_the_sequential_run(monkeypatch):
+    fast, slow = errors(monkeypatch, double_buffered(parallel_to="%o[%c0, %c0]"), {"@0": rand((8, 64), 13)})
+    assert fast == slow
+    assert "instances 0 and 1 race" in fast[0]

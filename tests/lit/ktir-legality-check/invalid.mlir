@@ -73,18 +73,18 @@ func.func @gather_rows() {
 
 // -----
 
-func.func @index_in_generic(%a: tensor<4xf16>, %b: tensor<4xf16>, %o: tensor<4xf16>) -> tensor<4xf16> {
+func.func @empty_in_generic(%a: tensor<4xf16>, %b: tensor<4xf16>, %o: tensor<4xf16>) -> tensor<4xf16> {
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
       ins(%a, %b : tensor<4xf16>, tensor<4xf16>) outs(%o : tensor<4xf16>) {
   ^bb0(%x: f16, %y: f16, %z: f16):
     %s = arith.divf %x, %y : f16
-    // expected-error @below {{unsupported op in a linalg.generic body: only element-wise arith/math ops, spyreop intrinsics and scalar constants are accepted}}
-    %i = linalg.index 0 : index
+    // expected-error @below {{unsupported op in a linalg.generic body: only element-wise arith/math ops, spyreop intrinsics, linalg.index and scalar constants are accepted}}
+    %i = tensor.empty() : tensor<4xf16>
     linalg.yield %s : f16
   } -> tensor<4xf16>
   return %r : tensor<4xf16>
 }
-// LOC: invalid.mlir:[[# @LINE - 5]]:10: error: unsupported op in a linalg.generic body: only element-wise arith/math ops, spyreop intrinsics and scalar constants are accepted
+// LOC: invalid.mlir:[[# @LINE - 5]]:10: error: unsupported op in a linalg.generic body: only element-wise arith/math ops, spyreop intrinsics, linalg.index and scalar constants are accepted
 
 // -----
 
@@ -94,7 +94,7 @@ func.func @constant_in_generic(%a: tensor<4xf16>, %o: tensor<4xf16>) -> tensor<4
   ^bb0(%x: f16, %z: f16):
     %two = arith.constant 2.000000e+00 : f16
     %m = arith.mulf %x, %two : f16
-    // expected-error @below {{unsupported op in a linalg.generic body: only element-wise arith/math ops, spyreop intrinsics and scalar constants are accepted}}
+    // expected-error @below {{unsupported op in a linalg.generic body: only element-wise arith/math ops, spyreop intrinsics, linalg.index and scalar constants are accepted}}
     %t = arith.constant dense<2.000000e+00> : tensor<4xf16>
     linalg.yield %m : f16
   } -> tensor<4xf16>
@@ -111,7 +111,7 @@ func.func @transpose(%a: tensor<4x8xf16>, %o: tensor<8x4xf16>) -> tensor<8x4xf16
 
 // -----
 
-// The walk stops at the first violation: the linalg.index inside the loop comes first, the
+// The walk stops at the first violation: the tensor.empty inside the loop comes first, the
 // matmul after it is not reported.
 func.func @first_violation_only(%a: tensor<4xf16>, %o: tensor<4xf16>, %m: tensor<4x4xf16>) {
   %c0 = arith.constant 0 : index
@@ -121,8 +121,8 @@ func.func @first_violation_only(%a: tensor<4xf16>, %o: tensor<4xf16>, %m: tensor
     %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
         ins(%a : tensor<4xf16>) outs(%o : tensor<4xf16>) {
     ^bb0(%x: f16, %z: f16):
-      // expected-error @below {{unsupported op in a linalg.generic body: only element-wise arith/math ops, spyreop intrinsics and scalar constants are accepted}}
-      %q = linalg.index 0 : index
+      // expected-error @below {{unsupported op in a linalg.generic body: only element-wise arith/math ops, spyreop intrinsics, linalg.index and scalar constants are accepted}}
+      %q = tensor.empty() : tensor<4xf16>
       linalg.yield %x : f16
     } -> tensor<4xf16>
   }

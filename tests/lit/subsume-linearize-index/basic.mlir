@@ -92,3 +92,32 @@ func.func @kept(%A: memref<96xf16>, %s: index, %slot: !ktdf.fifo.slot<"L1" -> "S
   }
   return
 }
+
+// -----
+
+// A linearize_index that no transfer reads and that arith ops read (a tile's position added to
+// the position in a compute body, Decision 107) becomes the affine.apply of its weighted sum;
+// one that another op reads stays.
+
+// CHECK-LABEL: func.func @position_offset(
+// CHECK:         scf.for %[[T:[^ ]*]] =
+// CHECK-NEXT:      scf.for %[[P:[^ ]*]] =
+// CHECK-NEXT:        %[[ROW:.*]] = affine.apply #{{.*}}(%[[T]], %[[P]])
+// CHECK-NEXT:        arith.index_cast %[[ROW]] : index to i32
+// CHECK-NEXT:        %[[KEPT:.*]] = ktdf.tiling.linearize_index [%[[T]] : %{{.*}}], [%[[P]] : %{{.*}}] : index
+// CHECK-NEXT:        "test.use"(%[[KEPT]])
+func.func @position_offset() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c12 = arith.constant 12 : index
+  scf.for %t = %c0 to %c12 step %c1 {
+    scf.for %p = %c0 to %c8 step %c1 {
+      %row = ktdf.tiling.linearize_index [%t : %c8], [%p : %c1] : index
+      %offset = arith.index_cast %row : index to i32
+      %kept = ktdf.tiling.linearize_index [%t : %c8], [%p : %c1] : index
+      "test.use"(%kept) : (index) -> ()
+    }
+  }
+  return
+}

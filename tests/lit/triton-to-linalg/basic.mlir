@@ -83,3 +83,25 @@ func.func @dense_init(%a: tensor<1x8xf16>, %b: tensor<8x4xf16>) -> tensor<1x4xf1
   %p = linalg.matmul ins(%a, %b : tensor<1x8xf16>, tensor<8x4xf16>) outs(%init : tensor<1x4xf16>) -> tensor<1x4xf16>
   return %p : tensor<1x4xf16>
 }
+
+// -----
+
+// Triton's -inf is an i32 constant bitcast to f32: the float constant of those bits, so its
+// splat is a fill (Decision 108). An f16 bitcast folds the same way; a bitcast to i32 stays.
+
+// CHECK-LABEL: func.func @bitcast_constants
+// CHECK:         %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:         %[[HALF:.*]] = arith.constant 5.000000e-01 : f16
+// CHECK:         arith.bitcast %{{.*}} : f32 to i32
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<8xf32>
+// CHECK-NEXT:    linalg.fill ins(%[[NEG_INF]] : f32) outs(%[[E]] : tensor<8xf32>) -> tensor<8xf32>
+func.func @bitcast_constants() -> (tensor<8xf32>, f16, i32) {
+  %bits = arith.constant 0xFF800000 : i32
+  %neg_inf = arith.bitcast %bits : i32 to f32
+  %half_bits = arith.constant 14336 : i16
+  %half = arith.bitcast %half_bits : i16 to f16
+  %one = arith.constant 1.0 : f32
+  %back = arith.bitcast %one : f32 to i32
+  %m = tensor.splat %neg_inf : tensor<8xf32>
+  return %m, %half, %back : tensor<8xf32>, f16, i32
+}
