@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from typing import Any
@@ -239,6 +240,13 @@ class LocatingParser(MLIRAffineParsing, Parser):
             del self._op_name_starts[depth:]
             self._raise_on_wide_literal(start)
             self.raise_error(str(exc).strip().splitlines()[0], start, start + 1)
+        except IndexError:
+            # A named op's parser builds its hidden body from its operands (xDSL's linalg named
+            # ops index them): too few is a wrong operand count, not an internal error.
+            start = self._op_name_starts[depth] if len(self._op_name_starts) > depth else fallback
+            del self._op_name_starts[depth:]
+            name = self.lexer.input.content[start:].split(None, 1)[0].strip('"')
+            self.raise_error(f"'{name}' has the wrong number of operands", start, start + 1)
         start = self._op_name_starts.pop()
         if not isinstance(op.location, FileLineColLoc):
             line, col = self.line_col(start)
@@ -345,8 +353,88 @@ def verify_module(root: Operation) -> None:
     (nested ops first, as MLIR does) so the error names the innermost offending op. Then
     every operand must dominate its use (`verify_dominance`), which xDSL does not check.
     """
-    _verify_ops(root)
+    if _operands_in_scope(root):  # dominance and isolation hold: skip both checks' own walks
+        _SCOPES_VERIFIED.on = True
+        try:
+            _verify_ops(root)
+        finally:
+            _SCOPES_VERIFIED.on = False
+        return
+    _verify_ops(root)  # something is out of scope: the full checks, in their order, name it
     verify_dominance(root)
+
+
+# While `on` (in this thread: `dfsched.compile` may verify in several), the verifier of
+# `fast_isolated_from_above` has nothing to check.
+_SCOPES_VERIFIED = threading.local()
+
+
+def _operands_in_scope(root: Operation) -> bool:
+    """Whether every operand is visible where it is used without crossing blocks, and defined
+    inside the nearest `IsolatedFromAbove` op around its use: then `verify_dominance` and every
+    `IsolatedFromAbove` verifier pass, and one walk replaces both (a grid-wide function holds
+    thousands of mapping operands, verified after every pass). False when anything needs a
+    closer look (a use across blocks, an unregistered op with regions, a real violation): the
+    full checks run then and give their own errors."""
+    from xdsl.dialects.builtin import UnregisteredOp
+
+    scopes: list[set[int]] = [set()]
+    visible = scopes[0]
+    stack: list[Any] = [iter([("op", root)])]
+    while stack:
+        event = next(stack[-1], None)
+        if event is None:
+            stack.pop()
+            continue
+        kind, item = event
+        if kind == "op":
+            for operand in item._operands:  # noqa: SLF001 (the tuple, not a view)
+                if id(operand) not in visible:
+                    return False
+            if not item.regions:
+                visible.update(map(id, item.results))
+                continue
+            if isinstance(item, UnregisteredOp):
+                return False
+            blocks = [("block", block) for region in item.regions for block in region.blocks]
+            if _is_isolated(item):
+                stack.append(iter([("enter", None), *blocks, ("leave", None), ("results", item)]))
+            else:
+                stack.append(iter([*blocks, ("results", item)]))
+        elif kind == "block":
+            visible.update(map(id, item.args))
+            if isinstance(item.parent_op(), ModuleOp):  # a graph region: every result, in any order
+                visible.update(id(r) for op in item.ops for r in op.results)
+            stack.append(iter([*(("op", op) for op in item.ops), ("forget", item)]))
+        elif kind == "results":
+            visible.update(map(id, item.results))
+        elif kind == "enter":
+            visible = set()
+            scopes.append(visible)
+        elif kind == "leave":
+            scopes.pop()
+            visible = scopes[-1]
+        else:  # "forget": the block is done, its values go out of scope
+            visible.difference_update(map(id, item.args))
+            visible.difference_update(id(r) for op in item.ops for r in op.results)
+    return True
+
+
+_ISOLATED_TYPES: dict[type, bool] = {}
+
+
+def _is_isolated(op: Operation) -> bool:
+    """`op.has_trait(IsolatedFromAbove)`, asked once per registered class."""
+    from xdsl.dialects.builtin import UnregisteredOp
+    from xdsl.traits import IsolatedFromAbove
+
+    kind = type(op)
+    known = _ISOLATED_TYPES.get(kind)
+    if known is None:
+        known = op.has_trait(IsolatedFromAbove)
+        if not isinstance(op, UnregisteredOp):
+            _ISOLATED_TYPES[kind] = known
+    return known
 
 
 def _verify_ops(root: Operation) -> None:
@@ -482,20 +570,6 @@ def op_name(op: Operation) -> str:
     """The op's name, also for unregistered ops (which xDSL names `builtin.unregistered`)."""
     real = getattr(op, "op_name", None) if op.name == "builtin.unregistered" else None
     return real.data if real is not None else op.name
-
-
-def new_context(allow_unregistered: bool = False) -> Context:
-    return Context(allow_unregistered=allow_unregistered)
-
-
-def module_of(op: Operation) -> ModuleOp:
-    while not isinstance(op, ModuleOp) or op.parent_op() is not None:
-        parent = op.parent_op()
-        if parent is None:
-            break
-        op = parent
-    assert isinstance(op, ModuleOp)
-    return op
 
 
 # ---------------------------------------------------------------------------
@@ -793,7 +867,6 @@ def thread_safe_implicit_builder() -> None:
     builder._override_operation_post_init = lambda: installed
 
 
-
 def fast_isolated_from_above() -> None:
     """xDSL 0.74's `IsolatedFromAbove.verify` with the same verdicts, linear in the region.
 
@@ -803,21 +876,11 @@ def fast_isolated_from_above() -> None:
     already seen inside `op` is accepted at once; anything else gets xDSL's own check.
     Idempotent; installed by the command-line tools and `dfsched.compile` (not on import).
     """
-    from xdsl.dialects.builtin import UnregisteredOp
     from xdsl.traits import IsolatedFromAbove
 
-    isolated_types: dict[type, bool] = {}
-
-    def is_isolated(op: Operation) -> bool:
-        kind = type(op)
-        known = isolated_types.get(kind)
-        if known is None:
-            known = op.has_trait(IsolatedFromAbove)
-            if not isinstance(op, UnregisteredOp):
-                isolated_types[kind] = known
-        return known
-
     def verify(self, op: Operation) -> None:
+        if getattr(_SCOPES_VERIFIED, "on", False):  # `verify_module` showed every operand inside
+            return
         inside: set[int] = set()  # ids of the blocks of `op`'s regions walked so far
         regions = list(op.regions)
         while regions:
@@ -835,7 +898,7 @@ def fast_isolated_from_above() -> None:
                             raise VerifyException(
                                 "Operation using value defined out of its "
                                 f"IsolatedFromAbove parent: {child_op}")
-                    if not is_isolated(child_op):
+                    if not _is_isolated(child_op):
                         regions += child_op.regions
 
     if getattr(IsolatedFromAbove.verify, "dfsched_fast", False):

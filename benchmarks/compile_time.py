@@ -2,12 +2,15 @@
 
     python benchmarks/compile_time.py [--device sample] [--repeat 3]
     python benchmarks/compile_time.py --grid 500 4000 100000 [--device sample]
+    python benchmarks/compile_time.py --grid 4000 65536 --kernel examples/row_bias_tiled.mlir
 
 Table 1: every kernel in examples/, the full pipeline next to a bare parse+print of the same
 input. Table 2: how the time grows with kernel size, on generated elementwise-add kernels with
 more compute groups (programs) and more compute tiles (grid size).
 `--grid N...` instead times `-ktir-to-dfir` on `add_kernel(1, N)` for each N, once: CPU seconds
-of the compiler process (the machine may be shared), peak memory and output size.
+of the compiler process (the machine may be shared), peak memory and output size. With
+`--kernel FILE`, on FILE with its `grid` attribute set to `[N]` instead (the examples whose tiles
+do not index their views compile at any grid: issue 19's 65,536-tile fuzz mutants).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -79,15 +83,16 @@ def add_kernel(groups: int, tiles: int, rows_per_tile: int = 2) -> str:
     return "\n".join(lines) + "\n"
 
 
-def grid_scaling(opt: str, device: str, tile_counts: list[int]) -> None:
+def grid_scaling(opt: str, device: str, tile_counts: list[int], kernel: str | None = None) -> None:
     """One compile per tile count: CPU seconds, peak memory, output size."""
-    print(f"grid scaling on device '{device}' (add_kernel(1, N), one run each)")
+    what = f"{os.path.basename(kernel)} with grid = [N]" if kernel else "add_kernel(1, N)"
+    print(f"grid scaling on device '{device}' ({what}, one run each)")
     print(f"{'tiles':>7} {'CPU s':>8} {'ms/tile':>8} {'peak MB':>8} {'output MB':>10}")
     with tempfile.TemporaryDirectory() as tmp:
         for tiles in tile_counts:
             path = os.path.join(tmp, f"adds_{tiles}.mlir")
             with open(path, "w") as fh:
-                fh.write(add_kernel(1, tiles))
+                fh.write(with_grid(kernel, tiles) if kernel else add_kernel(1, tiles))
             out = os.path.join(tmp, "out.mlir")
             code = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:]); "
                     "r = resource.getrusage(resource.RUSAGE_CHILDREN); "
@@ -102,15 +107,22 @@ def grid_scaling(opt: str, device: str, tile_counts: list[int]) -> None:
                   f"{size:>10.1f}")
 
 
+def with_grid(kernel: str, tiles: int) -> str:
+    """The text of `kernel` with every `grid = [...]` set to `[tiles]`."""
+    with open(kernel) as fh:
+        return re.sub(r"grid = \[[^\]]*\]", f"grid = [{tiles}]", fh.read())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--device", default="sample")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--grid", type=int, nargs="+", metavar="N", help="time add_kernel(1, N) for each N")
+    ap.add_argument("--kernel", metavar="FILE", help="with --grid: time FILE at grid = [N] instead")
     args = ap.parse_args()
     opt = shutil.which("dfsched-opt") or sys.exit("dfsched-opt is not on PATH")
     if args.grid:
-        grid_scaling(opt, args.device, args.grid)
+        grid_scaling(opt, args.device, args.grid, args.kernel)
         return
 
     def row(path: str) -> tuple[float, float]:

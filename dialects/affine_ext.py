@@ -86,20 +86,10 @@ class MLIRAffineParser(AffineParserBase):
         if text in ("floordiv", "ceildiv", "mod") and not is_symbolic_or_constant(rhs):
             raise ParseError(binop.span, f"non-affine expression: right operand of {text} has to be "
                                          "either a constant or symbolic")
-        match text:
-            case "+":
-                return add(lhs, rhs)
-            case "-":
-                return sub(lhs, rhs)
-            case "*":
-                return mul(lhs, rhs)
-            case "floordiv":
-                return floordiv(lhs, rhs)
-            case "ceildiv":
-                return ceildiv(lhs, rhs)
-            case "mod":
-                return mod(lhs, rhs)
-        raise ParseError(binop.span, f"unknown binary operator {text}")
+        operator = {"+": add, "-": sub, "*": mul, "floordiv": floordiv, "ceildiv": ceildiv, "mod": mod}.get(text)
+        if operator is None:
+            raise ParseError(binop.span, f"unknown binary operator {text}")
+        return operator(lhs, rhs)
 
     def parse_constraint_expr(self, parse_optional_bare_id) -> AffineConstraintExpr:
         lhs = self.parse_expr(parse_optional_bare_id)

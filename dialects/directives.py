@@ -36,6 +36,14 @@ xDSL 0.74 reads an op's `assembly_format` as MLIR's ODS does; what ODS spells wi
   `{segments = page0: (idx_set = affine_set<...>, start_addr = %a), ...}`, named in order.
 * `custom<EnumKeyword>($p)`: an i32 enum property written as its case's name (`value from %a`);
   the op names the enum in `KEYWORDS`.
+* `custom<AccessTile>(type($r))`: a `!ktdp.access_tile<...>` result, read stripped or in full,
+  printed in full.
+* `custom<IndirectSubscripts>($region, $base, $indirect, $captured, $kinds, $maps)`:
+  `intermediate_variables(%m) %X[ind(%IDX[%m]), (%k)]`, ktdp's gather/scatter subscripts.
+* `custom<BaseAndIndexTypes>(type($base), type($indirect))`: `T, T_idx...` with upstream's count error.
+
+`checked_parse` asks a parsed op for the violations upstream's hand-written parser reports
+once it has read the whole op (a parse error at the op's first operand).
 
 xDSL 0.74 has no custom `attr-dict` (ODS's `custom<AttrDictOrAlias>(attr-dict)`): `with_attr_dict`
 swaps an op's `attr-dict` for a subclass of xDSL's directive, `ResourceAttrDict` (`[@id]` and
@@ -47,10 +55,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerAttr, MemRefType,
-                                   StringAttr, UnitAttr, i32, i64)
+from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, ArrayAttr, BoolAttr, DenseArrayBase, DictionaryAttr, IndexType,
+                                   IntegerAttr, MemRefType, StringAttr, UnitAttr, i32, i64)
 from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import (AttrDictDirective, AttributeVariable, CustomDirective,
                                                    FormatProgram, OperandVariable, ParsingState, PrintingState,
@@ -686,11 +694,171 @@ class Subscripts(CustomDirective):
     operands: VariadicOperandVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        sub = parse_subscripts(parser)
+        apart = getattr(state.op_type, "SYMBOLS_APART", False)
+        sub = _parse_dim_subscripts(parser, True) if apart else parse_subscripts(parser)
         self.map.set(state, AffineMapAttr(sub.map))
         self.operands.set(state, sub.operands)
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         state.print_whitespace(printer)
         print_subscripts(printer, self.map.get(op), self.operands.get(op))
+        _printed(state)
+
+
+@irdl_custom_directive
+class AccessTile(CustomDirective):
+    type: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        from dfsched.dialects.ktdp_types import AccessTileType
+
+        self.type.set(state, (parse_own_type(parser, AccessTileType),))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        self.type.print(printer, state, op)
+
+
+def checked_parse(op_type: type[IRDLOperation]) -> type[IRDLOperation]:
+    """Class decorator: the op's `parsed_violation(op)` (a message or None), asked of the op its
+    declarative format read, is a parse error located at the op's first operand, as upstream's
+    hand-written parsers report what they check after reading the whole op."""
+    format_parse = op_type.parse.__func__  # type: ignore[attr-defined]
+
+    def parse(cls, parser: Parser):
+        start = parser.pos
+        op = format_parse(cls, parser)
+        if (message := cls.parsed_violation(op)) is not None:
+            parser.raise_error(f"'{cls.name}' op {message}", start)
+        return op
+
+    op_type.parse = classmethod(parse)  # type: ignore[method-assign]
+    return op_type
+
+
+def _parse_dim_subscripts(parser: Parser, brackets: bool):
+    """A ktdp access tile's subscripts: its symbols are passed apart, in `symbols(...)`."""
+    pos = parser.pos
+    sub = parse_subscripts(parser, brackets=brackets)
+    if sub.map.num_symbols:
+        parser.raise_error("a ktdp subscript takes no 'symbol(...)': pass symbols in 'symbols(...)'", pos)
+    return sub
+
+
+def _operand_key(operand: UnresolvedOperand) -> tuple[str, int]:
+    return operand.operand_name, operand.index
+
+
+@irdl_custom_directive
+class IndirectSubscripts(CustomDirective):
+    """`intermediate_variables(%m, %k) %X[ind(%IDX[%m, %k]), (%k mod 64)]`: the intermediate
+    variables become the region's block arguments, other ids in the subscripts captured
+    operands; every subscript map is stored over the dims `(captured..., intermediate...)`."""
+
+    region: RegionVariable
+    base: OperandVariable
+    indirect: VariadicOperandVariable
+    captured: VariadicOperandVariable
+    kinds: AttributeVariable
+    maps: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        start = state.start = parser.pos  # type: ignore[attr-defined]
+
+        def fail(message: str, at=None):
+            parser.raise_error(f"'{state.op_type.name}' op {message}", start if at is None else at)
+
+        if not parser.parse_optional_keyword("intermediate_variables"):
+            fail("error parsing intermediate_variables: expected 'intermediate_variables(...)'", parser.pos)
+        variables = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        variable_keys = [_operand_key(v) for v in variables]
+        if len(set(variable_keys)) != len(variable_keys):
+            fail("error parsing intermediate_variables: a name is repeated")
+        self.base.set(state, parser.parse_unresolved_operand())
+        kinds: list[bool] = []
+        subscripts = []
+        indirect: list[UnresolvedOperand] = []
+        parser.parse_punctuation("[")
+        while not parser.parse_optional_punctuation("]"):
+            if kinds and not parser.parse_optional_punctuation(","):
+                fail("expecting a comma between subscripts", parser.pos)
+            if parser.parse_optional_keyword("ind"):
+                parser.parse_punctuation("(")
+                indirect.append(parser.parse_unresolved_operand())
+                kinds.append(True)
+            elif parser.parse_optional_punctuation("("):
+                kinds.append(False)
+            else:
+                fail("unexpected token in subscript list, expected 'ind', '(', or ']'", parser.pos)
+            subscripts.append(_parse_dim_subscripts(parser, kinds[-1]))
+            parser.parse_punctuation(")")
+        # Captured variables: the ids that are not intermediate, in first-appearance order.
+        captured: dict[tuple[str, int], UnresolvedOperand] = {}
+        for operand in (o for sub in subscripts for o in sub.operands if _operand_key(o) not in variable_keys):
+            captured.setdefault(_operand_key(operand), operand)
+        position = {k: i for i, k in enumerate([*captured, *variable_keys])}
+        maps = []
+        for sub in subscripts:
+            dims = [AffineExpr.dimension(position[_operand_key(o)]) for o in sub.operands]
+            maps.append(AffineMapAttr(AffineMap(len(position), 0, tuple(
+                e.replace_dims_and_symbols(dims, []) for e in sub.map.results))))
+        body = Block(arg_types=[IndexType()] * len(variables))
+        for arg, name in zip(body.args, variables):
+            if SSAValue.is_valid_name(name.operand_name):
+                arg.name_hint = name.operand_name
+        body.add_op(state.op_type.get_trait(SingleBlockImplicitTerminator).op_type.create())
+        self.region.set(state, Region(body))
+        self.indirect.set(state, indirect)
+        self.captured.set(state, list(captured.values()))
+        self.kinds.set(state, ArrayAttr([BoolAttr.from_bool(k) for k in kinds]))
+        self.maps.set(state, ArrayAttr(maps))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        printer.print_string(" intermediate_variables(")
+        block = self.region.get(op).blocks.first
+        intermediate = list(block.args) if block is not None else []
+        printer.print_list(intermediate, printer.print_operand)
+        printer.print_string(") ")
+        printer.print_operand(self.base.get(op))
+        printer.print_string("[")
+        variables = [*self.captured.get(op), *intermediate]
+        indirect = iter(self.indirect.get(op))
+        kinds = [bool(k.value.data) for k in self.kinds.get(op).data if isinstance(k, IntegerAttr)]
+        maps = [m.data for m in self.maps.get(op).data if isinstance(m, AffineMapAttr)]
+        for i, (is_indirect, amap) in enumerate(zip(kinds, maps)):
+            printer.print_string(", " if i else "")
+            if is_indirect:
+                printer.print_string("ind(")
+                index_view = next(indirect, None)
+                if index_view is None:
+                    printer.print_string("<<missing index view>>")
+                else:
+                    printer.print_operand(index_view)
+                print_subscripts(printer, amap, variables)
+            else:
+                printer.print_string("(")
+                print_subscripts(printer, amap, variables, brackets=False)
+            printer.print_string(")")
+        printer.print_string("]")
+        _printed(state)
+
+
+@irdl_custom_directive
+class BaseAndIndexTypes(CustomDirective):
+    """`T, T_idx...`: the base's type, then one type per index view."""
+
+    base: TypeDirective
+    indirect: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        expected = len(state.operands[1]) + 1
+        if len(types) != expected:
+            parser.raise_error(f"'{state.op_type.name}' op expected {expected} types (base + {expected - 1} "
+                               f"indirect memrefs), but got {len(types)}", state.start)  # type: ignore[attr-defined]
+        self.base.set(state, types[:1])
+        self.indirect.set(state, types[1:])
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        printer.print_list([*self.base.get(op), *self.indirect.get(op)], printer.print_attribute)
         _printed(state)

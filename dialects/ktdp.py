@@ -17,26 +17,21 @@ from xdsl.dialects.builtin import (I32, I64, AffineMapAttr, AffineSetAttr, Array
                                    IndexType, IntegerAttr, IntegerType, MemRefType, TensorType, UnrankedTensorType,
                                    i32, i64)
 from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
+from xdsl.ir.affine import AffineMap, AffineSet
 from xdsl.dialects.utils.dynamic_index_list import DynamicIndexList
 from xdsl.irdl import (AttrSizedOperandSegments, ParsePropInAttrDict, IRDLOperation, irdl_op_definition,
                        lazy_traits_def, operand_def, opt_prop_def, prop_def, region_def, result_def, traits_def,
                        var_operand_def, var_result_def)
-from xdsl.parser import Parser
-from xdsl.printer import Printer
-from xdsl.traits import (IsTerminator, MemoryReadEffect, MemoryWriteEffect, Pure, SingleBlockImplicitTerminator,
-                         ensure_terminator)
+from xdsl.traits import IsTerminator, MemoryReadEffect, MemoryWriteEffect, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.compat import UnresolvedOperand
-from dfsched.dialects.directives import EnumKeyword, OwnType, parse_own_type
-from dfsched.dialects.affine_subscripts import Subscripts, parse_subscripts, print_subscripts
-from dfsched.dialects.syntax import print_attr_dict, split_attr_dict
+from dfsched.dialects.directives import (AccessTile, BaseAndIndexTypes, EnumKeyword, IndirectSubscripts, OwnType, Subscripts,
+                                         checked_parse)
 from dfsched.dialects.ktdp_inter_tile import linear_form  # noqa: F401  (re-export for the passes)
 from dfsched.dialects.ktdp_inter_tile import (InterTileConsumeOp, InterTileProduceOp, InterTileReduceOp,
                                               YieldPartialOp, YieldReducedOp)
 from dfsched.dialects.ktdp_types import (DYNAMIC, AccessTileType, MemorySpaceAttr, RuntimeArgExtractKind,
-                                         RuntimeArgType, TileFutureType, print_type_list, require_map, require_prop,
+                                         RuntimeArgType, TileFutureType, require_map, require_prop,
                                          require_set, show)
 
 
@@ -87,25 +82,6 @@ def tile_id_covers_grid(num_ids: int, grid: Sequence[int]) -> bool:
     one id per dimension, where trailing unit dimensions may be left out (Triton declares
     `grid = [N, 1]` and asks for one id); the ids are the leading coordinates."""
     return num_ids == len(grid) or (0 < num_ids < len(grid) and all(d == 1 for d in grid[num_ids:]))
-
-
-def _operand_key(operand: UnresolvedOperand) -> tuple[str, int]:
-    return operand.operand_name, operand.index
-
-
-def _parse_dim_subscripts(parser: Parser, *, brackets: bool) -> Subscripts:
-    """Affine subscripts over SSA ids (`affine_subscripts.py`); ktdp passes symbols apart, in
-    `symbols(...)`, so `symbol(%s)` is refused here."""
-    start = parser.pos
-    subscripts = parse_subscripts(parser, brackets=brackets)
-    if subscripts.map.num_symbols:
-        parser.raise_error("a ktdp subscript takes no 'symbol(...)': pass symbols in 'symbols(...)'", start)
-    return subscripts
-
-
-def _index_operands(parser: Parser, operands: Sequence[UnresolvedOperand]) -> list[SSAValue]:
-    return [parser.resolve_operand(o, IndexType()) for o in operands]
-
 
 
 def _constant_list(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[int | None]:
@@ -271,6 +247,7 @@ def _check_access_tile_result(op: IRDLOperation) -> AccessTileType:
     return t
 
 
+@checked_parse
 @irdl_op_definition
 class ConstructAccessTileOp(IRDLOperation):
     """`ktdp.construct_access_tile %view[%i, %j] {access_tile_set = ..., access_tile_order = ...}
@@ -281,6 +258,7 @@ class ConstructAccessTileOp(IRDLOperation):
     """
 
     name = "ktdp.construct_access_tile"
+    SYMBOLS_APART: ClassVar[bool] = True  # symbols go in `symbols(...)`, not in the subscripts
 
     base = operand_def()
     indices = var_operand_def(IndexType)
@@ -290,7 +268,7 @@ class ConstructAccessTileOp(IRDLOperation):
     access_tile_order = opt_prop_def(Attribute)
     result = result_def()
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = traits_def(Pure())
 
     def __init__(
@@ -315,71 +293,29 @@ class ConstructAccessTileOp(IRDLOperation):
             attributes=attributes,
         )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> ConstructAccessTileOp:
-        start = parser.pos
-        base = parser.parse_unresolved_operand()
-        subscripts = _parse_dim_subscripts(parser, brackets=True)
-        base_map = subscripts.map
-        symbols: list[UnresolvedOperand] = []
-        if parser.parse_optional_keyword("symbols"):
-            symbols = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_unresolved_operand
-            )
-        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-        parser.parse_punctuation(":")
-        base_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        result_type = parse_own_type(parser, AccessTileType)
+    assembly_format = ("$base `` custom<Subscripts>($base_map, $indices) (`symbols` `(` $symbol_operands^ `)`)? "
+                       "attr-dict `:` type($base) `->` custom<AccessTile>(type($result))")
+    custom_directives = (Subscripts, AccessTile)
 
-        def fail(message: str):
-            parser.raise_error(f"'{cls.name}' op {message}", start)
-
-        tile_set = props.get("access_tile_set")
+    @staticmethod
+    def parsed_violation(op: ConstructAccessTileOp) -> str | None:
+        """What upstream's parser rejects once the op is read (the verifier words these apart)."""
+        tile_set, order = op.access_tile_set, op.access_tile_order
         if tile_set is None:
-            fail("Access tile set is missing in the operation")
+            return "Access tile set is missing in the operation"
         if not isinstance(tile_set, AffineSetAttr):
-            fail("access_tile_set must be an integer set (affine_set<...>)")
-        if tile_set.data.num_dims != len(base_map.results):
-            fail("Access tile set and Base input dimensions should match")
-        order = props.get("access_tile_order")
+            return "access_tile_set must be an integer set (affine_set<...>)"
+        if tile_set.data.num_dims != len(op.base_map.data.results):
+            return "Access tile set and Base input dimensions should match"
         if order is None:
-            fail("Access tile order is missing in the operation")
+            return "Access tile order is missing in the operation"
         if not isinstance(order, AffineMapAttr):
-            fail("access_tile_order must be an affine map (affine_map<...>)")
+            return "access_tile_order must be an affine map (affine_map<...>)"
         if order.data.num_dims != len(order.data.results):
-            fail(
-                "Number of input dimensions and output dimensions in the access tile order "
-                "should match"
-            )
+            return "Number of input dimensions and output dimensions in the access tile order should match"
         if len(order.data.results) != tile_set.data.num_dims:
-            fail("Number of dimensions in the access tile order and access tile set must match!")
-
-        props["base_map"] = AffineMapAttr(base_map)
-        return cls.build(
-            operands=[
-                parser.resolve_operand(base, base_type),
-                _index_operands(parser, subscripts.operands),
-                _index_operands(parser, symbols),
-            ],
-            result_types=[result_type],
-            properties=props,
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.base)
-        print_subscripts(printer, self.base_map.data, self.indices)
-        if self.symbol_operands:
-            printer.print_string(" symbols(")
-            printer.print_list(self.symbol_operands, printer.print_operand)
-            printer.print_string(")")
-        print_attr_dict(printer, self, ("base_map",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.base.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+            return "Number of dimensions in the access tile order and access tile set must match!"
+        return None
 
     def verify_(self) -> None:
         _check_memref_or_tensor(self.base.type, "operand #0")
@@ -451,7 +387,7 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
     region = region_def()
     result = result_def()
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = lazy_traits_def(
         lambda: (SingleBlockImplicitTerminator(RegionTerminatorOp), MemoryReadEffect())
     )
@@ -492,137 +428,11 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
     def subscript_kinds(self) -> list[bool]:
         return [bool(k.value.data) for k in self.per_dim_subscript_kinds.data if isinstance(k, IntegerAttr)]
 
-    @classmethod
-    def parse(cls, parser: Parser) -> ConstructIndirectAccessTileOp:
-        start = parser.pos
-
-        def fail(message: str, at=None):
-            parser.raise_error(f"'{cls.name}' op {message}", start if at is None else at)
-
-        if not parser.parse_optional_keyword("intermediate_variables"):
-            fail("error parsing intermediate_variables: expected 'intermediate_variables(...)'", parser.pos)
-        variables = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
-        variable_keys = [_operand_key(v) for v in variables]
-        if len(set(variable_keys)) != len(variable_keys):
-            fail("error parsing intermediate_variables: a name is repeated")
-        base = parser.parse_unresolved_operand()
-
-        kinds: list[bool] = []
-        local_maps: list[list[AffineExpr]] = []
-        local_ids: list[list[UnresolvedOperand]] = []
-        indirect: list[UnresolvedOperand] = []
-        parser.parse_punctuation("[")
-        while not parser.parse_optional_punctuation("]"):
-            if kinds and not parser.parse_optional_punctuation(","):
-                fail("expecting a comma between subscripts", parser.pos)
-            if parser.parse_optional_keyword("ind"):
-                parser.parse_punctuation("(")
-                indirect.append(parser.parse_unresolved_operand())
-                subscripts = _parse_dim_subscripts(parser, brackets=True)
-                parser.parse_punctuation(")")
-                kinds.append(True)
-            elif parser.parse_optional_punctuation("("):
-                subscripts = _parse_dim_subscripts(parser, brackets=False)
-                parser.parse_punctuation(")")
-                kinds.append(False)
-            else:
-                fail("unexpected token in subscript list, expected 'ind', '(', or ']'", parser.pos)
-            local_maps.append(list(subscripts.map.results))
-            local_ids.append(subscripts.operands)
-
-        symbols: list[UnresolvedOperand] = []
-        if parser.parse_optional_keyword("symbols"):
-            symbols = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_unresolved_operand
-            )
-        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-
-        # Captured variables: the ids that are not intermediate, in first-appearance order.
-        captured: list[UnresolvedOperand] = []
-        seen: set[tuple[str, int]] = set(variable_keys)
-        for ids in local_ids:
-            for operand in ids:
-                if _operand_key(operand) not in seen:
-                    seen.add(_operand_key(operand))
-                    captured.append(operand)
-        unified = [_operand_key(o) for o in captured] + variable_keys
-        position = {k: i for i, k in enumerate(unified)}
-        maps = []
-        for exprs, ids in zip(local_maps, local_ids):
-            dims = [AffineExpr.dimension(position[_operand_key(o)]) for o in ids]
-            maps.append(
-                AffineMap(len(unified), 0, tuple(e.replace_dims_and_symbols(dims, []) for e in exprs))
-            )
-
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        parser.parse_punctuation("->")
-        result_type = parse_own_type(parser, AccessTileType)
-        if len(types) != len(indirect) + 1:
-            fail(
-                f"expected {len(indirect) + 1} types (base + {len(indirect)} indirect memrefs), "
-                f"but got {len(types)}"
-            )
-
-        index = IndexType()
-        body = Block(arg_types=[index] * len(variables))
-        for arg, name in zip(body.args, variables):
-            if SSAValue.is_valid_name(name.operand_name):
-                arg.name_hint = name.operand_name
-        props["per_dim_subscript_kinds"] = ArrayAttr([BoolAttr.from_bool(k) for k in kinds])
-        props["per_dim_subscript_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
-        op = cls.build(
-            operands=[
-                parser.resolve_operand(base, types[0]),
-                [parser.resolve_operand(o, t) for o, t in zip(indirect, types[1:])],
-                _index_operands(parser, captured),
-                _index_operands(parser, symbols),
-            ],
-            result_types=[result_type],
-            properties=props,
-            attributes=attrs,
-            regions=[Region(body)],
-        )
-        ensure_terminator(op, SingleBlockImplicitTerminator(RegionTerminatorOp))
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" intermediate_variables(")
-        printer.print_list(self.intermediate_variables, printer.print_operand)
-        printer.print_string(") ")
-        printer.print_operand(self.base)
-        printer.print_string("[")
-        variables = [*self.captured_variables, *self.intermediate_variables]
-        indirect = iter(self.indirect_memrefs)
-        maps = [m.data for m in self.per_dim_subscript_maps.data if isinstance(m, AffineMapAttr)]
-        for i, (is_indirect, amap) in enumerate(zip(self.subscript_kinds(), maps)):
-            if i:
-                printer.print_string(", ")
-            if is_indirect:
-                printer.print_string("ind(")
-                index_view = next(indirect, None)
-                if index_view is None:
-                    printer.print_string("<<missing index view>>")
-                else:
-                    printer.print_operand(index_view)
-                print_subscripts(printer, amap, variables)
-                printer.print_string(")")
-            else:
-                printer.print_string("(")
-                print_subscripts(printer, amap, variables, brackets=False)
-                printer.print_string(")")
-        printer.print_string("]")
-        if self.symbol_operands:
-            printer.print_string(" symbols(")
-            printer.print_list(self.symbol_operands, printer.print_operand)
-            printer.print_string(")")
-        print_attr_dict(printer, self, ("per_dim_subscript_kinds", "per_dim_subscript_maps"))
-        printer.print_string(" : ")
-        print_type_list(printer, [self.base.type, *self.indirect_memrefs.types])
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+    assembly_format = ("custom<IndirectSubscripts>($region, $base, $indirect_memrefs, $captured_variables, "
+                       "$per_dim_subscript_kinds, $per_dim_subscript_maps) (`symbols` `(` $symbol_operands^ `)`)? "
+                       "attr-dict `:` custom<BaseAndIndexTypes>(type($base), type($indirect_memrefs)) `->` "
+                       "custom<AccessTile>(type($result))")
+    custom_directives = (IndirectSubscripts, BaseAndIndexTypes, AccessTile)
 
     def verify_(self) -> None:
         _check_memref_or_tensor(self.base.type, "operand #0")

@@ -28,7 +28,8 @@ from xdsl.printer import Printer
 from dfsched.compat import XDSL_LINALG as _XDSL_LINALG
 from dfsched.compat import ElementwiseOperation, IteratorType, IteratorTypeAttr, NamedOperation, indented
 from dfsched.compat import linalg_ops as _x
-from dfsched.dialects.syntax import parse_arrow_type_list, print_arrow_type_list, print_attr_dict, sorted_attrs, split_attr_dict
+from dfsched.dialects.syntax import (op_class, parse_arrow_type_list, print_arrow_type_list, print_attr_dict, sorted_attrs,
+                                    split_attr_dict)
 
 # ===========================================================================
 # Shared pieces of MLIR's structured-op syntax
@@ -156,48 +157,10 @@ class NamedOpSyntax:
         _print_arrow_types(printer, op.result_types)
 
 
-class AddOp(NamedOpSyntax, _x.AddOp):
-    pass
-
-
-class SubOp(NamedOpSyntax, _x.SubOp):
-    pass
-
-
-class MulOp(NamedOpSyntax, _x.MulOp):
-    pass
-
-
-class ExpOp(NamedOpSyntax, _x.ExpOp):
-    pass
-
-
-class LogOp(NamedOpSyntax, _x.LogOp):
-    pass
-
-
-class SqrtOp(NamedOpSyntax, _x.SqrtOp):
-    pass
-
-
-class SelectOp(NamedOpSyntax, _x.SelectOp):
-    pass
-
-
-class FillOp(NamedOpSyntax, _x.FillOp):
-    pass
-
-
-class CopyOp(NamedOpSyntax, _x.CopyOp):
-    pass
-
-
-class MaxOp(NamedOpSyntax, _x.MaxOp):
-    pass
-
-
-class MinOp(NamedOpSyntax, _x.MinOp):
-    pass
+AddOp, SubOp, MulOp, ExpOp, LogOp, SqrtOp, SelectOp, FillOp, CopyOp, MaxOp, MinOp = (
+    op_class(base.__name__, (NamedOpSyntax, base), None)
+    for base in (_x.AddOp, _x.SubOp, _x.MulOp, _x.ExpOp, _x.LogOp, _x.SqrtOp, _x.SelectOp, _x.FillOp, _x.CopyOp,
+                 _x.MaxOp, _x.MinOp))
 
 
 _MATMUL_MAPS = ArrayAttr(
@@ -227,6 +190,21 @@ def contraction_region(inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) 
         total = (arith.AddfOp if is_float else arith.AddiOp)(product, block.args[2]).result
         _x.YieldOp(total)
     return Region(block)
+
+
+# The summation order a schedule chose for a reduction (Decision 65's lane-wide stepping):
+# `dfsched.lane_wide = L` on a linalg op says its rows are summed in L lanes (lane l folds
+# the elements l, l + L, ... in order, across the steps of its loop when stepped), the lanes
+# then folded by halving (l with l + L/2, ...) and the result into the op's init. Passes set
+# it (`passes/lane_wide.py`); the interpreters follow it (`interp/linalg_impl.py`).
+LANE_WIDE = "dfsched.lane_wide"
+
+
+def lane_width(op) -> int | None:
+    """The L of an op marked `dfsched.lane_wide`, else None."""
+    attr = op.attributes.get(LANE_WIDE)
+    value = getattr(getattr(attr, "value", None), "data", None)
+    return value if isinstance(value, int) else None
 
 
 def is_contraction_body(block: Block) -> bool:

@@ -8,7 +8,7 @@ messages follow the upstream C++ dialect (`docs/dialects.md#spyreop`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import ClassVar
 
 from xdsl.dialects.builtin import Float16Type, Float32Type, FloatAttr, IntegerType, TensorType, f32
@@ -21,39 +21,22 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
-from dfsched.dialects.syntax import print_attr_dict
+from dfsched.dialects.syntax import op_class, print_attr_dict
 
 # ===========================================================================
 # Types
 # ===========================================================================
 
 
-@irdl_attr_definition
-class DF16Type(ParametrizedAttribute, TypeAttribute):
-    """`!spyreop.df16`: IBM DLFloat16 (1 sign, 6 exponent, 9 mantissa bits)."""
-
-    name = "spyreop.df16"
-
-
-@irdl_attr_definition
-class DF16FusedType(ParametrizedAttribute, TypeAttribute):
-    """`!spyreop.df16_fused`: a pair of df16 values held as one (mean, mean of squares)."""
-
-    name = "spyreop.df16_fused"
-
-
-@irdl_attr_definition
-class FP16FusedType(ParametrizedAttribute, TypeAttribute):
-    """`!spyreop.fp16_fused`: a pair of f16 values held as one."""
-
-    name = "spyreop.fp16_fused"
-
-
-@irdl_attr_definition
-class FP32FusedType(ParametrizedAttribute, TypeAttribute):
-    """`!spyreop.fp32_fused`: a pair of f32 values held as one."""
-
-    name = "spyreop.fp32_fused"
+DF16Type, DF16FusedType, FP16FusedType, FP32FusedType = (
+    irdl_attr_definition(type(class_name, (ParametrizedAttribute, TypeAttribute),
+                              {"__module__": __name__, "__doc__": doc, "name": f"spyreop.{name}"}))
+    for class_name, name, doc in (
+        ("DF16Type", "df16", "`!spyreop.df16`: IBM DLFloat16 (1 sign, 6 exponent, 9 mantissa bits)."),
+        ("DF16FusedType", "df16_fused", "`!spyreop.df16_fused`: a pair of df16 values held as one (mean, mean of squares)."),
+        ("FP16FusedType", "fp16_fused", "`!spyreop.fp16_fused`: a pair of f16 values held as one."),
+        ("FP32FusedType", "fp32_fused", "`!spyreop.fp32_fused`: a pair of f32 values held as one."),
+    ))
 
 
 def fused_of(scalar: Attribute) -> Attribute | None:
@@ -183,220 +166,93 @@ def _parse_separated_operands(parser: Parser, separators: tuple[str, ...]) -> li
     return names
 
 
-def _print_separated_operands(printer: Printer, operands: Sequence[SSAValue], separators: tuple[str, ...]) -> None:
-    printer.print_string(" ")
-    printer.print_operand(operands[0])
-    for sep, value in zip(separators, operands[1:]):
-        printer.print_string(", " if sep == "," else f" {sep} ")
-        printer.print_operand(value)
+class _IntrinsicOp(IRDLOperation):
+    """Operands and results all of one type, spelled once: `%a <sep> %b ... : T`, or not at all
+    for a fixed-width integer intrinsic (`%r = spyreop.addi32toi32 %a, %b`).
 
-
-class _SameTypeOp(IRDLOperation):
-    """Operands and results all of one type T, spelled once: `%a <sep> %b ... : T`.
-
-    `SEPARATORS` are what precede the 2nd, 3rd, ... operand (`,` or a keyword such as
-    `squares`); `ALLOWED` is the type constraint.
+    `SEPARATORS` are what precede the 2nd, 3rd, ... operand (`,` or the operand's own name
+    as a keyword, such as `squares`); `ALLOWED` is the type constraint; `FIXED` the one
+    integer type of a fixed-width intrinsic (None: the type is written).
     """
 
     SEPARATORS: ClassVar[tuple[str, ...]] = ()
     ALLOWED: ClassVar[_TypeClass] = FLOAT
-    NUM_RESULTS: ClassVar[int] = 1
+    FIXED: ClassVar[IntegerType | None] = None
 
     traits = traits_def(Pure())
+
+    def __init__(self, *operands: SSAValue):
+        super().__init__(operands=operands, result_types=[operands[0].type] * len(type(self).get_irdl_definition().results))
 
     @classmethod
     def parse(cls, parser: Parser):
         names = _parse_separated_operands(parser, cls.SEPARATORS)
         attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return cls.build(
-            operands=[parser.resolve_operand(n, t) for n in names],
-            result_types=[t] * cls.NUM_RESULTS,
-            attributes=attrs,
-        )
+        if cls.FIXED is None:
+            parser.parse_punctuation(":")
+        t = cls.FIXED or parser.parse_type()
+        return cls.build(operands=[parser.resolve_operand(n, t) for n in names],
+                         result_types=[t] * len(cls.get_irdl_definition().results), attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        _print_separated_operands(printer, self.operands, self.SEPARATORS)
+        printer.print_string(" ")
+        printer.print_operand(self.operands[0])
+        for sep, value in zip(self.SEPARATORS, self.operands[1:]):
+            printer.print_string(", " if sep == "," else f" {sep} ")
+            printer.print_operand(value)
         print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result_types[0])
+        if self.FIXED is None:
+            printer.print_string(" : ")
+            printer.print_attribute(self.result_types[0])
 
     def verify_(self) -> None:
-        for i, t in enumerate(self.operand_types):
-            _check_type("operand", i, t, self.ALLOWED)
-        for i, t in enumerate(self.result_types):
-            _check_type("result", i, t, self.ALLOWED)
-        if len(set([*self.operand_types, *self.result_types])) != 1:
+        for role, types in (("operand", self.operand_types), ("result", self.result_types)):
+            for i, t in enumerate(types):
+                _check_type(role, i, t, self.ALLOWED, self.FIXED)
+        if self.FIXED is None and len(set([*self.operand_types, *self.result_types])) != 1:
             raise VerifyException("requires the same type for all operands and results")
 
 
-def _unary(class_name: str, op_name: str, doc: str, allowed: _TypeClass = FLOAT) -> type[_SameTypeOp]:
-    """A one-operand intrinsic `%r = OP %x : T`."""
-
-    def __init__(self, operand: SSAValue):
-        _SameTypeOp.__init__(self, operands=[operand], result_types=[operand.type])
-
-    body = {
-        "__module__": __name__,
-        "__doc__": doc,
-        "__init__": __init__,
-        "__annotations__": {"ALLOWED": "ClassVar[_TypeClass]"},
-        "name": op_name,
-        "ALLOWED": allowed,
-        "operand": operand_def(),
-        "result": result_def(),
-    }
-    return irdl_op_definition(type(class_name, (_SameTypeOp,), body))
+def _intrinsic(class_name: str, syntax: str, doc: str, allowed: _TypeClass = FLOAT, fixed: IntegerType | None = None,
+               results: tuple[str, ...] = ("result",)) -> type[_IntrinsicOp]:
+    """An intrinsic from its `syntax`, `"spyreop.NAME %a, %b"` or `"spyreop.NAME %x squares %sq"`:
+    the op name, then the operands, each after its separator (`,` or its own name)."""
+    op_name, *words = syntax.replace(",", " , ").split()
+    return op_class(class_name, _IntrinsicOp, op_name, doc, ALLOWED=allowed, FIXED=fixed,
+                    SEPARATORS=tuple(w for w in words if not w.startswith("%")),
+                    __annotations__=dict.fromkeys(("ALLOWED", "FIXED", "SEPARATORS"), "ClassVar"),
+                    **{w[1:]: operand_def() for w in words if w.startswith("%")}, **{r: result_def() for r in results})
 
 
-ExpOp = _unary("ExpOp", "spyreop.exp", "`%r = spyreop.exp %x : f16`: e^x.")
-GeluOp = _unary("GeluOp", "spyreop.gelu", "`spyreop.gelu %x : T`: x * Phi(x) (f16 or df16 only).", HALF_FLOAT)
-SigmoidOp = _unary("SigmoidOp", "spyreop.sigmoid", "`spyreop.sigmoid %x : T`: 1 / (1 + e^-x).")
-SiluOp = _unary("SiluOp", "spyreop.silu", "`spyreop.silu %x : T`: x * sigmoid(x).")
-SqrtOp = _unary("SqrtOp", "spyreop.sqrt", "`spyreop.sqrt %x : T`: square root.")
-RsqrtOp = _unary("RsqrtOp", "spyreop.rsqrt", "`spyreop.rsqrt %x : T`: 1 / sqrt(x).")
-ReciprocalOp = _unary("ReciprocalOp", "spyreop.reciprocal", "`spyreop.reciprocal %x : T`: 1 / x.")
-
-
-@irdl_op_definition
-class RealDivOp(_SameTypeOp):
-    """`%r = spyreop.realdiv %a, %b : T`: a / b."""
-
-    name = "spyreop.realdiv"
-    SEPARATORS: ClassVar[tuple[str, ...]] = (",",)
-    lhs = operand_def()
-    rhs = operand_def()
-    result = result_def()
-
-    def __init__(self, lhs: SSAValue, rhs: SSAValue):
-        super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
-
-
-@irdl_op_definition
-class SelectOp(_SameTypeOp):
-    """`%r = spyreop.select %c, %t, %f : T`: %t where the float %c is non-zero, else %f."""
-
-    name = "spyreop.select"
-    SEPARATORS: ClassVar[tuple[str, ...]] = (",", ",")
-    condition = operand_def()
-    true_value = operand_def()
-    false_value = operand_def()
-    result = result_def()
-
-    def __init__(self, condition: SSAValue, true_value: SSAValue, false_value: SSAValue):
-        super().__init__(operands=[condition, true_value, false_value], result_types=[true_value.type])
-
-
-@irdl_op_definition
-class Exx2Op(_SameTypeOp):
-    """`%mean, %squares = spyreop.exx2 %x : T`: mean and mean of squares over a stick."""
-
-    name = "spyreop.exx2"
-    NUM_RESULTS: ClassVar[int] = 2
-    operand = operand_def()
-    result = result_def()
-    squares = result_def()
-
-    def __init__(self, operand: SSAValue):
-        super().__init__(operands=[operand], result_types=[operand.type, operand.type])
-
-
-@irdl_op_definition
-class LayerNormScaleOp(_SameTypeOp):
-    """`%s = spyreop.layernormscale %mean squares %sq : T`: LayerNorm's scale factor."""
-
-    name = "spyreop.layernormscale"
-    SEPARATORS: ClassVar[tuple[str, ...]] = ("squares",)
-    operand = operand_def()
-    squares = operand_def()
-    result = result_def()
-
-
-@irdl_op_definition
-class LayerNormNormOp(_SameTypeOp):
-    """`%y = spyreop.layernormnorm %x squares %a scale %b weight %w bias %c : T`: the
-    normalising part of LayerNorm."""
-
-    name = "spyreop.layernormnorm"
-    SEPARATORS: ClassVar[tuple[str, ...]] = ("squares", "scale", "weight", "bias")
-    operand = operand_def()
-    squares = operand_def()
-    scale = operand_def()
-    weight = operand_def()
-    bias = operand_def()
-    result = result_def()
-
-
-class _FixedIntOp(IRDLOperation):
-    """Integer intrinsics of a fixed width: no type is spelled (`%r = spyreop.addi32toi32 %a, %b`)."""
-
-    SEPARATORS: ClassVar[tuple[str, ...]] = (",",)
-    WIDTH: ClassVar[int] = 32
-
-    traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        t = IntegerType(cls.WIDTH)
-        names = _parse_separated_operands(parser, cls.SEPARATORS)
-        attrs = parser.parse_optional_attr_dict()
-        return cls.build(
-            operands=[parser.resolve_operand(n, t) for n in names], result_types=[t], attributes=attrs
-        )
-
-    def print(self, printer: Printer) -> None:
-        _print_separated_operands(printer, self.operands, self.SEPARATORS)
-        print_attr_dict(printer, self)
-
-    def verify_(self) -> None:
-        t = IntegerType(self.WIDTH)
-        allowed = I32 if self.WIDTH == 32 else I64
-        for i, operand_type in enumerate(self.operand_types):
-            _check_type("operand", i, operand_type, allowed, t)
-        _check_type("result", 0, self.result_types[0], allowed, t)
-
-
-class _FixedIntBinaryOp(_FixedIntOp):
-    """`%r = OP %a, %b` on fixed-width integers."""
-
-    lhs = operand_def()
-    rhs = operand_def()
-    result = result_def()
-
-
-@irdl_op_definition
-class AddI32ToI32Op(_FixedIntBinaryOp):
-    """`%r = spyreop.addi32toi32 %a, %b`: 32-bit integer addition."""
-
-    name = "spyreop.addi32toi32"
-
-
-@irdl_op_definition
-class AddI64ToI64Op(_FixedIntBinaryOp):
-    """`%r = spyreop.addi64toi64 %a, %b`: 64-bit integer addition."""
-
-    name = "spyreop.addi64toi64"
-    WIDTH: ClassVar[int] = 64
-
-
-@irdl_op_definition
-class MulI32ToI32Op(_FixedIntBinaryOp):
-    """`%r = spyreop.muli32toi32 %a, %b`: 32-bit product of 32-bit integers."""
-
-    name = "spyreop.muli32toi32"
-
-
-@irdl_op_definition
-class Idx32ToAddrOp(_FixedIntOp):
-    """`%r = spyreop.idx32toaddr %i base %b stride %s`: the address b + s * i."""
-
-    name = "spyreop.idx32toaddr"
-    SEPARATORS: ClassVar[tuple[str, ...]] = ("base", "stride")
-    index = operand_def()
-    base = operand_def()
-    stride = operand_def()
-    result = result_def()
+ExpOp = _intrinsic("ExpOp", "spyreop.exp %operand", "`%r = spyreop.exp %x : f16`: e^x.")
+GeluOp = _intrinsic("GeluOp", "spyreop.gelu %operand", "`spyreop.gelu %x : T`: x * Phi(x) (f16 or df16 only).",
+                    HALF_FLOAT)
+SigmoidOp = _intrinsic("SigmoidOp", "spyreop.sigmoid %operand", "`spyreop.sigmoid %x : T`: 1 / (1 + e^-x).")
+SiluOp = _intrinsic("SiluOp", "spyreop.silu %operand", "`spyreop.silu %x : T`: x * sigmoid(x).")
+SqrtOp = _intrinsic("SqrtOp", "spyreop.sqrt %operand", "`spyreop.sqrt %x : T`: square root.")
+RsqrtOp = _intrinsic("RsqrtOp", "spyreop.rsqrt %operand", "`spyreop.rsqrt %x : T`: 1 / sqrt(x).")
+ReciprocalOp = _intrinsic("ReciprocalOp", "spyreop.reciprocal %operand", "`spyreop.reciprocal %x : T`: 1 / x.")
+RealDivOp = _intrinsic("RealDivOp", "spyreop.realdiv %lhs, %rhs", "`%r = spyreop.realdiv %a, %b : T`: a / b.")
+SelectOp = _intrinsic("SelectOp", "spyreop.select %condition, %true_value, %false_value",
+                      "`%r = spyreop.select %c, %t, %f : T`: %t where the float %c is non-zero, else %f.")
+Exx2Op = _intrinsic("Exx2Op", "spyreop.exx2 %operand",
+                    "`%mean, %squares = spyreop.exx2 %x : T`: mean and mean of squares over a stick.",
+                    results=("result", "squares"))
+LayerNormScaleOp = _intrinsic("LayerNormScaleOp", "spyreop.layernormscale %operand squares %squares",
+                              "`%s = spyreop.layernormscale %mean squares %sq : T`: LayerNorm's scale factor.")
+LayerNormNormOp = _intrinsic(
+    "LayerNormNormOp", "spyreop.layernormnorm %operand squares %squares scale %scale weight %weight bias %bias",
+    "`%y = spyreop.layernormnorm %x squares %a scale %b weight %w bias %c : T`: the normalising part of LayerNorm.")
+AddI32ToI32Op = _intrinsic("AddI32ToI32Op", "spyreop.addi32toi32 %lhs, %rhs",
+                           "`%r = spyreop.addi32toi32 %a, %b`: 32-bit integer addition.", I32, IntegerType(32))
+AddI64ToI64Op = _intrinsic("AddI64ToI64Op", "spyreop.addi64toi64 %lhs, %rhs",
+                           "`%r = spyreop.addi64toi64 %a, %b`: 64-bit integer addition.", I64, IntegerType(64))
+MulI32ToI32Op = _intrinsic("MulI32ToI32Op", "spyreop.muli32toi32 %lhs, %rhs",
+                           "`%r = spyreop.muli32toi32 %a, %b`: 32-bit product of 32-bit integers.", I32,
+                           IntegerType(32))
+Idx32ToAddrOp = _intrinsic("Idx32ToAddrOp", "spyreop.idx32toaddr %index base %base stride %stride",
+                           "`%r = spyreop.idx32toaddr %i base %b stride %s`: the address b + s * i.", I32,
+                           IntegerType(32))
 
 
 class _FusedOp(IRDLOperation):
@@ -427,32 +283,18 @@ class _FusedOp(IRDLOperation):
             )
 
 
-@irdl_op_definition
-class Exx2FusedOp(_FusedOp):
-    """`%p = spyreop.exx2_fused %x : f16 -> !spyreop.fp16_fused`: exx2 as one fused value."""
-
-    name = "spyreop.exx2_fused"
-    infer = staticmethod(fused_of)
-
-
-@irdl_op_definition
-class Exx2ZeroMeanFusedOp(_FusedOp):
-    """`%p = spyreop.exx2_zeromean_fused %x : f16 -> !spyreop.fp16_fused`: exx2_fused with
-    the mean taken as zero (only the mean of squares is accumulated)."""
-
-    name = "spyreop.exx2_zeromean_fused"
-    infer = staticmethod(fused_of)
-
-
-@irdl_op_definition
-class LayerNormScaleFusedOp(_FusedOp):
-    """`%s = spyreop.layernormscale_fused %p : !spyreop.fp16_fused -> f16`: LayerNorm's scale
-    from a fused (mean, mean of squares) pair."""
-
-    name = "spyreop.layernormscale_fused"
-    OPERANDS: ClassVar[_TypeClass] = FUSED
-    RESULTS: ClassVar[_TypeClass] = FLOAT
-    infer = staticmethod(scalar_of)
+Exx2FusedOp = op_class("Exx2FusedOp", _FusedOp, "spyreop.exx2_fused",
+                       "`%p = spyreop.exx2_fused %x : f16 -> !spyreop.fp16_fused`: exx2 as one fused value.",
+                       infer=staticmethod(fused_of))
+Exx2ZeroMeanFusedOp = op_class(
+    "Exx2ZeroMeanFusedOp", _FusedOp, "spyreop.exx2_zeromean_fused",
+    "`%p = spyreop.exx2_zeromean_fused %x : f16 -> !spyreop.fp16_fused`: exx2_fused with the mean taken as zero "
+    "(only the mean of squares is accumulated).", infer=staticmethod(fused_of))
+LayerNormScaleFusedOp = op_class(
+    "LayerNormScaleFusedOp", _FusedOp, "spyreop.layernormscale_fused",
+    "`%s = spyreop.layernormscale_fused %p : !spyreop.fp16_fused -> f16`: LayerNorm's scale from a fused "
+    "(mean, mean of squares) pair.", OPERANDS=FUSED, RESULTS=FLOAT, infer=staticmethod(scalar_of),
+    __annotations__=dict.fromkeys(("OPERANDS", "RESULTS"), "ClassVar"))
 
 
 @irdl_op_definition

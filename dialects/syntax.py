@@ -5,11 +5,13 @@
 - `split_inherent`, `split_attr_dict`: a parsed `{...}` split into properties and discardable
   attributes;
 - `sorted_attrs`, `print_attr_dict`: MLIR's declarative `attr-dict`, inherent and discardable
-  attributes in one dictionary sorted by name, `operandSegmentSizes` never shown.
+  attributes in one dictionary sorted by name, `operandSegmentSizes` never shown;
+- `op_class`: one op of a family declared in a table row instead of a class statement.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 
 from xdsl.ir import Attribute, Operation
@@ -90,3 +92,17 @@ def print_attr_dict(printer: Printer, op: Operation, elided: Iterable[str] = (),
     """Print ` {...}` (` attributes {...}` with `keyword`) as an MLIR declarative `attr-dict`:
     `sorted_attrs(op, elided)`, nothing when empty."""
     printer.print_op_attributes(sorted_attrs(op, elided), print_keyword=keyword)
+
+
+def op_class(class_name: str, bases: type | tuple[type, ...], op_name: str | None, doc: str | None = None,
+             **namespace) -> type:
+    """The op class `class_name` deriving from `bases` with `namespace` (fields, constants,
+    methods) and the op name `op_name`, IRDL-defined unless `op_name` is None (an xDSL op whose
+    syntax a mixin corrects keeps its definition): a family of similar ops as a table."""
+    body = {"__module__": sys._getframe(1).f_globals["__name__"], "__doc__": doc, **namespace}  # the caller's
+    if op_name is None:
+        return type(class_name, bases if isinstance(bases, tuple) else (bases,), body)
+    from xdsl.irdl import irdl_op_definition
+
+    body["name"] = op_name
+    return irdl_op_definition(type(class_name, bases if isinstance(bases, tuple) else (bases,), body))

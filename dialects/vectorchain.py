@@ -24,6 +24,7 @@ from xdsl.traits import IsolatedFromAbove, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
+from dfsched.dialects.syntax import op_class
 from dfsched.dialects.dataflow import (CustomVectorType, VectorLike, element_type, int_or_float_bit_width,
                                        dfir_dialect, is_int_or_float_type, num_elements, print_attr_dict,
                                        split_attr_dict)
@@ -126,52 +127,17 @@ class _UnaryOp(_ChainOp):
         _check_i1_mask(self.mask)
 
 
-@irdl_op_definition
-class FastExpOp(_UnaryOp):
-    name = "vectorchain.fast_exp"
-
-
-@irdl_op_definition
-class FloorOp(_UnaryOp):
-    name = "vectorchain.floor"
-
-
-@irdl_op_definition
-class RecEstimateOp(_UnaryOp):
-    name = "vectorchain.rec_estimate"
-
-
-@irdl_op_definition
-class LnEstimateOp(_UnaryOp):
-    name = "vectorchain.ln_estimate"
-
-
-@irdl_op_definition
-class RsqrtEstimateOp(_UnaryOp):
-    name = "vectorchain.rsqrt_estimate"
-
-
-@irdl_op_definition
-class NegOp(_UnaryOp):
-    name = "vectorchain.neg"
-
-
-@irdl_op_definition
-class ExpEstimateOp(_UnaryOp):
-    name = "vectorchain.exp_estimate"
-    version = prop_def(ExpEstimateAttr)
-
-
-@irdl_op_definition
-class SigmoidEstimateOp(_UnaryOp):
-    name = "vectorchain.sigmoid_estimate"
-    version = prop_def(EstimateVersionAttr)
-
-
-@irdl_op_definition
-class TanhEstimateOp(_UnaryOp):
-    name = "vectorchain.tanh_estimate"
-    version = prop_def(EstimateVersionAttr)
+FastExpOp = op_class("FastExpOp", _UnaryOp, "vectorchain.fast_exp")
+FloorOp = op_class("FloorOp", _UnaryOp, "vectorchain.floor")
+RecEstimateOp = op_class("RecEstimateOp", _UnaryOp, "vectorchain.rec_estimate")
+LnEstimateOp = op_class("LnEstimateOp", _UnaryOp, "vectorchain.ln_estimate")
+RsqrtEstimateOp = op_class("RsqrtEstimateOp", _UnaryOp, "vectorchain.rsqrt_estimate")
+NegOp = op_class("NegOp", _UnaryOp, "vectorchain.neg")
+ExpEstimateOp = op_class("ExpEstimateOp", _UnaryOp, "vectorchain.exp_estimate", version=prop_def(ExpEstimateAttr))
+SigmoidEstimateOp = op_class("SigmoidEstimateOp", _UnaryOp, "vectorchain.sigmoid_estimate",
+                             version=prop_def(EstimateVersionAttr))
+TanhEstimateOp = op_class("TanhEstimateOp", _UnaryOp, "vectorchain.tanh_estimate",
+                          version=prop_def(EstimateVersionAttr))
 
 
 class _BinaryShapedOp(_ChainOp):
@@ -186,27 +152,12 @@ class _BinaryShapedOp(_ChainOp):
     assembly_format = f"$op1 `,` $op2 {_MASK} attr-dict `:` type($op1) `,` type($op2) `,` type(results)"
 
 
-@irdl_op_definition
-class BinaryOp(_BinaryShapedOp):
-    """Element-wise `binary_op` of two vectors, shaped by `op_specific_map`."""
-
-    name = "vectorchain.binary"
-    binary_op = prop_def(BinaryOperatorAttr)
-    op_specific_map = prop_def(AffineMapAttr)
-
-
-@irdl_op_definition
-class MultiplyOp(_BinaryShapedOp):
-    name = "vectorchain.multiply"
-    reduction_map = prop_def(AffineMapAttr)
-
-
-@irdl_op_definition
-class PackOp(_BinaryShapedOp):
-    name = "vectorchain.pack"
-    indices = prop_def(ArrayAttr)
-    repetition = prop_def(_INDEX_ATTR)
-    sign_extend = prop_def(BoolAttr, default_value=BoolAttr(False, i1))
+BinaryOp = op_class("BinaryOp", _BinaryShapedOp, "vectorchain.binary",
+                    "Element-wise `binary_op` of two vectors, shaped by `op_specific_map`.",
+                    binary_op=prop_def(BinaryOperatorAttr), op_specific_map=prop_def(AffineMapAttr))
+MultiplyOp = op_class("MultiplyOp", _BinaryShapedOp, "vectorchain.multiply", reduction_map=prop_def(AffineMapAttr))
+PackOp = op_class("PackOp", _BinaryShapedOp, "vectorchain.pack", indices=prop_def(ArrayAttr),
+                  repetition=prop_def(_INDEX_ATTR), sign_extend=prop_def(BoolAttr, default_value=BoolAttr(False, i1)))
 
 
 @irdl_op_definition

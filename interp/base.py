@@ -49,6 +49,10 @@ class Options:
     accumulate: the float type reductions and contractions accumulate in ("f32", default:
         what a device declares, `ktdf_arch.feature.compute = {accumulate = T}`, and f32 without
         one; "f16"/"f64"; None: the output's own type). See linalg_impl.py.
+    reduction_lanes: {(file, line, col): L} of reductions a schedule sums in L lanes
+        (`linalg_ext.LANE_WIDE`): an op at one of these locations, accumulating in f16, sums
+        in that order as if it carried the mark (`--check` re-examining an f16 mismatch in
+        the schedule's order, Decision 112). None: only the marks in the IR count.
     slice_width: lanes per slice for `spyreop.slice_reduction` (undocumented upstream).
     layernorm_eps: epsilon of `spyreop.layernormscale` (None: intrinsics.LAYERNORM_EPS).
     max_ops: give up (located error) after interpreting this many ops (None: no limit).
@@ -60,6 +64,7 @@ class Options:
     check_races: bool = True
     out_of_bounds: str = "mask"
     accumulate: str | None = "f32"
+    reduction_lanes: dict[tuple, int] | None = None
     slice_width: int | None = None
     layernorm_eps: float | None = None
     max_ops: int | None = 20_000_000

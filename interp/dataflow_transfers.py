@@ -344,11 +344,9 @@ def _composite_indirect(r: Runner, op, args) -> Gen:
             ("store", dst, dir_dst_ops, ind_dst, ind_dst_ops, "store")):
         plan = access_plan(r, op, set_name, getattr(op, f"{set_name}_set").data, getattr(op, f"{set_name}_order").data,
                            len(view.sizes))
-        steps = sets.eval_map_rows(getattr(op, f"{side}_direct_time_addr_map").data, times, list(symbols))
+        steps, lo, hi = _time_steps(r, op, side, times, symbols, len(view.sizes))
         base = _base(r, getattr(op, f"direct_{'src' if side == 'load' else 'dst'}_map").data,
                      [env[v] for v in indices])
-        lo = tuple(int(x) for x in steps.min(axis=0)) if steps.size else (0,) * len(view.sizes)
-        hi = tuple(int(x) for x in steps.max(axis=0)) if steps.size else (0,) * len(view.sizes)
         addresses, _ = view_addresses(view, base, plan, check, steps, lo, hi)
         if lists:
             addresses = addresses + _listed(r, unit, op, side, env[lists[0]], [env[v] for v in list_ops], times,
@@ -374,13 +372,38 @@ def _composite_indirect(r: Runner, op, args) -> Gen:
     return ()
 
 
+def _time_steps(r: Runner, op, side: str, times: np.ndarray, symbols: tuple[int, ...], rank: int):
+    """(each time step's offset of the direct side (T, rank), their lowest and highest): they
+    depend on the op and its time symbols only, so they are evaluated once per pair (a paged
+    copy runs one op per row thousands of times)."""
+    key = (id(op), "time steps", side, symbols)
+    found = r.sim.plans.get(key)
+    if found is None:
+        steps = sets.eval_map_rows(getattr(op, f"{side}_direct_time_addr_map").data, times, list(symbols))
+        steps.setflags(write=False)
+        lo = tuple(int(x) for x in steps.min(axis=0)) if steps.size else (0,) * rank
+        hi = tuple(int(x) for x in steps.max(axis=0)) if steps.size else (0,) * rank
+        found = r.sim.plans[key] = (steps, lo, hi)
+    return found
+
+
+def _list_offsets(r: Runner, op, side: str, times: np.ndarray, symbols: tuple[int, ...]) -> np.ndarray:
+    """Each time step's offset into the address list, once per op and time symbols."""
+    key = (id(op), "list offsets", side, symbols)
+    found = r.sim.plans.get(key)
+    if found is None:
+        found = sets.eval_map_rows(getattr(op, f"{side}_indirect_time_addr_map").data, times, list(symbols))
+        found.setflags(write=False)
+        r.sim.plans[key] = found
+    return found
+
+
 def _listed(r: Runner, unit: Unit, op, side: str, value: Any, operands: list[Any], times: np.ndarray,
             symbols: tuple[int, ...]) -> np.ndarray:
     """The byte address each time step's list entry holds."""
     view = _view(value)
     base = np.asarray(_base(r, getattr(op, f"indirect_{'src' if side == 'load' else 'dst'}_map").data, operands))
-    offsets = sets.eval_map_rows(getattr(op, f"{side}_indirect_time_addr_map").data, times, list(symbols))
-    idx = base[None, :] + offsets
+    idx = base[None, :] + _list_offsets(r, op, side, times, symbols)
     if r.sim.options.check_bounds:
         check_index(view, idx)
     addresses = view.offset + view.element_offsets(idx) * view.et.itemsize

@@ -205,14 +205,6 @@ def element_type(t: Attribute, evaluation: bool = True) -> ElementType:
     raise UnsupportedType(str(t))
 
 
-def is_scalar_type(t: Attribute) -> bool:
-    try:
-        element_type(t)
-    except UnsupportedType:
-        return False
-    return not isinstance(t, ShapedType)
-
-
 def int_width(t: Attribute) -> int:
     """Bit width of an integer-like type (index counts as 64)."""
     if isinstance(t, ShapedType):

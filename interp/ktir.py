@@ -107,8 +107,7 @@ from xdsl.ir import BlockArgument, Operation
 from dfsched.compat import InterpreterBase, op_implementations
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects import UPSTREAM_DIALECTS
-from dfsched.dialects.ktdp_addresses import address_arguments, address_sources, walk_addresses  # noqa: F401
-from dfsched.dialects.ktdp_addresses import can_hold_address as _can_hold_address  # noqa: F401
+from dfsched.dialects.ktdp_addresses import address_arguments
 from dfsched.interp.base import NeedsScalar, Options, State, to_python
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
 from dfsched.interp.inter_tile import Exchange, WaitForTiles, has_inter_tile_ops, run_tiles

@@ -14,7 +14,11 @@ Every structured op (a body region, indexing maps, iterator types) runs the same
    reduction combines the points. Float bodies compute in the accumulation type
    (`Options.accumulate`, what the device's compute unit declares; f32 by default) and
    the result is rounded to the output type once: hardware accumulates in a wide register.
-   numpy's f32/f64 sums are pairwise; an f16 accumulation is sequential, each step rounded.
+   numpy's f32/f64 sums are pairwise; an f16 accumulation is sequential, each step rounded,
+   unless the schedule chose another order for it: an f16 sum or product marked
+   `dfsched.lane_wide = L` (or at a location `Options.reduction_lanes` names) folds each row
+   in L lanes, then the lanes by halving, then into the init, as the vector unit does
+   (`lane_order`, Decision 112).
    Other reduction bodies are walked one reduction point at a time in lexicographic order,
    feeding the body the current accumulator (the sequential accumulation MLIR specifies).
 4. A body that cannot run on arrays (an `scf.if` on a per-element condition, ...) is
@@ -43,7 +47,8 @@ from xdsl.interpreter import Interpreter, ReturnedValues
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from dfsched.compat import LinalgStructuredOperation
-from dfsched.dialects.linalg_ext import is_contraction_body
+from dfsched.diagnostics import location_of
+from dfsched.dialects.linalg_ext import is_contraction_body, lane_width
 from dfsched.interp.base import NeedsScalar, functions_for, per_op
 from dfsched.interp.sets import compiled_map
 from dfsched.interp.dtypes import element_type
@@ -155,7 +160,7 @@ def run_structured(interpreter: Interpreter, s: Structured, args: tuple[Any, ...
         _warn_empty_init(interpreter, s)
     if s.injective and reduction and not exx2 and combiners(s) is not None and all(et.kind != "bool" for et in out_types):
         try:
-            return _run_reduction(interpreter, s, ins, outs, out_types, ranges)
+            return _run_reduction(interpreter, s, ins, outs, out_types, ranges, args[s.n_inputs :])
         except NeedsScalar:
             outs = [np.array(a, copy=True) for a in args[s.n_inputs :]]
     if s.injective:
@@ -271,8 +276,9 @@ def contraction(s: Structured) -> str | None:
 _FULL_SPACE_LIMIT = 1 << 24  # elements of the iteration space evaluated at once
 
 
-def _run_reduction(interpreter, s: Structured, ins, outs, out_types, ranges):
-    """Steps 3 of the module docstring: body on the whole space, numpy reductions, one rounding."""
+def _run_reduction(interpreter, s: Structured, ins, outs, out_types, ranges, given=()):
+    """Steps 3 of the module docstring: body on the whole space, numpy reductions, one rounding.
+    `given`: the outputs as passed (a lane-wide step continues the lanes of its own last result)."""
     n = s.n_inputs
     names = combiners(s)
     parallel, reduction = s.parallel, s.reduction
@@ -300,6 +306,16 @@ def _run_reduction(interpreter, s: Structured, ins, outs, out_types, ranges):
                 for o, (m, f, p), dt in zip(outs, out_args, acc_dtypes)]
     r0 = reduction[0]
     remaining = ranges[r0]
+    lanes = lane_order(interpreter, s, names, acc_dtypes, ranges)
+    if lanes:
+        step = max(lanes, step - step % lanes)  # whole lane rows in every chunk
+        runs = interpreter.__dict__.setdefault("lane_runs", {})  # op -> (its results, their starts, lanes)
+        last = runs.get(id(s.op))
+        if last is not None and len(given) == len(last[0]) and all(a is b for a, b in zip(given, last[0])):
+            starts, partials = last[1], [p.copy() for p in last[2]]  # a step of a loop carrying this op's result
+        else:
+            starts = [p for p in partials]
+            partials = [np.full(p_shape + (lanes,), identity, dtype=dt) for identity, dt in zip(identities, acc_dtypes)]
     subscripts = contraction(s)
     if subscripts is not None and acc_dtypes[0].kind == "f" and acc_dtypes[0] != np.float16:
         # a contraction: exact products and BLAS sums in the accumulation type
@@ -325,10 +341,18 @@ def _run_reduction(interpreter, s: Structured, ins, outs, out_types, ranges):
         for j, (name, r, dt) in enumerate(zip(names, results, acc_dtypes)):
             x = np.broadcast_to(np.asarray(r).astype(dt, copy=False), tuple(shape))
             x = np.moveaxis(x, reduction, range(len(parallel), len(ranges))).reshape(p_shape + (-1,))
-            partials[j] = _reduce(name, partials[j], x, dt)
+            if lanes:
+                partials[j] = _lane_steps(name, partials[j], x.reshape(p_shape + (-1, lanes)), dt)
+            else:
+                partials[j] = _reduce(name, partials[j], x, dt)
+    if lanes:
+        lane_partials, partials = partials, [lane_fold(name, start, p, dt)
+                                             for name, start, p, dt in zip(names, starts, partials, acc_dtypes)]
     for j, et in enumerate(out_types):
         m, f, _ = out_args[j]
         _scatter(outs[j], m, out_dims, partials[j], p_shape, et, f)
+    if lanes:
+        runs[id(s.op)] = (tuple(outs), starts, lane_partials)
     return tuple(outs)
 
 
@@ -336,6 +360,40 @@ def _et_of(dtype):
     from dfsched.interp.dtypes import _F16, _F32, _F64  # noqa: PLC2701
 
     return {np.dtype(np.float16): _F16, np.dtype(np.float32): _F32, np.dtype(np.float64): _F64}[np.dtype(dtype)]
+
+
+def lane_order(interpreter, s: Structured, names, acc_dtypes, ranges) -> int | None:
+    """The L an f16 sum or product of one reduction loop folds its rows in (Decision 112):
+    the op's `dfsched.lane_wide` mark, or the L `Options.reduction_lanes` gives its location;
+    None: sequential (no mark, not an f16 add/mul, or L does not divide the row)."""
+    if len(s.reduction) != 1 or any(dt != np.float16 for dt in acc_dtypes) or any(
+            n not in ("arith.addf", "arith.mulf") for n in names):
+        return None
+    lanes = lane_width(s.op)
+    if lanes is None:
+        hints = interpreter.state.options.reduction_lanes if hasattr(interpreter, "state") else None
+        lanes = hints.get(location_of(s.op)) if hints else None
+    if not lanes or lanes < 2 or ranges[s.reduction[0]] % lanes:
+        return None
+    return lanes
+
+
+def _lane_steps(name: str, lanes: np.ndarray, x: np.ndarray, dtype) -> np.ndarray:
+    """The lanes (..., L) after folding in x (..., steps, L) step by step, each rounded."""
+    ufunc = _COMBINERS[name][0]
+    with np.errstate(all="ignore"):
+        return ufunc.accumulate(np.concatenate([lanes[..., None, :], x], axis=-2), axis=-2, dtype=dtype)[..., -1, :]
+
+
+def lane_fold(name: str, start: np.ndarray, lanes: np.ndarray, dtype) -> np.ndarray:
+    """`start` combined with the lanes (..., L) folded by halving: lane l with lane l + L/2, ...
+    (the rounds of lane rotations `ktdflowering-to-dfir` emits), in `dtype`."""
+    ufunc = _COMBINERS[name][0]
+    with np.errstate(all="ignore"):
+        while lanes.shape[-1] > 1:
+            half = lanes.shape[-1] // 2
+            lanes = ufunc(lanes[..., :half], lanes[..., half:2 * half], dtype=dtype)
+        return ufunc(start, lanes[..., 0], dtype=dtype)
 
 
 def _reduce(name: str, acc: np.ndarray, x: np.ndarray, dtype) -> np.ndarray:

@@ -344,8 +344,9 @@ class RaceTracker:
         return me, shadow, self.clocks[me][me], self._limits(me), self._pages(shadow, addresses, itemsize, consecutive)
 
     def _run(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool):
-        """(actor, shadow, page, in-page slice, first address) of an access to consecutive bytes
-        on one existing shadow page (the common vector access), else None."""
+        """(actor, page, in-page slice, the page's block summary, first and last block, the
+        actor's limits and ordered set) of an access to consecutive bytes on one existing shadow
+        page (the common vector access), else None."""
         if not consecutive or id(memory) in self.private or not addresses.size:
             return None
         first = int(addresses.item(0))
@@ -359,16 +360,15 @@ class RaceTracker:
         if page is None or page.summary is None:
             return None
         mask = shadow.MASK
-        return self.index[unit], page, slice(first & mask, (last & mask) + 1)
+        sl = slice(first & mask, (last & mask) + 1)
+        me = self.index[unit]
+        return (me, page, sl, page.summary, sl.start >> BLOCK_BITS, (sl.stop - 1) >> BLOCK_BITS, self._limits(me),
+                self.ordered[me])
 
     def read(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
         run = self._run(unit, memory, addresses, itemsize, consecutive)
         if run is not None:  # checked block by block first: no slot-by-slot check when all is ordered
-            me, page, sl = run
-            summary = page.summary
-            b0, b1 = sl.start >> BLOCK_BITS, (sl.stop - 1) >> BLOCK_BITS
-            limits = self._limits(me)
-            ordered = self.ordered[me]
+            me, page, sl, summary, b0, b1, limits, ordered = run
             if _ordered(summary.writers, b0, b1, me, ordered) or _writers_ordered(page, sl, limits):
                 if self.watch_shared and (sl.start, sl.stop) not in summary.all_shared \
                         and not _ordered(summary.readers, b0, b1, me, ordered):
@@ -425,11 +425,7 @@ class RaceTracker:
         one place agree in any order (Decision 25's rule for compute tiles, here for units)."""
         run = self._run(unit, memory, addresses, itemsize, consecutive)
         if run is not None:  # checked block by block first (see `read`)
-            me, page, sl = run
-            summary = page.summary
-            b0, b1 = sl.start >> BLOCK_BITS, (sl.stop - 1) >> BLOCK_BITS
-            limits = self._limits(me)
-            ordered = self.ordered[me]
+            me, page, sl, summary, b0, b1, limits, ordered = run
             if (_ordered(summary.writers, b0, b1, me, ordered) or _writers_ordered(page, sl, limits)) \
                     and (_ordered(summary.readers, b0, b1, me, ordered) or _readers_ordered(page, sl, limits)) \
                     and not (self.moved and not summary.shared.isdisjoint(range(b0, b1 + 1))):

@@ -93,7 +93,10 @@ kernel that reduces (`has_reduction`), each output may differ from the reference
 most `REDUCTION_ULPS` f16 units in the last place of the largest reference magnitude of
 that output (`reduction_tolerance`): reordering K partial sums moves the result by a few
 roundings of the partial sums' size, while a lost or doubled term moves it by a whole
-input.
+input. Summed in f16, thousands of terms move by more than that with their order alone:
+`dfsched-run --check` then holds the schedule, bit for bit, to the reference summed in the
+schedule's order (`tools/check_order.py`, Decision 112); a reduction marked
+`dfsched.lane_wide` is summed in its lanes by every engine (`linalg_impl.lane_order`).
 """
 
 from __future__ import annotations
@@ -107,6 +110,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from dfsched.diagnostics import DiagnosticError
+from dfsched.dialects.ktdp_addresses import can_hold_address, walk_addresses
 from dfsched.interp import ktir
 from dfsched.interp.base import Options
 from dfsched.interp.ktir import KernelResult, KtirInterpreter, Layout, compare_outputs
@@ -214,15 +218,15 @@ def _address_args(module: ModuleOp, kernel: func.FuncOp) -> set[int]:
     def argument(v: BlockArgument) -> list[SSAValue]:
         owner = v.block.parent_op()
         if owner is kernel and v.block is kernel.body.blocks.first:
-            if ktir._can_hold_address(v.type):  # noqa: SLF001
+            if can_hold_address(v.type):
                 found.add(kernel_args.index(v))
         elif isinstance(owner, func.FuncOp) and v.block is owner.body.blocks.first:
             return [call.operands[v.index] for call in calls.get(owner.sym_name.data, [])
                     if v.index < len(call.operands)]
         return []
 
-    ktir.walk_addresses([op.operands[0] for op in module.walk() if op.name == "ktdp.construct_memory_view"],
-                        argument)
+    walk_addresses([op.operands[0] for op in module.walk() if op.name == "ktdp.construct_memory_view"],
+                   argument)
     return found
 
 
@@ -458,6 +462,7 @@ class Verdict:
     problems: list[str] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=dict)
     engine: str = "schedule"  # "schedule" (this interpreter) | "dataflow" (the DataflowIR simulator)
+    outputs: dict[str, np.ndarray] | None = field(default=None, repr=False)  # what the run computed
 
     @property
     def ok(self) -> bool:
@@ -489,11 +494,12 @@ def _compare(expected, actual, reductions: bool, stats, engine: str) -> Verdict:
     worst = max_error(expected, actual)
     status, problems = output_differences(expected, actual, reductions)
     if status == "exact":
-        return Verdict("exact", worst, stats=stats, engine=engine)
+        return Verdict("exact", worst, stats=stats, engine=engine, outputs=actual)
     if status == "tolerance":
-        return Verdict("tolerance", worst, stats=stats, engine=engine,
+        return Verdict("tolerance", worst, stats=stats, engine=engine, outputs=actual,
                        message=f"within {REDUCTION_ULPS} f16 ulps (reduction order)")
-    return Verdict("mismatch", worst, message="; ".join(problems), problems=problems, stats=stats, engine=engine)
+    return Verdict("mismatch", worst, message="; ".join(problems), problems=problems, stats=stats, engine=engine,
+                   outputs=actual)
 
 
 def is_dataflow_ir(module: Operation) -> bool:

@@ -468,6 +468,19 @@ def _h_linearize(run: BatchRun, op, inputs):
     return [run.wrap(total) if isinstance(total, np.ndarray) else int(total)]
 
 
+def _h_affine_apply(run: BatchRun, op, inputs):
+    """`affine.apply` on one index per iteration: the map evaluated on int64 columns (the
+    compiled map's `//` and `%` floor as Python's do on ints)."""
+    from dfsched.interp.sets import compiled_map
+
+    if not any(isinstance(v, Batch) for v in inputs):
+        return list(run.interpreter.interpret_op(op, tuple(inputs)).values)
+    amap = op.map.data
+    values = [v.array.astype(np.int64) if isinstance(v, Batch) else int(v) for v in inputs]
+    (result,) = compiled_map(amap)(values[: amap.num_dims], values[amap.num_dims:])
+    return [run.wrap(np.broadcast_to(np.asarray(result, dtype=np.int64), (run.n,)).copy())]
+
+
 def _h_token(run: BatchRun, op, inputs):
     from dfsched.interp.schedule_state import Token
 
@@ -481,7 +494,8 @@ def _h_empty(run: BatchRun, op, inputs):
 
 
 def _h_fifo_allocate(run: BatchRun, op, inputs):
-    from dfsched.interp.schedule_state import DYNAMIC, op_info
+    from dfsched.interp.base import DYNAMIC
+    from dfsched.interp.schedule_state import op_info
     from dfsched.interp.schedule_ops import _fifo_slot_types
 
     dynamic = iter(inputs)
@@ -526,12 +540,13 @@ def _h_alloc(run: BatchRun, op, inputs):
     from xdsl.dialects.builtin import NoneAttr
 
     from dfsched.interp.schedule_memref import _alloc_info
-    from dfsched.interp.schedule_state import _static_or_dynamic, _value_name, op_info
+    from dfsched.interp.base import static_or_dynamic
+    from dfsched.interp.schedule_state import _value_name, op_info
 
     t, static, n_dynamic, et = op_info(run.interpreter, op, _alloc_info)
     if et is None or not isinstance(t.layout, NoneAttr) or any(isinstance(v, Batch) for v in inputs):
         raise Abort("an allocation batching does not reproduce")
-    shape = _static_or_dynamic(static, [int(v) for v in inputs[:n_dynamic]])
+    shape = static_or_dynamic(static, [int(v) for v in inputs[:n_dynamic]])
     if any(d < 0 for d in shape):
         raise Abort("a negative size")
     return [_fresh(run, op, shape, et, lambda: f"buffer {_value_name(op.results[0])} ({t})")]
@@ -771,6 +786,7 @@ HANDLERS = {
     "ktdf.write_to_fifo": _h_write_fifo,
     "ktdf.create_token": _h_token,
     "ktdf.tiling.linearize_index": _h_linearize,
+    "affine.apply": _h_affine_apply,
     "ktdf.pipeline": _h_pipeline,
     "tensor.empty": _h_empty,
     "ktdf.buffer_phase": lambda run, op, inputs: schedule_phases.run_buffer_phase(run, op, inputs),

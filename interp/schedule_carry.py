@@ -442,6 +442,11 @@ def _folded(run, op, s, values: list[Any], rows: list[Any], start: np.ndarray, e
     p_shape = tuple(ranges[d] for d in s.parallel)
     steps = np.transpose(values, [1 + d for d in s.parallel] + [0] + [1 + d for d in s.reduction])
     steps = steps.reshape(p_shape + (n * points,)).astype(dt)
+    name = linalg_impl.combiners(s)[0]
+    lanes = linalg_impl.lane_order(interpreter, s, [name], [dt], ranges) if wide is None else None
+    if lanes and points % lanes == 0:  # the schedule's lanes, carried across the iterations (Decision 112)
+        return _lane_states(name, start.astype(dt).reshape(p_shape), steps, n, points // lanes, lanes,
+                            dt, et).reshape((n, *start.shape))
     with np.errstate(all="ignore"):
         if wide is None:
             folded = ufunc.accumulate(np.concatenate([start.astype(dt).reshape(p_shape + (1,)), steps], axis=-1),
@@ -450,6 +455,22 @@ def _folded(run, op, s, values: list[Any], rows: list[Any], start: np.ndarray, e
         else:  # one point per call: the output's value widened, the point folded in, rounded back
             after = _widened_steps(start.reshape(p_shape), np.moveaxis(steps, -1, 0), ufunc, dt, et)
     return after.reshape((n, *start.shape))
+
+
+def _lane_states(name, start, steps, n: int, per_iteration: int, lanes: int, dt, et) -> np.ndarray:
+    """(n, ...): the states of a lane-wide scan (`linalg_impl.lane_order`): `steps` (..., n *
+    per_iteration * lanes) folded into lanes that start at the combiner's identity, each
+    iteration's value `start` combined with its lanes folded by halving, rounded to `et`."""
+    from dfsched.interp import linalg_impl
+
+    identity = dt.type(linalg_impl._COMBINERS[name][1])  # noqa: SLF001
+    rows = steps.reshape(start.shape + (n * per_iteration, lanes))
+    with np.errstate(all="ignore"):
+        running = linalg_impl._COMBINERS[name][0].accumulate(  # noqa: SLF001
+            np.concatenate([np.full(start.shape + (1, lanes), identity, dtype=dt), rows], axis=-2), axis=-2, dtype=dt)
+    states = running[..., per_iteration::per_iteration, :]  # (..., n, lanes)
+    totals = linalg_impl.lane_fold(name, start[..., None], states, dt)  # (..., n)
+    return et.cast(np.moveaxis(totals, -1, 0))
 
 
 def _widened_steps(start: np.ndarray, steps: np.ndarray, ufunc, dt, et) -> np.ndarray:

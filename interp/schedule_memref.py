@@ -19,7 +19,7 @@ from xdsl.ir import Operation
 
 from dfsched.diagnostics import DiagnosticError
 from dfsched.interp import linalg_impl
-from dfsched.interp.base import to_python
+from dfsched.interp.base import static_or_dynamic, to_python
 from dfsched.interp.dtypes import UnsupportedType, element_type
 from dfsched.interp.memory import Memory, StridedView
 from dfsched.interp.sets import compiled_map
@@ -27,7 +27,6 @@ from dfsched.interp.schedule_state import (
     BufferView,
     Label,
     ScheduleState,
-    _static_or_dynamic,
     _value_name,
     base_of,
     new_buffer,
@@ -67,7 +66,7 @@ def _run_alloc(self, interpreter, op, args):
     st: ScheduleState = interpreter.state
     t, static, n_dynamic, et = op_info(interpreter, op, _alloc_info)
     dynamic = [int(a) for a in args[:n_dynamic]]
-    shape = _static_or_dynamic(static, dynamic)
+    shape = static_or_dynamic(static, dynamic)
     if any(s < 0 for s in shape):
         raise ValueError(f"negative size in {shape}")
     layout = t.layout
@@ -93,9 +92,9 @@ def _offsets_sizes_strides(op, args) -> tuple[list[int], list[int], list[int]]:
     n_off, n_size = len(op.offsets), len(op.sizes)
     rest = [int(a) for a in args[1:]]
     return (
-        _static_or_dynamic(op.static_offsets.get_values(), rest[:n_off]),
-        _static_or_dynamic(op.static_sizes.get_values(), rest[n_off : n_off + n_size]),
-        _static_or_dynamic(op.static_strides.get_values(), rest[n_off + n_size :]),
+        static_or_dynamic(op.static_offsets.get_values(), rest[:n_off]),
+        static_or_dynamic(op.static_sizes.get_values(), rest[n_off : n_off + n_size]),
+        static_or_dynamic(op.static_strides.get_values(), rest[n_off + n_size :]),
     )
 
 

@@ -29,7 +29,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from dfsched.diagnostics import error
 from dfsched.interp import schedule_batch
-from dfsched.interp.base import NeedsScalar, functions_for
+from dfsched.interp.base import DYNAMIC, NeedsScalar, functions_for
 from dfsched.interp.inter_tile import run_tile_reduce
 from dfsched.interp.dtypes import ElementType, UnsupportedType, element_type
 from dfsched.dialects.constants import constant_int
@@ -37,7 +37,6 @@ from dfsched.interp.indirect import IndirectView, box, make_indirect_view
 from dfsched.interp.memory import StridedView
 from dfsched.interp.schedule_memref import AFFINE_TABLE, MEMREF_TABLE, linalg_table, run_call
 from dfsched.interp.schedule_state import (
-    DYNAMIC,
     AccessLog,
     FifoSlot,
     Label,

@@ -35,8 +35,6 @@ from dfsched.interp.dtypes import ElementType
 from dfsched.interp.memory import Memory, StridedView
 from dfsched.interp.races import MANY, Shadow
 
-DYNAMIC = -(2**63)
-
 
 # ---------------------------------------------------------------------------------------
 # run state
@@ -198,11 +196,6 @@ def box_points(sizes: tuple[int, ...]) -> np.ndarray:
     points = np.moveaxis(np.indices(sizes, dtype=np.int64), 0, -1) if sizes else np.zeros((0,), dtype=np.int64)
     points.setflags(write=False)
     return points
-
-
-def _static_or_dynamic(static, dynamic) -> list[int]:
-    it = iter(dynamic)
-    return [int(next(it)) if s == DYNAMIC else int(s) for s in static]
 
 
 def row_major(sizes) -> tuple[int, ...]:

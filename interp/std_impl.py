@@ -793,10 +793,6 @@ def _run_concat(self, interpreter, op: tensor.ConcatOp, args):
     return (np.concatenate(args, axis=op.dim.value.data),)
 
 
-def _run_pad(self, interpreter, op: tensor.PadOp, args):
-    raise ValueError("tensor.pad is not supported by the KTIR interpreter")
-
-
 _TENSOR: dict[str, Any] = {
     "tensor.empty": _run_empty,
     "tensor.splat": _run_splat,

@@ -21,7 +21,8 @@ steps give the position a device form (Decision 107):
 
 from __future__ import annotations
 
-import numpy as np
+import math
+
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, i32
 from xdsl.ir import Operation, SSAValue
@@ -126,7 +127,8 @@ def offset_positions(generic: Operation, offsets: dict[int, SSAValue], point: In
 
 def lane_positions(shape: list[int], dim: int) -> list[int]:
     """The position along `dim` of each element of a tile of `shape`, flattened row-major."""
-    return np.indices(shape)[dim].reshape(-1).tolist()
+    inner = math.prod(shape[dim + 1 :])  # elements per step along `dim`
+    return [(i // inner) % shape[dim] for i in range(math.prod(shape))]
 
 
 __all__ = ["lane_positions", "offset_positions", "positions_in_i32", "reads_positions"]

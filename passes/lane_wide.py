@@ -33,8 +33,7 @@ from xdsl.ir.affine import AffineMap
 
 from dfsched.arch.model import DeviceModel
 from dfsched.dialects import ktdf
-
-LANE_WIDE = "dfsched.lane_wide"
+from dfsched.dialects.linalg_ext import LANE_WIDE, lane_width  # noqa: F401 - the mark's home
 
 # combiner -> its identity (the value every lane's partial starts from)
 IDENTITIES = {
@@ -45,12 +44,6 @@ IDENTITIES = {
     "arith.maxnumf": math.nan,  # maxnum(NaN, x) = x for every x: -inf would turn a lane of NaNs into -inf
     "arith.minnumf": math.nan,
 }
-
-
-def lane_width(generic: Operation) -> int | None:
-    """The L of a generic marked `dfsched.lane_wide`, else None."""
-    attr = generic.attributes.get(LANE_WIDE)
-    return attr.value.data if isinstance(attr, IntegerAttr) else None
 
 
 def mark(generic: Operation, width: int) -> None:

@@ -25,8 +25,6 @@ _EXTERNAL_SUMMARIES = {
     "licm": "Hoist side-effect-free, loop-invariant ops out of loops (xDSL's pass).",
 }
 
-_COMMON_OPTIONS = {"device": "architecture file or shipped device name, when the module declares none (--device)"}
-
 
 def pass_class(name: str) -> type:
     module, attr = passes.PASSES[name]
@@ -138,7 +136,7 @@ def help_text() -> str:
         text = summary(name)
         lines.append(head.ljust(40) + text if len(head) < 39 else head + "\n" + " " * 40 + text)
         for opt in options(name):
-            meaning = _first_sentence(opt.help or _COMMON_OPTIONS.get(opt.name, ""))
+            meaning = _first_sentence(opt.help)
             head = f"{opt.name}=<{opt.type}>{_default_text(opt.default)}"
             lines += textwrap.wrap(f"{head} - {meaning}" if meaning else head, 100,
                                    initial_indent=" " * 6, subsequent_indent=" " * 10, break_on_hyphens=False)

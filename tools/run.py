@@ -204,12 +204,8 @@ def front_door(module, *, bind: Sequence[str] = (), unit: str = "byte") -> None:
     element addresses turned into bytes) to a KTIR `module`, in place: the reference runs the
     kernel the compiler schedules."""
     from dfsched import pipeline
-    from dfsched.tools.opt import DfschedOptMain
 
-    argv = [f"--bind={b}" for b in bind] + [f"--unit={unit}", "--pass-pipeline=" + ",".join(pipeline.FRONT_DOOR)]
-    driver = DfschedOptMain(argv)
-    for request, instance in driver.build_passes():
-        driver.apply_pass(module, request, instance)
+    _apply_pipeline(module, pipeline.FRONT_DOOR, [f"--bind={b}" for b in bind] + [f"--unit={unit}"])
 
 
 def load_inputs(path: str, module, seed: int, kernel: str | None) -> dict[str, np.ndarray]:
@@ -299,6 +295,7 @@ class CheckReport:
     reference_outputs: dict[str, np.ndarray]
     inputs: dict[str, np.ndarray]
     tiles_note: str | None = None  # which tiles were checked, with --tiles
+    order_note: str | None = None  # f16 accumulation: the reference in the schedule's order (check_order.py)
 
     @property
     def failed(self) -> bool:
@@ -386,7 +383,8 @@ def check_kernel(
     "(IR unchanged)": running the same IR again would compute the same outputs.
     """
     from dfsched import pipeline
-    from dfsched.interp import ktir, schedule
+    from dfsched.interp import ktir, schedule, tile_sample
+    from dfsched.tools import check_order
     from dfsched.tools.opt import DfschedOptMain
 
     text = _read(path) if text is None else text
@@ -413,8 +411,15 @@ def check_kernel(
                    **semantics}
     dataflow_device = (device or "sample") if simulate_dataflow else None
     tiles_note = None
+    chosen = None
     if tiles is not None:
-        reference, run_options["tiles"], tiles_note = _sample_tiles(module, kernel, reference, inputs, tiles, seed)
+        reference, chosen, tiles_note = _sample_tiles(module, kernel, reference, inputs, tiles, seed)
+        run_options["tiles"] = chosen
+    # f16 accumulation: rows not equal to the reference are judged again in the schedule's order
+    in_order = reductions and check_order.narrow_accumulation(semantics["accumulate"])
+    lanes: dict = {}
+    irs: dict[int, Any] = {}  # row index -> its IR (rows the reference does not match exactly)
+    order_note = None
 
     rows = [Row(0, "(input)", schedule.check_schedule(module, inputs, reference, reductions=reductions,
                                                        sources=sources, **run_options))]
@@ -445,10 +450,74 @@ def check_kernel(
             verdict = schedule.check_schedule(compiled, inputs, reference, reductions=reductions, sources=sources,
                                               dataflow_device=dataflow_device, **run_options)
             rows.append(Row(index, label, verdict))
+            if in_order:
+                lanes.update(check_order.lane_marks(compiled))
+                if verdict.status in ("tolerance", "mismatch"):
+                    irs[index] = compiled.clone()
+                if check_order.matrix_steps(compiled):
+                    in_order, irs = False, {}
+                    order_note = ("f16 accumulation: a contraction runs on the matrix unit, whose steps accumulate "
+                                  "in its own type (not modelled): reductions are compared within the tolerance")
         previous = now
         if progress:
             progress(rows[-1])
-    return CheckReport(rows, reference.outputs, inputs, tiles_note)
+    if irs:
+        def run_reference(kernel_module, **options):
+            result = ktir.run(kernel_module, inputs, kernel=kernel, **{**semantics, **options})
+            return result.outputs if chosen is None else tile_sample.sampled_outputs(result, inputs, chosen)
+
+        def fold(kernel_module):
+            _apply_pipeline(kernel_module, ["fold-accumulation-loops"], [f"--device={device}"] if device else [])
+
+        order = check_order.order_reference(
+            module, inputs, fold=fold, run=run_reference, lanes=lanes,
+            compare=lambda expected, actual: schedule.output_differences(expected, actual, True))
+        order_note = order.note
+        if order.outputs is not None:
+            _judge_in_order(rows, irs, order.outputs, lanes, inputs, reference,
+                            dict(run_options, reduction_lanes=lanes), dataflow_device, reductions, sources)
+    return CheckReport(rows, reference.outputs, inputs, tiles_note, order_note)
+
+
+def _judge_in_order(rows: list[Row], irs: dict, expected: dict, lanes: dict, inputs, reference, run_options,
+                    dataflow_device, reductions: bool, sources) -> None:
+    """Judge the rows `irs` holds again, against the order reference `expected` (check_order.py):
+    equal bit for bit, a pass; else a mismatch naming the differences. A row whose IR has a
+    reduction the lanes apply to is run again with them; the others' outputs are as they were."""
+    from dfsched.interp import ktir, schedule
+    from dfsched.tools import check_order
+
+    judged: dict[int, Any] = {}
+    for row in rows:
+        if row.verdict is None:
+            continue
+        if row.index in irs:
+            old = row.verdict
+            if check_order.needs_lanes(irs[row.index], lanes):  # its distance to the reference as run in order
+                old = schedule.check_schedule(irs[row.index], inputs, reference, reductions=reductions,
+                                              sources=sources, dataflow_device=dataflow_device, **run_options)
+            if old.outputs is None:
+                continue
+            problems = ktir.compare_outputs(expected, old.outputs)
+            if not problems:
+                verdict = dataclasses.replace(old, status="tolerance", message="exact in the schedule's f16 order",
+                                              problems=[])
+            else:
+                verdict = dataclasses.replace(old, status="mismatch", problems=problems, message="; ".join(
+                    ["not equal to the reference in the schedule's f16 order"] + problems))
+            judged[id(row.verdict)] = verdict
+            row.verdict = verdict
+        elif row.unchanged and id(row.verdict) in judged:
+            row.verdict = judged[id(row.verdict)]
+
+
+def _apply_pipeline(module, passes: Sequence[str], options: Sequence[str] = ()) -> None:
+    """Run `passes` (pipeline syntax) on `module` in place, with dfsched-opt's `options`."""
+    from dfsched.tools.opt import DfschedOptMain
+
+    driver = DfschedOptMain([*options, "--pass-pipeline=" + ",".join(passes)])
+    for request, instance in driver.build_passes():
+        driver.apply_pass(module, request, instance)
 
 
 def _sample_tiles(module, kernel, reference, inputs, wanted: int, seed: int):
@@ -517,6 +586,8 @@ def _run(args, out, err, sources: SourceManager) -> int:
         print(f"{args.kernel}: {len(report.rows) - 1} pass(es) on device '{device}', seed {args.seed}{front}", file=out)
         if report.tiles_note:
             print(report.tiles_note, file=out)
+        if report.order_note:
+            print(report.order_note, file=out)
         print(report.table(), file=out)
         if args.verbose:
             for r in report.rows:

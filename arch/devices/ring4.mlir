@@ -4,7 +4,8 @@
 // L1SU -> L1 -> MNISU -> DDR); the SFU accumulates reductions in f32. The cores' L1 scratchpads
 // are linked one way round a ring (core 0 -> 1 -> 2 -> 3 -> 0), 64 bytes a cycle per link after
 // 4 cycles per hop: core 3 reaches core 0 in one hop, core 0 reaches core 3 in three. The figures
-// are a test choice, not a real device's.
+// are a test choice, not a real device's. Its DDR holds 2 GiB: the corpus' paged KV caches
+// (`paged-tensor-copy`, `-write`: a 1.31 GB page pool at byte 120,000,000) fit, as on spyre.
 //
 // Unlike the sample device, the SFU also computes f32 (32 lanes: the same 64-byte vector as 64 f16
 // or 32 i32), so kernels that keep state in f32 (the corpus' paged_attention, its online-softmax
@@ -13,7 +14,7 @@
 //
 // Short name: --device=ring4.
 
-#ddr_memory = {kind = "DDR", size = 1073741824}
+#ddr_memory = {kind = "DDR", size = 2147483648}
 #scratchpad = {kind = "L1", size = 1048576}
 #sfu_registers = {kind = "SFU_REG", size = 2048}
 

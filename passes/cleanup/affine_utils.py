@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import affine as xaffine
 from xdsl.dialects.builtin import IndexType
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -107,14 +107,6 @@ def shift_symbols(amap: AffineMap, shift: int) -> AffineMap:
     syms = [AffineSymExpr(i + shift) for i in range(amap.num_symbols)]
     return AffineMap(amap.num_dims, amap.num_symbols + shift,
                      tuple(replace_dims_and_symbols(e, [], syms) for e in amap.results))
-
-
-def uses_dim(expr: AffineExpr, pos: int) -> bool:
-    return any(isinstance(e, AffineDimExpr) and e.position == pos for e in expr.dfs())
-
-
-def uses_symbol(expr: AffineExpr, pos: int) -> bool:
-    return any(isinstance(e, AffineSymExpr) and e.position == pos for e in expr.dfs())
 
 
 # ---------------------------------------------------------------------------
@@ -799,9 +791,3 @@ def demote_symbols_to_dims(amap: AffineMap, operands: Sequence[SSAValue]) -> tup
     return (map_replace_dims_and_symbols(amap, [], syms, amap.num_dims + amap.num_symbols, 0), list(operands))
 
 
-def block_of(value: SSAValue) -> Block | None:
-    if isinstance(value, BlockArgument):
-        return value.block
-    if isinstance(value, OpResult):
-        return value.op.parent_block()
-    return None

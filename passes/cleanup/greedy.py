@@ -345,7 +345,9 @@ class GreedyDriver:
             if self.config.top_down:
                 self.worklist.reverse()
             changed = self.process_worklist()
-            if self.config.region_simplify:
+            # The last iteration's region DCE left only live ops; when this one's worklist changed
+            # nothing (uniquing and hoisting constants changes no liveness) it would find none.
+            if self.config.region_simplify and (changed or iteration == 1):
                 changed |= region_dce(self.region, self)
             if not changed:
                 return True

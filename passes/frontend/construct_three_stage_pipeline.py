@@ -56,7 +56,6 @@ from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSymExpr
-from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.arch.model import DeviceModel, ExecUnit
@@ -65,6 +64,7 @@ from dfsched.dialects import ktdf, ktdp
 from dfsched.dialects.constants import constant_int
 from dfsched.passes.builder import Builder
 from dfsched.passes.contraction import plan_program_matrix_tiles
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.walk import RESHAPED_COPY, nearest_ancestor
 from dfsched.passes.frontend.copy_programs import copies_through_compute
 from dfsched.passes.frontend.generic_pipeline import PASS, Endpoint, GenericPipeline, body_lane_types, reads_init
@@ -88,13 +88,11 @@ from dfsched.passes.scheduling.reduction_utils import init_form
 
 
 @dataclass(frozen=True)
-class ConstructThreeStagePipeline(ModulePass):
+class ConstructThreeStagePipeline(DevicePass):
     """Generalize, fuse and tile each program's compute, and wrap it in a 3-stage pipeline."""
 
     name = "construct-three-stage-pipeline"
 
-    device: str | None = None
-    """Architecture file (or shipped short name) used when the module declares no device."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from dfsched.arch.loading import required_device_model

@@ -28,26 +28,25 @@ from pathlib import Path
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
-from xdsl.passes import ModulePass
 
 from dfsched.diagnostics import Diagnostic, DiagnosticError, error, make_diagnostic
+from dfsched.passes.device_pass import DevicePass
 
 NO_DEVICE = ("no 'ktdf_arch.device' is present in the module and no device file name is provided "
              "to ensure-device-declaration pass")
 
 
 @dataclass(frozen=True)
-class EnsureDeviceDeclaration(ModulePass):
+class EnsureDeviceDeclaration(DevicePass):
     """Insert a `ktdf_arch.device` import declaration unless the module has a device."""
 
     name = "ensure-device-declaration"
 
     device_filename: str = ""
-    """The architecture file to import when the module declares no device."""
+    """The architecture file to import when the module declares no device (empty: `device`,
+    which `--device` fills)."""
     device_name: str = ""
     """Which device of that file (default: its only one)."""
-    device: str | None = None
-    """Used when `device-filename` is empty (`--device` fills it)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         devices = top_level_devices(op)

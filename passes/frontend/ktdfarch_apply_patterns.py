@@ -37,7 +37,6 @@ from xdsl.dialects import func, pdl
 from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, StringAttr, UnitAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.exceptions import InterpretationError
 
@@ -45,6 +44,7 @@ from dfsched.arch import intrinsics
 from dfsched.compat import PDLRewriteRunner
 from dfsched.diagnostics import error
 from dfsched.dialects.ktdf_arch import DeviceOp, PatternsOp
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.frontend.pipeline_greedy import apply_patterns_greedily
 
 MAPS_TO = intrinsics.MAPS_TO
@@ -66,7 +66,7 @@ SUPPORTED_PDL = (
 
 
 @dataclass(frozen=True)
-class KtdfarchApplyPatterns(ModulePass):
+class KtdfarchApplyPatterns(DevicePass):
     """Apply the `pdl.pattern`s the device enables for `groups` (ungrouped ones always)."""
 
     name = "ktdfarch-apply-patterns"
@@ -74,8 +74,6 @@ class KtdfarchApplyPatterns(ModulePass):
     groups: tuple[str, ...] = ()
     """Enabled pattern groups (`groups=pre_scheduling`)."""
 
-    device: str | None = None
-    """Architecture file used when the IR declares no device (`--device`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Anchored on func.func; on a module, like mlir-opt's implicit nesting, the

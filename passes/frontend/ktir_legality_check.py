@@ -52,12 +52,12 @@ from xdsl.context import Context
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.passes import ModulePass
 
 from dfsched.compat import op_name
 from dfsched.arch.elementwise import is_elementwise_op_name
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects.ktdp import DYNAMIC
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.frontend.access_bounds import check_access_tile_in_view
 from dfsched.passes.frontend.carried_slots import around_exchange
 from dfsched.passes.frontend.fold_accumulation_loops import plan_fold
@@ -98,19 +98,18 @@ CHECKED_BODY = frozenset({"linalg.generic", "linalg.matmul", "linalg.batch_matmu
 
 
 @dataclass(frozen=True)
-class KtirLegalityCheck(ModulePass):
-    """Reject KTIR constructs V1 cannot lower (fail fast, one diagnostic, IR unchanged)."""
+class KtirLegalityCheck(DevicePass):
+    """Reject KTIR constructs V1 cannot lower (fail fast, one diagnostic, IR unchanged).
+
+    The device (`device`, when the module declares none) bounds views by its memories' sizes."""
 
     name = "ktir-legality-check"
-
-    device: str = ""
-    """Device file (`--device`) used when the module declares none, to check views' sizes."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_region_ops(op, self.device)
 
 
-def check_region_ops(op: Operation, device: str = "") -> None:
+def check_region_ops(op: Operation, device: str | None = None) -> None:
     """Pre-order walk of everything nested in `op`; raise on the first illegal op."""
     for region in op.regions:
         for block in region.blocks:
@@ -139,7 +138,7 @@ def check_tile_count(function: Operation) -> None:
         raise error(function, TOO_MANY_TILES.format(list(extents), math.prod(extents), MAX_TILES))
 
 
-def check_view_fits(view: Operation, device: str) -> None:
+def check_view_fits(view: Operation, device: str | None) -> None:
     """A view's static sizes and strides are not negative, and its bytes fit its memory."""
     sizes, strides = view.get_static_sizes(), view.get_static_strides()
     for what, values in (("size", sizes), ("stride", strides)):
@@ -159,7 +158,7 @@ def check_view_fits(view: Operation, device: str) -> None:
         raise error(view, BEYOND_MEMORY.format(max(base, end), memory.kind, memory.size))
 
 
-def check_softmax_lanes(loop: scf.ForOp, device: str) -> None:
+def check_softmax_lanes(loop: scf.ForOp, device: str | None) -> None:
     """An online softmax computes its state (maximum, exponentials, sums) element-wise in the
     state's element type, before and after the fold: the compute unit needs SIMD lanes for it
     (Decision 7). Checked on the loop before its body, so a kernel the device cannot run is told
@@ -186,7 +185,7 @@ def check_softmax_lanes(loop: scf.ForOp, device: str) -> None:
                      f"{attribute_text(element)}", loop, unit.op)
 
 
-def check_owner_tile(view: Operation, device: str) -> None:
+def check_owner_tile(view: Operation, device: str | None) -> None:
     """A view of compute tile N's scratchpad (`ct_local, ct_id = N`) names a tile of the grid;
     in a grid of several tiles the others read it over the core-to-core links, from a core of
     its own (tile N's scratchpad holds its data while the others run), so the device needs as
@@ -209,7 +208,7 @@ def check_owner_tile(view: Operation, device: str) -> None:
         raise error(view, OWNER_LINKS.format(owner, owner, model.name))
 
 
-def check_carried_on_chip(loop: scf.ForOp, device: str) -> None:
+def check_carried_on_chip(loop: scf.ForOp, device: str | None) -> None:
     """A folding loop's carried values stay on chip across its whole range, and the fold loads
     that range of each streamed tile at once (no DMA-level chunking yet): for one element of the
     accumulator, the whole range along the stepped dimension must fit the scratchpad."""
@@ -232,7 +231,7 @@ def check_carried_on_chip(loop: scf.ForOp, device: str) -> None:
                                               model.name, memory.size))
 
 
-def check_address_lists(tile: Operation, device: str) -> None:
+def check_address_lists(tile: Operation, device: str | None) -> None:
     """An indirect access tile needs a device with a unit that issues address-list transfers
     (`ktdf_arch.feature.address_list`); without a device, upstream's V1 refusal."""
     from dfsched.arch.loading import device_model_for
@@ -244,7 +243,7 @@ def check_address_lists(tile: Operation, device: str) -> None:
         raise error(tile, NO_ADDRESS_LIST.format(model.name))
 
 
-def check_inter_tile(op: Operation, device: str) -> None:
+def check_inter_tile(op: Operation, device: str | None) -> None:
     """Inter-tile ops are lowered by `lower-inter-tile-ops` (Decision 63); its planning refuses,
     located, what it cannot lower and devices that could not run it (fewer cores than tiles, no
     core links)."""
@@ -256,7 +255,7 @@ def check_inter_tile(op: Operation, device: str) -> None:
     plan_exchanges(function or op, device or None)
 
 
-def _memory_of(view: Operation, device: str):
+def _memory_of(view: Operation, device: str | None):
     """The device memory `view`'s memory space maps to (None when unknown: later passes say why)."""
     from dfsched.arch.loading import device_model_for
 

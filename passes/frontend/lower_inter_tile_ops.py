@@ -42,7 +42,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
-from xdsl.passes import ModulePass
 
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdp
@@ -51,6 +50,7 @@ from dfsched.dialects.ktdf_exchange import TileReduceOp
 from dfsched.dialects.ktdp_inter_tile import group_values, tiles_of
 from dfsched.compat import InsertPoint, Rewriter, op_name
 from dfsched.passes.builder import Inserter
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.frontend.carried_slots import Carried, carry_through_slots, loops_around_exchanges, plan_carried
 from dfsched.passes.frontend.resolve_distributed_views import grid_size
 from dfsched.passes.frontend.sink_loads import may_alias, view_of
@@ -83,12 +83,11 @@ class Exchange:
 
 
 @dataclass(frozen=True)
-class LowerInterTileOps(ModulePass):
+class LowerInterTileOps(DevicePass):
     """Rewrite every inter-tile all-reduce as scratchpad stores, `ktdf.tile_reduce` and loads."""
 
     name = "lower-inter-tile-ops"
 
-    device: str | None = None  # dfsched-opt --device
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         lower_inter_tile_ops(op, self.device)

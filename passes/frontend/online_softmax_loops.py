@@ -224,7 +224,9 @@ class RangeGrowth:
         return position
 
     def _linalg(self, op: Operation) -> int:
-        maps, iterators = self._maps(op)
+        # a one-result linalg op computes on tensors (the verifier refuses tensor and buffer
+        # operands mixed), so it has a generic form
+        maps, iterators = maps_and_iterators(op)  # type: ignore[misc]
         inputs, init = op.operands[:-1], op.operands[-1]
         stepped: set[int] = set()
         for value, amap in zip(inputs, maps):
@@ -251,12 +253,6 @@ class RangeGrowth:
         if not self._uniform(init, out[0]):
             raise self.refuse(f"the init of '{op_name(op)}' is not a splat, fill or tensor.empty")
         return out[0]
-
-    def _maps(self, op: Operation) -> tuple[list[AffineMap], list[str]]:
-        found = maps_and_iterators(op)
-        if found is None:
-            raise self.refuse(f"'{op_name(op)}' has no generic form")
-        return found
 
     def _check_body(self, op: Operation, dim: int, length: int) -> None:
         """The body reads the loop variable only in chunk positions `j * c + linalg.index dim`
@@ -639,14 +635,14 @@ def _splat_float(value: SSAValue) -> float | None:
 
 
 def _check_reduces(growth: RangeGrowth, reduction: Operation, position: int | None) -> None:
-    maps, iterators = growth._maps(reduction)
+    maps, iterators = maps_and_iterators(reduction)  # type: ignore[misc]  # `_is_reduction`: it has one
     result = maps[0].results[position] if position is not None else None
     if not isinstance(result, AffineDimExpr) or iterators[result.position] != "reduction":
         raise refuse_online(growth.loop, f"'{op_name(reduction)}' does not reduce along the dimension the loop steps")
 
 
 def _check_contraction(growth: RangeGrowth, contraction: Operation, weights: SSAValue, values: SSAValue) -> None:
-    maps, iterators = growth._maps(contraction)
+    maps, iterators = maps_and_iterators(contraction)  # type: ignore[misc]  # `_is_reduction`: it has one
     dims = set()
     for value, amap in zip(contraction.operands[:-1], maps):
         position = growth.position_of(value)

@@ -159,15 +159,16 @@ def _fold_constant_splats(ctx: Context, op: Operation) -> None:
 
 def _fold_constant_bitcasts(root: Operation) -> None:
     """`arith.bitcast` of an integer `arith.constant` to f16 or f32 is the float constant of those
-    bits, so a splat of it is a splat of a constant (a fill), as Triton's `-inf` init is meant."""
-    import numpy as np
-
-    widths = {16: np.float16, 32: np.float32}
+    bits, so a splat of it is a splat of a constant (a fill), as Triton's `-inf` init is meant.
+    numpy is imported only when there is one to fold: a compile without pays no numpy import."""
     for cast in [o for o in root.walk() if isinstance(o, arith.BitcastOp)]:
         source, target = cast.input.owner, cast.result.type
         if not isinstance(source, arith.ConstantOp) or not isinstance(source.value, IntegerAttr) \
-                or not isinstance(target, AnyFloat) or target.bitwidth not in widths:
+                or not isinstance(target, AnyFloat) or target.bitwidth not in (16, 32):
             continue
+        import numpy as np
+
+        widths = {16: np.float16, 32: np.float32}
         bits = source.value.value.data & ((1 << target.bitwidth) - 1)
         unsigned = np.uint16 if target.bitwidth == 16 else np.uint32
         value = float(np.array(bits, dtype=unsigned).view(widths[target.bitwidth]))

@@ -47,7 +47,6 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult
-from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from dfsched.dialects.constants import constant_int, index_constant
@@ -57,6 +56,7 @@ from dfsched.dialects.ktdf_arch import attribute_text
 from dfsched.dialects.ktdp import DYNAMIC, ConstructMemoryViewOp
 from dfsched.passes.builder import Inserter
 from dfsched.arch.loading import required_device_model
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.walk import nearest_ancestor
 from dfsched.passes.value_bounds import upper_bound
 
@@ -66,12 +66,11 @@ ALIGNMENT = 1
 
 
 @dataclass(frozen=True)
-class AddressAssignment(ModulePass):
+class AddressAssignment(DevicePass):
     """Replace every memory-space `memref.alloc` by a byte address in its memory."""
 
     name = "address-assignment"
 
-    device: str | None = None  # dfsched-opt --device
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         allocations = collect_allocations(op)

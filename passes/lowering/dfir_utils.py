@@ -1,7 +1,7 @@
 """Shared vocabulary of the `ktdflowering-to-dfir` helpers (`docs/passes.md#ktdflowering-to-dfir`).
 
 * unit values: `kind_of` (a `uniform.query_map` over a mapping of `dataflow.get_unit`s → the
-  upper-cased unit type), `get_unit_of`, `core_of`, `corelet_of`, `expand_units`;
+  upper-cased unit type), `get_unit_of`, `corelet_of`, `expand_units`;
 * unit names: `unit_type_tag` (the lower-case `type` of a `dataflow.get_unit` for a kind or
   a memory space), `unit_name`, `make_unit`;
 * building: identity maps,
@@ -175,10 +175,6 @@ def kind_of(value: SSAValue) -> str | None:
 
 def unit_type(unit: GetUnitOp) -> str:
     return unit.unit_type.data.upper()
-
-
-def core_of(unit: GetUnitOp) -> int | None:
-    return unit.core
 
 
 def corelet_of(unit: GetUnitOp) -> int:

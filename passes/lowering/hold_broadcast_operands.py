@@ -35,6 +35,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from dfsched.passes.cleanup.canonicalize import canonicalize
 
 from dfsched.dialects.agen import VectorLoadOp
+from dfsched.dialects.constants import static_trip_count
 from dfsched.dialects.dataflow import ProgramUnitOp, ReceiveOp, SendOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 from dfsched.dialects.vectorchain import ShuffleOp
@@ -72,7 +73,7 @@ def hold_broadcasts(function: Operation) -> int:
 
 def _hoist(send: SendOp, loop: scf.ForOp, sender: ProgramUnitOp, programs: list[ProgramUnitOp]) -> bool:
     chain = _broadcast_chain(send, loop)
-    if chain is None or not _quiet(loop) or _trips(loop) < 1:
+    if chain is None or not _quiet(loop) or not static_trip_count(loop):
         return False
     receiver = _receiver(send, programs)
     if receiver is None or receiver is sender:
@@ -222,7 +223,8 @@ def _loop_at(program: ProgramUnitOp, path: list[int], matches) -> scf.ForOp | No
 def _same_trips(a: scf.ForOp, b: scf.ForOp) -> bool:
     """Equal constant trip counts for `a`, `b` and every pair of enclosing loops."""
     while isinstance(a, scf.ForOp) or isinstance(b, scf.ForOp):
-        if not (isinstance(a, scf.ForOp) and isinstance(b, scf.ForOp)) or _trips(a) != _trips(b) or _trips(a) < 0:
+        if not (isinstance(a, scf.ForOp) and isinstance(b, scf.ForOp)) or static_trip_count(a) is None \
+                or static_trip_count(a) != static_trip_count(b):
             return False
         a, b = _enclosing_loop(a), _enclosing_loop(b)
     return True
@@ -233,18 +235,6 @@ def _enclosing_loop(op: Operation) -> scf.ForOp | None:
     while parent is not None and not isinstance(parent, (scf.ForOp, ProgramUnitOp)):
         parent = parent.parent_op()
     return parent if isinstance(parent, scf.ForOp) else None
-
-
-def _trips(loop: scf.ForOp) -> int:
-    """The constant trip count, -1 when not constant."""
-    values = []
-    for v in (loop.lb, loop.ub, loop.step):
-        owner = v.owner
-        if not isinstance(owner, arith.ConstantOp):
-            return -1
-        values.append(owner.value.value.data)
-    low, high, step = values
-    return max(0, -(-(high - low) // step)) if step > 0 else -1
 
 
 def _direct(loop: scf.ForOp, matches) -> list[Operation] | None:

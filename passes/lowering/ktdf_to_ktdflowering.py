@@ -46,7 +46,6 @@ from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import ArrayAttr, IndexType, ModuleOp, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from dfsched.dialects.constants import index_constant, static_trip_count
@@ -57,6 +56,7 @@ from dfsched.dialects.ktdf_arch import attribute_text
 from dfsched.dialects.ktdf_lowering import ExecuteOnOp, SignalOp
 from dfsched.dialects.ktdp import GetComputeTileIdOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.walk import nearest_ancestor, pipelines_post_order, runs_compute_ops_in_sequence, stages_post_order
 from dfsched.passes.builder import Inserter
 from dfsched.passes.aliasing import memref_aliases, memref_root, reads_from, region_writes_to, writes_to
@@ -77,12 +77,10 @@ from dfsched.passes.lowering.stage_dag import (
 
 
 @dataclass(frozen=True)
-class KTDFToKTDFLowering(ModulePass):
+class KTDFToKTDFLowering(DevicePass):
     """Lower ktdf pipelines and stages to per-core units, signals and `execute_on` regions."""
 
     name = "ktdf-to-ktdflowering"
-
-    device: str | None = None  # dfsched-opt --device
 
     overlap_copies: bool = True
     """First run `overlap-staging-copies` on programs of several compute ops (Decision 110)."""

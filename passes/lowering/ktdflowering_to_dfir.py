@@ -46,12 +46,12 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
 
 from dfsched.diagnostics import error, location_of
 from dfsched.passes.cleanup.canonicalize import canonicalize
 from dfsched.passes.cleanup.greedy import GreedyConfig, apply_patterns_greedily, region_dce
 from dfsched.passes.cleanup.patterns import fold, folder_patterns
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.lowering import carry_reduction_partials, hold_broadcast_operands
 from dfsched.passes.lowering import (
     dfir_buffering,
@@ -109,13 +109,11 @@ def operation_lowerings(func: FuncOp, components, model) -> None:
 
 
 @dataclass(frozen=True)
-class KtdfloweringToDfir(ModulePass):
+class KtdfloweringToDfir(DevicePass):
     """Lower units, signals and execute_on regions to per-unit DataflowIR programs."""
 
     name = "ktdflowering-to-dfir"
 
-    device: str | None = None
-    """Architecture file (or shipped short name) used when the module declares no device."""
 
     hold_broadcasts: bool = True
     """Send a loop-invariant broadcast operand once per loop, held by its receiver (Decision 90)."""

@@ -58,13 +58,13 @@ from xdsl.context import Context
 from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, NoneAttr, i64
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
-from xdsl.passes import ModulePass
 
 from dfsched import diagnostics
 from dfsched.arch.model import SCRATCHPAD, DeviceModel
 from dfsched.compat import DominanceInfo
 from dfsched.diagnostics import DiagnosticError, loc_text
 from dfsched.dialects import ktdf
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.scheduling.pipeline_tree import pipeline_enclosing_scope
 from dfsched.passes.scheduling.privates import replace_private
 
@@ -73,13 +73,11 @@ NUM_PHASES = 2
 
 
 @dataclass(frozen=True)
-class DoubleBuffering(ModulePass):
+class DoubleBuffering(DevicePass):
     """Alternate scratchpad buffers handed between sibling stages between two copies."""
 
     name = "double-buffering"
 
-    device: str | None = None
-    """Architecture file (or shipped short name) used when the module declares no device."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from dfsched.arch.loading import device_model_for, required_device_model

@@ -55,7 +55,6 @@ from xdsl.dialects.linalg import ops as xlinalg
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineMap
-from xdsl.passes import ModulePass
 
 from dfsched.passes.builder import BlockInserter
 from dfsched.arch.model import DeviceModel
@@ -63,6 +62,7 @@ from dfsched.compat import linalg_ops as _x
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf, linalg_ext, memref_ext, scf_ext
 from dfsched.passes.contraction import MATRIX_TILE
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.lane_wide import combine_body, combiner, identity_attr, lane_width, mark
 from dfsched.passes.scheduling.reduction_utils import enclosing_stage, reduction_generics
 
@@ -72,13 +72,11 @@ NO_DEVICE = "Unable to import the device specification."
 
 
 @dataclass(frozen=True)
-class MapReductionPartials(ModulePass):
+class MapReductionPartials(DevicePass):
     """Lower each exposed reduction to an in-place reduction into a local buffer."""
 
     name = "map-reduction-partials"
 
-    device: str | None = None
-    """Architecture file (or shipped short name) used when the module declares no device."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from dfsched.arch.loading import device_model_for

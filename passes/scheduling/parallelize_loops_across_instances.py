@@ -59,7 +59,6 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
-from xdsl.passes import ModulePass
 
 from dfsched import diagnostics
 from dfsched.arch.model import DeviceModel
@@ -68,6 +67,7 @@ from dfsched.diagnostics import error, loc_text
 from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import GroupOp
 from dfsched.dialects.constants import static_trip_count
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.scheduling.pipeline_tree import is_parallel_loop, pipeline_enclosing_scope
 from dfsched.passes.scheduling.privates import move_ops
 from dfsched.passes.walk import nearest_ancestor, runs_compute_ops_in_sequence
@@ -76,13 +76,11 @@ PASS = "parallelize-loops-across-instances"
 
 
 @dataclass(frozen=True)
-class ParallelizeLoopsAcrossInstances(ModulePass):
+class ParallelizeLoopsAcrossInstances(DevicePass):
     """Distribute a loop around each corelet-local pipeline over the corelets."""
 
     name = "parallelize-loops-across-instances"
 
-    device: str | None = None
-    """Architecture file (or shipped short name) used when the module declares no device."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from dfsched.arch.loading import device_model_for, required_device_model

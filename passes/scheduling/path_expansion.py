@@ -75,7 +75,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
-from xdsl.passes import ModulePass
 
 from dfsched.arch.model import DeviceModel
 from dfsched.arch.routing import NodeClass, RouteNode
@@ -84,6 +83,7 @@ from dfsched.dialects import ktdf
 from dfsched.dialects.ktdf_arch import attribute_text
 from dfsched.dialects.constants import constant_int, index_constant
 from dfsched.passes.cleanup.affine_utils import substitute
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.walk import nearest_ancestor, pipelines_post_order
 from dfsched.passes.scheduling.pipeline_tree import (ChainError, contains_pipeline, linear_stage_chain, nearest_stage,
                                                      stage_ops)
@@ -96,13 +96,11 @@ PLAN_FAILED = f"{PASS}: failed to plan path expansion"
 
 
 @dataclass(frozen=True)
-class PathExpansion(ModulePass):
+class PathExpansion(DevicePass):
     """Expand every pipeline's data movement into hops the device has."""
 
     name = "path-expansion"
 
-    device: str | None = None
-    """Architecture file (or shipped short name) used when the module declares no device."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from dfsched.arch.loading import required_device_model
@@ -693,24 +691,17 @@ class Materializer:
         last = len(move.hops)
         if 0 < stop < last:
             return self.buffer_side(move.buffers[stop - 1])
-        t = move.transfer
         if stop == 0:
-            hop = move.hops[0]
-            if not move.src.is_compute:
-                assert t is not None
-                return self.template_side(t, "source")
-            if hop.kept:
-                assert t is not None
-                return self.template_side(t, "source", move.src_slot)
-            return self.slot_side(move.src_slot, move.slot)
-        hop = move.hops[-1]
-        if not move.dst.is_compute:
-            assert t is not None
-            return self.template_side(t, "dest")
-        if hop.kept:
-            assert t is not None
-            return self.template_side(t, "dest", move.dst_slot)
-        return self.slot_side(move.dst_slot, move.slot)
+            return self.end_side(move, move.hops[0], move.src.is_compute, move.src_slot, "source")
+        return self.end_side(move, move.hops[-1], move.dst.is_compute, move.dst_slot, "dest")
+
+    def end_side(self, move: Move, hop: Hop, on_compute: bool, slot: SlotSpec | None, side: str) -> _Side:
+        """The subscripts of `move`'s source or destination (`side`): the template transfer's
+        when that end is a memory or its hop keeps the compute slot, else the slot's."""
+        if not on_compute or hop.kept:
+            assert move.transfer is not None
+            return self.template_side(move.transfer, side, slot if on_compute else None)
+        return self.slot_side(slot, move.slot)
 
     def hop_transfer(self, hop: Hop) -> ktdf.DataTransferOp:
         move = hop.move

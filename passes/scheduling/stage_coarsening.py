@@ -41,13 +41,13 @@ from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, MemRefType, ModuleOp, NoneAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
-from xdsl.passes import ModulePass
 
 from dfsched.arch.model import BELOW_SCRATCHPAD, DeviceModel
 from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects import ktdf
-from dfsched.dialects.constants import constant_int
+from dfsched.dialects.constants import constant_int, static_trip_count
 from dfsched.passes.cleanup.affine_utils import substitute
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.scheduling.pipeline_tree import NodeKind, PipelineTree, TreeNode, nearest_pipeline
 from dfsched.passes.scheduling.privates import cleanup_private, move_ops, replace_private
 from dfsched.passes.walk import RESHAPED_COPY, depends_on
@@ -59,7 +59,7 @@ NO_DEVICE = ("Unable to import device specification for stage grouping. This cou
 
 
 @dataclass(frozen=True)
-class StageCoarsening(ModulePass):
+class StageCoarsening(DevicePass):
     """Sink the loops around each pipeline into its stage groups."""
 
     name = "stage-coarsening"
@@ -67,8 +67,6 @@ class StageCoarsening(ModulePass):
     loop_nest_depth: int = 2
     """The most enclosing loops sunk into one pipeline."""
 
-    device: str | None = None
-    """Architecture file (or shipped short name) used when the module declares no device."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from dfsched.arch.loading import required_device_model
@@ -335,10 +333,10 @@ def check_expandable(buffer: SSAValue, private: ktdf.PrivateOp) -> None:
 
 def trip_count(loop: scf.ForOp, candidate: Candidate) -> int | SSAValue:
     """The size of the dim a loop adds to an expanded buffer."""
-    lb, ub, step = (constant_int(v) for v in (loop.lb, loop.ub, loop.step))
-    if lb is not None and ub is not None and step is not None and step > 0:
-        return max(0, (ub - lb + step - 1) // step)
-    if lb != 0 or step != 1:
+    count = static_trip_count(loop)
+    if count is not None:
+        return count
+    if constant_int(loop.lb) != 0 or constant_int(loop.step) != 1:
         raise error(loop, f"{PASS}: cannot size the buffer dim of this loop: its bounds are not constant and "
                           "it is not normalized (lower bound 0, step 1)")
     size = loop.ub

@@ -58,11 +58,11 @@ from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.scheduling.tile_size_selection import whole_loop_fits
 from dfsched.passes.scheduling.pipeline_tree import is_parallel_loop
 from dfsched.passes.scheduling.tiling_utils import (
@@ -88,7 +88,7 @@ PASS = "tile-scf-for-loops"
 
 
 @dataclass(frozen=True)
-class TileSCFForLoops(ModulePass):
+class TileSCFForLoops(DevicePass):
     """Tile perfect nests of parallel loops into tile and point loops with size placeholders."""
 
     name = "tile-scf-for-loops"
@@ -103,10 +103,7 @@ class TileSCFForLoops(ModulePass):
     """Dynamic mode: also tile a single parallel loop that is a strip-mining candidate (a depth-1
     nest with no enclosing `scf.for`) whose whole extent may not fit the scratchpad, as a
     depth-1 tiling nest. dfsched's own step past upstream, used by `-ktir-to-dfir`; off by
-    default, as upstream."""
-    device: str | None = None
-    """Architecture file (or shipped short name) used when the module declares no device
-    (read only by `tile-single-loops`)."""
+    default, as upstream. The only mode that reads the device (`device`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.tile_sizes:

@@ -94,7 +94,6 @@ from xdsl.dialects.builtin import (
     NoneAttr,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.traits import IsolatedFromAbove
 
@@ -103,6 +102,7 @@ from dfsched.diagnostics import DiagnosticError, error, location_of
 from dfsched.dialects import ktdf
 from dfsched.dialects.constants import static_trip_count
 from dfsched.dialects.ktdf_arch import attribute_text
+from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.scheduling.tile_cost_model import TileCostModel
 from dfsched.passes.scheduling.tiling_utils import constant_index_value, insert_before
 from dfsched.passes.value_bounds import known_bounds, upper_bound
@@ -139,13 +139,11 @@ class TileDecision:
 
 
 @dataclass(frozen=True)
-class TileSizeSelection(ModulePass):
+class TileSizeSelection(DevicePass):
     """Give each tile-size placeholder the largest size whose buffers fit the scratchpad."""
 
     name = "tile-size-selection"
 
-    device: str | None = None
-    """Architecture file (or shipped short name) used when the module declares no device."""
 
     strategy: str = "model"
     """`largest`, `model` (the default) or `search` (module docstring)."""

@@ -17,7 +17,7 @@ import pytest
 
 from dfsched.diagnostics import DiagnosticError
 from dfsched.interp.dataflow import DeadlockError, simulate
-from dfsched.interp.ktir import compare_outputs, load_module, make_inputs, parse_module, run
+from dfsched.interp.ktir import load_module, make_inputs, parse_module, run
 from unit_helpers import index_constants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,32 +115,33 @@ def test_load_order_packs_the_vector(sample):
 # load -> compute -> store through the five units of a core (one core)
 # ---------------------------------------------------------------------------------------
 
+def copy_rows(src: str, dst: str, iv: str) -> str:
+    """A DMA of a 2x64 f16 view `%src` into `%dst`, row by row (`agen.composite_load_and_store`)."""
+    return (f"      agen.composite_load_and_store src:%{src}[0, 0] dst:%{dst}[0, 0]\n"
+            f"       time_symbols(), load_iv(%{iv}:vector<64xf16>)\n"
+            "       {load_order = #id2, load_set = #row, load_time_addr_map = #step, store_order = #id2, "
+            "store_set = #row, store_time_addr_map = #step, time_order = #id1, time_set = #two}\n"
+            "      {\n        agen.yield\n      } : memref<2x64xf16>, memref<2x64xf16>")
+
+
+def handshake(peer: str) -> str:
+    """A unit's sync with `%peer`: send, then wait for its answer."""
+    return (f"      dataflow.sync_send %{peer} {{wait_immediately_for_async_transfers = true}} : index\n"
+            f"      dataflow.sync_recv %{peer} : index")
+
+
 CHAIN = """
     dataflow.program_unit iter_arg : %me -> (%mnilu) : {
       %A = dataflow.get_logical_memory_view %ddr, %c0 {layout_map = #lin} : index, index, memref<2x64xf16>
       %B = dataflow.get_logical_memory_view %ddr, %c256 {layout_map = #lin} : index, index, memref<2x64xf16>
       %La = dataflow.get_logical_memory_view %l1, %c0 {layout_map = #lin} : index, index, memref<2x64xf16>
       %Lb = dataflow.get_logical_memory_view %l1, %c256 {layout_map = #lin} : index, index, memref<2x64xf16>
-      agen.composite_load_and_store src:%A[0, 0] dst:%La[0, 0]
-       time_symbols(), load_iv(%x:vector<64xf16>)
-       {load_order = #id2, load_set = #row, load_time_addr_map = #step, store_order = #id2, store_set = #row, store_time_addr_map = #step, time_order = #id1, time_set = #two}
-      {
-        agen.yield
-      } : memref<2x64xf16>, memref<2x64xf16>
-      agen.composite_load_and_store src:%B[0, 0] dst:%Lb[0, 0]
-       time_symbols(), load_iv(%y:vector<64xf16>)
-       {load_order = #id2, load_set = #row, load_time_addr_map = #step, store_order = #id2, store_set = #row, store_time_addr_map = #step, time_order = #id1, time_set = #two}
-      {
-        agen.yield
-      } : memref<2x64xf16>, memref<2x64xf16>
-      dataflow.sync_send %lu {wait_immediately_for_async_transfers = true} : index
-      dataflow.sync_recv %lu : index
+""" + "\n".join([copy_rows("A", "La", "x"), copy_rows("B", "Lb", "y"), handshake("lu")]) + """
     }
     dataflow.program_unit iter_arg : %me -> (%lu) : {
       %La = dataflow.get_logical_memory_view %l1, %c0 {layout_map = #lin} : index, index, memref<2x64xf16>
       %Lb = dataflow.get_logical_memory_view %l1, %c256 {layout_map = #lin} : index, index, memref<2x64xf16>
-      dataflow.sync_send %mnilu {wait_immediately_for_async_transfers = true} : index
-      dataflow.sync_recv %mnilu : index
+""" + handshake("mnilu") + """
       scf.for %i = %c0 to %c2 step %c1 {
         %x = agen.vector_load %La[%i, 0] {load_order = #id2, load_set = #row} : memref<2x64xf16>, vector<64xf16>
         dataflow.send %sf, %x : vector<64xf16>
@@ -162,20 +163,12 @@ CHAIN = """
         %d = dataflow.receive %sf : vector<64xf16>
         agen.vector_store %d, %Lc[%i, 0] {store_order = #id2, store_set = #row} : memref<2x64xf16>, vector<64xf16>
       }
-      dataflow.sync_send %mnisu {wait_immediately_for_async_transfers = true} : index
-      dataflow.sync_recv %mnisu : index
+""" + handshake("mnisu") + """
     }
     dataflow.program_unit iter_arg : %me -> (%mnisu) : {
       %Lc = dataflow.get_logical_memory_view %l1, %c512 {layout_map = #lin} : index, index, memref<2x64xf16>
       %C = dataflow.get_logical_memory_view %ddr, %c512 {layout_map = #lin} : index, index, memref<2x64xf16>
-      dataflow.sync_send %su {wait_immediately_for_async_transfers = true} : index
-      dataflow.sync_recv %su : index
-      agen.composite_load_and_store src:%Lc[0, 0] dst:%C[0, 0]
-       time_symbols(), load_iv(%z:vector<64xf16>)
-       {load_order = #id2, load_set = #row, load_time_addr_map = #step, store_order = #id2, store_set = #row, store_time_addr_map = #step, time_order = #id1, time_set = #two}
-      {
-        agen.yield
-      } : memref<2x64xf16>, memref<2x64xf16>
+""" + handshake("su") + "\n" + copy_rows("Lc", "C", "z") + """
     }
 """
 
@@ -308,12 +301,20 @@ def test_sync_deadlock():
 # races: accesses not ordered by synchronisation, whatever the timing
 # ---------------------------------------------------------------------------------------
 
+def copy_vector(src: str, src_memory: str, src_at: str, dst: str, dst_memory: str, dst_at: str, indent: int) -> str:
+    """A unit's copy of 64 f16 from `%src` (a view of `%src_memory` at `%src_at`) to `%dst`."""
+    return "\n".join(" " * indent + line for line in [
+        f"%{src} = dataflow.get_logical_memory_view %{src_memory}, %{src_at} {{layout_map = #id1}} : index, index, "
+        "memref<64xf16>",
+        f"%{dst} = dataflow.get_logical_memory_view %{dst_memory}, %{dst_at} {{layout_map = #id1}} : index, index, "
+        "memref<64xf16>",
+        f"%v = agen.vector_load %{src}[0] {{load_order = #id1, load_set = #all}} : memref<64xf16>, vector<64xf16>",
+        f"agen.vector_store %v, %{dst}[0] {{store_order = #id1, store_set = #all}} : memref<64xf16>, vector<64xf16>"])
+
+
 UNSYNCED = """
     dataflow.program_unit iter_arg : %me -> (%lu) : {
-      %src = dataflow.get_logical_memory_view %ddr, %c0 {layout_map = #id1} : index, index, memref<64xf16>
-      %buf = dataflow.get_logical_memory_view %l1, %c0 {layout_map = #id1} : index, index, memref<64xf16>
-      %v = agen.vector_load %src[0] {load_order = #id1, load_set = #all} : memref<64xf16>, vector<64xf16>
-      agen.vector_store %v, %buf[0] {store_order = #id1, store_set = #all} : memref<64xf16>, vector<64xf16>
+""" + copy_vector("src", "ddr", "c0", "buf", "l1", "c0", indent=6) + """
       SYNC_SEND
     }
     dataflow.program_unit iter_arg : %me -> (%su) : {
@@ -323,10 +324,7 @@ UNSYNCED = """
         scf.yield %n : vector<64xf16>
       }
       SYNC_RECV
-      %buf = dataflow.get_logical_memory_view %l1, %c0 {layout_map = #id1} : index, index, memref<64xf16>
-      %dst = dataflow.get_logical_memory_view %ddr, %c128 {layout_map = #id1} : index, index, memref<64xf16>
-      %v = agen.vector_load %buf[0] {load_order = #id1, load_set = #all} : memref<64xf16>, vector<64xf16>
-      agen.vector_store %v, %dst[0] {store_order = #id1, store_set = #all} : memref<64xf16>, vector<64xf16>
+""" + copy_vector("buf", "l1", "c0", "dst", "ddr", "c128", indent=6) + """
     }
 """
 
@@ -351,10 +349,7 @@ def test_race_hidden_by_timing_is_an_error(sample):
 # two units store the bytes at @0 to @128, unordered
 SAME_BYTES = """
     dataflow.program_unit iter_arg : %me -> (%lu) : {
-      %src = dataflow.get_logical_memory_view %ddr, %c0 {layout_map = #id1} : index, index, memref<64xf16>
-      %dst = dataflow.get_logical_memory_view %ddr, %c128 {layout_map = #id1} : index, index, memref<64xf16>
-      %v = agen.vector_load %src[0] {load_order = #id1, load_set = #all} : memref<64xf16>, vector<64xf16>
-      agen.vector_store %v, %dst[0] {store_order = #id1, store_set = #all} : memref<64xf16>, vector<64xf16>
+""" + copy_vector("src", "ddr", "c0", "dst", "ddr", "c128", indent=6) + """
     }
     dataflow.program_unit iter_arg : %me -> (%su) : {
       %src = dataflow.get_logical_memory_view %ddr, %c0 {layout_map = #id1} : index, index, memref<64xf16>
@@ -419,10 +414,7 @@ module {
         dataflow.program_unit iter_arg : %me -> (%lu) : {
           %src_at = symbol.create_symbol {SymbolId = -3 : i64} : index
           %dst_at = symbol.create_symbol {SymbolId = -2 : i64} : index
-          %src = dataflow.get_logical_memory_view %ddr, %src_at {layout_map = #id1} : index, index, memref<64xf16>
-          %dst = dataflow.get_logical_memory_view %ddr, %dst_at {layout_map = #id1} : index, index, memref<64xf16>
-          %v = agen.vector_load %src[0] {load_order = #id1, load_set = #all} : memref<64xf16>, vector<64xf16>
-          agen.vector_store %v, %dst[0] {store_order = #id1, store_set = #all} : memref<64xf16>, vector<64xf16>
+""" + copy_vector("src", "ddr", "src_at", "dst", "ddr", "dst_at", indent=10) + """
         }
         return
       }

@@ -9,17 +9,8 @@ from __future__ import annotations
 
 import pytest
 from xdsl.dialects.arith import ConstantOp
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    AffineSetAttr,
-    IndexType,
-    IntegerAttr,
-    MemRefType,
-    ModuleOp,
-    VectorType,
-    f16,
-    i32,
-)
+from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, IndexType, IntegerAttr, MemRefType, ModuleOp,
+                                   VectorType, f16, i32)
 from xdsl.ir import Block, Region
 from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineMap, AffineSet
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -29,16 +20,8 @@ from dfsched.diagnostics import DiagnosticError
 from dfsched.dialects import make_context
 from dfsched.dialects import affine_subscripts as sub
 from dfsched.dialects.agen import VectorLoadOp
-from dfsched.dialects.dataflow import (
-    CustomMXType,
-    CustomMXFloatType,
-    GetLogicalMemoryViewOp,
-    GetUnitOp,
-    ProgramUnitOp,
-    ReturnOp,
-    SendOp,
-    mx_type,
-)
+from dfsched.dialects.dataflow import (CustomMXType, CustomMXFloatType, GetLogicalMemoryViewOp, GetUnitOp,
+                                       ProgramUnitOp, ReturnOp, SendOp, mx_type)
 from dfsched.dialects.symbol import CreateIdOp, CreateSymbolOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 from dfsched.dialects.vectorchain import ConstantBitstreamOp, ShuffleOp

@@ -11,22 +11,19 @@ import pytest
 from dfsched.interp.ktir import make_inputs, parse_module, run_kernel
 from dfsched.passes.frontend.resolve_distributed_views import ResolveDistributedViews
 from dfsched.tools.run import main
+from unit_helpers import box, index_constants
 
 # A 64x32 tensor in two 32x32 halves by rows (rows 32..63 first in memory), copied to B by
 # 16x32 tiles in a loop, plus one tile straddling both halves (rows 24..39), copied to C.
-KERNEL = """
+KERNEL = f"""
 #top = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + s0 - 1 >= 0)>
 #bottom = affine_set<(d0, d1)[s0] : (d0 - 32 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + s0 - 1 >= 0)>
-#whole = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 31 >= 0)>
-#rows16 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 31 >= 0)>
-#order = affine_map<(d0, d1) -> (d0, d1)>
+#whole = {box(64, 32)}
+#rows16 = {box(16, 32)}
+""" + """#order = affine_map<(d0, d1) -> (d0, d1)>
 module {
   func.func @split_copy() attributes {grid = [1]} {
-    %c0 = arith.constant 0 : index
-    %c16 = arith.constant 16 : index
-    %c24 = arith.constant 24 : index
-    %c32 = arith.constant 32 : index
-    %c64 = arith.constant 64 : index
+""" + index_constants(0, 16, 24, 32, 64) + """
     %top_at = arith.constant 2048 : index
     %bottom_at = arith.constant 0 : index
     %b_at = arith.constant 4096 : index

@@ -159,3 +159,75 @@ def test_collapse_does_not_announce_per_core_constants(monkeypatch):
     assert folds and all(n == 300 for n in folds)
     assert announced.count("arith.constant") < 300
     assert 'name = "C299-sfu-CL1"' in text
+
+
+def _verdict(module) -> str:
+    from dfsched.diagnostics import DiagnosticError
+
+    try:
+        compat.verify_module(module)
+    except DiagnosticError as exc:
+        return exc.diagnostic.message
+    return "ok"
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("""func.func @f(%n: index) -> index {
+          %c0 = arith.constant 0 : index
+          %r = scf.for %i = %c0 to %n step %n iter_args(%a = %c0) -> (index) {
+            %s = arith.addi %a, %n : index
+            scf.yield %s : index
+          }
+          return %r : index
+        }""", "ok"),
+    ("""func.func @f() -> index {
+          %s = arith.addi %c1, %c1 : index
+          %c1 = arith.constant 1 : index
+          return %s : index
+        }""", "operand #0 does not dominate this use"),
+    ("""func.func @f(%b: i1) -> index {
+          %c1 = arith.constant 1 : index
+          cf.cond_br %b, ^x, ^y
+        ^x:
+          return %c1 : index
+        ^y:
+          return %c1 : index
+        }""", "ok"),  # a use in another block: the full checks decide
+])
+def test_one_walk_scope_check_gives_the_full_checks_verdicts(body, expected, monkeypatch):
+    """`verify_module` checks dominance and isolation in one walk when every operand is in
+    scope; where it is not, the full checks run and name the problem as before."""
+    module = DfschedOptMain(["-"]).parse("t.mlir", body)
+    compat.fast_isolated_from_above()
+    fast = _verdict(module)
+    monkeypatch.setattr(compat, "_operands_in_scope", lambda root: False)  # the full checks alone
+    assert fast.startswith(expected) and _verdict(module) == fast
+
+
+def test_one_walk_scope_check_refuses_a_value_from_outside_an_isolated_op():
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.dialects.func import FuncOp, ReturnOp
+
+    compat.fast_isolated_from_above()
+    outer = index_constant(0)
+    func = FuncOp("f", ((), (IndexType(),)))
+    func.body.block.add_op(ReturnOp(outer.result))
+    module = ModuleOp([outer, func])
+    assert not compat._operands_in_scope(module)  # in dominance's scope, outside the function's
+    assert "IsolatedFromAbove parent" in _verdict(module)
+
+
+def test_mapping_verifier_checks_every_entry_by_class():
+    """The mapping's entry checks group values by defining class; a mixed table is still refused."""
+    from xdsl.ir import Block
+    from xdsl.utils.exceptions import VerifyException
+
+    units = [GetUnitOp.create(result_types=[IndexType()], properties={"name": StringAttr(f"C{i}"), "type": StringAttr("t")})
+             for i in range(3)]
+    consts = [index_constant(i) for i in range(2)]
+    Block([*units, *consts])
+    DefImmutableMappingOp([u.results[0] for u in units[:2]], [c.result for c in consts]).verify()
+    with pytest.raises(VerifyException, match="same type"):
+        DefImmutableMappingOp([u.results[0] for u in units], [consts[0].result, consts[1].result, units[2].results[0]]).verify()
+    with pytest.raises(VerifyException, match="Keys are not of same type"):
+        DefImmutableMappingOp([units[0].results[0], consts[0].result], [consts[0].result, consts[1].result]).verify()

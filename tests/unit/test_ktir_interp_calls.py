@@ -8,7 +8,7 @@ import pytest
 
 from dfsched.interp.ktir import call_function, kernel_layout, make_inputs, parse_module, run, run_kernel
 from test_ktir_interp_ops import GUARDED_DIVISION
-from unit_helpers import kernel, tile, view
+from unit_helpers import kernel, kernel_with_inputs, tile, view
 
 
 # ---------------------------------------------------------------------------------------
@@ -67,8 +67,7 @@ def test_scalar_and_runtime_arguments():
             "}",
         ]
     )
-    m = parse_module(kernel("%X: !ktdp.runtime_arg<index>, %Y: index, %r: !ktdp.runtime_arg<index, upperbound=4>", body))
-    inputs = make_inputs(m, seed=15)
+    m, inputs = kernel_with_inputs("%X: !ktdp.runtime_arg<index>, %Y: index, %r: !ktdp.runtime_arg<index, upperbound=4>", body, seed=15)
     assert set(inputs) == {"X", "Y", "r"} and int(inputs["r"]) == 4  # default: the upper bound
     inputs["r"] = np.array(2)
     out = run_kernel(m, inputs)

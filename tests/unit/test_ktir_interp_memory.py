@@ -9,7 +9,7 @@ import pytest
 
 from dfsched.diagnostics import DiagnosticError
 from dfsched.interp.ktir import call_function, kernel_layout, make_inputs, parse_module, run, run_kernel
-from unit_helpers import box, kernel, tile, view
+from unit_helpers import box, kernel, kernel_with_inputs, tile, view
 
 
 # ---------------------------------------------------------------------------------------
@@ -253,8 +253,7 @@ def test_scratchpad_round_trip_and_2d_grid():
             "ktdp.store %back, %tc : tensor<2x2xf16>, <2x2xindex>",
         ]
     )
-    m = parse_module(kernel("%A: index, %C: index", body, grid=(2, 3)))
-    inputs = make_inputs(m, seed=10)
+    m, inputs = kernel_with_inputs("%A: index, %C: index", body, grid=(2, 3), seed=10)
     result = run(m, inputs)
     np.testing.assert_array_equal(result.outputs["C"], -inputs["A"])
     assert sorted(result.scratchpads) == list(range(6))
@@ -373,8 +372,7 @@ def test_distributed_view_routes_coordinates_to_parts():
             "ktdp.store %x, %ty : tensor<4x6xf16>, <4x6xindex>",
         ]
     )
-    m = parse_module(kernel("%P: index, %Q: index, %Y: index", body))
-    inputs = make_inputs(m, seed=12)
+    m, inputs = kernel_with_inputs("%P: index, %Q: index, %Y: index", body, seed=12)
     out = run_kernel(m, inputs)
     np.testing.assert_array_equal(out["Y"], np.concatenate([inputs["P"], inputs["Q"]], axis=1))
 
@@ -395,8 +393,7 @@ def test_indirect_access_tile_gathers_rows():
             "ktdp.store %x, %ty : tensor<3x4xf16>, <3x4xindex>",
         ]
     )
-    m = parse_module(kernel("%X: index, %I: index, %Y: index", body))
-    inputs = make_inputs(m, seed=13)
+    m, inputs = kernel_with_inputs("%X: index, %I: index, %Y: index", body, seed=13)
     inputs["I"] = np.array([5, 0, 7], np.int32)
     out = run_kernel(m, inputs)
     np.testing.assert_array_equal(out["Y"], inputs["X"][[5, 0, 7]])

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from dfsched.interp.ktir import call_function, make_inputs, parse_module, run_kernel
-from unit_helpers import f16_seq_sum, kernel, tile, view
+from dfsched.interp.ktir import call_function, parse_module, run_kernel
+from unit_helpers import f16_seq_sum, kernel_with_inputs, tile, view
 
 
 # ---------------------------------------------------------------------------------------
@@ -36,8 +36,7 @@ def test_scf_for_loop_over_rows_with_tiles_per_iteration():
             "}",
         ]
     )
-    m = parse_module(kernel("%A: index, %C: index", body, grid=(2,)))
-    inputs = make_inputs(m, seed=8)
+    m, inputs = kernel_with_inputs("%A: index, %C: index", body, grid=(2,), seed=8)
     out = run_kernel(m, inputs)
     np.testing.assert_array_equal(out["C"], inputs["A"] * inputs["A"])
 
@@ -61,8 +60,7 @@ def test_scf_for_iter_args_accumulate_in_f16():
             "ktdp.store %acc, %tc : tensor<1x8xf16>, <1x8xindex>",
         ]
     )
-    m = parse_module(kernel("%A: index, %C: index", body))
-    inputs = make_inputs(m, seed=9)
+    m, inputs = kernel_with_inputs("%A: index, %C: index", body, seed=9)
     out = run_kernel(m, inputs)
     np.testing.assert_array_equal(out["C"][0], f16_seq_sum(inputs["A"], axis=0))
 

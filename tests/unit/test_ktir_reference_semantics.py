@@ -13,7 +13,7 @@ from dfsched.arch.loading import load_device
 from dfsched.diagnostics import DiagnosticError
 from dfsched.interp.ktir import call_function, make_inputs, parse_module, run, run_kernel
 from dfsched.tools.run import device_accumulation
-from unit_helpers import box, kernel, run_main, tile, view
+from unit_helpers import box, kernel, kernel_with_inputs, run_main, tile, view
 
 LOCAL = "#ktdp.memory_space<ct_local>"
 
@@ -189,8 +189,7 @@ MASKED = (
 
 
 def test_accesses_outside_the_coordinate_set_are_masked_by_default():
-    m = parse_module(kernel("%A: index, %C: index", MASKED))
-    inputs = make_inputs(m, seed=3)
+    m, inputs = kernel_with_inputs("%A: index, %C: index", MASKED, seed=3)
     inputs["C"] = np.full(8, 7.0, np.float16)
     out = run_kernel(m, inputs)
     np.testing.assert_array_equal(out["C"][:6], inputs["A"][:6] + np.float16(1))
@@ -265,8 +264,7 @@ SCRATCHPAD_INPUT = "\n".join([
 
 
 def test_scratchpad_resident_argument_is_an_input_per_compute_tile():
-    m = parse_module(kernel("%X: index, %Y: index, %Z: index", SCRATCHPAD_INPUT, grid=(2,)))
-    inputs = make_inputs(m, seed=4)
+    m, inputs = kernel_with_inputs("%X: index, %Y: index, %Z: index", SCRATCHPAD_INPUT, grid=(2,), seed=4)
     assert inputs["X"].shape == (2, 64)  # one row per compute tile's scratchpad
     out = run_kernel(m, inputs)
     np.testing.assert_array_equal(out["Z"], (inputs["X"] + inputs["Y"].reshape(2, 64)).reshape(128))
@@ -297,8 +295,7 @@ def test_scratchpad_data_at_a_constant_address_is_an_input_per_compute_tile():
         "%s = arith.subf %x, %y : tensor<64xf16>",
         "ktdp.store %s, %tz : tensor<64xf16>, <64xindex>",
     ])
-    m = parse_module(kernel("", body, grid=(2,)))
-    inputs = make_inputs(m, seed=3)
+    m, inputs = kernel_with_inputs("", body, grid=(2,), seed=3)
     assert inputs["ct_local@256"].shape == (2, 64)
     out = run_kernel(m, inputs)
     rows = inputs["ct_local@256"]
@@ -354,8 +351,7 @@ def test_run_binds_scalar_arguments_by_name():
         "%s = arith.addf %a, %k8 : tensor<8xf16>",
         "ktdp.store %s, %tc : tensor<8xf16>, <8xindex>",
     ])
-    m = parse_module(kernel("%A: index, %C: index, %k: f16", body))
-    inputs = make_inputs(m, seed=5)
+    m, inputs = kernel_with_inputs("%A: index, %C: index, %k: f16", body, seed=5)
     out = run(m, {"A": inputs["A"]}, scalars={"k": 2.0}).outputs
     np.testing.assert_array_equal(out["C"], inputs["A"] + np.float16(2.0))
     with pytest.raises(ValueError, match="neither buffers nor scalar arguments"):

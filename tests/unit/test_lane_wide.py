@@ -38,7 +38,7 @@ def test_few_rows_step_lane_wide_and_the_others_keep_columns():
     for name, text in _cases().items():
         module = _scheduled(text)
         widths[name] = sorted({lane_width(op) for op in module.walk() if lane_width(op) is not None})
-    assert widths == {"four_rows": [16], "one_row_of_48": [16], "square_read_twice": [16], "two_inputs": [16], "not_commutative": [],
+    assert widths == {"four_rows": [16], "four_rows_maxnum": [16], "one_row_of_48": [16], "square_read_twice": [16], "two_inputs": [16], "not_commutative": [],
                       "rows_fill_the_lanes": []}
 
 

@@ -20,10 +20,11 @@ import pytest
 from test_schedule_interp import L1, ddr_view, kernel, rand
 
 from dfsched import pipeline
-from dfsched.diagnostics import DiagnosticError
+from dfsched.diagnostics import DiagnosticError, location_of
 from dfsched.interp import ktir, schedule_batch
 from dfsched.interp.ktir import parse_module
 from dfsched.interp.schedule import run_schedule
+from dfsched.tools.check_order import lane_marks
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -91,9 +92,14 @@ def test_examples_batched_equal_sequential(monkeypatch, tmp_path, name, loops):
         path.write_text(text)
     module = ktir.load_module(path)
     inputs = ktir.make_inputs(module, 0)
-    # the sample device declares no accumulation type: reductions accumulate in their output type
-    reference = ktir.run(module, inputs, accumulate=None)
-    fast, slow, batched = both_ways(monkeypatch, scheduled(path), inputs, layout=reference.layout,
+    # the sample device declares no accumulation type: reductions accumulate in their output type,
+    # each in the lanes the schedule marks (Decision 112; these examples reduce once at most)
+    sched = scheduled(path)
+    marks = set(lane_marks(sched).values())
+    assert len(marks) <= 1
+    lanes = {location_of(op): width for op in module.walk() if op.name == "linalg.reduce" for width in marks}
+    reference = ktir.run(module, inputs, accumulate=None, reduction_lanes=lanes)
+    fast, slow, batched = both_ways(monkeypatch, sched, inputs, layout=reference.layout,
                                     reserve_size="auto", accumulate=None)
     same(fast, slow)
     assert batched >= loops
@@ -161,10 +167,10 @@ def test_loop_writing_one_row_every_iteration_keeps_the_last(monkeypatch):
 
 
 def test_batch_given_up_after_an_allocation_counts_buffers_as_the_sequential_run(monkeypatch):
-    # the body allocates, then an op without a batched form (affine.apply of the iv) gives up
-    fast, batched, a = copy_rows(monkeypatch, "%n", "%C[%row, %c0]", 14, prelude=f"""
+    # the body allocates, then an op the batch cannot reproduce (a tensor sized by the iv) gives up
+    fast, batched, a = copy_rows(monkeypatch, "%n", "%C[%i, %c0]", 14, prelude=f"""
       %buf = memref.alloc() : {L1}
-      %row = affine.apply affine_map<(d0) -> (d0)>(%i)""")
+      %sized = tensor.empty(%i) : tensor<?xf16>""")
     assert batched == 0
     np.testing.assert_array_equal(fast.outputs["@4096"], a)
 
@@ -388,6 +394,14 @@ def test_loop_carried_tensor_folded_as_the_sequential_run(monkeypatch, body, acc
                                     accumulate=accumulate)
     same(fast, slow)
     assert batched == 4  # both loops, in the layout dry run and the run
+
+
+def test_affine_apply_of_the_induction_variable_is_batched(monkeypatch):
+    # loop normalisation leaves `affine.apply` of the induction variable in the body: C[7 - i] = A[i]
+    fast, batched, a = copy_rows(monkeypatch, "%n", "%C[%j, %c0]", 4,
+                                 prelude="\n      %j = affine.apply affine_map<(d0) -> (-d0 + 7)>(%i)")
+    assert batched >= 1
+    np.testing.assert_array_equal(fast.outputs["@4096"], a[::-1])
 
 
 # ---------------------------------------------------------------------------------------

@@ -22,38 +22,35 @@ from dfsched.diagnostics import DiagnosticError
 from dfsched.interp.dataflow import check_against_reference
 from dfsched.tools.dataflow_compile import compile_to_dfir
 from dfsched.interp.ktir import load_module
+from unit_helpers import box, index_constants
 
 ROOT = Path(__file__).resolve().parents[2]
 
-KERNEL = """
-#whole = affine_set<(d0, d1) : (d0 >= 0, -d0 + 511 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#half = affine_set<(d0, d1) : (d0 >= 0, -d0 + 255 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#rows_first = affine_map<(d0, d1) -> (d0, d1)>
+KERNEL = f"""
+#whole = {box(512, 64)}
+#half = {box(256, 64)}
+""" + """#rows_first = affine_map<(d0, d1) -> (d0, d1)>
 module {
   func.func @small_rows_add() attributes {grid = [2]} {
-    %zero = arith.constant 0 : index
-    %tile_rows = arith.constant 256 : index
-    %a_at = arith.constant 0 : index
-    %b_at = arith.constant 65536 : index
-    %c_at = arith.constant 131072 : index
+""" + index_constants(0, 256, 65536, 131072) + """
     %tile = ktdp.get_compute_tile_id : index
-    %row = arith.muli %tile, %tile_rows : index
-    %a = ktdp.construct_memory_view %a_at, sizes: [512, 64], strides: [64, 1] {
+    %row = arith.muli %tile, %c256 : index
+    %a = ktdp.construct_memory_view %c0, sizes: [512, 64], strides: [64, 1] {
       coordinate_set = #whole, memory_space = #ktdp.memory_space<global>
     } : memref<512x64xf16>
-    %b = ktdp.construct_memory_view %b_at, sizes: [512, 64], strides: [64, 1] {
+    %b = ktdp.construct_memory_view %c65536, sizes: [512, 64], strides: [64, 1] {
       coordinate_set = #whole, memory_space = #ktdp.memory_space<global>
     } : memref<512x64xf16>
-    %c = ktdp.construct_memory_view %c_at, sizes: [512, 64], strides: [64, 1] {
+    %c = ktdp.construct_memory_view %c131072, sizes: [512, 64], strides: [64, 1] {
       coordinate_set = #whole, memory_space = #ktdp.memory_space<global>
     } : memref<512x64xf16>
-    %a_rows = ktdp.construct_access_tile %a[%row, %zero] {
+    %a_rows = ktdp.construct_access_tile %a[%row, %c0] {
       access_tile_set = #half, access_tile_order = #rows_first
     } : memref<512x64xf16> -> !ktdp.access_tile<256x64xindex>
-    %b_rows = ktdp.construct_access_tile %b[%row, %zero] {
+    %b_rows = ktdp.construct_access_tile %b[%row, %c0] {
       access_tile_set = #half, access_tile_order = #rows_first
     } : memref<512x64xf16> -> !ktdp.access_tile<256x64xindex>
-    %c_rows = ktdp.construct_access_tile %c[%row, %zero] {
+    %c_rows = ktdp.construct_access_tile %c[%row, %c0] {
       access_tile_set = #half, access_tile_order = #rows_first
     } : memref<512x64xf16> -> !ktdp.access_tile<256x64xindex>
     %x = ktdp.load %a_rows : <256x64xindex> -> tensor<256x64xf16>

@@ -14,6 +14,12 @@ def run_main(capsys, *argv) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
+def assert_contains(text: str, *fragments: str) -> None:
+    """Each fragment stands in `text` (a printed module); the missing ones are named."""
+    missing = [f for f in fragments if f not in text]
+    assert not missing, f"not in the printed text: {missing}\n{text}"
+
+
 def index_constants(*values: int, indent: str = "    ") -> str:
     """`%cN = arith.constant N : index` lines, one per value (a test kernel's preamble)."""
     return "\n".join(f"{indent}%c{v} = arith.constant {v} : index" for v in values)
@@ -60,6 +66,14 @@ def tile(name: str, v: str, vshape, idx, tshape, elt: str = "f16", tset: str | N
 def kernel(args: str, body: str, grid=(1,), name: str = "k") -> str:
     g = ", ".join(str(d) for d in grid)
     return f"func.func @{name}({args}) attributes {{grid = [{g}]}} {{\n{body}\n  return\n}}\n"
+
+
+def kernel_with_inputs(args: str, body: str, seed: int, grid=(1,)):
+    """The parsed kernel `kernel(args, body, grid)` and its seeded inputs (`make_inputs`)."""
+    from dfsched.interp.ktir import make_inputs, parse_module
+
+    module = parse_module(kernel(args, body, grid=grid))
+    return module, make_inputs(module, seed=seed)
 
 
 def f16_seq_sum(x: np.ndarray, axis: int, init=0.0) -> np.ndarray:

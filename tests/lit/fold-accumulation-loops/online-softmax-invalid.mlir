@@ -3799,3 +3799,205 @@ func.func @maximum_keeps_pages(%q: tensor<2x8xf16>) -> (tensor<2xf16>, tensor<2x
   }
   return %m, %l, %a : tensor<2xf16>, tensor<2xf16>, tensor<2x8xf16>
 }
+
+// -----
+
+// A key page (stepping along its first dimension) plus a bias chunk stepping along its second:
+// the two chunks grow along different dimensions.
+#pool_set = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 3 >= 0, d2 >= 0, -d2 + 7 >= 0)>
+#table_set = affine_set<(d0) : (d0 >= 0, -d0 + 1 >= 0)>
+#one_page = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 >= 0, d2 >= 0, -d2 + 7 >= 0)>
+#b_set = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 1 >= 0, d2 >= 0, -d2 + 7 >= 0)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row3 = affine_map<(d0, d1, d2) -> (d0)>
+#rows = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row2 = affine_map<(d0, d1) -> (d0)>
+#q_map = affine_map<(m, p, u, d) -> (m, d)>
+#k_map = affine_map<(m, p, u, d) -> (p, u, d)>
+#s_map = affine_map<(m, p, u, d) -> (m, p, u)>
+#w_map = affine_map<(m, d, p, u) -> (m, p, u)>
+#v_map = affine_map<(m, d, p, u) -> (p, u, d)>
+#o_map = affine_map<(m, d, p, u) -> (m, d)>
+func.func @bias_steps_columns(%q: tensor<2x8xf16>) -> (tensor<2xf16>, tensor<2xf16>, tensor<2x8xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %kpa = arith.constant 0 : index
+  %vpa = arith.constant 512 : index
+  %ta = arith.constant 1024 : index
+  %ba = arith.constant 2048 : index
+  %ninf = arith.constant 0xFC00 : f16
+  %zero = arith.constant 0.0 : f16
+  %one = arith.constant 1.0 : f16
+  %kp = ktdp.construct_memory_view %kpa, sizes: [8, 4, 8], strides: [32, 8, 1] {coordinate_set = #pool_set, memory_space = #ktdp.memory_space<global>} : memref<8x4x8xf16>
+  %vp = ktdp.construct_memory_view %vpa, sizes: [8, 4, 8], strides: [32, 8, 1] {coordinate_set = #pool_set, memory_space = #ktdp.memory_space<global>} : memref<8x4x8xf16>
+  %table = ktdp.construct_memory_view %ta, sizes: [2], strides: [1] {coordinate_set = #table_set, memory_space = #ktdp.memory_space<global>} : memref<2xi32>
+  %bv = ktdp.construct_memory_view %ba, sizes: [1, 2, 8], strides: [16, 8, 1] {coordinate_set = #b_set, memory_space = #ktdp.memory_space<global>} : memref<1x2x8xf16>
+  %er = tensor.empty() : tensor<2xf16>
+  %m0 = linalg.fill ins(%ninf : f16) outs(%er : tensor<2xf16>) -> tensor<2xf16>
+  %l0 = linalg.fill ins(%one : f16) outs(%er : tensor<2xf16>) -> tensor<2xf16>
+  %z0 = linalg.fill ins(%zero : f16) outs(%er : tensor<2xf16>) -> tensor<2xf16>
+  %eo = tensor.empty() : tensor<2x8xf16>
+  %a0 = linalg.fill ins(%zero : f16) outs(%eo : tensor<2x8xf16>) -> tensor<2x8xf16>
+  %es = tensor.empty() : tensor<2x1x1xf16>
+  %s0 = linalg.fill ins(%zero : f16) outs(%es : tensor<2x1x1xf16>) -> tensor<2x1x1xf16>
+  // expected-error @below {{but the operands of 'arith.addf' step along different dimensions}}
+  %m, %l, %a = scf.for %j = %c0 to %c2 step %c1 iter_args(%mc = %m0, %lc = %l0, %ac = %a0) -> (tensor<2xf16>, tensor<2xf16>, tensor<2x8xf16>) {
+    %kt = ktdp.construct_indirect_access_tile intermediate_variables(%p, %u, %d) %kp[ind(%table[%j + %p]), (%u), (%d)] {variables_space_set = #one_page, variables_space_order = #id3} : memref<8x4x8xf16>, memref<2xi32> -> !ktdp.access_tile<1x1x8xindex>
+    %k = ktdp.load %kt : <1x1x8xindex> -> tensor<1x1x8xf16>
+    %bt = ktdp.construct_access_tile %bv[%c0, %j, %c0] {access_tile_order = #id3, access_tile_set = #one_page} : memref<1x2x8xf16> -> !ktdp.access_tile<1x1x8xindex>
+    %b = ktdp.load %bt : <1x1x8xindex> -> tensor<1x1x8xf16>
+    %k2 = arith.addf %k, %b : tensor<1x1x8xf16>
+    %vt = ktdp.construct_indirect_access_tile intermediate_variables(%p, %u, %d) %vp[ind(%table[%j + %p]), (%u), (%d)] {variables_space_set = #one_page, variables_space_order = #id3} : memref<8x4x8xf16>, memref<2xi32> -> !ktdp.access_tile<1x1x8xindex>
+    %v = ktdp.load %vt : <1x1x8xindex> -> tensor<1x1x8xf16>
+    %s = linalg.generic {indexing_maps = [#q_map, #k_map, #s_map], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %k2 : tensor<2x8xf16>, tensor<1x1x8xf16>) outs(%s0 : tensor<2x1x1xf16>) {
+    ^bb0(%x: f16, %y: f16, %o: f16):
+      %t = arith.mulf %x, %y : f16
+      %r = arith.addf %t, %o : f16
+      linalg.yield %r : f16
+    } -> tensor<2x1x1xf16>
+    %mx = linalg.reduce { arith.maximumf } ins(%s : tensor<2x1x1xf16>) outs(%m0 : tensor<2xf16>) dimensions = [1, 2]
+    %mn = linalg.generic {indexing_maps = [#rows, #rows, #rows], iterator_types = ["parallel"]} ins(%mc, %mx : tensor<2xf16>, tensor<2xf16>) outs(%er : tensor<2xf16>) {
+    ^bb0(%x: f16, %y: f16, %o: f16):
+      %r = arith.maximumf %x, %y : f16
+      linalg.yield %r : f16
+    } -> tensor<2xf16>
+    %pw = linalg.generic {indexing_maps = [#id3, #row3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %mn : tensor<2x1x1xf16>, tensor<2xf16>) outs(%es : tensor<2x1x1xf16>) {
+    ^bb0(%x: f16, %y: f16, %o: f16):
+      %t = arith.subf %x, %y : f16
+      %r = math.exp %t : f16
+      linalg.yield %r : f16
+    } -> tensor<2x1x1xf16>
+    %lj = linalg.reduce { arith.addf } ins(%pw : tensor<2x1x1xf16>) outs(%z0 : tensor<2xf16>) dimensions = [1, 2]
+    %al = linalg.generic {indexing_maps = [#rows, #rows, #rows], iterator_types = ["parallel"]} ins(%mc, %mn : tensor<2xf16>, tensor<2xf16>) outs(%er : tensor<2xf16>) {
+    ^bb0(%x: f16, %y: f16, %o: f16):
+      %t = arith.subf %x, %y : f16
+      %r = math.exp %t : f16
+      linalg.yield %r : f16
+    } -> tensor<2xf16>
+    %as = linalg.generic {indexing_maps = [#id2, #row2, #id2], iterator_types = ["parallel", "parallel"]} ins(%ac, %al : tensor<2x8xf16>, tensor<2xf16>) outs(%eo : tensor<2x8xf16>) {
+    ^bb0(%x: f16, %y: f16, %o: f16):
+      %r = arith.mulf %x, %y : f16
+      linalg.yield %r : f16
+    } -> tensor<2x8xf16>
+    %an = linalg.generic {indexing_maps = [#w_map, #v_map, #o_map], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%pw, %v : tensor<2x1x1xf16>, tensor<1x1x8xf16>) outs(%as : tensor<2x8xf16>) {
+    ^bb0(%x: f16, %y: f16, %o: f16):
+      %t = arith.mulf %x, %y : f16
+      %r = arith.addf %t, %o : f16
+      linalg.yield %r : f16
+    } -> tensor<2x8xf16>
+    %ln = linalg.generic {indexing_maps = [#rows, #rows, #rows, #rows], iterator_types = ["parallel"]} ins(%lc, %al, %lj : tensor<2xf16>, tensor<2xf16>, tensor<2xf16>) outs(%er : tensor<2xf16>) {
+    ^bb0(%x: f16, %y: f16, %z: f16, %o: f16):
+      %t = arith.mulf %x, %y : f16
+      %r = arith.addf %t, %z : f16
+      linalg.yield %r : f16
+    } -> tensor<2xf16>
+    scf.yield %mn, %ln, %an : tensor<2xf16>, tensor<2xf16>, tensor<2x8xf16>
+  }
+  return %m, %l, %a : tensor<2xf16>, tensor<2xf16>, tensor<2x8xf16>
+}
+
+
+// -----
+
+// The same sum as a linalg.generic: its chunk inputs step along different dimensions.
+#pool_set = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 3 >= 0, d2 >= 0, -d2 + 7 >= 0)>
+#table_set = affine_set<(d0) : (d0 >= 0, -d0 + 1 >= 0)>
+#one_page = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 >= 0, d2 >= 0, -d2 + 7 >= 0)>
+#b_set = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 1 >= 0, d2 >= 0, -d2 + 7 >= 0)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row3 = affine_map<(d0, d1, d2) -> (d0)>
+#rows = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row2 = affine_map<(d0, d1) -> (d0)>
+#q_map = affine_map<(m, p, u, d) -> (m, d)>
+#k_map = affine_map<(m, p, u, d) -> (p, u, d)>
+#s_map = affine_map<(m, p, u, d) -> (m, p, u)>
+#w_map = affine_map<(m, d, p, u) -> (m, p, u)>
+#v_map = affine_map<(m, d, p, u) -> (p, u, d)>
+#o_map = affine_map<(m, d, p, u) -> (m, d)>
+func.func @bias_steps_columns_generic(%q: tensor<2x8xf16>) -> (tensor<2xf16>, tensor<2xf16>, tensor<2x8xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %kpa = arith.constant 0 : index
+  %vpa = arith.constant 512 : index
+  %ta = arith.constant 1024 : index
+  %ba = arith.constant 2048 : index
+  %ninf = arith.constant 0xFC00 : f16
+  %zero = arith.constant 0.0 : f16
+  %one = arith.constant 1.0 : f16
+  %kp = ktdp.construct_memory_view %kpa, sizes: [8, 4, 8], strides: [32, 8, 1] {coordinate_set = #pool_set, memory_space = #ktdp.memory_space<global>} : memref<8x4x8xf16>
+  %vp = ktdp.construct_memory_view %vpa, sizes: [8, 4, 8], strides: [32, 8, 1] {coordinate_set = #pool_set, memory_space = #ktdp.memory_space<global>} : memref<8x4x8xf16>
+  %table = ktdp.construct_memory_view %ta, sizes: [2], strides: [1] {coordinate_set = #table_set, memory_space = #ktdp.memory_space<global>} : memref<2xi32>
+  %bv = ktdp.construct_memory_view %ba, sizes: [1, 2, 8], strides: [16, 8, 1] {coordinate_set = #b_set, memory_space = #ktdp.memory_space<global>} : memref<1x2x8xf16>
+  %ek = tensor.empty() : tensor<1x1x8xf16>
+  %er = tensor.empty() : tensor<2xf16>
+  %m0 = linalg.fill ins(%ninf : f16) outs(%er : tensor<2xf16>) -> tensor<2xf16>
+  %l0 = linalg.fill ins(%one : f16) outs(%er : tensor<2xf16>) -> tensor<2xf16>
+  %z0 = linalg.fill ins(%zero : f16) outs(%er : tensor<2xf16>) -> tensor<2xf16>
+  %eo = tensor.empty() : tensor<2x8xf16>
+  %a0 = linalg.fill ins(%zero : f16) outs(%eo : tensor<2x8xf16>) -> tensor<2x8xf16>
+  %es = tensor.empty() : tensor<2x1x1xf16>
+  %s0 = linalg.fill ins(%zero : f16) outs(%es : tensor<2x1x1xf16>) -> tensor<2x1x1xf16>
+  // expected-error @below {{but the chunk inputs of 'linalg.generic' step along different dimensions}}
+  %m, %l, %a = scf.for %j = %c0 to %c2 step %c1 iter_args(%mc = %m0, %lc = %l0, %ac = %a0) -> (tensor<2xf16>, tensor<2xf16>, tensor<2x8xf16>) {
+    %kt = ktdp.construct_indirect_access_tile intermediate_variables(%p, %u, %d) %kp[ind(%table[%j + %p]), (%u), (%d)] {variables_space_set = #one_page, variables_space_order = #id3} : memref<8x4x8xf16>, memref<2xi32> -> !ktdp.access_tile<1x1x8xindex>
+    %k = ktdp.load %kt : <1x1x8xindex> -> tensor<1x1x8xf16>
+    %bt = ktdp.construct_access_tile %bv[%c0, %j, %c0] {access_tile_order = #id3, access_tile_set = #one_page} : memref<1x2x8xf16> -> !ktdp.access_tile<1x1x8xindex>
+    %b = ktdp.load %bt : <1x1x8xindex> -> tensor<1x1x8xf16>
+    %k2 = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%k, %b : tensor<1x1x8xf16>, tensor<1x1x8xf16>) outs(%ek : tensor<1x1x8xf16>) {
+    ^bb0(%x: f16, %y: f16, %o: f16):
+      %r = arith.addf %x, %y : f16
+      linalg.yield %r : f16
+    } -> tensor<1x1x8xf16>
+    %vt = ktdp.construct_indirect_access_tile intermediate_variables(%p, %u, %d) %vp[ind(%table[%j + %p]), (%u), (%d)] {variables_space_set = #one_page, variables_space_order = #id3} : memref<8x4x8xf16>, memref<2xi32> -> !ktdp.access_tile<1x1x8xindex>
+    %v = ktdp.load %vt : <1x1x8xindex> -> tensor<1x1x8xf16>
+    %s = linalg.generic {indexing_maps = [#q_map, #k_map, #s_map], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %k2 : tensor<2x8xf16>, tensor<1x1x8xf16>) outs(%s0 : tensor<2x1x1xf16>) {
+    ^bb0(%x: f16, %y: f16, %o: f16):
+      %t = arith.mulf %x, %y : f16
+      %r = arith.addf %t, %o : f16
+      linalg.yield %r : f16
+    } -> tensor<2x1x1xf16>
+    %mx = linalg.reduce { arith.maximumf } ins(%s : tensor<2x1x1xf16>) outs(%m0 : tensor<2xf16>) dimensions = [1, 2]
+    %mn = linalg.generic {indexing_maps = [#rows, #rows, #rows], iterator_types = ["parallel"]} ins(%mc, %mx : tensor<2xf16>, tensor<2xf16>) outs(%er : tensor<2xf16>) {
+    ^bb0(%x: f16, %y: f16, %o: f16):
+      %r = arith.maximumf %x, %y : f16
+      linalg.yield %r : f16
+    } -> tensor<2xf16>
+    %pw = linalg.generic {indexing_maps = [#id3, #row3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %mn : tensor<2x1x1xf16>, tensor<2xf16>) outs(%es : tensor<2x1x1xf16>) {
+    ^bb0(%x: f16, %y: f16, %o: f16):
+      %t = arith.subf %x, %y : f16
+      %r = math.exp %t : f16
+      linalg.yield %r : f16
+    } -> tensor<2x1x1xf16>
+    %lj = linalg.reduce { arith.addf } ins(%pw : tensor<2x1x1xf16>) outs(%z0 : tensor<2xf16>) dimensions = [1, 2]
+    %al = linalg.generic {indexing_maps = [#rows, #rows, #rows], iterator_types = ["parallel"]} ins(%mc, %mn : tensor<2xf16>, tensor<2xf16>) outs(%er : tensor<2xf16>) {
+    ^bb0(%x: f16, %y: f16, %o: f16):
+      %t = arith.subf %x, %y : f16
+      %r = math.exp %t : f16
+      linalg.yield %r : f16
+    } -> tensor<2xf16>
+    %as = linalg.generic {indexing_maps = [#id2, #row2, #id2], iterator_types = ["parallel", "parallel"]} ins(%ac, %al : tensor<2x8xf16>, tensor<2xf16>) outs(%eo : tensor<2x8xf16>) {
+    ^bb0(%x: f16, %y: f16, %o: f16):
+      %r = arith.mulf %x, %y : f16
+      linalg.yield %r : f16
+    } -> tensor<2x8xf16>
+    %an = linalg.generic {indexing_maps = [#w_map, #v_map, #o_map], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%pw, %v : tensor<2x1x1xf16>, tensor<1x1x8xf16>) outs(%as : tensor<2x8xf16>) {
+    ^bb0(%x: f16, %y: f16, %o: f16):
+      %t = arith.mulf %x, %y : f16
+      %r = arith.addf %t, %o : f16
+      linalg.yield %r : f16
+    } -> tensor<2x8xf16>
+    %ln = linalg.generic {indexing_maps = [#rows, #rows, #rows, #rows], iterator_types = ["parallel"]} ins(%lc, %al, %lj : tensor<2xf16>, tensor<2xf16>, tensor<2xf16>) outs(%er : tensor<2xf16>) {
+    ^bb0(%x: f16, %y: f16, %z: f16, %o: f16):
+      %t = arith.mulf %x, %y : f16
+      %r = arith.addf %t, %z : f16
+      linalg.yield %r : f16
+    } -> tensor<2xf16>
+    scf.yield %mn, %ln, %an : tensor<2xf16>, tensor<2xf16>, tensor<2x8xf16>
+  }
+  return %m, %l, %a : tensor<2xf16>, tensor<2xf16>, tensor<2x8xf16>
+}
+
