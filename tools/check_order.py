@@ -54,6 +54,12 @@ def matrix_steps(module) -> bool:
     return any(matrix_tile(op) is not None for op in module.walk())
 
 
+def unmarked_linalg(module) -> bool:
+    """Whether `module` holds a linalg op without a lane mark: only such a module can
+    `needs_lanes` (the check keeps the IR of no other pass for the order reference)."""
+    return any(op.name.startswith("linalg.") and lane_width(op) is None for op in module.walk())
+
+
 def needs_lanes(module, lanes: dict[tuple, int]) -> bool:
     """Whether `module` holds an unmarked reduction at a location of `lanes` (running it with
     `reduction_lanes` then sums that reduction in the schedule's order)."""
