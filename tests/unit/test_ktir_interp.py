@@ -211,10 +211,18 @@ def _ring_allreduce_rounds(i):
     return {"@1024": total + blocks[0]}
 
 
+def _causal_mask_heads(i):
+    """Token t keeps key positions up to 48 + t; the rest become -inf."""
+    scores = i["@0"]
+    visible = np.arange(64)[None, None, :] <= 48 + np.arange(4)[:, None, None]
+    return {"@8192": np.where(visible, scores, np.float16(-np.inf)).astype(np.float16)}
+
+
 EXAMPLE_EXPECTATIONS = {
     "add.mlir": lambda i: {"@24576": i["@0"] + i["@12288"]},
     "add_2tile.mlir": lambda i: {"@8192": i["@0"] + i["@4096"]},
     "attention.mlir": _attention,
+    "causal_mask_heads.mlir": _causal_mask_heads,
     "elementwise_ops.mlir": _elementwise_ops,
     "embedding_gather.mlir": lambda i: {"@16512": i["@0"][i["@16384"]] * np.float16(8.0)},
     "kv_cache_scatter.mlir": _kv_cache_scatter,

@@ -18,8 +18,11 @@ ADDRESS_LISTS = {"embedding_gather", "kv_cache_scatter", "paged_kv_copy", "paged
 # tiles exchanging partials need as many cores as tiles: reported on the 4-core ring instead
 # (their refusal on sample and quad_corelet is pinned in test_dfsched_run.py)
 INTER_TILE = {"ring_allreduce", "ring_allreduce_rounds"}
+# quad_corelet has no i32 lanes for element positions (Decision 107; refusal pinned in test_dfsched_run.py)
+POSITIONS = {"causal_mask_heads"}
 REPORTS = [(kernel, device) for kernel in EXAMPLES for device in ("sample", "quad_corelet")
-           if kernel.stem not in INTER_TILE and not (kernel.stem in ADDRESS_LISTS and device == "quad_corelet")] + \
+           if kernel.stem not in INTER_TILE
+           and not (kernel.stem in ADDRESS_LISTS | POSITIONS and device == "quad_corelet")] + \
           [(kernel, "ring4") for kernel in EXAMPLES if kernel.stem in INTER_TILE]
 
 
