@@ -425,7 +425,7 @@ def check_kernel(
     order_note = None
 
     rows = [Row(0, "(input)", _dropping_the_run(schedule.check_schedule(
-        module, inputs, reference, reductions=reductions, sources=sources, **run_options)))]
+        module, inputs, reference, reductions=reductions, sources=sources, **run_options), inputs))]
     if progress:
         progress(rows[-1])
     previous = _ir_fingerprint(compiled)
@@ -452,7 +452,7 @@ def check_kernel(
         else:
             verdict = _dropping_the_run(schedule.check_schedule(
                 compiled, inputs, reference, reductions=reductions, sources=sources,
-                dataflow_device=dataflow_device, **run_options))
+                dataflow_device=dataflow_device, **run_options), inputs)
             rows.append(Row(index, label, verdict))
             if in_order:
                 lanes.update(check_order.lane_marks(compiled))
@@ -470,7 +470,7 @@ def check_kernel(
             result = ktir.run(kernel_module, inputs, kernel=kernel, **{**semantics, **options})
             outputs = result.outputs if chosen is None else tile_sample.sampled_outputs(result, inputs, chosen)
             del result
-            return _dropping_the_run(outputs)
+            return _dropping_the_run(outputs, inputs)
 
         def fold(kernel_module):
             _apply_pipeline(kernel_module, ["fold-accumulation-loops"], [f"--device={device}"] if device else [])
@@ -503,7 +503,7 @@ def _judge_in_order(rows: list[Row], irs: dict, expected: dict, lanes: dict, inp
             if ir is not None and check_order.needs_lanes(ir, lanes):  # its distance to the reference as run in order
                 old = _dropping_the_run(schedule.check_schedule(
                     ir, inputs, reference, reductions=reductions, sources=sources,
-                    dataflow_device=dataflow_device, **run_options))
+                    dataflow_device=dataflow_device, **run_options), inputs)
             if old.outputs is None:
                 continue
             problems = ktir.compare_outputs(expected, old.outputs)
@@ -519,14 +519,21 @@ def _judge_in_order(rows: list[Row], irs: dict, expected: dict, lanes: dict, inp
             row.verdict = judged[id(row.verdict)]
 
 
-def _dropping_the_run(kept):
+BIG_RUN_INPUT_BYTES = 16 << 20
+"""Checks whose inputs reach this size collect garbage after each run (`_dropping_the_run`)."""
+
+
+def _dropping_the_run(kept, inputs):
     """`kept` (a verdict or outputs), after freeing what the run that made it left behind.
 
     A run's interpreter state (memories, FIFOs, the simulator's timeline) is linked in cycles,
     which only a full collection frees, and the tools collect rarely (`collect_garbage_less_often`):
     without this, `--check` held every pass's run until the end (6.6 GB on corpus
-    `matmul_fwd_ktir --tiles 2`). Only the outputs the verdicts compare are kept."""
-    gc.collect()
+    `matmul_fwd_ktir --tiles 2`). Only the outputs the verdicts compare are kept. Small kernels
+    skip the collection: their runs are small, and a full collection per pass costs more than
+    the run in a big process (the test suite)."""
+    if sum(getattr(value, "nbytes", 0) for value in inputs.values()) >= BIG_RUN_INPUT_BYTES:
+        gc.collect()
     return kept
 
 
