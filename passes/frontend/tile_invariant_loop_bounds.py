@@ -47,7 +47,7 @@ from dfsched.passes.tile_arith import evaluate_at_tile
 from dfsched.passes.walk import values_feeding
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdp
-from dfsched.dialects.constants import index_constant
+from dfsched.dialects.constants import index_constant, trip_count
 from dfsched.passes.builder import Builder
 
 MAX_PEELED = 8  # iterations only some tiles run, each a copy of the body under a branch on the tile id
@@ -78,7 +78,7 @@ def _rewrite(loop: scf.ForOp, grid: list[int]) -> None:
         return
     bounds = (loop.lb, loop.ub, loop.step)
     if not any(_reads_tile_id(v) for v in bounds):
-        if _trip_count([evaluate_at_tile(v, (0,) * len(grid)) for v in bounds]) == 0:
+        if trip_count(*(evaluate_at_tile(v, (0,) * len(grid)) for v in bounds)) == 0:
             _erase(loop)  # runs on no tile: its programs would be called nowhere
         return
     trips: dict[tuple[int, ...], int] = {}
@@ -87,7 +87,7 @@ def _rewrite(loop: scf.ForOp, grid: list[int]) -> None:
         if lb is None or ub is None or step is None or step <= 0:
             raise error(loop, "the loop's bounds depend on the compute tile id and cannot be evaluated at "
                               f"tile {_name(tile)}, so the host cannot run it for every tile at once")
-        trips[tile] = _trip_count([lb, ub, step])
+        trips[tile] = trip_count(lb, ub, step)
     everywhere, most = min(trips.values()), max(trips.values())
     _check_peelable(loop, trips, everywhere, most)
     upper_bound = loop.ub
@@ -97,14 +97,6 @@ def _rewrite(loop: scf.ForOp, grid: list[int]) -> None:
         last = _guarded_iteration(loop, upper_bound, k, last)
     if everywhere == 0:
         _erase(loop)  # some tile runs no iteration: only the guarded copies remain
-
-
-def _trip_count(bounds: list[int | None]) -> int | None:
-    """Iterations of `for lb to ub step step` (None when a bound is unknown or the step not positive)."""
-    lb, ub, step = bounds
-    if lb is None or ub is None or step is None or step <= 0:
-        return None
-    return max(0, -(-(ub - lb) // step))
 
 
 def _inside(op: Operation, ancestor: Operation) -> bool:
@@ -130,8 +122,8 @@ def _check_peelable(loop: scf.ForOp, trips: dict[tuple[int, ...], int], everywhe
                       f"{_name(busiest)}), so the host cannot run it for every tile at once")
 
 
-def _count_iterations(loop: scf.ForOp, trip_count: int) -> None:
-    """`for %k = 0 to trip_count step 1`, the body computing its row as `lb + %k * step`."""
+def _count_iterations(loop: scf.ForOp, trips: int) -> None:
+    """`for %k = 0 to trips step 1`, the body computing its row as `lb + %k * step`."""
     body = loop.body.block
     at_start = Builder.at_start(body)
     iv = body.args[0]
@@ -142,7 +134,7 @@ def _count_iterations(loop: scf.ForOp, trip_count: int) -> None:
             use.operation.operands[use.index] = row
     before = Builder.before(loop)
     loop.operands[0] = before.value(index_constant(0))
-    loop.operands[1] = before.value(index_constant(trip_count))
+    loop.operands[1] = before.value(index_constant(trips))
     loop.operands[2] = before.value(index_constant(1))
 
 
