@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, ArrayAttr, Bool
                                    IntAttr, IntegerAttr, IntegerType, MemRefType, StringAttr, VectorType)
 from xdsl.ir import (Attribute, Dialect, Operation, ParametrizedAttribute, Region, SpacedOpaqueSyntaxAttribute,
                      SSAValue, TypeAttribute)
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
 from xdsl.irdl import (IRDLOperation, ParsePropInAttrDict, base, irdl_attr_definition, irdl_op_definition,
                        operand_def, opt_prop_def, prop_def, region_def, result_def, traits_def, var_operand_def,
                        var_result_def)
@@ -552,32 +551,14 @@ class GetPagedLogicalMemoryViewOp(IRDLOperation):
                 raise VerifyException("idx_set should be hyper rectangular")
 
 
-def _linear_terms(expr: AffineExpr) -> set[tuple[str, int]] | None:
-    """The dims/symbols an expression depends on linearly, or None if it has div/mod terms."""
-    from xdsl.ir.affine import AffineDimExpr, AffineSymExpr
-
-    if isinstance(expr, AffineConstantExpr):
-        return set()
-    if isinstance(expr, AffineDimExpr):
-        return {("d", expr.position)}
-    if isinstance(expr, AffineSymExpr):
-        return {("s", expr.position)}
-    assert isinstance(expr, AffineBinaryOpExpr)
-    if expr.kind == AffineBinaryOpKind.Add:
-        lhs, rhs = _linear_terms(expr.lhs), _linear_terms(expr.rhs)
-        return None if lhs is None or rhs is None else lhs | rhs
-    if expr.kind == AffineBinaryOpKind.Mul and isinstance(expr.rhs, AffineConstantExpr):
-        return set() if expr.rhs.value == 0 else _linear_terms(expr.lhs)
-    if expr.kind == AffineBinaryOpKind.Mul and isinstance(expr.lhs, AffineConstantExpr):
-        return set() if expr.lhs.value == 0 else _linear_terms(expr.rhs)
-    return None
-
-
 def _is_hyper_rectangular(idx_set: AffineSetAttr) -> bool:
     """Every constraint bounds at most one variable (MLIR's `isHyperRectangular` over all columns)."""
-    for constraint in idx_set.data.constraints:
-        terms = _linear_terms(constraint.lhs + (-1 * constraint.rhs))
-        if terms is None or len(terms) > 1:
+    from dfsched.dialects.ktdp_inter_tile import linear_form
+
+    integer_set = idx_set.data
+    for constraint in integer_set.constraints:
+        row = linear_form(constraint.lhs + (-1 * constraint.rhs), integer_set.num_dims, integer_set.num_symbols)
+        if row is None or sum(1 for c in row[:-1] if c) > 1:
             return False
     return True
 

@@ -28,8 +28,9 @@ from xdsl.traits import (ConditionallySpeculatable, EffectInstance, HasCanonical
                          SingleBlockImplicitTerminator)
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.compat import UnresolvedOperand, op_name
+from dfsched.compat import op_name
 from dfsched.diagnostics import error
+from dfsched.dialects.dataflow import ensure_implicit_terminator
 from dfsched.dialects.constants import constant_int, index_constant, integer_attr_violation
 from dfsched.dialects.directives import (KDYNAMIC, BareI64, Body, BracketPairs, CellOrSlot, OwnType, Token,
                                          parse_bracket_pairs, print_bracket_pairs)
@@ -43,14 +44,6 @@ from dfsched.dialects.syntax import print_attr_dict, split_inherent
 # ===========================================================================
 
 
-def resolve_all(parser: Parser, operands: Sequence[UnresolvedOperand], type_: Attribute) -> list[SSAValue]:
-    return [parser.resolve_operand(o, type_) for o in operands]
-
-
-def _print_operands(printer: Printer, values: Sequence[SSAValue]) -> None:
-    printer.print_list(values, printer.print_operand)
-
-
 def ensure_block(region: Region) -> Region:
     """`{}` parses to a region without blocks; single-block ops want one empty block."""
     if not region.blocks:
@@ -58,18 +51,9 @@ def ensure_block(region: Region) -> Region:
     return region
 
 
-def print_body(printer: Printer, region: Region, terminators: bool = True) -> None:
-    printer.print_region(region, print_entry_block_args=False, print_empty_block=False,
-                         print_block_terminators=terminators)
-
-
 def _check_attr(op: Operation, name: str, **constraint) -> None:
     if (message := integer_attr_violation(op, name, **constraint)) is not None:
         raise VerifyException(message)
-
-
-def _i64_array(values: Sequence[int]) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i64, values)
 
 
 # ===========================================================================
@@ -282,11 +266,8 @@ class PrivateOp(IRDLOperation):
 
     def __init__(self, result_types: Sequence[Attribute] = (), body: Region | None = None,
                  attributes: Mapping[str, Attribute] | None = None):
-        body = ensure_block(body or Region())
-        block = body.block
-        if block.last_op is None or not block.last_op.has_trait(IsTerminator, value_if_unregistered=False):
-            block.add_op(PrivateYieldOp())
-        super().__init__(result_types=[list(result_types)], regions=[body], attributes=dict(attributes or {}))
+        super().__init__(result_types=[list(result_types)], regions=[body or Region()], attributes=attributes)
+        ensure_implicit_terminator(self, PrivateYieldOp)
 
     @property
     def yield_op(self) -> PrivateYieldOp | None:
@@ -470,37 +451,23 @@ class DataTransferOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
 
-    def __init__(
-        self,
-        source: SSAValue,
-        destination: SSAValue,
-        source_map: AffineMap | None = None,
-        source_indices: Sequence[SSAValue] = (),
-        source_sizes: Sequence[int | SSAValue] | None = None,
-        dest_map: AffineMap | None = None,
-        dest_indices: Sequence[SSAValue] = (),
-        dest_sizes: Sequence[int | SSAValue] | None = None,
-        attributes: Mapping[str, Attribute] | None = None,
-    ):
-        """Sizes mix integers and index values; `None` leaves a side without a `size` list."""
+    def __init__(self, source: SSAValue, destination: SSAValue,
+                 source_map: AffineMap | None = None, source_indices: Sequence[SSAValue] = (),
+                 source_sizes: Sequence[int | SSAValue] | None = None,
+                 dest_map: AffineMap | None = None, dest_indices: Sequence[SSAValue] = (),
+                 dest_sizes: Sequence[int | SSAValue] | None = None, attributes: Mapping[str, Attribute] | None = None):
+        """Sizes mix integers and index values (MLIR's mixed sizes); `None` leaves a side without a `size` list."""
         props: dict[str, Attribute] = {}
         dynamic: dict[str, list[SSAValue]] = {"source": [], "dest": []}
-        for side, sizes in (("source", source_sizes), ("dest", dest_sizes)):
-            if sizes is None:
-                continue
-            static = [s if isinstance(s, int) else KDYNAMIC for s in sizes]
-            dynamic[side] = [s for s in sizes if not isinstance(s, int)]
-            props[f"static_{side}_sizes"] = _i64_array(static)
-        if source_map is not None:
-            props["source_map"] = AffineMapAttr(source_map)
-        if dest_map is not None:
-            props["dest_map"] = AffineMapAttr(dest_map)
-        super().__init__(
-            operands=[source, list(source_indices), dynamic["source"], destination, list(dest_indices),
-                      dynamic["dest"]],
-            properties=props,
-            attributes=dict(attributes or {}),
-        )
+        for side, amap, sizes in (("source", source_map, source_sizes), ("dest", dest_map, dest_sizes)):
+            if amap is not None:
+                props[f"{side}_map"] = AffineMapAttr(amap)
+            if sizes is not None:
+                static = [s if isinstance(s, int) else KDYNAMIC for s in sizes]
+                props[f"static_{side}_sizes"] = DenseArrayBase.from_list(i64, static)
+                dynamic[side] = [s for s in sizes if not isinstance(s, int)]
+        super().__init__(operands=[source, list(source_indices), dynamic["source"], destination, list(dest_indices),
+                                   dynamic["dest"]], properties=props, attributes=dict(attributes or {}))
 
     def mixed_sizes(self, side: str) -> list[int | SSAValue] | None:
         """The `size [...]` list of `side` ("source"/"dest") with SSA values in dynamic places."""
@@ -599,11 +566,6 @@ class TilingReserveSizeOp(_IgnoresUniqueId, IRDLOperation):
         _check_attr(self, "divisibility", index=True)
 
 
-def _parse_bracket_pairs(parser: Parser) -> tuple[list[SSAValue], list[SSAValue]]:
-    first, second = parse_bracket_pairs(parser)
-    return resolve_all(parser, first, IndexType()), resolve_all(parser, second, IndexType())
-
-
 def _check_bracket_pairs(ivs: Sequence[SSAValue], second: Sequence[SSAValue], second_name: str) -> None:
     """`[%iv : %x]` pairs: as many of each, at least one."""
     if len(ivs) != len(second):
@@ -636,14 +598,15 @@ class TilingDeriveSizeOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> TilingDeriveSizeOp:
-        ivs, tile_sizes = _parse_bracket_pairs(parser)
+        ivs, tile_sizes = parse_bracket_pairs(parser)
         parser.parse_keyword("total_size")
         parser.parse_punctuation("=")
-        total = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
+        total = parser.parse_unresolved_operand()
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         result_type = parser.parse_type()
-        return cls.create(operands=[*ivs, *tile_sizes, total], result_types=[result_type], attributes=attrs)
+        operands = [parser.resolve_operand(o, IndexType()) for o in (*ivs, *tile_sizes, total)]
+        return cls.create(operands=operands, result_types=[result_type], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -771,9 +734,6 @@ class ParallelYieldOp(IRDLOperation):
 
     traits = lazy_traits_def(lambda: (IsTerminator(), Pure(), HasParent(ParallelOp)))
 
-    def __init__(self, attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(attributes=dict(attributes or {}))
-
     assembly_format = "attr-dict"
 
 
@@ -829,7 +789,7 @@ class ParallelOp(IRDLOperation):
             operands = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
             if len(operands) != loops:
                 parser.raise_error(f"expected {loops} operands", start, parser.pos)
-            return resolve_all(parser, operands, IndexType())
+            return [parser.resolve_operand(o, IndexType()) for o in operands]
 
         lbs = bounds()
         parser.parse_keyword("to")
@@ -847,16 +807,12 @@ class ParallelOp(IRDLOperation):
         return cls(lbs, ubs, steps, instances, body, attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" (")
-        _print_operands(printer, self.body.block.args if self.body.blocks else ())
-        printer.print_string(") = (")
-        _print_operands(printer, self.lower_bounds)
-        printer.print_string(") to (")
-        _print_operands(printer, self.upper_bounds)
-        printer.print_string(") step (")
-        _print_operands(printer, self.steps)
+        for before, values in ((" (", self.body.block.args if self.body.blocks else ()), (") = (", self.lower_bounds),
+                               (") to (", self.upper_bounds), (") step (", self.steps)):
+            printer.print_string(before)
+            printer.print_list(values, printer.print_operand)
         printer.print_string(f") distribute(num_instances = {self.num_instances.value.data}) ")
-        print_body(printer, self.body)
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
         print_attr_dict(printer, self, ["num_instances"])
 
     def verify_(self) -> None:
