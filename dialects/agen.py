@@ -254,24 +254,9 @@ class CompositeStoreOp(IRDLOperation):
             check_access_set("store", self.store_set, self.store_order, self.affine_map, "Array")
 
 
-AGEN = dfir_dialect(
-    "agen",
-    [
-        YieldOp,
-        VectorLoadOp,
-        VectorStoreOp,
-        CompositeLoadAndStoreOp,
-        CompositeLoadOp,
-        CompositeStoreOp,
-        CompositeIndirectLoadAndStoreOp,
-        CompositeIndirectLoadOp,
-        CompositeIndirectStoreOp,
-        IndirectVectorLoadOp,
-        IndirectVectorStoreOp,
-        CompositeMemoryInterleaveOp,
-        SetTransferMaskStateOp,
-        SymbolicVectorLoadOp,
-        SymbolicVectorStoreOp,
-    ],
-    [RoutingDirectionAttr],
-)
+AGEN = dfir_dialect("agen", [YieldOp, VectorLoadOp, VectorStoreOp, CompositeLoadAndStoreOp, CompositeLoadOp,
+                             CompositeStoreOp, CompositeIndirectLoadAndStoreOp, CompositeIndirectLoadOp,
+                             CompositeIndirectStoreOp, IndirectVectorLoadOp, IndirectVectorStoreOp,
+                             CompositeMemoryInterleaveOp, SetTransferMaskStateOp, SymbolicVectorLoadOp,
+                             SymbolicVectorStoreOp],
+                    [RoutingDirectionAttr])

@@ -282,7 +282,11 @@ class SetTransferMaskStateOp(IRDLOperation):
 
 
 class _SymbolicAccessOp(IRDLOperation):
-    """`%mem[indices:(%i, ...), strides:(%s, ...)]` on a 1-D identity-laid-out memory view."""
+    """`[%value,] %mem[indices:(%i, ...), strides:(%s, ...)] {...} : M, V` on a 1-D identity-laid-out
+    memory view; a store writes `%value` (`STORES`), a load may end its access with
+    `, multicast_info(%m)`; `V` is the vector's type (the stored value's or the result's)."""
+
+    STORES: ClassVar[bool] = False
 
     memref = operand_def(MemRefType)
     dbgName = opt_prop_def(StringAttr)
@@ -297,8 +301,17 @@ class _SymbolicAccessOp(IRDLOperation):
         n = self.num_indices.value.data
         return tuple(self.operands1[n: n + self.num_strides.value.data])
 
-    @staticmethod
-    def _parse_indices_strides(parser: Parser) -> tuple[list[UnresolvedOperand], list[UnresolvedOperand]]:
+    @property
+    def multicast_info(self) -> SSAValue | None:
+        extra = self.operands1[self.num_indices.value.data + self.num_strides.value.data:]
+        return extra[0] if len(extra) == 1 else None
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _SymbolicAccessOp:
+        stored = parser.parse_unresolved_operand() if cls.STORES else None
+        if stored is not None:
+            parser.parse_punctuation(",")
+        mem = parser.parse_unresolved_operand()
         parser.parse_punctuation("[")
         parser.parse_keyword("indices")
         parser.parse_punctuation(":")
@@ -308,14 +321,43 @@ class _SymbolicAccessOp(IRDLOperation):
         parser.parse_punctuation(":")
         strides = parse_paren_operands(parser)
         parser.parse_punctuation("]")
-        return indices, strides
+        multicast: list[UnresolvedOperand] = []
+        if not cls.STORES and parser.parse_optional_punctuation(","):
+            parser.parse_keyword("multicast_info")
+            parser.parse_punctuation("(")
+            multicast.append(parser.parse_unresolved_operand())
+            parser.parse_punctuation(")")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        operands = [_parse_typed(parser, mem)]
+        parser.parse_punctuation(",")
+        if stored is not None:
+            operands.insert(0, _parse_typed(parser, stored))
+        result_types = [] if stored is not None else [parser.parse_type()]
+        props, others = split_attr_dict(cls, attrs)
+        props["num_indices"] = IntegerAttr(len(indices), i32)
+        props["num_strides"] = IntegerAttr(len(strides), i32)
+        return cls.create(operands=[*operands, *index_operands(parser, [*indices, *strides, *multicast])],
+                          result_types=result_types, properties=props, attributes=others)
 
-    def _print_indices_strides(self, printer: Printer) -> None:
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        if self.STORES:
+            printer.print_operand(self.value_to_store)
+            printer.print_string(", ")
+        printer.print_operand(self.memref)
         printer.print_string("[indices:(")
         printer.print_list(self.indices(), printer.print_operand)
         printer.print_string("), strides:(")
         printer.print_list(self.strides(), printer.print_operand)
         printer.print_string(")]")
+        if self.multicast_info is not None:
+            printer.print_string(", multicast_info(")
+            printer.print_operand(self.multicast_info)
+            printer.print_string(")")
+        print_attr_dict(printer, self, elided=["num_indices", "num_strides"])
+        printer.print_string(" : ")
+        printer.print_list([self.memref.type, self.vector_type], printer.print_attribute)
 
     def _verify_access(self, vector_type: Attribute) -> None:
         mem_type = self.memref.type
@@ -348,44 +390,8 @@ class SymbolicVectorLoadOp(_SymbolicAccessOp):
     result = result_def(VectorLike)
 
     @property
-    def multicast_info(self) -> SSAValue | None:
-        extra = self.operands1[self.num_indices.value.data + self.num_strides.value.data:]
-        return extra[0] if len(extra) == 1 else None
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SymbolicVectorLoadOp:
-        mem = parser.parse_unresolved_operand()
-        indices, strides = cls._parse_indices_strides(parser)
-        multicast: list[UnresolvedOperand] = []
-        if parser.parse_optional_punctuation(","):
-            parser.parse_keyword("multicast_info")
-            parser.parse_punctuation("(")
-            multicast.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation(")")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        mem_ = _parse_typed(parser, mem)
-        parser.parse_punctuation(",")
-        result_type = parser.parse_type()
-        props, others = split_attr_dict(cls, attrs)
-        props["num_indices"] = IntegerAttr(len(indices), i32)
-        props["num_strides"] = IntegerAttr(len(strides), i32)
-        return cls.create(operands=[mem_, *index_operands(parser, [*indices, *strides, *multicast])],
-                          result_types=[result_type], properties=props, attributes=others)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.memref)
-        self._print_indices_strides(printer)
-        if self.multicast_info is not None:
-            printer.print_string(", multicast_info(")
-            printer.print_operand(self.multicast_info)
-            printer.print_string(")")
-        print_attr_dict(printer, self, elided=["num_indices", "num_strides"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.memref.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.result.type)
+    def vector_type(self) -> Attribute:
+        return self.result.type
 
     def verify_(self) -> None:
         extra = len(self.operands1) - self.num_indices.value.data - self.num_strides.value.data
@@ -397,39 +403,15 @@ class SymbolicVectorLoadOp(_SymbolicAccessOp):
 @irdl_op_definition
 class SymbolicVectorStoreOp(_SymbolicAccessOp):
     name = "agen.symbolic_vector_store"
+    STORES: ClassVar[bool] = True
 
     value_to_store = operand_def()
     store_set = prop_def(AffineSetAttr)
     store_order = prop_def(AffineMapAttr)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> SymbolicVectorStoreOp:
-        value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        mem = parser.parse_unresolved_operand()
-        indices, strides = cls._parse_indices_strides(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        mem_ = _parse_typed(parser, mem)
-        parser.parse_punctuation(",")
-        value_ = _parse_typed(parser, value)
-        props, others = split_attr_dict(cls, attrs)
-        props["num_indices"] = IntegerAttr(len(indices), i32)
-        props["num_strides"] = IntegerAttr(len(strides), i32)
-        return cls.create(operands=[value_, mem_, *index_operands(parser, [*indices, *strides])],
-                          properties=props, attributes=others)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.value_to_store)
-        printer.print_string(", ")
-        printer.print_operand(self.memref)
-        self._print_indices_strides(printer)
-        print_attr_dict(printer, self, elided=["num_indices", "num_strides"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.memref.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.value_to_store.type)
+    @property
+    def vector_type(self) -> Attribute:
+        return self.value_to_store.type
 
     def verify_(self) -> None:
         if len(self.operands1) != self.num_indices.value.data + self.num_strides.value.data:

@@ -15,18 +15,17 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType
 from xdsl.ir import Operation, Region, SpacedOpaqueSyntaxAttribute, SSAValue
-from xdsl.irdl import (IRDLOperation, VarOperandDef, irdl_attr_definition, irdl_op_definition, traits_def,
-                       var_operand_def)
+from xdsl.irdl import IRDLOperation, VarOperandDef, irdl_attr_definition, irdl_op_definition
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator, Pure, SingleBlockImplicitTerminator
+from xdsl.traits import SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import EnumAttribute, UnresolvedOperand
 from dfsched.dialects.affine_subscripts import (Subscripts, check_subscript_operands, parse_subscripts,
                                                 print_subscripts)
-from dfsched.dialects.dataflow import (RoutingDirection, ensure_implicit_terminator, newline, print_attr_dict,
-                                       split_attr_dict)
+from dfsched.dialects.dataflow import (RegionYieldOp, RoutingDirection, ensure_implicit_terminator, newline,
+                                       print_attr_dict, split_attr_dict)
 
 INDEX = IndexType()
 
@@ -44,15 +43,10 @@ class RoutingDirectionAttr(EnumAttribute[RoutingDirection], SpacedOpaqueSyntaxAt
 
 
 @irdl_op_definition
-class YieldOp(IRDLOperation):
+class YieldOp(RegionYieldOp):
     """Terminator of agen region ops (implicit when it yields nothing)."""
 
     name = "agen.yield"
-
-    values = var_operand_def()
-
-    traits = traits_def(Pure(), IsTerminator())
-    assembly_format = "attr-dict ($values^ `:` type($values))?"
 
 
 IMPLICIT_YIELD = SingleBlockImplicitTerminator(YieldOp)

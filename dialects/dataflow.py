@@ -253,6 +253,16 @@ def ensure_implicit_terminator(op: Operation, terminator: type[Operation]) -> Op
     return op
 
 
+class RegionYieldOp(IRDLOperation):
+    """The terminator of a DataflowIR dialect's region ops (`agen.yield`, `uniform.yield`),
+    implicit when it yields nothing."""
+
+    values = var_operand_def()
+
+    traits = traits_def(Pure(), IsTerminator())
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+
 def newline(printer: Printer) -> None:
     """MLIR's `printNewline()`: a line break at the current indentation."""
     printer.print_string("\n")
@@ -608,23 +618,8 @@ class OpaqueOp(IRDLOperation):
     assembly_format = "attr-dict"
 
 
-DATAFLOW = dfir_dialect(
-    "dataflow",
-    [
-        GetUnitOp,
-        GetLocalUnitOp,
-        ProgramUnitOp,
-        ReturnOp,
-        CreateGroupOp,
-        CreateMulticastGroupOp,
-        SyncSendOp,
-        SyncRecvOp,
-        ImplicitSyncOnStreamingBufferOp,
-        GetLogicalMemoryViewOp,
-        GetPagedLogicalMemoryViewOp,
-        SendOp,
-        ReceiveOp,
-        OpaqueOp,
-    ],
-    [CustomVectorType, CustomMXType, CustomMXFloatType, CustomMXIntType, RoutingDirectionAttr],
-)
+DATAFLOW = dfir_dialect("dataflow", [GetUnitOp, GetLocalUnitOp, ProgramUnitOp, ReturnOp, CreateGroupOp,
+                                     CreateMulticastGroupOp, SyncSendOp, SyncRecvOp, ImplicitSyncOnStreamingBufferOp,
+                                     GetLogicalMemoryViewOp, GetPagedLogicalMemoryViewOp, SendOp, ReceiveOp,
+                                     OpaqueOp],
+                        [CustomVectorType, CustomMXType, CustomMXFloatType, CustomMXIntType, RoutingDirectionAttr])

@@ -51,6 +51,10 @@ def ensure_block(region: Region) -> Region:
     return region
 
 
+Attributes = Mapping[str, Attribute] | None
+"""A builder's discardable attributes (copied: a builder may be given another op's)."""
+
+
 def _check_attr(op: Operation, name: str, **constraint) -> None:
     if (message := integer_attr_violation(op, name, **constraint)) is not None:
         raise VerifyException(message)
@@ -129,11 +133,9 @@ class PipelineOp(IRDLOperation):
 
     traits = traits_def(NoTerminator())
 
-    def __init__(self, body: Region | None = None, modulo: int | None = None,
-                 attributes: Mapping[str, Attribute] | None = None):
+    def __init__(self, body: Region | None = None, modulo: int | None = None, attributes: Attributes = None):
         props = {"modulo": IntegerAttr(modulo, i64)} if modulo is not None else {}
-        super().__init__(regions=[ensure_block(body or Region())], properties=props,
-                         attributes=dict(attributes or {}))
+        super().__init__(regions=[ensure_block(body or Region())], properties=props, attributes=attributes)
 
     @property
     def stages(self) -> list[StageOp]:
@@ -200,14 +202,14 @@ class StageOp(IRDLOperation):
 
     def __init__(self, depends_in: Sequence[SSAValue] = (), depends_out: Sequence[SSAValue] = (),
                  body: Region | None = None, applicable_units: Sequence[str] | ArrayAttr | None = None,
-                 attributes: Mapping[str, Attribute] | None = None):
+                 attributes: Attributes = None):
         props = {}
         if applicable_units is not None:
             if not isinstance(applicable_units, ArrayAttr):
                 applicable_units = ArrayAttr([StringAttr(u) for u in applicable_units])
             props["applicable_units"] = applicable_units
         super().__init__(operands=[list(depends_in), list(depends_out)], properties=props,
-                         regions=[ensure_block(body or Region())], attributes=dict(attributes or {}))
+                         regions=[ensure_block(body or Region())], attributes=attributes)
 
     @property
     def unit_kinds(self) -> list[str]:
@@ -244,8 +246,8 @@ class PrivateYieldOp(IRDLOperation):
 
     traits = lazy_traits_def(lambda: (IsTerminator(), Pure(), HasParent(PrivateOp)))
 
-    def __init__(self, values: Sequence[SSAValue] = (), attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(operands=[list(values)], attributes=dict(attributes or {}))
+    def __init__(self, values: Sequence[SSAValue] = (), attributes: Attributes = None):
+        super().__init__(operands=[list(values)], attributes=attributes)
 
     assembly_format = "attr-dict ($values^ `:` type($values))?"
 
@@ -265,7 +267,7 @@ class PrivateOp(IRDLOperation):
     traits = traits_def(SingleBlockImplicitTerminator(PrivateYieldOp), HasParent(PipelineOp))
 
     def __init__(self, result_types: Sequence[Attribute] = (), body: Region | None = None,
-                 attributes: Mapping[str, Attribute] | None = None):
+                 attributes: Attributes = None):
         super().__init__(result_types=[list(result_types)], regions=[body or Region()], attributes=attributes)
         ensure_implicit_terminator(self, PrivateYieldOp)
 
@@ -314,8 +316,8 @@ class CreateTokenOp(_IgnoresUniqueId, IRDLOperation):
 
     traits = traits_def(UniqueValue())
 
-    def __init__(self, attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(result_types=[TokenType()], attributes=dict(attributes or {}))
+    def __init__(self, attributes: Attributes = None):
+        super().__init__(result_types=[TokenType()], attributes=attributes)
 
     assembly_format = "attr-dict `:` custom<Token>(type($result))"
     custom_directives = (Token,)
@@ -341,9 +343,8 @@ class FifoAllocateOp(IRDLOperation):
     traits = traits_def(_canonicalized_by(lambda: (EraseUnusedFifoAllocate(),)))
 
     def __init__(self, slot_types: Sequence[Attribute], dynamic_sizes: Sequence[SSAValue] = (),
-                 attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(operands=[list(dynamic_sizes)], result_types=[list(slot_types)],
-                         attributes=dict(attributes or {}))
+                 attributes: Attributes = None):
+        super().__init__(operands=[list(dynamic_sizes)], result_types=[list(slot_types)], attributes=attributes)
 
     assembly_format = "`(` $dynamic_sizes `)` attr-dict `->` type($slots)"
     def verify_(self) -> None:
@@ -388,9 +389,8 @@ class ReadFromFifoOp(IRDLOperation):
     fifo_slot = operand_def(FifoSlotType)
     result = result_def(_SHAPED_DATA)
 
-    def __init__(self, fifo_slot: SSAValue, result_type: Attribute,
-                 attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(operands=[fifo_slot], result_types=[result_type], attributes=dict(attributes or {}))
+    def __init__(self, fifo_slot: SSAValue, result_type: Attribute, attributes: Attributes = None):
+        super().__init__(operands=[fifo_slot], result_types=[result_type], attributes=attributes)
 
     assembly_format = "$fifo_slot attr-dict `:` custom<OwnType>(type($fifo_slot)) `->` type($result)"
     custom_directives = (OwnType,)
@@ -411,8 +411,8 @@ class WriteToFifoOp(IRDLOperation):
     data = operand_def(_SHAPED_DATA)
     fifo_slot = operand_def(FifoSlotType)
 
-    def __init__(self, data: SSAValue, fifo_slot: SSAValue, attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(operands=[data, fifo_slot], attributes=dict(attributes or {}))
+    def __init__(self, data: SSAValue, fifo_slot: SSAValue, attributes: Attributes = None):
+        super().__init__(operands=[data, fifo_slot], attributes=attributes)
 
     assembly_format = "$data `,` $fifo_slot attr-dict `:` type($data) `,` custom<OwnType>(type($fifo_slot))"
     custom_directives = (OwnType,)
@@ -455,7 +455,7 @@ class DataTransferOp(IRDLOperation):
                  source_map: AffineMap | None = None, source_indices: Sequence[SSAValue] = (),
                  source_sizes: Sequence[int | SSAValue] | None = None,
                  dest_map: AffineMap | None = None, dest_indices: Sequence[SSAValue] = (),
-                 dest_sizes: Sequence[int | SSAValue] | None = None, attributes: Mapping[str, Attribute] | None = None):
+                 dest_sizes: Sequence[int | SSAValue] | None = None, attributes: Attributes = None):
         """Sizes mix integers and index values (MLIR's mixed sizes); `None` leaves a side without a `size` list."""
         props: dict[str, Attribute] = {}
         dynamic: dict[str, list[SSAValue]] = {"source": [], "dest": []}
@@ -467,7 +467,7 @@ class DataTransferOp(IRDLOperation):
                 props[f"static_{side}_sizes"] = DenseArrayBase.from_list(i64, static)
                 dynamic[side] = [s for s in sizes if not isinstance(s, int)]
         super().__init__(operands=[source, list(source_indices), dynamic["source"], destination, list(dest_indices),
-                                   dynamic["dest"]], properties=props, attributes=dict(attributes or {}))
+                                   dynamic["dest"]], properties=props, attributes=attributes)
 
     def mixed_sizes(self, side: str) -> list[int | SSAValue] | None:
         """The `size [...]` list of `side` ("source"/"dest") with SSA values in dynamic places."""
@@ -485,12 +485,9 @@ class DataTransferOp(IRDLOperation):
     def verify_(self) -> None:
         if element_type_of(self.source.type) != element_type_of(self.destination.type):
             raise VerifyException("failed to verify that all of {source, destination} have same element type")
-        sides = (
-            ("source", self.source.type, self.source_map, self.source_indices, self.static_source_sizes,
-             self.source_sizes),
-            ("dest", self.destination.type, self.dest_map, self.dest_indices, self.static_dest_sizes,
-             self.dest_sizes),
-        )
+        sides = [(side, value.type, getattr(self, f"{side}_map"), getattr(self, f"{side}_indices"),
+                  getattr(self, f"static_{side}_sizes"), getattr(self, f"{side}_sizes"))
+                 for side, value in (("source", self.source), ("dest", self.destination))]
         for side, type_, amap, indices, static, _ in sides:
             sizes = static.get_values() if isinstance(static, DenseArrayBase) else ()
             if isinstance(type_, MemRefType):
@@ -551,13 +548,10 @@ class TilingReserveSizeOp(_IgnoresUniqueId, IRDLOperation):
 
     traits = traits_def(UniqueValue())
 
-    def __init__(self, min_value: int, divisibility: int, attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(
-            properties={"min_value": IntegerAttr(min_value, IndexType()),
-                        "divisibility": IntegerAttr(divisibility, IndexType())},
-            result_types=[IndexType()],
-            attributes=dict(attributes or {}),
-        )
+    def __init__(self, min_value: int, divisibility: int, attributes: Attributes = None):
+        super().__init__(properties={"min_value": IntegerAttr(min_value, IndexType()),
+                                     "divisibility": IntegerAttr(divisibility, IndexType())},
+                         result_types=[IndexType()], attributes=attributes)
 
     assembly_format = "attr-dict `:` type($result)"
     irdl_options = (ParsePropInAttrDict(),)
@@ -592,9 +586,9 @@ class TilingDeriveSizeOp(IRDLOperation):
     irdl_options = (SameVariadicOperandSize(),)
 
     def __init__(self, ivs: Sequence[SSAValue], tile_sizes: Sequence[SSAValue], total_size: SSAValue,
-                 attributes: Mapping[str, Attribute] | None = None):
+                 attributes: Attributes = None):
         super().__init__(operands=[list(ivs), list(tile_sizes), total_size], result_types=[IndexType()],
-                         attributes=dict(attributes or {}))
+                         attributes=attributes)
 
     @classmethod
     def parse(cls, parser: Parser) -> TilingDeriveSizeOp:
@@ -639,10 +633,8 @@ class TilingLinearizeIndexOp(IRDLOperation):
     traits = traits_def(Pure())
     irdl_options = (SameVariadicOperandSize(),)
 
-    def __init__(self, ivs: Sequence[SSAValue], strides: Sequence[SSAValue],
-                 attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(operands=[list(ivs), list(strides)], result_types=[IndexType()],
-                         attributes=dict(attributes or {}))
+    def __init__(self, ivs: Sequence[SSAValue], strides: Sequence[SSAValue], attributes: Attributes = None):
+        super().__init__(operands=[list(ivs), list(strides)], result_types=[IndexType()], attributes=attributes)
 
     assembly_format = "custom<BracketPairs>($ivs, $strides) attr-dict `:` type($result)"
     custom_directives = (BracketPairs,)
@@ -670,12 +662,11 @@ class BufferPhaseOp(IRDLOperation):
 
     traits = traits_def(Pure(), _canonicalized_by(lambda: (FoldBufferPhaseConstants(),)))
 
-    def __init__(self, ivs: Sequence[SSAValue], num_phases: int | IntegerAttr,
-                 attributes: Mapping[str, Attribute] | None = None):
+    def __init__(self, ivs: Sequence[SSAValue], num_phases: int | IntegerAttr, attributes: Attributes = None):
         if isinstance(num_phases, int):
             num_phases = IntegerAttr(num_phases, i64)
-        super().__init__(operands=[list(ivs)], properties={"num_phases": num_phases},
-                         result_types=[IndexType()], attributes=dict(attributes or {}))
+        super().__init__(operands=[list(ivs)], properties={"num_phases": num_phases}, result_types=[IndexType()],
+                         attributes=attributes)
 
     assembly_format = "`(` $ivs `)` attr-dict `:` type($result)"
     irdl_options = (ParsePropInAttrDict(),)
@@ -702,11 +693,9 @@ class SelectMemrefOp(IRDLOperation):
     traits = traits_def(Pure(), _canonicalized_by(lambda: (FoldSelectMemrefConstantPhase(),)))
 
     def __init__(self, phase: SSAValue, candidates: Sequence[SSAValue], result_type: Attribute | None = None,
-                 attributes: Mapping[str, Attribute] | None = None):
-        if result_type is None:
-            result_type = candidates[0].type
-        super().__init__(operands=[phase, list(candidates)], result_types=[result_type],
-                         attributes=dict(attributes or {}))
+                 attributes: Attributes = None):
+        result_type = candidates[0].type if result_type is None else result_type
+        super().__init__(operands=[phase, list(candidates)], result_types=[result_type], attributes=attributes)
 
     assembly_format = "$phase `[` $candidates `]` attr-dict `:` type($result)"
 
@@ -759,12 +748,12 @@ class ParallelOp(IRDLOperation):
 
     def __init__(self, lower_bounds: Sequence[SSAValue], upper_bounds: Sequence[SSAValue],
                  steps: Sequence[SSAValue], num_instances: int, body: Region | None = None,
-                 attributes: Mapping[str, Attribute] | None = None):
+                 attributes: Attributes = None):
         if body is None:
             body = Region(Block(arg_types=[IndexType()] * (len(lower_bounds) + 1)))
         super().__init__(operands=[list(lower_bounds), list(upper_bounds), list(steps)],
                          properties={"num_instances": IntegerAttr(num_instances, i64)},
-                         regions=[body], attributes=dict(attributes or {}))
+                         regions=[body], attributes=attributes)
 
     @property
     def induction_vars(self) -> tuple[SSAValue, ...]:
@@ -858,13 +847,11 @@ class OpaqueOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, template_name: str, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue],
-                 result_types: Sequence[Attribute] | None = None,
-                 attributes: Mapping[str, Attribute] | None = None):
+                 result_types: Sequence[Attribute] | None = None, attributes: Attributes = None):
         if result_types is None:
             result_types = [o.type for o in outputs if isinstance(o.type, TensorType)]
         super().__init__(operands=[list(inputs), list(outputs)], result_types=[list(result_types)],
-                         properties={"template_name": StringAttr(template_name)},
-                         attributes=dict(attributes or {}))
+                         properties={"template_name": StringAttr(template_name)}, attributes=attributes)
 
     assembly_format = ("$template_name attr-dict (`->` type($res)^)? "
                        "`\\n` ` ` ` ` `ins` `(` ($inputs^ `` `:` type($inputs))? `)` "
@@ -949,28 +936,8 @@ class FoldSingleTripDeriveSize(RewritePattern):
 from dfsched.dialects.ktdf_indirect import IndirectViewOp  # noqa: E402  (its own module: one op, one job)
 from dfsched.dialects.ktdf_exchange import TileReduceOp  # noqa: E402  (its own module: one op, one job)
 
-KTDF = Dialect(
-    "ktdf",
-    [
-        PipelineOp,
-        StageOp,
-        PrivateOp,
-        PrivateYieldOp,
-        CreateTokenOp,
-        FifoAllocateOp,
-        ReadFromFifoOp,
-        WriteToFifoOp,
-        DataTransferOp,
-        TilingReserveSizeOp,
-        TilingDeriveSizeOp,
-        TilingLinearizeIndexOp,
-        BufferPhaseOp,
-        SelectMemrefOp,
-        ParallelOp,
-        ParallelYieldOp,
-        OpaqueOp,
-        IndirectViewOp,
-        TileReduceOp,
-    ],
-    [TokenType, FifoSlotType, LoopTypeAttr],
-)
+KTDF = Dialect("ktdf", [PipelineOp, StageOp, PrivateOp, PrivateYieldOp, CreateTokenOp, FifoAllocateOp, ReadFromFifoOp,
+                        WriteToFifoOp, DataTransferOp, TilingReserveSizeOp, TilingDeriveSizeOp,
+                        TilingLinearizeIndexOp, BufferPhaseOp, SelectMemrefOp, ParallelOp, ParallelYieldOp, OpaqueOp,
+                        IndirectViewOp, TileReduceOp],
+               [TokenType, FifoSlotType, LoopTypeAttr])

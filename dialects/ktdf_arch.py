@@ -296,9 +296,8 @@ class SwitchOp(NodeOp):
         conn = self.properties.get("connectivity")
         shape = _matrix_shape(conn) if conn is not None else None
         if shape is None:
-            raise op_error(
-                self, "attribute 'connectivity' failed to satisfy constraint: directed sparse or dense adjacency matrix"
-            )
+            raise op_error(self, "attribute 'connectivity' failed to satisfy constraint: "
+                                 "directed sparse or dense adjacency matrix")
         n = len(self.results)
         if shape != (n, n):
             raise op_error(self, f"expected connectivity shape {{{n}, {n}}}, but got {{{shape[0]}, {shape[1]}}}")
@@ -368,9 +367,8 @@ class GroupOp(ResourceOp):
         result_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
             result_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, lambda: parse_short_type(parser))
-        return cls.create(
-            operands=operands, result_types=result_types, regions=[region], properties=props, attributes=attrs
-        )
+        return cls.create(operands=operands, result_types=result_types, regions=[region], properties=props,
+                          attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         print_id_and_dict(printer, self)
@@ -379,12 +377,8 @@ class GroupOp(ResourceOp):
         printer.print_list(self.operands, printer.print_operand)
         printer.print_string(") ")
         terminator = self.yield_op
-        printer.print_region(
-            self.body,
-            print_entry_block_args=False,
-            print_empty_block=False,
-            print_block_terminators=bool(terminator is not None and terminator.operands),
-        )
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False,
+                             print_block_terminators=bool(terminator is not None and terminator.operands))
         if self.results:
             printer.print_string(" -> ")
             printer.print_list(self.result_types, lambda t: print_short_type(printer, t))
@@ -392,20 +386,15 @@ class GroupOp(ResourceOp):
     def verify_(self) -> None:
         super().verify_()
         block = self.body.block
-        if len(block.args) != len(self.operands) or any(
-            not isinstance(a.type, MemoryType) for a in block.args
-        ):
+        if len(block.args) != len(self.operands) or any(not isinstance(a.type, MemoryType) for a in block.args):
             raise op_error(self, "expects one memory block argument per shared memory")
         terminator = block.last_op
         if not isinstance(terminator, YieldOp):
             raise op_error(self, "expects its body to end with 'ktdf_arch.yield'")
         if len(terminator.operands) != len(self.results):
-            raise op_error(
-                self,
-                f"region branch point has {len(terminator.operands)} operands, "
-                f"but region successor needs {len(self.results)} inputs",
-                [(terminator, "region branch point")],
-            )
+            raise op_error(self, f"region branch point has {len(terminator.operands)} operands, "
+                                 f"but region successor needs {len(self.results)} inputs",
+                           [(terminator, "region branch point")])
         _verify_subgraph(self)
 
 
@@ -475,9 +464,8 @@ class PatternsOp(IRDLOperation):
     def verify_(self) -> None:
         _verify_intrinsics(self)
         groups = self.properties.get("groups")
-        if groups is not None and (
-            not isinstance(groups, ArrayAttr) or not all(isinstance(g, StringAttr) for g in groups.data)
-        ):
+        if groups is not None and not (isinstance(groups, ArrayAttr)
+                                       and all(isinstance(g, StringAttr) for g in groups.data)):
             raise op_error(self, "attribute 'groups' failed to satisfy constraint: string array attribute")
         for child in self.body.block.ops:
             if child.name != "pdl.pattern":
@@ -507,13 +495,8 @@ class DeviceOp(IRDLOperation):
         """Ops in a device body print without the `ktdf_arch.` prefix."""
         return DIALECT_NAME
 
-    def __init__(
-        self,
-        sym_name: str,
-        body: Region | Sequence[Operation] | None = None,
-        import_path: str | None = None,
-        attributes: dict[str, Attribute] | None = None,
-    ):
+    def __init__(self, sym_name: str, body: Region | Sequence[Operation] | None = None, import_path: str | None = None,
+                 attributes: dict[str, Attribute] | None = None):
         props: dict[str, Attribute] = {"sym_name": StringAttr(sym_name)}
         if import_path is not None:
             props["import_path"] = StringAttr(import_path)
@@ -565,28 +548,14 @@ class DeviceOp(IRDLOperation):
 
     def _verify_unique_ids(self) -> None:
         seen: dict[str, Operation] = {}
-
-        def visit(block: Block) -> None:
-            for op in block.ops:
-                if not isinstance(op, ResourceOp):
-                    continue
-                ident = op.resource_id
-                if ident is not None:
-                    if ident in seen:
-                        raise verify_error(
-                            op, f'resource with id "{ident}" redefined', [(seen[ident], "previous definition is here")]
-                        )
-                    seen[ident] = op
-                if isinstance(op, GroupOp):
-                    visit(op.body.block)
-
-        if self.block is not None:
-            visit(self.block)
+        for op in self.walk():
+            ident = op.resource_id if isinstance(op, ResourceOp) else None
+            if ident in seen:
+                raise verify_error(op, f'resource with id "{ident}" redefined',
+                                   [(seen[ident], "previous definition is here")])
+            if ident is not None:
+                seen[ident] = op
 
 
-
-KTDF_ARCH = Dialect(
-    DIALECT_NAME,
-    [DeviceOp, MemoryOp, ExecUnitOp, SwitchOp, GroupOp, YieldOp, DatapathOp, PatternsOp],
-    [MemoryType, ExecUnitType, PortType, MapAttr, SparseElementsAttr],
-)
+KTDF_ARCH = Dialect(DIALECT_NAME, [DeviceOp, MemoryOp, ExecUnitOp, SwitchOp, GroupOp, YieldOp, DatapathOp, PatternsOp],
+                    [MemoryType, ExecUnitType, PortType, MapAttr, SparseElementsAttr])

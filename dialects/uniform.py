@@ -17,12 +17,13 @@ from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definiti
                        prop_def, result_def, traits_def, var_operand_def, var_region_def, var_result_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, SingleBlockImplicitTerminator
+from xdsl.traits import IsolatedFromAbove, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand, indented
-from dfsched.dialects.dataflow import (CreateGroupOp, GetUnitOp, dfir_dialect, ensure_implicit_terminator,
-                                       newline, parse_operand_list, print_attr_dict, split_attr_dict)
+from dfsched.dialects.dataflow import (CreateGroupOp, GetUnitOp, RegionYieldOp, dfir_dialect,
+                                       ensure_implicit_terminator, newline, parse_operand_list, print_attr_dict,
+                                       split_attr_dict)
 from dfsched.dialects.syntax import parse_arrow_type_list, print_arrow_type_list
 from dfsched.dialects.directives import print_bracket_pairs
 from dfsched.dialects.symbol import ScalarValue
@@ -31,15 +32,10 @@ _INDEX = IndexType()
 
 
 @irdl_op_definition
-class YieldOp(IRDLOperation):
+class YieldOp(RegionYieldOp):
     """Terminator of the uniform region ops (implicit when it yields nothing)."""
 
     name = "uniform.yield"
-
-    values = var_operand_def()
-
-    traits = traits_def(Pure(), IsTerminator())
-    assembly_format = "attr-dict ($values^ `:` type($values))?"
 
 
 def _is_scalar_value(owner: Operation | Block) -> bool:
