@@ -72,14 +72,10 @@ class VectorLoadOp(_VectorAccessOp):
                        "(`multicast_info` `=` $multicast_info^)? attr-dict `:` type($mem_ref) `,` type($result)")
 
     def __init__(self, result_type: Attribute, mem_ref: SSAValue, affine_map: AffineMap,
-                 map_operands: Sequence[SSAValue], load_set: AffineSetAttr, load_order: AffineMapAttr,
-                 multicast_info: SSAValue | None = None, dbg_name: str | None = None):
-        props: dict[str, Attribute] = {"affine_map": AffineMapAttr(affine_map), "load_set": load_set,
-                                       "load_order": load_order}
-        if dbg_name:
-            props["dbgName"] = StringAttr(dbg_name)
-        super().__init__(operands=[mem_ref, map_operands, [multicast_info] if multicast_info else []],
-                         result_types=[result_type], properties=props)
+                 map_operands: Sequence[SSAValue], load_set: AffineSetAttr, load_order: AffineMapAttr):
+        super().__init__(operands=[mem_ref, map_operands, []], result_types=[result_type],
+                         properties={"affine_map": AffineMapAttr(affine_map), "load_set": load_set,
+                                     "load_order": load_order})
 
 
 @irdl_op_definition
@@ -100,12 +96,10 @@ class VectorStoreOp(_VectorAccessOp):
                        "attr-dict `:` type($mem_ref) `,` type($value_to_store)")
 
     def __init__(self, value: SSAValue, mem_ref: SSAValue, affine_map: AffineMap, map_operands: Sequence[SSAValue],
-                 store_set: AffineSetAttr, store_order: AffineMapAttr, dbg_name: str | None = None):
-        props: dict[str, Attribute] = {"affine_map": AffineMapAttr(affine_map), "store_set": store_set,
-                                       "store_order": store_order}
-        if dbg_name:
-            props["dbgName"] = StringAttr(dbg_name)
-        super().__init__(operands=[value, mem_ref, map_operands], properties=props)
+                 store_set: AffineSetAttr, store_order: AffineMapAttr):
+        super().__init__(operands=[value, mem_ref, map_operands],
+                         properties={"affine_map": AffineMapAttr(affine_map), "store_set": store_set,
+                                     "store_order": store_order})
 
 
 # ---------------------------------------------------------------------------

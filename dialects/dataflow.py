@@ -15,6 +15,7 @@ MLIR-style merged attribute dictionary from hand-written printers.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from math import prod
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, ArrayAttr, BoolAttr, DictionaryAttr, IndexType,
@@ -175,21 +176,12 @@ def num_elements(t: Attribute) -> int | None:
         return t.num_elements.data
     if isinstance(t, VectorType | MemRefType):
         shape = t.get_shape()
-        if any(d < 0 for d in shape):
-            return None
-        n = 1
-        for d in shape:
-            n *= d
-        return n
+        return None if any(d < 0 for d in shape) else prod(shape)
     return None
 
 
 def element_type(t: Attribute) -> Attribute | None:
-    if isinstance(t, CustomVectorType):
-        return t.element_type
-    if isinstance(t, VectorType | MemRefType):
-        return t.element_type
-    return None
+    return t.element_type if isinstance(t, CustomVectorType | VectorType | MemRefType) else None
 
 
 # ---------------------------------------------------------------------------
@@ -369,10 +361,8 @@ class ProgramUnitOp(IRDLOperation):
 
     traits = traits_def(SingleBlockImplicitTerminator(ReturnOp))
 
-    def __init__(self, units: Sequence[SSAValue], body: Region, precision: str | None = None,
-                 attributes: Mapping[str, Attribute] | None = None):
-        props = {"precision": StringAttr(precision)} if precision else {}
-        super().__init__(operands=[units], regions=[body], properties=props, attributes=dict(attributes or {}))
+    def __init__(self, units: Sequence[SSAValue], body: Region):
+        super().__init__(operands=[units], regions=[body])
         ensure_implicit_terminator(self, ReturnOp)
 
     @property

@@ -40,7 +40,7 @@ from dfsched.dialects.syntax import print_attr_dict, split_inherent
 
 
 # ===========================================================================
-# Shared parse/print helpers (the public ones are also used by ktdf_lowering)
+# Shared helpers (ensure_block is also used by ktdf_lowering)
 # ===========================================================================
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from io import StringIO
+from math import prod
 from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, BuiltinAttribute, IntAttr, IntegerType, TensorType
@@ -182,9 +183,7 @@ class SparseElementsAttr(ParametrizedAttribute, BuiltinAttribute):
     def to_dense_values(self) -> list[int]:
         """The row-major values, zero where no index is given."""
         shape = self.get_shape()
-        total = 1
-        for dim in shape:
-            total *= dim
+        total = prod(shape)
         out = [0] * total
         values = [v.data for v in self.values.data]
         for n, idx in enumerate(self.indices.data):
