@@ -27,7 +27,7 @@ import itertools
 from collections import deque
 from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from xdsl.ir import Operation
@@ -108,8 +108,10 @@ class DeadlockError(DiagnosticError):
         self.blocked = blocked
 
 
-@dataclass(slots=True)
-class TimelineEntry:
+class TimelineEntry(NamedTuple):
+    """What one unit did from `start` to `end` (a tuple of plain values: the garbage collector
+    stops tracking it at its first collection, so a long timeline costs no full collections)."""
+
     unit: str
     start: int
     end: int
@@ -158,6 +160,7 @@ class Engine:
         seq = self._seq
         pop, push = heapq.heappop, heapq.heappush
         timeline = self.timeline if self.record_timeline else None
+        entry = tuple.__new__
         limit = self.max_events
         while heap:
             now, _, process = pop(heap)
@@ -181,7 +184,7 @@ class Engine:
                     process.busy += cycles
                     now = self.now
                     if timeline is not None:
-                        timeline.append(TimelineEntry(process.name, now, now + cycles, command.what, command.amount))
+                        timeline.append(entry(TimelineEntry, (process.name, now, now + cycles, command.what, command.amount)))
                     now += cycles
                     if not heap or heap[0][0] > now:  # the next popped anyway: go on without the heap
                         self.now = now
