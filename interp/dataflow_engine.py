@@ -242,7 +242,7 @@ class Fifo:
         self.room = Waitlist(f"room of {src}->{dst}")
         self.bytes_total = 0
         self.high_water = 0
-        self.now: Any = None  # () -> simulated time; set when occupancy is recorded
+        self.clock: Any = None  # what stamps the occupancy records (`.now`: the engine); None: not recorded
         self.occupancy: list[tuple[int, int]] = []  # (time, bytes queued) after each change
 
     @property
@@ -258,14 +258,17 @@ class Fifo:
     def push(self, values: np.ndarray, visible_from: int, clock: Any = None) -> None:
         """Append `values`, visible from `visible_from`; `clock`: the sender's, for race checks."""
         self.chunks.append([visible_from, values, clock])
-        self.used += values.nbytes
-        self.bytes_total += values.nbytes
-        self.high_water = max(self.high_water, self.used)
-        self._record()
+        nbytes = values.nbytes
+        used = self.used = self.used + nbytes
+        self.bytes_total += nbytes
+        if used > self.high_water:
+            self.high_water = used
+        if self.clock is not None:  # (`_record`, inline: one send each)
+            self.occupancy.append((self.clock.now, used))
 
     def _record(self) -> None:
-        if self.now is not None:
-            self.occupancy.append((self.now(), self.used))
+        if self.clock is not None:
+            self.occupancy.append((self.clock.now, self.used))
 
     def visible(self, now: int) -> int:
         """Elements at the head of the stream visible at `now`."""
