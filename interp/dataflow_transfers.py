@@ -34,6 +34,7 @@ class AccessPlan:
     by_layout: dict[Any, np.ndarray] = field(default_factory=dict)
     by_view: dict[Any, tuple[np.ndarray, bool]] = field(default_factory=dict)  # (strides, offset, itemsize) -> bytes
     by_geometry: dict[Any, tuple] = field(default_factory=dict)  # (sizes, strides, offset, itemsize) -> `_geometry`
+    by_view_id: dict[int, tuple] = field(default_factory=dict)  # id(view) -> (view, `_run_geometry`)
 
     @property
     def count(self) -> int:
@@ -139,15 +140,16 @@ def run_start(view: StridedView, base: tuple[int, ...], plan: AccessPlan, check:
     """The byte address of the first element of a vector access whose elements are consecutive
     and inside the view (the common case, without building its addresses), else None (the
     caller takes `view_addresses`, which also reports an index outside the view)."""
-    if view.layout is not None:
+    found = plan.by_view_id.get(id(view))
+    if found is None or found[0] is not view:  # remembered per view object (most views serve many accesses)
+        if len(plan.by_view_id) >= 64:
+            plan.by_view_id.clear()
+        found = plan.by_view_id[id(view)] = (view, _run_geometry(view, plan))
+    if found[1] is None:
         return None
-    geometry = plan.by_geometry.get((view.sizes, view.strides, view.offset, view.et.itemsize))
-    if geometry is None:
-        geometry = _geometry(view, plan)
-    lows, highs, strides, offsets, consecutive = geometry
-    if not consecutive or not plan.count or len(base) != len(lows):
+    lows, highs, strides, at = found[1]
+    if len(base) != len(lows):
         return None
-    at = int(offsets[0])
     if check:
         for b, lo, hi, c in zip(base, lows, highs, strides):
             if b < lo or b > hi:
@@ -157,6 +159,20 @@ def run_start(view: StridedView, base: tuple[int, ...], plan: AccessPlan, check:
         for b, c in zip(base, strides):
             at += b * c
     return at
+
+
+def _run_geometry(view: StridedView, plan: AccessPlan) -> tuple | None:
+    """`_geometry`'s bounds and byte strides of an access of consecutive elements, with its
+    first point's byte offset; None for any other access."""
+    if view.layout is not None:
+        return None
+    geometry = plan.by_geometry.get((view.sizes, view.strides, view.offset, view.et.itemsize))
+    if geometry is None:
+        geometry = _geometry(view, plan)
+    lows, highs, strides, offsets, consecutive = geometry
+    if not consecutive or not plan.count:
+        return None
+    return lows, highs, strides, int(offsets[0])
 
 
 def _geometry(view: StridedView, plan: AccessPlan) -> tuple:
