@@ -101,7 +101,7 @@ class DfschedOptMain(xDSLOptMain):
             super().__init__(args=argv)
         finally:
             Attribute.__post_init__ = attribute_post_init
-        self.verify = compat.VerifyWhenChanged()  # after parsing and each pass (Decision 115)
+        self.verify = compat.VerifyWhenChanged()  # after parsing and each pass (Decision 116)
 
     # -- registration ------------------------------------------------------
     def register_all_dialects(self):

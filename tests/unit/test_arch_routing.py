@@ -227,7 +227,7 @@ def _searched_path(graph: RoutingGraph, src: int, dst: int) -> list[int] | None:
 
 @pytest.mark.parametrize("device", ["sample", "quad_corelet", "spyre", "ring4", "matrix_unit", "test_patterns"])
 def test_routes_read_without_a_search_are_the_searched_ones(device):
-    """Routes along single-successor chains skip networkx (Decision 114): on every pair of nodes
+    """Routes along single-successor chains skip networkx (Decision 115): on every pair of nodes
     of the shipped devices they equal the search's, and each route between a memory and a compute
     unit (what path expansion asks) is one; routes to a load/store unit and over the core links
     still search."""

@@ -203,7 +203,7 @@ def _break_argument(func):
 
 @pytest.mark.parametrize("change", [_break_attribute, _break_operand, _break_order, _break_argument])
 def test_verification_is_skipped_only_when_nothing_changed(monkeypatch, change):
-    """Decision 115: a pass that leaves the IR as it was verified is not verified again; any
+    """Decision 116: a pass that leaves the IR as it was verified is not verified again; any
     change the verifiers read (a property, an operand, the order of ops, a block argument) is."""
     from dfsched.diagnostics import DiagnosticError
 

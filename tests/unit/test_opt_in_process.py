@@ -24,7 +24,7 @@ def test_a_compile_imports_neither_numpy_nor_networkx(tmp_path):
     compile_time.py); the compiler imports it only for a Triton bitcast constant it folds.
     layernorm reaches the lane positions and the fills that once imported it (a subprocess: the
     test process has numpy already). networkx (about 0.2 s) is imported only by a route that
-    needs a search (Decision 114): layernorm's routes on sample follow single-successor chains."""
+    needs a search (Decision 115): layernorm's routes on sample follow single-successor chains."""
     import os
     import subprocess
     import sys
