@@ -23,6 +23,7 @@ Nothing outside this file should name a private xDSL attribute (a leading unders
 from __future__ import annotations
 
 import importlib
+import operator
 import re
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -362,6 +363,67 @@ def verify_module(root: Operation) -> None:
         return
     _verify_ops(root)  # something is out of scope: the full checks, in their order, name it
     verify_dominance(root)
+
+
+class VerifyWhenChanged:
+    """`verify_module` after a pass, skipped when the pass left the IR as it was last verified.
+
+    MLIR skips the verifier after a pass that preserved all analyses, since it cannot have
+    changed the IR; here the IR itself says so: `ir_fingerprint` lists every object the
+    verifiers read, and a pass that leaves each of them in place (the same objects, compared by
+    identity: attributes are immutable) leaves a module that verifies as it did. Half of the
+    passes of a small kernel's pipeline find nothing to do (Decision 116).
+    """
+
+    def __init__(self) -> None:
+        self._verified: list[object] | None = None
+
+    def __call__(self, root: Operation) -> None:
+        fingerprint = ir_fingerprint(root)
+        last = self._verified
+        if last is not None and len(last) == len(fingerprint) and all(map(operator.is_, last, fingerprint)):
+            return
+        self._verified = None
+        verify_module(root)
+        self._verified = fingerprint
+
+
+_PROPERTIES, _ATTRIBUTES, _REGION, _BLOCK, _END = object(), object(), object(), object(), object()  # marks
+
+
+def ir_fingerprint(root: Operation) -> list[object]:
+    """Each op, its operand tuple, result types, properties, attributes, successors, regions,
+    blocks, block argument tuples and their types, in walk order with section marks."""
+    out: list[object] = []
+    append = out.append
+    stack: list[Operation] = [root]
+    while stack:
+        op = stack.pop()
+        if op is _END or op is _BLOCK:
+            append(op)
+            continue
+        append(op)
+        append(op._operands)  # noqa: SLF001 (a new tuple whenever an operand changes)
+        append(op._successors)  # noqa: SLF001
+        out.extend(result.type for result in op.results)
+        append(_PROPERTIES)
+        for item in op.properties.items():
+            out.extend(item)
+        append(_ATTRIBUTES)
+        for item in op.attributes.items():
+            out.extend(item)
+        nested: list[Operation] = []
+        for region in op.regions:
+            append(_REGION)
+            for block in region.blocks:
+                append(block)
+                append(block._args)  # noqa: SLF001 (a new tuple whenever an argument comes or goes)
+                out.extend(arg.type for arg in block.args)
+                nested.append(_BLOCK)
+                nested.extend(block.ops)
+        stack.append(_END)
+        stack.extend(reversed(nested))
+    return out
 
 
 # While `on` (in this thread: `dfsched.compile` may verify in several), the verifier of
