@@ -387,25 +387,30 @@ def _operands_in_scope(root: Operation) -> bool:
             stack.pop()
             continue
         kind, item = event
-        if kind == "op":
-            for operand in item._operands:  # noqa: SLF001 (the tuple, not a view)
-                if id(operand) not in visible:
+        if kind == "ops":  # the ops of a block, from where the last nested op left off
+            for op in item:
+                for operand in op._operands:  # noqa: SLF001 (the tuple, not a view)
+                    if id(operand) not in visible:
+                        return False
+                if not op.regions:  # most ops (a grid's per-core units): no frame of their own
+                    visible.update(map(id, op.results))
+                    continue
+                if isinstance(op, UnregisteredOp):
                     return False
-            if not item.regions:
-                visible.update(map(id, item.results))
-                continue
-            if isinstance(item, UnregisteredOp):
-                return False
-            blocks = [("block", block) for region in item.regions for block in region.blocks]
-            if _is_isolated(item):
-                stack.append(iter([("enter", None), *blocks, ("leave", None), ("results", item)]))
-            else:
-                stack.append(iter([*blocks, ("results", item)]))
+                stack.append(iter([("ops", item)]))  # the rest of the block, after `op`'s regions
+                blocks = [("block", block) for region in op.regions for block in region.blocks]
+                if _is_isolated(op):
+                    stack.append(iter([("enter", None), *blocks, ("leave", None), ("results", op)]))
+                else:
+                    stack.append(iter([*blocks, ("results", op)]))
+                break
+        elif kind == "op":
+            stack.append(iter([("ops", iter((item,)))]))
         elif kind == "block":
             visible.update(map(id, item.args))
             if isinstance(item.parent_op(), ModuleOp):  # a graph region: every result, in any order
                 visible.update(id(r) for op in item.ops for r in op.results)
-            stack.append(iter([*(("op", op) for op in item.ops), ("forget", item)]))
+            stack.append(iter([("ops", iter(list(item.ops))), ("forget", item)]))
         elif kind == "results":
             visible.update(map(id, item.results))
         elif kind == "enter":
@@ -459,7 +464,8 @@ def _valid_by_shape(op: Operation) -> bool:
     """The ops a grid repeats per core (`dataflow.get_unit`, an index `arith.constant`) in the one
     shape their verifiers accept: checked here in a few comparisons instead of the generic
     verifier's constraint walk, which the pipeline runs after every pass on every op."""
-    if op.operands or op.regions or op.successors or op.next_op is None:  # last: a terminator?
+    # The tuples, not xDSL's per-call views (`operands`, `successors` build one per call).
+    if op._operands or op.regions or op._successors or op._next_op is None:  # noqa: SLF001 (last: a terminator?)
         return False
     if op.name == "arith.constant":
         value = op.properties.get("value")
