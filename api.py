@@ -235,7 +235,7 @@ def _compile_parsed(kernel_name: str, kernel_bytes: bytes, device: str | None, b
         text = decode_source(kernel_bytes, kernel_name)
         tool.source_manager.add(kernel_name, text)
         module = tool.parse(kernel_name, text)
-        compat.verify_module(module)
+        tool.verify(module)
         kernel_text = tool._print(module)
         device_name, reference, device_text = _device_of(module)
         key = keys.canonical_key(kernel_text, device_text, PIPELINE, binds)

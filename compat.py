@@ -23,6 +23,7 @@ Nothing outside this file should name a private xDSL attribute (a leading unders
 from __future__ import annotations
 
 import importlib
+import operator
 import re
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -364,6 +365,67 @@ def verify_module(root: Operation) -> None:
     verify_dominance(root)
 
 
+class VerifyWhenChanged:
+    """`verify_module` after a pass, skipped when the pass left the IR as it was last verified.
+
+    MLIR skips the verifier after a pass that preserved all analyses, since it cannot have
+    changed the IR; here the IR itself says so: `ir_fingerprint` lists every object the
+    verifiers read, and a pass that leaves each of them in place (the same objects, compared by
+    identity: attributes are immutable) leaves a module that verifies as it did. Half of the
+    passes of a small kernel's pipeline find nothing to do (Decision 116).
+    """
+
+    def __init__(self) -> None:
+        self._verified: list[object] | None = None
+
+    def __call__(self, root: Operation) -> None:
+        fingerprint = ir_fingerprint(root)
+        last = self._verified
+        if last is not None and len(last) == len(fingerprint) and all(map(operator.is_, last, fingerprint)):
+            return
+        self._verified = None
+        verify_module(root)
+        self._verified = fingerprint
+
+
+_PROPERTIES, _ATTRIBUTES, _REGION, _BLOCK, _END = object(), object(), object(), object(), object()  # marks
+
+
+def ir_fingerprint(root: Operation) -> list[object]:
+    """Each op, its operand tuple, result types, properties, attributes, successors, regions,
+    blocks, block argument tuples and their types, in walk order with section marks."""
+    out: list[object] = []
+    append = out.append
+    stack: list[Operation] = [root]
+    while stack:
+        op = stack.pop()
+        if op is _END or op is _BLOCK:
+            append(op)
+            continue
+        append(op)
+        append(op._operands)  # noqa: SLF001 (a new tuple whenever an operand changes)
+        append(op._successors)  # noqa: SLF001
+        out.extend(result.type for result in op.results)
+        append(_PROPERTIES)
+        for item in op.properties.items():
+            out.extend(item)
+        append(_ATTRIBUTES)
+        for item in op.attributes.items():
+            out.extend(item)
+        nested: list[Operation] = []
+        for region in op.regions:
+            append(_REGION)
+            for block in region.blocks:
+                append(block)
+                append(block._args)  # noqa: SLF001 (a new tuple whenever an argument comes or goes)
+                out.extend(arg.type for arg in block.args)
+                nested.append(_BLOCK)
+                nested.extend(block.ops)
+        stack.append(_END)
+        stack.extend(reversed(nested))
+    return out
+
+
 # While `on` (in this thread: `dfsched.compile` may verify in several), the verifier of
 # `fast_isolated_from_above` has nothing to check.
 _SCOPES_VERIFIED = threading.local()
@@ -378,45 +440,11 @@ def _operands_in_scope(root: Operation) -> bool:
     full checks run then and give their own errors."""
     from xdsl.dialects.builtin import UnregisteredOp
 
-    scopes: list[set[int]] = [set()]
-    visible = scopes[0]
-    stack: list[Any] = [iter([("op", root)])]
-    while stack:
-        event = next(stack[-1], None)
-        if event is None:
-            stack.pop()
-            continue
-        kind, item = event
-        if kind == "op":
-            for operand in item._operands:  # noqa: SLF001 (the tuple, not a view)
-                if id(operand) not in visible:
-                    return False
-            if not item.regions:
-                visible.update(map(id, item.results))
-                continue
-            if isinstance(item, UnregisteredOp):
-                return False
-            blocks = [("block", block) for region in item.regions for block in region.blocks]
-            if _is_isolated(item):
-                stack.append(iter([("enter", None), *blocks, ("leave", None), ("results", item)]))
-            else:
-                stack.append(iter([*blocks, ("results", item)]))
-        elif kind == "block":
-            visible.update(map(id, item.args))
-            if isinstance(item.parent_op(), ModuleOp):  # a graph region: every result, in any order
-                visible.update(id(r) for op in item.ops for r in op.results)
-            stack.append(iter([*(("op", op) for op in item.ops), ("forget", item)]))
-        elif kind == "results":
-            visible.update(map(id, item.results))
-        elif kind == "enter":
-            visible = set()
-            scopes.append(visible)
-        elif kind == "leave":
-            scopes.pop()
-            visible = scopes[-1]
-        else:  # "forget": the block is done, its values go out of scope
-            visible.difference_update(map(id, item.args))
-            visible.difference_update(id(r) for op in item.ops for r in op.results)
+    for op, visible in _ops_in_scope(root, isolate=True):
+        if any(id(operand) not in visible for operand in op._operands):  # noqa: SLF001 (the tuple)
+            return False
+        if op.regions and isinstance(op, UnregisteredOp):
+            return False
     return True
 
 
@@ -483,7 +511,19 @@ def verify_dominance(root: Operation) -> None:
     dominance decides. The body of `builtin.module` is a graph region (no order). The walk is
     iterative, one pass over the IR; the error is located on the use, with a note on the
     definition."""
-    visible: set[int] = set()  # ids: SSAValue's hash is a Python call, and a grid has many values
+    for op, visible in _ops_in_scope(root, isolate=False):
+        for index, operand in enumerate(op._operands):  # noqa: SLF001 (the tuple, not a view)
+            if id(operand) not in visible and not _dominates_across_blocks(operand, op):
+                raise _dominance_error(op, index, operand)
+
+
+def _ops_in_scope(root: Operation, isolate: bool) -> Iterator[tuple[Operation, set[int]]]:
+    """Every op under `root` (itself first) in order, with the ids of the values in scope
+    there (ids: SSAValue's hash is a Python call, and a grid has many values): the arguments
+    of the blocks around it and the results of the ops before it in them (all results in the
+    graph region of `builtin.module`), not its own results. With `isolate`, the regions of an
+    `IsolatedFromAbove` op start with nothing in scope. One iterative walk."""
+    scopes: list[set[int]] = [set()]
     stack: list[Any] = [iter([("op", root)])]
     while stack:
         event = next(stack[-1], None)
@@ -491,20 +531,27 @@ def verify_dominance(root: Operation) -> None:
             stack.pop()
             continue
         kind, item = event
+        visible = scopes[-1]
         if kind == "op":
-            for index, operand in enumerate(item._operands):  # noqa: SLF001 (the tuple, not a view)
-                if id(operand) not in visible and not _dominates_across_blocks(operand, item):
-                    raise _dominance_error(item, index, operand)
-            events = [("block", block) for region in item.regions for block in region.blocks]
-            stack.append(iter([*events, ("results", item)]))
+            yield item, visible
+            if not item.regions:
+                visible.update(map(id, item.results))
+                continue
+            blocks = [("block", block) for region in item.regions for block in region.blocks]
+            if isolate and _is_isolated(item):
+                blocks = [("enter", None), *blocks, ("leave", None)]
+            stack.append(iter([*blocks, ("results", item)]))
         elif kind == "block":
             visible.update(map(id, item.args))
-            graph = isinstance(item.parent_op(), ModuleOp)
-            if graph:
+            if isinstance(item.parent_op(), ModuleOp):  # a graph region: every result, in any order
                 visible.update(id(r) for op in item.ops for r in op.results)
             stack.append(iter([*(("op", op) for op in item.ops), ("forget", item)]))
         elif kind == "results":
             visible.update(map(id, item.results))
+        elif kind == "enter":
+            scopes.append(set())
+        elif kind == "leave":
+            scopes.pop()
         else:  # "forget": the block is done, its values go out of scope
             visible.difference_update(map(id, item.args))
             visible.difference_update(id(r) for op in item.ops for r in op.results)

@@ -8,12 +8,20 @@ contents are duplicated. Every datapath is an edge of cost 1, kept in insertion 
 Routes are breadth-first from the source, neighbours in edge insertion order, so ties
 break as upstream's `findShortestPath`. (`networkx.shortest_path` runs a bidirectional
 search that breaks ties differently; it must not be used here.)
+
+The networkx graph is built, and networkx imported (about 0.2 s of CPU, a fifth of a small
+compile), on the first route that needs a search. A route the datapaths leave no choice about
+is read from the edge lists: the destination one datapath away, or behind one unit, at the end
+of a chain of resources with a single way out (DDR -> its load unit -> the scratchpad -> the
+compute unit's load unit -> the compute unit). Every kind-to-kind route of the shipped devices
+is such a route; routes between cores over the core links, and any other, search the graph.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import StringAttr
@@ -58,10 +66,9 @@ class RoutingGraph:
     """Nodes and directed edges between device resources, queried by resource kind."""
 
     def __init__(self) -> None:
-        import networkx as nx  # on first use: importing it costs a third of a failing run's start-up
-
-        self.graph: nx.MultiDiGraph = nx.MultiDiGraph()
         self.nodes: list[RouteNode] = []
+        self._edges: list[tuple[int, int, dict]] = []  # (src, dst, facts) in insertion order
+        self._successors: dict[int, list[int]] = {}  # each node's successors, first edge first
 
     # -- construction -----------------------------------------------------
     @classmethod
@@ -74,11 +81,26 @@ class RoutingGraph:
     def add_node(self, resource: Attribute, cls: NodeClass, capacity: int | None = None) -> int:
         node = RouteNode(len(self.nodes), resource, cls, capacity)
         self.nodes.append(node)
-        self.graph.add_node(node.id, resource=node.name, cls=cls.value, capacity=capacity)
+        self._successors[node.id] = []
         return node.id
 
     def add_edge(self, src: int, dst: int, cost: int = 1, **facts) -> None:
-        self.graph.add_edge(src, dst, cost=cost, seq=self.graph.number_of_edges(), **facts)
+        self._edges.append((src, dst, dict(facts, cost=cost, seq=len(self._edges))))
+        if dst not in self._successors[src]:
+            self._successors[src].append(dst)
+
+    @cached_property
+    def graph(self) -> nx.MultiDiGraph:
+        """The networkx graph of the nodes and edges (built on first use: routes that search it)."""
+        import networkx as nx
+
+        graph = nx.MultiDiGraph()
+        for node in self.nodes:
+            facts = {"core": node.core} if node.core is not None else {}
+            graph.add_node(node.id, resource=node.label, cls=node.cls.value, capacity=node.capacity, **facts)
+        for src, dst, facts in self._edges:
+            graph.add_edge(src, dst, **facts)
+        return graph
 
     def add_core_links(self, scratchpad: Attribute, capacity: int | None, cores: int, links: CoreLinks) -> None:
         """One node per core's scratchpad and the device's `ktdf_arch.core_links` between them.
@@ -90,7 +112,7 @@ class RoutingGraph:
         for core in range(cores):
             node = RouteNode(len(self.nodes), scratchpad, NodeClass.MEMORY, capacity, core)
             self.nodes.append(node)
-            self.graph.add_node(node.id, resource=node.label, cls=node.cls.value, capacity=capacity, core=core)
+            self._successors[node.id] = []
         pairs = [(core, (core + 1) % cores) for core in range(cores)] if cores > 1 else []
         if cores == 2:
             pairs = pairs[:1]  # a ring of two is one link each way
@@ -121,13 +143,22 @@ class RoutingGraph:
 
     def edges(self) -> list[tuple[int, int]]:
         """Edges in insertion order (parallel edges kept)."""
-        edges = sorted(self.graph.edges(data="seq"), key=lambda e: e[2])
-        return [(u, v) for u, v, _ in edges]
+        return [(u, v) for u, v, _ in self._edges]
+
+    def successors(self, node: int) -> list[int]:
+        """The nodes one edge away from `node`, in the order of their first edge."""
+        return self._successors[node]
+
+    def has_edge(self, src: int, dst: int) -> bool:
+        return dst in self._successors[src]
 
     def shortest_path(self, src: int, dst: int) -> list[int] | None:
         """Breadth-first path from node `src` to node `dst`, None when unreachable."""
         if src == dst:
             return [src]
+        path = self._unbranched_path(src, dst)
+        if path is not None:
+            return path
         import networkx as nx
 
         parents: dict[int, int] = {}
@@ -141,6 +172,23 @@ class RoutingGraph:
         while path[-1] != src:
             path.append(parents[path[-1]])
         return path[::-1]
+
+    def _unbranched_path(self, src: int, dst: int) -> list[int] | None:
+        """The breadth-first path when the edges leave no choice, else None (a search decides).
+
+        From `src` along nodes with one successor, until `dst` is one edge away, or two edges
+        away through the first successor (in edge order) that reaches it: what breadth-first
+        search finds, since every route out of a single-successor chain passes along it.
+        """
+        path = [src]
+        while dst not in self._successors[path[-1]]:
+            ahead = self._successors[path[-1]]
+            if len(ahead) == 1 and ahead[0] not in path:
+                path.append(ahead[0])
+                continue
+            through = next((node for node in ahead if node not in path and dst in self._successors[node]), None)
+            return None if through is None else [*path, through, dst]
+        return [*path, dst]
 
     def route(self, src_kind: str | Attribute, dst_kind: str | Attribute) -> list[RouteNode] | None:
         """Nodes from the `src_kind` node to the `dst_kind` node; None if a kind or path is missing."""

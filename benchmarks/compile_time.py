@@ -1,11 +1,16 @@
 """Compile time of `-ktir-to-dfir` (prints tables; asserts nothing).
 
-    python benchmarks/compile_time.py [--device sample] [--repeat 3]
+    python benchmarks/compile_time.py [--device sample] [--repeat 3] [--only softmax ...] [--cached-bytecode]
     python benchmarks/compile_time.py --grid 500 4000 100000 [--device sample]
     python benchmarks/compile_time.py --grid 4000 65536 --kernel examples/row_bias_tiled.mlir
 
-Table 1: every kernel in examples/, the full pipeline next to a bare parse+print of the same
-input. Table 2: how the time grows with kernel size, on generated elementwise-add kernels with
+Table 1: every kernel in examples/ (or those `--only` names), the full pipeline next to a bare
+parse+print of the same input: CPU seconds of the compiler process (user + system, median of
+`--repeat` runs, the two commands interleaved; the machine may be shared, so wall time would
+measure the other jobs) and their ratio. The runs inherit the environment: with
+PYTHONDONTWRITEBYTECODE set, every run compiles dfsched's sources again (the header says so);
+`--cached-bytecode` gives them a bytecode cache in a temporary folder, warmed by one run of each
+command, as an installed compiler runs after its first start. Table 2 (wall seconds): how the time grows with kernel size, on generated elementwise-add kernels with
 more compute groups (programs) and more compute tiles (grid size).
 `--grid N...` instead times `-ktir-to-dfir` on `add_kernel(1, N)` for each N, once: CPU seconds
 of the compiler process (the machine may be shared), peak memory and output size. With
@@ -19,6 +24,7 @@ import argparse
 import glob
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -27,6 +33,16 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def cpu_seconds(cmd: list[str], env: dict[str, str] | None = None) -> float:
+    """User + system CPU seconds of one run of `cmd`; a failing command is reported, not timed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr}")
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 def timed(cmd: list[str], repeat: int) -> float:
@@ -113,12 +129,47 @@ def with_grid(kernel: str, tiles: int) -> str:
         return re.sub(r"grid = \[[^\]]*\]", f"grid = [{tiles}]", fh.read())
 
 
+def examples_table(opt: str, args: argparse.Namespace) -> None:
+    """Table 1: CPU seconds of parse+print and of the pipeline per example, and their ratio."""
+    paths = sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir")))
+    if args.only:
+        paths = [p for p in paths if os.path.basename(p)[: -len(".mlir")] in args.only]
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory() as pycache:
+        if args.cached_bytecode:
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            env["PYTHONPYCACHEPREFIX"] = pycache
+            bytecode = "bytecode cached"
+        elif env.get("PYTHONDONTWRITEBYTECODE"):
+            bytecode = "PYTHONDONTWRITEBYTECODE is set: each run compiles dfsched's sources"
+        else:
+            bytecode = "bytecode as the environment caches it"
+        print(f"examples on device '{args.device}' (CPU seconds, median of {args.repeat}, load "
+              f"{os.getloadavg()[0]:.1f}; {bytecode})")
+        print(f"{'kernel':<24} {'parse+print':>12} {'-ktir-to-dfir':>14} {'ratio':>6}")
+        for path in paths:
+            commands = [[opt, path, "-o", os.devnull],
+                        [opt, f"--device={args.device}", "-ktir-to-dfir", path, "-o", os.devnull]]
+            if args.cached_bytecode:
+                for cmd in commands:
+                    cpu_seconds(cmd, env)
+            runs: list[list[float]] = [[], []]
+            for _ in range(args.repeat):
+                for times, cmd in zip(runs, commands):
+                    times.append(cpu_seconds(cmd, env))
+            parse, full = (statistics.median(times) for times in runs)
+            print(f"{os.path.basename(path):<24} {parse:>12.3f} {full:>14.3f} {full / parse:>5.2f}x", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--device", default="sample")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--grid", type=int, nargs="+", metavar="N", help="time add_kernel(1, N) for each N")
     ap.add_argument("--kernel", metavar="FILE", help="with --grid: time FILE at grid = [N] instead")
+    ap.add_argument("--only", nargs="+", metavar="NAME", help="table 1 on these examples only (no table 2)")
+    ap.add_argument("--cached-bytecode", action="store_true",
+                    help="run the compiler with a bytecode cache in a temporary folder (see above)")
     args = ap.parse_args()
     opt = shutil.which("dfsched-opt") or sys.exit("dfsched-opt is not on PATH")
     if args.grid:
@@ -130,11 +181,9 @@ def main() -> None:
         full = timed([opt, f"--device={args.device}", "-ktir-to-dfir", path], args.repeat)
         return parse, full
 
-    print(f"examples on device '{args.device}' (median of {args.repeat} runs, seconds)")
-    print(f"{'kernel':<20} {'parse+print':>12} {'-ktir-to-dfir':>14}")
-    for path in sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir"))):
-        parse, full = row(path)
-        print(f"{os.path.basename(path):<20} {parse:>12.3f} {full:>14.3f}")
+    examples_table(opt, args)
+    if args.only:
+        return
 
     print("\ngrowth with kernel size (generated adds)")
     print(f"{'programs':>8} {'tiles':>6} {'parse+print':>12} {'-ktir-to-dfir':>14}")

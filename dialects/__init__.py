@@ -32,44 +32,28 @@ UPSTREAM_DIALECTS: dict[str, tuple[str, str]] = {
     "linalg": ("xdsl.dialects.linalg", "Linalg"),
 }
 
-DIALECTS: dict[str, tuple[str, str]] = dict(UPSTREAM_DIALECTS)
-
-
-def register(name: str, module: str, attribute: str) -> None:
-    """Add (or override, e.g. `linalg` with our extended one) a lazily loaded dialect."""
-    DIALECTS[name] = (module, attribute)
+DIALECTS: dict[str, tuple[str, str]] = {
+    **UPSTREAM_DIALECTS,
+    # ours, one module per dialect (linalg, memref, affine and scf extend xDSL's)
+    "ktdp": ("dfsched.dialects.ktdp", "KTDP"),
+    "spyreop": ("dfsched.dialects.spyreop", "SPYREOP"),
+    "linalg": ("dfsched.dialects.linalg_ext", "LINALG"),
+    "memref": ("dfsched.dialects.memref_ext", "MEMREF"),
+    "affine": ("dfsched.dialects.affine_ext", "AFFINE"),
+    "ktdf": ("dfsched.dialects.ktdf", "KTDF"),
+    "ktdf_arch": ("dfsched.dialects.ktdf_arch", "KTDF_ARCH"),
+    "ktdf_lowering": ("dfsched.dialects.ktdf_lowering", "KTDF_LOWERING"),
+    "dataflow": ("dfsched.dialects.dataflow", "DATAFLOW"),
+    "agen": ("dfsched.dialects.agen", "AGEN"),
+    "vectorchain": ("dfsched.dialects.vectorchain", "VECTORCHAIN"),
+    "uniform": ("dfsched.dialects.uniform", "UNIFORM"),
+    "symbol": ("dfsched.dialects.symbol", "SYMBOL"),
+    "scf": ("dfsched.dialects.scf_ext", "SCF"),
+}
 
 
 def _factory(module: str, attribute: str) -> Callable[[], Dialect]:
     return lambda: getattr(importlib.import_module(module), attribute)
-
-
-def _register_own_dialects() -> None:
-    """Our dialects: each module under dfsched.dialects that defines a dialect object."""
-    own = {
-        "ktdp": ("dfsched.dialects.ktdp", "KTDP"),
-        "spyreop": ("dfsched.dialects.spyreop", "SPYREOP"),
-        "linalg": ("dfsched.dialects.linalg_ext", "LINALG"),
-        "memref": ("dfsched.dialects.memref_ext", "MEMREF"),
-        "affine": ("dfsched.dialects.affine_ext", "AFFINE"),
-        "ktdf": ("dfsched.dialects.ktdf", "KTDF"),
-        "ktdf_arch": ("dfsched.dialects.ktdf_arch", "KTDF_ARCH"),
-        "ktdf_lowering": ("dfsched.dialects.ktdf_lowering", "KTDF_LOWERING"),
-        "dataflow": ("dfsched.dialects.dataflow", "DATAFLOW"),
-        "agen": ("dfsched.dialects.agen", "AGEN"),
-        "vectorchain": ("dfsched.dialects.vectorchain", "VECTORCHAIN"),
-        "uniform": ("dfsched.dialects.uniform", "UNIFORM"),
-        "symbol": ("dfsched.dialects.symbol", "SYMBOL"),
-        "scf": ("dfsched.dialects.scf_ext", "SCF"),
-    }
-    import importlib.util
-
-    for name, (module, attribute) in own.items():
-        if importlib.util.find_spec(module) is not None:
-            DIALECTS[name] = (module, attribute)
-
-
-_register_own_dialects()
 
 
 def _affine_parser(parser):

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import affine as xaffine
-from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType
+from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType, MemRefType
 from xdsl.ir import Attribute, Dialect, Region, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineConstraintExpr, AffineConstraintKind, AffineDimExpr, AffineExpr
+from xdsl.ir.affine import AffineConstantExpr, AffineConstraintExpr, AffineConstraintKind, AffineExpr
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, result_def, traits_def, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -29,9 +29,9 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 
 from dfsched.compat import AffineParserBase, MLIRAffineParsing, MLIRTokenKind, consume_token, next_token, next_token_is
 from dfsched.dialects.affine_subscripts import (affine_add, affine_ceildiv, affine_floordiv, affine_mod, affine_mul,
-                                                affine_neg, affine_sub, parse_subscripts)
-from dfsched.dialects.syntax import parse_arrow_type_list, print_arrow_type_list
-from dfsched.dialects.affine_subscripts import print_affine_map_of_ssa_ids
+                                                affine_neg, affine_operator, affine_sub, parse_subscripts,
+                                                print_affine_map_of_ssa_ids)
+from dfsched.dialects.syntax import add_implicit_terminator, parse_arrow_type_list, parse_type_of, print_arrow_type_list
 
 # ---------------------------------------------------------------------------
 # MLIR affine-expression semantics (the builders live in affine_subscripts, shared with agen/ktdf)
@@ -59,11 +59,6 @@ def neg(e: AffineExpr | int) -> AffineExpr:
     return affine_neg(_e(e))
 
 
-def is_symbolic_or_constant(e: AffineExpr) -> bool:
-    """True when `e` involves no dimension (MLIR's `isSymbolicOrConstant`)."""
-    return not any(isinstance(x, AffineDimExpr) for x in e.dfs())
-
-
 # ---------------------------------------------------------------------------
 # Parsing with MLIR semantics
 # ---------------------------------------------------------------------------
@@ -79,17 +74,12 @@ class MLIRAffineParser(AffineParserBase):
         return super().parse_primary_expr(parse_optional_bare_id)
 
     def create_binary_expr(self, lhs, rhs, binop):
-        text = binop.text
-        if text == "*" and not is_symbolic_or_constant(lhs) and not is_symbolic_or_constant(rhs):
-            raise ParseError(binop.span, "non-affine expression: at least one of the multiply operands "
-                                         "has to be either a constant or symbolic")
-        if text in ("floordiv", "ceildiv", "mod") and not is_symbolic_or_constant(rhs):
-            raise ParseError(binop.span, f"non-affine expression: right operand of {text} has to be "
-                                         "either a constant or symbolic")
-        operator = {"+": add, "-": sub, "*": mul, "floordiv": floordiv, "ceildiv": ceildiv, "mod": mod}.get(text)
-        if operator is None:
-            raise ParseError(binop.span, f"unknown binary operator {text}")
-        return operator(lhs, rhs)
+        try:
+            return affine_operator(binop.text, lhs, rhs)
+        except KeyError:
+            raise ParseError(binop.span, f"unknown binary operator {binop.text}") from None
+        except ValueError as exc:
+            raise ParseError(binop.span, str(exc)) from None
 
     def parse_constraint_expr(self, parse_optional_bare_id) -> AffineConstraintExpr:
         lhs = self.parse_expr(parse_optional_bare_id)
@@ -234,11 +224,11 @@ class IfOp(xaffine.IfOp):
         if parser.parse_optional_punctuation("->") is not None:
             result_types = parse_arrow_type_list(parser)
         then_region = parser.parse_region()
-        _ensure_yield(then_region)
+        add_implicit_terminator(then_region, xaffine.YieldOp)
         else_region = Region()
         if parser.parse_optional_keyword("else") is not None:
             else_region = parser.parse_region()
-            _ensure_yield(else_region)
+            add_implicit_terminator(else_region, xaffine.YieldOp)
         attrs = parser.parse_optional_attr_dict()
         op = cls.build(
             operands=[operands],
@@ -282,39 +272,19 @@ class IfOp(xaffine.IfOp):
             raise VerifyException("must have an else block if defining values")
 
 
-def _ensure_yield(region: Region) -> None:
-    """MLIR's implicit `affine.yield`: a missing terminator (or block) is added by the parser."""
-    from xdsl.ir import Block
-
-    if not region.blocks:
-        region.add_block(Block())
-    block = region.blocks.first
-    assert block is not None
-    if not isinstance(block.last_op, xaffine.YieldOp):
-        block.add_op(xaffine.YieldOp.get())
-
-
 class LoadOp(xaffine.LoadOp):
     """`affine.load %m[%i + 1, symbol(%n)] : memref<...>` as MLIR spells its subscript."""
 
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
         memref = parser.parse_unresolved_operand()
-        map_attr, indices = parse_subscripts(parser).resolve(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        memref_type = _parse_memref_type(parser)
+        map_attr, indices, attrs, memref_type = _parse_access(parser)
         op = cls(parser.resolve_operand(memref, memref_type), indices, map_attr, memref_type.get_element_type())
         op.attributes.update(attrs)
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.memref)
-        print_affine_map_of_ssa_ids(printer, self.map.data, tuple(self.indices))
-        printer.print_op_attributes(self.attributes, reserved_attr_names=("map",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.memref.type)
+        _print_access(printer, self)
 
 
 class StoreOp(xaffine.StoreOp):
@@ -325,10 +295,7 @@ class StoreOp(xaffine.StoreOp):
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         memref = parser.parse_unresolved_operand()
-        map_attr, indices = parse_subscripts(parser).resolve(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        memref_type = _parse_memref_type(parser)
+        map_attr, indices, attrs, memref_type = _parse_access(parser)
         op = cls(parser.resolve_operand(value, memref_type.get_element_type()),
                  parser.resolve_operand(memref, memref_type), indices, map_attr)
         op.attributes.update(attrs)
@@ -337,41 +304,33 @@ class StoreOp(xaffine.StoreOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.value)
-        printer.print_string(", ")
-        printer.print_operand(self.memref)
-        print_affine_map_of_ssa_ids(printer, self.map.data, tuple(self.indices))
-        printer.print_op_attributes(self.attributes, reserved_attr_names=("map",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.memref.type)
+        printer.print_string(",")
+        _print_access(printer, self)
 
 
-def _parse_memref_type(parser: Parser):
-    from xdsl.dialects.builtin import MemRefType
+def _parse_access(parser: Parser):
+    """After the memref of `affine.load`/`affine.store`: `[%i + 1] {attrs} : memref<...>`, read as
+    (map, indices, attributes, memref type)."""
+    map_attr, indices = parse_subscripts(parser).resolve(parser)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    return map_attr, indices, attrs, parse_type_of(parser, MemRefType, "expected a memref type")
 
-    pos = parser.pos
-    memref_type = parser.parse_type()
-    if not isinstance(memref_type, MemRefType):
-        parser.raise_error("expected a memref type", pos, parser.pos)
-    return memref_type
+
+def _print_access(printer: Printer, op: LoadOp | StoreOp) -> None:
+    """` %m[%i + 1] {attrs} : memref<...>`, what `_parse_access` reads after the memref."""
+    printer.print_string(" ")
+    printer.print_operand(op.memref)
+    print_affine_map_of_ssa_ids(printer, op.map.data, tuple(op.indices))
+    printer.print_op_attributes(op.attributes, reserved_attr_names=("map",))
+    printer.print_string(" : ")
+    printer.print_attribute(op.memref.type)
 
 
-AFFINE = Dialect(
-    "affine",
-    [
-        ApplyOp,
-        xaffine.ForOp,
-        xaffine.ParallelOp,
-        IfOp,
-        StoreOp,
-        LoadOp,
-        MinOp,
-        MaxOp,
-        xaffine.YieldOp,
-        xaffine.VectorLoadOp,
-        xaffine.VectorStoreOp,
-    ],
-    [],
-)
+AFFINE = Dialect("affine", [
+    ApplyOp, xaffine.ForOp, xaffine.ParallelOp, IfOp, StoreOp, LoadOp, MinOp, MaxOp, xaffine.YieldOp,
+    xaffine.VectorLoadOp, xaffine.VectorStoreOp,
+], [])
 
 __all__ = [
     "AFFINE", "ApplyOp", "IfOp", "LoadOp", "MaxOp", "MinOp", "StoreOp", "MLIRAffineParser",

@@ -72,7 +72,7 @@ def _const(value: int) -> AffineExpr:
     return AffineConstantExpr(value)
 
 
-def _is_symbolic_or_constant(expr: AffineExpr) -> bool:
+def is_symbolic_or_constant(expr: AffineExpr) -> bool:
     """True when `expr` uses no dimension (MLIR's `isSymbolicOrConstant`)."""
     return not any(isinstance(e, AffineDimExpr) for e in expr.dfs())
 
@@ -107,7 +107,7 @@ def affine_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     if lc is not None and rc is not None:
         return _const(lc + rc)
     # Only the right operand may be constant; a symbolic operand goes right of a dim one.
-    if lc is not None or (_is_symbolic_or_constant(lhs) and not _is_symbolic_or_constant(rhs)):
+    if lc is not None or (is_symbolic_or_constant(lhs) and not is_symbolic_or_constant(rhs)):
         return affine_add(rhs, lhs)
     if rc == 0:
         return lhs
@@ -140,9 +140,9 @@ def affine_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     lc, rc = _as_const(lhs), _as_const(rhs)
     if lc is not None and rc is not None:
         return _const(lc * rc)
-    if not _is_symbolic_or_constant(lhs) and not _is_symbolic_or_constant(rhs):
+    if not is_symbolic_or_constant(lhs) and not is_symbolic_or_constant(rhs):
         return AffineBinaryOpExpr(Mul, lhs, rhs)
-    if not _is_symbolic_or_constant(rhs) or lc is not None:
+    if not is_symbolic_or_constant(rhs) or lc is not None:
         return affine_mul(rhs, lhs)
     if rc == 1:
         return lhs
@@ -321,6 +321,22 @@ _BINARY = {AffineBinaryOpKind.Add: affine_add, AffineBinaryOpKind.Mul: affine_mu
            AffineBinaryOpKind.Mod: affine_mod}
 
 
+_BY_SPELLING = {"+": affine_add, "-": affine_sub, "*": affine_mul, "floordiv": affine_floordiv,
+                "ceildiv": affine_ceildiv, "mod": affine_mod}
+
+
+def affine_operator(spelling: str, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """The operator written `spelling` (`+`, `floordiv`, ...) applied as MLIR's parser applies it:
+    a ValueError with MLIR's message when the result would not be affine."""
+    if spelling == "*" and not is_symbolic_or_constant(lhs) and not is_symbolic_or_constant(rhs):
+        raise ValueError("non-affine expression: at least one of the multiply operands has to be either a "
+                         "constant or symbolic")
+    if spelling in ("floordiv", "ceildiv", "mod") and not is_symbolic_or_constant(rhs):
+        raise ValueError(f"non-affine expression: right operand of {spelling} has to be either a constant or "
+                         "symbolic")
+    return _BY_SPELLING[spelling](lhs, rhs)
+
+
 def affine_binary(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     """MLIR's `getBinaryOpExpr`: the simplifying operator of `kind` applied to `lhs` and `rhs`."""
     return _BINARY[kind](lhs, rhs)
@@ -462,16 +478,10 @@ class _SubscriptParser:
         lhs = self.primary()
         while (op := self._high_op()) is not None:
             rhs = self.primary()
-            if op == "*":
-                if not _is_symbolic_or_constant(lhs) and not _is_symbolic_or_constant(rhs):
-                    self.p.raise_error("non-affine expression: at least one of the multiply operands has to be "
-                                       "either a constant or symbolic")
-                lhs = affine_mul(lhs, rhs)
-            else:
-                if not _is_symbolic_or_constant(rhs):
-                    self.p.raise_error(f"non-affine expression: right operand of {op} has to be either a "
-                                       "constant or symbolic")
-                lhs = {"floordiv": affine_floordiv, "ceildiv": affine_ceildiv, "mod": affine_mod}[op](lhs, rhs)
+            try:
+                lhs = affine_operator(op, lhs, rhs)
+            except ValueError as exc:
+                self.p.raise_error(str(exc))
         return lhs
 
     def expr(self) -> AffineExpr:

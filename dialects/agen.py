@@ -11,6 +11,7 @@ region says what happens to each loaded vector. The scheduler emits `vector_load
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType, MemRefType, StringAttr
 from xdsl.ir import Attribute, Region, SSAValue
@@ -29,10 +30,10 @@ from dfsched.dialects.agen_peripheral import (CompositeIndirectLoadAndStoreOp, C
                                               CompositeIndirectStoreOp, CompositeMemoryInterleaveOp,
                                               IndirectVectorLoadOp, IndirectVectorStoreOp, SetTransferMaskStateOp,
                                               SymbolicVectorLoadOp, SymbolicVectorStoreOp)
-from dfsched.dialects.agen_syntax import (IMPLICIT_YIELD, RoutingDirectionAttr, YieldOp, check_access_set,
-                                          check_region_arg, finish, index_operands, parse_access,
-                                          parse_attrs_and_body, parse_load_iv, parse_time_symbols, print_access,
-                                          print_attrs_and_body, print_load_iv, print_time_symbols)
+from dfsched.dialects.agen_syntax import (IMPLICIT_YIELD, NEWLINE, TIME_SYMBOLS, Access, AccessOp, LoadIv, Multicast,
+                                          RoutingDirectionAttr, YieldOp, check_access_set, finish, index_operands,
+                                          parse_access, parse_time_symbols, print_access, print_body,
+                                          print_time_symbols)
 
 
 # ---------------------------------------------------------------------------
@@ -71,14 +72,10 @@ class VectorLoadOp(_VectorAccessOp):
                        "(`multicast_info` `=` $multicast_info^)? attr-dict `:` type($mem_ref) `,` type($result)")
 
     def __init__(self, result_type: Attribute, mem_ref: SSAValue, affine_map: AffineMap,
-                 map_operands: Sequence[SSAValue], load_set: AffineSetAttr, load_order: AffineMapAttr,
-                 multicast_info: SSAValue | None = None, dbg_name: str | None = None):
-        props: dict[str, Attribute] = {"affine_map": AffineMapAttr(affine_map), "load_set": load_set,
-                                       "load_order": load_order}
-        if dbg_name:
-            props["dbgName"] = StringAttr(dbg_name)
-        super().__init__(operands=[mem_ref, map_operands, [multicast_info] if multicast_info else []],
-                         result_types=[result_type], properties=props)
+                 map_operands: Sequence[SSAValue], load_set: AffineSetAttr, load_order: AffineMapAttr):
+        super().__init__(operands=[mem_ref, map_operands, []], result_types=[result_type],
+                         properties={"affine_map": AffineMapAttr(affine_map), "load_set": load_set,
+                                     "load_order": load_order})
 
 
 @irdl_op_definition
@@ -99,12 +96,10 @@ class VectorStoreOp(_VectorAccessOp):
                        "attr-dict `:` type($mem_ref) `,` type($value_to_store)")
 
     def __init__(self, value: SSAValue, mem_ref: SSAValue, affine_map: AffineMap, map_operands: Sequence[SSAValue],
-                 store_set: AffineSetAttr, store_order: AffineMapAttr, dbg_name: str | None = None):
-        props: dict[str, Attribute] = {"affine_map": AffineMapAttr(affine_map), "store_set": store_set,
-                                       "store_order": store_order}
-        if dbg_name:
-            props["dbgName"] = StringAttr(dbg_name)
-        super().__init__(operands=[value, mem_ref, map_operands], properties=props)
+                 store_set: AffineSetAttr, store_order: AffineMapAttr):
+        super().__init__(operands=[value, mem_ref, map_operands],
+                         properties={"affine_map": AffineMapAttr(affine_map), "store_set": store_set,
+                                     "store_order": store_order})
 
 
 # ---------------------------------------------------------------------------
@@ -113,7 +108,7 @@ class VectorStoreOp(_VectorAccessOp):
 
 
 @irdl_op_definition
-class CompositeLoadAndStoreOp(IRDLOperation):
+class CompositeLoadAndStoreOp(AccessOp):
     """At each time step, loads a vector around `src[...]` and stores it around `dst[...]` (region: what to do with it)."""
 
     name = "agen.composite_load_and_store"
@@ -141,50 +136,10 @@ class CompositeLoadAndStoreOp(IRDLOperation):
     traits = traits_def(IMPLICIT_YIELD)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> CompositeLoadAndStoreOp:
-        src, src_sub = parse_access(parser, "src")
-        dst, dst_sub = parse_access(parser, "dst")
-        time_symbols = parse_time_symbols(parser)
-        parser.parse_punctuation(",")
-        load_iv = parse_load_iv(parser)
-        multicast: list[UnresolvedOperand] = []
-        if parser.parse_optional_punctuation(","):
-            parser.parse_keyword("multicast_info")
-            parser.parse_punctuation("=")
-            multicast.append(parser.parse_unresolved_operand())
-        attrs, body = parse_attrs_and_body(parser, [load_iv])
-        src_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        dst_type = parser.parse_type()
-        src_map, src_indices = src_sub.resolve(parser)
-        dst_map, dst_indices = dst_sub.resolve(parser)
-        props, others = split_attr_dict(cls, attrs)
-        props.update(src_map=src_map, dst_map=dst_map)
-        return finish(cls.build(
-            operands=[parser.resolve_operand(src, src_type), parser.resolve_operand(dst, dst_type), src_indices,
-                      dst_indices, index_operands(parser, time_symbols), index_operands(parser, multicast)],
-            properties=props, attributes=others, regions=[body]))
-
-    def print(self, printer: Printer) -> None:
-        print_access(printer, self.src_mem_ref, self.src_map, self.src_map_operands, "src")
-        print_access(printer, self.dst_mem_ref, self.dst_map, self.dst_map_operands, "dst")
-        newline(printer)
-        print_time_symbols(printer, self.time_symbols)
-        printer.print_string(", ")
-        print_load_iv(printer, self.body)
-        if self.multicast_info is not None:
-            printer.print_string(", multicast_info = ")
-            printer.print_operand(self.multicast_info)
-        newline(printer)
-        print_attrs_and_body(printer, self, ["src_map", "dst_map"], [self.src_mem_ref.type, self.dst_mem_ref.type])
-
-    def verify_(self) -> None:
-        check_subscript_operands(self.src_map, len(self.src_map_operands), "src map")
-        check_subscript_operands(self.dst_map, len(self.dst_map_operands), "dst map")
-        check_region_arg(self, self.body)
-        check_access_set("load", self.load_set, self.load_order, self.src_map, "src array")
-        check_access_set("store", self.store_set, self.store_order, self.dst_map, "dst array")
+    SYNTAX: ClassVar = (Access("src_mem_ref", "src_map", "src_map_operands", "src"),
+                        Access("dst_mem_ref", "dst_map", "dst_map_operands", "dst"), NEWLINE, TIME_SYMBOLS, LoadIv(),
+                        Multicast(", "), NEWLINE)
+    ACCESS_SETS: ClassVar = (("load", "src_map", "src array"), ("store", "dst_map", "dst array"))
 
 
 # ---------------------------------------------------------------------------
@@ -193,7 +148,7 @@ class CompositeLoadAndStoreOp(IRDLOperation):
 
 
 @irdl_op_definition
-class CompositeLoadOp(IRDLOperation):
+class CompositeLoadOp(AccessOp):
     name = "agen.composite_load"
 
     mem_ref = operand_def(MemRefType)
@@ -211,32 +166,9 @@ class CompositeLoadOp(IRDLOperation):
     traits = traits_def(IMPLICIT_YIELD)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> CompositeLoadOp:
-        mem, sub = parse_access(parser)
-        time_symbols = parse_time_symbols(parser)
-        iv = parse_load_iv(parser, keyword="")
-        attrs, body = parse_attrs_and_body(parser, [iv])
-        mem_type = parser.parse_type()
-        map_attr, indices = sub.resolve(parser)
-        props, others = split_attr_dict(cls, attrs)
-        props["affine_map"] = map_attr
-        return finish(cls.build(
-            operands=[parser.resolve_operand(mem, mem_type), indices, index_operands(parser, time_symbols)],
-            properties=props, attributes=others, regions=[body]))
-
-    def print(self, printer: Printer) -> None:
-        print_access(printer, self.mem_ref, self.affine_map, self.map_operands)
-        newline(printer)
-        print_time_symbols(printer, self.time_symbols)
-        print_load_iv(printer, self.body, keyword="")
-        newline(printer)
-        print_attrs_and_body(printer, self, ["affine_map"], [self.mem_ref.type])
-
-    def verify_(self) -> None:
-        check_subscript_operands(self.affine_map, len(self.map_operands))
-        check_region_arg(self, self.body)
-        check_access_set("load", self.load_set, self.load_order, self.affine_map, "Array")
+    SYNTAX: ClassVar = (Access("mem_ref", "affine_map", "map_operands"), NEWLINE, TIME_SYMBOLS,
+                        LoadIv(comma=False, keyword=""), NEWLINE)
+    ACCESS_SETS: ClassVar = (("load", "affine_map", "Array"),)
 
 
 @irdl_op_definition
@@ -300,7 +232,7 @@ class CompositeStoreOp(IRDLOperation):
         print_attr_dict(printer, self, elided=elided)
         newline(printer)
         if self.input_vector is None:
-            printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=True)
+            print_body(printer, self.body)
         printer.print_string(" : ")
         printer.print_attribute(self.mem_ref.type)
         if self.input_vector is not None:
@@ -316,24 +248,9 @@ class CompositeStoreOp(IRDLOperation):
             check_access_set("store", self.store_set, self.store_order, self.affine_map, "Array")
 
 
-AGEN = dfir_dialect(
-    "agen",
-    [
-        YieldOp,
-        VectorLoadOp,
-        VectorStoreOp,
-        CompositeLoadAndStoreOp,
-        CompositeLoadOp,
-        CompositeStoreOp,
-        CompositeIndirectLoadAndStoreOp,
-        CompositeIndirectLoadOp,
-        CompositeIndirectStoreOp,
-        IndirectVectorLoadOp,
-        IndirectVectorStoreOp,
-        CompositeMemoryInterleaveOp,
-        SetTransferMaskStateOp,
-        SymbolicVectorLoadOp,
-        SymbolicVectorStoreOp,
-    ],
-    [RoutingDirectionAttr],
-)
+AGEN = dfir_dialect("agen", [YieldOp, VectorLoadOp, VectorStoreOp, CompositeLoadAndStoreOp, CompositeLoadOp,
+                             CompositeStoreOp, CompositeIndirectLoadAndStoreOp, CompositeIndirectLoadOp,
+                             CompositeIndirectStoreOp, IndirectVectorLoadOp, IndirectVectorStoreOp,
+                             CompositeMemoryInterleaveOp, SetTransferMaskStateOp, SymbolicVectorLoadOp,
+                             SymbolicVectorStoreOp],
+                    [RoutingDirectionAttr])

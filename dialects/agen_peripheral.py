@@ -6,7 +6,6 @@ interleaving, transfer masks and symbolic accesses. `agen.py` declares the diale
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, ArrayAttr, IndexType, IntegerAttr, IntegerType,
@@ -20,13 +19,10 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand
-from dfsched.dialects.affine_subscripts import Subscripts, check_subscript_operands, parse_subscripts
-from dfsched.dialects.dataflow import (CustomVectorType, GetLogicalMemoryViewOp, VectorLike, newline, print_attr_dict,
+from dfsched.dialects.dataflow import (CustomVectorType, GetLogicalMemoryViewOp, VectorLike, print_attr_dict,
                                        split_attr_dict)
-from dfsched.dialects.agen_syntax import (IMPLICIT_YIELD, check_access_set, check_region_arg, finish, index_operands,
-                                          parse_access, parse_attrs_and_body, parse_load_iv, parse_optional_multicast,
-                                          parse_paren_operands, parse_time_symbols, print_access,
-                                          print_attrs_and_body, print_load_iv, print_multicast, print_time_symbols)
+from dfsched.dialects.agen_syntax import (IMPLICIT_YIELD, NEWLINE, TIME_SYMBOLS, Access, AccessOp, LoadIv, Multicast,
+                                          Operand, finish, index_operands, parse_paren_operands)
 
 # ---------------------------------------------------------------------------
 # Indirect accesses (peripheral): an index memref gives the address into a direct memref
@@ -37,11 +33,8 @@ def _parse_typed(parser: Parser, operand: UnresolvedOperand) -> SSAValue:
     return parser.resolve_operand(operand, parser.parse_type())
 
 
-_INDIRECT_LS_MAPS = ("indirect_src_map", "direct_src_map", "indirect_dst_map", "direct_dst_map")
-
-
 @irdl_op_definition
-class CompositeIndirectLoadAndStoreOp(IRDLOperation):
+class CompositeIndirectLoadAndStoreOp(AccessOp):
     name = "agen.composite_indirect_load_and_store"
 
     indirect_src_memref = opt_operand_def(MemRefType)
@@ -74,122 +67,19 @@ class CompositeIndirectLoadAndStoreOp(IRDLOperation):
     traits = traits_def(IMPLICIT_YIELD)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> CompositeIndirectLoadAndStoreOp:
-        accesses: dict[str, tuple[UnresolvedOperand, Subscripts]] = {}
-        for key, optional in (("indirect_src", True), ("direct_src", False), ("indirect_dst", True),
-                              ("direct_dst", False)):
-            if optional and parser.parse_optional_keyword(key) is None:
-                continue
-            if optional:
-                parser.parse_punctuation(":")
-                accesses[key] = (parser.parse_unresolved_operand(), parse_subscripts(parser))
-            else:
-                accesses[key] = parse_access(parser, key)
-        multicast = parse_optional_multicast(parser)
-        time_symbols = parse_time_symbols(parser)
-        parser.parse_punctuation(",")
-        load_iv = parse_load_iv(parser)
-        attrs, body = parse_attrs_and_body(parser, [load_iv])
-        mems: dict[str, SSAValue] = {}
-        for i, key in enumerate(k for k in ("indirect_src", "direct_src", "indirect_dst", "direct_dst")
-                                if k in accesses):
-            if i:
-                parser.parse_punctuation(",")
-            mems[key] = _parse_typed(parser, accesses[key][0])
-        props, others = split_attr_dict(cls, attrs)
-        indices: dict[str, list[SSAValue]] = {}
-        for key, (_, sub) in accesses.items():
-            props[f"{key}_map"], indices[key] = sub.resolve(parser)
-
-        def opt(key: str) -> list[SSAValue]:
-            return [mems[key]] if key in mems else []
-
-        return finish(cls.build(
-            operands=[opt("indirect_src"), mems["direct_src"], opt("indirect_dst"), mems["direct_dst"],
-                      indices.get("indirect_src", []), indices["direct_src"], indices.get("indirect_dst", []),
-                      indices["direct_dst"], index_operands(parser, multicast),
-                      index_operands(parser, time_symbols)],
-            properties=props, attributes=others, regions=[body]))
-
-    def print(self, printer: Printer) -> None:
-        for key in ("indirect_src", "direct_src", "indirect_dst", "direct_dst"):
-            if (mem := getattr(self, f"{key}_memref")) is not None:
-                print_access(printer, mem, getattr(self, f"{key}_map"), getattr(self, f"{key}_map_indices"), key)
-        newline(printer)
-        print_multicast(printer, self.multicast_info)
-        print_time_symbols(printer, self.time_symbols)
-        printer.print_string(", ")
-        print_load_iv(printer, self.body)
-        newline(printer)
-        mems = [self.indirect_src_memref, self.direct_src_memref, self.indirect_dst_memref, self.direct_dst_memref]
-        print_attrs_and_body(printer, self, _INDIRECT_LS_MAPS, [m.type for m in mems if m is not None])
-
-    def verify_(self) -> None:
-        for mem, key, operands in ((self.indirect_src_memref, "indirect_src", self.indirect_src_map_indices),
-                                   (self.direct_src_memref, "direct_src", self.direct_src_map_indices),
-                                   (self.indirect_dst_memref, "indirect_dst", self.indirect_dst_map_indices),
-                                   (self.direct_dst_memref, "direct_dst", self.direct_dst_map_indices)):
-            affine_map = getattr(self, f"{key}_map")
-            if mem is not None and affine_map is None:
-                raise VerifyException(f"'{key}_map' is required when the {key} memref is present")
-            if affine_map is not None:
-                check_subscript_operands(affine_map, len(operands), f"{key} map")
-        check_region_arg(self, self.body)
-        check_access_set("load", self.load_set, self.load_order, self.direct_src_map, "direct src array")
-        check_access_set("store", self.store_set, self.store_order, self.direct_dst_map, "direct dst array")
+    SYNTAX: ClassVar = (*(Access(f"{key}_memref", f"{key}_map", f"{key}_map_indices", key, key.startswith("indirect"))
+                          for key in ("indirect_src", "direct_src", "indirect_dst", "direct_dst")),
+                        NEWLINE, Multicast(), TIME_SYMBOLS, LoadIv(), NEWLINE)
+    ACCESS_SETS: ClassVar = (("load", "direct_src_map", "direct src array"),
+                             ("store", "direct_dst_map", "direct dst array"))
 
 
-class _IndirectPairOp(IRDLOperation):
-    """Ops addressed as `indirect:%i[...] direct:%d[...]` (one index memref, one data memref).
-
-    Each has a `load_set`/`load_order` or a `store_set`/`store_order` (`SET_KIND`), checked
-    against the direct map; `ARRAY` names the direct memref in the verifier's message."""
-
-    SET_KIND: ClassVar[str]
-    ARRAY: ClassVar[str] = "direct array"
-
-    def _print_pair(self, printer: Printer) -> None:
-        print_access(printer, self.indirect_memref, self.indirect_map, self.indirect_map_indices, "indirect")
-        print_access(printer, self.direct_memref, self.direct_map, self.direct_map_indices, "direct")
-
-    @staticmethod
-    def _parse_pair(parser: Parser) -> tuple[tuple[UnresolvedOperand, Subscripts], tuple[UnresolvedOperand, Subscripts]]:
-        return parse_access(parser, "indirect"), parse_access(parser, "direct")
-
-    @staticmethod
-    def _parse_pair_types(parser: Parser, ind: UnresolvedOperand, dir_: UnresolvedOperand) -> tuple[SSAValue, SSAValue]:
-        """`T1, T2`: the two memrefs' types, the memrefs resolved."""
-        ind_mem = _parse_typed(parser, ind)
-        parser.parse_punctuation(",")
-        return ind_mem, _parse_typed(parser, dir_)
-
-    @classmethod
-    def _resolve_pair(cls, parser: Parser, attrs: dict[str, Attribute], ind_sub: Subscripts,
-                      dir_sub: Subscripts) -> tuple[dict[str, Attribute], dict[str, Attribute], list[SSAValue],
-                                                    list[SSAValue]]:
-        """The parsed attr-dict split into (properties with the pair's maps, discardable
-        attributes), then the indices of each side."""
-        props, others = split_attr_dict(cls, attrs)
-        props["indirect_map"], ind_indices = ind_sub.resolve(parser)
-        props["direct_map"], dir_indices = dir_sub.resolve(parser)
-        return props, others, ind_indices, dir_indices
-
-    def _verify_pair(self) -> None:
-        check_subscript_operands(self.indirect_map, len(self.indirect_map_indices), "indirect map")
-        check_subscript_operands(self.direct_map, len(self.direct_map_indices), "direct map")
-
-    def _verify_set(self) -> None:
-        kind = self.SET_KIND
-        check_access_set(kind, getattr(self, f"{kind}_set"), getattr(self, f"{kind}_order"), self.direct_map,
-                          self.ARRAY)
-
-    def verify_(self) -> None:
-        self._verify_pair()
-        self._verify_set()
+_INDIRECT_PAIR = (Access("indirect_memref", "indirect_map", "indirect_map_indices", "indirect"),
+                  Access("direct_memref", "direct_map", "direct_map_indices", "direct"))
+"""`indirect:%i[...] direct:%d[...]`: one index memref, one data memref."""
 
 
-class _CompositeIndirectOp(_IndirectPairOp):
+class _CompositeIndirectOp(AccessOp):
     """`composite_indirect_load` and `_store`: the pair, time symbols and a body; a load's body
     takes the loaded vector (`, load_iv(%v : T)`), a store's body yields the vector to store."""
 
@@ -210,46 +100,12 @@ class _CompositeIndirectOp(_IndirectPairOp):
     traits = traits_def(IMPLICIT_YIELD)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> _CompositeIndirectOp:
-        (ind, ind_sub), (dir_, dir_sub) = cls._parse_pair(parser)
-        multicast = parse_optional_multicast(parser)
-        time_symbols = parse_time_symbols(parser)
-        if cls.SET_KIND == "load":
-            parser.parse_punctuation(",")
-        attrs, body = parse_attrs_and_body(parser, [parse_load_iv(parser)] if cls.SET_KIND == "load" else [])
-        ind_mem, dir_mem = cls._parse_pair_types(parser, ind, dir_)
-        props, others, ind_indices, dir_indices = cls._resolve_pair(parser, attrs, ind_sub, dir_sub)
-        return finish(cls.build(
-            operands=[ind_mem, dir_mem, ind_indices, dir_indices, index_operands(parser, multicast),
-                      index_operands(parser, time_symbols)],
-            properties=props, attributes=others, regions=[body]))
-
-    def print(self, printer: Printer) -> None:
-        self._print_pair(printer)
-        if self.SET_KIND == "store":
-            newline(printer)
-        print_multicast(printer, self.multicast_info)
-        print_time_symbols(printer, self.time_symbols)
-        if self.SET_KIND == "load":
-            printer.print_string(", ")
-            print_load_iv(printer, self.body)
-        newline(printer)
-        print_attrs_and_body(printer, self, ["indirect_map", "direct_map"],
-                              [self.indirect_memref.type, self.direct_memref.type])
-
-    def verify_(self) -> None:
-        self._verify_pair()
-        if self.SET_KIND == "load":
-            check_region_arg(self, self.body)
-        self._verify_set()
-
 
 @irdl_op_definition
 class CompositeIndirectLoadOp(_CompositeIndirectOp):
     name = "agen.composite_indirect_load"
-    SET_KIND: ClassVar[str] = "load"
-    ARRAY: ClassVar[str] = "direct src array"
+    SYNTAX: ClassVar = (*_INDIRECT_PAIR, Multicast(), TIME_SYMBOLS, LoadIv(), NEWLINE)
+    ACCESS_SETS: ClassVar = (("load", "direct_map", "direct src array"),)
 
     load_set = prop_def(AffineSetAttr)
     load_order = prop_def(AffineMapAttr)
@@ -258,13 +114,14 @@ class CompositeIndirectLoadOp(_CompositeIndirectOp):
 @irdl_op_definition
 class CompositeIndirectStoreOp(_CompositeIndirectOp):
     name = "agen.composite_indirect_store"
-    SET_KIND: ClassVar[str] = "store"
+    SYNTAX: ClassVar = (*_INDIRECT_PAIR, NEWLINE, Multicast(), TIME_SYMBOLS, NEWLINE)
+    ACCESS_SETS: ClassVar = (("store", "direct_map", "direct array"),)
 
     store_set = prop_def(AffineSetAttr)
     store_order = prop_def(AffineMapAttr)
 
 
-class _IndirectVectorOp(_IndirectPairOp):
+class _IndirectVectorOp(AccessOp):
     """`indirect_vector_load` and `_store`: one vector through the pair (a store's value
     operand comes first: a subclass's fields precede its base's)."""
 
@@ -283,73 +140,23 @@ class _IndirectVectorOp(_IndirectPairOp):
 @irdl_op_definition
 class IndirectVectorLoadOp(_IndirectVectorOp):
     name = "agen.indirect_vector_load"
-    SET_KIND: ClassVar[str] = "load"
+    SYNTAX: ClassVar = (*_INDIRECT_PAIR, Multicast(), NEWLINE)
+    ACCESS_SETS: ClassVar = (("load", "direct_map", "direct array"),)
 
     load_set = prop_def(AffineSetAttr)
     load_order = prop_def(AffineMapAttr)
     result = result_def(VectorLike)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> IndirectVectorLoadOp:
-        (ind, ind_sub), (dir_, dir_sub) = cls._parse_pair(parser)
-        multicast = parse_optional_multicast(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ind_mem, dir_mem = cls._parse_pair_types(parser, ind, dir_)
-        parser.parse_punctuation(",")
-        result_type = parser.parse_type()
-        props, others, ind_indices, dir_indices = cls._resolve_pair(parser, attrs, ind_sub, dir_sub)
-        return cls.build(operands=[ind_mem, dir_mem, ind_indices, dir_indices, index_operands(parser, multicast)],
-                         result_types=[result_type], properties=props, attributes=others)
-
-    def print(self, printer: Printer) -> None:
-        self._print_pair(printer)
-        print_multicast(printer, self.multicast_info)
-        newline(printer)
-        print_attr_dict(printer, self, elided=["indirect_map", "direct_map"])
-        newline(printer)
-        printer.print_string(" : ")
-        printer.print_list([self.indirect_memref.type, self.direct_memref.type, self.result.type],
-                           printer.print_attribute)
-
 
 @irdl_op_definition
 class IndirectVectorStoreOp(_IndirectVectorOp):
     name = "agen.indirect_vector_store"
-    SET_KIND: ClassVar[str] = "store"
+    SYNTAX: ClassVar = (Operand("value"), *_INDIRECT_PAIR, NEWLINE, Multicast(suffix="\n"))
+    ACCESS_SETS: ClassVar = (("store", "direct_map", "direct array"),)
 
     value = operand_def(VectorLike)
     store_set = prop_def(AffineSetAttr)
     store_order = prop_def(AffineMapAttr)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> IndirectVectorStoreOp:
-        value = parser.parse_unresolved_operand()
-        (ind, ind_sub), (dir_, dir_sub) = cls._parse_pair(parser)
-        multicast = parse_optional_multicast(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        value_ = _parse_typed(parser, value)
-        parser.parse_punctuation(",")
-        ind_mem, dir_mem = cls._parse_pair_types(parser, ind, dir_)
-        props, others, ind_indices, dir_indices = cls._resolve_pair(parser, attrs, ind_sub, dir_sub)
-        return cls.build(
-            operands=[value_, ind_mem, dir_mem, ind_indices, dir_indices, index_operands(parser, multicast)],
-            properties=props, attributes=others)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.value)
-        self._print_pair(printer)
-        newline(printer)
-        if self.multicast_info is not None:
-            print_multicast(printer, self.multicast_info)
-            newline(printer)
-        print_attr_dict(printer, self, elided=["indirect_map", "direct_map"])
-        newline(printer)
-        printer.print_string(" : ")
-        printer.print_list([self.value.type, self.indirect_memref.type, self.direct_memref.type],
-                           printer.print_attribute)
 
 
 # ---------------------------------------------------------------------------
@@ -475,7 +282,11 @@ class SetTransferMaskStateOp(IRDLOperation):
 
 
 class _SymbolicAccessOp(IRDLOperation):
-    """`%mem[indices:(%i, ...), strides:(%s, ...)]` on a 1-D identity-laid-out memory view."""
+    """`[%value,] %mem[indices:(%i, ...), strides:(%s, ...)] {...} : M, V` on a 1-D identity-laid-out
+    memory view; a store writes `%value` (`STORES`), a load may end its access with
+    `, multicast_info(%m)`; `V` is the vector's type (the stored value's or the result's)."""
+
+    STORES: ClassVar[bool] = False
 
     memref = operand_def(MemRefType)
     dbgName = opt_prop_def(StringAttr)
@@ -490,8 +301,17 @@ class _SymbolicAccessOp(IRDLOperation):
         n = self.num_indices.value.data
         return tuple(self.operands1[n: n + self.num_strides.value.data])
 
-    @staticmethod
-    def _parse_indices_strides(parser: Parser) -> tuple[list[UnresolvedOperand], list[UnresolvedOperand]]:
+    @property
+    def multicast_info(self) -> SSAValue | None:
+        extra = self.operands1[self.num_indices.value.data + self.num_strides.value.data:]
+        return extra[0] if len(extra) == 1 else None
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _SymbolicAccessOp:
+        stored = parser.parse_unresolved_operand() if cls.STORES else None
+        if stored is not None:
+            parser.parse_punctuation(",")
+        mem = parser.parse_unresolved_operand()
         parser.parse_punctuation("[")
         parser.parse_keyword("indices")
         parser.parse_punctuation(":")
@@ -501,14 +321,43 @@ class _SymbolicAccessOp(IRDLOperation):
         parser.parse_punctuation(":")
         strides = parse_paren_operands(parser)
         parser.parse_punctuation("]")
-        return indices, strides
+        multicast: list[UnresolvedOperand] = []
+        if not cls.STORES and parser.parse_optional_punctuation(","):
+            parser.parse_keyword("multicast_info")
+            parser.parse_punctuation("(")
+            multicast.append(parser.parse_unresolved_operand())
+            parser.parse_punctuation(")")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        operands = [_parse_typed(parser, mem)]
+        parser.parse_punctuation(",")
+        if stored is not None:
+            operands.insert(0, _parse_typed(parser, stored))
+        result_types = [] if stored is not None else [parser.parse_type()]
+        props, others = split_attr_dict(cls, attrs)
+        props["num_indices"] = IntegerAttr(len(indices), i32)
+        props["num_strides"] = IntegerAttr(len(strides), i32)
+        return cls.create(operands=[*operands, *index_operands(parser, [*indices, *strides, *multicast])],
+                          result_types=result_types, properties=props, attributes=others)
 
-    def _print_indices_strides(self, printer: Printer) -> None:
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        if self.STORES:
+            printer.print_operand(self.value_to_store)
+            printer.print_string(", ")
+        printer.print_operand(self.memref)
         printer.print_string("[indices:(")
         printer.print_list(self.indices(), printer.print_operand)
         printer.print_string("), strides:(")
         printer.print_list(self.strides(), printer.print_operand)
         printer.print_string(")]")
+        if self.multicast_info is not None:
+            printer.print_string(", multicast_info(")
+            printer.print_operand(self.multicast_info)
+            printer.print_string(")")
+        print_attr_dict(printer, self, elided=["num_indices", "num_strides"])
+        printer.print_string(" : ")
+        printer.print_list([self.memref.type, self.vector_type], printer.print_attribute)
 
     def _verify_access(self, vector_type: Attribute) -> None:
         mem_type = self.memref.type
@@ -541,44 +390,8 @@ class SymbolicVectorLoadOp(_SymbolicAccessOp):
     result = result_def(VectorLike)
 
     @property
-    def multicast_info(self) -> SSAValue | None:
-        extra = self.operands1[self.num_indices.value.data + self.num_strides.value.data:]
-        return extra[0] if len(extra) == 1 else None
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SymbolicVectorLoadOp:
-        mem = parser.parse_unresolved_operand()
-        indices, strides = cls._parse_indices_strides(parser)
-        multicast: list[UnresolvedOperand] = []
-        if parser.parse_optional_punctuation(","):
-            parser.parse_keyword("multicast_info")
-            parser.parse_punctuation("(")
-            multicast.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation(")")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        mem_ = _parse_typed(parser, mem)
-        parser.parse_punctuation(",")
-        result_type = parser.parse_type()
-        props, others = split_attr_dict(cls, attrs)
-        props["num_indices"] = IntegerAttr(len(indices), i32)
-        props["num_strides"] = IntegerAttr(len(strides), i32)
-        return cls.create(operands=[mem_, *index_operands(parser, [*indices, *strides, *multicast])],
-                          result_types=[result_type], properties=props, attributes=others)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.memref)
-        self._print_indices_strides(printer)
-        if self.multicast_info is not None:
-            printer.print_string(", multicast_info(")
-            printer.print_operand(self.multicast_info)
-            printer.print_string(")")
-        print_attr_dict(printer, self, elided=["num_indices", "num_strides"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.memref.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.result.type)
+    def vector_type(self) -> Attribute:
+        return self.result.type
 
     def verify_(self) -> None:
         extra = len(self.operands1) - self.num_indices.value.data - self.num_strides.value.data
@@ -590,39 +403,15 @@ class SymbolicVectorLoadOp(_SymbolicAccessOp):
 @irdl_op_definition
 class SymbolicVectorStoreOp(_SymbolicAccessOp):
     name = "agen.symbolic_vector_store"
+    STORES: ClassVar[bool] = True
 
     value_to_store = operand_def()
     store_set = prop_def(AffineSetAttr)
     store_order = prop_def(AffineMapAttr)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> SymbolicVectorStoreOp:
-        value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        mem = parser.parse_unresolved_operand()
-        indices, strides = cls._parse_indices_strides(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        mem_ = _parse_typed(parser, mem)
-        parser.parse_punctuation(",")
-        value_ = _parse_typed(parser, value)
-        props, others = split_attr_dict(cls, attrs)
-        props["num_indices"] = IntegerAttr(len(indices), i32)
-        props["num_strides"] = IntegerAttr(len(strides), i32)
-        return cls.create(operands=[value_, mem_, *index_operands(parser, [*indices, *strides])],
-                          properties=props, attributes=others)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.value_to_store)
-        printer.print_string(", ")
-        printer.print_operand(self.memref)
-        self._print_indices_strides(printer)
-        print_attr_dict(printer, self, elided=["num_indices", "num_strides"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.memref.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.value_to_store.type)
+    @property
+    def vector_type(self) -> Attribute:
+        return self.value_to_store.type
 
     def verify_(self) -> None:
         if len(self.operands1) != self.num_indices.value.data + self.num_strides.value.data:

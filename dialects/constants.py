@@ -50,7 +50,11 @@ def index_constant(value: int) -> arith.ConstantOp:
 
 def static_trip_count(loop: scf.ForOp) -> int | None:
     """The trip count when the bounds and step are constants (MLIR's `getStaticTripCount`)."""
-    lb, ub, step = (constant_int(v) for v in (loop.lb, loop.ub, loop.step))
+    return trip_count(*(constant_int(v) for v in (loop.lb, loop.ub, loop.step)))
+
+
+def trip_count(lb: int | None, ub: int | None, step: int | None) -> int | None:
+    """Iterations of `for lb to ub step step` (None when a value is unknown or the step not positive)."""
     if lb is None or ub is None or step is None or step <= 0:
         return None
     return max(0, -(-(ub - lb) // step))

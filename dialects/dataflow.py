@@ -15,13 +15,13 @@ MLIR-style merged attribute dictionary from hand-written printers.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from math import prod
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, ArrayAttr, BoolAttr, DictionaryAttr, IndexType,
                                    IntAttr, IntegerAttr, IntegerType, MemRefType, StringAttr, VectorType)
 from xdsl.ir import (Attribute, Dialect, Operation, ParametrizedAttribute, Region, SpacedOpaqueSyntaxAttribute,
                      SSAValue, TypeAttribute)
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
 from xdsl.irdl import (IRDLOperation, ParsePropInAttrDict, base, irdl_attr_definition, irdl_op_definition,
                        operand_def, opt_prop_def, prop_def, region_def, result_def, traits_def, var_operand_def,
                        var_result_def)
@@ -176,21 +176,12 @@ def num_elements(t: Attribute) -> int | None:
         return t.num_elements.data
     if isinstance(t, VectorType | MemRefType):
         shape = t.get_shape()
-        if any(d < 0 for d in shape):
-            return None
-        n = 1
-        for d in shape:
-            n *= d
-        return n
+        return None if any(d < 0 for d in shape) else prod(shape)
     return None
 
 
 def element_type(t: Attribute) -> Attribute | None:
-    if isinstance(t, CustomVectorType):
-        return t.element_type
-    if isinstance(t, VectorType | MemRefType):
-        return t.element_type
-    return None
+    return t.element_type if isinstance(t, CustomVectorType | VectorType | MemRefType) else None
 
 
 # ---------------------------------------------------------------------------
@@ -252,6 +243,16 @@ def ensure_implicit_terminator(op: Operation, terminator: type[Operation]) -> Op
         if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
             block.add_op(terminator.create())
     return op
+
+
+class RegionYieldOp(IRDLOperation):
+    """The terminator of a DataflowIR dialect's region ops (`agen.yield`, `uniform.yield`),
+    implicit when it yields nothing."""
+
+    values = var_operand_def()
+
+    traits = traits_def(Pure(), IsTerminator())
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
 
 
 def newline(printer: Printer) -> None:
@@ -360,10 +361,8 @@ class ProgramUnitOp(IRDLOperation):
 
     traits = traits_def(SingleBlockImplicitTerminator(ReturnOp))
 
-    def __init__(self, units: Sequence[SSAValue], body: Region, precision: str | None = None,
-                 attributes: Mapping[str, Attribute] | None = None):
-        props = {"precision": StringAttr(precision)} if precision else {}
-        super().__init__(operands=[units], regions=[body], properties=props, attributes=dict(attributes or {}))
+    def __init__(self, units: Sequence[SSAValue], body: Region):
+        super().__init__(operands=[units], regions=[body])
         ensure_implicit_terminator(self, ReturnOp)
 
     @property
@@ -552,32 +551,14 @@ class GetPagedLogicalMemoryViewOp(IRDLOperation):
                 raise VerifyException("idx_set should be hyper rectangular")
 
 
-def _linear_terms(expr: AffineExpr) -> set[tuple[str, int]] | None:
-    """The dims/symbols an expression depends on linearly, or None if it has div/mod terms."""
-    from xdsl.ir.affine import AffineDimExpr, AffineSymExpr
-
-    if isinstance(expr, AffineConstantExpr):
-        return set()
-    if isinstance(expr, AffineDimExpr):
-        return {("d", expr.position)}
-    if isinstance(expr, AffineSymExpr):
-        return {("s", expr.position)}
-    assert isinstance(expr, AffineBinaryOpExpr)
-    if expr.kind == AffineBinaryOpKind.Add:
-        lhs, rhs = _linear_terms(expr.lhs), _linear_terms(expr.rhs)
-        return None if lhs is None or rhs is None else lhs | rhs
-    if expr.kind == AffineBinaryOpKind.Mul and isinstance(expr.rhs, AffineConstantExpr):
-        return set() if expr.rhs.value == 0 else _linear_terms(expr.lhs)
-    if expr.kind == AffineBinaryOpKind.Mul and isinstance(expr.lhs, AffineConstantExpr):
-        return set() if expr.lhs.value == 0 else _linear_terms(expr.rhs)
-    return None
-
-
 def _is_hyper_rectangular(idx_set: AffineSetAttr) -> bool:
     """Every constraint bounds at most one variable (MLIR's `isHyperRectangular` over all columns)."""
-    for constraint in idx_set.data.constraints:
-        terms = _linear_terms(constraint.lhs + (-1 * constraint.rhs))
-        if terms is None or len(terms) > 1:
+    from dfsched.dialects.ktdp_inter_tile import linear_form
+
+    integer_set = idx_set.data
+    for constraint in integer_set.constraints:
+        row = linear_form(constraint.lhs + (-1 * constraint.rhs), integer_set.num_dims, integer_set.num_symbols)
+        if row is None or sum(1 for c in row[:-1] if c) > 1:
             return False
     return True
 
@@ -627,23 +608,8 @@ class OpaqueOp(IRDLOperation):
     assembly_format = "attr-dict"
 
 
-DATAFLOW = dfir_dialect(
-    "dataflow",
-    [
-        GetUnitOp,
-        GetLocalUnitOp,
-        ProgramUnitOp,
-        ReturnOp,
-        CreateGroupOp,
-        CreateMulticastGroupOp,
-        SyncSendOp,
-        SyncRecvOp,
-        ImplicitSyncOnStreamingBufferOp,
-        GetLogicalMemoryViewOp,
-        GetPagedLogicalMemoryViewOp,
-        SendOp,
-        ReceiveOp,
-        OpaqueOp,
-    ],
-    [CustomVectorType, CustomMXType, CustomMXFloatType, CustomMXIntType, RoutingDirectionAttr],
-)
+DATAFLOW = dfir_dialect("dataflow", [GetUnitOp, GetLocalUnitOp, ProgramUnitOp, ReturnOp, CreateGroupOp,
+                                     CreateMulticastGroupOp, SyncSendOp, SyncRecvOp, ImplicitSyncOnStreamingBufferOp,
+                                     GetLogicalMemoryViewOp, GetPagedLogicalMemoryViewOp, SendOp, ReceiveOp,
+                                     OpaqueOp],
+                        [CustomVectorType, CustomMXType, CustomMXFloatType, CustomMXIntType, RoutingDirectionAttr])

@@ -66,10 +66,11 @@ from xdsl.irdl.declarative_assembly_format import (AttrDictDirective, AttributeV
                                                    VariadicOperandVariable, irdl_custom_directive)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator, SingleBlockImplicitTerminator
+from xdsl.traits import SingleBlockImplicitTerminator
 
 from dfsched.compat import MLIRTokenKind, UnresolvedOperand
 from dfsched.dialects.affine_subscripts import parse_optional_subscripts, parse_subscripts, print_subscripts
+from dfsched.dialects.syntax import add_implicit_terminator, parse_type_list
 
 KDYNAMIC = -(2**63)
 """MLIR's `ShapedType::kDynamic`: the placeholder for a dynamic fifo count or size entry."""
@@ -223,11 +224,8 @@ class Body(CustomDirective):
             parser.raise_error("expected a region")
         if not region.blocks:
             region.add_block(Block())
-        implicit = state.op_type.get_trait(SingleBlockImplicitTerminator)
-        block = region.block
-        if implicit is not None and (block.last_op is None
-                                     or not block.last_op.has_trait(IsTerminator, value_if_unregistered=False)):
-            block.add_op(implicit.op_type.create())
+        if (implicit := state.op_type.get_trait(SingleBlockImplicitTerminator)) is not None:
+            add_implicit_terminator(region, implicit.op_type)
         self.region.set(state, region)
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
@@ -441,7 +439,6 @@ class Delivered(CustomDirective):
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
         from dfsched.dialects.ktdp_spellings import delivery_result_types, push_declared_delivery
-        from dfsched.dialects.syntax import parse_type_list
 
         pos = parser.pos
         declared = parse_type_list(parser)

@@ -28,8 +28,9 @@ from xdsl.traits import (ConditionallySpeculatable, EffectInstance, HasCanonical
                          SingleBlockImplicitTerminator)
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.compat import UnresolvedOperand, op_name
+from dfsched.compat import op_name
 from dfsched.diagnostics import error
+from dfsched.dialects.dataflow import ensure_implicit_terminator
 from dfsched.dialects.constants import constant_int, index_constant, integer_attr_violation
 from dfsched.dialects.directives import (KDYNAMIC, BareI64, Body, BracketPairs, CellOrSlot, OwnType, Token,
                                          parse_bracket_pairs, print_bracket_pairs)
@@ -39,16 +40,8 @@ from dfsched.dialects.syntax import print_attr_dict, split_inherent
 
 
 # ===========================================================================
-# Shared parse/print helpers (the public ones are also used by ktdf_lowering)
+# Shared helpers (ensure_block is also used by ktdf_lowering)
 # ===========================================================================
-
-
-def resolve_all(parser: Parser, operands: Sequence[UnresolvedOperand], type_: Attribute) -> list[SSAValue]:
-    return [parser.resolve_operand(o, type_) for o in operands]
-
-
-def _print_operands(printer: Printer, values: Sequence[SSAValue]) -> None:
-    printer.print_list(values, printer.print_operand)
 
 
 def ensure_block(region: Region) -> Region:
@@ -58,18 +51,13 @@ def ensure_block(region: Region) -> Region:
     return region
 
 
-def print_body(printer: Printer, region: Region, terminators: bool = True) -> None:
-    printer.print_region(region, print_entry_block_args=False, print_empty_block=False,
-                         print_block_terminators=terminators)
+Attributes = Mapping[str, Attribute] | None
+"""A builder's discardable attributes (copied: a builder may be given another op's)."""
 
 
 def _check_attr(op: Operation, name: str, **constraint) -> None:
     if (message := integer_attr_violation(op, name, **constraint)) is not None:
         raise VerifyException(message)
-
-
-def _i64_array(values: Sequence[int]) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i64, values)
 
 
 # ===========================================================================
@@ -145,11 +133,9 @@ class PipelineOp(IRDLOperation):
 
     traits = traits_def(NoTerminator())
 
-    def __init__(self, body: Region | None = None, modulo: int | None = None,
-                 attributes: Mapping[str, Attribute] | None = None):
+    def __init__(self, body: Region | None = None, modulo: int | None = None, attributes: Attributes = None):
         props = {"modulo": IntegerAttr(modulo, i64)} if modulo is not None else {}
-        super().__init__(regions=[ensure_block(body or Region())], properties=props,
-                         attributes=dict(attributes or {}))
+        super().__init__(regions=[ensure_block(body or Region())], properties=props, attributes=attributes)
 
     @property
     def stages(self) -> list[StageOp]:
@@ -216,14 +202,14 @@ class StageOp(IRDLOperation):
 
     def __init__(self, depends_in: Sequence[SSAValue] = (), depends_out: Sequence[SSAValue] = (),
                  body: Region | None = None, applicable_units: Sequence[str] | ArrayAttr | None = None,
-                 attributes: Mapping[str, Attribute] | None = None):
+                 attributes: Attributes = None):
         props = {}
         if applicable_units is not None:
             if not isinstance(applicable_units, ArrayAttr):
                 applicable_units = ArrayAttr([StringAttr(u) for u in applicable_units])
             props["applicable_units"] = applicable_units
         super().__init__(operands=[list(depends_in), list(depends_out)], properties=props,
-                         regions=[ensure_block(body or Region())], attributes=dict(attributes or {}))
+                         regions=[ensure_block(body or Region())], attributes=attributes)
 
     @property
     def unit_kinds(self) -> list[str]:
@@ -260,8 +246,8 @@ class PrivateYieldOp(IRDLOperation):
 
     traits = lazy_traits_def(lambda: (IsTerminator(), Pure(), HasParent(PrivateOp)))
 
-    def __init__(self, values: Sequence[SSAValue] = (), attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(operands=[list(values)], attributes=dict(attributes or {}))
+    def __init__(self, values: Sequence[SSAValue] = (), attributes: Attributes = None):
+        super().__init__(operands=[list(values)], attributes=attributes)
 
     assembly_format = "attr-dict ($values^ `:` type($values))?"
 
@@ -281,12 +267,9 @@ class PrivateOp(IRDLOperation):
     traits = traits_def(SingleBlockImplicitTerminator(PrivateYieldOp), HasParent(PipelineOp))
 
     def __init__(self, result_types: Sequence[Attribute] = (), body: Region | None = None,
-                 attributes: Mapping[str, Attribute] | None = None):
-        body = ensure_block(body or Region())
-        block = body.block
-        if block.last_op is None or not block.last_op.has_trait(IsTerminator, value_if_unregistered=False):
-            block.add_op(PrivateYieldOp())
-        super().__init__(result_types=[list(result_types)], regions=[body], attributes=dict(attributes or {}))
+                 attributes: Attributes = None):
+        super().__init__(result_types=[list(result_types)], regions=[body or Region()], attributes=attributes)
+        ensure_implicit_terminator(self, PrivateYieldOp)
 
     @property
     def yield_op(self) -> PrivateYieldOp | None:
@@ -333,8 +316,8 @@ class CreateTokenOp(_IgnoresUniqueId, IRDLOperation):
 
     traits = traits_def(UniqueValue())
 
-    def __init__(self, attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(result_types=[TokenType()], attributes=dict(attributes or {}))
+    def __init__(self, attributes: Attributes = None):
+        super().__init__(result_types=[TokenType()], attributes=attributes)
 
     assembly_format = "attr-dict `:` custom<Token>(type($result))"
     custom_directives = (Token,)
@@ -360,9 +343,8 @@ class FifoAllocateOp(IRDLOperation):
     traits = traits_def(_canonicalized_by(lambda: (EraseUnusedFifoAllocate(),)))
 
     def __init__(self, slot_types: Sequence[Attribute], dynamic_sizes: Sequence[SSAValue] = (),
-                 attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(operands=[list(dynamic_sizes)], result_types=[list(slot_types)],
-                         attributes=dict(attributes or {}))
+                 attributes: Attributes = None):
+        super().__init__(operands=[list(dynamic_sizes)], result_types=[list(slot_types)], attributes=attributes)
 
     assembly_format = "`(` $dynamic_sizes `)` attr-dict `->` type($slots)"
     def verify_(self) -> None:
@@ -407,9 +389,8 @@ class ReadFromFifoOp(IRDLOperation):
     fifo_slot = operand_def(FifoSlotType)
     result = result_def(_SHAPED_DATA)
 
-    def __init__(self, fifo_slot: SSAValue, result_type: Attribute,
-                 attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(operands=[fifo_slot], result_types=[result_type], attributes=dict(attributes or {}))
+    def __init__(self, fifo_slot: SSAValue, result_type: Attribute, attributes: Attributes = None):
+        super().__init__(operands=[fifo_slot], result_types=[result_type], attributes=attributes)
 
     assembly_format = "$fifo_slot attr-dict `:` custom<OwnType>(type($fifo_slot)) `->` type($result)"
     custom_directives = (OwnType,)
@@ -430,8 +411,8 @@ class WriteToFifoOp(IRDLOperation):
     data = operand_def(_SHAPED_DATA)
     fifo_slot = operand_def(FifoSlotType)
 
-    def __init__(self, data: SSAValue, fifo_slot: SSAValue, attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(operands=[data, fifo_slot], attributes=dict(attributes or {}))
+    def __init__(self, data: SSAValue, fifo_slot: SSAValue, attributes: Attributes = None):
+        super().__init__(operands=[data, fifo_slot], attributes=attributes)
 
     assembly_format = "$data `,` $fifo_slot attr-dict `:` type($data) `,` custom<OwnType>(type($fifo_slot))"
     custom_directives = (OwnType,)
@@ -470,37 +451,23 @@ class DataTransferOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
 
-    def __init__(
-        self,
-        source: SSAValue,
-        destination: SSAValue,
-        source_map: AffineMap | None = None,
-        source_indices: Sequence[SSAValue] = (),
-        source_sizes: Sequence[int | SSAValue] | None = None,
-        dest_map: AffineMap | None = None,
-        dest_indices: Sequence[SSAValue] = (),
-        dest_sizes: Sequence[int | SSAValue] | None = None,
-        attributes: Mapping[str, Attribute] | None = None,
-    ):
-        """Sizes mix integers and index values; `None` leaves a side without a `size` list."""
+    def __init__(self, source: SSAValue, destination: SSAValue,
+                 source_map: AffineMap | None = None, source_indices: Sequence[SSAValue] = (),
+                 source_sizes: Sequence[int | SSAValue] | None = None,
+                 dest_map: AffineMap | None = None, dest_indices: Sequence[SSAValue] = (),
+                 dest_sizes: Sequence[int | SSAValue] | None = None, attributes: Attributes = None):
+        """Sizes mix integers and index values (MLIR's mixed sizes); `None` leaves a side without a `size` list."""
         props: dict[str, Attribute] = {}
         dynamic: dict[str, list[SSAValue]] = {"source": [], "dest": []}
-        for side, sizes in (("source", source_sizes), ("dest", dest_sizes)):
-            if sizes is None:
-                continue
-            static = [s if isinstance(s, int) else KDYNAMIC for s in sizes]
-            dynamic[side] = [s for s in sizes if not isinstance(s, int)]
-            props[f"static_{side}_sizes"] = _i64_array(static)
-        if source_map is not None:
-            props["source_map"] = AffineMapAttr(source_map)
-        if dest_map is not None:
-            props["dest_map"] = AffineMapAttr(dest_map)
-        super().__init__(
-            operands=[source, list(source_indices), dynamic["source"], destination, list(dest_indices),
-                      dynamic["dest"]],
-            properties=props,
-            attributes=dict(attributes or {}),
-        )
+        for side, amap, sizes in (("source", source_map, source_sizes), ("dest", dest_map, dest_sizes)):
+            if amap is not None:
+                props[f"{side}_map"] = AffineMapAttr(amap)
+            if sizes is not None:
+                static = [s if isinstance(s, int) else KDYNAMIC for s in sizes]
+                props[f"static_{side}_sizes"] = DenseArrayBase.from_list(i64, static)
+                dynamic[side] = [s for s in sizes if not isinstance(s, int)]
+        super().__init__(operands=[source, list(source_indices), dynamic["source"], destination, list(dest_indices),
+                                   dynamic["dest"]], properties=props, attributes=attributes)
 
     def mixed_sizes(self, side: str) -> list[int | SSAValue] | None:
         """The `size [...]` list of `side` ("source"/"dest") with SSA values in dynamic places."""
@@ -518,12 +485,9 @@ class DataTransferOp(IRDLOperation):
     def verify_(self) -> None:
         if element_type_of(self.source.type) != element_type_of(self.destination.type):
             raise VerifyException("failed to verify that all of {source, destination} have same element type")
-        sides = (
-            ("source", self.source.type, self.source_map, self.source_indices, self.static_source_sizes,
-             self.source_sizes),
-            ("dest", self.destination.type, self.dest_map, self.dest_indices, self.static_dest_sizes,
-             self.dest_sizes),
-        )
+        sides = [(side, value.type, getattr(self, f"{side}_map"), getattr(self, f"{side}_indices"),
+                  getattr(self, f"static_{side}_sizes"), getattr(self, f"{side}_sizes"))
+                 for side, value in (("source", self.source), ("dest", self.destination))]
         for side, type_, amap, indices, static, _ in sides:
             sizes = static.get_values() if isinstance(static, DenseArrayBase) else ()
             if isinstance(type_, MemRefType):
@@ -584,24 +548,16 @@ class TilingReserveSizeOp(_IgnoresUniqueId, IRDLOperation):
 
     traits = traits_def(UniqueValue())
 
-    def __init__(self, min_value: int, divisibility: int, attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(
-            properties={"min_value": IntegerAttr(min_value, IndexType()),
-                        "divisibility": IntegerAttr(divisibility, IndexType())},
-            result_types=[IndexType()],
-            attributes=dict(attributes or {}),
-        )
+    def __init__(self, min_value: int, divisibility: int, attributes: Attributes = None):
+        super().__init__(properties={"min_value": IntegerAttr(min_value, IndexType()),
+                                     "divisibility": IntegerAttr(divisibility, IndexType())},
+                         result_types=[IndexType()], attributes=attributes)
 
     assembly_format = "attr-dict `:` type($result)"
     irdl_options = (ParsePropInAttrDict(),)
     def verify_(self) -> None:
         _check_attr(self, "min_value", index=True)
         _check_attr(self, "divisibility", index=True)
-
-
-def _parse_bracket_pairs(parser: Parser) -> tuple[list[SSAValue], list[SSAValue]]:
-    first, second = parse_bracket_pairs(parser)
-    return resolve_all(parser, first, IndexType()), resolve_all(parser, second, IndexType())
 
 
 def _check_bracket_pairs(ivs: Sequence[SSAValue], second: Sequence[SSAValue], second_name: str) -> None:
@@ -630,20 +586,21 @@ class TilingDeriveSizeOp(IRDLOperation):
     irdl_options = (SameVariadicOperandSize(),)
 
     def __init__(self, ivs: Sequence[SSAValue], tile_sizes: Sequence[SSAValue], total_size: SSAValue,
-                 attributes: Mapping[str, Attribute] | None = None):
+                 attributes: Attributes = None):
         super().__init__(operands=[list(ivs), list(tile_sizes), total_size], result_types=[IndexType()],
-                         attributes=dict(attributes or {}))
+                         attributes=attributes)
 
     @classmethod
     def parse(cls, parser: Parser) -> TilingDeriveSizeOp:
-        ivs, tile_sizes = _parse_bracket_pairs(parser)
+        ivs, tile_sizes = parse_bracket_pairs(parser)
         parser.parse_keyword("total_size")
         parser.parse_punctuation("=")
-        total = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
+        total = parser.parse_unresolved_operand()
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         result_type = parser.parse_type()
-        return cls.create(operands=[*ivs, *tile_sizes, total], result_types=[result_type], attributes=attrs)
+        operands = [parser.resolve_operand(o, IndexType()) for o in (*ivs, *tile_sizes, total)]
+        return cls.create(operands=operands, result_types=[result_type], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -676,10 +633,8 @@ class TilingLinearizeIndexOp(IRDLOperation):
     traits = traits_def(Pure())
     irdl_options = (SameVariadicOperandSize(),)
 
-    def __init__(self, ivs: Sequence[SSAValue], strides: Sequence[SSAValue],
-                 attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(operands=[list(ivs), list(strides)], result_types=[IndexType()],
-                         attributes=dict(attributes or {}))
+    def __init__(self, ivs: Sequence[SSAValue], strides: Sequence[SSAValue], attributes: Attributes = None):
+        super().__init__(operands=[list(ivs), list(strides)], result_types=[IndexType()], attributes=attributes)
 
     assembly_format = "custom<BracketPairs>($ivs, $strides) attr-dict `:` type($result)"
     custom_directives = (BracketPairs,)
@@ -707,12 +662,11 @@ class BufferPhaseOp(IRDLOperation):
 
     traits = traits_def(Pure(), _canonicalized_by(lambda: (FoldBufferPhaseConstants(),)))
 
-    def __init__(self, ivs: Sequence[SSAValue], num_phases: int | IntegerAttr,
-                 attributes: Mapping[str, Attribute] | None = None):
+    def __init__(self, ivs: Sequence[SSAValue], num_phases: int | IntegerAttr, attributes: Attributes = None):
         if isinstance(num_phases, int):
             num_phases = IntegerAttr(num_phases, i64)
-        super().__init__(operands=[list(ivs)], properties={"num_phases": num_phases},
-                         result_types=[IndexType()], attributes=dict(attributes or {}))
+        super().__init__(operands=[list(ivs)], properties={"num_phases": num_phases}, result_types=[IndexType()],
+                         attributes=attributes)
 
     assembly_format = "`(` $ivs `)` attr-dict `:` type($result)"
     irdl_options = (ParsePropInAttrDict(),)
@@ -739,11 +693,9 @@ class SelectMemrefOp(IRDLOperation):
     traits = traits_def(Pure(), _canonicalized_by(lambda: (FoldSelectMemrefConstantPhase(),)))
 
     def __init__(self, phase: SSAValue, candidates: Sequence[SSAValue], result_type: Attribute | None = None,
-                 attributes: Mapping[str, Attribute] | None = None):
-        if result_type is None:
-            result_type = candidates[0].type
-        super().__init__(operands=[phase, list(candidates)], result_types=[result_type],
-                         attributes=dict(attributes or {}))
+                 attributes: Attributes = None):
+        result_type = candidates[0].type if result_type is None else result_type
+        super().__init__(operands=[phase, list(candidates)], result_types=[result_type], attributes=attributes)
 
     assembly_format = "$phase `[` $candidates `]` attr-dict `:` type($result)"
 
@@ -771,9 +723,6 @@ class ParallelYieldOp(IRDLOperation):
 
     traits = lazy_traits_def(lambda: (IsTerminator(), Pure(), HasParent(ParallelOp)))
 
-    def __init__(self, attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(attributes=dict(attributes or {}))
-
     assembly_format = "attr-dict"
 
 
@@ -799,12 +748,12 @@ class ParallelOp(IRDLOperation):
 
     def __init__(self, lower_bounds: Sequence[SSAValue], upper_bounds: Sequence[SSAValue],
                  steps: Sequence[SSAValue], num_instances: int, body: Region | None = None,
-                 attributes: Mapping[str, Attribute] | None = None):
+                 attributes: Attributes = None):
         if body is None:
             body = Region(Block(arg_types=[IndexType()] * (len(lower_bounds) + 1)))
         super().__init__(operands=[list(lower_bounds), list(upper_bounds), list(steps)],
                          properties={"num_instances": IntegerAttr(num_instances, i64)},
-                         regions=[body], attributes=dict(attributes or {}))
+                         regions=[body], attributes=attributes)
 
     @property
     def induction_vars(self) -> tuple[SSAValue, ...]:
@@ -829,7 +778,7 @@ class ParallelOp(IRDLOperation):
             operands = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
             if len(operands) != loops:
                 parser.raise_error(f"expected {loops} operands", start, parser.pos)
-            return resolve_all(parser, operands, IndexType())
+            return [parser.resolve_operand(o, IndexType()) for o in operands]
 
         lbs = bounds()
         parser.parse_keyword("to")
@@ -847,16 +796,12 @@ class ParallelOp(IRDLOperation):
         return cls(lbs, ubs, steps, instances, body, attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" (")
-        _print_operands(printer, self.body.block.args if self.body.blocks else ())
-        printer.print_string(") = (")
-        _print_operands(printer, self.lower_bounds)
-        printer.print_string(") to (")
-        _print_operands(printer, self.upper_bounds)
-        printer.print_string(") step (")
-        _print_operands(printer, self.steps)
+        for before, values in ((" (", self.body.block.args if self.body.blocks else ()), (") = (", self.lower_bounds),
+                               (") to (", self.upper_bounds), (") step (", self.steps)):
+            printer.print_string(before)
+            printer.print_list(values, printer.print_operand)
         printer.print_string(f") distribute(num_instances = {self.num_instances.value.data}) ")
-        print_body(printer, self.body)
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
         print_attr_dict(printer, self, ["num_instances"])
 
     def verify_(self) -> None:
@@ -902,13 +847,11 @@ class OpaqueOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, template_name: str, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue],
-                 result_types: Sequence[Attribute] | None = None,
-                 attributes: Mapping[str, Attribute] | None = None):
+                 result_types: Sequence[Attribute] | None = None, attributes: Attributes = None):
         if result_types is None:
             result_types = [o.type for o in outputs if isinstance(o.type, TensorType)]
         super().__init__(operands=[list(inputs), list(outputs)], result_types=[list(result_types)],
-                         properties={"template_name": StringAttr(template_name)},
-                         attributes=dict(attributes or {}))
+                         properties={"template_name": StringAttr(template_name)}, attributes=attributes)
 
     assembly_format = ("$template_name attr-dict (`->` type($res)^)? "
                        "`\\n` ` ` ` ` `ins` `(` ($inputs^ `` `:` type($inputs))? `)` "
@@ -993,28 +936,8 @@ class FoldSingleTripDeriveSize(RewritePattern):
 from dfsched.dialects.ktdf_indirect import IndirectViewOp  # noqa: E402  (its own module: one op, one job)
 from dfsched.dialects.ktdf_exchange import TileReduceOp  # noqa: E402  (its own module: one op, one job)
 
-KTDF = Dialect(
-    "ktdf",
-    [
-        PipelineOp,
-        StageOp,
-        PrivateOp,
-        PrivateYieldOp,
-        CreateTokenOp,
-        FifoAllocateOp,
-        ReadFromFifoOp,
-        WriteToFifoOp,
-        DataTransferOp,
-        TilingReserveSizeOp,
-        TilingDeriveSizeOp,
-        TilingLinearizeIndexOp,
-        BufferPhaseOp,
-        SelectMemrefOp,
-        ParallelOp,
-        ParallelYieldOp,
-        OpaqueOp,
-        IndirectViewOp,
-        TileReduceOp,
-    ],
-    [TokenType, FifoSlotType, LoopTypeAttr],
-)
+KTDF = Dialect("ktdf", [PipelineOp, StageOp, PrivateOp, PrivateYieldOp, CreateTokenOp, FifoAllocateOp, ReadFromFifoOp,
+                        WriteToFifoOp, DataTransferOp, TilingReserveSizeOp, TilingDeriveSizeOp,
+                        TilingLinearizeIndexOp, BufferPhaseOp, SelectMemrefOp, ParallelOp, ParallelYieldOp, OpaqueOp,
+                        IndirectViewOp, TileReduceOp],
+               [TokenType, FifoSlotType, LoopTypeAttr])

@@ -30,7 +30,7 @@ from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import value_names
-from dfsched.diagnostics import DiagnosticError, make_diagnostic
+from dfsched.diagnostics import DiagnosticError, error
 from dfsched.dialects.constants import integer_attr_violation
 from dfsched.dialects.directives import (GraphOrImport, InherentAttrDict, IsolatedBody, ResourceAttrDict, ShortType,
                                          StringArray, SymbolName, parse_id_and_dict, parse_isolated_region,
@@ -67,9 +67,7 @@ class ArchVerifyError(DiagnosticError, VerifyException):
 
 def verify_error(op: Operation, message: str, notes: Iterable[tuple[Operation | None, str]] = ()) -> ArchVerifyError:
     """An error on `op` with MLIR `emitError` wording (no `'op' op` prefix)."""
-    diag = make_diagnostic(op, message)
-    diag.notes = [make_diagnostic(where or op, text, "note") for where, text in notes]
-    return ArchVerifyError(diag)
+    return ArchVerifyError(error(op, message, [(where or op, text) for where, text in notes]).diagnostic)
 
 
 def op_error(op: Operation, message: str, notes: Iterable[tuple[Operation | None, str]] = ()) -> ArchVerifyError:
@@ -95,14 +93,9 @@ def shadow_region_args(printer: Printer, region: Region, values: Sequence[SSAVal
     """Print `region`'s entry arguments under the names of `values` (MLIR's shadowRegionArgs).
 
     The group header never prints its block arguments, so they must print exactly as the
-    shared operands do. Uses the printer's own `shadow_region_args` when it has one;
-    otherwise writes the names into the printer's name table.
+    shared operands do: their names are written into the printer's name table.
     """
     if not region.blocks:
-        return
-    hook = getattr(printer, "shadow_region_args", None)
-    if hook is not None:
-        hook(region, values)
         return
     args = list(region.blocks.first.args)
     table = getattr(printer, "names", None)  # dfsched.printing.MLIRPrinter's NameTable
@@ -138,16 +131,6 @@ def verify_operation_attribute(op: Operation, name: str, value: Attribute) -> No
     verify_intrinsic(op, name, value)
 
 
-def _is_resource(op: Operation) -> bool:
-    return isinstance(op, ResourceOp)
-
-
-def _verify_parent_is_device_or_resource(op: Operation, what: str) -> None:
-    parent = op.parent_op()
-    if not isinstance(parent, DeviceOp) and not _is_resource(parent):
-        raise op_error(op, f"expects parent op to be '{DeviceOp.name}' or {what}")
-
-
 def _verify_subgraph(op: Operation) -> None:
     """Device and group bodies hold resources, terminators and meta ops only."""
     for region in op.regions:
@@ -179,22 +162,20 @@ def is_valid_memory_space(attr: Attribute | None) -> bool:
 
 
 class ResourceOp(IRDLOperation):
-    """Base of every resource op: optional `id` (symbol name) and `kind` (any attribute)."""
+    """Base of every resource op: optional `id` (symbol name) and `kind` (any attribute); it sits
+    in a device or in a resource (`PARENT` names which other resource in the message)."""
 
     INHERENT: ClassVar[tuple[str, ...]] = ("id", "kind")
+    ASM_RESULT_NAME: ClassVar[str] = ""
+    PARENT: ClassVar[str] = "another resource"
 
     id = opt_prop_def(AnyAttr())
     kind = opt_prop_def(AnyAttr())
 
-    @staticmethod
-    def _props(kind: Attribute | str | None, id: str | None) -> dict[str, Attribute]:
-        """The `kind` and `id` properties a builder was given (a string kind as a StringAttr)."""
-        props: dict[str, Attribute] = {}
-        if kind is not None:
-            props["kind"] = StringAttr(kind) if isinstance(kind, str) else kind
-        if id is not None:
-            props["id"] = StringAttr(id)
-        return props
+    def get_asm_result_names(self, set_name) -> None:
+        """Results print as `%memory`, `%exec_unit`, `%switch:N` (MLIR's getAsmResultNames)."""
+        if self.results and self.ASM_RESULT_NAME:
+            set_name(self.results[0], self.ASM_RESULT_NAME)
 
     @property
     def resource_id(self) -> str | None:
@@ -205,28 +186,21 @@ class ResourceOp(IRDLOperation):
     def kind_attr(self) -> Attribute | None:
         return self.properties.get("kind")
 
-    def _verify_common(self) -> None:
+    def verify_(self) -> None:
         _verify_intrinsics(self)
         ident = self.properties.get("id")
         if ident is not None and not isinstance(ident, StringAttr):
             raise op_error(self, "attribute 'id' failed to satisfy constraint: string attribute")
+        if not isinstance(self.parent_op(), DeviceOp | ResourceOp):
+            raise op_error(self, f"expects parent op to be '{DeviceOp.name}' or {self.PARENT}")
 
 
 class NodeOp(ResourceOp):
     """A resource with endpoints: memory, exec_unit, switch."""
 
-    ASM_RESULT_NAME: ClassVar[str] = ""
-
-    def get_asm_result_names(self, set_name) -> None:
-        """Results print as `%memory`, `%exec_unit`, `%switch:N` (MLIR's getAsmResultNames)."""
-        if self.results and self.ASM_RESULT_NAME:
-            set_name(self.results[0], self.ASM_RESULT_NAME)
-
 
 class _SingleNodeOp(NodeOp):
-    """A node with one result of type `RESULT_TYPE`, written `%r = OP [@id] [dict]` (memory, exec_unit)."""
-
-    RESULT_TYPE: ClassVar[type[Attribute]]
+    """A node with one result, written `%r = OP [@id] [dict]` (memory, exec_unit)."""
 
     assembly_format = "attr-dict"
     irdl_options = (ParsePropInAttrDict(),)
@@ -240,22 +214,9 @@ class MemoryOp(_SingleNodeOp):
     name = "ktdf_arch.memory"
     INHERENT: ClassVar[tuple[str, ...]] = ("id", "kind", "size")
     ASM_RESULT_NAME: ClassVar[str] = "memory"
-    RESULT_TYPE: ClassVar[type[Attribute]] = MemoryType
 
     size = opt_prop_def(AnyAttr())
     result = result_def(MemoryType)
-
-    def __init__(
-        self,
-        kind: Attribute | str,
-        size: int | None = None,
-        id: str | None = None,
-        attributes: dict[str, Attribute] | None = None,
-    ):
-        props = self._props(kind, id)
-        if size is not None:
-            props["size"] = IntegerAttr(size, 64)
-        super().__init__(result_types=[MemoryType()], properties=props, attributes=attributes or {})
 
     @property
     def size_bytes(self) -> int | None:
@@ -263,8 +224,7 @@ class MemoryOp(_SingleNodeOp):
         return size.value.data if isinstance(size, IntegerAttr) else None
 
     def verify_(self) -> None:
-        self._verify_common()
-        _verify_parent_is_device_or_resource(self, "another resource")
+        super().verify_()
         if not is_valid_memory_space(self.properties.get("kind")):
             raise op_error(self, "attribute 'kind' requires valid memory space")
         if (message := integer_attr_violation(self, "size", signless=False, minimum=1)) is not None:
@@ -278,21 +238,8 @@ class ExecUnitOp(_SingleNodeOp):
 
     name = "ktdf_arch.exec_unit"
     ASM_RESULT_NAME: ClassVar[str] = "exec_unit"
-    RESULT_TYPE: ClassVar[type[Attribute]] = ExecUnitType
 
     result = result_def(ExecUnitType)
-
-    def __init__(
-        self,
-        kind: Attribute | str | None = None,
-        id: str | None = None,
-        attributes: dict[str, Attribute] | None = None,
-    ):
-        super().__init__(result_types=[ExecUnitType()], properties=self._props(kind, id), attributes=attributes or {})
-
-    def verify_(self) -> None:
-        self._verify_common()
-        _verify_parent_is_device_or_resource(self, "another resource")
 
 
 def _all_true_square(n: int) -> DenseIntOrFPElementsAttr:
@@ -329,10 +276,6 @@ class SwitchOp(NodeOp):
     connectivity = opt_prop_def(AnyAttr())
     result = var_result_def(PortType)
 
-    def __init__(self, num_ports: int, connectivity: Attribute | None = None, attributes=None):
-        props = {"connectivity": connectivity or _all_true_square(num_ports)}
-        super().__init__(result_types=[[PortType()] * num_ports], properties=props, attributes=attributes or {})
-
     @classmethod
     def parse(cls, parser: Parser) -> SwitchOp:
         parser.parse_punctuation("[")
@@ -349,14 +292,12 @@ class SwitchOp(NodeOp):
         print_id_and_dict(printer, self, elided, with_id=False)
 
     def verify_(self) -> None:
-        self._verify_common()
-        _verify_parent_is_device_or_resource(self, "another resource")
+        super().verify_()
         conn = self.properties.get("connectivity")
         shape = _matrix_shape(conn) if conn is not None else None
         if shape is None:
-            raise op_error(
-                self, "attribute 'connectivity' failed to satisfy constraint: directed sparse or dense adjacency matrix"
-            )
+            raise op_error(self, "attribute 'connectivity' failed to satisfy constraint: "
+                                 "directed sparse or dense adjacency matrix")
         n = len(self.results)
         if shape != (n, n):
             raise op_error(self, f"expected connectivity shape {{{n}, {n}}}, but got {{{shape[0]}, {shape[1]}}}")
@@ -371,9 +312,6 @@ class YieldOp(IRDLOperation):
     values = var_operand_def(ExecUnitType)
 
     traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(GroupOp), Pure()))
-
-    def __init__(self, *values: SSAValue):
-        super().__init__(operands=[list(values)])
 
     assembly_format = "$values attr-dict"
 
@@ -404,30 +342,6 @@ class GroupOp(ResourceOp):
         """Ops in a group body print without the `ktdf_arch.` prefix."""
         return DIALECT_NAME
 
-    def get_asm_result_names(self, set_name) -> None:
-        if self.results:
-            set_name(self.results[0], self.ASM_RESULT_NAME)
-
-    def __init__(
-        self,
-        shared: Sequence[SSAValue] = (),
-        num_results: int = 0,
-        body: Region | None = None,
-        kind: Attribute | str | None = None,
-        id: str | None = None,
-        attributes: dict[str, Attribute] | None = None,
-    ):
-        if body is None:
-            body = Region(Block(arg_types=[MemoryType()] * len(shared)))
-        super().__init__(
-            operands=[list(shared)],
-            result_types=[[ExecUnitType()] * num_results],
-            regions=[body],
-            properties=self._props(kind, id),
-            attributes=attributes or {},
-        )
-        _ensure_yield(self.body)
-
     @property
     def block(self) -> Block:
         return self.body.block
@@ -453,9 +367,8 @@ class GroupOp(ResourceOp):
         result_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
             result_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, lambda: parse_short_type(parser))
-        return cls.create(
-            operands=operands, result_types=result_types, regions=[region], properties=props, attributes=attrs
-        )
+        return cls.create(operands=operands, result_types=result_types, regions=[region], properties=props,
+                          attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         print_id_and_dict(printer, self)
@@ -464,34 +377,24 @@ class GroupOp(ResourceOp):
         printer.print_list(self.operands, printer.print_operand)
         printer.print_string(") ")
         terminator = self.yield_op
-        printer.print_region(
-            self.body,
-            print_entry_block_args=False,
-            print_empty_block=False,
-            print_block_terminators=bool(terminator is not None and terminator.operands),
-        )
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False,
+                             print_block_terminators=bool(terminator is not None and terminator.operands))
         if self.results:
             printer.print_string(" -> ")
             printer.print_list(self.result_types, lambda t: print_short_type(printer, t))
 
     def verify_(self) -> None:
-        self._verify_common()
-        _verify_parent_is_device_or_resource(self, "another resource")
+        super().verify_()
         block = self.body.block
-        if len(block.args) != len(self.operands) or any(
-            not isinstance(a.type, MemoryType) for a in block.args
-        ):
+        if len(block.args) != len(self.operands) or any(not isinstance(a.type, MemoryType) for a in block.args):
             raise op_error(self, "expects one memory block argument per shared memory")
         terminator = block.last_op
         if not isinstance(terminator, YieldOp):
             raise op_error(self, "expects its body to end with 'ktdf_arch.yield'")
         if len(terminator.operands) != len(self.results):
-            raise op_error(
-                self,
-                f"region branch point has {len(terminator.operands)} operands, "
-                f"but region successor needs {len(self.results)} inputs",
-                [(terminator, "region branch point")],
-            )
+            raise op_error(self, f"region branch point has {len(terminator.operands)} operands, "
+                                 f"but region successor needs {len(self.results)} inputs",
+                           [(terminator, "region branch point")])
         _verify_subgraph(self)
 
 
@@ -500,7 +403,7 @@ def _ensure_yield(region: Region) -> None:
         region.add_block(Block())
     block = region.blocks.first
     if not isinstance(block.last_op, YieldOp):
-        block.add_op(YieldOp())
+        block.add_op(YieldOp.create())
 
 
 @with_attr_dict(ResourceAttrDict)
@@ -509,19 +412,10 @@ class DatapathOp(ResourceOp):
     """`datapath [@id] [dict] %src to %dst : T, T`: a directed point-to-point link."""
 
     name = "ktdf_arch.datapath"
+    PARENT: ClassVar[str] = "a resource"
 
     source = operand_def(AnyAttr())
     target = operand_def(AnyAttr())
-
-    def __init__(
-        self,
-        source: SSAValue,
-        target: SSAValue,
-        kind: Attribute | str | None = None,
-        id: str | None = None,
-        attributes: dict[str, Attribute] | None = None,
-    ):
-        super().__init__(operands=[source, target], properties=self._props(kind, id), attributes=attributes or {})
 
     @property
     def src(self) -> SSAValue:
@@ -536,8 +430,7 @@ class DatapathOp(ResourceOp):
     irdl_options = (ParsePropInAttrDict(),)
 
     def verify_(self) -> None:
-        self._verify_common()
-        _verify_parent_is_device_or_resource(self, "a resource")
+        super().verify_()
         for role, value in (("source", self.src), ("target", self.dst)):
             if not isinstance(value.type, ENDPOINT_TYPES):
                 raise op_error(
@@ -558,10 +451,6 @@ class PatternsOp(IRDLOperation):
 
     traits = lazy_traits_def(lambda: (IsolatedFromAbove(), NoTerminator(), HasParent(DeviceOp)))
 
-    def __init__(self, groups: Sequence[str] = (), body: Region | None = None):
-        props = {"groups": ArrayAttr([StringAttr(g) for g in groups])} if groups else {}
-        super().__init__(regions=[body or Region(Block())], properties=props)
-
     @property
     def group_names(self) -> list[str]:
         groups = self.properties.get("groups")
@@ -575,9 +464,8 @@ class PatternsOp(IRDLOperation):
     def verify_(self) -> None:
         _verify_intrinsics(self)
         groups = self.properties.get("groups")
-        if groups is not None and (
-            not isinstance(groups, ArrayAttr) or not all(isinstance(g, StringAttr) for g in groups.data)
-        ):
+        if groups is not None and not (isinstance(groups, ArrayAttr)
+                                       and all(isinstance(g, StringAttr) for g in groups.data)):
             raise op_error(self, "attribute 'groups' failed to satisfy constraint: string array attribute")
         for child in self.body.block.ops:
             if child.name != "pdl.pattern":
@@ -607,13 +495,8 @@ class DeviceOp(IRDLOperation):
         """Ops in a device body print without the `ktdf_arch.` prefix."""
         return DIALECT_NAME
 
-    def __init__(
-        self,
-        sym_name: str,
-        body: Region | Sequence[Operation] | None = None,
-        import_path: str | None = None,
-        attributes: dict[str, Attribute] | None = None,
-    ):
+    def __init__(self, sym_name: str, body: Region | Sequence[Operation] | None = None, import_path: str | None = None,
+                 attributes: dict[str, Attribute] | None = None):
         props: dict[str, Attribute] = {"sym_name": StringAttr(sym_name)}
         if import_path is not None:
             props["import_path"] = StringAttr(import_path)
@@ -665,28 +548,14 @@ class DeviceOp(IRDLOperation):
 
     def _verify_unique_ids(self) -> None:
         seen: dict[str, Operation] = {}
-
-        def visit(block: Block) -> None:
-            for op in block.ops:
-                if not isinstance(op, ResourceOp):
-                    continue
-                ident = op.resource_id
-                if ident is not None:
-                    if ident in seen:
-                        raise verify_error(
-                            op, f'resource with id "{ident}" redefined', [(seen[ident], "previous definition is here")]
-                        )
-                    seen[ident] = op
-                if isinstance(op, GroupOp):
-                    visit(op.body.block)
-
-        if self.block is not None:
-            visit(self.block)
+        for op in self.walk():
+            ident = op.resource_id if isinstance(op, ResourceOp) else None
+            if ident in seen:
+                raise verify_error(op, f'resource with id "{ident}" redefined',
+                                   [(seen[ident], "previous definition is here")])
+            if ident is not None:
+                seen[ident] = op
 
 
-
-KTDF_ARCH = Dialect(
-    DIALECT_NAME,
-    [DeviceOp, MemoryOp, ExecUnitOp, SwitchOp, GroupOp, YieldOp, DatapathOp, PatternsOp],
-    [MemoryType, ExecUnitType, PortType, MapAttr, SparseElementsAttr],
-)
+KTDF_ARCH = Dialect(DIALECT_NAME, [DeviceOp, MemoryOp, ExecUnitOp, SwitchOp, GroupOp, YieldOp, DatapathOp, PatternsOp],
+                    [MemoryType, ExecUnitType, PortType, MapAttr, SparseElementsAttr])

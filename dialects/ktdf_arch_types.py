@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from io import StringIO
+from math import prod
 from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, BuiltinAttribute, IntAttr, IntegerType, TensorType
@@ -13,6 +14,8 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+
+from dfsched.compat import MLIRTokenKind
 
 
 
@@ -127,18 +130,16 @@ class MapAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         entries: list[tuple[Attribute, Attribute]] = []
-        parser.parse_punctuation("<")
-        if parser.parse_optional_punctuation(">") is None:
-            while True:
-                key_pos = parser.pos
-                key = parser.parse_attribute()
-                parser.parse_punctuation("=")
-                if any(key == k for k, _ in entries):
-                    parser.raise_error(f"multiple entries for key {attribute_text(key)}", key_pos)
-                entries.append((key, parser.parse_attribute()))
-                if parser.parse_optional_punctuation(",") is None:
-                    break
-            parser.parse_punctuation(">")
+
+        def entry() -> None:
+            key_pos = parser.pos
+            key = parser.parse_attribute()
+            parser.parse_punctuation("=")
+            if any(key == k for k, _ in entries):
+                parser.raise_error(f"multiple entries for key {attribute_text(key)}", key_pos)
+            entries.append((key, parser.parse_attribute()))
+
+        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, entry)
         return (ArrayAttr([ArrayAttr([k, v]) for k, v in entries]),)
 
     def print_parameters(self, printer: Printer) -> None:
@@ -182,9 +183,7 @@ class SparseElementsAttr(ParametrizedAttribute, BuiltinAttribute):
     def to_dense_values(self) -> list[int]:
         """The row-major values, zero where no index is given."""
         shape = self.get_shape()
-        total = 1
-        for dim in shape:
-            total *= dim
+        total = prod(shape)
         out = [0] * total
         values = [v.data for v in self.values.data]
         for n, idx in enumerate(self.indices.data):
@@ -203,13 +202,6 @@ class SparseElementsAttr(ParametrizedAttribute, BuiltinAttribute):
         if len(self.values.data) not in (1, len(self.indices.data)):
             raise VerifyException("sparse values must be a splat or one per index")
 
-    def _print_value(self, printer: Printer, value: int) -> None:
-        elt = self.get_element_type()
-        if isinstance(elt, IntegerType) and elt.width.data == 1:
-            printer.print_string("true" if value else "false")
-        else:
-            printer.print_string(str(value))
-
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         """`#ktdf_arch.sparse_elements<sparse<...> : type>` (the literal alone is the usual spelling)."""
@@ -220,58 +212,32 @@ class SparseElementsAttr(ParametrizedAttribute, BuiltinAttribute):
         return (attr.indices, attr.values, attr.type)
 
     def print_builtin(self, printer: Printer) -> None:
-        # MLIR's builtin spelling, in custom and generic form alike (our parser reads it back:
-        # `compat.LocatingParser`)
-        self._print_literal(printer)
-
-    def _print_literal(self, printer: Printer) -> None:
-        printer.print_string("sparse<")
-        indices = [[i.data for i in idx.data] for idx in self.indices.data]
-        printer.print_string("[" + ", ".join("[" + ", ".join(map(str, idx)) + "]" for idx in indices) + "]")
-        printer.print_string(", ")
-        values = [v.data for v in self.values.data]
-        if len(values) == 1:
-            self._print_value(printer, values[0])
-        else:
-            printer.print_string("[")
-            for i, v in enumerate(values):
-                if i:
-                    printer.print_string(", ")
-                self._print_value(printer, v)
-            printer.print_string("]")
-        printer.print_string("> : ")
+        """MLIR's builtin spelling `sparse<[[i, j], ...], v or [v, ...]> : type`, in custom and generic
+        form alike (our parser reads it back: `compat.LocatingParser`)."""
+        indices = ", ".join("[" + ", ".join(str(i.data) for i in idx.data) + "]" for idx in self.indices.data)
+        i1 = _is_i1(self.type)
+        values = [("true" if v.data else "false") if i1 else str(v.data) for v in self.values.data]
+        splat_or_list = values[0] if len(values) == 1 else f"[{', '.join(values)}]"
+        printer.print_string(f"sparse<[{indices}], {splat_or_list}> : ")
         printer.print_attribute(self.type)
 
 
 def parse_sparse_literal(parser: Parser) -> SparseElementsAttr:
     """After the `sparse` keyword: `<` indices `,` values `>` `:` tensor-type."""
 
-    def nested_ints() -> list:
-        if parser.parse_optional_punctuation("[") is None:
-            return [parser.parse_integer(allow_boolean=True)]
-        items: list = []
-        if parser.parse_optional_punctuation("]") is not None:
-            return items
-        while True:
-            if parser.parse_optional_punctuation("[") is not None:
-                inner: list[int] = []
-                if parser.parse_optional_punctuation("]") is None:
-                    inner = parser.parse_comma_separated_list(
-                        parser.Delimiter.NONE, lambda: parser.parse_integer(allow_boolean=True)
-                    )
-                    parser.parse_punctuation("]")
-                items.append(inner)
-            else:
-                items.append(parser.parse_integer(allow_boolean=True))
-            if parser.parse_optional_punctuation(",") is None:
-                break
-        parser.parse_punctuation("]")
-        return items
+    def element(depth: int) -> int | list:
+        """An integer or, up to `depth` levels deep, a `[...]` list of elements (an index is a list)."""
+        if depth and parser._current_token.kind == MLIRTokenKind.L_SQUARE:
+            return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: element(depth - 1))
+        return parser.parse_integer(allow_boolean=True)
+
+    def as_list(parsed: int | list) -> list:
+        return parsed if isinstance(parsed, list) else [parsed]
 
     parser.parse_punctuation("<")
-    raw_indices = nested_ints()
+    raw_indices = as_list(element(2))
     parser.parse_punctuation(",")
-    raw_values = nested_ints()
+    raw_values = as_list(element(1))
     parser.parse_punctuation(">")
     parser.parse_punctuation(":")
     type_pos = parser.pos

@@ -48,9 +48,6 @@ class RegionTerminatorOp(IRDLOperation):
 
     traits = traits_def(IsTerminator())
 
-    def __init__(self):
-        super().__init__()
-
     assembly_format = "attr-dict"
 
 
@@ -209,9 +206,6 @@ class ConstructDistributedMemoryViewOp(IRDLOperation):
     result = result_def()
 
     traits = traits_def(Pure())
-
-    def __init__(self, memrefs: Sequence[SSAValue], result_type: Attribute):
-        super().__init__(operands=[memrefs], result_types=[result_type])
 
     assembly_format = "`(` ($memrefs^ `:` type($memrefs))? `)` attr-dict `:` type($result)"
 
@@ -627,23 +621,8 @@ class RuntimeArgExtractOp(IRDLOperation):
             )
 
 
-KTDP = Dialect(
-    "ktdp",
-    [
-        RegionTerminatorOp,
-        GetComputeTileIdOp,
-        ConstructMemoryViewOp,
-        ConstructDistributedMemoryViewOp,
-        ConstructAccessTileOp,
-        ConstructIndirectAccessTileOp,
-        LoadOp,
-        StoreOp,
-        RuntimeArgExtractOp,
-        YieldPartialOp,
-        YieldReducedOp,
-        InterTileProduceOp,
-        InterTileConsumeOp,
-        InterTileReduceOp,
-    ],
-    [AccessTileType, RuntimeArgType, TileFutureType, MemorySpaceAttr],
-)
+KTDP = Dialect("ktdp", [
+    RegionTerminatorOp, GetComputeTileIdOp, ConstructMemoryViewOp, ConstructDistributedMemoryViewOp,
+    ConstructAccessTileOp, ConstructIndirectAccessTileOp, LoadOp, StoreOp, RuntimeArgExtractOp, YieldPartialOp,
+    YieldReducedOp, InterTileProduceOp, InterTileConsumeOp, InterTileReduceOp,
+], [AccessTileType, RuntimeArgType, TileFutureType, MemorySpaceAttr])

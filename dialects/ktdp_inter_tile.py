@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import AffineSetAttr, IndexType
-from xdsl.ir import Attribute, Region, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import (AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr,
                             AffineSet, AffineSymExpr)
 from xdsl.irdl import (IRDLOperation, irdl_op_definition, lazy_traits_def, operand_def, opt_prop_def, prop_def,
@@ -38,9 +38,6 @@ def _check_ranked_tensor_operands(op: IRDLOperation, values: Sequence[SSAValue],
 class _YieldTensorsOp(IRDLOperation):
     """Syntax and checks shared by the yields of the inter-tile regions: `%v, ... : types`,
     every value a ranked tensor."""
-
-    def __init__(self, values: Sequence[SSAValue] = ()):
-        super().__init__(operands=[values])
 
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
@@ -187,13 +184,6 @@ class InterTileProduceOp(IRDLOperation):
     traits = lazy_traits_def(
         lambda: (SingleBlockImplicitTerminator(YieldPartialOp), RecursiveMemoryEffect())
     )
-
-    def __init__(self, producer_tiles_per_group: AffineSet, future_type: TileFutureType, body: Region):
-        super().__init__(
-            result_types=[future_type],
-            properties={"producer_tiles_per_group": AffineSetAttr(producer_tiles_per_group)},
-            regions=[body],
-        )
 
     assembly_format = ("`producer_tiles_per_group` `=` $producer_tiles_per_group attr-dict "
                        "custom<ProducedFuture>(type($future)) custom<Body>($body)")

@@ -28,12 +28,14 @@ def show(value: Attribute | AffineMap | AffineSet) -> str:
     return str(value)
 
 
-def print_type_list(printer: Printer, types: Sequence[Attribute]) -> None:
-    printer.print_list(types, printer.print_attribute)
-
-
 def is_ranked_tensor(t: Attribute) -> bool:
     return isinstance(t, TensorType)
+
+
+def raise_if(problem: str | None) -> None:
+    """The verifier's end of a check the parser makes too: a message is a VerifyException."""
+    if problem:
+        raise VerifyException(problem)
 
 
 def require_prop(op: IRDLOperation, name: str) -> Attribute:
@@ -130,9 +132,7 @@ class AccessTileType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute,
             printer.print_attribute(self.element_type)
 
     def verify(self) -> None:
-        problem = _check_access_tile(self.get_shape(), self.element_type)
-        if problem:
-            raise VerifyException(problem)
+        raise_if(_check_access_tile(self.get_shape(), self.element_type))
 
 
 def _check_runtime_arg(underlying: Attribute, granularity: int | None, upperbound: int | None) -> str | None:
@@ -201,9 +201,7 @@ class RuntimeArgType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute)
                 printer.print_string(f", upperbound={u}")
 
     def verify(self) -> None:
-        problem = _check_runtime_arg(self.underlying_type, self.get_granularity(), self.get_upperbound())
-        if problem:
-            raise VerifyException(problem)
+        raise_if(_check_runtime_arg(self.underlying_type, self.get_granularity(), self.get_upperbound()))
 
 
 def _check_tile_future(partials: Sequence[Attribute], groups: AffineSet) -> str | None:
@@ -253,14 +251,12 @@ class TileFutureType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute)
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             with printer.in_parens():
-                print_type_list(printer, self.get_partial_types())
+                printer.print_list(self.get_partial_types(), printer.print_attribute)
             printer.print_string(", groups = ")
             printer.print_attribute(self.groups)
 
     def verify(self) -> None:
-        problem = _check_tile_future(self.get_partial_types(), self.groups.data)
-        if problem:
-            raise VerifyException(problem)
+        raise_if(_check_tile_future(self.get_partial_types(), self.groups.data))
 
 
 # ===========================================================================
@@ -327,9 +323,7 @@ class MemorySpaceAttr(ParametrizedAttribute):
                 printer.print_string(f", ct_id = {self.ct_id.data}")
 
     def verify(self) -> None:
-        problem = _check_memory_space(self.kind.data, self.ct_id.data)
-        if problem:
-            raise VerifyException(problem)
+        raise_if(_check_memory_space(self.kind.data, self.ct_id.data))
 
 
 class RuntimeArgExtractKind(IntEnum):

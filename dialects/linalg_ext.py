@@ -270,19 +270,17 @@ def _square(args: Sequence[BlockArgument], element_type: Attribute) -> SSAValue:
     return arith.MulfOp(args[0], args[0]).result
 
 
+def _named_init(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue] = (),
+                res: Sequence[Attribute] | None = None, attributes: Mapping[str, Attribute] | None = None):
+    """The builder of the named ops defined here, xDSL's signature: the results are the tensor
+    outputs' types unless `res` says otherwise; the body is the op's hidden region."""
+    result_types = [o.type for o in outputs if isinstance(o.type, TensorType)] if res is None else list(res)
+    NamedOperation.__init__(self, ins=inputs, outs=outputs, result_types=result_types, attributes=attributes,
+                            hidden_region=type(self).get_hidden_region(inputs, outputs))
+
+
 def _named_elementwise(class_name: str, op_name: str, doc: str, body: BodyBuilder) -> type[IRDLOperation]:
     """A named elementwise op whose hidden body is `body(args, element type)`."""
-
-    def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue] = (), res: Sequence[Attribute] | None = None, attributes: Mapping[str, Attribute] | None = None):
-        result_types = [o.type for o in outputs if isinstance(o.type, TensorType)] if res is None else list(res)
-        ElementwiseOperation.__init__(
-            self,
-            ins=inputs,
-            outs=outputs,
-            result_types=result_types,
-            attributes=attributes,
-            hidden_region=type(self).get_hidden_region(inputs, outputs),
-        )
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
@@ -295,7 +293,7 @@ def _named_elementwise(class_name: str, op_name: str, doc: str, body: BodyBuilde
     namespace = {
         "__module__": __name__,
         "__doc__": doc,
-        "__init__": __init__,
+        "__init__": _named_init,
         "name": op_name,
         "get_hidden_region": get_hidden_region,
     }
@@ -340,16 +338,7 @@ class BatchMatmulOp(NamedOpSyntax, NamedOperation):
 
     indexing_maps = prop_def(ArrayAttr[AffineMapAttr], default_value=_BATCH_MATMUL_MAPS)
 
-    def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue] = (), res: Sequence[Attribute] | None = None, attributes: Mapping[str, Attribute] | None = None):
-        result_types = [o.type for o in outputs if isinstance(o.type, TensorType)] if res is None else list(res)
-        super().__init__(
-            ins=inputs,
-            outs=outputs,
-            result_types=result_types,
-            properties={"indexing_maps": _BATCH_MATMUL_MAPS},
-            attributes=attributes,
-            hidden_region=self.get_hidden_region(inputs, outputs),
-        )
+    __init__ = _named_init
 
     @staticmethod
     def get_default_indexing_maps_attr() -> ArrayAttr:
@@ -478,32 +467,33 @@ def _parse_unary_with_list(cls, parser: Parser, list_name: str):
     return op
 
 
-class BroadcastOp(_x.BroadcastOp):
+class _UnaryWithList:
+    """`ins(%x : T) outs(%y : U) <LIST> = [..]`: broadcast's and transpose's syntax."""
+
+    LIST: str
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        return _parse_unary_with_list(cls, parser, cls.LIST)
+
+    def print(self, printer: Printer) -> None:
+        single = isinstance(self, _x.BroadcastOp)  # one `input` and one `init`; transpose's are lists
+        _print_operand_group(printer, "ins", [self.input] if single else self.inputs)
+        _print_operand_group(printer, "outs", [self.init] if single else self.outputs)
+        _print_dense_i64_list(printer, self.LIST, self.properties[self.LIST])
+        print_attr_dict(printer, self, (self.LIST,))
+
+
+class BroadcastOp(_UnaryWithList, _x.BroadcastOp):
     """`linalg.broadcast ins(%x : T) outs(%y : U) dimensions = [0]`."""
 
-    @classmethod
-    def parse(cls, parser: Parser) -> BroadcastOp:
-        return _parse_unary_with_list(cls, parser, "dimensions")
-
-    def print(self, printer: Printer) -> None:
-        _print_operand_group(printer, "ins", [self.input])
-        _print_operand_group(printer, "outs", [self.init])
-        _print_dense_i64_list(printer, "dimensions", self.dimensions)
-        print_attr_dict(printer, self, ("dimensions",))
+    LIST = "dimensions"
 
 
-class TransposeOp(_x.TransposeOp):
+class TransposeOp(_UnaryWithList, _x.TransposeOp):
     """`linalg.transpose ins(%x : T) outs(%y : U) permutation = [1, 0]`."""
 
-    @classmethod
-    def parse(cls, parser: Parser) -> TransposeOp:
-        return _parse_unary_with_list(cls, parser, "permutation")
-
-    def print(self, printer: Printer) -> None:
-        _print_operand_group(printer, "ins", self.inputs)
-        _print_operand_group(printer, "outs", self.outputs)
-        _print_dense_i64_list(printer, "permutation", self.permutation)
-        print_attr_dict(printer, self, ("permutation",))
+    LIST = "permutation"
 
 
 class ReduceOp(_x.ReduceOp):
@@ -622,47 +612,14 @@ def _payload_region(parser: Parser, name: str, attrs: Mapping[str, Attribute], e
 # The dialect
 # ===========================================================================
 
-_REPLACED = {
-    base.name: ours
-    for base, ours in [
-        (_x.AddOp, AddOp),
-        (_x.SubOp, SubOp),
-        (_x.MulOp, MulOp),
-        (_x.ExpOp, ExpOp),
-        (_x.LogOp, LogOp),
-        (_x.SqrtOp, SqrtOp),
-        (_x.SelectOp, SelectOp),
-        (_x.FillOp, FillOp),
-        (_x.CopyOp, CopyOp),
-        (_x.MaxOp, MaxOp),
-        (_x.MinOp, MinOp),
-        (_x.MatmulOp, MatmulOp),
-        (_x.GenericOp, GenericOp),
-        (_x.BroadcastOp, BroadcastOp),
-        (_x.TransposeOp, TransposeOp),
-        (_x.ReduceOp, ReduceOp),
-    ]
-}
+_REPLACED = {op.name: op for op in (AddOp, SubOp, MulOp, ExpOp, LogOp, SqrtOp, SelectOp, FillOp, CopyOp, MaxOp, MinOp,
+                                    MatmulOp, GenericOp, BroadcastOp, TransposeOp, ReduceOp)}
 
 YieldOp = _x.YieldOp
 IndexOp = _x.IndexOp
 
-ADDED_OPS = (
-    DivOp,
-    DivUnsignedOp,
-    PowFOp,
-    AbsOp,
-    CeilOp,
-    FloorOp,
-    RoundOp,
-    NegFOp,
-    ReciprocalOp,
-    RsqrtOp,
-    SquareOp,
-    TanhOp,
-    ErfOp,
-    BatchMatmulOp,
-)
+ADDED_OPS = (DivOp, DivUnsignedOp, PowFOp, AbsOp, CeilOp, FloorOp, RoundOp, NegFOp, ReciprocalOp, RsqrtOp, SquareOp,
+             TanhOp, ErfOp, BatchMatmulOp)
 
 LINALG = Dialect(
     "linalg",

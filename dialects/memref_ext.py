@@ -17,13 +17,7 @@ from xdsl.printer import Printer
 from xdsl.traits import SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-
-def _parse_memref_type(parser: Parser) -> Attribute:
-    pos = parser.pos
-    t = parser.parse_type()
-    if not isinstance(t, MemRefType | UnrankedMemRefType):
-        parser.raise_error("expected a memref type", pos, parser.pos)
-    return t
+from dfsched.dialects.syntax import parse_type_of
 
 
 class _CastSyntax:
@@ -40,9 +34,9 @@ class _CastSyntax:
             names.append(parser.parse_unresolved_operand())
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        types = [_parse_memref_type(parser)]
+        types = [parse_type_of(parser, (MemRefType, UnrankedMemRefType), "expected a memref type")]
         parser.parse_keyword("to")
-        types.append(_parse_memref_type(parser))
+        types.append(parse_type_of(parser, (MemRefType, UnrankedMemRefType), "expected a memref type"))
         op = cls.build(operands=[parser.resolve_operand(n, t) for n, t in zip(names, types)],
                        result_types=types[len(names):])
         op.attributes.update(attrs)
@@ -123,11 +117,7 @@ class GlobalOp(IRDLOperation):
             props["constant"] = UnitAttr()
         props["sym_name"] = parser.parse_symbol_name()
         parser.parse_punctuation(":")
-        pos = parser.pos
-        memref_type = parser.parse_type()
-        if not isinstance(memref_type, MemRefType):
-            parser.raise_error("type should be static shaped memref", pos, parser.pos)
-        props["type"] = memref_type
+        props["type"] = memref_type = parse_type_of(parser, MemRefType, "type should be static shaped memref")
         if parser.parse_optional_punctuation("=") is not None:
             if parser.parse_optional_keyword("uninitialized") is not None:
                 props["initial_value"] = UnitAttr()

@@ -13,12 +13,12 @@ from __future__ import annotations
 from xdsl.dialects import scf as xscf
 from xdsl.dialects.builtin import IndexType, i1
 from xdsl.dialects.utils import parse_assignment
-from xdsl.ir import Attribute, Block, Dialect
+from xdsl.ir import Attribute, Dialect
 from xdsl.parser import Parser
-from xdsl.traits import IsTerminator, SingleBlockImplicitTerminator, ensure_terminator
+from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
 
 from dfsched.compat import UnresolvedOperand
-from dfsched.dialects.syntax import parse_arrow_type_list
+from dfsched.dialects.syntax import add_implicit_terminator, parse_arrow_type_list
 
 
 class ForOp(xscf.ForOp):
@@ -83,23 +83,10 @@ class IfOp(xscf.IfOp):
         attr_dict = parser.parse_optional_attr_dict()
         if_op = cls(cond, return_types, then_region, else_region, attr_dict)
         if not return_types:
-            _ensure_yield(if_op.true_region)
+            add_implicit_terminator(if_op.true_region, xscf.YieldOp)
             if else_region is not None:
-                _ensure_yield(if_op.false_region)
+                add_implicit_terminator(if_op.false_region, xscf.YieldOp)
         return if_op
-
-
-def _ensure_yield(region) -> None:
-    """The implicit `scf.yield` of a parsed region; `{}` gets a block holding only the yield.
-
-    (An unregistered last op is not a terminator, as in MLIR.)
-    """
-    if not region.blocks:
-        region.add_block(Block())
-    block = region.blocks[-1]
-    last = block.last_op
-    if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
-        block.add_op(xscf.YieldOp())
 
 
 def _ops() -> list[type]:

@@ -20,7 +20,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
+from dfsched.compat import EnumAttribute, StrEnum
 from dfsched.dialects.syntax import op_class, print_attr_dict
 
 # ===========================================================================
@@ -39,26 +39,18 @@ DF16Type, DF16FusedType, FP16FusedType, FP32FusedType = (
     ))
 
 
+_FUSED_PAIRS = {Float16Type: FP16FusedType, DF16Type: DF16FusedType, Float32Type: FP32FusedType}
+
+
 def fused_of(scalar: Attribute) -> Attribute | None:
     """The fused-pair type holding two values of `scalar`'s type."""
-    if isinstance(scalar, Float16Type):
-        return FP16FusedType()
-    if isinstance(scalar, DF16Type):
-        return DF16FusedType()
-    if isinstance(scalar, Float32Type):
-        return FP32FusedType()
-    return None
+    fused = _FUSED_PAIRS.get(type(scalar))
+    return None if fused is None else fused()
 
 
 def scalar_of(fused: Attribute) -> Attribute | None:
     """The scalar type a fused pair holds two of."""
-    if isinstance(fused, FP16FusedType):
-        return Float16Type()
-    if isinstance(fused, DF16FusedType):
-        return DF16Type()
-    if isinstance(fused, FP32FusedType):
-        return Float32Type()
-    return None
+    return next((scalar() for scalar, pair in _FUSED_PAIRS.items() if isinstance(fused, pair)), None)
 
 
 class _TypeClass:
@@ -154,53 +146,61 @@ class ReductionScopeAttr(_AngleBracketEnum, EnumAttribute[ReductionScope]):
 # ===========================================================================
 
 
-def _parse_separated_operands(parser: Parser, separators: tuple[str, ...]) -> list[UnresolvedOperand]:
-    """`%a <sep> %b ...`: each separator (`,` or a keyword) precedes the 2nd, 3rd, ... operand."""
-    names = [parser.parse_unresolved_operand()]
-    for sep in separators:
-        if sep == ",":
-            parser.parse_punctuation(",")
-        else:
-            parser.parse_keyword(sep)
-        names.append(parser.parse_unresolved_operand())
-    return names
-
-
 class _IntrinsicOp(IRDLOperation):
     """Operands and results all of one type, spelled once: `%a <sep> %b ... : T`, or not at all
     for a fixed-width integer intrinsic (`%r = spyreop.addi32toi32 %a, %b`).
 
-    `SEPARATORS` are what precede the 2nd, 3rd, ... operand (`,` or the operand's own name
-    as a keyword, such as `squares`); `ALLOWED` is the type constraint; `FIXED` the one
-    integer type of a fixed-width intrinsic (None: the type is written).
+    `SYNTAX` is what follows the op name, word by word: `%x` the operand x, `$p` the f32
+    property p as a bare float, `<$p>` the enum property p as its case in angle brackets, any
+    other word itself (`,` or a keyword such as `squares`); `ALLOWED` is the type constraint;
+    `FIXED` the one integer type of a fixed-width intrinsic (None: the type is written).
     """
 
-    SEPARATORS: ClassVar[tuple[str, ...]] = ()
+    SYNTAX: ClassVar[tuple[str, ...]] = ()
     ALLOWED: ClassVar[_TypeClass] = FLOAT
     FIXED: ClassVar[IntegerType | None] = None
 
     traits = traits_def(Pure())
 
-    def __init__(self, *operands: SSAValue):
-        super().__init__(operands=operands, result_types=[operands[0].type] * len(type(self).get_irdl_definition().results))
+    def __init__(self, *operands: SSAValue, **properties: Attribute):
+        super().__init__(operands=operands, properties=properties,
+                         result_types=[operands[0].type] * len(type(self).get_irdl_definition().results))
 
     @classmethod
     def parse(cls, parser: Parser):
-        names = _parse_separated_operands(parser, cls.SEPARATORS)
+        names, props = [], {}
+        for word in cls.SYNTAX:
+            if word.startswith("%"):
+                names.append(parser.parse_unresolved_operand())
+            elif word.startswith("<$"):
+                enum_attr = cls.get_irdl_definition().properties[word[2:-1]].constr.attr
+                props[word[2:-1]] = enum_attr(enum_attr.parse_parameter(parser))
+            elif word.startswith("$"):
+                props[word[1:]] = FloatAttr(float(parser.parse_number()), f32)
+            elif word == ",":
+                parser.parse_punctuation(",")
+            else:
+                parser.parse_keyword(word)
         attrs = parser.parse_optional_attr_dict()
         if cls.FIXED is None:
             parser.parse_punctuation(":")
         t = cls.FIXED or parser.parse_type()
-        return cls.build(operands=[parser.resolve_operand(n, t) for n in names],
+        return cls.build(operands=[parser.resolve_operand(n, t) for n in names], properties=props,
                          result_types=[t] * len(cls.get_irdl_definition().results), attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operands[0])
-        for sep, value in zip(self.SEPARATORS, self.operands[1:]):
-            printer.print_string(", " if sep == "," else f" {sep} ")
-            printer.print_operand(value)
-        print_attr_dict(printer, self)
+        operands = iter(self.operands)
+        for word in self.SYNTAX:
+            printer.print_string("," if word == "," else " ")
+            if word.startswith("%"):
+                printer.print_operand(next(operands))
+            elif word.startswith("<$"):
+                self.properties[word[2:-1]].print_parameter(printer)
+            elif word.startswith("$"):
+                printer.print_float(self.properties[word[1:]].value.data, f32)
+            elif word != ",":
+                printer.print_string(word)
+        print_attr_dict(printer, self, self.properties)
         if self.FIXED is None:
             printer.print_string(" : ")
             printer.print_attribute(self.result_types[0])
@@ -214,14 +214,15 @@ class _IntrinsicOp(IRDLOperation):
 
 
 def _intrinsic(class_name: str, syntax: str, doc: str, allowed: _TypeClass = FLOAT, fixed: IntegerType | None = None,
-               results: tuple[str, ...] = ("result",)) -> type[_IntrinsicOp]:
+               results: tuple[str, ...] = ("result",), **namespace) -> type[_IntrinsicOp]:
     """An intrinsic from its `syntax`, `"spyreop.NAME %a, %b"` or `"spyreop.NAME %x squares %sq"`:
-    the op name, then the operands, each after its separator (`,` or its own name)."""
+    the op name, then the words of `_IntrinsicOp.SYNTAX`; `namespace` holds the properties'
+    definitions and any further method."""
     op_name, *words = syntax.replace(",", " , ").split()
-    return op_class(class_name, _IntrinsicOp, op_name, doc, ALLOWED=allowed, FIXED=fixed,
-                    SEPARATORS=tuple(w for w in words if not w.startswith("%")),
-                    __annotations__=dict.fromkeys(("ALLOWED", "FIXED", "SEPARATORS"), "ClassVar"),
-                    **{w[1:]: operand_def() for w in words if w.startswith("%")}, **{r: result_def() for r in results})
+    return op_class(class_name, _IntrinsicOp, op_name, doc, ALLOWED=allowed, FIXED=fixed, SYNTAX=tuple(words),
+                    __annotations__=dict.fromkeys(("ALLOWED", "FIXED", "SYNTAX"), "ClassVar"),
+                    **{w[1:]: operand_def() for w in words if w.startswith("%")}, **{r: result_def() for r in results},
+                    **namespace)
 
 
 ExpOp = _intrinsic("ExpOp", "spyreop.exp %operand", "`%r = spyreop.exp %x : f16`: e^x.")
@@ -297,65 +298,25 @@ LayerNormScaleFusedOp = op_class(
     __annotations__=dict.fromkeys(("OPERANDS", "RESULTS"), "ClassVar"))
 
 
-@irdl_op_definition
-class SoftplusOp(IRDLOperation):
-    """`%r = spyreop.softplus %x beta 2.000000e-01 threshold 1.000000e-01 : f16`:
-    (1/beta) * log(1 + e^(beta*x)), linear above the threshold."""
+def _verify_softplus(op: _IntrinsicOp) -> None:
+    for name in ("beta", "threshold"):
+        attr = op.properties[name]
+        if not (isinstance(attr, FloatAttr) and isinstance(attr.type, Float32Type)):
+            raise VerifyException(f"attribute '{name}' failed to satisfy constraint: 32-bit float attribute")
+    if op.properties["beta"].value.data == 0.0:
+        raise VerifyException("attribute 'beta' failed to satisfy constraint: 32-bit float attribute which is non-zero")
+    _IntrinsicOp.verify_(op)
 
-    name = "spyreop.softplus"
 
-    operand = operand_def()
-    beta = prop_def(FloatAttr)
-    threshold = prop_def(FloatAttr)
-    result = result_def()
-
-    traits = traits_def(Pure())
-
-    def __init__(self, operand: SSAValue, beta: float, threshold: float):
-        super().__init__(
-            operands=[operand],
-            result_types=[operand.type],
-            properties={"beta": FloatAttr(beta, f32), "threshold": FloatAttr(threshold, f32)},
-        )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SoftplusOp:
-        name = parser.parse_unresolved_operand()
-        parser.parse_keyword("beta")
-        beta = parser.parse_number()
-        parser.parse_keyword("threshold")
-        threshold = parser.parse_number()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        op = cls(parser.resolve_operand(name, t), float(beta), float(threshold))
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        printer.print_string(" beta ")
-        printer.print_float(self.beta.value.data, f32)
-        printer.print_string(" threshold ")
-        printer.print_float(self.threshold.value.data, f32)
-        print_attr_dict(printer, self, ("beta", "threshold"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-
-    def verify_(self) -> None:
-        for name in ("beta", "threshold"):
-            attr = self.properties[name]
-            if not (isinstance(attr, FloatAttr) and isinstance(attr.type, Float32Type)):
-                raise VerifyException(f"attribute '{name}' failed to satisfy constraint: 32-bit float attribute")
-        if self.beta.value.data == 0.0:
-            raise VerifyException(
-                "attribute 'beta' failed to satisfy constraint: 32-bit float attribute which is non-zero"
-            )
-        _check_type("operand", 0, self.operand.type, HALF_FLOAT)
-        _check_type("result", 0, self.result.type, HALF_FLOAT)
-        if self.operand.type != self.result.type:
-            raise VerifyException("requires the same type for all operands and results")
+SoftplusOp = _intrinsic(
+    "SoftplusOp", "spyreop.softplus %operand beta $beta threshold $threshold",
+    "`%r = spyreop.softplus %x beta 2.000000e-01 threshold 1.000000e-01 : f16`: (1/beta) * log(1 + e^(beta*x)), "
+    "linear above the threshold.", HALF_FLOAT, beta=prop_def(FloatAttr), threshold=prop_def(FloatAttr),
+    verify_=_verify_softplus)
+CompareOp = _intrinsic(
+    "CompareOp", "spyreop.compare <$predicate> %lhs, %rhs",
+    "`%r = spyreop.compare <greaterthan> %a, %b : T`: 1.0 where the (IEEE-ordered) predicate holds, 0.0 elsewhere, "
+    "in the width compared.", predicate=prop_def(ComparePredicateAttr))
 
 
 @irdl_op_definition
@@ -374,13 +335,6 @@ class SliceReductionOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    def __init__(self, operand: SSAValue, kind: ReductionKind, scope: ReductionScope):
-        super().__init__(
-            operands=[operand],
-            result_types=[operand.type],
-            properties={"reduction_kind": ReductionKindAttr(kind), "reduction_scope": ReductionScopeAttr(scope)},
-        )
-
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$operand attr-dict `:` type($operand) `->` type($result)"
 
@@ -395,57 +349,6 @@ class SliceReductionOp(IRDLOperation):
             if not isinstance(t, TensorType):
                 raise VerifyException(f"{role} #0 must be ranked tensor of any type values, but got '{t}'")
         if self.operand.type != self.result.type:
-            raise VerifyException("requires the same type for all operands and results")
-
-
-@irdl_op_definition
-class CompareOp(IRDLOperation):
-    """`%r = spyreop.compare <greaterthan> %a, %b : T`: 1.0 where the (IEEE-ordered)
-    predicate holds, 0.0 elsewhere, in the width compared."""
-
-    name = "spyreop.compare"
-
-    predicate = prop_def(ComparePredicateAttr)
-    lhs = operand_def()
-    rhs = operand_def()
-    result = result_def()
-
-    traits = traits_def(Pure())
-
-    def __init__(self, predicate: ComparePredicate, lhs: SSAValue, rhs: SSAValue):
-        super().__init__(
-            operands=[lhs, rhs], result_types=[lhs.type], properties={"predicate": ComparePredicateAttr(predicate)}
-        )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CompareOp:
-        predicate = ComparePredicateAttr.parse_parameter(parser)
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        op = cls(predicate, parser.resolve_operand(lhs, t), parser.resolve_operand(rhs, t))
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        self.predicate.print_parameter(printer)
-        printer.print_string(" ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        print_attr_dict(printer, self, ("predicate",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-
-    def verify_(self) -> None:
-        for i, t in enumerate(self.operand_types):
-            _check_type("operand", i, t, FLOAT)
-        _check_type("result", 0, self.result.type, FLOAT)
-        if len({*self.operand_types, self.result.type}) != 1:
             raise VerifyException("requires the same type for all operands and results")
 
 
@@ -499,40 +402,10 @@ class ConstantOp(IRDLOperation):
             raise VerifyException(f"requires a floating-point value attribute, got {value}")
 
 
-SPYREOP = Dialect(
-    "spyreop",
-    [
-        ExpOp,
-        GeluOp,
-        SigmoidOp,
-        SiluOp,
-        SqrtOp,
-        RsqrtOp,
-        ReciprocalOp,
-        RealDivOp,
-        SelectOp,
-        Exx2Op,
-        Exx2FusedOp,
-        Exx2ZeroMeanFusedOp,
-        LayerNormScaleOp,
-        LayerNormScaleFusedOp,
-        LayerNormNormOp,
-        AddI32ToI32Op,
-        AddI64ToI64Op,
-        MulI32ToI32Op,
-        Idx32ToAddrOp,
-        SoftplusOp,
-        SliceReductionOp,
-        CompareOp,
-        ConstantOp,
-    ],
-    [
-        DF16Type,
-        DF16FusedType,
-        FP16FusedType,
-        FP32FusedType,
-        ComparePredicateAttr,
-        ReductionKindAttr,
-        ReductionScopeAttr,
-    ],
-)
+SPYREOP = Dialect("spyreop", [
+    ExpOp, GeluOp, SigmoidOp, SiluOp, SqrtOp, RsqrtOp, ReciprocalOp, RealDivOp, SelectOp, Exx2Op, Exx2FusedOp,
+    Exx2ZeroMeanFusedOp, LayerNormScaleOp, LayerNormScaleFusedOp, LayerNormNormOp, AddI32ToI32Op, AddI64ToI64Op,
+    MulI32ToI32Op, Idx32ToAddrOp, SoftplusOp, SliceReductionOp, CompareOp, ConstantOp,
+], [
+    DF16Type, DF16FusedType, FP16FusedType, FP32FusedType, ComparePredicateAttr, ReductionKindAttr, ReductionScopeAttr,
+])

@@ -6,7 +6,9 @@
   attributes;
 - `sorted_attrs`, `print_attr_dict`: MLIR's declarative `attr-dict`, inherent and discardable
   attributes in one dictionary sorted by name, `operandSegmentSizes` never shown;
-- `op_class`: one op of a family declared in a table row instead of a class statement.
+- `op_class`: one op of a family declared in a table row instead of a class statement;
+- `add_implicit_terminator`: MLIR's implicit terminator of a parsed single-block region;
+- `parse_type_of`: a type of given classes, else a located parse error.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import IsTerminator
 
 from dfsched.compat import UnresolvedOperand
 
@@ -63,6 +66,25 @@ def print_arrow_type_list(printer: Printer, types: Sequence[Attribute]) -> None:
         printer.print_string("(")
         printer.print_list(types, printer.print_attribute)
         printer.print_string(")")
+
+
+def add_implicit_terminator(region: Region, terminator: type[Operation]) -> None:
+    """MLIR's implicit terminator, added by the parser: a region without blocks gets one, and a
+    last block that does not end in a terminator gets `terminator` (an unregistered op is not one)."""
+    if not region.blocks:
+        region.add_block(Block())
+    last = region.blocks.last.last_op
+    if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
+        region.blocks.last.add_op(terminator.create())
+
+
+def parse_type_of(parser: Parser, kinds: type | tuple[type, ...], message: str) -> Attribute:
+    """A type that is an instance of `kinds`, else the parse error `message` located on it."""
+    start = parser.pos
+    parsed = parser.parse_type()
+    if not isinstance(parsed, kinds):
+        parser.raise_error(message, start, parser.pos)
+    return parsed
 
 
 def split_inherent(

@@ -17,12 +17,13 @@ from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definiti
                        prop_def, result_def, traits_def, var_operand_def, var_region_def, var_result_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, SingleBlockImplicitTerminator
+from xdsl.traits import IsolatedFromAbove, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand, indented
-from dfsched.dialects.dataflow import (CreateGroupOp, GetUnitOp, dfir_dialect, ensure_implicit_terminator,
-                                       newline, parse_operand_list, print_attr_dict, split_attr_dict)
+from dfsched.dialects.dataflow import (CreateGroupOp, GetUnitOp, RegionYieldOp, dfir_dialect,
+                                       ensure_implicit_terminator, newline, parse_operand_list, print_attr_dict,
+                                       split_attr_dict)
 from dfsched.dialects.syntax import parse_arrow_type_list, print_arrow_type_list
 from dfsched.dialects.directives import print_bracket_pairs
 from dfsched.dialects.symbol import ScalarValue
@@ -31,37 +32,13 @@ _INDEX = IndexType()
 
 
 @irdl_op_definition
-class YieldOp(IRDLOperation):
+class YieldOp(RegionYieldOp):
     """Terminator of the uniform region ops (implicit when it yields nothing)."""
 
     name = "uniform.yield"
 
-    values = var_operand_def()
 
-    traits = traits_def(Pure(), IsTerminator())
-    assembly_format = "attr-dict ($values^ `:` type($values))?"
-
-
-def _owner_name(owner: Operation | Block) -> str | None:
-    """Name of `owner` (a value's defining op), or None for a block (a block argument's)."""
-    return owner.name if isinstance(owner, Operation) else None
-
-
-def _owner_classes(values: Sequence[SSAValue]) -> set[type]:
-    return {type(v.owner) for v in values}
-
-
-def _owners_by_class(values: Sequence[SSAValue]) -> dict[type, Operation | Block]:
-    """One defining op (or block) per class among `values`' owners. A registered op's name and
-    traits are its class's, and an unregistered op's trait answers are the same for all."""
-    owners: dict[type, Operation | Block] = {}
-    for v in values:
-        owner = v.owner
-        owners.setdefault(type(owner), owner)
-    return owners
-
-
-def _scalar_value_class(owner: Operation | Block) -> bool:
+def _is_scalar_value(owner: Operation | Block) -> bool:
     return isinstance(owner, Operation) and owner.has_trait(ScalarValue)
 
 
@@ -139,15 +116,16 @@ class DefImmutableMappingOp(IRDLOperation):
             raise VerifyException(f"has {len(self.keys)} keys but {len(self.values)} values")
         if not self.keys:
             raise VerifyException("expects at least one [key -> value] entry")
-        # Per class of defining op (a grid-wide mapping has thousands of entries, few classes).
+        # Per class of defining op (a grid-wide mapping has thousands of entries, few classes): a
+        # registered op's name and traits are its class's, an unregistered op's trait answers the same for all.
         if isinstance(self.keys[0].owner, GetUnitOp):
-            if not all(issubclass(kind, GetUnitOp) for kind in _owner_classes(self.keys)):
+            if not all(issubclass(kind, GetUnitOp) for kind in {type(k.owner) for k in self.keys}):
                 raise VerifyException("All Keys are not of same type")
-        first = self.values[0].owner
-        if isinstance(first, Operation) and first.has_trait(ScalarValue):
-            if not all(_scalar_value_class(owner) for owner in _owners_by_class(self.values).values()):
+        owners = {type(v.owner): v.owner for v in self.values}.values()  # a block for a block argument
+        if _is_scalar_value(self.values[0].owner):
+            if not all(_is_scalar_value(owner) for owner in owners):
                 raise VerifyException("All map values are expected to be scalar values.")
-        elif len({_owner_name(owner) for owner in _owners_by_class(self.values).values()}) > 1:
+        elif len({owner.name if isinstance(owner, Operation) else None for owner in owners}) > 1:
             raise VerifyException("All map values should be of same type.")
 
 

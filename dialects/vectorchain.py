@@ -471,32 +471,8 @@ class ShuffleOp(IRDLOperation):
                 raise VerifyException("out of bounds indices element")
 
 
-VECTORCHAIN = dfir_dialect(
-    "vectorchain",
-    [
-        SelectOp,
-        MultiplyOp,
-        BinaryOp,
-        ElementWiseCompareOp,
-        MergeOp,
-        CreateAffineMaskOp,
-        PackOp,
-        CastOp,
-        FastExpOp,
-        ExpEstimateOp,
-        FloorOp,
-        RecEstimateOp,
-        LnEstimateOp,
-        RsqrtEstimateOp,
-        SigmoidEstimateOp,
-        TanhEstimateOp,
-        NegOp,
-        MultiplyAndAccumulateOp,
-        ElementWiseSelectionOp,
-        ConstantBitstreamOp,
-        ShuffleOp,
-        ScanWithGapOp,
-        RotateOp,
-    ],
-    [BinaryOperatorAttr, CompareOperatorAttr, ExpEstimateAttr, EstimateVersionAttr, EvalOrderAttr],
-)
+VECTORCHAIN = dfir_dialect("vectorchain", [
+    SelectOp, MultiplyOp, BinaryOp, ElementWiseCompareOp, MergeOp, CreateAffineMaskOp, PackOp, CastOp, FastExpOp,
+    ExpEstimateOp, FloorOp, RecEstimateOp, LnEstimateOp, RsqrtEstimateOp, SigmoidEstimateOp, TanhEstimateOp, NegOp,
+    MultiplyAndAccumulateOp, ElementWiseSelectionOp, ConstantBitstreamOp, ShuffleOp, ScanWithGapOp, RotateOp,
+], [BinaryOperatorAttr, CompareOperatorAttr, ExpEstimateAttr, EstimateVersionAttr, EvalOrderAttr])

@@ -21,7 +21,7 @@ unordered, which the race checker sees:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -47,6 +47,7 @@ class Nest:
     loop: Operation
     body: list[Any]
     ivs: frozenset[int] = frozenset()  # ids of the induction variables of this loop and the inner ones
+    walks: dict[tuple, Any] = field(default_factory=dict)  # `_walk`s made, by iteration space
 
 
 def dma_nest(sim, loop: Operation) -> Nest | None:
@@ -91,7 +92,7 @@ def _nest(sim, loop: Operation, outer: Operation) -> Nest | None:
 
 @dataclass
 class _Transfer:
-    """One transfer op of a nest: its views, plans, cost and each occurrence's subscript operands."""
+    """One transfer op of a nest: its views, plans, cost and each occurrence's subscripts."""
 
     op: Operation
     src: Any
@@ -100,26 +101,23 @@ class _Transfer:
     vector_bytes: int
     time: Any
     work: Busy
-    src_template: list[int | None]  # the subscript operands defined outside the nest (None: an iv)
-    src_slots: list[tuple[int, int]]  # (operand position, id of the iv it is)
-    dst_template: list[int | None]
-    dst_slots: list[tuple[int, int]]
-    src_operands: list[list[int]]
-    dst_operands: list[list[int]]
+    count: int  # its occurrences in the nest
+    src_bases: np.ndarray  # (count, src rank): each occurrence's source subscript
+    dst_bases: np.ndarray
 
 
 def run_nest(r: Runner, nest: Nest, ivs: range):
     """Run the iterations `ivs` of DMA nest `nest` in one piece, if they can go so (a
     generator: it yields each transfer's work in order); returns whether they ran (False:
     nothing done, go step by step)."""
-    transfers: dict[int, _Transfer] = {}
-    order: list[_Transfer] = []
-    ivals: dict[Any, int] = {}
-    try:
-        _enumerate(r, nest, ivs, ivals, transfers, order)
-    except _StepByStep:
+    walk = _walk(r, nest, ivs)
+    if walk is None or len(walk.order) < MIN_STEPS:
         return False
-    if len(order) < MIN_STEPS:
+    transfers: dict[int, _Transfer] = {}
+    try:
+        for key, (op, table) in walk.occurrences.items():
+            transfers[key] = _transfer(r, op, table, walk.columns)
+    except _StepByStep:
         return False
     reads, writes = [], []
     for t in transfers.values():
@@ -130,8 +128,8 @@ def run_nest(r: Runner, nest: Nest, ivs: range):
         if t.time.load.shape[1] != len(t.src.sizes) or t.time.store.shape[1] != len(t.dst.sizes) \
                 or load.count != math.prod(shape) or store.count != load.count:
             return False  # the step-by-step path reports it
-        src_addr, src_seq = _addresses(r, t.src, t.op.src_map.data, t.src_operands, load, t.time.load)
-        dst_addr, dst_seq = _addresses(r, t.dst, t.op.dst_map.data, t.dst_operands, store, t.time.store)
+        src_addr, src_seq = _addresses(r, t.src, t.src_bases, load, t.time.load)
+        dst_addr, dst_seq = _addresses(r, t.dst, t.dst_bases, store, t.time.store)
         if src_addr is None or dst_addr is None:
             return False
         reads.append((t, src_addr, src_seq))
@@ -159,8 +157,8 @@ def run_nest(r: Runner, nest: Nest, ivs: range):
             races.write(unit, t.dst.memory, dst_addr, t.et.itemsize, dst_seq, data, t.et)
         t.dst.memory.write(dst_addr, data, t.et, consecutive=dst_seq)
         _count(r, t)
-    for t in order:
-        yield t.work
+    for key in walk.order:
+        yield transfers[key].work
     return True
 
 
@@ -168,35 +166,73 @@ class _StepByStep(Exception):
     """The nest cannot go in one piece (a non-positive step, a transfer that takes no time)."""
 
 
-def _enumerate(r: Runner, nest: Nest, ivs: range, ivals: dict, transfers: dict, order: list,
-               ivs_of: frozenset[int] = frozenset()) -> None:
-    """Walk the nest's iterations in program order, noting each transfer occurrence
-    (`ivs_of`: the ids of the outermost nest's induction variables)."""
-    ivs_of = ivs_of or nest.ivs
-    iv = id(nest.loop.regions[0].blocks.first.args[0])
-    env = r.env
+@dataclass
+class _Walk:
+    """A nest's iterations in program order: the transfer op (id) of each step, and per
+    transfer op its occurrences' induction variable values (one row each; `columns`: iv id ->
+    column)."""
+
+    order: list[int]
+    occurrences: dict[int, tuple[Operation, np.ndarray]]
+    columns: dict[int, int]
+
+
+WALKS_KEPT = 64  # iteration spaces remembered per nest
+
+
+def _walk(r: Runner, nest: Nest, ivs: range) -> _Walk | None:
+    """`nest`'s walk over `ivs` (None: it cannot go in one piece), made once per iteration
+    space (`ivs` and the inner loops' bounds, which the nest does not define)."""
+    bounds = _inner_bounds(r.env, nest, {})
+    key = (ivs.start, ivs.stop, ivs.step, *bounds.values())
+    found = nest.walks.get(key, False)
+    if found is not False:
+        return found
+    columns = {iv: k for k, iv in enumerate(sorted(nest.ivs))}
+    order: list[int] = []
+    rows: dict[int, tuple[Operation, list]] = {}
+    try:
+        _enumerate(nest, ivs, bounds, [0] * len(columns), columns, rows, order)
+        walk = _Walk(order, {k: (op, np.asarray(values, dtype=np.int64).reshape(len(values), len(columns)))
+                             for k, (op, values) in rows.items()}, columns)
+    except _StepByStep:
+        walk = None
+    if len(nest.walks) < WALKS_KEPT:
+        nest.walks[key] = walk
+    return walk
+
+
+def _inner_bounds(env, nest: Nest, out: dict) -> dict:
+    """The range (lb, ub, step) of every inner loop of `nest` (by the loop's id), depth first."""
+    for item in nest.body:
+        if isinstance(item, Nest):
+            out[id(item)] = tuple(int(env[v]) for v in item.loop.operands)
+            _inner_bounds(env, item, out)
+    return out
+
+
+def _enumerate(nest: Nest, ivs: range, bounds: dict, ivals: list[int], columns: dict[int, int], rows: dict,
+               order: list) -> None:
+    """Walk the nest's iterations in program order, noting each transfer occurrence with the
+    induction variables' values (`ivals`, by `columns`)."""
+    column = columns[id(nest.loop.regions[0].blocks.first.args[0])]
     for i in ivs:
-        ivals[iv] = i
+        ivals[column] = i
         for item in nest.body:
             if isinstance(item, Nest):
-                lb, ub, step = (int(env[v]) for v in item.loop.operands)
+                lb, ub, step = bounds[id(item)]
                 if step <= 0:
                     raise _StepByStep
-                _enumerate(r, item, range(lb, ub, step), ivals, transfers, order, ivs_of)
+                _enumerate(item, range(lb, ub, step), bounds, ivals, columns, rows, order)
                 continue
-            t = transfers.get(id(item))
-            if t is None:
-                t = transfers[id(item)] = _transfer(r, item, ivs_of)
-            for template, slots, out in ((t.src_template, t.src_slots, t.src_operands),
-                                         (t.dst_template, t.dst_slots, t.dst_operands)):
-                values = template.copy()
-                for at, key in slots:
-                    values[at] = ivals[key]
-                out.append(values)
-            order.append(t)
+            entry = rows.get(id(item))
+            if entry is None:
+                entry = rows[id(item)] = (item, [])
+            entry[1].append(list(ivals))
+            order.append(id(item))
 
 
-def _transfer(r: Runner, op: Operation, ivs: frozenset[int]) -> _Transfer:
+def _transfer(r: Runner, op: Operation, table: np.ndarray, columns: dict[int, int]) -> _Transfer:
     sim, env = r.sim, r.env
     src_mem, dst_mem, src_ops, dst_ops, time_syms, _ = sim.segments(op)
     src, dst = _view(env[src_mem[0]]), _view(env[dst_mem[0]])
@@ -207,20 +243,29 @@ def _transfer(r: Runner, op: Operation, ivs: frozenset[int]) -> _Transfer:
     if cycles <= 0:
         raise _StepByStep
     work = Busy(cycles, f"transfer {src.unit_name} -> {dst.unit_name}", vector_bytes * time.steps)
-    src_template, src_slots = _template(r, src_ops, ivs)
-    dst_template, dst_slots = _template(r, dst_ops, ivs)
-    return _Transfer(op, src, dst, et, vector_bytes, time, work, src_template, src_slots, dst_template, dst_slots,
-                     [], [])
+    return _Transfer(op, src, dst, et, vector_bytes, time, work, table.shape[0],
+                     _bases(r, op.src_map.data, src_ops, table, columns),
+                     _bases(r, op.dst_map.data, dst_ops, table, columns))
 
 
-def _template(r: Runner, operands, ivs: frozenset[int]):
-    template = [None if id(v) in ivs else int(r.env[v]) for v in operands]
-    return template, [(k, id(v)) for k, v in enumerate(operands) if id(v) in ivs]
+def _bases(r: Runner, amap, operands, table: np.ndarray, columns: dict[int, int]) -> np.ndarray:
+    """The subscripts (count, rank) of `amap` over `operands` at each occurrence (a row of
+    `table`: its induction variables' values by `columns`; other operands from the environment)."""
+    count = table.shape[0]
+    values = np.empty((count, len(operands)), dtype=np.int64)
+    for k, v in enumerate(operands):
+        column = columns.get(id(v))
+        values[:, k] = table[:, column] if column is not None else int(r.env[v])
+    forms = r.sim.subscript(amap)
+    if forms is None:
+        return np.asarray([_base(r, amap, row) for row in values.tolist()], dtype=np.int64).reshape(count, -1)
+    coeffs = np.asarray([c for c, _ in forms], dtype=np.int64).reshape(len(forms), len(operands))
+    return values @ coeffs.T + np.asarray([k for _, k in forms], dtype=np.int64)
 
 
 def _count(r: Runner, t: _Transfer) -> None:
     """The statistics of every occurrence of transfer `t`, as the steps count them."""
-    count = len(t.src_operands)
+    count = t.count
     moved = t.time.steps * t.vector_bytes * count
     stats = r.stats
     stats.loaded_bytes += moved
@@ -241,18 +286,18 @@ def _share_bytes(a: np.ndarray, a_size: int, b: np.ndarray, b_size: int) -> bool
     return overlaps((a[:, None] + np.arange(a_size)).reshape(-1), (b[:, None] + np.arange(b_size)).reshape(-1))
 
 
-def _addresses(r: Runner, view, amap, occurrences: list[list[int]], plan, time_steps: np.ndarray):
+def _addresses(r: Runner, view, bases: np.ndarray, plan, time_steps: np.ndarray):
     """Byte addresses of every occurrence's time steps, in order (shape (count * T, n)), and
     whether they are consecutive; (None, False) when a subscript is out of the view (the
-    step-by-step path reports it)."""
-    bases = [_base(r, amap, values) for values in occurrences]
-    first = np.asarray(bases[0], dtype=np.int64)
-    shifts = np.asarray(bases, dtype=np.int64) - first  # (count, rank)
+    step-by-step path reports it). `bases`: each occurrence's subscript (count, rank)."""
+    first = bases[0]
+    shifts = bases - first  # (count, rank)
     steps = (shifts[:, None, :] + time_steps[None, :, :]).reshape(-1, time_steps.shape[1])
     lo = tuple(int(x) for x in steps.min(axis=0)) if steps.size else (0,) * len(view.sizes)
     hi = tuple(int(x) for x in steps.max(axis=0)) if steps.size else (0,) * len(view.sizes)
     try:
-        addresses, consecutive = view_addresses(view, tuple(bases[0]), plan, r.sim.options.check_bounds, steps, lo, hi)
+        addresses, consecutive = view_addresses(view, tuple(int(x) for x in first), plan,
+                                                r.sim.options.check_bounds, steps, lo, hi)
     except SimError:  # out of bounds: the step-by-step path raises it, located
         return None, False
     flat = addresses.reshape(-1)

@@ -27,7 +27,7 @@ import itertools
 from collections import deque
 from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from xdsl.ir import Operation
@@ -108,8 +108,10 @@ class DeadlockError(DiagnosticError):
         self.blocked = blocked
 
 
-@dataclass(slots=True)
-class TimelineEntry:
+class TimelineEntry(NamedTuple):
+    """What one unit did from `start` to `end` (a tuple of plain values: the garbage collector
+    stops tracking it at its first collection, so a long timeline costs no full collections)."""
+
     unit: str
     start: int
     end: int
@@ -158,6 +160,7 @@ class Engine:
         seq = self._seq
         pop, push = heapq.heappop, heapq.heappush
         timeline = self.timeline if self.record_timeline else None
+        entry = tuple.__new__
         limit = self.max_events
         while heap:
             now, _, process = pop(heap)
@@ -181,7 +184,7 @@ class Engine:
                     process.busy += cycles
                     now = self.now
                     if timeline is not None:
-                        timeline.append(TimelineEntry(process.name, now, now + cycles, command.what, command.amount))
+                        timeline.append(entry(TimelineEntry, (process.name, now, now + cycles, command.what, command.amount)))
                     now += cycles
                     if not heap or heap[0][0] > now:  # the next popped anyway: go on without the heap
                         self.now = now
@@ -239,7 +242,7 @@ class Fifo:
         self.room = Waitlist(f"room of {src}->{dst}")
         self.bytes_total = 0
         self.high_water = 0
-        self.now: Any = None  # () -> simulated time; set when occupancy is recorded
+        self.clock: Any = None  # what stamps the occupancy records (`.now`: the engine); None: not recorded
         self.occupancy: list[tuple[int, int]] = []  # (time, bytes queued) after each change
 
     @property
@@ -255,14 +258,17 @@ class Fifo:
     def push(self, values: np.ndarray, visible_from: int, clock: Any = None) -> None:
         """Append `values`, visible from `visible_from`; `clock`: the sender's, for race checks."""
         self.chunks.append([visible_from, values, clock])
-        self.used += values.nbytes
-        self.bytes_total += values.nbytes
-        self.high_water = max(self.high_water, self.used)
-        self._record()
+        nbytes = values.nbytes
+        used = self.used = self.used + nbytes
+        self.bytes_total += nbytes
+        if used > self.high_water:
+            self.high_water = used
+        if self.clock is not None:  # (`_record`, inline: one send each)
+            self.occupancy.append((self.clock.now, used))
 
     def _record(self) -> None:
-        if self.now is not None:
-            self.occupancy.append((self.now(), self.used))
+        if self.clock is not None:
+            self.occupancy.append((self.clock.now, self.used))
 
     def visible(self, now: int) -> int:
         """Elements at the head of the stream visible at `now`."""

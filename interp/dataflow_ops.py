@@ -494,8 +494,8 @@ def receive_now(r: Runner, fifo, need: int, dtype, shape) -> np.ndarray | None:
         return None
     chunks.popleft()  # `fifo.pop(need)` of exactly the head chunk
     fifo.used -= values.nbytes
-    if fifo.now is not None:
-        fifo.occupancy.append((fifo.now(), fifo.used))
+    if fifo.clock is not None:
+        fifo.occupancy.append((fifo.clock.now, fifo.used))
     if sim.races is not None:
         sim.races.acquire(r.unit.name, head[2])
     if fifo.room.waiting:

@@ -439,7 +439,7 @@ class SimState:
             fifo.receive_what = f"receive from {src}"  # type: ignore[attr-defined]
             fifo.works = {}  # type: ignore[attr-defined]  (a send's command, per size)
             if self.options.record_timeline and self.engine is not None:
-                fifo.now = lambda engine=self.engine: engine.now
+                fifo.clock = self.engine
             self.fifos[key] = fifo
         return fifo
 

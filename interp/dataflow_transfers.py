@@ -34,6 +34,7 @@ class AccessPlan:
     by_layout: dict[Any, np.ndarray] = field(default_factory=dict)
     by_view: dict[Any, tuple[np.ndarray, bool]] = field(default_factory=dict)  # (strides, offset, itemsize) -> bytes
     by_geometry: dict[Any, tuple] = field(default_factory=dict)  # (sizes, strides, offset, itemsize) -> `_geometry`
+    by_view_id: dict[int, tuple] = field(default_factory=dict)  # id(view) -> (view, `_run_geometry`)
 
     @property
     def count(self) -> int:
@@ -135,6 +136,45 @@ def view_addresses(view: StridedView, base: tuple[int, ...], plan: AccessPlan, c
     return view.offset + off * view.et.itemsize, consecutive
 
 
+def run_start(view: StridedView, base: tuple[int, ...], plan: AccessPlan, check: bool) -> int | None:
+    """The byte address of the first element of a vector access whose elements are consecutive
+    and inside the view (the common case, without building its addresses), else None (the
+    caller takes `view_addresses`, which also reports an index outside the view)."""
+    found = plan.by_view_id.get(id(view))
+    if found is None or found[0] is not view:  # remembered per view object (most views serve many accesses)
+        if len(plan.by_view_id) >= 64:
+            plan.by_view_id.clear()
+        found = plan.by_view_id[id(view)] = (view, _run_geometry(view, plan))
+    if found[1] is None:
+        return None
+    lows, highs, strides, at = found[1]
+    if len(base) != len(lows):
+        return None
+    if check:
+        for b, lo, hi, c in zip(base, lows, highs, strides):
+            if b < lo or b > hi:
+                return None
+            at += b * c
+    else:
+        for b, c in zip(base, strides):
+            at += b * c
+    return at
+
+
+def _run_geometry(view: StridedView, plan: AccessPlan) -> tuple | None:
+    """`_geometry`'s bounds and byte strides of an access of consecutive elements, with its
+    first point's byte offset; None for any other access."""
+    if view.layout is not None:
+        return None
+    geometry = plan.by_geometry.get((view.sizes, view.strides, view.offset, view.et.itemsize))
+    if geometry is None:
+        geometry = _geometry(view, plan)
+    lows, highs, strides, offsets, consecutive = geometry
+    if not consecutive or not plan.count:
+        return None
+    return lows, highs, strides, int(offsets[0])
+
+
 def _geometry(view: StridedView, plan: AccessPlan) -> tuple:
     """(lowest and highest subscript per dimension keeping the points in the view, the strides
     in bytes, the points' byte offsets, whether they are consecutive) of `plan` in `view`."""
@@ -188,10 +228,16 @@ def load_now(r: Runner, op, args) -> tuple[np.ndarray, Busy]:
     view = _view(args[0])
     subscript, n_map, plan, shape, et = _decoded_access(r, op, "load", len(view.sizes))
     base = subscript(args[1:1 + n_map])
-    addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
-    if r.sim.races is not None:
-        r.sim.races.read(unit.name, view.memory, addresses, et.itemsize, consecutive)
-    values = view.memory.read(addresses, et, consecutive=consecutive).reshape(shape)
+    first = run_start(view, base, plan, r.sim.options.check_bounds)
+    if first is not None:  # consecutive bytes: no address array
+        if r.sim.races is not None:
+            r.sim.races.read_run(unit.name, view.memory, first, plan.count, et.itemsize)
+        values = view.memory.read_run(first, plan.count, et).reshape(shape)
+    else:
+        addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
+        if r.sim.races is not None:
+            r.sim.races.read(unit.name, view.memory, addresses, et.itemsize, consecutive)
+        values = view.memory.read(addresses, et, consecutive=consecutive).reshape(shape)
     nbytes = values.nbytes
     r.stats.loaded_bytes += nbytes
     return values, r.sim.load_work(view, unit, nbytes)
@@ -218,15 +264,23 @@ def store_begin(r: Runner, op, args) -> tuple[Busy, tuple]:
     base = subscript(args[2:2 + n_map])
     values = np.asarray(value).reshape(-1)
     _check_count(plan.count, (values.size,), "stores")
+    first = run_start(view, base, plan, r.sim.options.check_bounds)
+    if first is not None:  # consecutive bytes: `store_end` takes the first one's address
+        return r.sim.store_work(view, unit, values.nbytes), (view, first, True, values, et)
     addresses, consecutive = view_addresses(view, base, plan, r.sim.options.check_bounds)
     return r.sim.store_work(view, unit, values.nbytes), (view, addresses, consecutive, values, et)
 
 
 def store_end(r: Runner, pending: tuple) -> None:
     view, addresses, consecutive, values, et = pending
-    if r.sim.races is not None:
-        r.sim.races.write(r.unit.name, view.memory, addresses, et.itemsize, consecutive, values, et)
-    view.memory.write(addresses, values, et, consecutive=consecutive)
+    if type(addresses) is int:  # consecutive bytes from this address (`store_begin`)
+        if r.sim.races is not None:
+            r.sim.races.write_run(r.unit.name, view.memory, addresses, values.size, et.itemsize, values, et)
+        view.memory.write_run(addresses, values, et, values.size)
+    else:
+        if r.sim.races is not None:
+            r.sim.races.write(r.unit.name, view.memory, addresses, et.itemsize, consecutive, values, et)
+        view.memory.write(addresses, values, et, consecutive=consecutive)
     r.stats.stored_bytes += values.nbytes
 
 

@@ -386,6 +386,14 @@ class Memory:
             return None
         if self.probe:
             return et.zeros((count,))
+        if self.unit == "byte" and (tile is None or self.races is None) and start >= 0:  # one page: one copy
+            last = start + count * et.itemsize - 1
+            number = start >> self.PAGE_BITS
+            if last >> self.PAGE_BITS == number and (self.limit is None or last < self.limit) \
+                    and et.kind in _PLAIN_KINDS and et.bits == 8 * et.dtype.itemsize:
+                page = self._peek(number)
+                if page is not None:
+                    return page[start & (self.PAGE - 1): (last & (self.PAGE - 1)) + 1].copy().view(et.dtype)
         pages, n = self._run_pages(start, count, et)
         if len(pages) == 1:
             number, offsets, _ = pages[0]
@@ -414,6 +422,16 @@ class Memory:
             return False
         if self.probe:
             return True
+        if self.unit == "byte" and (tile is None or self.races is None) and start >= 0 \
+                and et.kind in _PLAIN_KINDS and et.bits == 8 * et.dtype.itemsize:  # one page: one copy
+            last = start + count * et.itemsize - 1
+            number = start >> self.PAGE_BITS
+            if last >> self.PAGE_BITS == number and (self.limit is None or last < self.limit):
+                flat = np.asarray(values).astype(et.dtype, copy=False)
+                if flat.shape == (count,):  # (`to_bits`' bytes: the values cast to the type, reinterpreted)
+                    mask = self.PAGE - 1
+                    self._page(number)[start & mask: (last & mask) + 1] = np.ascontiguousarray(flat).view(np.uint8)
+                    return True
         bits = et.to_bits(values)
         if bits.shape != (count,):
             bits = np.broadcast_to(bits, (count,))

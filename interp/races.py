@@ -45,15 +45,44 @@ class RaceError(Exception):
 
 
 class _Page:
-    __slots__ = ("writer", "w_epoch", "reader", "r_epoch", "shared", "summary")
+    """A shadow page: per slot, the last writer and reader and (with epochs) their epochs.
+    The race tracker defers the updates of accesses its block summaries found ordered
+    (`pending`, see `_defer`); the arrays are brought up to date whenever they are read."""
+
+    __slots__ = ("_writer", "_w_epoch", "_reader", "_r_epoch", "shared", "summary", "pending")
 
     def __init__(self, size: int, dtype, epochs: bool):
         self.shared = None  # RaceTracker.watch_shared: slots two units read unordered
         self.summary = None  # RaceTracker: `_Summary` of its blocks
-        self.writer = np.full(size, NONE, dtype=dtype)
-        self.reader = np.full(size, NONE, dtype=dtype)
-        self.w_epoch = np.zeros(size, dtype=np.int64) if epochs else None
-        self.r_epoch = np.zeros(size, dtype=np.int64) if epochs else None
+        self.pending = None  # RaceTracker: accesses not yet written into the arrays
+        self._writer = np.full(size, NONE, dtype=dtype)
+        self._reader = np.full(size, NONE, dtype=dtype)
+        self._w_epoch = np.zeros(size, dtype=np.int64) if epochs else None
+        self._r_epoch = np.zeros(size, dtype=np.int64) if epochs else None
+
+    @property
+    def writer(self) -> np.ndarray:
+        if self.pending:
+            _flush(self)
+        return self._writer
+
+    @property
+    def reader(self) -> np.ndarray:
+        if self.pending:
+            _flush(self)
+        return self._reader
+
+    @property
+    def w_epoch(self) -> np.ndarray | None:
+        if self.pending:
+            _flush(self)
+        return self._w_epoch
+
+    @property
+    def r_epoch(self) -> np.ndarray | None:
+        if self.pending:
+            _flush(self)
+        return self._r_epoch
 
 
 @dataclass(frozen=True)
@@ -187,7 +216,7 @@ def _changed_bytes(memory, addresses, values: np.ndarray, et) -> np.ndarray:
     return np.sort((flat[differs][:, None] + np.arange(et.itemsize, dtype=np.int64)).reshape(-1))
 
 
-BLOCK_BITS = 10  # the race tracker summarises a shadow page per 1 KiB block
+BLOCK_BITS = 7  # the race tracker summarises a shadow page per 128-byte block (one 64-element f16 vector)
 
 
 class _Summary:
@@ -206,13 +235,14 @@ class _Summary:
         self.all_shared: set[tuple[int, int]] = set()  # in-page slices whose slots all are
 
 
-def _ordered(summaries, b0: int, b1: int, me: int, limits: list[int]) -> bool:
-    """Whether every actor `summaries` lists for blocks b0..b1 is `me` or ordered before it."""
+def _ordered(summaries, b0: int, b1: int, me: int, clock) -> bool:
+    """Whether every actor `summaries` lists for blocks b0..b1 is `me` or ordered before it
+    (`clock`: `me`'s vector clock, the latest epoch of each actor ordered before its access)."""
     for b in range(b0, b1 + 1):
         seen = summaries[b]
         if seen:
             for actor, epoch in seen.items():
-                if actor != me and epoch > limits[actor + 1]:
+                if actor != me and epoch > clock[actor]:
                     return False
     return True
 
@@ -227,6 +257,41 @@ def _writers_ordered(page: _Page, sl: slice, limits: np.ndarray) -> bool:
     """Whether the last writer of every slot of `sl` is ordered before an access with `limits`."""
     writers = page.writer[sl]
     return not np.count_nonzero(page.w_epoch[sl] > limits[writers + 1])
+
+
+READ, WRITE = 0, 1
+PENDING_LIMIT = 4096  # deferred accesses a page holds before they are written into its arrays
+
+
+def _defer(page: _Page, start: int, stop: int, kind: int, me: int, epoch: int) -> None:
+    """Record an access of `me` at `epoch` to slots [start, stop) of `page` that the block
+    summaries found ordered, without writing the slot arrays: most such accesses are never
+    looked at slot by slot. A later access of the same kind to the same slots replaces the
+    record (it overwrites every array the earlier one wrote); `_flush` writes the records, in
+    order, into the arrays before anything reads them."""
+    pending = page.pending
+    if pending is None:
+        pending = page.pending = {}
+    key = (start, stop, kind)
+    pending.pop(key, None)  # (re-inserted last: the records stay in access order)
+    pending[key] = (me, epoch)
+    if len(pending) > PENDING_LIMIT:
+        _flush(page)
+
+
+def _flush(page: _Page) -> None:
+    """Write `page`'s deferred accesses into its slot arrays, in the order they happened."""
+    pending = page.pending
+    if pending:
+        page.pending = None
+        for (start, stop, kind), (me, epoch) in pending.items():
+            if kind == WRITE:
+                page._writer[start:stop] = me
+                page._w_epoch[start:stop] = epoch
+                page._reader[start:stop] = NONE
+            else:
+                page._reader[start:stop] = me
+                page._r_epoch[start:stop] = epoch
 
 
 def _note(summaries, b0: int, b1: int, me: int, epoch: int) -> None:
@@ -279,7 +344,6 @@ class RaceTracker:
         # per unit, the latest epoch of each unit whose accesses are ordered before its next one,
         # indexed by unit + 1: no unit (NONE) and the unit itself are always ordered
         self.limits = [np.full(n + 1, ORDERED, dtype=np.int64) for _ in range(n)]
-        self.ordered: list[list[int]] = [[] for _ in range(n)]  # `limits` as Python ints
         self.epochs = [1] * n  # each unit's own epoch, as a Python int
         self.stale: set[int] = set()  # units whose clock changed since `limits` were made
         for i in range(n):
@@ -290,7 +354,6 @@ class RaceTracker:
         limits = self.limits[i]
         limits[1:] = self.clocks[i]
         limits[0] = limits[i + 1] = ORDERED
-        self.ordered[i] = limits.tolist()
         self.epochs[i] = int(self.clocks[i][i])
 
     # -- synchronisation --------------------------------------------------------------------
@@ -344,8 +407,8 @@ class RaceTracker:
         return me, shadow, self.clocks[me][me], self._limits(me), self._pages(shadow, addresses, itemsize, consecutive)
 
     def _run(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool):
-        """(actor, page, in-page slice, the page's block summary, first and last block, the
-        actor's limits and ordered set) of an access to consecutive bytes on one existing shadow
+        """(actor, page, first and end slot in the page, the page's block summary, first and
+        last block, the actor's clock) of an access to consecutive bytes on one existing shadow
         page (the common vector access), else None."""
         if not consecutive or id(memory) in self.private or not addresses.size:
             return None
@@ -360,22 +423,21 @@ class RaceTracker:
         if page is None or page.summary is None:
             return None
         mask = shadow.MASK
-        sl = slice(first & mask, (last & mask) + 1)
+        start, stop = first & mask, (last & mask) + 1
         me = self.index[unit]
-        return (me, page, sl, page.summary, sl.start >> BLOCK_BITS, (sl.stop - 1) >> BLOCK_BITS, self._limits(me),
-                self.ordered[me])
+        return me, page, start, stop, page.summary, start >> BLOCK_BITS, (stop - 1) >> BLOCK_BITS, self.clocks[me]
 
     def read(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
         run = self._run(unit, memory, addresses, itemsize, consecutive)
         if run is not None:  # checked block by block first: no slot-by-slot check when all is ordered
-            me, page, sl, summary, b0, b1, limits, ordered = run
-            if _ordered(summary.writers, b0, b1, me, ordered) or _writers_ordered(page, sl, limits):
-                if self.watch_shared and (sl.start, sl.stop) not in summary.all_shared \
-                        and not _ordered(summary.readers, b0, b1, me, ordered):
-                    self._mark_shared(page, sl, me, limits)
+            me, page, start, stop, summary, b0, b1, clock = run
+            if _ordered(summary.writers, b0, b1, me, clock) or _writers_ordered(page, slice(start, stop),
+                                                                                 self._limits(me)):
+                if self.watch_shared and (start, stop) not in summary.all_shared \
+                        and not _ordered(summary.readers, b0, b1, me, clock):
+                    self._mark_shared(page, slice(start, stop), me, self._limits(me))
                 epoch = self.epochs[me]
-                page.reader[sl] = me
-                page.r_epoch[sl] = epoch
+                _defer(page, start, stop, READ, me, epoch)
                 _note(summary.readers, b0, b1, me, epoch)
                 return
         access = self._access(unit, memory, addresses, itemsize, consecutive)
@@ -396,6 +458,52 @@ class RaceTracker:
                                 f"wrote with no synchronisation ordering the write before the read (a race)")
             b0, b1 = _blocks(offsets)
             _note(self._summary(page).readers, b0, b1, me, int(epoch))
+
+    def _run_at(self, unit: str, memory, first: int, nbytes: int):
+        """`_run` of the `nbytes` bytes from address `first`."""
+        if id(memory) in self.private:
+            return None
+        last = first + nbytes - 1
+        number = first >> self.PAGE_BITS
+        if last >> self.PAGE_BITS != number or nbytes <= 0:
+            return None
+        shadow = self.shadows.get(id(memory))
+        page = shadow.pages.get(number) if shadow is not None else None
+        if page is None or page.summary is None:
+            return None
+        mask = shadow.MASK
+        start, stop = first & mask, (last & mask) + 1
+        me = self.index[unit]
+        return me, page, start, stop, page.summary, start >> BLOCK_BITS, (stop - 1) >> BLOCK_BITS, self.clocks[me]
+
+    def read_run(self, unit: str, memory, first: int, count: int, itemsize: int) -> None:
+        """`read` of `count` consecutive elements of `itemsize` bytes from address `first`."""
+        run = self._run_at(unit, memory, first, count * itemsize)
+        if run is not None:  # (`read`'s first step, without an address array)
+            me, page, start, stop, summary, b0, b1, clock = run
+            if _ordered(summary.writers, b0, b1, me, clock) and not (
+                    self.watch_shared and (start, stop) not in summary.all_shared
+                    and not _ordered(summary.readers, b0, b1, me, clock)):
+                epoch = self.epochs[me]
+                _defer(page, start, stop, READ, me, epoch)
+                _note(summary.readers, b0, b1, me, epoch)
+                return
+        if id(memory) not in self.private:
+            self.read(unit, memory, first + np.arange(count, dtype=np.int64) * itemsize, itemsize, True)
+
+    def write_run(self, unit: str, memory, first: int, count: int, itemsize: int, values: np.ndarray, et) -> None:
+        """`write` of `count` consecutive elements of `itemsize` bytes from address `first`."""
+        run = self._run_at(unit, memory, first, count * itemsize)
+        if run is not None:  # (`write`'s first step, without an address array)
+            me, page, start, stop, summary, b0, b1, clock = run
+            if _ordered(summary.writers, b0, b1, me, clock) and _ordered(summary.readers, b0, b1, me, clock) \
+                    and not (self.moved and not summary.shared.isdisjoint(range(b0, b1 + 1))):
+                epoch = self.epochs[me]
+                _defer(page, start, stop, WRITE, me, epoch)
+                _note(summary.writers, b0, b1, me, epoch)
+                return
+        if id(memory) not in self.private:
+            self.write(unit, memory, first + np.arange(count, dtype=np.int64) * itemsize, itemsize, True, values, et)
 
     @staticmethod
     def _summary(page: _Page) -> _Summary:
@@ -425,14 +533,14 @@ class RaceTracker:
         one place agree in any order (Decision 25's rule for compute tiles, here for units)."""
         run = self._run(unit, memory, addresses, itemsize, consecutive)
         if run is not None:  # checked block by block first (see `read`)
-            me, page, sl, summary, b0, b1, limits, ordered = run
-            if (_ordered(summary.writers, b0, b1, me, ordered) or _writers_ordered(page, sl, limits)) \
-                    and (_ordered(summary.readers, b0, b1, me, ordered) or _readers_ordered(page, sl, limits)) \
+            me, page, start, stop, summary, b0, b1, clock = run
+            if (_ordered(summary.writers, b0, b1, me, clock)
+                    or _writers_ordered(page, slice(start, stop), self._limits(me))) \
+                    and (_ordered(summary.readers, b0, b1, me, clock)
+                         or _readers_ordered(page, slice(start, stop), self._limits(me))) \
                     and not (self.moved and not summary.shared.isdisjoint(range(b0, b1 + 1))):
                 epoch = self.epochs[me]
-                page.writer[sl] = me
-                page.w_epoch[sl] = epoch
-                page.reader[sl] = NONE
+                _defer(page, start, stop, WRITE, me, epoch)
                 _note(summary.writers, b0, b1, me, epoch)
                 return
         access = self._access(unit, memory, addresses, itemsize, consecutive)

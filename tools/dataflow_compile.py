@@ -84,7 +84,7 @@ def compile_to_dfir(kernel: str | os.PathLike[str], device: str = "sample", disa
             warnings.simplefilter("default", DeprecationWarning)
             built = tool.front_door_passes() + tool.build_passes()
             module = tool.parse(name, text)
-            compat.verify_module(module)
+            tool.verify(module)
             for request, instance in built:
                 tool.apply_pass(module, request, instance)
                 if request.name == through:

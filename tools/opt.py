@@ -101,6 +101,7 @@ class DfschedOptMain(xDSLOptMain):
             super().__init__(args=argv)
         finally:
             Attribute.__post_init__ = attribute_post_init
+        self.verify = compat.VerifyWhenChanged()  # after parsing and each pass (Decision 116)
 
     # -- registration ------------------------------------------------------
     def register_all_dialects(self):
@@ -267,7 +268,7 @@ class DfschedOptMain(xDSLOptMain):
         try:
             module = self.parse(name, padded)
             if not self.args.disable_verify:
-                compat.verify_module(module)
+                self.verify(module)
             collector = self._report_collector()
             self._run_passes(module, built, collector)
             out = self._print(module)
@@ -329,7 +330,7 @@ class DfschedOptMain(xDSLOptMain):
             instance.apply(self.ctx, target)
         if not self.args.disable_verify:
             try:
-                compat.verify_module(module)
+                self.verify(module)
             except DiagnosticError as exc:
                 exc.diagnostic.message += f" (after pass '{request.name}')"
                 raise

@@ -115,7 +115,10 @@ def _tile_offsets(tile: Operation) -> list[Span] | None:
 
 
 def _reached(tile: Operation, offsets: list[Span], bounds: ValueBounds) -> list[Span] | None:
-    """Per dimension, the coordinates the access tile's points reach (None when unbounded)."""
+    """Per dimension, the coordinates the access tile's points reach (None when unbounded, or
+    when a loop around it runs no iteration: the tile is never placed)."""
+    if _in_loop_of_no_iteration(tile, bounds):
+        return None
     amap = tile.base_map.data  # type: ignore[attr-defined]
     indices = [bounds.of(v) for v in tile.indices]  # type: ignore[attr-defined]
     dims, symbols = indices[: amap.num_dims], indices[amap.num_dims:]
@@ -126,6 +129,19 @@ def _reached(tile: Operation, offsets: list[Span], bounds: ValueBounds) -> list[
             return None
         reached.append((anchor[0] + low, anchor[1] + high))
     return reached
+
+
+def _in_loop_of_no_iteration(op: Operation, bounds: ValueBounds) -> bool:
+    """Whether some `scf.for` around `op` provably runs no iteration (`lb >= ub` for every value
+    the bounds allow; `for row = tile to 8 step 16` on tiles 8 and up)."""
+    loop = op.parent_op()
+    while loop is not None and "grid" not in loop.attributes:
+        if isinstance(loop, scf.ForOp):
+            low, high = bounds.of(loop.lb)[0], bounds.of(loop.ub)[1]
+            if low is not None and high is not None and low >= high:
+                return True
+        loop = loop.parent_op()
+    return False
 
 
 def _inside(reached: list[Span], held: list[Span]) -> bool:

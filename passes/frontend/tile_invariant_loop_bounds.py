@@ -19,8 +19,12 @@ passes only %k. When some tiles run more (1151 rows on 32 tiles: 36 on tiles 0-3
 
     %row_k = lb + k * step ; scf.if (%row_k < ub) { ...the body at %row_k... }
 
-whose programs launch on the cores where it holds (`ktdflowering-to-dfir`, Decision 64). Only
-loops holding a `ktdp.load` or `ktdp.store` without `iter_args` are rewritten. Diagnostics
+whose programs launch on the cores where it holds (`ktdflowering-to-dfir`, Decision 64). When
+some tile runs no iteration (more tiles than rows), the counted loop would run zero times: it is
+erased and only the guarded copies remain; a loop that runs on no tile at all (constant bounds
+included) is erased too. Either loop, left in place, would be the only caller of its programs,
+and the canonicalizer would drop it and leave them called nowhere. Only loops holding a
+`ktdp.load` or `ktdp.store` without `iter_args` are rewritten. Diagnostics
 (located on the loop): trip counts more than MAX_PEELED apart (naming two tiles and their
 counts), or a bound that cannot be evaluated at a tile id while it depends on it. Reads no
 architecture facts.
@@ -43,7 +47,7 @@ from dfsched.passes.tile_arith import evaluate_at_tile
 from dfsched.passes.walk import values_feeding
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdp
-from dfsched.dialects.constants import index_constant
+from dfsched.dialects.constants import index_constant, trip_count
 from dfsched.passes.builder import Builder
 
 MAX_PEELED = 8  # iterations only some tiles run, each a copy of the body under a branch on the tile id
@@ -65,7 +69,8 @@ def tile_invariant_loop_bounds(root: Operation) -> None:
         if grid is None or math.prod(grid) > MAX_TILES:
             continue  # no grid, or a malformed one: the passes that read it report it
         for loop in [o for o in kernel.walk() if isinstance(o, scf.ForOp)]:
-            _rewrite(loop, grid)
+            if _inside(loop, kernel):  # not in a loop erased before it
+                _rewrite(loop, grid)
 
 
 def _rewrite(loop: scf.ForOp, grid: list[int]) -> None:
@@ -73,6 +78,8 @@ def _rewrite(loop: scf.ForOp, grid: list[int]) -> None:
         return
     bounds = (loop.lb, loop.ub, loop.step)
     if not any(_reads_tile_id(v) for v in bounds):
+        if trip_count(*(evaluate_at_tile(v, (0,) * len(grid)) for v in bounds)) == 0:
+            _erase(loop)  # runs on no tile: its programs would be called nowhere
         return
     trips: dict[tuple[int, ...], int] = {}
     for tile in itertools.product(*(range(d) for d in grid)):
@@ -80,7 +87,7 @@ def _rewrite(loop: scf.ForOp, grid: list[int]) -> None:
         if lb is None or ub is None or step is None or step <= 0:
             raise error(loop, "the loop's bounds depend on the compute tile id and cannot be evaluated at "
                               f"tile {_name(tile)}, so the host cannot run it for every tile at once")
-        trips[tile] = max(0, -(-(ub - lb) // step))
+        trips[tile] = trip_count(lb, ub, step)
     everywhere, most = min(trips.values()), max(trips.values())
     _check_peelable(loop, trips, everywhere, most)
     upper_bound = loop.ub
@@ -88,6 +95,21 @@ def _rewrite(loop: scf.ForOp, grid: list[int]) -> None:
     last: Operation = loop
     for k in range(everywhere, most):
         last = _guarded_iteration(loop, upper_bound, k, last)
+    if everywhere == 0:
+        _erase(loop)  # some tile runs no iteration: only the guarded copies remain
+
+
+def _inside(op: Operation, ancestor: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and parent is not ancestor:
+        parent = parent.parent_op()
+    return parent is ancestor
+
+
+def _erase(loop: scf.ForOp) -> None:
+    """Drop a loop without results that runs no iteration (its body's ops go with it)."""
+    loop.detach()
+    loop.erase()
 
 
 def _check_peelable(loop: scf.ForOp, trips: dict[tuple[int, ...], int], everywhere: int, most: int) -> None:
@@ -100,8 +122,8 @@ def _check_peelable(loop: scf.ForOp, trips: dict[tuple[int, ...], int], everywhe
                       f"{_name(busiest)}), so the host cannot run it for every tile at once")
 
 
-def _count_iterations(loop: scf.ForOp, trip_count: int) -> None:
-    """`for %k = 0 to trip_count step 1`, the body computing its row as `lb + %k * step`."""
+def _count_iterations(loop: scf.ForOp, trips: int) -> None:
+    """`for %k = 0 to trips step 1`, the body computing its row as `lb + %k * step`."""
     body = loop.body.block
     at_start = Builder.at_start(body)
     iv = body.args[0]
@@ -112,7 +134,7 @@ def _count_iterations(loop: scf.ForOp, trip_count: int) -> None:
             use.operation.operands[use.index] = row
     before = Builder.before(loop)
     loop.operands[0] = before.value(index_constant(0))
-    loop.operands[1] = before.value(index_constant(trip_count))
+    loop.operands[1] = before.value(index_constant(trips))
     loop.operands[2] = before.value(index_constant(1))
 
 

@@ -431,8 +431,8 @@ class Planner:
     def route(self, move: Move) -> None:
         src, dst = move.src.node, move.dst.node
         hint = self.unit_hint(move)
-        graph = self.routing.graph
-        if hint is not None and graph.has_edge(src.id, hint.id) and graph.has_edge(hint.id, dst.id):
+        routing = self.routing
+        if hint is not None and routing.has_edge(src.id, hint.id) and routing.has_edge(hint.id, dst.id):
             nodes = [src, hint, dst]
         else:
             ids = self.shortest_route(src, dst)
@@ -451,7 +451,7 @@ class Planner:
         if src.id != dst.id:
             return self.routing.shortest_path(src.id, dst.id)
         best: list[int] | None = None
-        for succ in self.routing.graph.successors(src.id):
+        for succ in self.routing.successors(src.id):
             tail = self.routing.shortest_path(succ, dst.id)
             if tail is not None and (best is None or len(tail) + 1 < len(best)):
                 best = [src.id, *tail]

@@ -3,6 +3,7 @@
 import pytest
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, UnitAttr, f16, f32
 from xdsl.dialects.func import FuncOp
+from xdsl.ir import Block, Region
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.arch import intrinsics
@@ -10,30 +11,25 @@ from dfsched.arch.model import DeviceModel
 from dfsched.compat import LocatingParser, verify_module
 from dfsched.diagnostics import DiagnosticError
 from dfsched.dialects import make_context
-from dfsched.dialects.ktdf_arch import (DatapathOp, DeviceOp, ExecUnitOp, GroupOp, MapAttr, MemoryOp, YieldOp,
-                                        verify_operation_attribute)
+from dfsched.dialects.ktdf_arch import (DatapathOp, DeviceOp, ExecUnitOp, ExecUnitType, GroupOp, MapAttr, MemoryOp,
+                                        MemoryType, YieldOp, verify_operation_attribute)
 from dfsched.printing import print_module
 
 
 def build_device() -> ModuleOp:
-    """A device written with the builders: one memory shared into a group exporting a unit."""
-    ddr = MemoryOp("DDR", size=1 << 20)
-    group = GroupOp([ddr.result], num_results=1, kind="core")
+    """A device built from Python (IRDL's generic builders): one memory shared into a group exporting a unit."""
+    ddr = MemoryOp.build(result_types=[MemoryType()], properties={"kind": StringAttr("DDR"),
+                                                                  "size": IntegerAttr(1 << 20, 64)})
+    group = GroupOp.build(operands=[[ddr.result]], result_types=[[ExecUnitType()]],
+                          properties={"kind": StringAttr("core")}, regions=[Region(Block(arg_types=[MemoryType()]))])
     (shared,) = group.block.args
     lanes = MapAttr([(f16, IntegerAttr(16, 64))])
-    unit = ExecUnitOp(
-        "VEC",
-        attributes={
-            intrinsics.FEATURES: DictionaryAttr(
-                {intrinsics.COMPUTE: UnitAttr(), intrinsics.SIMD: DictionaryAttr({"lanes": lanes})}
-            )
-        },
-    )
-    group.block.insert_op_before(unit, group.block.last_op)
-    group.block.insert_op_before(DatapathOp(shared, unit.result), group.block.last_op)
-    group.block.erase_op(group.block.last_op)
-    group.block.add_op(YieldOp(unit.result))
-    back = DatapathOp(group.results[0], ddr.result)
+    features = DictionaryAttr({intrinsics.COMPUTE: UnitAttr(), intrinsics.SIMD: DictionaryAttr({"lanes": lanes})})
+    unit = ExecUnitOp.build(result_types=[ExecUnitType()], properties={"kind": StringAttr("VEC")},
+                            attributes={intrinsics.FEATURES: features})
+    group.block.add_ops([unit, DatapathOp.build(operands=[shared, unit.result]),
+                         YieldOp.build(operands=[[unit.result]])])
+    back = DatapathOp.build(operands=[group.results[0], ddr.result])
     return ModuleOp([DeviceOp("built", [ddr, group, back])])
 
 

@@ -208,3 +208,33 @@ def test_a_ring_of_two_cores_is_one_link_each_way():
     assert model.core_route(0, 1) == [0, 1] and model.core_route(1, 0) == [1, 0]
     first = next(n.id for n in model.routing.nodes if n.core == 0)
     assert sorted((u - first, v - first) for u, v in model.routing.graph.edges() if u >= first) == [(0, 1), (1, 0)]
+
+
+def _searched_path(graph: RoutingGraph, src: int, dst: int) -> list[int] | None:
+    """The breadth-first path networkx's search gives (the reference for the unbranched routes)."""
+    import networkx as nx
+
+    if src == dst:
+        return [src]
+    parents = {child: parent for parent, child in nx.bfs_edges(graph.graph, src)}
+    if dst not in parents:
+        return None
+    path = [dst]
+    while path[-1] != src:
+        path.append(parents[path[-1]])
+    return path[::-1]
+
+
+@pytest.mark.parametrize("device", ["sample", "quad_corelet", "spyre", "ring4", "matrix_unit", "test_patterns"])
+def test_routes_read_without_a_search_are_the_searched_ones(device):
+    """Routes along single-successor chains skip networkx (Decision 115): on every pair of nodes
+    of the shipped devices they equal the search's, and each route between a memory and a compute
+    unit (what path expansion asks) is one; routes to a load/store unit and over the core links
+    still search."""
+    graph = load_device(device).routing
+    pairs = [(a.id, b.id) for a in graph.nodes for b in graph.nodes]
+    assert [graph.shortest_path(a, b) for a, b in pairs] == [_searched_path(graph, a, b) for a, b in pairs]
+    ends = [n.id for n in graph.nodes if n.core is None and n.cls is not NodeClass.LOAD_STORE_UNIT]
+    searched = [(a, b) for a in ends for b in ends if a != b and _searched_path(graph, a, b) is not None
+                and graph._unbranched_path(a, b) is None]
+    assert searched == []

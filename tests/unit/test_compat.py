@@ -2,6 +2,8 @@
 
 import threading
 
+import pytest
+
 from xdsl.builder import ImplicitBuilder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import i32
@@ -150,3 +152,65 @@ def test_fast_walks_allow_erasing_the_op_handed_out():
     fast_walks()
     assert names(lambda m: m.walk(), _parsed()) == expected
     assert expected.count("scf.for") == 2 and expected[-3:] == ["func.return", "func.func", "func.return"]
+
+
+KERNEL = """
+func.func @f(%a: i32, %i: index) -> i32 {
+  %c = arith.constant 1 : i32
+  %s = arith.addi %a, %c : i32
+  func.return %s : i32
+}
+"""
+
+
+def _counted_verifier(monkeypatch):
+    """A `VerifyWhenChanged` on KERNEL and the number of full verifications it has run."""
+    from dfsched import compat
+    from dfsched.compat import LocatingParser, VerifyWhenChanged
+    from dfsched.dialects import make_context
+
+    runs = []
+    full = compat.verify_module
+    monkeypatch.setattr(compat, "verify_module", lambda root: (runs.append(1), full(root)))
+    module = LocatingParser(make_context(), KERNEL, "k.mlir").parse_module()
+    verify = VerifyWhenChanged()
+    verify(module)
+    return module, verify, runs
+
+
+def _break_attribute(func):
+    constant = func.body.block.first_op
+    constant.properties["value"] = arith.IntegerAttr(1, 64)
+
+
+def _break_operand(func):
+    add = func.body.block.first_op.next_op
+    add.operands[1] = func.body.block.args[1]
+
+
+def _break_order(func):
+    add = func.body.block.first_op.next_op
+    add.detach()
+    func.body.block.insert_op_before(add, func.body.block.first_op)
+
+
+def _break_argument(func):
+    from xdsl.dialects.builtin import i64
+
+    func.body.block.insert_arg(i64, 0)
+
+
+
+@pytest.mark.parametrize("change", [_break_attribute, _break_operand, _break_order, _break_argument])
+def test_verification_is_skipped_only_when_nothing_changed(monkeypatch, change):
+    """Decision 116: a pass that leaves the IR as it was verified is not verified again; any
+    change the verifiers read (a property, an operand, the order of ops, a block argument) is."""
+    from dfsched.diagnostics import DiagnosticError
+
+    module, verify, runs = _counted_verifier(monkeypatch)
+    verify(module)
+    assert len(runs) == 1
+    change(module.body.block.first_op)
+    with pytest.raises(DiagnosticError):
+        verify(module)
+    assert len(runs) == 2

@@ -312,7 +312,8 @@ def _race_script(seed: int, steps: int = 80):
     return script
 
 
-def _play(script, summaries: bool, moved: bool):
+def _play(script, summaries: bool, moved: bool, runs: bool = False):
+    """`runs`: consecutive accesses go through `read_run`/`write_run` (first address and count)."""
     from dfsched.interp.races import RaceError, RaceTracker
 
     tracker = RaceTracker(["u0", "u1", "u2"], watch_shared=True)
@@ -325,6 +326,10 @@ def _play(script, summaries: bool, moved: bool):
         try:
             if what == "sync":
                 tracker.acquire(f"u{b}", tracker.release(f"u{a}"))
+            elif runs and consecutive and what == "read":
+                tracker.read_run(f"u{a}", memories[m], int(addresses[0]), addresses.size, 2)
+            elif runs and consecutive:
+                tracker.write_run(f"u{a}", memories[m], int(addresses[0]), addresses.size, 2, None, None)
             else:
                 getattr(tracker, what)(f"u{a}", memories[m], addresses, 2, consecutive)
         except RaceError as exc:
@@ -356,3 +361,19 @@ def test_race_block_summaries_give_the_slot_by_slot_verdicts():
                     assert (u is None) == (v is None) and (u is None or np.array_equal(u, v)), (seed, moved)
             raced += fast[0] is not None
     assert 10 < raced < 80  # both verdicts occur
+
+
+def test_race_checks_of_runs_give_the_address_array_verdicts():
+    """`RaceTracker.read_run`/`write_run` (a vector access of consecutive bytes given by its
+    first address, the simulator's common load and store) give the same first race and the
+    same shadows as `read`/`write` given the accesses' addresses."""
+    for seed in range(40):
+        script = _race_script(seed)
+        for moved in (False, True):
+            runs, arrays = _play(script, True, moved, runs=True), _play(script, True, moved)
+            assert runs[0] == arrays[0], (seed, moved)
+            assert len(runs[1]) == len(arrays[1])
+            for x, y in zip(runs[1], arrays[1]):
+                assert x[:2] == y[:2]
+                for u, v in zip(x[2:], y[2:]):
+                    assert (u is None) == (v is None) and (u is None or np.array_equal(u, v)), (seed, moved)

@@ -268,8 +268,8 @@ def test_spyreop_builders_verify():
         x, y = block.args
         block.add_op(spyreop.ExpOp(x))
         block.add_op(spyreop.RealDivOp(x, y))
-        block.add_op(spyreop.CompareOp(spyreop.ComparePredicate.GREATERTHAN, x, y))
-        block.add_op(spyreop.SoftplusOp(x, 0.5, 20.0))
+        block.add_op(spyreop.CompareOp(x, y, predicate=spyreop.ComparePredicateAttr(spyreop.ComparePredicate.GREATERTHAN)))
+        block.add_op(spyreop.SoftplusOp(x, beta=FloatAttr(0.5, f32), threshold=FloatAttr(20.0, f32)))
         block.add_op(spyreop.ConstantOp(FloatAttr(1.5, f16)))
 
     module = in_function(f16, f16, build=build)

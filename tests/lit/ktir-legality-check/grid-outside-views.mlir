@@ -151,3 +151,30 @@ func.func @no_grid() {
   %x = ktdp.load %a : <1x64xindex> -> tensor<1x64xf16>
   return
 }
+
+// -----
+
+// An access tile in a loop that runs no iteration is never placed: accepted, whether the bounds
+// are constants or read the tile id (`for row = tile + 2 to 2`), the row past the view.
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#rm = affine_map<(d0, d1) -> (d0, d1)>
+func.func @loops_of_no_iteration() attributes {grid = [4]} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %t = ktdp.get_compute_tile_id : index
+  %v = ktdp.construct_memory_view %c0, sizes: [2, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<2x64xf16>
+  scf.for %r = %c4 to %c4 step %c2 {
+    %a = ktdp.construct_access_tile %v[%r, %c0] {access_tile_set = #row, access_tile_order = #rm} : memref<2x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %x = ktdp.load %a : <1x64xindex> -> tensor<1x64xf16>
+    ktdp.store %x, %a : tensor<1x64xf16>, <1x64xindex>
+  }
+  %past = arith.addi %t, %c2 : index
+  scf.for %r = %past to %c2 step %c4 {
+    %a = ktdp.construct_access_tile %v[%r, %c0] {access_tile_set = #row, access_tile_order = #rm} : memref<2x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %x = ktdp.load %a : <1x64xindex> -> tensor<1x64xf16>
+    ktdp.store %x, %a : tensor<1x64xf16>, <1x64xindex>
+  }
+  return
+}

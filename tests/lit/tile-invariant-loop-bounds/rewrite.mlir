@@ -127,3 +127,70 @@ func.func @uneven(%a: index) attributes {grid = [4]} {
   }
   return
 }
+
+// -----
+
+// More tiles than rows (issue 19): 4 rows over a grid of 6, one row per tile from tile 0 to 3,
+// none on tiles 4 and 5. No iteration runs on every tile, so the loop itself goes and only the
+// guarded copy of its first iteration remains (a loop of zero trips left its programs called
+// nowhere, which failed in `wrap-program-dfir`).
+
+#set = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
+#one = affine_set<(d0) : (d0 >= 0, -d0 >= 0)>
+#id = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @more_tiles_than_rows
+func.func @more_tiles_than_rows(%a: index) attributes {grid = [6]} {
+  %t = ktdp.get_compute_tile_id : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  %v = ktdp.construct_memory_view %a, sizes: [4], strides: [1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<4xf16>
+  // CHECK-NOT:  scf.for
+  // CHECK:      %[[SCALED:.*]] = arith.muli %{{.*}}, %c6 : index
+  // CHECK-NEXT: %[[ROW:.*]] = arith.addi %0, %[[SCALED]] : index
+  // CHECK-NEXT: %[[HOLDS:.*]] = arith.cmpi slt, %[[ROW]], %c4 : index
+  // CHECK-NEXT: scf.if %[[HOLDS]] {
+  // CHECK:        ktdp.store
+  // CHECK-NOT:  scf.for
+  // CHECK:      return
+  scf.for %i = %t to %c4 step %c6 {
+    %ti = ktdp.construct_access_tile %v[%i] {access_tile_set = #one, access_tile_order = #id} : memref<4xf16> -> !ktdp.access_tile<1xindex>
+    %x = ktdp.load %ti : <1xindex> -> tensor<1xf16>
+    ktdp.store %x, %ti : tensor<1xf16>, <1xindex>
+  }
+  return
+}
+
+// -----
+
+// A loop that runs on no tile (constant bounds, zero trips) is erased with the loops inside it;
+// one without memory accesses is left to the canonicalizer.
+
+#set = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
+#one = affine_set<(d0) : (d0 >= 0, -d0 >= 0)>
+#id = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @no_iteration
+// CHECK-NEXT:   arith.constant 0 : index
+// CHECK-NEXT:   arith.constant 1 : index
+// CHECK-NEXT:   ktdp.construct_memory_view
+// CHECK-NEXT:   scf.for %{{.*}} = %c0 to %c0 step %c1 {
+// CHECK-NEXT:     arith.addi
+// CHECK-NEXT:   }
+// CHECK-NEXT:   return
+func.func @no_iteration(%a: index) attributes {grid = [2]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = ktdp.construct_memory_view %a, sizes: [4], strides: [1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<4xf16>
+  scf.for %i = %c1 to %c0 step %c1 {
+    scf.for %j = %c0 to %c1 step %c1 {
+      scf.for %k = %c0 to %c1 step %c1 {
+        %ti = ktdp.construct_access_tile %v[%k] {access_tile_set = #one, access_tile_order = #id} : memref<4xf16> -> !ktdp.access_tile<1xindex>
+        %x = ktdp.load %ti : <1xindex> -> tensor<1xf16>
+        ktdp.store %x, %ti : tensor<1xf16>, <1xindex>
+      }
+    }
+  }
+  scf.for %i = %c0 to %c0 step %c1 {
+    %s = arith.addi %i, %c1 : index
+  }
+  return
+}
