@@ -111,7 +111,7 @@ def finish(op: Operation) -> Operation:
 
 
 def print_body(printer: Printer, region: Region) -> None:
-    """An access op's body: on its own line, its terminator always shown, its argument never."""
+    """An access op's body: its terminator always shown, its argument never (the syntax binds it)."""
     printer.print_region(region, print_entry_block_args=False, print_block_terminators=True)
 
 
@@ -126,7 +126,7 @@ class _Parsed:
 
 
 class Piece:
-    """One piece of an access op's syntax; pieces that print nothing read nothing either."""
+    """One piece of an access op's syntax: what it reads, prints and checks (each does nothing by default)."""
 
     def parse(self, parser: Parser, parsed: _Parsed) -> None:
         pass

@@ -11,6 +11,7 @@ a private region without its yield), we report an error instead.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from math import prod
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (I64, AffineMapAttr, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, MemRefType,
@@ -83,15 +84,9 @@ class OpaqueEffects(MemoryEffect):
     @classmethod
     def get_effects(cls, op: Operation):
         assert isinstance(op, OpaqueOp)
-        effects = set()
-        for value in op.inputs:
-            if isinstance(value.type, MemRefType):
-                effects.add(EffectInstance(MemoryEffectKind.READ, value=value))
-        for value in op.outputs:
-            if isinstance(value.type, MemRefType):
-                effects.add(EffectInstance(MemoryEffectKind.READ, value=value))
-                effects.add(EffectInstance(MemoryEffectKind.WRITE, value=value))
-        return effects
+        memrefs = [v for v in op.operands if isinstance(v.type, MemRefType)]
+        return ({EffectInstance(MemoryEffectKind.READ, value=v) for v in memrefs}
+                | {EffectInstance(MemoryEffectKind.WRITE, value=v) for v in memrefs if v in op.outputs})
 
 
 class OpaqueSpeculatable(ConditionallySpeculatable):
@@ -366,9 +361,7 @@ def _verify_fifo_access(slot: Attribute, shaped: Attribute, names: tuple[str, st
     shaped_dynamic = any(d < 0 for d in shape)
     if slot.is_dynamic != shaped_dynamic:
         raise VerifyException("FIFO slot and data must both be dynamic or both be static")
-    count = 1
-    for d in shape:
-        count *= d
+    count = prod(shape)
     if not shaped_dynamic and count != slot.num_elements.data:
         raise VerifyException(
             f"data total elements ({count}) must match FIFO slot size ({slot.num_elements.data})")

@@ -37,17 +37,8 @@ from dfsched.dialects.directives import (GraphOrImport, InherentAttrDict, Isolat
                                          print_id_and_dict, with_attr_dict)
 
 from dfsched.dialects.ktdf_arch_types import (  # noqa: F401  (re-export: the dialect's names in one place)
-    parse_sparse_literal,
-    ENDPOINT_TYPES,
-    ExecUnitType,
-    MapAttr,
-    MemoryType,
-    PortType,
-    SparseElementsAttr,
-    attribute_text,
-    parse_short_type,
-    print_short_type,
-)
+    ENDPOINT_TYPES, ExecUnitType, MapAttr, MemoryType, PortType, SparseElementsAttr, attribute_text, parse_short_type,
+    parse_sparse_literal, print_short_type)
 
 DIALECT_NAME = "ktdf_arch"
 

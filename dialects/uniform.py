@@ -203,6 +203,8 @@ class _UnitListRegionsOp(IRDLOperation):
 
     @classmethod
     def _parse_unit_regions(cls, parser: Parser) -> tuple[list[SSAValue], list[int], list[Region]]:
+        """`{ (%arg -> %u0, ...) { region } ... }` (the closing brace may be left out)."""
+        parser.parse_punctuation("{")
         units: list[SSAValue] = []
         sizes: list[int] = []
         regions: list[Region] = []
@@ -214,6 +216,7 @@ class _UnitListRegionsOp(IRDLOperation):
             regions.append(parser.parse_region([arg]))
             units.extend(parser.resolve_operand(u, _INDEX) for u in unit_list)
             sizes.append(len(unit_list))
+        parser.parse_optional_punctuation("}")
         return units, sizes, regions
 
     def _print_unit_regions(self, printer: Printer) -> None:
@@ -274,9 +277,7 @@ class UniformizeRegionsOp(_UnitListRegionsOp):
         result_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->"):
             result_types = parse_arrow_type_list(parser)
-        parser.parse_punctuation("{")
         units, sizes, regions = cls._parse_unit_regions(parser)
-        parser.parse_optional_punctuation("}")
         attrs = parser.parse_optional_attr_dict()
         props, others = split_attr_dict(cls, attrs)
         props["list_sizes"] = ArrayAttr([IntegerAttr(s, i32) for s in sizes])
@@ -311,9 +312,7 @@ class EqualizePatternOp(_UnitListRegionsOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> EqualizePatternOp:
-        parser.parse_punctuation("{")
         units, sizes, regions = cls._parse_unit_regions(parser)
-        parser.parse_optional_punctuation("}")
         op = cls.create(operands=units, regions=regions,
                         properties={"list_sizes": ArrayAttr([IntegerAttr(s, i32) for s in sizes])})
         return ensure_implicit_terminator(op, YieldOp)
