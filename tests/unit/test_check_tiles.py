@@ -127,7 +127,7 @@ def test_inter_tile_ops_mean_every_tile():
 def test_tiles_writing_the_same_bytes_are_all_checked(capsys, tmp_path, grid, note):
     """Identical writes are no race (Decision 25), but the sampled reference keeps a byte's last
     writer only: a sample holding an earlier one alone (tile 0 for row 3 at grid 7) was compared
-    with the input bytes there, a false MISMATCH. Such tiles share outputs (Decision 118). Two
+    with the input bytes there, a false MISMATCH. Such tiles share outputs (Decision 119). Two
     passes suffice to show the verdict."""
     kernel = tmp_path / f"rows{grid}.mlir"
     kernel.write_text(rows_over_grid(grid))
