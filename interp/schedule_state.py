@@ -190,9 +190,25 @@ class Label:
         return format(str(self), spec)
 
 
-@functools.lru_cache(maxsize=512)
+CACHED_POINTS_MAX = 1 << 20
+"""Boxes of more points are not remembered (`box_points`, `_whole_addresses`): loops make the
+small ones again and again; a big one (a whole view of a corpus kernel: 335 MB of coordinates
+for 21M elements) is made rarely and would stay in memory until the process ends."""
+
+
 def box_points(sizes: tuple[int, ...]) -> np.ndarray:
     """Row-major coordinates of the box [0, sizes): shape sizes + (rank,), read-only."""
+    if math.prod(sizes) > CACHED_POINTS_MAX:
+        return _box_points(sizes)
+    return _cached_box_points(sizes)
+
+
+@functools.lru_cache(maxsize=512)
+def _cached_box_points(sizes: tuple[int, ...]) -> np.ndarray:
+    return _box_points(sizes)
+
+
+def _box_points(sizes: tuple[int, ...]) -> np.ndarray:
     points = np.moveaxis(np.indices(sizes, dtype=np.int64), 0, -1) if sizes else np.zeros((0,), dtype=np.int64)
     points.setflags(write=False)
     return points
@@ -280,6 +296,8 @@ def _whole_addresses(view: StridedView) -> np.ndarray | None:
     coordinate set, a layout or no dimensions (`read_region` checks those)."""
     if view.coordinate_set is not None or view.layout is not None or not view.sizes:
         return None
+    if math.prod(view.sizes) > CACHED_POINTS_MAX:
+        return view.addresses(view_coords(view))
     key = (view.offset, view.sizes, view.strides, view.memory.element_step(view.et))
     found = _WHOLE_ADDRESSES.get(key)
     if found is None:
