@@ -119,14 +119,12 @@ class ConstructMemoryViewOp(IRDLOperation):
         result_type: Attribute,
         memory_space: Attribute,
         coordinate_set: AffineSetAttr | AffineSet,
-        sizes: Sequence[SSAValue] = (),
-        strides: Sequence[SSAValue] = (),
-        attributes: Mapping[str, Attribute] | None = None,
     ):
+        """A view of static sizes and strides (the passes build no dynamic one)."""
         if isinstance(coordinate_set, AffineSet):
             coordinate_set = AffineSetAttr(coordinate_set)
         super().__init__(
-            operands=[offset, sizes, strides],
+            operands=[offset, [], []],
             result_types=[result_type],
             properties={
                 "static_sizes": DenseArrayBase.from_list(i64, static_sizes),
@@ -134,7 +132,6 @@ class ConstructMemoryViewOp(IRDLOperation):
                 "memory_space": memory_space,
                 "coordinate_set": coordinate_set,
             },
-            attributes=attributes,
         )
 
     def get_static_sizes(self) -> tuple[int, ...]:

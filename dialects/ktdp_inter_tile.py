@@ -37,6 +37,8 @@ class _YieldTensorsOp(IRDLOperation):
     """Syntax and checks shared by the yields of the inter-tile regions: `%v, ... : types`,
     every value a ranked tensor."""
 
+    values = var_operand_def()
+
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
     def verify_(self) -> None:
@@ -49,11 +51,7 @@ class YieldPartialOp(_YieldTensorsOp):
 
     name = "ktdp.yield_partial"
 
-    values = var_operand_def()
-
-    traits = lazy_traits_def(
-        lambda: (IsTerminator(), ReturnLike(), Pure(), HasParent(InterTileProduceOp))
-    )
+    traits = lazy_traits_def(lambda: (IsTerminator(), ReturnLike(), Pure(), HasParent(InterTileProduceOp)))
 
 
 @irdl_op_definition
@@ -62,11 +60,7 @@ class YieldReducedOp(_YieldTensorsOp):
 
     name = "ktdp.yield_reduced"
 
-    values = var_operand_def()
-
-    traits = lazy_traits_def(
-        lambda: (IsTerminator(), ReturnLike(), Pure(), HasParent(InterTileReduceOp))
-    )
+    traits = lazy_traits_def(lambda: (IsTerminator(), ReturnLike(), Pure(), HasParent(InterTileReduceOp)))
 
 
 # -- enumerating small integer sets (the disjointness check of inter_tile_produce) ----------
