@@ -6,11 +6,9 @@ xDSL 0.74 differs from MLIR here in ways FileCheck lines notice:
 - `affine.apply`/`affine.min` print `affine_map<...> (%i)` (space, inline map), `affine.max` is missing,
   `affine.if` prints only generically, and `affine.load`/`affine.store` subscripts have no `symbol(...)`.
 
-The expression builders (`add`, `mul`, `floordiv`, `ceildiv`, `mod`, `neg`, `sub`, from `affine_subscripts`)
-follow MLIR's `AffineExpr` operators, simplifications included, so an expression built or parsed here prints exactly as
-MLIR prints the same expression. `MLIRAffineParser` parses expressions with these semantics;
-`MLIRAffineParsing` (from `dfsched.compat`, re-exported) is a parser mix-in that makes `affine_map<...>`,
-`affine_set<...>` and SSA subscripts parse with it.
+`MLIRAffineParser` parses expressions with MLIR's `AffineExpr` operators, simplifications included (the
+builders of `affine_subscripts`), so an expression parsed here prints exactly as MLIR prints it;
+`compat.MLIRAffineParsing` is the parser mix-in that makes `affine_map<...>` and `affine_set<...>` parse with it.
 """
 
 from __future__ import annotations
@@ -19,7 +17,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import affine as xaffine
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType, MemRefType
-from xdsl.ir import Attribute, Dialect, Region, SSAValue
+from xdsl.ir import Dialect, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineConstraintExpr, AffineConstraintKind, AffineExpr
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, result_def, traits_def, var_operand_def
 from xdsl.parser import Parser
@@ -27,37 +25,10 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from dfsched.compat import AffineParserBase, MLIRAffineParsing, MLIRTokenKind, consume_token, next_token, next_token_is
-from dfsched.dialects.affine_subscripts import (affine_add, affine_ceildiv, affine_floordiv, affine_mod, affine_mul,
-                                                affine_neg, affine_operator, affine_sub, parse_subscripts,
-                                                print_affine_map_of_ssa_ids)
-from dfsched.dialects.syntax import add_implicit_terminator, parse_arrow_type_list, parse_type_of, print_arrow_type_list
-
-# ---------------------------------------------------------------------------
-# MLIR affine-expression semantics (the builders live in affine_subscripts, shared with agen/ktdf)
-# ---------------------------------------------------------------------------
-
-def const(value: int) -> AffineExpr:
-    return AffineConstantExpr(value)
-
-
-def _e(x: AffineExpr | int) -> AffineExpr:
-    return AffineConstantExpr(x) if isinstance(x, int) else x
-
-
-def _on_ints_too(op: Callable[[AffineExpr, AffineExpr], AffineExpr]) -> Callable[[AffineExpr | int, AffineExpr | int],
-                                                                             AffineExpr]:
-    """MLIR's operator `op`, its operands expressions or plain integers (constants)."""
-    return lambda lhs, rhs: op(_e(lhs), _e(rhs))
-
-
-add, sub, mul = _on_ints_too(affine_add), _on_ints_too(affine_sub), _on_ints_too(affine_mul)
-floordiv, ceildiv, mod = _on_ints_too(affine_floordiv), _on_ints_too(affine_ceildiv), _on_ints_too(affine_mod)
-
-
-def neg(e: AffineExpr | int) -> AffineExpr:
-    return affine_neg(_e(e))
-
+from dfsched.compat import AffineParserBase, MLIRTokenKind, consume_token, next_token, next_token_is
+from dfsched.dialects.affine_subscripts import affine_neg, affine_operator, affine_sub, parse_subscripts, print_affine_map_of_ssa_ids
+from dfsched.dialects.syntax import (add_implicit_terminator, parse_optional_arrow_type_list, parse_type_of,
+                                    print_optional_arrow_type_list)
 
 # ---------------------------------------------------------------------------
 # Parsing with MLIR semantics
@@ -70,7 +41,7 @@ class MLIRAffineParser(AffineParserBase):
     def parse_primary_expr(self, parse_optional_bare_id):
         if next_token_is(self, MLIRTokenKind.MINUS):
             consume_token(self)
-            return neg(self.parse_primary_expr(parse_optional_bare_id))
+            return affine_neg(self.parse_primary_expr(parse_optional_bare_id))
         return super().parse_primary_expr(parse_optional_bare_id)
 
     def create_binary_expr(self, lhs, rhs, binop):
@@ -88,9 +59,9 @@ class MLIRAffineParser(AffineParserBase):
         if op not in (">=", "<=", "=="):
             raise ParseError(op_pos, "expected '== affine-expr' or '>= affine-expr' at end of affine constraint")
         rhs = self.parse_expr(parse_optional_bare_id)
-        expr = sub(rhs, lhs) if op == "<=" else sub(lhs, rhs)
+        expr = affine_sub(rhs, lhs) if op == "<=" else affine_sub(lhs, rhs)
         kind = AffineConstraintKind.eq if op == "==" else AffineConstraintKind.ge
-        return AffineConstraintExpr(kind, expr, const(0), canonicalize=False)
+        return AffineConstraintExpr(kind, expr, AffineConstantExpr(0), canonicalize=False)
 
 
 def _parse_affine_literal(parser: Parser, keyword: str, parse: Callable[[MLIRAffineParser], object],
@@ -220,9 +191,7 @@ class IfOp(xaffine.IfOp):
         pos = parser.pos
         cond = parse_affine_set_attr(parser)
         operands = parse_dim_and_symbol_list(parser, cond.data.num_dims, cond.data.num_symbols, pos)
-        result_types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            result_types = parse_arrow_type_list(parser)
+        result_types = parse_optional_arrow_type_list(parser)
         then_region = parser.parse_region()
         add_implicit_terminator(then_region, xaffine.YieldOp)
         else_region = Region()
@@ -244,9 +213,7 @@ class IfOp(xaffine.IfOp):
         printer.print_attribute(self.condition)
         print_dim_and_symbol_list(printer, tuple(self.args), self.condition.data.num_dims)
         types = self.result_types
-        if types:
-            printer.print_string(" -> ")
-            print_arrow_type_list(printer, types)
+        print_optional_arrow_type_list(printer, types)
         printer.print_string(" ")
         printer.print_region(self.then_region, print_entry_block_args=False,
                              print_block_terminators=bool(types))
@@ -333,7 +300,6 @@ AFFINE = Dialect("affine", [
 ], [])
 
 __all__ = [
-    "AFFINE", "ApplyOp", "IfOp", "LoadOp", "MaxOp", "MinOp", "StoreOp", "MLIRAffineParser",
-    "MLIRAffineParsing", "add", "mul", "floordiv", "ceildiv", "mod", "neg", "sub",
-    "parse_affine_map_attr", "parse_affine_set_attr",
+    "AFFINE", "ApplyOp", "IfOp", "LoadOp", "MaxOp", "MinOp", "StoreOp", "MLIRAffineParser", "parse_affine_map_attr",
+    "parse_affine_set_attr",
 ]

@@ -70,7 +70,7 @@ from xdsl.traits import SingleBlockImplicitTerminator
 
 from dfsched.compat import MLIRTokenKind, UnresolvedOperand
 from dfsched.dialects.affine_subscripts import parse_optional_subscripts, parse_subscripts, print_subscripts
-from dfsched.dialects.syntax import add_implicit_terminator, parse_type_list
+from dfsched.dialects.syntax import add_implicit_terminator, parse_type_list, sorted_attrs, split_inherent
 
 KDYNAMIC = -(2**63)
 """MLIR's `ShapedType::kDynamic`: the placeholder for a dynamic fifo count or size entry."""
@@ -79,6 +79,19 @@ KDYNAMIC = -(2**63)
 def _printed(state: PrintingState) -> None:
     state.should_emit_space = True
     state.last_was_punctuation = False
+
+
+class _Word(CustomDirective):
+    """A directive printed as one word of the format: `print_text`, spaced from what precedes
+    it as the format's own words are."""
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        self.print_text(printer, op)
+        _printed(state)
+
+    def print_text(self, printer: Printer, op: IRDLOperation) -> None:
+        raise NotImplementedError
 
 
 def parse_bracket_pairs(parser: Parser) -> tuple[list[UnresolvedOperand], list[UnresolvedOperand]]:
@@ -134,7 +147,7 @@ class BracketPairs(CustomDirective):
 
 
 @irdl_custom_directive
-class ImmutableMap(CustomDirective):
+class ImmutableMap(_Word):
     keys: VariadicOperandVariable
     values: VariadicOperandVariable
 
@@ -153,12 +166,10 @@ class ImmutableMap(CustomDirective):
         self.keys.set(state, keys)
         self.values.set(state, values)
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        state.print_whitespace(printer)
+    def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         printer.print_string("(")
         print_bracket_pairs(printer, self.keys.get(op), self.values.get(op), " -> ")
         printer.print_string(")")
-        _printed(state)
 
 
 @irdl_custom_directive
@@ -187,7 +198,7 @@ def parse_own_type(parser: Parser, base: type[ParametrizedAttribute]) -> Attribu
 
 
 @irdl_custom_directive
-class OwnType(CustomDirective):
+class OwnType(_Word):
     type: TypeDirective
 
     def _base(self, op_type: type[IRDLOperation]) -> type[ParametrizedAttribute]:
@@ -204,18 +215,16 @@ class OwnType(CustomDirective):
     def parse(self, parser: Parser, state: ParsingState) -> None:
         self.type.set(state, (parse_own_type(parser, self._base(state.op_type)),))
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        state.print_whitespace(printer)
+    def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         (type_,) = self.type.get(op)
         if isinstance(type_, self._base(type(op))):
             type_.print_parameters(printer)
         else:
             printer.print_attribute(type_)
-        _printed(state)
 
 
 @irdl_custom_directive
-class Body(CustomDirective):
+class Body(_Word):
     region: RegionVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
@@ -228,29 +237,25 @@ class Body(CustomDirective):
             add_implicit_terminator(region, implicit.op_type)
         self.region.set(state, region)
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+    def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         region: Region = self.region.get(op)
         last = region.block.last_op if region.blocks else None
         elide = (op.has_trait(SingleBlockImplicitTerminator) and last is not None
                  and not last.operands and not last.attributes and not last.properties)
-        state.print_whitespace(printer)
         printer.print_region(region, print_entry_block_args=bool(region.blocks and region.block.args),
                              print_empty_block=False, print_block_terminators=not elide)
-        _printed(state)
 
 
 @irdl_custom_directive
-class BareI64(CustomDirective):
+class BareI64(_Word):
     value: AttributeVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
         self.value.set(state, IntegerAttr(parser.parse_integer(allow_boolean=False), i64))
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+    def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         attr = self.value.get(op)
-        state.print_whitespace(printer)
         printer.print_string(str(attr.value.data) if isinstance(attr, IntegerAttr) else str(attr))
-        _printed(state)
 
     def is_present(self, op: IRDLOperation) -> bool:
         return self.value.get(op) is not None
@@ -260,7 +265,7 @@ class BareI64(CustomDirective):
 
 
 @irdl_custom_directive
-class EnumKeyword(CustomDirective):
+class EnumKeyword(_Word):
     value: AttributeVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
@@ -270,16 +275,14 @@ class EnumKeyword(CustomDirective):
             parser.raise_error(f"expected one of {', '.join(names)}")
         self.value.set(state, IntegerAttr(int(state.op_type.KEYWORDS[kind]), i32))
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+    def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         value = self.value.get(op).value.data
         known = {int(k): k.name for k in op.KEYWORDS}
-        state.print_whitespace(printer)
         printer.print_string(known.get(value, str(value)))
-        _printed(state)
 
 
 @irdl_custom_directive
-class CellOrSlot(CustomDirective):
+class CellOrSlot(_Word):
     value: OperandVariable
     indices: VariadicOperandVariable
     map: AttributeVariable
@@ -309,8 +312,7 @@ class CellOrSlot(CustomDirective):
             self.static_sizes.set(state, DenseArrayBase.from_list(i64, static))
         self.sizes.set(state, dynamic)
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        state.print_whitespace(printer)
+    def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         value: SSAValue = self.value.get(op)
         printer.print_operand(value)
         if isinstance(value.type, MemRefType):
@@ -330,7 +332,6 @@ class CellOrSlot(CustomDirective):
                 else:
                     printer.print_string(str(size))
             printer.print_string("]")
-        _printed(state)
 
 
 def parse_isolated_region(parser: Parser, arguments: Sequence[Parser.Argument] | None = None) -> Region | None:
@@ -373,7 +374,7 @@ def parse_isolated_region(parser: Parser, arguments: Sequence[Parser.Argument] |
 
 
 @irdl_custom_directive
-class IsolatedBody(CustomDirective):
+class IsolatedBody(_Word):
     region: RegionVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
@@ -384,10 +385,8 @@ class IsolatedBody(CustomDirective):
             region.add_block(Block())
         self.region.set(state, region)
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        state.print_whitespace(printer)
+    def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         printer.print_region(self.region.get(op), print_entry_block_args=False, print_empty_block=False)
-        _printed(state)
 
 
 @irdl_custom_directive
@@ -434,7 +433,7 @@ class ProducedFuture(CustomDirective):
 
 
 @irdl_custom_directive
-class Delivered(CustomDirective):
+class Delivered(_Word):
     types: TypeDirective
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
@@ -446,14 +445,12 @@ class Delivered(CustomDirective):
         self.types.set(state, delivery_result_types(declared, future.get_partial_types()))
         push_declared_delivery(parser, declared, pos)
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        state.print_whitespace(printer)
+    def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         printer.print_list(self.types.get(op), printer.print_attribute)
-        _printed(state)
 
 
 @irdl_custom_directive
-class ShortType(CustomDirective):
+class ShortType(_Word):
     type: TypeDirective
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
@@ -461,16 +458,14 @@ class ShortType(CustomDirective):
 
         self.type.set(state, (parse_short_type(parser),))
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+    def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         from dfsched.dialects.ktdf_arch_types import print_short_type
 
-        state.print_whitespace(printer)
         print_short_type(printer, self.type.get(op)[0])
-        _printed(state)
 
 
 @irdl_custom_directive
-class SymbolName(CustomDirective):
+class SymbolName(_Word):
     name: AttributeVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
@@ -479,14 +474,12 @@ class SymbolName(CustomDirective):
             parser.raise_error("expected valid '@'-identifier for symbol name")
         self.name.set(state, name)
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        state.print_whitespace(printer)
+    def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         printer.print_string(f"@{self.name.get(op).data}")
-        _printed(state)
 
 
 @irdl_custom_directive
-class GraphOrImport(CustomDirective):
+class GraphOrImport(_Word):
     region: RegionVariable
     path: AttributeVariable
 
@@ -505,17 +498,15 @@ class GraphOrImport(CustomDirective):
             region = Region()
         self.region.set(state, region)
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+    def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         region: Region = self.region.get(op)
         path = self.path.get(op)
-        state.print_whitespace(printer)
         if isinstance(path, StringAttr) and not region.blocks:
             printer.print_string("import(")
             printer.print_attribute(path)
             printer.print_string(")")
         else:
             printer.print_region(region, print_entry_block_args=False, print_empty_block=False)
-        _printed(state)
 
 
 def _parse_dict_entries(parser: Parser) -> dict[str, Attribute]:
@@ -563,10 +554,7 @@ def parse_id_and_dict(parser: Parser, inherent: Iterable[str], allow_id: bool = 
     """`[@id] [dict-or-alias]` → (properties, discardable attributes)."""
     ident = parser.parse_optional_symbol_name() if allow_id else None
     pos = parser.pos
-    names = set(inherent)
-    entries = parse_attr_dict_or_alias(parser)
-    props = {k: v for k, v in entries.items() if k in names}
-    attrs = {k: v for k, v in entries.items() if k not in names}
+    props, attrs = split_inherent(parse_attr_dict_or_alias(parser), inherent)
     if ident is not None:
         if "id" in props and props["id"] != ident:
             parser.raise_error("resource id given twice with different values", pos)
@@ -582,11 +570,10 @@ def print_id_and_dict(printer: Printer, op: Operation, elided: Iterable[str] = (
     if with_id and isinstance(ident, StringAttr):
         printer.print_string(f" @{ident.data}")
     skip = {"id", *elided} if with_id else set(elided)
-    merged = {k: v for k, v in op.properties.items() if k not in skip}
-    merged.update({k: v for k, v in op.attributes.items() if k not in skip})
+    merged = sorted_attrs(op, skip)
     if merged:
         printer.print_string(" ")
-        printer.print_attribute(DictionaryAttr(dict(sorted(merged.items()))))
+        printer.print_attribute(DictionaryAttr(merged))
 
 
 class ResourceAttrDict(AttrDictDirective):
@@ -686,7 +673,7 @@ class PagedSegments(CustomDirective):
 
 
 @irdl_custom_directive
-class Subscripts(CustomDirective):
+class Subscripts(_Word):
     map: AttributeVariable
     operands: VariadicOperandVariable
 
@@ -696,10 +683,8 @@ class Subscripts(CustomDirective):
         self.map.set(state, AffineMapAttr(sub.map))
         self.operands.set(state, sub.operands)
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        state.print_whitespace(printer)
+    def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         print_subscripts(printer, self.map.get(op), self.operands.get(op))
-        _printed(state)
 
 
 @irdl_custom_directive
@@ -840,7 +825,7 @@ class IndirectSubscripts(CustomDirective):
 
 
 @irdl_custom_directive
-class BaseAndIndexTypes(CustomDirective):
+class BaseAndIndexTypes(_Word):
     """`T, T_idx...`: the base's type, then one type per index view."""
 
     base: TypeDirective
@@ -855,7 +840,5 @@ class BaseAndIndexTypes(CustomDirective):
         self.base.set(state, types[:1])
         self.indirect.set(state, types[1:])
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        state.print_whitespace(printer)
+    def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         printer.print_list([*self.base.get(op), *self.indirect.get(op)], printer.print_attribute)
-        _printed(state)

@@ -32,7 +32,7 @@ from dfsched.dialects.ktdp_inter_tile import (InterTileConsumeOp, InterTileProdu
                                               YieldPartialOp, YieldReducedOp)
 from dfsched.dialects.ktdp_types import (DYNAMIC, AccessTileType, MemorySpaceAttr, RuntimeArgExtractKind,
                                          RuntimeArgType, TileFutureType, require_map, require_prop,
-                                         require_set, show)
+                                         require_set)
 
 
 # ===========================================================================
@@ -161,7 +161,7 @@ class ConstructMemoryViewOp(IRDLOperation):
         if not isinstance(memory_space, MemorySpaceAttr):
             raise VerifyException(
                 "attribute 'memory_space' failed to satisfy constraint: ktdp memory space "
-                f"attribute (#ktdp.memory_space<...>), but got {show(memory_space)}"
+                f"attribute (#ktdp.memory_space<...>), but got {memory_space}"
             )
         if self.properties.get("coordinate_set") is None:
             raise VerifyException(_missing_coordinate_set(self.get_static_sizes()))
@@ -169,14 +169,9 @@ class ConstructMemoryViewOp(IRDLOperation):
         sizes, strides = self.get_static_sizes(), self.get_static_strides()
         if len(sizes) != len(strides):
             raise VerifyException("static_sizes and static_strides must have equal length")
-        if len(self.sizes) != sizes.count(DYNAMIC):
-            raise VerifyException(
-                "number of dynamic size operands does not match kDynamic entries in static_sizes"
-            )
-        if len(self.strides) != strides.count(DYNAMIC):
-            raise VerifyException(
-                "number of dynamic stride operands does not match kDynamic entries in static_strides"
-            )
+        for what, static, dynamic in (("size", sizes, self.sizes), ("stride", strides, self.strides)):
+            if len(dynamic) != static.count(DYNAMIC):
+                raise VerifyException(f"number of dynamic {what} operands does not match kDynamic entries in static_{what}s")
         result_type = self.result.type
         if not isinstance(result_type, MemRefType):
             raise VerifyException("result must be a memref type")
@@ -228,7 +223,7 @@ def _check_memref_or_tensor(t: Attribute, what: str) -> None:
     if not isinstance(t, MemRefType | TensorType | UnrankedTensorType):
         raise VerifyException(
             f"{what} must be memref of any type values or tensor of any type values, "
-            f"but got '{show(t)}'"
+            f"but got '{t}'"
         )
 
 
@@ -236,7 +231,7 @@ def _check_access_tile_result(op: IRDLOperation) -> AccessTileType:
     t = op.results[0].type
     if not isinstance(t, AccessTileType):
         raise VerifyException(
-            f"result #0 must be a ktdp access tile (!ktdp.access_tile<...>), but got '{show(t)}'"
+            f"result #0 must be a ktdp access tile (!ktdp.access_tile<...>), but got '{t}'"
         )
     return t
 
@@ -434,7 +429,7 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
             if not isinstance(t, MemRefType):
                 raise VerifyException(
                     f"operand #{i + 1} must be variadic of memref of any type values, but got "
-                    f"'{show(t)}'"
+                    f"'{t}'"
                 )
         result_type = _check_access_tile_result(self)
         space = require_set(self, "variables_space_set")
@@ -531,7 +526,7 @@ def _check_tensor_of_tile(t: Attribute, tile: Attribute, slot: str, name: str, m
     """`t`, the op's `slot` (`result #0`, `operand #0`) called `name`, is a ranked tensor of the
     access tile's shape (ktdp.load's result, ktdp.store's data)."""
     if not isinstance(t, TensorType | UnrankedTensorType):
-        raise VerifyException(f"{slot} must be tensor of any type values, but got '{show(t)}'")
+        raise VerifyException(f"{slot} must be tensor of any type values, but got '{t}'")
     if not isinstance(t, TensorType):
         raise VerifyException(f"{name} must be a ranked tensor")
     assert isinstance(tile, AccessTileType)
@@ -608,8 +603,8 @@ class RuntimeArgExtractOp(IRDLOperation):
         if kind == RuntimeArgExtractKind.value:
             if result_type != source.underlying_type:
                 raise VerifyException(
-                    f"result type ({show(result_type)}) must match runtime_arg underlying type "
-                    f"({show(source.underlying_type)}) when extracting value"
+                    f"result type ({result_type}) must match runtime_arg underlying type "
+                    f"({source.underlying_type}) when extracting value"
                 )
             return
         present = source.get_granularity() if kind == RuntimeArgExtractKind.granularity else source.get_upperbound()
@@ -617,7 +612,7 @@ class RuntimeArgExtractOp(IRDLOperation):
             raise VerifyException(f"cannot extract {kind.name} from runtime_arg that doesn't have one")
         if not isinstance(result_type, IndexType):
             raise VerifyException(
-                f"result type must be index when extracting {kind.name}, but got {show(result_type)}"
+                f"result type must be index when extracting {kind.name}, but got {result_type}"
             )
 
 

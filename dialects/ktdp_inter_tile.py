@@ -18,7 +18,7 @@ from xdsl.utils.exceptions import VerifyException
 from dfsched.dialects.directives import Body, Delivered, OwnType, ProducedFuture
 from dfsched.dialects.ktdp_spellings import delivering
 
-from dfsched.dialects.ktdp_types import TileFutureType, is_ranked_tensor, show
+from dfsched.dialects.ktdp_types import TileFutureType, is_ranked_tensor
 
 
 # ===========================================================================
@@ -31,7 +31,7 @@ def _check_ranked_tensor_operands(op: IRDLOperation, values: Sequence[SSAValue],
         if not is_ranked_tensor(v.type):
             raise VerifyException(
                 f"operand #{first_index + i} must be variadic of ranked tensor of any type "
-                f"values, but got '{show(v.type)}'"
+                f"values, but got '{v.type}'"
             )
 
 
@@ -230,8 +230,8 @@ class InterTileProduceOp(IRDLOperation):
         for i, (value, partial) in enumerate(zip(terminator.values, partials)):
             if value.type != partial:
                 raise VerifyException(
-                    f"yield_partial operand #{i} type {show(value.type)} does not match future "
-                    f"partial type {show(partial)}"
+                    f"yield_partial operand #{i} type {value.type} does not match future "
+                    f"partial type {partial}"
                 )
 
 
@@ -266,7 +266,7 @@ def _check_results_match_future(op: IRDLOperation, future: SSAValue) -> tuple[At
     for i, t in enumerate(op.result_types):
         if not is_ranked_tensor(t):
             raise VerifyException(
-                f"result #{i} must be variadic of ranked tensor of any type values, but got '{show(t)}'"
+                f"result #{i} must be variadic of ranked tensor of any type values, but got '{t}'"
             )
     if tuple(op.result_types) != tuple(partials):
         raise VerifyException("failed to verify that result types must match future partial types")
@@ -340,7 +340,7 @@ class InterTileReduceOp(IRDLOperation):
         for i, partial in enumerate(partials):
             if block.args[i].type != partial or block.args[n + i].type != partial:
                 raise VerifyException(
-                    f"reducer region argument pair #{i} must both have partial type {show(partial)}"
+                    f"reducer region argument pair #{i} must both have partial type {partial}"
                 )
         _check_delivery_sets(self, check_dims=False)
         terminator = block.last_op
@@ -351,6 +351,6 @@ class InterTileReduceOp(IRDLOperation):
         for i, (value, partial) in enumerate(zip(terminator.values, partials)):
             if value.type != partial:
                 raise VerifyException(
-                    f"yield_reduced operand #{i} type {show(value.type)} must match partial type "
-                    f"{show(partial)}"
+                    f"yield_reduced operand #{i} type {value.type} must match partial type "
+                    f"{partial}"
                 )

@@ -24,10 +24,6 @@ DYNAMIC = -(2**63)  # MLIR's ShapedType::kDynamic, also xDSL's DYNAMIC_INDEX
 # ===========================================================================
 
 
-def show(value: Attribute | AffineMap | AffineSet) -> str:
-    return str(value)
-
-
 def is_ranked_tensor(t: Attribute) -> bool:
     return isinstance(t, TensorType)
 
@@ -75,7 +71,7 @@ def parse_set_value(parser: Parser, what: str) -> AffineSetAttr:
 
 def _check_access_tile(shape: Sequence[int], element_type: Attribute) -> str | None:
     if not isinstance(element_type, IndexType):
-        return f"tile element type must be 'index', but got: {show(element_type)}"
+        return f"tile element type must be 'index', but got: {element_type}"
     if any(d < 0 and d != DYNAMIC for d in shape):
         return "tile dimension size must be dynamic or >= 0"
     return None
@@ -139,7 +135,7 @@ def _check_runtime_arg(underlying: Attribute, granularity: int | None, upperboun
     if not isinstance(underlying, IndexType | IntegerType | AnyFloat):
         return (
             "runtime_arg underlying type must be a builtin type (index, integer, or float), "
-            f"but got: {show(underlying)}"
+            f"but got: {underlying}"
         )
     if granularity is not None and granularity <= 0:
         return f"runtime_arg granularity must be positive, but got: {granularity}"
@@ -209,7 +205,7 @@ def _check_tile_future(partials: Sequence[Attribute], groups: AffineSet) -> str 
         return "tile_future must carry at least one partial type"
     for t in partials:
         if not is_ranked_tensor(t):
-            return f"tile_future partial types must be ranked tensors, but got: {show(t)}"
+            return f"tile_future partial types must be ranked tensors, but got: {t}"
     if groups.num_dims != 1:
         return "tile_future `groups` must have exactly one dimension (g)"
     if groups.num_symbols != 0:

@@ -28,8 +28,8 @@ from xdsl.printer import Printer
 from dfsched.compat import XDSL_LINALG as _XDSL_LINALG
 from dfsched.compat import ElementwiseOperation, IteratorType, IteratorTypeAttr, NamedOperation, indented
 from dfsched.compat import linalg_ops as _x
-from dfsched.dialects.syntax import (op_class, parse_arrow_type_list, print_arrow_type_list, print_attr_dict, sorted_attrs,
-                                    split_attr_dict)
+from dfsched.dialects.syntax import (op_class, parse_optional_arrow_type_list, print_attr_dict,
+                                    print_optional_arrow_type_list, sorted_attrs, split_attr_dict)
 
 # ===========================================================================
 # Shared pieces of MLIR's structured-op syntax
@@ -61,17 +61,6 @@ def _print_operand_group(printer: Printer, keyword: str, values: Sequence[SSAVal
     printer.print_string(" : ")
     printer.print_list([v.type for v in values], printer.print_attribute)
     printer.print_string(")")
-
-
-def _parse_arrow_types(parser: Parser) -> list[Attribute]:
-    """`-> T` or `-> (T1, T2)`, if present."""
-    return parse_arrow_type_list(parser) if parser.parse_optional_punctuation("->") else []
-
-
-def _print_arrow_types(printer: Printer, types: Sequence[Attribute]) -> None:
-    if types:
-        printer.print_string(" -> ")
-        print_arrow_type_list(printer, types)
 
 
 def _parse_dense_i64_list(parser: Parser, name: str) -> DenseArrayBase:
@@ -121,7 +110,7 @@ class NamedOpSyntax:
             parsed |= parser.expect(parser.parse_optional_attr_dict, "expected an attribute dictionary")
         else:
             parsed |= parser.parse_optional_attr_dict()
-        result_types = _parse_arrow_types(parser)
+        result_types = parse_optional_arrow_type_list(parser)
         props, attrs = split_attr_dict(cls, parsed)  # type: ignore[arg-type]
         if maps is not None:
             props["indexing_maps"] = maps
@@ -154,7 +143,7 @@ class NamedOpSyntax:
         print_attr_dict(printer, op, elided)
         _print_operand_group(printer, "ins", op.inputs)  # type: ignore[attr-defined]
         _print_operand_group(printer, "outs", op.outputs)  # type: ignore[attr-defined]
-        _print_arrow_types(printer, op.result_types)
+        print_optional_arrow_type_list(printer, op.result_types)
 
 
 AddOp, SubOp, MulOp, ExpOp, LogOp, SqrtOp, SelectOp, FillOp, CopyOp, MaxOp, MinOp = (
@@ -411,7 +400,7 @@ class GenericOp(_x.GenericOp):
         body = parser.parse_optional_region()
         if body is None:
             parser.raise_error("'linalg.generic' op expected a region")
-        result_types = _parse_arrow_types(parser)
+        result_types = parse_optional_arrow_type_list(parser)
         op = cls(ins, outs, body, maps, iterator_types, result_types, doc, library_call)  # type: ignore[arg-type]
         op.attributes.update(head)
         return op
@@ -436,7 +425,7 @@ class GenericOp(_x.GenericOp):
             printer.print_op_attributes(extra)
         printer.print_string(" ")
         printer.print_region(self.body)
-        _print_arrow_types(printer, self.result_types)
+        print_optional_arrow_type_list(printer, self.result_types)
 
 
 # ===========================================================================

@@ -18,7 +18,7 @@ from xdsl.parser import Parser
 from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
 
 from dfsched.compat import UnresolvedOperand
-from dfsched.dialects.syntax import add_implicit_terminator, parse_arrow_type_list
+from dfsched.dialects.syntax import add_implicit_terminator, parse_arrow_type_list, parse_optional_arrow_type_list
 
 
 class ForOp(xscf.ForOp):
@@ -75,9 +75,7 @@ class IfOp(xscf.IfOp):
     @classmethod
     def parse(cls, parser: Parser) -> IfOp:
         cond = parser.parse_operand(i1)
-        return_types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            return_types = parse_arrow_type_list(parser)
+        return_types = parse_optional_arrow_type_list(parser)
         then_region = parser.parse_region()
         else_region = parser.parse_region() if parser.parse_optional_keyword("else") else None
         attr_dict = parser.parse_optional_attr_dict()

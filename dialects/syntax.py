@@ -1,7 +1,8 @@
 """Pieces of MLIR's op syntax that the dialects' hand-written parsers and printers share.
 
 - `parse_operand_list`, `parse_type_list`: undelimited, possibly empty, comma-separated lists;
-- `parse_arrow_type_list` / `print_arrow_type_list`: result types after `->` (`T`, `(T, U)`, `()`);
+- `parse_arrow_type_list` / `print_arrow_type_list`: result types after `->` (`T`, `(T, U)`, `()`), and
+  MLIR's `parse_optional_arrow_type_list` / `print_optional_arrow_type_list` with the arrow;
 - `split_inherent`, `split_attr_dict`: a parsed `{...}` split into properties and discardable
   attributes;
 - `sorted_attrs`, `print_attr_dict`: MLIR's declarative `attr-dict`, inherent and discardable
@@ -85,6 +86,18 @@ def parse_type_of(parser: Parser, kinds: type | tuple[type, ...], message: str) 
     if not isinstance(parsed, kinds):
         parser.raise_error(message, start, parser.pos)
     return parsed
+
+
+def parse_optional_arrow_type_list(parser: Parser) -> list[Attribute]:
+    """MLIR's `parseOptionalArrowTypeList`: `-> T`, `-> (T, U)`, or nothing (no types)."""
+    return parse_arrow_type_list(parser) if parser.parse_optional_punctuation("->") is not None else []
+
+
+def print_optional_arrow_type_list(printer: Printer, types: Sequence[Attribute]) -> None:
+    """MLIR's `printOptionalArrowTypeList`: ` -> T` or ` -> (T, U)`; nothing without types."""
+    if types:
+        printer.print_string(" -> ")
+        print_arrow_type_list(printer, types)
 
 
 def split_inherent(

@@ -276,9 +276,12 @@ class SimState:
         return found
 
     def store_work(self, view, unit, nbytes: int) -> Busy:
-        return self.work(("store", view.space, view.unit_name, unit.kind, nbytes),
-                         lambda: Busy(self.transfer_cycles(self.link(unit.kind, view.space), nbytes),
-                                      f"vector_store {view.unit_name}", nbytes))
+        key = ("store", view.space, view.unit_name, unit.kind, nbytes)
+        found = self._work.get(key)  # (`work`, without a function made per store)
+        if found is None:
+            found = self._work[key] = Busy(self.transfer_cycles(self.link(unit.kind, view.space), nbytes),
+                                           f"vector_store {view.unit_name}", nbytes)
+        return found
 
     def core_cycles(self, memory_name: str, unit, nbytes: int) -> int:
         """Cycles to move `nbytes` between another core's scratchpad `memory_name` and `unit`

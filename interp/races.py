@@ -235,7 +235,7 @@ class _Summary:
         self.all_shared: set[tuple[int, int]] = set()  # in-page slices whose slots all are
 
 
-def _ordered(summaries, b0: int, b1: int, me: int, clock) -> bool:
+def _ordered(summaries, b0: int, b1: int, me: int, clock: list[int]) -> bool:
     """Whether every actor `summaries` lists for blocks b0..b1 is `me` or ordered before it
     (`clock`: `me`'s vector clock, the latest epoch of each actor ordered before its access)."""
     for b in range(b0, b1 + 1):
@@ -346,6 +346,10 @@ class RaceTracker:
         self.limits = [np.full(n + 1, ORDERED, dtype=np.int64) for _ in range(n)]
         self.epochs = [1] * n  # each unit's own epoch, as a Python int
         self.stale: set[int] = set()  # units whose clock changed since `limits` were made
+        # each unit's clock as Python ints, for the block summaries' checks (a numpy element
+        # costs 30 times a list's to read); its own entry may lag (it is never read)
+        self.known = [clock.tolist() for clock in self.clocks]
+        self.unknown: set[int] = set()  # units whose `known` lags their clock
         for i in range(n):
             self._sync_limits(i)
         self.shadows: dict[int, Shadow] = {}
@@ -360,9 +364,10 @@ class RaceTracker:
     def release(self, unit: str) -> np.ndarray:
         """The clock a message of `unit` carries; `unit` moves to its next epoch."""
         i = self.index[unit]
-        carried = self.clocks[i].copy()
-        self.clocks[i][i] += 1
-        self.epochs[i] += 1
+        clock = self.clocks[i]
+        carried = clock.copy()
+        epoch = self.epochs[i] = self.epochs[i] + 1
+        clock[i] = epoch
         return carried
 
     def acquire(self, unit: str, carried: np.ndarray | None) -> None:
@@ -371,6 +376,13 @@ class RaceTracker:
             clock = self.clocks[i]
             np.maximum(clock, carried, out=clock)
             self.stale.add(i)  # its limits are brought up to date when it next accesses memory
+            self.unknown.add(i)
+
+    def _known(self, i: int) -> list[int]:
+        if i in self.unknown:
+            self.unknown.discard(i)
+            self.known[i] = self.clocks[i].tolist()
+        return self.known[i]
 
     def _limits(self, i: int) -> np.ndarray:
         if i in self.stale:
@@ -425,7 +437,7 @@ class RaceTracker:
         mask = shadow.MASK
         start, stop = first & mask, (last & mask) + 1
         me = self.index[unit]
-        return me, page, start, stop, page.summary, start >> BLOCK_BITS, (stop - 1) >> BLOCK_BITS, self.clocks[me]
+        return me, page, start, stop, page.summary, start >> BLOCK_BITS, (stop - 1) >> BLOCK_BITS, self._known(me)
 
     def read(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
         run = self._run(unit, memory, addresses, itemsize, consecutive)
@@ -474,7 +486,7 @@ class RaceTracker:
         mask = shadow.MASK
         start, stop = first & mask, (last & mask) + 1
         me = self.index[unit]
-        return me, page, start, stop, page.summary, start >> BLOCK_BITS, (stop - 1) >> BLOCK_BITS, self.clocks[me]
+        return me, page, start, stop, page.summary, start >> BLOCK_BITS, (stop - 1) >> BLOCK_BITS, self._known(me)
 
     def read_run(self, unit: str, memory, first: int, count: int, itemsize: int) -> None:
         """`read` of `count` consecutive elements of `itemsize` bytes from address `first`."""

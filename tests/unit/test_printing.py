@@ -24,7 +24,20 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 
 from dfsched import dialects, printing
-from dfsched.dialects.affine_ext import MLIRAffineParsing, add, ceildiv, floordiv, mod, mul, neg, sub
+from dfsched.compat import MLIRAffineParsing
+from dfsched.dialects.affine_subscripts import (affine_add, affine_ceildiv, affine_floordiv, affine_mod, affine_mul,
+                                                affine_neg, affine_sub)
+
+
+def _on_ints_too(op):
+    """MLIR's operator `op` (affine_subscripts' builders), its operands expressions or plain integers."""
+    def expr(x):
+        return AffineConstantExpr(x) if isinstance(x, int) else x
+    return lambda *operands: op(*map(expr, operands))
+
+
+add, sub, mul, floordiv, ceildiv, mod, neg = map(_on_ints_too, (affine_add, affine_sub, affine_mul, affine_floordiv,
+                                                               affine_ceildiv, affine_mod, affine_neg))
 from dfsched.dialects.affine_subscripts import format_affine_expr, format_affine_map, format_affine_set
 from dfsched.float_text import format_float
 
