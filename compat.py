@@ -487,7 +487,8 @@ def _valid_by_shape(op: Operation) -> bool:
     """The ops a grid repeats per core (`dataflow.get_unit`, an index `arith.constant`) in the one
     shape their verifiers accept: checked here in a few comparisons instead of the generic
     verifier's constraint walk, which the pipeline runs after every pass on every op."""
-    if op.operands or op.regions or op.successors or op.next_op is None:  # last: a terminator?
+    # The tuples, not xDSL's per-call views (`operands`, `successors` build one per call).
+    if op._operands or op.regions or op._successors or op._next_op is None:  # noqa: SLF001 (last: a terminator?)
         return False
     if op.name == "arith.constant":
         value = op.properties.get("value")

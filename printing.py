@@ -464,6 +464,14 @@ class _Caches:
         self._maps: dict[int, tuple[AffineMap, str]] = {}
         self._sets: dict[int, tuple[AffineSet, str]] = {}
         self._keys: dict[int, tuple[Attribute, Any]] = {}
+        self._plain: dict[int, tuple[Operation, str | None]] = {}
+
+    def plain_text(self, op: Operation) -> str | None:
+        """`_plain_op_text(op)`, computed once for both passes."""
+        hit = self._plain.get(id(op))
+        if hit is None or hit[0] is not op:
+            hit = self._plain[id(op)] = (op, _plain_op_text(op))
+        return hit[1]
 
     def map_text(self, m: AffineMap) -> str:
         hit = self._maps.get(id(m))
@@ -590,6 +598,26 @@ class MLIRPrinter(PrinterBase):
         assert self.names is not None
         return self.names.value_text(value)
 
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        if "\n" in text:
+            super().print_string(text, indent=indent)
+            return
+        self._current_column += len(text)
+        self.stream.write(text)  # xDSL's `print(..., file=)` costs a call per piece of a line
+
+    def print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
+        """xDSL's line break (newline, pending messages, indentation), written directly."""
+        indent = self._indent if indent is None else indent
+        self.stream.write("\n")
+        self._current_line += 1
+        if print_message:
+            for callback in self._next_line_callback:
+                callback()
+            self._next_line_callback = []
+        spaces = indent * self.indent_num_spaces
+        self.stream.write(" " * spaces)
+        self._current_column = spaces
+
     def print_ssa_value(self, value: SSAValue) -> str:
         text = self.value_text(value)
         self.print_string(text)
@@ -643,7 +671,7 @@ class MLIRPrinter(PrinterBase):
 
     def print_op(self, op: Operation) -> None:
         self._ensure_names(op)
-        plain = None if self.print_generic_format or self.print_debuginfo else _plain_op_text(op)
+        plain = None if self.print_generic_format or self.print_debuginfo else self.caches.plain_text(op)
         if self.collecting:
             if plain is None:
                 self._collect_op(op)
@@ -977,6 +1005,9 @@ class _AliasCollector(MLIRPrinter):
 
     def print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
         pass
+
+    def value_text(self, value: SSAValue) -> str:
+        return "%"  # nothing is printed, and SSA names hold no attribute (a grid has thousands of operands)
 
 
 def _mark_non_deferrable(info: _AliasInfo) -> None:

@@ -27,7 +27,9 @@ wrote each slot and which tiles read it (the compute-tile rule of `races.py`). A
 reads a slot another tile wrote, or changes a slot another tile read or wrote, makes the
 result depend on the order tiles run in; the memory raises `RaceError` (the interpreter turns
 it into a located error on the load/store). Storing the bytes a slot already holds is no
-race (tiles writing identical values agree in any order).
+race (tiles writing identical values agree in any order); the memory remembers the first slot
+a second tile wrote so (`shared_write`): such tiles share outputs, and a sample of them cannot
+be checked alone (`tile_sample.py`).
 
 Views and tiles
 ---------------
@@ -50,7 +52,7 @@ import numpy as np
 from xdsl.ir.affine import AffineMap, AffineSet
 
 from dfsched.interp.dtypes import ElementType
-from dfsched.interp.races import MANY, NONE, RaceError, Shadow
+from dfsched.interp.races import NONE, RaceError, Shadow
 from dfsched.interp.sets import box, compiled_map, eval_set, linear_form
 
 UNITS = ("element", "byte")
@@ -72,7 +74,6 @@ NO_TILE = NONE
 # bounded; a race in it is reported in the first chunk that has one (Decision 66)
 CHUNK_ELEMENTS = 1 << 20
 GENERATE_LIMIT = 1 << 26  # elements of generated-on-touch buffers a run may touch (ktir: max_elements)
-MANY_TILES = MANY
 
 
 def unique_sorted(values) -> np.ndarray:
@@ -136,6 +137,9 @@ class Memory:
         tile_dtype = np.int16 if tiles is not None and tiles < (1 << 15) else np.int32
         # with track_races: which tile last wrote and which tiles read each slot
         self.races = Shadow(page_bits, epochs=False, shared_reads=True, actor_dtype=tile_dtype) if track_races else None
+        # with track_races: the first slot a second tile wrote (identical bytes, else a race), as
+        # (address, that tile, the tile that wrote it before); the shadow keeps the last writer only
+        self.shared_write: tuple[int, int, int] | None = None
         self._tile_dtype = tile_dtype
         # page number -> cells
         self.pages: dict[int, np.ndarray] = {}
@@ -289,10 +293,20 @@ class Memory:
     def _check_write(self, cells, number: int, offsets, tile: int, raw) -> None:
         """A write races with another tile's access to a slot only if it changes the slot:
         tiles storing identical bytes to one place agree whatever their order."""
-        found = self.races.write(self.races.page(number), offsets, tile, changes=cells[offsets] != raw)
+        shadow = self.races.page(number)
+        shared = None  # (index in the access, earlier writer) of a slot another tile wrote before
+        if self.shared_write is None:  # looked up before the write replaces the writers
+            earlier = shadow.writer[offsets]
+            again = (earlier != NO_TILE) & (earlier != tile)
+            if again.any():
+                k = int(np.argmax(again))
+                shared = k, int(earlier[k])
+        found = self.races.write(shadow, offsets, tile, changes=cells[offsets] != raw)
         if found is not None:
             raise tile_race(self.name, (number << self.PAGE_BITS) + self._offset_at(offsets, found.index), tile,
                             found.other, "write")
+        if shared is not None:  # no race: the bytes were identical
+            self.shared_write = ((number << self.PAGE_BITS) + self._offset_at(offsets, shared[0]), tile, shared[1])
 
     # -- access -----------------------------------------------------------------------------
 

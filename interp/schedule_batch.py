@@ -35,7 +35,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
 from dfsched.interp import linalg_impl, schedule_carry
 from dfsched.interp.base import defined_inside
-from dfsched.interp.batch_accesses import box_rows as _box_rows, conflict as _conflict, slots as _slots
+from dfsched.interp.batch_accesses import box as _box, box_rows as _box_rows, conflict as _conflict, runs as _runs, slots as _slots
 from dfsched.interp.memory import StridedView
 
 MIN_TRIPS = 4  # shorter loops run sequentially (batching costs a few ops' worth of setup)
@@ -189,7 +189,7 @@ class BatchRun:
         self.carried = False  # whether the loop has `iter_args` (`schedule_carry.CarriedValue`)
         self.instances = instances  # per iteration (a batched ktdf.parallel), or None
         self.writes: list[tuple[Any, np.ndarray, np.ndarray, Any]] = []  # (view, addresses, values, tile)
-        self.reads: dict[int, tuple[Any, list]] = {}  # id(memory) -> (memory, [(addresses, element width)])
+        self.reads: dict[int, tuple[Any, list]] = {}  # id(memory) -> (memory, [its reads' byte runs])
         self.ops = 0  # ops the sequential run would interpret (each op counts once per iteration it runs for)
         self.carry = schedule_carry.Carry(self)  # FIFOs from outside the loop, accumulators
         self.renamings: list = []  # double buffers copied per iteration (`schedule_phases`)
@@ -282,7 +282,9 @@ class BatchRun:
         return _addresses(big, coords, True)
 
     def _note_read(self, memory, addresses: np.ndarray, et) -> None:
-        self.reads.setdefault(id(memory), (memory, []))[1].append((addresses, memory.element_step(et)))
+        """Remember a read as its byte runs (`batch_accesses.runs`: a box row is one run, not
+        one int64 per element) for `commit`'s conflict check."""
+        self.reads.setdefault(id(memory), (memory, []))[1].append(_runs(addresses, memory.element_step(et)))
 
     def _indirect_box(self, view, anchor, sizes, op) -> np.ndarray:
         """Addresses (n, count) of the box of a gather/scatter view in each iteration: every
@@ -327,7 +329,11 @@ class BatchRun:
             return self.carry.read(view, anchor, sizes, op)
         self.carry.note_read(view)
         batched = [isinstance(a, np.ndarray) and a.ndim for a in anchor]
-        addresses = _box_rows(view, anchor, sizes, self.n if any(batched) else 1, strict)
+        rows = self.n if any(batched) else 1
+        found = _box(view, anchor, sizes, rows, strict)
+        if found is not None and self.state.access_log is None:
+            return np.broadcast_to(self._read_box(view, found), (self.n, found.count))
+        addresses = None if found is None else found.rows()
         if addresses is None:
             points = box_points(tuple(sizes))
             if any(batched):
@@ -343,6 +349,25 @@ class BatchRun:
         self._note_read(memory, addresses, view.et)
         values = memory.read(addresses, view.et, _tile_of(self.state, view))
         return np.broadcast_to(values, (self.n, values.shape[1]))
+
+    def _read_box(self, view, found) -> np.ndarray:
+        """The elements (rows, count) of the box `found` of `view`, read a chunk of rows at a
+        time so the addresses are never all made at once (`Box.chunks`)."""
+        from dfsched.interp.schedule_state import _tile_of
+
+        memory, tile = view.memory, _tile_of(self.state, view)
+        chunks = found.chunks()
+        out = None
+        for lo, hi in chunks:
+            addresses = found.rows(lo, hi)
+            self._note_read(memory, addresses, view.et)
+            values = memory.read(addresses, view.et, tile)
+            if len(chunks) == 1:
+                return values
+            if out is None:
+                out = np.empty((found.first.size, found.count), dtype=values.dtype)
+            out[lo:hi] = values
+        return out
 
     def write(self, view, anchor, sizes, values: np.ndarray, op) -> None:
         from dfsched.interp.indirect import IndirectView
@@ -386,7 +411,7 @@ class BatchRun:
             by_memory.setdefault(id(view.memory), []).append((view, addresses, values, tile))
         for key, writes in by_memory.items():
             memory = writes[0][0].memory
-            reason = _conflict([(w[1], memory.element_step(w[0].et)) for w in writes],
+            reason = _conflict([_runs(w[1], memory.element_step(w[0].et)) for w in writes],
                                self.reads.get(key, (None, []))[1])
             if reason is not None:
                 raise Abort(reason)

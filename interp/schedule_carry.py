@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from dfsched.interp import schedule_batch as sb
+from dfsched.interp.batch_accesses import joined, runs, runs_meet
 from dfsched.interp.memory import overlaps
 
 
@@ -139,13 +140,13 @@ class Carry:
         run = self.run
         for view, addresses, *_ in self.accumulators.values():
             memory = view.memory
-            slots = sb._slots(addresses, memory.element_step(view.et))  # noqa: SLF001
-            others = [sb._slots(w[1], memory.element_step(w[0].et)) for w in writes_by_memory.get(id(memory), [])]  # noqa: SLF001
-            others += [sb._slots(a, w) for a, w in run.reads.get(id(memory), (None, []))[1]]  # noqa: SLF001
-            if others and overlaps(slots, np.concatenate(others)):
+            width = memory.element_step(view.et)
+            others = [runs(w[1], memory.element_step(w[0].et)) for w in writes_by_memory.get(id(memory), [])]
+            others += run.reads.get(id(memory), (None, []))[1]
+            if others and runs_meet(runs(addresses, width), joined(others)):
                 raise sb.Abort("an accumulator's bytes are accessed through another view")
             tile = _tile(run, view)
-            if memory.track_races and tile is not None and sb._would_race(memory, slots, tile):  # noqa: SLF001
+            if memory.track_races and tile is not None and sb._would_race(memory, sb._slots(addresses, width), tile):  # noqa: SLF001
                 raise sb.Abort("a race: the sequential run reports it")
         for a in self.accumulators.values():
             for b in self.accumulators.values():

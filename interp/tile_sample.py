@@ -9,8 +9,9 @@ every engine checks the schedule as well as running all of them, in a fraction o
 * `why_all_tiles(module, reference)`: why every tile must be checked, or None when a sample
   will do. Tiles communicate when the kernel holds an inter-tile op (`ktdp.inter_tile_*`) or
   reaches another tile's scratchpad (`#ktdp.memory_space<ct_local, ct_id = N>`); they share
-  outputs when two tiles wrote the same global bytes in the reference run (its race tracking
-  refuses that today, and marks such bytes `MANY_TILES` if it ever allows it).
+  outputs when two tiles wrote the same global bytes in the reference run (with identical
+  values, or the race tracking refuses the kernel): the reference keeps only the last writer's
+  bytes, so a sample holding an earlier writer alone would be compared with the wrong bytes.
 * `sampled_outputs(reference, inputs, tiles)`: what the reference's outputs are when only
   `tiles` run: the bytes those tiles wrote, the inputs everywhere else. The engines run the
   same tiles (`tiles=` of the ScheduleIR interpreter and the DataflowIR simulator), so their
@@ -24,7 +25,7 @@ from typing import Any
 import numpy as np
 from xdsl.ir import Operation
 
-from dfsched.interp.memory import MANY_TILES, Memory
+from dfsched.interp.memory import Memory
 
 
 def sampled_tiles(total: int, n: int, seed: int) -> tuple[int, ...]:
@@ -60,11 +61,9 @@ def why_all_tiles(module: Operation, reference: Any) -> str | None:
     memory: Memory = reference.global_memory
     if not memory.track_races:
         return "the reference run did not record which tile wrote which bytes"
-    for number in sorted(memory.races.pages):
-        shared = np.flatnonzero(memory.races.pages[number].writer == MANY_TILES)
-        if shared.size:
-            address = (number << memory.PAGE_BITS) + int(shared[0])
-            return f"two tiles write the same output bytes (address {address} of the global memory)"
+    if memory.shared_write is not None:
+        address, tile, other = memory.shared_write
+        return f"compute tiles {other} and {tile} write the same output bytes (address {address} of the global memory)"
     return None
 
 

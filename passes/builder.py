@@ -134,3 +134,23 @@ class Builder:
 
     def constant(self, value: int) -> SSAValue:
         return self.value(index_constant(value))
+
+    def constants(self, values: list[int]) -> list[SSAValue]:
+        """`[self.constant(v) for v in values]`, with one constant per distinct value
+        (`constants_once`)."""
+        ops, results = constants_once(values)
+        for op in ops:
+            self.insert(op)
+        return results
+
+
+def constants_once(values: list[int]) -> tuple[list[Operation], list[SSAValue]]:
+    """New index constants for `values`, one per distinct value in order of first occurrence,
+    and the one standing for each entry. A constant per entry gives the same IR once the greedy
+    driver's constant uniquing (the next canonicalization) has kept each value's first constant
+    and erased the rest; a grid-wide mapping would build, unique and erase one per core (issue 19)."""
+    built: dict[int, Operation] = {}
+    for value in values:
+        if value not in built:
+            built[value] = index_constant(value)
+    return list(built.values()), [built[value].results[0] for value in values]

@@ -228,7 +228,10 @@ INERT_OPS: frozenset[type[Operation]] = frozenset({GetUnitOp})
 
 
 def _used(op: Operation) -> bool:
-    return any(r.first_use is not None for r in op.results)
+    for result in op.results:  # a loop, not `any(...)`: asked of every per-core unit per iteration
+        if result.first_use is not None:
+            return True
+    return False
 
 
 class GreedyDriver:
@@ -330,16 +333,18 @@ class GreedyDriver:
             self.worklist.clear()
             folder = _ConstantFolder(self)
             walk = _pre_order if self.config.top_down else _post_order
-            erased: set[Operation] = set()
+            erased: set[int] = set()  # ids: an op's hash is a Python call
             for op in list(walk(self.region)):
-                if op in erased or op.parent is None:
+                if id(op) in erased or op.parent is None:
                     continue
+                if type(op) in INERT_OPS and self._inert(op) and _used(op):  # not constants: asked first
+                    continue  # nothing to do for it now; erasing its last user re-adds it
                 constant = is_constant_op(op)
                 if constant and not folder.insert_known_constant(op):
-                    erased.add(op)
+                    erased.add(id(op))
                     continue
-                if (constant or type(op) in INERT_OPS) and self._inert(op) and _used(op):
-                    continue  # nothing to do for it now; erasing its last user re-adds it
+                if constant and self._inert(op) and _used(op):
+                    continue
                 self.add_to_worklist(op)
             folder.erase_duplicates()
             if self.config.top_down:

@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from dfsched.dialects.constants import index_constant
+from dfsched.passes.builder import constants_once
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 from dfsched.passes.cleanup.greedy import GreedyConfig, apply_patterns_greedily
 from dfsched.passes.cleanup.patterns import fold, folder_patterns
@@ -59,17 +59,18 @@ def _constant_values(mapping: DefImmutableMappingOp) -> list[int] | None:
 
 
 def _folded_query(rewriter: PatternRewriter, op: Operation, keys, values: list[int], key: SSAValue) -> None:
-    """`op` becomes a query of a new mapping whose values are new constants right before it.
+    """`op` becomes a query of a new mapping whose values are new constants right before it
+    (one per distinct value: `constants_once`; the next iteration uniques them).
 
     The constants go in without the driver hearing of them (a grid-wide mapping has one per
     core): visited, a used constant has no pattern and no fold, so the driver's worklist would
     only pop them; if the mapping dies, erasing it puts them on the worklist as usual. The next
     iteration's constant uniquing sees them as it would have."""
-    constants = [index_constant(v) for v in values]
+    constants, per_entry = constants_once(values)
     block = op.parent_block()
     assert block is not None
     block.insert_ops_before(constants, op)
-    mapping = DefImmutableMappingOp(list(keys), [c.result for c in constants])
+    mapping = DefImmutableMappingOp(list(keys), per_entry)
     query = QueryMapOp(mapping.result, key, INDEX)
     rewriter.replace(op, [mapping, query], [query.result])
 

@@ -147,7 +147,7 @@ def _lower_one(op: ParallelOp) -> None:
     if len(counts) == 1:
         bound = builder.constant(counts.pop())
     else:
-        values = [builder.constant(count(k)) for _, k in units]
+        values = builder.constants([count(k) for _, k in units])
         bound = uniform_map_query(builder, [u for u, _ in units], values, iter_arg_of(pu, op))
     loop_body = Block(arg_types=[iv.type])
     loop_body.add_op(scf.YieldOp())
@@ -177,7 +177,7 @@ def _lower_one(op: ParallelOp) -> None:
         at_view = Builder.before(view)
         # Decision 8: the coefficient counts elements, a view's start address is in bytes.
         scale = coefficient * element_size_bytes(view.data.type.element_type)
-        offsets = [at_view.constant(scale * (lower + step * first(k))) for _, k in units]
+        offsets = at_view.constants([scale * (lower + step * first(k)) for _, k in units])
         offset = uniform_map_query(at_view, [u for u, _ in units], offsets, iter_arg_of(pu, access))
         start = at_view.value(arith.AddiOp(view.start_address, offset))
         view.operands = [view.from_unit, start]

@@ -161,6 +161,32 @@ def test_collapse_does_not_announce_per_core_constants(monkeypatch):
     assert 'name = "C299-sfu-CL1"' in text
 
 
+def test_constants_once_per_value_give_the_per_entry_output(monkeypatch):
+    """The per-core constants of a folded mapping (query-map collapse) and of a parallel loop's
+    per-corelet bounds and offsets are built once per distinct value; a constant per entry, as
+    before, gives byte-identical output once the driver has uniqued them (here at a grid of 5
+    on `quad_corelet`: four corelets, folded tile offsets)."""
+    from dfsched.passes import builder
+    from dfsched.passes.lowering import dfir_collapse
+
+    built: list[int] = []
+    once = builder.constants_once
+    monkeypatch.setattr(builder, "constants_once", lambda values: (built.append(len(values)), once(values))[1])
+    monkeypatch.setattr(dfir_collapse, "constants_once", builder.constants_once)
+    text = _add_kernel(5)
+    fast = printing.module_to_string(_compiled(text, "quad_corelet"))
+    assert built and max(built) == 20  # a mapping over the 5 cores x 4 corelets was built this way
+
+    def per_entry(values):
+        ops = [index_constant(v) for v in values]
+        return ops, [op.result for op in ops]
+
+    monkeypatch.setattr(builder, "constants_once", per_entry)
+    monkeypatch.setattr(dfir_collapse, "constants_once", per_entry)
+    assert printing.module_to_string(_compiled(text, "quad_corelet")) == fast
+    assert 'core = 4 : i32, corelet = 3 : i32' in fast
+
+
 def _verdict(module) -> str:
     from dfsched.diagnostics import DiagnosticError
 

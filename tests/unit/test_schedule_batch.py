@@ -484,3 +484,77 @@ def test_instance_race_in_a_double_buffered_loop_reported_as_the_sequential_run(
     fast, slow = errors(monkeypatch, double_buffered(parallel_to="%o[%c0, %c0]"), {"@0": rand((8, 64), 13)})
     assert fast == slow
     assert "instances 0 and 1 race" in fast[0]
+
+
+def column_blocks_kernel(rows: int, k: int, cols: int) -> str:
+    """`for %i < rows: C[%i, 0:cols] = A[%i, :] @ B[:, %i*cols : (%i+1)*cols]` as
+    construct-three-stage-pipeline leaves a matmul: each iteration reads a k x cols column
+    block of B (k runs of cols elements, not one run), through FIFOs, into the vector unit."""
+    a_in = f'!ktdf.fifo.slot<"DDR" -> "SFU", {k}xf16>'
+    b_in = f'!ktdf.fifo.slot<"DDR" -> "SFU", {k * cols}xf16>'
+    c_out = f'!ktdf.fifo.slot<"SFU" -> "DDR", {cols}xf16>'
+    b_mem = f'memref<{k}x{rows * cols}xf16, "DDR">'
+    return kernel(f"""
+    %n = arith.constant {rows} : index
+    %w = arith.constant {cols} : index
+    scf.for %i = %c0 to %n step %c1 {{
+      %col = arith.muli %i, %w : index
+      ktdf.pipeline {{
+        %p:6 = ktdf.private -> ({a_in}, {b_in}, {c_out}, !ktdf.token, !ktdf.token, !ktdf.token) {{
+          %f:2 = ktdf.fifo.allocate() -> {a_in}, {b_in}
+          %g = ktdf.fifo.allocate() -> {c_out}
+          %t0 = ktdf.create_token : !ktdf.token
+          %t1 = ktdf.create_token : !ktdf.token
+          %t2 = ktdf.create_token : !ktdf.token
+          ktdf.private_yield %f#0, %f#1, %g, %t0, %t1, %t2 : {a_in}, {b_in}, {c_out}, !ktdf.token, !ktdf.token, !ktdf.token
+        }}
+        ktdf.stage depends_in(none) depends_out(%p#3) {{
+          ktdf.data_transfer from %A[%i, %c0] size [1, {k}] to %p#0 size [1, {k}] : memref<{rows}x{k}xf16, "DDR">, {a_in}
+          ktdf.data_transfer from %B[%c0, %col] size [{k}, {cols}] to %p#1 size [{k}, {cols}] : {b_mem}, {b_in}
+        }}
+        ktdf.stage depends_in(%p#3) depends_out(%p#4) {{
+          %a = ktdf.read_from_fifo %p#0 : <"DDR" -> "SFU", {k}xf16> -> tensor<1x{k}xf16>
+          %b = ktdf.read_from_fifo %p#1 : <"DDR" -> "SFU", {k * cols}xf16> -> tensor<{k}x{cols}xf16>
+          %e = tensor.empty() : tensor<1x{cols}xf16>
+          %m = linalg.matmul ins(%a, %b : tensor<1x{k}xf16>, tensor<{k}x{cols}xf16>) outs(%e : tensor<1x{cols}xf16>) -> tensor<1x{cols}xf16>
+          ktdf.write_to_fifo %m, %p#2 : tensor<1x{cols}xf16>, {c_out}
+        }} {{applicable_units = ["SFU"]}}
+        ktdf.stage depends_in(%p#4) depends_out(%p#5) {{
+          ktdf.data_transfer from %p#2 size [1, {cols}] to %C[%i, %c0] size [1, {cols}] : {c_out}, memref<{rows}x{cols}xf16, "DDR">
+        }}
+      }}
+    }}""", "\n".join([ddr_view("A", 0, rows, k), ddr_view("B", 1 << 20, k, rows * cols),
+                      ddr_view("C", 1 << 24, rows, cols)]))
+
+
+def test_batched_box_reads_hold_a_chunk_of_addresses_not_the_batch(monkeypatch):
+    """A batch reads its boxes a chunk of rows at a time and remembers reads as byte runs
+    (`batch_accesses`): here 16 iterations read 16 column blocks of B, 128K elements. Kept
+    whole (1 MB of int64 addresses, 2 MB of byte slots and their sorted copies for the conflict
+    check) the run peaked at 14 MB under tracemalloc; with chunks of 4096 elements, at 2 MB (its
+    data: the FIFOs' values, the matmul's operands). The result is the sequential run's, bit for bit.
+    Over the 1 s budget (three runs, one under tracemalloc): the only check that reads are chunked."""
+    import tracemalloc
+
+    from dfsched.interp import batch_accesses
+
+    rows, k, cols = 16, 512, 16
+    module = parse_module(column_blocks_kernel(rows, k, cols))
+    inputs = {"@0": rand((rows, k), 21), f"@{1 << 20}": rand((k, rows * cols), 22)}
+    monkeypatch.setattr(batch_accesses, "CHUNK_ELEMENTS", 4096)
+    batched = spy_batches(monkeypatch)
+    run_schedule(module, inputs)  # warm the per-op caches
+    tracemalloc.start()
+    try:
+        fast = run_schedule(module, inputs)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert sum(batched) >= 2
+    assert peak < 4 << 20, peak
+    monkeypatch.setattr(schedule_batch, "MIN_TRIPS", 10**12)
+    slow = run_schedule(module, inputs)
+    same(fast, slow)
+    a, b = inputs["@0"].astype(np.float32), inputs[f"@{1 << 20}"].astype(np.float32)
+    want = np.stack([a[i] @ b[:, i * cols:(i + 1) * cols] for i in range(rows)])
+    np.testing.assert_allclose(fast.outputs[f"@{1 << 24}"].astype(np.float32), want, rtol=0.05, atol=0.05)
