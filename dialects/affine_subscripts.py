@@ -332,8 +332,7 @@ def affine_operator(spelling: str, lhs: AffineExpr, rhs: AffineExpr) -> AffineEx
         raise ValueError("non-affine expression: at least one of the multiply operands has to be either a "
                          "constant or symbolic")
     if spelling in ("floordiv", "ceildiv", "mod") and not is_symbolic_or_constant(rhs):
-        raise ValueError(f"non-affine expression: right operand of {spelling} has to be either a constant or "
-                         "symbolic")
+        raise ValueError(f"non-affine expression: right operand of {spelling} has to be either a constant or symbolic")
     return _BY_SPELLING[spelling](lhs, rhs)
 
 

@@ -33,7 +33,7 @@ from xdsl.utils.exceptions import VerifyException
 from dfsched.compat import EnumAttribute, StrEnum
 from dfsched.dialects.directives import PagedSegments
 from dfsched.dialects.syntax import (parse_operand_list, print_attr_dict,  # noqa: F401  (re-exported to the DataflowIR dialects)
-                                     split_attr_dict)
+                                     add_implicit_terminator, split_attr_dict)
 
 # ---------------------------------------------------------------------------
 # Types
@@ -227,21 +227,13 @@ def dfir_dialect(name: str, ops: Sequence[type[IRDLOperation]], attributes: Sequ
 
 
 def ensure_implicit_terminator(op: Operation, terminator: type[Operation]) -> Operation:
-    """MLIR's `ensureTerminator`: append `terminator()` to a region whose block does not end in a terminator.
+    """MLIR's `ensureTerminator` on each of `op`'s regions (`add_implicit_terminator`); returns `op`.
 
     Unlike xDSL's `ensure_terminator`, a block ending in the wrong terminator is left alone so the
     op verifier reports it (as MLIR does), instead of failing inside the parser.
     """
-    from xdsl.ir import Block
-
     for region in op.regions:
-        if not region.blocks:
-            region.add_block(Block())
-        block = region.blocks.last
-        last = block.last_op
-        # As in MLIR (`hasTrait`, not `mightHaveTrait`): an unregistered last op is not a terminator.
-        if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
-            block.add_op(terminator.create())
+        add_implicit_terminator(region, terminator)
     return op
 
 

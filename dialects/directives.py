@@ -371,8 +371,6 @@ def parse_isolated_region(parser: Parser, arguments: Sequence[Parser.Argument] |
             parser.resolve_operand = previous_hook  # type: ignore[method-assign]
 
 
-
-
 @irdl_custom_directive
 class IsolatedBody(_Word):
     region: RegionVariable
@@ -688,16 +686,13 @@ class Subscripts(_Word):
 
 
 @irdl_custom_directive
-class AccessTile(CustomDirective):
+class AccessTile(Token):
     type: TypeDirective
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
         from dfsched.dialects.ktdp_types import AccessTileType
 
         self.type.set(state, (parse_own_type(parser, AccessTileType),))
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        self.type.print(printer, state, op)
 
 
 def checked_parse(op_type: type[IRDLOperation]) -> type[IRDLOperation]:

@@ -525,7 +525,6 @@ class DataTransferOp(IRDLOperation):
 # ===========================================================================
 
 
-
 @irdl_op_definition
 class TilingReserveSizeOp(_IgnoresUniqueId, IRDLOperation):
     """A tile size chosen later by `tile-size-selection`; never merged by CSE.

@@ -119,14 +119,12 @@ class ConstructMemoryViewOp(IRDLOperation):
         result_type: Attribute,
         memory_space: Attribute,
         coordinate_set: AffineSetAttr | AffineSet,
-        sizes: Sequence[SSAValue] = (),
-        strides: Sequence[SSAValue] = (),
-        attributes: Mapping[str, Attribute] | None = None,
     ):
+        """A view of static sizes and strides (the passes build no dynamic one)."""
         if isinstance(coordinate_set, AffineSet):
             coordinate_set = AffineSetAttr(coordinate_set)
         super().__init__(
-            operands=[offset, sizes, strides],
+            operands=[offset, [], []],
             result_types=[result_type],
             properties={
                 "static_sizes": DenseArrayBase.from_list(i64, static_sizes),
@@ -134,7 +132,6 @@ class ConstructMemoryViewOp(IRDLOperation):
                 "memory_space": memory_space,
                 "coordinate_set": coordinate_set,
             },
-            attributes=attributes,
         )
 
     def get_static_sizes(self) -> tuple[int, ...]:
@@ -159,10 +156,8 @@ class ConstructMemoryViewOp(IRDLOperation):
     def verify_(self) -> None:
         memory_space = require_prop(self, "memory_space")
         if not isinstance(memory_space, MemorySpaceAttr):
-            raise VerifyException(
-                "attribute 'memory_space' failed to satisfy constraint: ktdp memory space "
-                f"attribute (#ktdp.memory_space<...>), but got {memory_space}"
-            )
+            raise VerifyException("attribute 'memory_space' failed to satisfy constraint: ktdp memory space "
+                                  f"attribute (#ktdp.memory_space<...>), but got {memory_space}")
         if self.properties.get("coordinate_set") is None:
             raise VerifyException(_missing_coordinate_set(self.get_static_sizes()))
         require_set(self, "coordinate_set")
@@ -212,27 +207,20 @@ class ConstructDistributedMemoryViewOp(IRDLOperation):
             if not isinstance(t, MemRefType):
                 raise VerifyException("all inputs must be memref types")
             if t.element_type != result_type.element_type:
-                raise VerifyException(
-                    "all input memrefs must have the same element type as the result"
-                )
+                raise VerifyException("all input memrefs must have the same element type as the result")
             if t.get_num_dims() != result_type.get_num_dims():
                 raise VerifyException("all input memrefs must have the same rank as the result")
 
 
 def _check_memref_or_tensor(t: Attribute, what: str) -> None:
     if not isinstance(t, MemRefType | TensorType | UnrankedTensorType):
-        raise VerifyException(
-            f"{what} must be memref of any type values or tensor of any type values, "
-            f"but got '{t}'"
-        )
+        raise VerifyException(f"{what} must be memref of any type values or tensor of any type values, but got '{t}'")
 
 
 def _check_access_tile_result(op: IRDLOperation) -> AccessTileType:
     t = op.results[0].type
     if not isinstance(t, AccessTileType):
-        raise VerifyException(
-            f"result #0 must be a ktdp access tile (!ktdp.access_tile<...>), but got '{t}'"
-        )
+        raise VerifyException(f"result #0 must be a ktdp access tile (!ktdp.access_tile<...>), but got '{t}'")
     return t
 
 
@@ -313,21 +301,15 @@ class ConstructAccessTileOp(IRDLOperation):
         order = require_map(self, "access_tile_order")
         base_map = self.base_map.data
         if tile_set.num_dims != len(base_map.results):
-            raise VerifyException(
-                f"access_tile_set dimensions ({tile_set.num_dims}) must match base_map dims "
-                f"({len(base_map.results)})"
-            )
+            raise VerifyException(f"access_tile_set dimensions ({tile_set.num_dims}) must match base_map dims "
+                                  f"({len(base_map.results)})")
         if base_map.num_dims + base_map.num_symbols != len(self.indices):
-            raise VerifyException(
-                f"base_map expects {base_map.num_dims + base_map.num_symbols} operands but got "
-                f"{len(self.indices)}"
-            )
+            raise VerifyException(f"base_map expects {base_map.num_dims + base_map.num_symbols} operands but got "
+                                  f"{len(self.indices)}")
         _check_space(self, "access_tile_set", "access_tile_order")
         if len(order.results) != tile_set.num_dims:
-            raise VerifyException(
-                f"access_tile_order dimensions ({len(order.results)}) must match "
-                f"access_tile_set dimensions ({tile_set.num_dims})"
-            )
+            raise VerifyException(f"access_tile_order dimensions ({len(order.results)}) must match "
+                                  f"access_tile_set dimensions ({tile_set.num_dims})")
         _check_result_rank(result_type, tile_set, "access_tile_set")
 
 
@@ -427,51 +409,38 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
         _check_memref_or_tensor(self.base.type, "operand #0")
         for i, t in enumerate(self.indirect_memrefs.types):
             if not isinstance(t, MemRefType):
-                raise VerifyException(
-                    f"operand #{i + 1} must be variadic of memref of any type values, but got "
-                    f"'{t}'"
-                )
+                raise VerifyException(f"operand #{i + 1} must be variadic of memref of any type values, but got '{t}'")
         result_type = _check_access_tile_result(self)
         space = require_set(self, "variables_space_set")
         order = require_map(self, "variables_space_order")
         if space.num_dims != order.num_dims:
-            raise VerifyException(
-                f"variables_space_set dimensions ({space.num_dims}) must match "
-                f"variables_space_order inputs ({order.num_dims})"
-            )
+            raise VerifyException(f"variables_space_set dimensions ({space.num_dims}) must match "
+                                  f"variables_space_order inputs ({order.num_dims})")
         _check_space(self, "variables_space_set", "variables_space_order")
         variables = self.intermediate_variables
         if len(variables) != space.num_dims:
-            raise VerifyException(
-                f"number of intermediate variables ({len(variables)}) must match "
-                f"variables_space_set dimensions ({space.num_dims})"
-            )
+            raise VerifyException(f"number of intermediate variables ({len(variables)}) must match "
+                                  f"variables_space_set dimensions ({space.num_dims})")
         if any(not isinstance(v.type, IndexType) for v in variables):
             raise VerifyException("intermediate variables must be of type index")
         kinds = self.per_dim_subscript_kinds.data
         maps = self.per_dim_subscript_maps.data
         if len(kinds) != len(maps):
-            raise VerifyException(
-                f"per_dim_subscript_kinds size ({len(kinds)}) must match per_dim_subscript_maps "
-                f"size ({len(maps)})"
-            )
+            raise VerifyException(f"per_dim_subscript_kinds size ({len(kinds)}) must match per_dim_subscript_maps "
+                                  f"size ({len(maps)})")
         base_type = self.base.type
         if not isinstance(base_type, MemRefType | TensorType):
             raise VerifyException("base must be a ranked memref or tensor type")
         if len(kinds) != base_type.get_num_dims():
-            raise VerifyException(
-                f"number of subscripts ({len(kinds)}) must match base rank "
-                f"({base_type.get_num_dims()})"
-            )
+            raise VerifyException(f"number of subscripts ({len(kinds)}) must match base rank "
+                                  f"({base_type.get_num_dims()})")
         for k in kinds:
             if not (isinstance(k, IntegerAttr) and k.type == IntegerType(1)):
                 raise VerifyException("per_dim_subscript_kinds must contain BoolAttr elements")
         flags = self.subscript_kinds()
         if sum(flags) != len(self.indirect_memrefs):
-            raise VerifyException(
-                f"number of indirect dimensions ({sum(flags)}) must match number of indirect "
-                f"memrefs ({len(self.indirect_memrefs)})"
-            )
+            raise VerifyException(f"number of indirect dimensions ({sum(flags)}) must match number of indirect "
+                                  f"memrefs ({len(self.indirect_memrefs)})")
         expected_dims = len(self.captured_variables) + len(variables)
         indirect_types = iter(self.indirect_memrefs.types)
         for i, (flag, attr) in enumerate(zip(flags, maps)):
@@ -479,23 +448,17 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
                 raise VerifyException(f"per_dim_subscript_maps[{i}] must be an AffineMapAttr")
             amap = attr.data
             if amap.num_dims != expected_dims:
-                raise VerifyException(
-                    f"subscript map for dimension {i} has {amap.num_dims} dimensions, but "
-                    f"expected {expected_dims} (captured_variables + intermediate_variables)"
-                )
+                raise VerifyException(f"subscript map for dimension {i} has {amap.num_dims} dimensions, but "
+                                      f"expected {expected_dims} (captured_variables + intermediate_variables)")
             if flag:
                 index_type = next(indirect_types)
                 rank = index_type.get_num_dims() if isinstance(index_type, MemRefType | TensorType) else 0
                 if len(amap.results) != rank:
-                    raise VerifyException(
-                        f"indirect subscript map for dimension {i} produces {len(amap.results)} "
-                        f"results, but indirect memref has rank {rank}"
-                    )
+                    raise VerifyException(f"indirect subscript map for dimension {i} produces {len(amap.results)} "
+                                          f"results, but indirect memref has rank {rank}")
             elif len(amap.results) != 1:
-                raise VerifyException(
-                    f"direct subscript map for dimension {i} must produce exactly 1 result, but "
-                    f"produces {len(amap.results)}"
-                )
+                raise VerifyException(f"direct subscript map for dimension {i} must produce exactly 1 result, but "
+                                      f"produces {len(amap.results)}")
         _check_result_rank(result_type, space, "variables_space_set")
 
 
@@ -593,27 +556,21 @@ class RuntimeArgExtractOp(IRDLOperation):
     def verify_(self) -> None:
         kind = self.get_kind()
         if kind is None:
-            raise VerifyException(
-                "attribute 'kind' failed to satisfy constraint: 32-bit signless integer attribute "
-                "whose value is 0, 1, or 2"
-            )
+            raise VerifyException("attribute 'kind' failed to satisfy constraint: 32-bit signless integer attribute "
+                                  "whose value is 0, 1, or 2")
         source = self.input.type
         assert isinstance(source, RuntimeArgType)
         result_type = self.result.type
         if kind == RuntimeArgExtractKind.value:
             if result_type != source.underlying_type:
-                raise VerifyException(
-                    f"result type ({result_type}) must match runtime_arg underlying type "
-                    f"({source.underlying_type}) when extracting value"
-                )
+                raise VerifyException(f"result type ({result_type}) must match runtime_arg underlying type "
+                                      f"({source.underlying_type}) when extracting value")
             return
         present = source.get_granularity() if kind == RuntimeArgExtractKind.granularity else source.get_upperbound()
         if present is None:
             raise VerifyException(f"cannot extract {kind.name} from runtime_arg that doesn't have one")
         if not isinstance(result_type, IndexType):
-            raise VerifyException(
-                f"result type must be index when extracting {kind.name}, but got {result_type}"
-            )
+            raise VerifyException(f"result type must be index when extracting {kind.name}, but got {result_type}")
 
 
 KTDP = Dialect("ktdp", [

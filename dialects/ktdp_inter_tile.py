@@ -29,15 +29,15 @@ from dfsched.dialects.ktdp_types import TileFutureType, is_ranked_tensor
 def _check_ranked_tensor_operands(op: IRDLOperation, values: Sequence[SSAValue], first_index: int = 0) -> None:
     for i, v in enumerate(values):
         if not is_ranked_tensor(v.type):
-            raise VerifyException(
-                f"operand #{first_index + i} must be variadic of ranked tensor of any type "
-                f"values, but got '{v.type}'"
-            )
+            raise VerifyException(f"operand #{first_index + i} must be variadic of ranked tensor of any type "
+                                  f"values, but got '{v.type}'")
 
 
 class _YieldTensorsOp(IRDLOperation):
     """Syntax and checks shared by the yields of the inter-tile regions: `%v, ... : types`,
     every value a ranked tensor."""
+
+    values = var_operand_def()
 
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
@@ -51,11 +51,7 @@ class YieldPartialOp(_YieldTensorsOp):
 
     name = "ktdp.yield_partial"
 
-    values = var_operand_def()
-
-    traits = lazy_traits_def(
-        lambda: (IsTerminator(), ReturnLike(), Pure(), HasParent(InterTileProduceOp))
-    )
+    traits = lazy_traits_def(lambda: (IsTerminator(), ReturnLike(), Pure(), HasParent(InterTileProduceOp)))
 
 
 @irdl_op_definition
@@ -64,11 +60,7 @@ class YieldReducedOp(_YieldTensorsOp):
 
     name = "ktdp.yield_reduced"
 
-    values = var_operand_def()
-
-    traits = lazy_traits_def(
-        lambda: (IsTerminator(), ReturnLike(), Pure(), HasParent(InterTileReduceOp))
-    )
+    traits = lazy_traits_def(lambda: (IsTerminator(), ReturnLike(), Pure(), HasParent(InterTileReduceOp)))
 
 
 # -- enumerating small integer sets (the disjointness check of inter_tile_produce) ----------
@@ -204,9 +196,7 @@ class InterTileProduceOp(IRDLOperation):
         if groups.num_dims != 1:
             raise VerifyException("`groups` integer set must have a single dimension (g)")
         if producers.num_symbols != 1:
-            raise VerifyException(
-                "`producer_tiles_per_group` must have exactly one symbol (the group index g)"
-            )
+            raise VerifyException("`producer_tiles_per_group` must have exactly one symbol (the group index g)")
         values = group_values(groups)
         if values is not None:
             sets = [tiles_of(producers, g) for g in values]
@@ -214,49 +204,35 @@ class InterTileProduceOp(IRDLOperation):
                 for a in range(len(values)):
                     for b in range(a + 1, len(values)):
                         if sets[a] & sets[b]:  # type: ignore[operator]
-                            raise VerifyException(
-                                f"producer_tiles_per_group for groups {values[a]} and {values[b]} "
-                                "are not disjoint"
-                            )
+                            raise VerifyException(f"producer_tiles_per_group for groups {values[a]} and {values[b]} "
+                                                  "are not disjoint")
         partials = future.get_partial_types()
         terminator = block.last_op
         if not isinstance(terminator, YieldPartialOp):
             return  # the implicit-terminator trait reports it
         if len(terminator.values) != len(partials):
-            raise VerifyException(
-                f"yield_partial yields {len(terminator.values)} values but the future carries "
-                f"{len(partials)} partial type(s)"
-            )
+            raise VerifyException(f"yield_partial yields {len(terminator.values)} values but the future carries "
+                                  f"{len(partials)} partial type(s)")
         for i, (value, partial) in enumerate(zip(terminator.values, partials)):
             if value.type != partial:
-                raise VerifyException(
-                    f"yield_partial operand #{i} type {value.type} does not match future "
-                    f"partial type {partial}"
-                )
+                raise VerifyException(f"yield_partial operand #{i} type {value.type} does not match future "
+                                      f"partial type {partial}")
 
 
 def _check_delivery_sets(op: IRDLOperation, check_dims: bool) -> None:
     consumers = op.properties["consumer_tiles_per_group"]
     assert isinstance(consumers, AffineSetAttr)
     if consumers.data.num_symbols != 1:
-        raise VerifyException(
-            "`consumer_tiles_per_group` must have exactly one symbol (the group index g)"
-        )
+        raise VerifyException("`consumer_tiles_per_group` must have exactly one symbol (the group index g)")
     if check_dims and consumers.data.num_dims != 1:
-        raise VerifyException(
-            "`consumer_tiles_per_group` must have exactly one dimension (the tile id i)"
-        )
+        raise VerifyException("`consumer_tiles_per_group` must have exactly one dimension (the tile id i)")
     dependency = op.properties.get("producer_dependency_per_consumer")
     if check_dims and isinstance(dependency, AffineSetAttr):
         if dependency.data.num_symbols not in (1, 2):
-            raise VerifyException(
-                "`producer_dependency_per_consumer` must have one symbol (c) or two symbols (c, g)"
-            )
+            raise VerifyException("`producer_dependency_per_consumer` must have one symbol (c) or two symbols (c, g)")
         if dependency.data.num_dims != 1:
-            raise VerifyException(
-                "`producer_dependency_per_consumer` must have exactly one dimension (the producer "
-                "tile id p)"
-            )
+            raise VerifyException("`producer_dependency_per_consumer` must have exactly one dimension (the producer "
+                                  "tile id p)")
 
 
 def _check_results_match_future(op: IRDLOperation, future: SSAValue) -> tuple[Attribute, ...]:
@@ -265,9 +241,7 @@ def _check_results_match_future(op: IRDLOperation, future: SSAValue) -> tuple[At
     partials = future_type.get_partial_types()
     for i, t in enumerate(op.result_types):
         if not is_ranked_tensor(t):
-            raise VerifyException(
-                f"result #{i} must be variadic of ranked tensor of any type values, but got '{t}'"
-            )
+            raise VerifyException(f"result #{i} must be variadic of ranked tensor of any type values, but got '{t}'")
     if tuple(op.result_types) != tuple(partials):
         raise VerifyException("failed to verify that result types must match future partial types")
     return partials
@@ -339,9 +313,7 @@ class InterTileReduceOp(IRDLOperation):
             raise VerifyException(f"reducer region must take 2*{n} arguments, got {len(block.args)}")
         for i, partial in enumerate(partials):
             if block.args[i].type != partial or block.args[n + i].type != partial:
-                raise VerifyException(
-                    f"reducer region argument pair #{i} must both have partial type {partial}"
-                )
+                raise VerifyException(f"reducer region argument pair #{i} must both have partial type {partial}")
         _check_delivery_sets(self, check_dims=False)
         terminator = block.last_op
         if not isinstance(terminator, YieldReducedOp):
@@ -350,7 +322,4 @@ class InterTileReduceOp(IRDLOperation):
             raise VerifyException(f"yield_reduced yields {len(terminator.values)} values but expected {n}")
         for i, (value, partial) in enumerate(zip(terminator.values, partials)):
             if value.type != partial:
-                raise VerifyException(
-                    f"yield_reduced operand #{i} type {value.type} must match partial type "
-                    f"{partial}"
-                )
+                raise VerifyException(f"yield_reduced operand #{i} type {value.type} must match partial type {partial}")

@@ -13,6 +13,7 @@ from xDSL's own class prints with xDSL's syntax.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import ClassVar
 
 from xdsl.builder import ImplicitBuilder
 from xdsl.dialects import arith, math
@@ -214,14 +215,22 @@ def is_contraction_body(block: Block) -> bool:
             and list(ops[-1].operands) == [add.results[0]])
 
 
-class MatmulOp(NamedOpSyntax, _x.MatmulOp):
-    @staticmethod
-    def get_default_indexing_maps_attr() -> ArrayAttr:
-        return _MATMUL_MAPS
+class _Contraction(NamedOpSyntax):
+    """matmul's and batch_matmul's syntax and body; `MAPS` are the op's default indexing maps."""
+
+    MAPS: ClassVar[ArrayAttr]
+
+    @classmethod
+    def get_default_indexing_maps_attr(cls) -> ArrayAttr:
+        return cls.MAPS
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
         return contraction_region(inputs, outputs)
+
+
+class MatmulOp(_Contraction, _x.MatmulOp):
+    MAPS: ClassVar[ArrayAttr] = _MATMUL_MAPS
 
 
 # ===========================================================================
@@ -320,22 +329,15 @@ _BATCH_MATMUL_MAPS = ArrayAttr(
 
 
 @irdl_op_definition
-class BatchMatmulOp(NamedOpSyntax, NamedOperation):
+class BatchMatmulOp(_Contraction, NamedOperation):
     """`linalg.batch_matmul ins(%a, %b : T1, T2) outs(%c : T3) -> T3`: a matmul per batch."""
 
     name = "linalg.batch_matmul"
+    MAPS: ClassVar[ArrayAttr] = _BATCH_MATMUL_MAPS
 
     indexing_maps = prop_def(ArrayAttr[AffineMapAttr], default_value=_BATCH_MATMUL_MAPS)
 
     __init__ = _named_init
-
-    @staticmethod
-    def get_default_indexing_maps_attr() -> ArrayAttr:
-        return _BATCH_MATMUL_MAPS
-
-    @classmethod
-    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
-        return contraction_region(inputs, outputs)
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         return tuple(m.data for m in self.indexing_maps.data)
@@ -439,21 +441,16 @@ def _single(parser: Parser, values: list[SSAValue], keyword: str, op_name: str, 
     return values[0]
 
 
-def _parse_unary_with_list(cls, parser: Parser, list_name: str):
-    """`[attr-dict] ins(%x : T) outs(%y : U) <list_name> = [..] [attr-dict]`: broadcast's and
-    transpose's syntax, built as `cls(input, init, list)`."""
-    start = parser.pos
+def _parse_unary_with_list(cls, parser: Parser, list_name: str, start=None):
+    """`[attr-dict] ins(%x : T) outs(%y : U) <list_name> = [..] [attr-dict]` (broadcast,
+    transpose, reduce; errors located at `start`, by default here) → (source, init, list, attrs, start)."""
+    start = parser.pos if start is None else start
     attrs = dict(parser.parse_optional_attr_dict())
     source = _single(parser, _parse_operand_group(parser, "ins"), "ins", cls.name, start)
     init = _single(parser, _parse_operand_group(parser, "outs"), "outs", cls.name, start)
     values = _parse_dense_i64_list(parser, list_name)
     attrs |= parser.parse_optional_attr_dict()
-    try:
-        op = cls(source, init, values)
-    except (AssertionError, ValueError, TypeError):
-        parser.raise_error(f"'{cls.name}' op expects tensors or memrefs of float or integer elements", start)
-    op.attributes.update(attrs)
-    return op
+    return source, init, values, attrs, start
 
 
 class _UnaryWithList:
@@ -463,7 +460,13 @@ class _UnaryWithList:
 
     @classmethod
     def parse(cls, parser: Parser):
-        return _parse_unary_with_list(cls, parser, cls.LIST)
+        source, init, values, attrs, start = _parse_unary_with_list(cls, parser, cls.LIST)
+        try:
+            op = cls(source, init, values)
+        except (AssertionError, ValueError, TypeError):
+            parser.raise_error(f"'{cls.name}' op expects tensors or memrefs of float or integer elements", start)
+        op.attributes.update(attrs)
+        return op
 
     def print(self, printer: Printer) -> None:
         single = isinstance(self, _x.BroadcastOp)  # one `input` and one `init`; transpose's are lists
@@ -499,11 +502,7 @@ class ReduceOp(_x.ReduceOp):
             payload_name = parser.parse_identifier("expected the name of the reduction's payload op")
             payload_attrs = parser.parse_optional_attr_dict()
             parser.parse_punctuation("}")
-        attrs = dict(parser.parse_optional_attr_dict())
-        source = _single(parser, _parse_operand_group(parser, "ins"), "ins", cls.name, start)
-        init = _single(parser, _parse_operand_group(parser, "outs"), "outs", cls.name, start)
-        dims = _parse_dense_i64_list(parser, "dimensions")
-        attrs |= parser.parse_optional_attr_dict()
+        source, init, dims, attrs, _ = _parse_unary_with_list(cls, parser, "dimensions", start)
         element_types = [getattr(v.type, "element_type", None) for v in (source, init)]
         if any(t is None for t in element_types):
             parser.raise_error(f"'{cls.name}' op expects tensor or memref operands", start)

@@ -278,10 +278,8 @@ class _FusedOp(IRDLOperation):
         _check_type("result", 0, self.result_types[0], self.RESULTS)
         inferred = self.infer(self.operand_types[0])
         if inferred != self.result_types[0]:
-            raise VerifyException(
-                f"inferred type(s) '{inferred}' are incompatible with return type(s) of operation "
-                f"'{self.result_types[0]}'; failed to infer returned types"
-            )
+            raise VerifyException(f"inferred type(s) '{inferred}' are incompatible with return type(s) of operation "
+                                  f"'{self.result_types[0]}'; failed to infer returned types")
 
 
 Exx2FusedOp = op_class("Exx2FusedOp", _FusedOp, "spyreop.exx2_fused",

@@ -68,14 +68,11 @@ class DefImmutableMappingOp(IRDLOperation):
 
     def lookup(self, key: SSAValue) -> SSAValue | None:
         """The value mapped to `key` (by SSA identity), if any."""
-        for k, v in zip(self.keys, self.values):
-            if k is key:
-                return v
-        return None
+        return self.table().get(key)
 
     def table(self) -> dict[SSAValue, SSAValue]:
-        """key -> value (the first entry of a repeated key, as `lookup`): one pass, for callers
-        that look up every key of a grid-wide mapping."""
+        """key -> value, the first entry of a repeated key winning: one pass, for callers that
+        look up every key of a grid-wide mapping."""
         table: dict[SSAValue, SSAValue] = {}
         for k, v in zip(self.keys, self.values):
             table.setdefault(k, v)
