@@ -422,22 +422,9 @@ class RaceTracker:
         """(actor, page, first and end slot in the page, the page's block summary, first and
         last block, the actor's clock) of an access to consecutive bytes on one existing shadow
         page (the common vector access), else None."""
-        if not consecutive or id(memory) in self.private or not addresses.size:
+        if not consecutive or not addresses.size:
             return None
-        first = int(addresses.item(0))
-        last = first + addresses.size * itemsize - 1
-        bits = self.PAGE_BITS
-        number = first >> bits
-        if last >> bits != number:
-            return None
-        shadow = self._shadow(memory)
-        page = shadow.pages.get(number)
-        if page is None or page.summary is None:
-            return None
-        mask = shadow.MASK
-        start, stop = first & mask, (last & mask) + 1
-        me = self.index[unit]
-        return me, page, start, stop, page.summary, start >> BLOCK_BITS, (stop - 1) >> BLOCK_BITS, self._known(me)
+        return self._run_at(unit, memory, int(addresses.item(0)), addresses.size * itemsize)
 
     def read(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
         run = self._run(unit, memory, addresses, itemsize, consecutive)
