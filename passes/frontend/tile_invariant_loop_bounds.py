@@ -34,13 +34,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 
-from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from dfsched.passes.tile_arith import evaluate_at_tile
@@ -49,19 +46,10 @@ from dfsched.diagnostics import error
 from dfsched.dialects import ktdp
 from dfsched.dialects.constants import index_constant, trip_count
 from dfsched.passes.builder import Builder
+from dfsched.passes.device_pass import CallPass
 
 MAX_PEELED = 8  # iterations only some tiles run, each a copy of the body under a branch on the tile id
 MAX_TILES = 1 << 16  # a grid larger than this is not enumerated (the loop is left as it is)
-
-@dataclass(frozen=True)
-class TileInvariantLoopBounds(ModulePass):
-    """Rewrite host loops whose bounds depend on the tile id into loops over iteration numbers."""
-
-    name = "tile-invariant-loop-bounds"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        tile_invariant_loop_bounds(op)
-
 
 def tile_invariant_loop_bounds(root: Operation) -> None:
     for kernel in [o for o in root.walk() if isinstance(o, func.FuncOp)]:
@@ -179,6 +167,13 @@ def _holds_memory_access(loop: Operation) -> bool:
 
 def _reads_tile_id(value: SSAValue) -> bool:
     return any(isinstance(v.owner, ktdp.GetComputeTileIdOp) for v in values_feeding(value))
+
+
+class TileInvariantLoopBounds(CallPass):
+    """Rewrite host loops whose bounds depend on the tile id into loops over iteration numbers."""
+
+    name = "tile-invariant-loop-bounds"
+    run = staticmethod(tile_invariant_loop_bounds)
 
 
 __all__ = ["TileInvariantLoopBounds", "tile_invariant_loop_bounds"]

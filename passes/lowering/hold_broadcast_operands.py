@@ -23,16 +23,11 @@ receive or signal that could order a change of the loaded element inside the loo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from xdsl.context import Context
-from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import arith, scf
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from dfsched.passes.cleanup.canonicalize import canonicalize
+from dfsched.passes.cleanup.canonicalize import canonicalizing
 
 from dfsched.dialects.agen import VectorLoadOp
 from dfsched.dialects.constants import static_trip_count
@@ -40,23 +35,12 @@ from dfsched.dialects.dataflow import ProgramUnitOp, ReceiveOp, SendOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 from dfsched.dialects.vectorchain import ShuffleOp
 from dfsched.passes.lowering.dfir_utils import mapping_of
+from dfsched.passes.device_pass import CallPass
 
 # ops a sender's loop body may hold besides the moved chain (none of them writes memory or
 # waits on another unit)
 _QUIET = (VectorLoadOp, ShuffleOp, SendOp, DefImmutableMappingOp, QueryMapOp, arith.ConstantOp,
           arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivUIOp, arith.RemUIOp, scf.YieldOp)
-
-
-@dataclass(frozen=True)
-class HoldBroadcastOperands(ModulePass):
-    """Hoist loop-invariant broadcast sends and their receives in every function's programs."""
-
-    name = "hold-broadcast-operands"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
-            if hold_broadcasts(function):
-                canonicalize(function, top_down=False)
 
 
 def hold_broadcasts(function: Operation) -> int:
@@ -250,3 +234,10 @@ def _count(type_) -> int:
     for d in shape:
         total *= max(1, d)
     return total
+
+
+class HoldBroadcastOperands(CallPass):
+    """Hoist loop-invariant broadcast sends and their receives in every function's programs."""
+
+    name = "hold-broadcast-operands"
+    run = staticmethod(canonicalizing(hold_broadcasts))
