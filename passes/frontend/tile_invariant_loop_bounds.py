@@ -51,13 +51,14 @@ from dfsched.passes.device_pass import CallPass
 MAX_PEELED = 8  # iterations only some tiles run, each a copy of the body under a branch on the tile id
 MAX_TILES = 1 << 16  # a grid larger than this is not enumerated (the loop is left as it is)
 
+
 def tile_invariant_loop_bounds(root: Operation) -> None:
     for kernel in [o for o in root.walk() if isinstance(o, func.FuncOp)]:
         grid = kernel_grid(kernel)
         if grid is None or math.prod(grid) > MAX_TILES:
             continue  # no grid, or a malformed one: the passes that read it report it
         for loop in [o for o in kernel.walk() if isinstance(o, scf.ForOp)]:
-            if _inside(loop, kernel):  # not in a loop erased before it
+            if kernel.is_ancestor(loop):  # not in a loop erased before it
                 _rewrite(loop, grid)
 
 
@@ -85,13 +86,6 @@ def _rewrite(loop: scf.ForOp, grid: list[int]) -> None:
         last = _guarded_iteration(loop, upper_bound, k, last)
     if everywhere == 0:
         _erase(loop)  # some tile runs no iteration: only the guarded copies remain
-
-
-def _inside(op: Operation, ancestor: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None and parent is not ancestor:
-        parent = parent.parent_op()
-    return parent is ancestor
 
 
 def _erase(loop: scf.ForOp) -> None:

@@ -24,7 +24,7 @@ receive or signal that could order a change of the loaded element inside the loo
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.passes.cleanup.canonicalize import canonicalizing
@@ -35,6 +35,7 @@ from dfsched.dialects.dataflow import ProgramUnitOp, ReceiveOp, SendOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 from dfsched.dialects.vectorchain import ShuffleOp
 from dfsched.passes.lowering.dfir_utils import mapping_of
+from dfsched.passes.walk import defined_inside
 from dfsched.passes.device_pass import CallPass
 
 # ops a sender's loop body may hold besides the moved chain (none of them writes memory or
@@ -101,21 +102,11 @@ def _invariant(value: SSAValue, loop: scf.ForOp) -> bool:
     """Defined outside `loop`, or by pure unit lookups / index arithmetic of such values."""
     owner = value.owner
     if not isinstance(owner, Operation) or not loop.is_ancestor(owner):
-        return value is not loop.body.block.args[0] and not _inside(value, loop)
+        return value is not loop.body.block.args[0] and not defined_inside(value, loop)
     if not isinstance(owner, (QueryMapOp, DefImmutableMappingOp, arith.ConstantOp, arith.AddiOp,
                               arith.SubiOp, arith.MuliOp, arith.DivUIOp, arith.RemUIOp)):
         return False
     return all(_invariant(v, loop) for v in owner.operands)
-
-
-def _inside(value: SSAValue, loop: scf.ForOp) -> bool:
-    block = value.owner if isinstance(value.owner, Block) else value.owner.parent_block()
-    while block is not None:
-        if block is loop.body.block:
-            return True
-        parent = block.parent_op()
-        block = parent.parent_block() if parent is not None else None
-    return False
 
 
 def _move_before(op: Operation, loop: scf.ForOp) -> None:
