@@ -109,3 +109,28 @@ def test_check_runs_the_generated_buffer_through_every_engine(capsys, tmp_path, 
     out = capsys.readouterr().out
     assert code == 0 and "MISMATCH" not in out, out
     assert "DataflowIR simulator" in out
+
+
+def test_the_float64_evaluation_reads_a_generated_input_as_the_reference_does():
+    """`benchmarks/corpus_accuracy.py` on a paged pool: its float64 run got the f16 input's pages
+    read as f64 (zeros), and a `TouchedBuffer` output could not be compared (the corpus' paged
+    copies failed with "input ... has 1 elements")."""
+    import importlib.util
+    import os
+    import sys
+
+    from dfsched.interp.dtypes import float64_evaluation
+
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "corpus_accuracy.py")
+    spec = importlib.util.spec_from_file_location("corpus_accuracy", path)
+    accuracy = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("corpus_accuracy", accuracy)  # its dataclass resolves annotations there
+    spec.loader.exec_module(accuracy)
+    m = parse_module(copy_kernel(1 << 14, off=5000))
+    inputs = make_inputs(m, seed=3, max_elements=4096, unit="element")
+    reference = run(m, inputs, max_elements=4096, unit="element")
+    with float64_evaluation():
+        held = {k: accuracy.held_in_float64(v) if isinstance(v, GeneratedInput) else v for k, v in inputs.items()}
+        exact = run(parse_module(copy_kernel(1 << 14, off=5000)), held, max_elements=4096, unit="element")
+    np.testing.assert_array_equal(exact.outputs["C"], inputs["A"].values(5000, 64).astype(np.float64) * 2)
+    assert accuracy.ulps(reference.outputs, exact.outputs) == 0
