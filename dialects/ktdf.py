@@ -31,10 +31,10 @@ from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import op_name
 from dfsched.diagnostics import error
-from dfsched.dialects.dataflow import ensure_implicit_terminator
+from dfsched.dialects.dataflow import ensure_implicit_terminator, located_format_errors
 from dfsched.dialects.constants import constant_int, index_constant, integer_attr_violation
-from dfsched.dialects.directives import (KDYNAMIC, BareI64, Body, BracketPairs, CellOrSlot, OwnType, Token,
-                                         parse_bracket_pairs, print_bracket_pairs)
+from dfsched.dialects.directives import (KDYNAMIC, BareI64, Body, BracketPairs, CellOrSlot, LeadingBracketPairs, OwnType,
+                                         Token)
 from dfsched.dialects.ktdf_types import LoopType  # noqa: F401  (re-export: the dialect's names in one place)
 from dfsched.dialects.ktdf_types import FifoSlotType, LoopTypeAttr, TokenType, element_type_of
 from dfsched.dialects.syntax import print_attr_dict, split_inherent
@@ -560,6 +560,7 @@ def _check_bracket_pairs(ivs: Sequence[SSAValue], second: Sequence[SSAValue], se
         raise VerifyException(f"must have at least one [iv : {second_name}] pair")
 
 
+@located_format_errors
 @irdl_op_definition
 class TilingDeriveSizeOp(IRDLOperation):
     """Trip count of the current inner tiled loop (full tile, remainder, or 0).
@@ -582,28 +583,8 @@ class TilingDeriveSizeOp(IRDLOperation):
         super().__init__(operands=[list(ivs), list(tile_sizes), total_size], result_types=[IndexType()],
                          attributes=attributes)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> TilingDeriveSizeOp:
-        ivs, tile_sizes = parse_bracket_pairs(parser)
-        parser.parse_keyword("total_size")
-        parser.parse_punctuation("=")
-        total = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        operands = [parser.resolve_operand(o, IndexType()) for o in (*ivs, *tile_sizes, total)]
-        return cls.create(operands=operands, result_types=[result_type], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_bracket_pairs(printer, self.ivs, self.tile_sizes)
-        if self.ivs:
-            printer.print_string(", ")
-        printer.print_string("total_size = ")
-        printer.print_operand(self.total_size)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+    assembly_format = "custom<LeadingBracketPairs>($ivs, $tile_sizes) `total_size` `=` $total_size attr-dict `:` type($result)"
+    custom_directives = (LeadingBracketPairs,)
 
     def verify_(self) -> None:
         _check_bracket_pairs(self.ivs, self.tile_sizes, "tile_size")

@@ -86,18 +86,13 @@ def shadow_region_args(printer: Printer, region: Region, values: Sequence[SSAVal
     The group header never prints its block arguments, so they must print exactly as the
     shared operands do: their names are written into the printer's name table.
     """
+    if hasattr(printer, "shadow_region_args"):  # dfsched.printing.MLIRPrinter
+        printer.shadow_region_args(region, values)
+        return
     if not region.blocks:
         return
-    args = list(region.blocks.first.args)
-    table = getattr(printer, "names", None)  # dfsched.printing.MLIRPrinter's NameTable
-    if table is not None and hasattr(table, "value_text") and hasattr(table, "names"):
-        for arg, value in zip(args, values):
-            text = table.value_text(value)
-            if not text.startswith("<<"):
-                table.names[arg] = text[1:]
-        return
     names = value_names(printer)  # a plain xDSL printer
-    for arg, value in zip(args, values):
+    for arg, value in zip(region.blocks.first.args, values):
         name = names.get(value)
         if name is not None:
             names[arg] = name
