@@ -116,10 +116,7 @@ def _canonicalized_by(patterns: Callable[[], tuple[RewritePattern, ...]]) -> Has
 
 @irdl_op_definition
 class PipelineOp(IRDLOperation):
-    """A DAG of stages running concurrently on successive iterations of the enclosing loops.
-
-    `ktdf.pipeline [modulo(size : N)] { ... } [attr-dict]`
-    """
+    """A DAG of stages running concurrently on successive iterations of the enclosing loops."""
 
     name = "ktdf.pipeline"
 
@@ -181,10 +178,7 @@ def _is_valid_token_source(token: SSAValue) -> bool:
 
 @irdl_op_definition
 class StageOp(IRDLOperation):
-    """One unit of work of a pipeline; starts when its `depends_in` tokens are signalled.
-
-    `ktdf.stage depends_in(%t|none) depends_out(%u|none) { ... } [attr-dict]`
-    """
+    """One unit of work of a pipeline; starts when its `depends_in` tokens are signalled."""
 
     name = "ktdf.stage"
 
@@ -249,10 +243,7 @@ class PrivateYieldOp(IRDLOperation):
 
 @irdl_op_definition
 class PrivateOp(IRDLOperation):
-    """Resources private to the enclosing pipeline (fifo slots, buffers, tokens).
-
-    `%r:N = ktdf.private [-> (T, ...)] { ... ktdf.private_yield ... } [attributes {...}]`
-    """
+    """Resources private to the enclosing pipeline (fifo slots, buffers, tokens)."""
 
     name = "ktdf.private"
 
@@ -325,10 +316,7 @@ class CreateTokenOp(_IgnoresUniqueId, IRDLOperation):
 
 @irdl_op_definition
 class FifoAllocateOp(IRDLOperation):
-    """Allocates FIFO slots, used in rolling order; one index operand per `?` slot.
-
-    `%a, %b = ktdf.fifo.allocate(%n, ...) [attr-dict] -> !ktdf.fifo.slot<...>, ...`
-    """
+    """Allocates FIFO slots, used in rolling order; one index operand per `?` slot."""
 
     name = "ktdf.fifo.allocate"
 
@@ -372,10 +360,7 @@ _SHAPED_DATA = BaseAttr(TensorType) | BaseAttr(MemRefType)
 
 @irdl_op_definition
 class ReadFromFifoOp(IRDLOperation):
-    """Reads one slot into a tensor (value semantics) or an unrealized, slot-backed memref.
-
-    `%d = ktdf.read_from_fifo %slot [attr-dict] : <SRC -> DST, NxT> -> tensor<...>`
-    """
+    """Reads one slot into a tensor (value semantics) or an unrealized, slot-backed memref."""
 
     name = "ktdf.read_from_fifo"
 
@@ -394,10 +379,7 @@ class ReadFromFifoOp(IRDLOperation):
 
 @irdl_op_definition
 class WriteToFifoOp(IRDLOperation):
-    """Writes a tensor or memref into one slot.
-
-    `ktdf.write_to_fifo %data, %slot [attr-dict] : tensor<...>, <SRC -> DST, NxT>`
-    """
+    """Writes a tensor or memref into one slot."""
 
     name = "ktdf.write_to_fifo"
 
@@ -423,10 +405,7 @@ TRANSFER_MODES = ("splat", "pad")
 
 @irdl_op_definition
 class DataTransferOp(IRDLOperation):
-    """Explicit data movement memref->memref, memref->fifo or fifo->memref, atomic per stage.
-
-    `ktdf.data_transfer from %A[%i + 3, %j] size [1, 64] to %slot size [64] : memref<...>, !ktdf.fifo.slot<...>`
-    """
+    """Explicit data movement memref->memref, memref->fifo or fifo->memref, atomic per stage."""
 
     name = "ktdf.data_transfer"
 
@@ -527,10 +506,7 @@ class DataTransferOp(IRDLOperation):
 
 @irdl_op_definition
 class TilingReserveSizeOp(_IgnoresUniqueId, IRDLOperation):
-    """A tile size chosen later by `tile-size-selection`; never merged by CSE.
-
-    `%ts = ktdf.tiling.reserve_size {divisibility = D : index, min_value = M : index} : index`
-    """
+    """A tile size chosen later by `tile-size-selection`; never merged by CSE."""
 
     name = "ktdf.tiling.reserve_size"
 
@@ -563,10 +539,7 @@ def _check_bracket_pairs(ivs: Sequence[SSAValue], second: Sequence[SSAValue], se
 @located_format_errors
 @irdl_op_definition
 class TilingDeriveSizeOp(IRDLOperation):
-    """Trip count of the current inner tiled loop (full tile, remainder, or 0).
-
-    `%x = ktdf.tiling.derive_size [%iv0 : %ts0], [%iv1 : %ts1], total_size = %N [attr-dict] : index`
-    """
+    """Trip count of the current inner tiled loop (full tile, remainder, or 0)."""
 
     name = "ktdf.tiling.derive_size"
 
@@ -592,10 +565,7 @@ class TilingDeriveSizeOp(IRDLOperation):
 
 @irdl_op_definition
 class TilingLinearizeIndexOp(IRDLOperation):
-    """Flat index into the pre-tiling iteration space: `sum(iv_k * stride_k)`.
-
-    `%i = ktdf.tiling.linearize_index [%iv0 : %s0], [%iv1 : %c1] [attr-dict] : index`
-    """
+    """Flat index into the pre-tiling iteration space: `sum(iv_k * stride_k)`."""
 
     name = "ktdf.tiling.linearize_index"
 
@@ -622,10 +592,7 @@ class TilingLinearizeIndexOp(IRDLOperation):
 
 @irdl_op_definition
 class BufferPhaseOp(IRDLOperation):
-    """Which copy of an N-buffered memref this iteration uses: linearized iteration mod N.
-
-    `%p = ktdf.buffer_phase(%iv0, %iv1) {num_phases = 2 : i64} : index`
-    """
+    """Which copy of an N-buffered memref this iteration uses: linearized iteration mod N."""
 
     name = "ktdf.buffer_phase"
 
@@ -651,10 +618,7 @@ class BufferPhaseOp(IRDLOperation):
 
 @irdl_op_definition
 class SelectMemrefOp(IRDLOperation):
-    """`candidates[phase]`: picks this iteration's copy of an N-buffered memref.
-
-    `%m = ktdf.select_memref %phase[%buf0, %buf1] [attr-dict] : memref<...>`
-    """
+    """`candidates[phase]`: picks this iteration's copy of an N-buffered memref."""
 
     name = "ktdf.select_memref"
 
@@ -804,10 +768,7 @@ class ParallelOp(IRDLOperation):
 
 @irdl_op_definition
 class OpaqueOp(IRDLOperation):
-    """A call to a target intrinsic named by a template, with linalg-like DPS semantics.
-
-    `%r = ktdf.opaque "ADD" -> tensor<64xf16>` / `  ins(%a, %b: T, T)` / `  outs(%o: T)`
-    """
+    """A call to a target intrinsic named by a template, with linalg-like DPS semantics."""
 
     name = "ktdf.opaque"
 
