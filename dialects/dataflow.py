@@ -183,15 +183,6 @@ def element_type(t: Attribute) -> Attribute | None:
 # ---------------------------------------------------------------------------
 
 
-def region_terminator_is_trivial(region: Region) -> bool:
-    """True when the region's terminator carries nothing, so an implicit-terminator printer may elide it."""
-    block = region.blocks.first
-    term = block.last_op if block is not None else None
-    if term is None:
-        return True
-    return not term.operands and not term.results and not term.attributes and not term.properties
-
-
 def located_format_errors(op_type: type[IRDLOperation]) -> type[IRDLOperation]:
     """Class decorator: a constraint violation met while parsing a declarative format becomes a parse error.
 
@@ -384,8 +375,9 @@ class ProgramUnitOp(IRDLOperation):
             printer.print_string(")")
         print_attr_dict(printer, self)
         printer.print_string(" : ")
-        printer.print_region(self.body, print_entry_block_args=False,
-                             print_block_terminators=not region_terminator_is_trivial(self.body))
+        term = block.last_op if block is not None else None  # elided when it carries nothing
+        printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=term is not None and bool(
+            term.operands or term.results or term.attributes or term.properties))
 
     def verify_(self) -> None:
         block = self.body.blocks.first

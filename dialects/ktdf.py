@@ -170,12 +170,6 @@ def defining_op_through_private(value: SSAValue) -> Operation | None:
     return None
 
 
-def _is_valid_token_source(token: SSAValue) -> bool:
-    """True if `token` comes from `ktdf.create_token`, directly or through `ktdf.private` yields
-    (upstream would dereference a null defining op where we find none)."""
-    return isinstance(defining_op_through_private(token), CreateTokenOp)
-
-
 @irdl_op_definition
 class StageOp(IRDLOperation):
     """One unit of work of a pipeline; starts when its `depends_in` tokens are signalled."""
@@ -218,7 +212,8 @@ class StageOp(IRDLOperation):
 
     def verify_(self) -> None:
         for keyword, tokens in (("depends_in", self.depends_in), ("depends_out", self.depends_out)):
-            if not all(_is_valid_token_source(t) for t in tokens):
+            # (upstream would dereference a null defining op where we find none)
+            if not all(isinstance(defining_op_through_private(t), CreateTokenOp) for t in tokens):
                 raise VerifyException(
                     f"{keyword} operand must originate from ktdf.create_token or ktdf.private "
                     "operation yielding a token created by ktdf.create_token"

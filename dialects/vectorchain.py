@@ -302,15 +302,9 @@ class ConstantBitstreamOp(IRDLOperation):
         return cls.create(properties=props, attributes=others, result_types=[result_type])
 
     def print(self, printer: Printer) -> None:
-        merged = {**self.properties, **self.attributes}
-        if not _is_symbol(merged):
-            printer.print_string(" {value = [")
-            for i, element in enumerate(self.value.data):
-                if i:
-                    printer.print_string(", ")
-                bits = element.value.data if isinstance(element, IntegerAttr) else 0
-                printer.print_string(f"0x{bits & ((1 << 64) - 1):x}")
-            printer.print_string("]}")
+        if not _is_symbol({**self.properties, **self.attributes}):
+            bits = (e.value.data if isinstance(e, IntegerAttr) else 0 for e in self.value.data)
+            printer.print_string(f" {{value = [{', '.join(f'0x{b & ((1 << 64) - 1):x}' for b in bits)}]}}")
         else:
             print_attr_dict(printer, self)
         printer.print_string(" : ")
