@@ -201,9 +201,7 @@ class StageOp(IRDLOperation):
         Also found when a pass stored them as a discardable attribute (they print the same).
         """
         units = self.applicable_units or self.attributes.get("applicable_units")
-        if not isinstance(units, ArrayAttr):
-            return []
-        return [u.data for u in units.data if isinstance(u, StringAttr)]
+        return [u.data for u in units.data if isinstance(u, StringAttr)] if isinstance(units, ArrayAttr) else []
 
     assembly_format = ("`depends_in` `(` ($depends_in^):(`none`)? `)` `depends_out` `(` ($depends_out^):(`none`)? `)` "
                        "custom<Body>($body) attr-dict")
@@ -254,9 +252,7 @@ class PrivateOp(IRDLOperation):
 
     @property
     def yield_op(self) -> PrivateYieldOp | None:
-        if not self.body.blocks:
-            return None
-        last = self.body.block.last_op
+        last = self.body.block.last_op if self.body.blocks else None
         return last if isinstance(last, PrivateYieldOp) else None
 
     assembly_format = "(`->` `(` type($res)^ `)`)? custom<Body>($body) attr-dict-with-keyword"
@@ -829,11 +825,7 @@ class FoldBufferPhaseConstants(RewritePattern):
         kept = [v for v in op.ivs if constant_int(v) is None]
         if len(kept) == len(op.ivs):
             return
-        if not kept:
-            zero = index_constant(0)
-            rewriter.replace(op, zero, [zero.result])
-            return
-        new = BufferPhaseOp(kept, op.num_phases, op.attributes)
+        new = BufferPhaseOp(kept, op.num_phases, op.attributes) if kept else index_constant(0)
         rewriter.replace(op, new, [new.result])
 
 

@@ -433,9 +433,7 @@ class PatternsOp(IRDLOperation):
     @property
     def group_names(self) -> list[str]:
         groups = self.properties.get("groups")
-        if isinstance(groups, ArrayAttr):
-            return [g.data for g in groups.data if isinstance(g, StringAttr)]
-        return []
+        return [g.data for g in groups.data if isinstance(g, StringAttr)] if isinstance(groups, ArrayAttr) else []
 
     assembly_format = "custom<StringArray>($groups) attr-dict-with-keyword custom<IsolatedBody>($body)"
     custom_directives = (StringArray, IsolatedBody)

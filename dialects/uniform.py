@@ -199,11 +199,8 @@ class _UnitListRegionsOp(IRDLOperation):
             block = region.blocks.first
             if block is None or len(block.args) != 1 or block.args[0].type != _INDEX:
                 raise VerifyException("each region must have exactly one index argument (the unit it runs on)")
-        seen: set[SSAValue] = set()
-        for unit in self.units:
-            if unit in seen:
-                raise VerifyException("duplicated unit SSAs found!")
-            seen.add(unit)
+        if len(set(self.units)) != len(self.units):
+            raise VerifyException("duplicated unit SSAs found!")
         for i in range(len(sizes)):
             unit_list = self.unit_list(i)
             if len(unit_list) == 1:
