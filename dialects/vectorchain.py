@@ -126,21 +126,10 @@ PackOp = op_class("PackOp", _BinaryShapedOp, "vectorchain.pack", indices=prop_de
                   repetition=prop_def(_INDEX_ATTR), sign_extend=prop_def(BoolAttr, default_value=BoolAttr(False, i1)))
 
 
-@irdl_op_definition
-class ElementWiseCompareOp(_ChainOp):
-    name = "vectorchain.element_wise_compare"
-
-    op1 = operand_def(VectorType)
-    op2 = operand_def(VectorType)
-    mask = opt_operand_def(VectorType)
-    dbgName = opt_prop_def(StringAttr)
-    compare_op = prop_def(CompareOperatorAttr)
-    data = result_def(VectorType)
-
-    assembly_format = f"$op1 `,` $op2 {_MASK} attr-dict `:` type($op1) `,` type($op2) `,` type(results)"
-
-    def verify_(self) -> None:
-        _check_i1_mask(self.mask)
+ElementWiseCompareOp = op_class("ElementWiseCompareOp", _BinaryShapedOp, "vectorchain.element_wise_compare",
+                                "The binary shape on builtin vectors, its mask of i1.",
+                                op1=operand_def(VectorType), op2=operand_def(VectorType), data=result_def(VectorType),
+                                compare_op=prop_def(CompareOperatorAttr), verify_=_UnaryOp.verify_)
 
 
 @irdl_op_definition
