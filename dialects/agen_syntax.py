@@ -15,8 +15,8 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType, StringAttr
 from xdsl.ir import Operation, Region, SpacedOpaqueSyntaxAttribute, SSAValue
-from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, VarOperandDef, irdl_attr_definition,
-                       irdl_op_definition, opt_prop_def, prop_def, region_def, traits_def)
+from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, VarOperandDef, irdl_attr_definition, opt_prop_def,
+                       prop_def, region_def, traits_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import SingleBlockImplicitTerminator
@@ -27,6 +27,7 @@ from dfsched.dialects.affine_subscripts import (Subscripts, check_subscript_oper
                                                 print_subscripts)
 from dfsched.dialects.dataflow import (RegionYieldOp, RoutingDirection, ensure_implicit_terminator, newline,
                                        print_attr_dict, split_attr_dict)
+from dfsched.dialects.syntax import op_class
 
 INDEX = IndexType()
 
@@ -43,11 +44,7 @@ class RoutingDirectionAttr(EnumAttribute[RoutingDirection], SpacedOpaqueSyntaxAt
     name = "agen.direction"
 
 
-@irdl_op_definition
-class YieldOp(RegionYieldOp):
-    """Terminator of agen region ops (implicit when it yields nothing)."""
-
-    name = "agen.yield"
+YieldOp = op_class("YieldOp", RegionYieldOp, "agen.yield", "Terminator of the agen region ops.")
 
 
 IMPLICIT_YIELD = SingleBlockImplicitTerminator(YieldOp)

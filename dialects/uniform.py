@@ -24,18 +24,14 @@ from dfsched.compat import UnresolvedOperand, indented
 from dfsched.dialects.dataflow import (CreateGroupOp, GetUnitOp, RegionYieldOp, dfir_dialect,
                                        ensure_implicit_terminator, newline, parse_operand_list, print_attr_dict,
                                        split_attr_dict)
-from dfsched.dialects.syntax import parse_arrow_type_list, print_arrow_type_list
+from dfsched.dialects.syntax import op_class, parse_arrow_type_list, print_arrow_type_list
 from dfsched.dialects.directives import print_bracket_pairs
 from dfsched.dialects.symbol import QueryMapBase, ScalarValue
 
 _INDEX = IndexType()
 
 
-@irdl_op_definition
-class YieldOp(RegionYieldOp):
-    """Terminator of the uniform region ops (implicit when it yields nothing)."""
-
-    name = "uniform.yield"
+YieldOp = op_class("YieldOp", RegionYieldOp, "uniform.yield", "Terminator of the uniform region ops.")
 
 
 def _is_scalar_value(owner: Operation | Block) -> bool:
