@@ -68,9 +68,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import SingleBlockImplicitTerminator
 
-from dfsched.compat import MLIRTokenKind, UnresolvedOperand
+from dfsched.compat import MLIRTokenKind, UnresolvedOperand, next_token_is
 from dfsched.dialects.affine_subscripts import parse_optional_subscripts, parse_subscripts, print_subscripts
-from dfsched.dialects.syntax import add_implicit_terminator, parse_type_list, sorted_attrs, split_inherent
+from dfsched.dialects.syntax import add_implicit_terminator, parse_instance, parse_type_list, sorted_attrs, split_inherent
 
 KDYNAMIC = -(2**63)
 """MLIR's `ShapedType::kDynamic`: the placeholder for a dynamic fifo count or size entry."""
@@ -94,17 +94,23 @@ class _Word(CustomDirective):
         raise NotImplementedError
 
 
+def _parse_pair(parser: Parser, separator: str) -> tuple[UnresolvedOperand, UnresolvedOperand]:
+    """`[%a <separator> %b]`."""
+    parser.parse_punctuation("[")
+    first = parser.parse_unresolved_operand()
+    parser.parse_punctuation(separator)
+    second = parser.parse_unresolved_operand()
+    parser.parse_punctuation("]")
+    return first, second
+
+
 def parse_bracket_pairs(parser: Parser) -> tuple[list[UnresolvedOperand], list[UnresolvedOperand]]:
     """`[%a : %b], [%c : %d]` (outermost first); the trailing comma is optional."""
-    first: list[UnresolvedOperand] = []
-    second: list[UnresolvedOperand] = []
-    while parser.parse_optional_punctuation("[") is not None:
-        first.append(parser.parse_unresolved_operand())
-        parser.parse_punctuation(":")
-        second.append(parser.parse_unresolved_operand())
-        parser.parse_punctuation("]")
+    pairs = []
+    while next_token_is(parser, MLIRTokenKind.L_SQUARE):
+        pairs.append(_parse_pair(parser, ":"))
         parser.parse_optional_punctuation(",")
-    return first, second
+    return [a for a, _ in pairs], [b for _, b in pairs]
 
 
 def print_bracket_pairs(printer: Printer, first: Sequence[SSAValue], second: Sequence[SSAValue],
@@ -152,19 +158,10 @@ class ImmutableMap(_Word):
     values: VariadicOperandVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        keys: list[UnresolvedOperand] = []
-        values: list[UnresolvedOperand] = []
-
-        def entry() -> None:
-            parser.parse_punctuation("[")
-            keys.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation("->")
-            values.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation("]")
-
-        parser.parse_comma_separated_list(parser.Delimiter.PAREN, entry, " in symbol map")
-        self.keys.set(state, keys)
-        self.values.set(state, values)
+        pairs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, lambda: _parse_pair(parser, "->"),
+                                                  " in symbol map")
+        self.keys.set(state, [k for k, _ in pairs])
+        self.values.set(state, [v for _, v in pairs])
 
     def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         printer.print_string("(")
@@ -487,12 +484,9 @@ class GraphOrImport(_Word):
             if parser.parse_optional_keyword("import") is None:
                 parser.raise_error("expected a device body '{' or 'import'")
             parser.parse_punctuation("(")
-            pos = parser.pos
-            path = parser.parse_attribute()
-            if not isinstance(path, StringAttr):
-                parser.raise_error("expected a string path in 'import(...)'", pos)
+            self.path.set(state, parse_instance(parser, parser.parse_attribute, StringAttr,
+                                                "expected a string path in 'import(...)'"))
             parser.parse_punctuation(")")
-            self.path.set(state, path)
             region = Region()
         self.region.set(state, region)
 
@@ -539,11 +533,8 @@ def parse_attr_dict_or_alias(parser: Parser) -> dict[str, Attribute]:
     if parser._current_token.kind == MLIRTokenKind.L_BRACE:
         return _parse_dict_entries(parser)
     if parser._current_token.kind == MLIRTokenKind.HASH_IDENT:
-        pos = parser.pos
-        attr = parser.parse_attribute()
-        if not isinstance(attr, DictionaryAttr):
-            parser.raise_error("invalid kind of attribute specified: expected a dictionary", pos)
-        return dict(attr.data)
+        return dict(parse_instance(parser, parser.parse_attribute, DictionaryAttr,
+                                   "invalid kind of attribute specified: expected a dictionary").data)
     return {}
 
 
@@ -644,10 +635,8 @@ class PagedSegments(CustomDirective):
             parser.parse_punctuation("(")
             parser.parse_keyword("idx_set")
             parser.parse_punctuation("=")
-            pos = parser.pos
-            sets.append(parser.parse_attribute())
-            if not isinstance(sets[-1], AffineSetAttr):
-                parser.raise_error("expected an affine_set for 'idx_set'", pos, parser.pos)
+            sets.append(parse_instance(parser, parser.parse_attribute, AffineSetAttr,
+                                       "expected an affine_set for 'idx_set'", span=True))
             parser.parse_punctuation(",")
             parser.parse_keyword("start_addr")
             parser.parse_punctuation("=")

@@ -10,11 +10,12 @@ from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, ArrayAttr, Cont
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.ir.affine import AffineMap, AffineSet
 from xdsl.irdl import IRDLOperation, irdl_attr_definition
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.dialects.ktdp_spellings import parse_tile_future_partials
+from dfsched.dialects.syntax import parse_instance
 
 DYNAMIC = -(2**63)  # MLIR's ShapedType::kDynamic, also xDSL's DYNAMIC_INDEX
 
@@ -54,14 +55,6 @@ def require_set(op: IRDLOperation, name: str) -> AffineSet:
 
 def require_map(op: IRDLOperation, name: str) -> AffineMap:
     return _require_data(op, name, AffineMapAttr, "AffineMap attribute")
-
-
-def parse_set_value(parser: Parser, what: str) -> AffineSetAttr:
-    pos = parser.pos
-    attr = parser.parse_attribute()
-    if not isinstance(attr, AffineSetAttr):
-        parser.raise_error(f"expected an integer set (affine_set<...>) for '{what}'", pos)
-    return attr
 
 
 # ===========================================================================
@@ -238,7 +231,8 @@ class TileFutureType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute)
         partials = parse_tile_future_partials(parser)
         parser.parse_keyword("groups")
         parser.parse_punctuation("=")
-        groups = parse_set_value(parser, "groups")  # type: ignore[arg-type]
+        groups = parse_instance(parser, parser.parse_attribute, AffineSetAttr,
+                                "expected an integer set (affine_set<...>) for 'groups'")
         problem = _check_tile_future(partials, groups.data)
         if problem:
             parser.raise_error(problem, start)
