@@ -172,9 +172,7 @@ class MaxOp(_MinMaxOp):
     def verify_(self) -> None:
         m = self.map.data
         if len(self.operands) != m.num_dims + m.num_symbols:
-            raise VerifyException(
-                f"{self.name} expects {m.num_dims + m.num_symbols} operands, but got {len(self.operands)}"
-            )
+            raise VerifyException(f"{self.name} expects {m.num_dims + m.num_symbols} operands, but got {len(self.operands)}")
         if not m.results:
             raise VerifyException("affine.max expects at least one result in its map")
 

@@ -225,9 +225,7 @@ class Body(_Word):
     region: RegionVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        region = parser.parse_optional_region()
-        if region is None:
-            parser.raise_error("expected a region")
+        region = parser.expect(parser.parse_optional_region, "expected a region")
         if not region.blocks:
             region.add_block(Block())
         if (implicit := state.op_type.get_trait(SingleBlockImplicitTerminator)) is not None:
@@ -267,9 +265,7 @@ class EnumKeyword(_Word):
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
         names = [k.name for k in state.op_type.KEYWORDS]
-        kind = parser.parse_optional_keyword_in(names)
-        if kind is None:
-            parser.raise_error(f"expected one of {', '.join(names)}")
+        kind = parser.expect(lambda: parser.parse_optional_keyword_in(names), f"expected one of {', '.join(names)}")
         self.value.set(state, IntegerAttr(int(state.op_type.KEYWORDS[kind]), i32))
 
     def print_text(self, printer: Printer, op: IRDLOperation) -> None:
@@ -300,10 +296,8 @@ class CellOrSlot(_Word):
                 if operand is not None:
                     dynamic.append(operand)
                     return KDYNAMIC
-                value = parser.parse_optional_integer(allow_boolean=False)
-                if value is None:
-                    parser.raise_error("expected an integer or an SSA value in the size list")
-                return value
+                return parser.expect(lambda: parser.parse_optional_integer(allow_boolean=False),
+                                     "expected an integer or an SSA value in the size list")
 
             static = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, entry)
             self.static_sizes.set(state, DenseArrayBase.from_list(i64, static))
@@ -373,9 +367,7 @@ class IsolatedBody(_Word):
     region: RegionVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        region = parse_isolated_region(parser)
-        if region is None:
-            parser.raise_error("expected '{' to begin a region")
+        region = parser.expect(lambda: parse_isolated_region(parser), "expected '{' to begin a region")
         if not region.blocks:
             region.add_block(Block())
         self.region.set(state, region)
@@ -464,10 +456,8 @@ class SymbolName(_Word):
     name: AttributeVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        name = parser.parse_optional_symbol_name()
-        if name is None:
-            parser.raise_error("expected valid '@'-identifier for symbol name")
-        self.name.set(state, name)
+        self.name.set(state, parser.expect(parser.parse_optional_symbol_name,
+                                           "expected valid '@'-identifier for symbol name"))
 
     def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         printer.print_string(f"@{self.name.get(op).data}")
@@ -511,9 +501,7 @@ def _parse_dict_entries(parser: Parser) -> dict[str, Attribute]:
         return entries
     while True:
         name_pos = parser.pos
-        name = parser.parse_optional_identifier_or_str_literal()
-        if name is None:
-            parser.raise_error("expected attribute name")
+        name = parser.expect(parser.parse_optional_identifier_or_str_literal, "expected attribute name")
         if name in entries:
             parser.raise_error(f"duplicate key '{name}' in dictionary attribute", name_pos)
         if parser.parse_optional_punctuation("=") is None:

@@ -332,9 +332,7 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
     result = result_def()
 
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
-    traits = lazy_traits_def(
-        lambda: (SingleBlockImplicitTerminator(RegionTerminatorOp), MemoryReadEffect())
-    )
+    traits = lazy_traits_def(lambda: (SingleBlockImplicitTerminator(RegionTerminatorOp), MemoryReadEffect()))
 
     def __init__(self, result_type: Attribute, base: SSAValue, per_dim_subscript_kinds: Sequence[bool],
                  per_dim_subscript_maps: Sequence[AffineMap], indirect_memrefs: Sequence[SSAValue],

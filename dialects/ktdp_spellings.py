@@ -26,6 +26,8 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType, i64
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import AttrParser, Parser
 
+from dfsched.compat import next_token
+
 
 def _show(types: Sequence[Attribute]) -> str:
     return ", ".join(str(t) for t in types)
@@ -41,17 +43,11 @@ def parse_tile_future_partials(parser: AttrParser) -> list[Attribute]:
             parser.parse_punctuation(")")
         parser.parse_punctuation(",")
         return types
-    types = [parser.parse_type()]
-    parser.parse_punctuation(",", " after a tile_future partial type")
-    while not _at_keyword(parser, "groups"):
+    types = []
+    while not types or next_token(parser).text != "groups":
         types.append(parser.parse_type())
         parser.parse_punctuation(",", " after a tile_future partial type")
     return types
-
-
-def _at_keyword(parser: AttrParser, word: str) -> bool:
-    token = parser._current_token  # noqa: SLF001 - xDSL has no keyword lookahead
-    return token.text == word
 
 
 def parse_produce_annotation(parser: Parser) -> tuple[list[Attribute], int] | None:

@@ -25,10 +25,6 @@ DYNAMIC = -(2**63)  # MLIR's ShapedType::kDynamic, also xDSL's DYNAMIC_INDEX
 # ===========================================================================
 
 
-def is_ranked_tensor(t: Attribute) -> bool:
-    return isinstance(t, TensorType)
-
-
 def raise_if(problem: str | None) -> None:
     """The verifier's end of a check the parser makes too: a message is a VerifyException."""
     if problem:
@@ -89,10 +85,7 @@ class AccessTileType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute,
     element_type: Attribute
 
     def __init__(self, shape: Iterable[int], element_type: Attribute | None = None):
-        super().__init__(
-            ArrayAttr([IntAttr(d) for d in shape]),
-            IndexType() if element_type is None else element_type,
-        )
+        super().__init__(ArrayAttr([IntAttr(d) for d in shape]), IndexType() if element_type is None else element_type)
 
     def get_num_dims(self) -> int:
         return len(self.shape.data)
@@ -126,10 +119,7 @@ class AccessTileType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute,
 
 def _check_runtime_arg(underlying: Attribute, granularity: int | None, upperbound: int | None) -> str | None:
     if not isinstance(underlying, IndexType | IntegerType | AnyFloat):
-        return (
-            "runtime_arg underlying type must be a builtin type (index, integer, or float), "
-            f"but got: {underlying}"
-        )
+        return f"runtime_arg underlying type must be a builtin type (index, integer, or float), but got: {underlying}"
     if granularity is not None and granularity <= 0:
         return f"runtime_arg granularity must be positive, but got: {granularity}"
     if upperbound is not None and upperbound <= 0:
@@ -149,11 +139,8 @@ class RuntimeArgType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute)
     upperbound: IntAttr | NoneAttr
 
     def __init__(self, underlying_type: Attribute, granularity: int | None = None, upperbound: int | None = None):
-        super().__init__(
-            underlying_type,
-            NoneAttr() if granularity is None else IntAttr(granularity),
-            NoneAttr() if upperbound is None else IntAttr(upperbound),
-        )
+        super().__init__(underlying_type, NoneAttr() if granularity is None else IntAttr(granularity),
+                         NoneAttr() if upperbound is None else IntAttr(upperbound))
 
     def get_granularity(self) -> int | None:
         return None if isinstance(self.granularity, NoneAttr) else self.granularity.data
@@ -168,9 +155,8 @@ class RuntimeArgType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute)
         found: dict[str, int] = {}
         while parser.parse_optional_punctuation(","):
             key_pos = parser.pos
-            key = parser.parse_optional_keyword_in(("granularity", "upperbound"))
-            if key is None:
-                parser.raise_error("expected 'granularity' or 'upperbound' keyword")
+            key = parser.expect(lambda: parser.parse_optional_keyword_in(("granularity", "upperbound")),
+                                "expected 'granularity' or 'upperbound' keyword")
             if key in found:
                 parser.raise_error(f"duplicate '{key}' keyword", key_pos)
             parser.parse_punctuation("=")
@@ -197,7 +183,7 @@ def _check_tile_future(partials: Sequence[Attribute], groups: AffineSet) -> str 
     if not partials:
         return "tile_future must carry at least one partial type"
     for t in partials:
-        if not is_ranked_tensor(t):
+        if not isinstance(t, TensorType):
             return f"tile_future partial types must be ranked tensors, but got: {t}"
     if groups.num_dims != 1:
         return "tile_future `groups` must have exactly one dimension (g)"
@@ -262,10 +248,7 @@ def _check_memory_space(kind: str, ct_id: int) -> str | None:
     if ct_id < -1:
         return f"ct_id must be non-negative, but got: {ct_id}"
     if ct_id >= 0 and kind != "ct_local":
-        return (
-            "ct_id is only valid for ct_local memory spaces, but got memory space "
-            f"'{kind}' with ct_id = {ct_id}"
-        )
+        return f"ct_id is only valid for ct_local memory spaces, but got memory space '{kind}' with ct_id = {ct_id}"
     return None
 
 
@@ -293,9 +276,8 @@ class MemorySpaceAttr(ParametrizedAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
             start = parser.pos
-            kind = parser.parse_optional_keyword_in(MEMORY_SPACE_KINDS)
-            if kind is None:
-                parser.raise_error("expected memory space kind 'global' or 'ct_local'")
+            kind = parser.expect(lambda: parser.parse_optional_keyword_in(MEMORY_SPACE_KINDS),
+                                 "expected memory space kind 'global' or 'ct_local'")
             ct_id = -1
             if parser.parse_optional_punctuation(","):
                 parser.parse_keyword("ct_id")

@@ -103,10 +103,8 @@ class GlobalOp(IRDLOperation):
         if isinstance(init, DenseIntOrFPElementsAttr):
             shape = tuple(self.type.get_shape())
             if tuple(init.get_shape() or ()) != shape or init.get_element_type() != self.type.element_type:
-                raise VerifyException(
-                    "initial value expected to be of type "
-                    f"tensor<{'x'.join(map(str, shape))}{'x' if shape else ''}{self.type.element_type}>"
-                )
+                raise VerifyException("initial value expected to be of type "
+                                      f"tensor<{'x'.join(map(str, shape))}{'x' if shape else ''}{self.type.element_type}>")
 
     @classmethod
     def parse(cls, parser: Parser) -> GlobalOp:
@@ -164,14 +162,6 @@ def _parse_initial_value(parser: Parser, memref_type: MemRefType) -> Attribute:
     return parser.parse_dense_int_or_fp_elements_attr(tensor_type)
 
 
-def _ops() -> list[type]:
-    replaced = {
-        xmemref.CastOp: CastOp,
-        xmemref.MemorySpaceCastOp: MemorySpaceCastOp,
-        xmemref.CopyOp: CopyOp,
-        xmemref.GlobalOp: GlobalOp,
-    }
-    return [replaced.get(op, op) for op in xmemref.MemRef.operations]
-
-
-MEMREF = Dialect("memref", _ops(), list(xmemref.MemRef.attributes))
+_REPLACED = {xmemref.CastOp: CastOp, xmemref.MemorySpaceCastOp: MemorySpaceCastOp, xmemref.CopyOp: CopyOp,
+             xmemref.GlobalOp: GlobalOp}
+MEMREF = Dialect("memref", [_REPLACED.get(op, op) for op in xmemref.MemRef.operations], list(xmemref.MemRef.attributes))

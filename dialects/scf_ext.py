@@ -87,11 +87,7 @@ class IfOp(xscf.IfOp):
         return if_op
 
 
-def _ops() -> list[type]:
-    replaced = {xscf.ForOp: ForOp, xscf.IfOp: IfOp}
-    return [replaced.get(op, op) for op in xscf.Scf.operations]
-
-
-SCF = Dialect("scf", _ops(), list(xscf.Scf.attributes))
+_REPLACED = {xscf.ForOp: ForOp, xscf.IfOp: IfOp}
+SCF = Dialect("scf", [_REPLACED.get(op, op) for op in xscf.Scf.operations], list(xscf.Scf.attributes))
 
 __all__ = ["SCF", "ForOp", "IfOp", "parse_arrow_type_list"]
