@@ -283,16 +283,6 @@ def print_subscripts(printer: Printer, affine_map: AffineMap | AffineMapAttr,
         printer.print_string("]")
 
 
-def format_subscripts(affine_map: AffineMap | AffineMapAttr, names: Sequence[str]) -> str:
-    """The subscript text for `affine_map` with operand names given as strings (for messages/tests)."""
-    if isinstance(affine_map, AffineMapAttr):
-        affine_map = affine_map.data
-    nd = affine_map.num_dims
-    body = ", ".join(format_affine_expr(r, lambda i: names[i], lambda i: f"symbol({names[nd + i]})")
-                     for r in affine_map.results)
-    return f"[{body}]"
-
-
 # ---------------------------------------------------------------------------
 # Whole maps and sets in MLIR's canonical form
 # ---------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from xdsl.irdl import (AttrSizedOperandSegments, ParsePropInAttrDict, IRDLOperat
 from xdsl.traits import IsTerminator, MemoryReadEffect, MemoryWriteEffect, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from dfsched.dialects.constants import constant_int
 from dfsched.dialects.directives import (AccessTile, BaseAndIndexTypes, EnumKeyword, IndirectSubscripts, OwnType, Subscripts,
                                          checked_parse)
 from dfsched.dialects.ktdp_inter_tile import linear_form  # noqa: F401  (re-export for the passes)
@@ -82,8 +83,6 @@ def tile_id_covers_grid(num_ids: int, grid: Sequence[int]) -> bool:
 
 
 def _constant_list(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[int | None]:
-    from dfsched.dialects.constants import constant_int
-
     operands = iter(dynamic)
     return [constant_int(next(operands)) if s == DYNAMIC else s for s in static]
 

@@ -25,8 +25,11 @@ DYNAMIC = -(2**63)  # MLIR's ShapedType::kDynamic, also xDSL's DYNAMIC_INDEX
 # ===========================================================================
 
 
-def raise_if(problem: str | None) -> None:
-    """The verifier's end of a check the parser makes too: a message is a VerifyException."""
+def raise_if(problem: str | None, parser: AttrParser | None = None, at: int | None = None) -> None:
+    """A check the parser and the verifier share: a message is a parse error `at` a position (by
+    default the current one) when `parser` is given, else a VerifyException."""
+    if problem and parser is not None:
+        parser.raise_error(problem, at)
     if problem:
         raise VerifyException(problem)
 
@@ -100,9 +103,7 @@ class AccessTileType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute,
     def parse_body(cls, parser: AttrParser) -> tuple[ArrayAttr[IntAttr], Attribute]:
         """`32x64xindex`, the part between the angle brackets."""
         dims, element_type = parser.parse_ranked_shape()
-        problem = _check_access_tile(dims, element_type)
-        if problem:
-            parser.raise_error(problem)
+        raise_if(_check_access_tile(dims, element_type), parser)
         return ArrayAttr([IntAttr(d) for d in dims]), element_type
 
     def print_parameters(self, printer: Printer) -> None:
@@ -161,9 +162,7 @@ class RuntimeArgType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute)
                 parser.raise_error(f"duplicate '{key}' keyword", key_pos)
             parser.parse_punctuation("=")
             found[key] = parser.parse_integer(allow_boolean=False)
-        problem = _check_runtime_arg(underlying, found.get("granularity"), found.get("upperbound"))
-        if problem:
-            parser.raise_error(problem, start)
+        raise_if(_check_runtime_arg(underlying, found.get("granularity"), found.get("upperbound")), parser, start)
         built = cls(underlying, found.get("granularity"), found.get("upperbound"))
         return built.underlying_type, built.granularity, built.upperbound
 
@@ -219,9 +218,7 @@ class TileFutureType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute)
         parser.parse_punctuation("=")
         groups = parse_instance(parser, parser.parse_attribute, AffineSetAttr,
                                 "expected an integer set (affine_set<...>) for 'groups'")
-        problem = _check_tile_future(partials, groups.data)
-        if problem:
-            parser.raise_error(problem, start)
+        raise_if(_check_tile_future(partials, groups.data), parser, start)
         return ArrayAttr(partials), groups
 
     def print_parameters(self, printer: Printer) -> None:
@@ -283,9 +280,7 @@ class MemorySpaceAttr(ParametrizedAttribute):
                 parser.parse_keyword("ct_id")
                 parser.parse_punctuation("=")
                 ct_id = parser.parse_integer(allow_boolean=False)
-            problem = _check_memory_space(kind, ct_id)
-            if problem:
-                parser.raise_error(problem, start)
+            raise_if(_check_memory_space(kind, ct_id), parser, start)
         return StringAttr(kind), IntAttr(ct_id)
 
     def print_parameters(self, printer: Printer) -> None:

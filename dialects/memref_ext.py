@@ -37,10 +37,8 @@ class _CastSyntax:
         types = [parse_type_of(parser, (MemRefType, UnrankedMemRefType), "expected a memref type")]
         parser.parse_keyword("to")
         types.append(parse_type_of(parser, (MemRefType, UnrankedMemRefType), "expected a memref type"))
-        op = cls.build(operands=[parser.resolve_operand(n, t) for n, t in zip(names, types)],
-                       result_types=types[len(names):])
-        op.attributes.update(attrs)
-        return op
+        return cls.build(operands=[parser.resolve_operand(n, t) for n, t in zip(names, types)],
+                         result_types=types[len(names):], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -124,9 +122,7 @@ class GlobalOp(IRDLOperation):
         attrs = parser.parse_optional_attr_dict()
         if "alignment" in attrs:
             props["alignment"] = attrs.pop("alignment")
-        op = cls.build(properties=props)
-        op.attributes.update(attrs)
-        return op
+        return cls.build(properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         if self.sym_visibility is not None:
