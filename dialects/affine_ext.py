@@ -102,13 +102,11 @@ def parse_applied(parser: Parser, parse_attr: Callable[[Parser], AffineMapAttr |
 
 
 def print_dim_and_symbol_list(printer: Printer, operands: Sequence[SSAValue], num_dims: int) -> None:
-    printer.print_string("(")
-    printer.print_list(operands[:num_dims], printer.print_operand)
-    printer.print_string(")")
+    with printer.in_parens():
+        printer.print_list(operands[:num_dims], printer.print_operand)
     if len(operands) > num_dims:
-        printer.print_string("[")
-        printer.print_list(operands[num_dims:], printer.print_operand)
-        printer.print_string("]")
+        with printer.in_square_brackets():
+            printer.print_list(operands[num_dims:], printer.print_operand)
 
 
 # ---------------------------------------------------------------------------

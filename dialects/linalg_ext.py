@@ -73,9 +73,7 @@ def _parse_dense_i64_list(parser: Parser, name: str) -> DenseArrayBase:
 
 
 def _print_dense_i64_list(printer: Printer, name: str, values: DenseArrayBase) -> None:
-    printer.print_string(f" {name} = [")
-    printer.print_list(values.get_values(), lambda v: printer.print_string(str(v)))
-    printer.print_string("]")
+    printer.print_string(f" {name} = [{', '.join(map(str, values.get_values()))}]")
 
 
 # ===========================================================================

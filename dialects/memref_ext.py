@@ -45,10 +45,7 @@ class _CastSyntax:
         printer.print_list(self.operands, printer.print_operand)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        source_type, dest_type = [*self.operand_types, *self.result_types]
-        printer.print_attribute(source_type)
-        printer.print_string(" to ")
-        printer.print_attribute(dest_type)
+        printer.print_list([*self.operand_types, *self.result_types], printer.print_attribute, " to ")  # source, dest
 
 
 class CastOp(_CastSyntax, xmemref.CastOp):
