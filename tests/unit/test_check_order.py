@@ -16,7 +16,7 @@ from dfsched.interp import schedule
 from dfsched.interp.ktir import load_module, make_inputs, run
 from dfsched.interp.schedule import reduction_tolerance
 from dfsched.tools import check_order
-from dfsched.tools.run import check_kernel
+from dfsched.tools.run import SharedArrays, check_kernel
 
 KERNELS = Path(__file__).parent / "kernels"
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -41,6 +41,22 @@ def test_f16_row_sum_feeding_rsqrt_equals_the_reference_in_the_schedules_lanes()
         assert rows[name].verdict.message == IN_ORDER, name
     # one arithmetic from the fold to the simulator: one distance to the kernel's own order
     assert rows["compute-group-extraction"].verdict.max_error == rows["wrap-program-dfir"].verdict.max_error > 0
+    assert all(row.verdict is None or row.verdict.outputs is None for row in report.rows), "outputs dropped"
+
+
+def test_rows_keep_one_array_per_distinct_content():
+    """The outputs rows keep until the order check are every global buffer, mostly the same
+    bytes from pass to pass: equal arrays (bit for bit, -0.0 and NaN payloads included) are
+    kept once, different ones each."""
+    shared = SharedArrays()
+    a = np.arange(6, dtype=np.float16).reshape(2, 3)
+    first = shared.share({"x": a, "n": 3})
+    again = shared.share({"x": a.copy(), "n": 3})
+    assert again["x"] is first["x"] is a and again["n"] == 3
+    signed = a.copy()
+    signed[0, 0] = -0.0  # equal as numbers, not as bits
+    assert shared.share({"x": signed})["x"] is signed
+    assert shared.share({"x": a.astype(np.float32)})["x"] is not a
 
 
 def test_f16_k2048_matmul_equals_the_reference_with_its_k_loop_folded():
