@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, ModuleOp, S
 from xdsl.ir import Block, Operation, SSAValue
 
 from dfsched.diagnostics import error
+from dfsched.dialects.constants import integer_attr
 from dfsched.dialects.dataflow import GetUnitOp, ProgramUnitOp
 from dfsched.dialects.uniform import DefImmutableMappingOp
 
@@ -158,7 +159,7 @@ class _Replication:
         new: list[GetUnitOp] = []
         for core in range(self.cores, self.grid):
             attributes = dict(template.attributes)
-            attributes["core"] = IntegerAttr(core, core_type)
+            attributes["core"] = integer_attr(core, core_type)  # one per core, shared by the runs
             new.append(GetUnitOp.create(result_types=result_types, attributes=attributes,
                                         properties={"name": StringAttr(f"C{core}-{suffix}"), "type": kind}))
         run[-1].parent_block().insert_ops_after(new, run[-1])
