@@ -468,39 +468,35 @@ class _Caches:
 
     def plain_text(self, op: Operation) -> str | None:
         """`_plain_op_text(op)`, computed once for both passes."""
-        hit = self._plain.get(id(op))
-        if hit is None or hit[0] is not op:
-            hit = self._plain[id(op)] = (op, _plain_op_text(op))
-        return hit[1]
+        return _memo(self._plain, op, _plain_op_text)
 
     def map_text(self, m: AffineMap) -> str:
-        hit = self._maps.get(id(m))
-        if hit is None or hit[0] is not m:
-            hit = self._maps[id(m)] = (m, format_affine_map(m))
-        return hit[1]
+        return _memo(self._maps, m, format_affine_map)
 
     def set_text(self, s: AffineSet) -> str:
-        hit = self._sets.get(id(s))
-        if hit is None or hit[0] is not s:
-            hit = self._sets[id(s)] = (s, format_affine_set(s))
-        return hit[1]
+        return _memo(self._sets, s, format_affine_set)
 
     def key(self, attr: Attribute) -> Any:
-        hit = self._keys.get(id(attr))
-        if hit is not None and hit[0] is attr:
-            return hit[1]
+        return _memo(self._keys, attr, self._key)
+
+    def _key(self, attr: Attribute) -> Any:
         if isinstance(attr, AffineMapAttr):
-            key: Any = ("map", self.map_text(attr.data))
-        elif isinstance(attr, AffineSetAttr):
-            key = ("set", self.set_text(attr.data))
-        else:
-            try:
-                hash(attr)
-                key = attr
-            except TypeError:
-                key = (type(attr), _plain_text(attr))
-        self._keys[id(attr)] = (attr, key)
-        return key
+            return ("map", self.map_text(attr.data))
+        if isinstance(attr, AffineSetAttr):
+            return ("set", self.set_text(attr.data))
+        try:
+            hash(attr)
+            return attr
+        except TypeError:
+            return (type(attr), _plain_text(attr))
+
+
+def _memo(table: dict[int, tuple[Any, Any]], obj: Any, compute: Callable[[Any], Any]) -> Any:
+    """`compute(obj)`, once per object: `table` is keyed by `id`, checked against reuse of the id."""
+    hit = table.get(id(obj))
+    if hit is None or hit[0] is not obj:
+        hit = table[id(obj)] = (obj, compute(obj))
+    return hit[1]
 
 
 _KINDS: dict[type, str] = {}

@@ -492,36 +492,35 @@ def _fields(value: Attribute | None) -> dict[str, Attribute]:
     return dict(value.data) if isinstance(value, DictionaryAttr) else {}
 
 
+def _map_items(fields: dict[str, Attribute], key: str, entry) -> tuple:
+    """`(key, entry(value))` for each pair of the `#ktdf_arch.map` at `fields[key]`, where `entry`
+    gives a value (None drops the pair); () when the field is absent or not a map."""
+    found = fields.get(key)
+    pairs = ((k, entry(v)) for k, v in found.items) if isinstance(found, MapAttr) else ()
+    return tuple((k, v) for k, v in pairs if v is not None)
+
+
+def _access_shapes(entries: Attribute) -> tuple[Access, ...]:
+    return tuple(Access(i64_value(entry.data.get("size_in_words")) or 1,
+                        i64_value(entry.data.get("align_in_words")) or 1)
+                 for entry in (entries.data if isinstance(entries, ArrayAttr) else ()))
+
+
 def read_load_store(value: Attribute | None) -> LoadStore | None:
     if value is None:
         return None
     fields = _fields(value)
-    word_sizes: tuple[tuple[Attribute, int], ...] = ()
-    if isinstance(ws := fields.get("word_size"), MapAttr):
-        word_sizes = tuple((k, i64_value(v) or 1) for k, v in ws.items)
-    accesses: list[tuple[Attribute, tuple[Access, ...]]] = []
-    if isinstance(ag := fields.get("access_granularity"), MapAttr):
-        for space, entries in ag.items:
-            shapes = []
-            for entry in entries.data if isinstance(entries, ArrayAttr) else ():
-                size = i64_value(entry.data.get("size_in_words")) or 1
-                align = i64_value(entry.data.get("align_in_words")) or 1
-                shapes.append(Access(size, align))
-            accesses.append((space, tuple(shapes)))
-    return LoadStore(word_sizes, tuple(accesses))
+    return LoadStore(_map_items(fields, "word_size", lambda v: i64_value(v) or 1),
+                     _map_items(fields, "access_granularity", _access_shapes))
 
 
 def read_simd(value: Attribute | None) -> Simd | None:
     if value is None:
         return None
     fields = _fields(value)
-    lanes: tuple[tuple[Attribute, int], ...] = ()
-    if isinstance(lm := fields.get("lanes"), MapAttr):
-        lanes = tuple((k, i64_value(v) or 0) for k, v in lm.items)
-    ops: tuple[tuple[Attribute, frozenset[str]], ...] = ()
-    if isinstance(om := fields.get("ops"), MapAttr):
-        ops = tuple((k, frozenset(n.data for n in v.data if isinstance(n, StringAttr)))
-                    for k, v in om.items if isinstance(v, ArrayAttr))
+    lanes = _map_items(fields, "lanes", lambda v: i64_value(v) or 0)
+    ops = _map_items(fields, "ops", lambda v: frozenset(n.data for n in v.data if isinstance(n, StringAttr))
+                     if isinstance(v, ArrayAttr) else None)
     return Simd(isinstance(fields.get("splat"), UnitAttr), isinstance(fields.get("zero_pad"), UnitAttr), lanes, ops)
 
 

@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Attribute, Operation
 
 from dfsched.arch import intrinsics, views
-from dfsched.arch.intrinsics import Features, LoadStore, Matrix, Queue, Simd
+from dfsched.arch.intrinsics import Features, Matrix, Queue
 from dfsched.arch.routing import RoutingGraph
 from dfsched.arch.views import Direction, kind_name
 from dfsched.diagnostics import DiagnosticError, error, location_of
@@ -107,25 +107,11 @@ class ExecUnit:
     incoming: list[Link] = field(default_factory=list)
     outgoing: list[Link] = field(default_factory=list)
 
-    @property
-    def compute(self) -> bool:
-        return self.features.compute
-
-    @property
-    def load(self) -> LoadStore | None:
-        return self.features.load
-
-    @property
-    def store(self) -> LoadStore | None:
-        return self.features.store
-
-    @property
-    def simd(self) -> Simd | None:
-        return self.features.simd
-
-    @property
-    def matrix(self) -> Matrix | None:
-        return self.features.matrix
+    compute = property(lambda self: self.features.compute)  # the features, read through the unit
+    load = property(lambda self: self.features.load)
+    store = property(lambda self: self.features.store)
+    simd = property(lambda self: self.features.simd)
+    matrix = property(lambda self: self.features.matrix)
 
     @property
     def is_load_store(self) -> bool:

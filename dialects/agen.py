@@ -30,9 +30,9 @@ from dfsched.dialects.agen_peripheral import (CompositeIndirectLoadAndStoreOp, C
                                               CompositeIndirectStoreOp, CompositeMemoryInterleaveOp,
                                               IndirectVectorLoadOp, IndirectVectorStoreOp, SetTransferMaskStateOp,
                                               SymbolicVectorLoadOp, SymbolicVectorStoreOp)
-from dfsched.dialects.agen_syntax import (IMPLICIT_YIELD, NEWLINE, TIME_SYMBOLS, Access, AccessOp, LoadIv, Multicast,
-                                          RoutingDirectionAttr, YieldOp, check_access_set, finish, index_operands,
-                                          parse_access, parse_time_symbols, print_access, print_body,
+from dfsched.dialects.agen_syntax import (IMPLICIT_YIELD, NEWLINE, TIME_SYMBOLS, Access, LoadIv, Multicast,
+                                          RoutingDirectionAttr, TimedAccessOp, YieldOp, check_access_set, finish,
+                                          index_operands, parse_access, parse_time_symbols, print_access, print_body,
                                           print_time_symbols)
 
 
@@ -108,7 +108,7 @@ class VectorStoreOp(_VectorAccessOp):
 
 
 @irdl_op_definition
-class CompositeLoadAndStoreOp(AccessOp):
+class CompositeLoadAndStoreOp(TimedAccessOp):
     """At each time step, loads a vector around `src[...]` and stores it around `dst[...]` (region: what to do with it)."""
 
     name = "agen.composite_load_and_store"
@@ -119,22 +119,15 @@ class CompositeLoadAndStoreOp(AccessOp):
     dst_map_operands = var_operand_def(IndexType)
     time_symbols = var_operand_def(IndexType)
     multicast_info = opt_operand_def(IndexType)
-    dbgName = opt_prop_def(StringAttr)
     src_map = prop_def(AffineMapAttr)
     dst_map = prop_def(AffineMapAttr)
     load_set = prop_def(AffineSetAttr)
     load_order = prop_def(AffineMapAttr)
     store_set = prop_def(AffineSetAttr)
     store_order = prop_def(AffineMapAttr)
-    time_set = prop_def(AffineSetAttr)
-    time_order = prop_def(AffineMapAttr)
     load_time_addr_map = prop_def(AffineMapAttr)
     store_time_addr_map = prop_def(AffineMapAttr)
     dir = opt_prop_def(RoutingDirectionAttr)
-    body = region_def("single_block")
-
-    traits = traits_def(IMPLICIT_YIELD)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     SYNTAX: ClassVar = (Access("src_mem_ref", "src_map", "src_map_operands", "src"),
                         Access("dst_mem_ref", "dst_map", "dst_map_operands", "dst"), NEWLINE, TIME_SYMBOLS, LoadIv(),
@@ -148,23 +141,16 @@ class CompositeLoadAndStoreOp(AccessOp):
 
 
 @irdl_op_definition
-class CompositeLoadOp(AccessOp):
+class CompositeLoadOp(TimedAccessOp):
     name = "agen.composite_load"
 
     mem_ref = operand_def(MemRefType)
     map_operands = var_operand_def(IndexType)
     time_symbols = var_operand_def(IndexType)
-    dbgName = opt_prop_def(StringAttr)
     affine_map = prop_def(AffineMapAttr)
     load_set = prop_def(AffineSetAttr)
     load_order = prop_def(AffineMapAttr)
-    time_set = prop_def(AffineSetAttr)
-    time_order = prop_def(AffineMapAttr)
     time_addr_map = prop_def(AffineMapAttr)
-    body = region_def("single_block")
-
-    traits = traits_def(IMPLICIT_YIELD)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     SYNTAX: ClassVar = (Access("mem_ref", "affine_map", "map_operands"), NEWLINE, TIME_SYMBOLS,
                         LoadIv(comma=False, keyword=""), NEWLINE)

@@ -22,7 +22,7 @@ from dfsched.compat import UnresolvedOperand
 from dfsched.dialects.dataflow import (CustomVectorType, GetLogicalMemoryViewOp, VectorLike, print_attr_dict,
                                        split_attr_dict)
 from dfsched.dialects.agen_syntax import (IMPLICIT_YIELD, NEWLINE, TIME_SYMBOLS, Access, AccessOp, LoadIv, Multicast,
-                                          Operand, finish, index_operands, parse_paren_operands)
+                                          Operand, TimedAccessOp, finish, index_operands, parse_paren_operands)
 
 # ---------------------------------------------------------------------------
 # Indirect accesses (peripheral): an index memref gives the address into a direct memref
@@ -34,7 +34,7 @@ def _parse_typed(parser: Parser, operand: UnresolvedOperand) -> SSAValue:
 
 
 @irdl_op_definition
-class CompositeIndirectLoadAndStoreOp(AccessOp):
+class CompositeIndirectLoadAndStoreOp(TimedAccessOp):
     name = "agen.composite_indirect_load_and_store"
 
     indirect_src_memref = opt_operand_def(MemRefType)
@@ -47,7 +47,6 @@ class CompositeIndirectLoadAndStoreOp(AccessOp):
     direct_dst_map_indices = var_operand_def(IndexType)
     multicast_info = opt_operand_def(IndexType)
     time_symbols = var_operand_def(IndexType)
-    dbgName = opt_prop_def(StringAttr)
     indirect_src_map = opt_prop_def(AffineMapAttr)
     direct_src_map = opt_prop_def(AffineMapAttr)
     indirect_dst_map = opt_prop_def(AffineMapAttr)
@@ -56,16 +55,10 @@ class CompositeIndirectLoadAndStoreOp(AccessOp):
     load_order = prop_def(AffineMapAttr)
     store_set = prop_def(AffineSetAttr)
     store_order = prop_def(AffineMapAttr)
-    time_set = prop_def(AffineSetAttr)
-    time_order = prop_def(AffineMapAttr)
     load_indirect_time_addr_map = opt_prop_def(AffineMapAttr)
     load_direct_time_addr_map = prop_def(AffineMapAttr)
     store_indirect_time_addr_map = opt_prop_def(AffineMapAttr)
     store_direct_time_addr_map = prop_def(AffineMapAttr)
-    body = region_def("single_block")
-
-    traits = traits_def(IMPLICIT_YIELD)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     SYNTAX: ClassVar = (*(Access(f"{key}_memref", f"{key}_map", f"{key}_map_indices", key, key.startswith("indirect"))
                           for key in ("indirect_src", "direct_src", "indirect_dst", "direct_dst")),
@@ -79,7 +72,7 @@ _INDIRECT_PAIR = (Access("indirect_memref", "indirect_map", "indirect_map_indice
 """`indirect:%i[...] direct:%d[...]`: one index memref, one data memref."""
 
 
-class _CompositeIndirectOp(AccessOp):
+class _CompositeIndirectOp(TimedAccessOp):
     """`composite_indirect_load` and `_store`: the pair, time symbols and a body; a load's body
     takes the loaded vector (`, load_iv(%v : T)`), a store's body yields the vector to store."""
 
@@ -89,16 +82,9 @@ class _CompositeIndirectOp(AccessOp):
     direct_map_indices = var_operand_def(IndexType)
     multicast_info = opt_operand_def(IndexType)
     time_symbols = var_operand_def(IndexType)
-    dbgName = opt_prop_def(StringAttr)
     indirect_map = prop_def(AffineMapAttr)
     direct_map = prop_def(AffineMapAttr)
-    time_set = prop_def(AffineSetAttr)
-    time_order = prop_def(AffineMapAttr)
     time_addr_map = prop_def(AffineMapAttr)
-    body = region_def("single_block")
-
-    traits = traits_def(IMPLICIT_YIELD)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
 
 @irdl_op_definition

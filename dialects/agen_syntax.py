@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType
+from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType, StringAttr
 from xdsl.ir import Operation, Region, SpacedOpaqueSyntaxAttribute, SSAValue
-from xdsl.irdl import IRDLOperation, VarOperandDef, irdl_attr_definition, irdl_op_definition
+from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, VarOperandDef, irdl_attr_definition, opt_prop_def,
+                       prop_def, region_def, traits_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import SingleBlockImplicitTerminator
@@ -26,6 +27,7 @@ from dfsched.dialects.affine_subscripts import (Subscripts, check_subscript_oper
                                                 print_subscripts)
 from dfsched.dialects.dataflow import (RegionYieldOp, RoutingDirection, ensure_implicit_terminator, newline,
                                        print_attr_dict, split_attr_dict)
+from dfsched.dialects.syntax import op_class
 
 INDEX = IndexType()
 
@@ -42,11 +44,7 @@ class RoutingDirectionAttr(EnumAttribute[RoutingDirection], SpacedOpaqueSyntaxAt
     name = "agen.direction"
 
 
-@irdl_op_definition
-class YieldOp(RegionYieldOp):
-    """Terminator of agen region ops (implicit when it yields nothing)."""
-
-    name = "agen.yield"
+YieldOp = op_class("YieldOp", RegionYieldOp, "agen.yield", "Terminator of the agen region ops.")
 
 
 IMPLICIT_YIELD = SingleBlockImplicitTerminator(YieldOp)
@@ -316,3 +314,16 @@ class AccessOp(IRDLOperation):
         for kind, map_name, array in self.ACCESS_SETS:
             check_access_set(kind, getattr(self, f"{kind}_set"), getattr(self, f"{kind}_order"),
                              getattr(self, map_name), array)
+
+
+class TimedAccessOp(AccessOp):
+    """A composite access: repeated over the time steps of `time_set`, in `time_order`, its body
+    run at each (its own fields precede these)."""
+
+    dbgName = opt_prop_def(StringAttr)
+    time_set = prop_def(AffineSetAttr)
+    time_order = prop_def(AffineMapAttr)
+    body = region_def("single_block")
+
+    traits = traits_def(IMPLICIT_YIELD)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)

@@ -151,14 +151,8 @@ VectorLike = base(VectorType) | base(CustomVectorType)
 """The operand/result constraint `AnyTypeOf<[AnyVectorOfAnyRank, Dataflow_CustomVectorType]>`."""
 
 
-def is_int_or_float_type(t: Attribute) -> bool:
-    """True for builtin integer/float types and the MX custom element types."""
-    from xdsl.dialects.builtin import AnyFloat
-
-    return isinstance(t, IntegerType | AnyFloat | CustomMXType | CustomMXFloatType | CustomMXIntType)
-
-
 def int_or_float_bit_width(t: Attribute) -> int | None:
+    """The width of a builtin integer/float type or an MX custom element type; None for any other type."""
     from xdsl.dialects.builtin import AnyFloat
 
     if isinstance(t, IntegerType):
@@ -187,15 +181,6 @@ def element_type(t: Attribute) -> Attribute | None:
 # ---------------------------------------------------------------------------
 # Helpers for hand-written parsers and printers
 # ---------------------------------------------------------------------------
-
-
-def region_terminator_is_trivial(region: Region) -> bool:
-    """True when the region's terminator carries nothing, so an implicit-terminator printer may elide it."""
-    block = region.blocks.first
-    term = block.last_op if block is not None else None
-    if term is None:
-        return True
-    return not term.operands and not term.results and not term.attributes and not term.properties
 
 
 def located_format_errors(op_type: type[IRDLOperation]) -> type[IRDLOperation]:
@@ -257,11 +242,8 @@ def newline(printer: Printer) -> None:
 # ---------------------------------------------------------------------------
 
 
-class RoutingDirection(StrEnum):
-    PseudoRandom = "PseudoRandom"
-    CounterClockwise = "CounterClockwise"
-    Clockwise = "Clockwise"
-    BothWays = "BothWays"
+RoutingDirection = StrEnum("RoutingDirection", {d: d for d in "PseudoRandom CounterClockwise Clockwise BothWays".split()},
+                           module=__name__)
 
 
 @irdl_attr_definition
@@ -303,16 +285,12 @@ class GetUnitOp(IRDLOperation):
         """The handle of the first program time step (upstream `getUnit`)."""
         return self.results[0]
 
-    @property
-    def core(self) -> int | None:
-        attr = self.attributes.get("core")
+    def _int(self, name: str) -> int | None:
+        attr = self.attributes.get(name)
         return attr.value.data if isinstance(attr, IntegerAttr) else None
 
-    @property
-    def corelet(self) -> int | None:
-        """The corelet the unit belongs to, or None when the unit has no `corelet` (memory units)."""
-        attr = self.attributes.get("corelet")
-        return attr.value.data if isinstance(attr, IntegerAttr) else None
+    core = property(lambda self: self._int("core"))
+    corelet = property(lambda self: self._int("corelet"), doc="None for a unit without a corelet (memory units)")
 
     def verify_(self) -> None:
         if not self.results:
@@ -397,8 +375,9 @@ class ProgramUnitOp(IRDLOperation):
             printer.print_string(")")
         print_attr_dict(printer, self)
         printer.print_string(" : ")
-        printer.print_region(self.body, print_entry_block_args=False,
-                             print_block_terminators=not region_terminator_is_trivial(self.body))
+        term = block.last_op if block is not None else None  # elided when it carries nothing
+        printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=term is not None and bool(
+            term.operands or term.results or term.attributes or term.properties))
 
     def verify_(self) -> None:
         block = self.body.blocks.first

@@ -837,3 +837,17 @@ class BaseAndIndexTypes(_Word):
 
     def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         printer.print_list([*self.base.get(op), *self.indirect.get(op)], printer.print_attribute)
+
+
+@irdl_custom_directive
+class LeadingBracketPairs(BracketPairs):
+    """`custom<LeadingBracketPairs>($a, $b)`: `BracketPairs` before more operands, followed by a
+    comma when there are any (`[%iv : %ts], total_size = %n`)."""
+
+    first: VariadicOperandVariable
+    second: VariadicOperandVariable
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        super().print(printer, state, op)
+        if self.is_present(op):
+            printer.print_string(",")

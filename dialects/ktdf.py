@@ -31,10 +31,10 @@ from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import op_name
 from dfsched.diagnostics import error
-from dfsched.dialects.dataflow import ensure_implicit_terminator
+from dfsched.dialects.dataflow import ensure_implicit_terminator, located_format_errors
 from dfsched.dialects.constants import constant_int, index_constant, integer_attr_violation
-from dfsched.dialects.directives import (KDYNAMIC, BareI64, Body, BracketPairs, CellOrSlot, OwnType, Token,
-                                         parse_bracket_pairs, print_bracket_pairs)
+from dfsched.dialects.directives import (KDYNAMIC, BareI64, Body, BracketPairs, CellOrSlot, LeadingBracketPairs, OwnType,
+                                         Token)
 from dfsched.dialects.ktdf_types import LoopType  # noqa: F401  (re-export: the dialect's names in one place)
 from dfsched.dialects.ktdf_types import FifoSlotType, LoopTypeAttr, TokenType, element_type_of
 from dfsched.dialects.syntax import print_attr_dict, split_inherent
@@ -116,10 +116,7 @@ def _canonicalized_by(patterns: Callable[[], tuple[RewritePattern, ...]]) -> Has
 
 @irdl_op_definition
 class PipelineOp(IRDLOperation):
-    """A DAG of stages running concurrently on successive iterations of the enclosing loops.
-
-    `ktdf.pipeline [modulo(size : N)] { ... } [attr-dict]`
-    """
+    """A DAG of stages running concurrently on successive iterations of the enclosing loops."""
 
     name = "ktdf.pipeline"
 
@@ -173,18 +170,9 @@ def defining_op_through_private(value: SSAValue) -> Operation | None:
     return None
 
 
-def _is_valid_token_source(token: SSAValue) -> bool:
-    """True if `token` comes from `ktdf.create_token`, directly or through `ktdf.private` yields
-    (upstream would dereference a null defining op where we find none)."""
-    return isinstance(defining_op_through_private(token), CreateTokenOp)
-
-
 @irdl_op_definition
 class StageOp(IRDLOperation):
-    """One unit of work of a pipeline; starts when its `depends_in` tokens are signalled.
-
-    `ktdf.stage depends_in(%t|none) depends_out(%u|none) { ... } [attr-dict]`
-    """
+    """One unit of work of a pipeline; starts when its `depends_in` tokens are signalled."""
 
     name = "ktdf.stage"
 
@@ -213,9 +201,7 @@ class StageOp(IRDLOperation):
         Also found when a pass stored them as a discardable attribute (they print the same).
         """
         units = self.applicable_units or self.attributes.get("applicable_units")
-        if not isinstance(units, ArrayAttr):
-            return []
-        return [u.data for u in units.data if isinstance(u, StringAttr)]
+        return [u.data for u in units.data if isinstance(u, StringAttr)] if isinstance(units, ArrayAttr) else []
 
     assembly_format = ("`depends_in` `(` ($depends_in^):(`none`)? `)` `depends_out` `(` ($depends_out^):(`none`)? `)` "
                        "custom<Body>($body) attr-dict")
@@ -224,7 +210,8 @@ class StageOp(IRDLOperation):
 
     def verify_(self) -> None:
         for keyword, tokens in (("depends_in", self.depends_in), ("depends_out", self.depends_out)):
-            if not all(_is_valid_token_source(t) for t in tokens):
+            # (upstream would dereference a null defining op where we find none)
+            if not all(isinstance(defining_op_through_private(t), CreateTokenOp) for t in tokens):
                 raise VerifyException(
                     f"{keyword} operand must originate from ktdf.create_token or ktdf.private "
                     "operation yielding a token created by ktdf.create_token"
@@ -249,10 +236,7 @@ class PrivateYieldOp(IRDLOperation):
 
 @irdl_op_definition
 class PrivateOp(IRDLOperation):
-    """Resources private to the enclosing pipeline (fifo slots, buffers, tokens).
-
-    `%r:N = ktdf.private [-> (T, ...)] { ... ktdf.private_yield ... } [attributes {...}]`
-    """
+    """Resources private to the enclosing pipeline (fifo slots, buffers, tokens)."""
 
     name = "ktdf.private"
 
@@ -268,9 +252,7 @@ class PrivateOp(IRDLOperation):
 
     @property
     def yield_op(self) -> PrivateYieldOp | None:
-        if not self.body.blocks:
-            return None
-        last = self.body.block.last_op
+        last = self.body.block.last_op if self.body.blocks else None
         return last if isinstance(last, PrivateYieldOp) else None
 
     assembly_format = "(`->` `(` type($res)^ `)`)? custom<Body>($body) attr-dict-with-keyword"
@@ -325,10 +307,7 @@ class CreateTokenOp(_IgnoresUniqueId, IRDLOperation):
 
 @irdl_op_definition
 class FifoAllocateOp(IRDLOperation):
-    """Allocates FIFO slots, used in rolling order; one index operand per `?` slot.
-
-    `%a, %b = ktdf.fifo.allocate(%n, ...) [attr-dict] -> !ktdf.fifo.slot<...>, ...`
-    """
+    """Allocates FIFO slots, used in rolling order; one index operand per `?` slot."""
 
     name = "ktdf.fifo.allocate"
 
@@ -372,10 +351,7 @@ _SHAPED_DATA = BaseAttr(TensorType) | BaseAttr(MemRefType)
 
 @irdl_op_definition
 class ReadFromFifoOp(IRDLOperation):
-    """Reads one slot into a tensor (value semantics) or an unrealized, slot-backed memref.
-
-    `%d = ktdf.read_from_fifo %slot [attr-dict] : <SRC -> DST, NxT> -> tensor<...>`
-    """
+    """Reads one slot into a tensor (value semantics) or an unrealized, slot-backed memref."""
 
     name = "ktdf.read_from_fifo"
 
@@ -394,10 +370,7 @@ class ReadFromFifoOp(IRDLOperation):
 
 @irdl_op_definition
 class WriteToFifoOp(IRDLOperation):
-    """Writes a tensor or memref into one slot.
-
-    `ktdf.write_to_fifo %data, %slot [attr-dict] : tensor<...>, <SRC -> DST, NxT>`
-    """
+    """Writes a tensor or memref into one slot."""
 
     name = "ktdf.write_to_fifo"
 
@@ -423,10 +396,7 @@ TRANSFER_MODES = ("splat", "pad")
 
 @irdl_op_definition
 class DataTransferOp(IRDLOperation):
-    """Explicit data movement memref->memref, memref->fifo or fifo->memref, atomic per stage.
-
-    `ktdf.data_transfer from %A[%i + 3, %j] size [1, 64] to %slot size [64] : memref<...>, !ktdf.fifo.slot<...>`
-    """
+    """Explicit data movement memref->memref, memref->fifo or fifo->memref, atomic per stage."""
 
     name = "ktdf.data_transfer"
 
@@ -527,10 +497,7 @@ class DataTransferOp(IRDLOperation):
 
 @irdl_op_definition
 class TilingReserveSizeOp(_IgnoresUniqueId, IRDLOperation):
-    """A tile size chosen later by `tile-size-selection`; never merged by CSE.
-
-    `%ts = ktdf.tiling.reserve_size {divisibility = D : index, min_value = M : index} : index`
-    """
+    """A tile size chosen later by `tile-size-selection`; never merged by CSE."""
 
     name = "ktdf.tiling.reserve_size"
 
@@ -560,12 +527,10 @@ def _check_bracket_pairs(ivs: Sequence[SSAValue], second: Sequence[SSAValue], se
         raise VerifyException(f"must have at least one [iv : {second_name}] pair")
 
 
+@located_format_errors
 @irdl_op_definition
 class TilingDeriveSizeOp(IRDLOperation):
-    """Trip count of the current inner tiled loop (full tile, remainder, or 0).
-
-    `%x = ktdf.tiling.derive_size [%iv0 : %ts0], [%iv1 : %ts1], total_size = %N [attr-dict] : index`
-    """
+    """Trip count of the current inner tiled loop (full tile, remainder, or 0)."""
 
     name = "ktdf.tiling.derive_size"
 
@@ -582,28 +547,8 @@ class TilingDeriveSizeOp(IRDLOperation):
         super().__init__(operands=[list(ivs), list(tile_sizes), total_size], result_types=[IndexType()],
                          attributes=attributes)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> TilingDeriveSizeOp:
-        ivs, tile_sizes = parse_bracket_pairs(parser)
-        parser.parse_keyword("total_size")
-        parser.parse_punctuation("=")
-        total = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        operands = [parser.resolve_operand(o, IndexType()) for o in (*ivs, *tile_sizes, total)]
-        return cls.create(operands=operands, result_types=[result_type], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_bracket_pairs(printer, self.ivs, self.tile_sizes)
-        if self.ivs:
-            printer.print_string(", ")
-        printer.print_string("total_size = ")
-        printer.print_operand(self.total_size)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+    assembly_format = "custom<LeadingBracketPairs>($ivs, $tile_sizes) `total_size` `=` $total_size attr-dict `:` type($result)"
+    custom_directives = (LeadingBracketPairs,)
 
     def verify_(self) -> None:
         _check_bracket_pairs(self.ivs, self.tile_sizes, "tile_size")
@@ -611,10 +556,7 @@ class TilingDeriveSizeOp(IRDLOperation):
 
 @irdl_op_definition
 class TilingLinearizeIndexOp(IRDLOperation):
-    """Flat index into the pre-tiling iteration space: `sum(iv_k * stride_k)`.
-
-    `%i = ktdf.tiling.linearize_index [%iv0 : %s0], [%iv1 : %c1] [attr-dict] : index`
-    """
+    """Flat index into the pre-tiling iteration space: `sum(iv_k * stride_k)`."""
 
     name = "ktdf.tiling.linearize_index"
 
@@ -641,10 +583,7 @@ class TilingLinearizeIndexOp(IRDLOperation):
 
 @irdl_op_definition
 class BufferPhaseOp(IRDLOperation):
-    """Which copy of an N-buffered memref this iteration uses: linearized iteration mod N.
-
-    `%p = ktdf.buffer_phase(%iv0, %iv1) {num_phases = 2 : i64} : index`
-    """
+    """Which copy of an N-buffered memref this iteration uses: linearized iteration mod N."""
 
     name = "ktdf.buffer_phase"
 
@@ -670,10 +609,7 @@ class BufferPhaseOp(IRDLOperation):
 
 @irdl_op_definition
 class SelectMemrefOp(IRDLOperation):
-    """`candidates[phase]`: picks this iteration's copy of an N-buffered memref.
-
-    `%m = ktdf.select_memref %phase[%buf0, %buf1] [attr-dict] : memref<...>`
-    """
+    """`candidates[phase]`: picks this iteration's copy of an N-buffered memref."""
 
     name = "ktdf.select_memref"
 
@@ -823,10 +759,7 @@ class ParallelOp(IRDLOperation):
 
 @irdl_op_definition
 class OpaqueOp(IRDLOperation):
-    """A call to a target intrinsic named by a template, with linalg-like DPS semantics.
-
-    `%r = ktdf.opaque "ADD" -> tensor<64xf16>` / `  ins(%a, %b: T, T)` / `  outs(%o: T)`
-    """
+    """A call to a target intrinsic named by a template, with linalg-like DPS semantics."""
 
     name = "ktdf.opaque"
 
@@ -892,11 +825,7 @@ class FoldBufferPhaseConstants(RewritePattern):
         kept = [v for v in op.ivs if constant_int(v) is None]
         if len(kept) == len(op.ivs):
             return
-        if not kept:
-            zero = index_constant(0)
-            rewriter.replace(op, zero, [zero.result])
-            return
-        new = BufferPhaseOp(kept, op.num_phases, op.attributes)
+        new = BufferPhaseOp(kept, op.num_phases, op.attributes) if kept else index_constant(0)
         rewriter.replace(op, new, [new.result])
 
 

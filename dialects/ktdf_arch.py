@@ -36,6 +36,7 @@ from dfsched.dialects.directives import (GraphOrImport, InherentAttrDict, Isolat
                                          StringArray, SymbolName, parse_id_and_dict, parse_isolated_region,
                                          print_id_and_dict, with_attr_dict)
 
+from dfsched.dialects.syntax import add_implicit_terminator
 from dfsched.dialects.ktdf_arch_types import (  # noqa: F401  (re-export: the dialect's names in one place)
     ENDPOINT_TYPES, ExecUnitType, MapAttr, MemoryType, PortType, SparseElementsAttr, attribute_text, parse_short_type,
     parse_sparse_literal, print_short_type)
@@ -86,18 +87,13 @@ def shadow_region_args(printer: Printer, region: Region, values: Sequence[SSAVal
     The group header never prints its block arguments, so they must print exactly as the
     shared operands do: their names are written into the printer's name table.
     """
+    if hasattr(printer, "shadow_region_args"):  # dfsched.printing.MLIRPrinter
+        printer.shadow_region_args(region, values)
+        return
     if not region.blocks:
         return
-    args = list(region.blocks.first.args)
-    table = getattr(printer, "names", None)  # dfsched.printing.MLIRPrinter's NameTable
-    if table is not None and hasattr(table, "value_text") and hasattr(table, "names"):
-        for arg, value in zip(args, values):
-            text = table.value_text(value)
-            if not text.startswith("<<"):
-                table.names[arg] = text[1:]
-        return
     names = value_names(printer)  # a plain xDSL printer
-    for arg, value in zip(args, values):
+    for arg, value in zip(region.blocks.first.args, values):
         name = names.get(value)
         if name is not None:
             names[arg] = name
@@ -354,7 +350,7 @@ class GroupOp(ResourceOp):
         region = parse_isolated_region(parser, arguments)
         if region is None:
             parser.raise_error("expected '{' to begin a region")
-        _ensure_yield(region)
+        add_implicit_terminator(region, YieldOp)
         result_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
             result_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, lambda: parse_short_type(parser))
@@ -387,14 +383,6 @@ class GroupOp(ResourceOp):
                                  f"but region successor needs {len(self.results)} inputs",
                            [(terminator, "region branch point")])
         _verify_subgraph(self)
-
-
-def _ensure_yield(region: Region) -> None:
-    if not region.blocks:
-        region.add_block(Block())
-    block = region.blocks.first
-    if not isinstance(block.last_op, YieldOp):
-        block.add_op(YieldOp.create())
 
 
 @with_attr_dict(ResourceAttrDict)
@@ -445,9 +433,7 @@ class PatternsOp(IRDLOperation):
     @property
     def group_names(self) -> list[str]:
         groups = self.properties.get("groups")
-        if isinstance(groups, ArrayAttr):
-            return [g.data for g in groups.data if isinstance(g, StringAttr)]
-        return []
+        return [g.data for g in groups.data if isinstance(g, StringAttr)] if isinstance(groups, ArrayAttr) else []
 
     assembly_format = "custom<StringArray>($groups) attr-dict-with-keyword custom<IsolatedBody>($body)"
     custom_directives = (StringArray, IsolatedBody)
@@ -486,16 +472,13 @@ class DeviceOp(IRDLOperation):
         """Ops in a device body print without the `ktdf_arch.` prefix."""
         return DIALECT_NAME
 
-    def __init__(self, sym_name: str, body: Region | Sequence[Operation] | None = None, import_path: str | None = None,
+    def __init__(self, sym_name: str, body: Sequence[Operation] = (), import_path: str | None = None,
                  attributes: dict[str, Attribute] | None = None):
+        """A device of the ops `body`, or declared by its `import_path`."""
         props: dict[str, Attribute] = {"sym_name": StringAttr(sym_name)}
         if import_path is not None:
             props["import_path"] = StringAttr(import_path)
-            region = Region()
-        elif isinstance(body, Region):
-            region = body
-        else:
-            region = Region(Block(list(body or ())))
+        region = Region(Block(list(body))) if import_path is None else Region()
         super().__init__(regions=[region], properties=props, attributes=attributes or {})
 
     @property

@@ -37,30 +37,17 @@ class _ShortType(ParametrizedAttribute, TypeAttribute):
     MNEMONIC: ClassVar[str]
 
 
-@irdl_attr_definition
-class MemoryType(_ShortType):
-    """`!ktdf_arch.memory`: the value a `memory` op defines."""
-
-    name = "ktdf_arch.memory"
-    MNEMONIC: ClassVar[str] = "memory"
-
-
-@irdl_attr_definition
-class ExecUnitType(_ShortType):
-    """`!ktdf_arch.exec_unit`: an execution unit (also what groups export)."""
-
-    name = "ktdf_arch.exec_unit"
-    MNEMONIC: ClassVar[str] = "exec_unit"
+def _short_type(class_name: str, mnemonic: str, doc: str) -> type[_ShortType]:
+    """`!ktdf_arch.<mnemonic>`, also written `<mnemonic>` alone."""
+    namespace = {"__module__": __name__, "__doc__": doc, "__annotations__": {"MNEMONIC": ClassVar[str]},
+                 "name": f"ktdf_arch.{mnemonic}", "MNEMONIC": mnemonic}
+    return irdl_attr_definition(type(class_name, (_ShortType,), namespace))
 
 
-@irdl_attr_definition
-class PortType(_ShortType):
-    """`!ktdf_arch.port`: one port of a `switch`."""
-
-    name = "ktdf_arch.port"
-    MNEMONIC: ClassVar[str] = "port"
-
-
+MemoryType = _short_type("MemoryType", "memory", "`!ktdf_arch.memory`: the value a `memory` op defines.")
+ExecUnitType = _short_type("ExecUnitType", "exec_unit",
+                           "`!ktdf_arch.exec_unit`: an execution unit (also what groups export).")
+PortType = _short_type("PortType", "port", "`!ktdf_arch.port`: one port of a `switch`.")
 SHORT_TYPES: dict[str, type[_ShortType]] = {t.MNEMONIC: t for t in (MemoryType, ExecUnitType, PortType)}
 ENDPOINT_TYPES = (MemoryType, ExecUnitType, PortType)
 
@@ -143,14 +130,13 @@ class MapAttr(ParametrizedAttribute):
         return (ArrayAttr([ArrayAttr([k, v]) for k, v in entries]),)
 
     def print_parameters(self, printer: Printer) -> None:
-        printer.print_string("<")
-        for i, (key, value) in enumerate(self.items):
-            if i:
-                printer.print_string(", ")
-            printer.print_attribute(key)
+        def entry(item: tuple[Attribute, Attribute]) -> None:
+            printer.print_attribute(item[0])
             printer.print_string(" = ")
-            printer.print_attribute(value)
-        printer.print_string(">")
+            printer.print_attribute(item[1])
+
+        with printer.in_angle_brackets():
+            printer.print_list(self.items, entry)
 
 
 @irdl_attr_definition

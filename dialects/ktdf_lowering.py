@@ -20,10 +20,7 @@ from dfsched.dialects.ktdf import ensure_block
 
 @irdl_op_definition
 class ExecuteOnOp(IRDLOperation):
-    """The body runs on the listed hardware units (`dataflow.get_unit`/`uniform.query_map` values).
-
-    `ktdf_lowering.execute_on %u0, %u1 { ... } [attr-dict]`
-    """
+    """The body runs on the listed hardware units (`dataflow.get_unit`/`uniform.query_map` values)."""
 
     name = "ktdf_lowering.execute_on"
 
@@ -47,10 +44,7 @@ class ExecuteOnOp(IRDLOperation):
 
 @irdl_op_definition
 class SignalOp(IRDLOperation):
-    """Synchronization among the listed units; side-effecting, so never removed as dead.
-
-    `ktdf_lowering.signal %uA, %uB [attr-dict]`
-    """
+    """Synchronization among the listed units; side-effecting, so never removed as dead."""
 
     name = "ktdf_lowering.signal"
 

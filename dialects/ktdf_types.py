@@ -56,10 +56,8 @@ class FifoSlotType(ParametrizedAttribute, TypeAttribute):
             parser.parse_punctuation("->")
             dest = parser.parse_attribute()
             parser.parse_punctuation(",")
-            if parser.parse_optional_punctuation("?") is not None:
-                count = KDYNAMIC
-            else:
-                count = parser.parse_shape_dimension(allow_dynamic=False)
+            dynamic = parser.parse_optional_punctuation("?") is not None
+            count = KDYNAMIC if dynamic else parser.parse_shape_dimension(allow_dynamic=False)
             parser.parse_shape_delimiter()
             element_type = parser.parse_optional_type()
             if element_type is None:
@@ -72,8 +70,7 @@ class FifoSlotType(ParametrizedAttribute, TypeAttribute):
             printer.print_string(" -> ")
             printer.print_attribute(self.dest)
             printer.print_string(", ")
-            printer.print_string("?" if self.is_dynamic else str(self.num_elements.data))
-            printer.print_string("x")
+            printer.print_string(f"{'?' if self.is_dynamic else self.num_elements.data}x")
             printer.print_attribute(self.element_type)
 
 

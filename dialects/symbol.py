@@ -107,18 +107,23 @@ class SymbolImmutableMappingOp(IRDLOperation):
                 raise VerifyException("Values in SymbolImmutableMapping should be results of symbol.create_symbol")
 
 
+class QueryMapBase(IRDLOperation):
+    """`(map:%m, key:%k) : T`, a lookup in a key -> value table (`symbol.query_map`, `uniform.query_map`)."""
+
+    map = operand_def(IndexType)
+    key = operand_def(IndexType)
+
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    assembly_format = "`(` `map` `` `:` `` $map `,` `key` `` `:` `` $key `` `)` attr-dict `:` type($result)"
+
+
 @irdl_op_definition
-class SymbolQueryMapOp(IRDLOperation):
+class SymbolQueryMapOp(QueryMapBase):
     """The symbol `map` holds for the runtime value of `key` (a constant or a loop induction variable)."""
 
     name = "symbol.query_map"
 
-    map = operand_def(IndexType)
-    key = operand_def(IndexType)
     result = result_def(IndexType)
-
-    traits = traits_def(Pure(), IsolatedFromAbove())
-    assembly_format = "`(` `map` `` `:` `` $map `,` `key` `` `:` `` $key `` `)` attr-dict `:` type($result)"
 
     def verify_(self) -> None:
         if isinstance(self.key.owner, Block):

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_prop_def,
+from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, opt_prop_def,
                        prop_def, result_def, traits_def, var_operand_def, var_region_def, var_result_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -24,18 +24,14 @@ from dfsched.compat import UnresolvedOperand, indented
 from dfsched.dialects.dataflow import (CreateGroupOp, GetUnitOp, RegionYieldOp, dfir_dialect,
                                        ensure_implicit_terminator, newline, parse_operand_list, print_attr_dict,
                                        split_attr_dict)
-from dfsched.dialects.syntax import parse_arrow_type_list, print_arrow_type_list
+from dfsched.dialects.syntax import op_class, parse_arrow_type_list, print_arrow_type_list
 from dfsched.dialects.directives import print_bracket_pairs
-from dfsched.dialects.symbol import ScalarValue
+from dfsched.dialects.symbol import QueryMapBase, ScalarValue
 
 _INDEX = IndexType()
 
 
-@irdl_op_definition
-class YieldOp(RegionYieldOp):
-    """Terminator of the uniform region ops (implicit when it yields nothing)."""
-
-    name = "uniform.yield"
+YieldOp = op_class("YieldOp", RegionYieldOp, "uniform.yield", "Terminator of the uniform region ops.")
 
 
 def _is_scalar_value(owner: Operation | Block) -> bool:
@@ -127,50 +123,15 @@ class DefImmutableMappingOp(IRDLOperation):
 
 
 @irdl_op_definition
-class QueryMapOp(IRDLOperation):
+class QueryMapOp(QueryMapBase):
     """The value `map` holds for the runtime value of `key` (usually a program_unit `iter_arg`)."""
 
     name = "uniform.query_map"
 
-    map = operand_def(IndexType)
-    key = operand_def(IndexType)
     result = result_def()
-
-    traits = traits_def(Pure(), IsolatedFromAbove())
-    assembly_format = "`(` `map` `` `:` `` $map `,` `key` `` `:` `` $key `` `)` attr-dict `:` type($result)"
 
     def __init__(self, map: SSAValue, key: SSAValue, result_type: Attribute):
         super().__init__(operands=[map, key], result_types=[result_type])
-
-    def possible_keys(self) -> tuple[SSAValue, ...]:
-        """The values `key` can take at run time (upstream `getAllQueriedValues`' key set).
-
-        A program_unit `iter_arg` ranges over the program's units; a uniform region argument
-        over its unit list (a single `create_group` stands for its members); any other key is
-        unknown (empty).
-        """
-        from dfsched.dialects.dataflow import ProgramUnitOp
-
-        if not isinstance(self.key.owner, Block):
-            return ()
-        parent = self.key.owner.parent_op()
-        if isinstance(parent, ProgramUnitOp):
-            return tuple(parent.units)
-        if isinstance(parent, _UnitListRegionsOp):
-            unit_list = parent.unit_list_of(self.key)
-            if len(unit_list) == 1 and isinstance(unit_list[0].owner, CreateGroupOp):
-                return tuple(unit_list[0].owner.unit_ids)
-            return unit_list
-        return ()
-
-    def queried_values(self) -> list[SSAValue]:
-        """Every value this query can return: the map's values for `possible_keys()`."""
-        table = self.map.owner
-        if not isinstance(table, DefImmutableMappingOp):
-            return []
-        entries = table.table()
-        found = (entries.get(k) for k in self.possible_keys())
-        return [v for v in found if v is not None]
 
 
 # ---------------------------------------------------------------------------
@@ -189,14 +150,6 @@ class _UnitListRegionsOp(IRDLOperation):
         sizes = [a.value.data for a in self.list_sizes.data]
         start = sum(sizes[:index])
         return tuple(self.units[start:start + sizes[index]])
-
-    def unit_list_of(self, region_arg: SSAValue) -> tuple[SSAValue, ...]:
-        """The unit list of the region whose argument is `region_arg` (empty if none)."""
-        for i, region in enumerate(self.regions):
-            block = region.blocks.first
-            if block is not None and block.args and block.args[0] is region_arg:
-                return self.unit_list(i)
-        return ()
 
     @classmethod
     def _parse_unit_regions(cls, parser: Parser) -> tuple[list[SSAValue], list[int], list[Region]]:
@@ -242,11 +195,8 @@ class _UnitListRegionsOp(IRDLOperation):
             block = region.blocks.first
             if block is None or len(block.args) != 1 or block.args[0].type != _INDEX:
                 raise VerifyException("each region must have exactly one index argument (the unit it runs on)")
-        seen: set[SSAValue] = set()
-        for unit in self.units:
-            if unit in seen:
-                raise VerifyException("duplicated unit SSAs found!")
-            seen.add(unit)
+        if len(set(self.units)) != len(self.units):
+            raise VerifyException("duplicated unit SSAs found!")
         for i in range(len(sizes)):
             unit_list = self.unit_list(i)
             if len(unit_list) == 1:

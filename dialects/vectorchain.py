@@ -26,7 +26,7 @@ from xdsl.utils.exceptions import VerifyException
 from dfsched.compat import EnumAttribute, StrEnum, UnresolvedOperand
 from dfsched.dialects.syntax import op_class
 from dfsched.dialects.dataflow import (CustomVectorType, VectorLike, element_type, int_or_float_bit_width,
-                                       dfir_dialect, is_int_or_float_type, num_elements, print_attr_dict,
+                                       dfir_dialect, num_elements, print_attr_dict,
                                        split_attr_dict)
 
 # ---------------------------------------------------------------------------
@@ -34,57 +34,23 @@ from dfsched.dialects.dataflow import (CustomVectorType, VectorLike, element_typ
 # ---------------------------------------------------------------------------
 
 
-class BinaryOperator(StrEnum):
-    and0 = "and0"
-    or0 = "or0"
-    xnor = "xnor"
-    and_not = "and_not"
-    min = "min"
-    max = "max"
-    abs_min = "abs_min"
-    abs_max = "abs_max"
-    add = "add"
-    mul = "mul"
-    sub = "sub"
-    mul_div2 = "mul_div2"
-
-
-class CompareOperator(StrEnum):
-    compare_eq = "compare_eq"
-    compare_neq = "compare_neq"
-    compare_lt = "compare_lt"
-    compare_le = "compare_le"
-    compare_gt = "compare_gt"
-    compare_ge = "compare_ge"
-
-
-class ExpEstimate(StrEnum):
-    a = "a"
-    b = "b"
-
-
-class EstimateVersion(StrEnum):
-    slope = "slope"
-    offset = "offset"
-
-
-class EvalOrder(StrEnum):
-    left_to_right = "left_to_right"
-    right_to_left = "right_to_left"
-
-
-def _enum_attr(mnemonic: str, enum: type[StrEnum]) -> type[EnumAttribute]:
-    """`#vectorchain<mnemonic value>`: the attribute class of `enum`, named after it (`...Attr`)."""
-    attr = types.new_class(f"{enum.__name__}Attr", (EnumAttribute[enum], SpacedOpaqueSyntaxAttribute),
+def _enum_attr(mnemonic: str, enum_name: str, cases: str) -> tuple[type[StrEnum], type[EnumAttribute]]:
+    """The enum `enum_name` whose cases (space separated) are their own spellings, and its attribute
+    class `#vectorchain<mnemonic case>` (named `...Attr`)."""
+    enum = StrEnum(enum_name, {case: case for case in cases.split()}, module=__name__)
+    attr = types.new_class(f"{enum_name}Attr", (EnumAttribute[enum], SpacedOpaqueSyntaxAttribute),
                            exec_body=lambda ns: ns.update(name=f"vectorchain.{mnemonic}", __module__=__name__))
-    return irdl_attr_definition(attr)
+    return enum, irdl_attr_definition(attr)
 
 
-BinaryOperatorAttr = _enum_attr("binary_operator", BinaryOperator)
-CompareOperatorAttr = _enum_attr("element_wise_compare_operator", CompareOperator)
-ExpEstimateAttr = _enum_attr("exp_estimate", ExpEstimate)
-EstimateVersionAttr = _enum_attr("estimate_versions", EstimateVersion)
-EvalOrderAttr = _enum_attr("eval_order", EvalOrder)
+BinaryOperator, BinaryOperatorAttr = _enum_attr(
+    "binary_operator", "BinaryOperator", "and0 or0 xnor and_not min max abs_min abs_max add mul sub mul_div2")
+CompareOperator, CompareOperatorAttr = _enum_attr(
+    "element_wise_compare_operator", "CompareOperator",
+    "compare_eq compare_neq compare_lt compare_le compare_gt compare_ge")
+ExpEstimate, ExpEstimateAttr = _enum_attr("exp_estimate", "ExpEstimate", "a b")
+EstimateVersion, EstimateVersionAttr = _enum_attr("estimate_versions", "EstimateVersion", "slope offset")
+EvalOrder, EvalOrderAttr = _enum_attr("eval_order", "EvalOrder", "left_to_right right_to_left")
 
 
 # ---------------------------------------------------------------------------
@@ -160,21 +126,10 @@ PackOp = op_class("PackOp", _BinaryShapedOp, "vectorchain.pack", indices=prop_de
                   repetition=prop_def(_INDEX_ATTR), sign_extend=prop_def(BoolAttr, default_value=BoolAttr(False, i1)))
 
 
-@irdl_op_definition
-class ElementWiseCompareOp(_ChainOp):
-    name = "vectorchain.element_wise_compare"
-
-    op1 = operand_def(VectorType)
-    op2 = operand_def(VectorType)
-    mask = opt_operand_def(VectorType)
-    dbgName = opt_prop_def(StringAttr)
-    compare_op = prop_def(CompareOperatorAttr)
-    data = result_def(VectorType)
-
-    assembly_format = f"$op1 `,` $op2 {_MASK} attr-dict `:` type($op1) `,` type($op2) `,` type(results)"
-
-    def verify_(self) -> None:
-        _check_i1_mask(self.mask)
+ElementWiseCompareOp = op_class("ElementWiseCompareOp", _BinaryShapedOp, "vectorchain.element_wise_compare",
+                                "The binary shape on builtin vectors, its mask of i1.",
+                                op1=operand_def(VectorType), op2=operand_def(VectorType), data=result_def(VectorType),
+                                compare_op=prop_def(CompareOperatorAttr), verify_=_UnaryOp.verify_)
 
 
 @irdl_op_definition
@@ -336,15 +291,9 @@ class ConstantBitstreamOp(IRDLOperation):
         return cls.create(properties=props, attributes=others, result_types=[result_type])
 
     def print(self, printer: Printer) -> None:
-        merged = {**self.properties, **self.attributes}
-        if not _is_symbol(merged):
-            printer.print_string(" {value = [")
-            for i, element in enumerate(self.value.data):
-                if i:
-                    printer.print_string(", ")
-                bits = element.value.data if isinstance(element, IntegerAttr) else 0
-                printer.print_string(f"0x{bits & ((1 << 64) - 1):x}")
-            printer.print_string("]}")
+        if not _is_symbol({**self.properties, **self.attributes}):
+            bits = (e.value.data if isinstance(e, IntegerAttr) else 0 for e in self.value.data)
+            printer.print_string(f" {{value = [{', '.join(f'0x{b & ((1 << 64) - 1):x}' for b in bits)}]}}")
         else:
             print_attr_dict(printer, self)
         printer.print_string(" : ")
@@ -354,19 +303,18 @@ class ConstantBitstreamOp(IRDLOperation):
         result_type = self.result.type
         if not isinstance(result_type, VectorType | CustomVectorType):
             raise VerifyException("result element type is not vector type.")
-        elem = element_type(result_type)
-        if elem is None or not is_int_or_float_type(elem):
+        width = int_or_float_bit_width(element_type(result_type))
+        if width is None:
             raise VerifyException("result element type is not ints or floats")
         if num_elements(result_type) != len(self.value.data):
             raise VerifyException("result does not match value array")
         if _is_symbol({**self.properties, **self.attributes}):
             return
-        width = int_or_float_bit_width(elem) or 64
         for element in self.value.data:
             if not isinstance(element, IntegerAttr):
                 raise VerifyException("value attribute should only contain integer representations")
             bits = _as_int64(element.value.data)
-            if width < 64 and bits & ((1 << width) - 1) != bits:
+            if 0 < width < 64 and bits & ((1 << width) - 1) != bits:
                 raise VerifyException("value attribute contains element that exceeds bitwidth of output element type")
 
 
@@ -414,22 +362,19 @@ class ShuffleOp(IRDLOperation):
             if kind is None:
                 parser.raise_error("expected 'variable', 'pad', or 'mask' keyword", pos, parser.pos)
             parser.parse_punctuation("(")
-            if kind == "mask":
-                groups[kind] = [parser.parse_unresolved_operand()]
-            else:
-                groups[kind] = [parser.parse_unresolved_operand()]
-                while parser.parse_optional_punctuation(","):
-                    groups[kind].append(parser.parse_unresolved_operand())
+            groups[kind] = [parser.parse_unresolved_operand()]
+            while kind != "mask" and parser.parse_optional_punctuation(","):
+                groups[kind].append(parser.parse_unresolved_operand())
             parser.parse_punctuation(")")
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         input_type = parser.parse_type()
-        resolved: dict[str, list[SSAValue]] = {}
-        for kind in ("variable", "pad", "mask"):
-            resolved[kind] = []
-            for operand in groups.get(kind, []):
-                parser.parse_punctuation(",")
-                resolved[kind].append(parser.resolve_operand(operand, parser.parse_type()))
+
+        def typed(operand: UnresolvedOperand) -> SSAValue:
+            parser.parse_punctuation(",")
+            return parser.resolve_operand(operand, parser.parse_type())
+
+        resolved = {kind: [typed(o) for o in groups.get(kind, [])] for kind in ("variable", "pad", "mask")}
         parser.parse_punctuation(",")
         result_type = parser.parse_type()
         props, others = split_attr_dict(cls, attrs)
@@ -442,15 +387,12 @@ class ShuffleOp(IRDLOperation):
         printer.print_string(" input(")
         printer.print_operand(self.input)
         printer.print_string(")")
-        for kind, operands in (("variable", self.variable), ("pad", self.pad)):
+        mask = [self.mask] if self.mask is not None else []
+        for kind, operands in (("variable", self.variable), ("pad", self.pad), ("mask", mask)):
             if operands:
                 printer.print_string(f", {kind}(")
                 printer.print_list(operands, printer.print_operand)
                 printer.print_string(")")
-        if self.mask is not None:
-            printer.print_string(", mask(")
-            printer.print_operand(self.mask)
-            printer.print_string(")")
         print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_list([o.type for o in self.operands] + [self.output.type], printer.print_attribute)

@@ -185,28 +185,23 @@ class Engine:
                     now = self.now
                     if timeline is not None:
                         timeline.append(entry(TimelineEntry, (process.name, now, now + cycles, command.what, command.amount)))
-                    now += cycles
-                    if not heap or heap[0][0] > now:  # the next popped anyway: go on without the heap
-                        self.now = now
+                    until = now + cycles
+                elif kind is WaitUntil:
+                    until = command.time
+                    if until <= self.now:
                         continue
-                    process.time = now
-                    push(heap, (now, next(seq), process))
-                    break
-                if kind is WaitUntil:
-                    time = command.time
-                    if time <= self.now:
-                        continue
-                    if not heap or heap[0][0] > time:  # (as above)
-                        self.now = time
-                        continue
-                    process.time = time
-                    push(heap, (time, next(seq), process))
-                    break
-                if kind is Block:
+                elif kind is Block:
                     process.blocked = command
                     command.waitlist.waiting.append(process)
                     break
-                raise TypeError(f"a process yielded {command!r}")
+                else:
+                    raise TypeError(f"a process yielded {command!r}")
+                if not heap or heap[0][0] > until:  # the next popped anyway: go on without the heap
+                    self.now = until
+                    continue
+                process.time = until
+                push(heap, (until, next(seq), process))
+                break
         left = [p for p in self.processes if not p.done]
         if left:
             raise self._deadlock(left)

@@ -411,9 +411,9 @@ class RaceTracker:
 
     def _access(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool):
         """What a read or a write by `unit` checks against: its index, the memory's shadow, its
-        epoch and limits, and the pages the bytes fall in; None for a unit's private memory."""
+        epoch and limits, and the pages the bytes fall in (none for a unit's private memory)."""
         if id(memory) in self.private:
-            return None
+            return None, None, 0, None, ()
         me = self.index[unit]
         shadow = self._shadow(memory)
         return me, shadow, self.clocks[me][me], self._limits(me), self._pages(shadow, addresses, itemsize, consecutive)
@@ -426,6 +426,14 @@ class RaceTracker:
             return None
         return self._run_at(unit, memory, int(addresses.item(0)), addresses.size * itemsize)
 
+    def _defer_run(self, run, kind) -> None:
+        """Leave an ordered `_run` access of `kind` (READ or WRITE) to the page's deferred list and
+        note it in the summary of its blocks."""
+        me, page, start, stop, summary, b0, b1, _ = run
+        epoch = self.epochs[me]
+        _defer(page, start, stop, kind, me, epoch)
+        _note(summary.readers if kind == READ else summary.writers, b0, b1, me, epoch)
+
     def read(self, unit: str, memory, addresses: np.ndarray, itemsize: int, consecutive: bool) -> None:
         run = self._run(unit, memory, addresses, itemsize, consecutive)
         if run is not None:  # checked block by block first: no slot-by-slot check when all is ordered
@@ -435,14 +443,9 @@ class RaceTracker:
                 if self.watch_shared and (start, stop) not in summary.all_shared \
                         and not _ordered(summary.readers, b0, b1, me, clock):
                     self._mark_shared(page, slice(start, stop), me, self._limits(me))
-                epoch = self.epochs[me]
-                _defer(page, start, stop, READ, me, epoch)
-                _note(summary.readers, b0, b1, me, epoch)
+                self._defer_run(run, READ)
                 return
-        access = self._access(unit, memory, addresses, itemsize, consecutive)
-        if access is None:
-            return
-        me, shadow, epoch, limits, pages = access
+        me, shadow, epoch, limits, pages = self._access(unit, memory, addresses, itemsize, consecutive)
         for number, offsets, where in pages:
             page = shadow.pages.get(number)
             fresh = page is None
@@ -538,14 +541,9 @@ class RaceTracker:
                     and (_ordered(summary.readers, b0, b1, me, clock)
                          or _readers_ordered(page, slice(start, stop), self._limits(me))) \
                     and not (self.moved and not summary.shared.isdisjoint(range(b0, b1 + 1))):
-                epoch = self.epochs[me]
-                _defer(page, start, stop, WRITE, me, epoch)
-                _note(summary.writers, b0, b1, me, epoch)
+                self._defer_run(run, WRITE)
                 return
-        access = self._access(unit, memory, addresses, itemsize, consecutive)
-        if access is None:
-            return
-        me, shadow, epoch, limits, pages = access
+        me, shadow, epoch, limits, pages = self._access(unit, memory, addresses, itemsize, consecutive)
         changed = None
         for number, offsets, where in pages:
             page = shadow.page(number)

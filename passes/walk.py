@@ -1,8 +1,9 @@
 """Walking the IR in MLIR's orders, shared by the passes of every stage.
 
 `post_order` is MLIR's default walk (nested ops before the op holding them, `root` last);
-`nearest_ancestor` climbs to the closest holder of a kind (whether an op holds another:
-xDSL's `Operation.is_ancestor`), `ancestor_in` to the op of a given block holding an op; `values_feeding` walks back from a value to the values it is
+`ancestors` climbs from an op, `nearest_ancestor` to the closest holder of a kind (whether an op holds another:
+xDSL's `Operation.is_ancestor`), `ancestor_in` to the op of a given block holding an op, `defined_inside` whether a value is
+defined in an op; `values_feeding` walks back from a value to the values it is
 computed from, `depends_on` asks whether those include another; `each_once` is the worklist
 the other walks-back share (depth first, each item once, the loop body adds what follows).
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Hashable, TypeVar
 
-from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from dfsched.dialects import ktdf
 
@@ -36,12 +37,17 @@ def pipelines_post_order(root: Operation) -> list[ktdf.PipelineOp]:
     return post_order(root, ktdf.PipelineOp)
 
 
+def ancestors(op: Operation) -> Iterator[Operation]:
+    """The ops holding `op`, innermost first (not `op` itself)."""
+    parent = op.parent_op()
+    while parent is not None:
+        yield parent
+        parent = parent.parent_op()
+
+
 def nearest_ancestor(op: Operation, kind: type[OpT]) -> OpT | None:
     """The closest op of class `kind` holding `op` (not `op` itself)."""
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, kind):
-        parent = parent.parent_op()
-    return parent
+    return next((parent for parent in ancestors(op) if isinstance(parent, kind)), None)
 
 
 def ancestor_in(op: Operation, block) -> Operation | None:
@@ -53,6 +59,17 @@ def ancestor_in(op: Operation, block) -> Operation | None:
 
 # The attribute of a pipeline copying a tile that compute reads or writes reshaped (Decision 108).
 RESHAPED_COPY = "dataflow_scheduler.reshaped_copy"
+
+
+def defined_inside(value: SSAValue, container: Operation) -> bool:
+    """Whether `value` is a result of `container` or of an op nested in it, or an argument of one
+    of their blocks."""
+    if isinstance(value, OpResult):
+        return container.is_ancestor(value.owner)
+    if isinstance(value, BlockArgument):
+        owner = value.block.parent_op()
+        return owner is not None and container.is_ancestor(owner)
+    return False
 
 
 def runs_compute_ops_in_sequence(op: Operation) -> bool:

@@ -144,11 +144,11 @@ class _Flattener:
             row.insert(insert_at, 0)
         self.locals.append(expr)
 
-    def _find_local(self, expr: AffineExpr) -> int:
-        for i, e in enumerate(self.locals):
-            if e == expr:
-                return i
-        return -1
+    def _local_column(self, expr: AffineExpr) -> int:
+        """The column of local `expr` (added to every row on the stack when new)."""
+        if expr not in self.locals:
+            self._add_local(expr)
+        return self.num_dims + self.num_syms + self.locals.index(expr)
 
     def _rebuild(self, row: Sequence[int]) -> AffineExpr:
         return flat_to_expr(row, self.num_dims, self.num_syms, self.locals)
@@ -195,12 +195,9 @@ class _Flattener:
         return self._visit_div(lhs, divisor, ceil=expr.kind == CeilDiv)
 
     def _add_semi_affine_local(self, local: AffineExpr, row: list[int]) -> None:
-        loc = self._find_local(local)
-        if loc == -1:
-            self._add_local(local)
+        column = self._local_column(local)
         row[:] = [0] * self.width
-        start = self.num_dims + self.num_syms
-        row[start + (len(self.locals) - 1 if loc == -1 else loc)] = 1
+        row[column] = 1
 
     def _visit_mod(self, lhs: list[int], divisor: int) -> bool:
         if all(v % divisor == 0 for v in lhs):
@@ -212,12 +209,7 @@ class _Flattener:
         dividend = [v // gcd for v in lhs] if gcd != 1 else list(lhs)
         floor_divisor = divisor // gcd
         div_expr = affine_floordiv(self._rebuild(dividend), const(floor_divisor))
-        loc = self._find_local(div_expr)
-        if loc == -1:
-            self._add_local(div_expr)
-            lhs[self.num_dims + self.num_syms + len(self.locals) - 1] = -divisor
-        else:
-            lhs[self.num_dims + self.num_syms + loc] = -divisor
+        lhs[self._local_column(div_expr)] = -divisor
         return True
 
     def _visit_div(self, lhs: list[int], divisor: int, ceil: bool) -> bool:
@@ -231,12 +223,7 @@ class _Flattener:
             return True
         a = self._rebuild(lhs)
         div_expr = affine_ceildiv(a, const(divisor)) if ceil else affine_floordiv(a, const(divisor))
-        loc = self._find_local(div_expr)
-        if loc == -1:
-            self._add_local(div_expr)
-        lhs[:] = [0] * self.width
-        start = self.num_dims + self.num_syms
-        lhs[start + (len(self.locals) - 1 if loc == -1 else loc)] = 1
+        self._add_semi_affine_local(div_expr, lhs)
         return True
 
 

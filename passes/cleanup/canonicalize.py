@@ -26,9 +26,11 @@ rewrites have not converged within `max-iterations`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
@@ -43,6 +45,18 @@ def canonicalize(root, *, top_down: bool = True, max_iterations: int = 10, regio
     """Canonicalize everything nested in `root`; True when the rewrites converged."""
     config = GreedyConfig(top_down=top_down, max_iterations=max_iterations, region_simplify=region_simplify)
     return apply_patterns_greedily(root, canonicalization_patterns, fold, config)
+
+
+def canonicalizing(rewrite: Callable[[func.FuncOp], int]) -> Callable[[ModuleOp], None]:
+    """A module step: `rewrite` each function (it returns its count of rewrites), then canonicalize
+    bottom-up the functions it changed."""
+
+    def run(module: ModuleOp) -> None:
+        for function in [f for f in module.walk() if isinstance(f, func.FuncOp)]:
+            if rewrite(function):
+                canonicalize(function, top_down=False)
+
+    return run
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
@@ -40,17 +40,6 @@ def loop_regions(op: Operation) -> list[Region]:
     return [op.regions[i] for i in LOOP_REGIONS.get(op.name, ()) if i < len(op.regions)]
 
 
-def _defined_in_region(value: SSAValue, region: Region) -> bool:
-    owner = value.owner
-    block = owner if isinstance(owner, Block) else owner.parent_block()
-    while block is not None:
-        if block.parent is region:
-            return True
-        parent = block.parent_op()
-        block = parent.parent_block() if parent is not None else None
-    return False
-
-
 def can_be_hoisted(op: Operation, region: Region) -> bool:
     """No terminator, and every operand used in `op` (nested ops included) comes from outside."""
     if op.has_trait(IsTerminator, value_if_unregistered=True):
@@ -62,7 +51,7 @@ def can_be_hoisted(op: Operation, region: Region) -> bool:
             holder = owner.parent_op() if isinstance(owner, Operation | Block) else None
             if holder is not None and op.is_ancestor(holder):
                 continue
-            if _defined_in_region(operand, region):
+            if region.is_ancestor(owner):  # defined in the loop's region
                 return False
     return True
 

@@ -99,32 +99,17 @@ def _index_attr(value: int):
     return IntegerAttr(value, IndexType())
 
 
-def _simplified_map(old_map: AffineMap, old_operands: list[SSAValue]) -> tuple[AffineMap, list[SSAValue]] | None:
-    """MLIR's `SimplifyAffineOp`: the map and operands composed with feeding `affine.apply` ops,
-    constant operands folded and duplicates merged; None when that changes nothing."""
-    amap, operands = au.compose_map_and_operands(old_map, old_operands)
-    amap, operands = au.canonicalize_map_and_operands(amap, operands)
-    if amap == old_map and _same_values(operands, old_operands):
-        return None
-    return amap, operands
-
-
-class SimplifyAffineApply(RewritePattern):
-    """Compose with feeding `affine.apply` ops, fold constant operands, dedupe (SimplifyAffineOp)."""
+class SimplifyAffineOp(RewritePattern):
+    """MLIR's `SimplifyAffineOp` on `affine.apply` and `affine.min`: the map and operands composed
+    with feeding `affine.apply` ops, constant operands folded and duplicates merged."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: xaffine.ApplyOp, rewriter: PatternRewriter) -> None:
-        simplified = _simplified_map(op.map.data, list(op.mapOperands))
-        if simplified is not None:
-            rewriter.replace(op, new_apply(*simplified))
-
-
-class SimplifyAffineMin(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: xaffine.MinOp, rewriter: PatternRewriter) -> None:
-        simplified = _simplified_map(op.map.data, list(op.operands))
-        if simplified is not None:
-            rewriter.replace(op, new_min(*simplified))
+    def match_and_rewrite(self, op: xaffine.ApplyOp | xaffine.MinOp, rewriter: PatternRewriter) -> None:
+        old_map, old_operands = op.map.data, list(op.operands)
+        amap, operands = au.compose_map_and_operands(old_map, old_operands)
+        amap, operands = au.canonicalize_map_and_operands(amap, operands)
+        if amap != old_map or not _same_values(operands, old_operands):
+            rewriter.replace(op, (new_apply if isinstance(op, xaffine.ApplyOp) else new_min)(amap, operands))
 
 
 class SingleResultAffineMinToApply(RewritePattern):
@@ -255,8 +240,8 @@ _OVERRIDES: dict[str, tuple[RewritePattern, ...]] = {
 
 _EXTRA: dict[str, tuple[RewritePattern, ...]] = {
     "scf.if": SCF_IF_PATTERNS,
-    "affine.apply": (SimplifyAffineApply(),),
-    "affine.min": (SingleResultAffineMinToApply(), DeduplicateAffineMinExpressions(), SimplifyAffineMin()),
+    "affine.apply": (SimplifyAffineOp(),),
+    "affine.min": (SingleResultAffineMinToApply(), DeduplicateAffineMinExpressions(), SimplifyAffineOp()),
 }
 
 _cache: dict[type[Operation], tuple[RewritePattern, ...]] = {}

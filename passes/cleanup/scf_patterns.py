@@ -223,7 +223,7 @@ class IfConditionPropagation(RewritePattern):
         for use in list(cond.uses):
             user = use.operation
             for region, truth in ((op.true_region, True), (op.false_region, False)):
-                if not region.blocks or not _in_region(user, region):
+                if not region.blocks or not region.is_ancestor(user):
                     continue
                 if truth not in constants:
                     constant = arith.ConstantOp(IntegerAttr(1 if truth else 0, i1))
@@ -231,18 +231,6 @@ class IfConditionPropagation(RewritePattern):
                     constants[truth] = constant.result
                 user.operands[use.index] = constants[truth]
                 rewriter.notify_op_modified(user)
-
-
-def _in_region(op: Operation, region: Region) -> bool:
-    current: Operation | None = op
-    while current is not None:
-        parent = current.parent_region()
-        if parent is region:
-            return True
-        if parent is None:
-            return False
-        current = parent.parent_op()
-    return False
 
 
 SCF_FOR_PATTERNS: tuple[RewritePattern, ...] = (ForOpIterArgsFolder(), SimplifyTrivialLoops())

@@ -52,7 +52,7 @@ from dfsched.passes.frontend.fold_accumulation_loops import fold_accumulation_lo
 from dfsched.passes.frontend.lower_inter_tile_ops import lower_inter_tile_ops
 from dfsched.passes.frontend.sink_loads import sink_loads_into_nested_blocks
 from dfsched.passes.frontend.tile_invariant_loop_bounds import tile_invariant_loop_bounds
-from dfsched.passes.walk import each_once
+from dfsched.passes.walk import ancestors, each_once
 from dfsched.passes.frontend.utils import (
     blocks_post_order,
     dialect_of,
@@ -305,14 +305,6 @@ def check_extractable(group: ComputeGroup) -> None:
                 if user not in inside and not any(a in inside for a in ancestors(user)):
                     raise error(op, "this value is computed inside a compute group but also used "
                                 "after it", notes=[(user, "used here")])
-
-
-def ancestors(op: Operation) -> list[Operation]:
-    out, parent = [], op.parent_op()
-    while parent is not None:
-        out.append(parent)
-        parent = parent.parent_op()
-    return out
 
 
 # ---------------------------------------------------------------------------

@@ -43,12 +43,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import IntegerAttr, TensorType
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr
-from xdsl.passes import ModulePass
 
 from dfsched.compat import op_name
 from dfsched.dialects import ktdp
@@ -75,18 +73,9 @@ from dfsched.passes.frontend.elementwise_chunk_loops import (
 )
 from dfsched.passes.frontend.online_softmax_loops import OnlineSoftmaxFold, plan_online_softmax
 from dfsched.passes.frontend.linalg_generalize import is_linalg_compute, maps_and_iterators
+from dfsched.passes.device_pass import CallPass
 
 SUM_COMBINERS = frozenset({"arith.addf", "arith.addi"})
-
-
-@dataclass(frozen=True)
-class FoldAccumulationLoops(ModulePass):
-    """Fold every accumulation loop into one reduction over its whole range."""
-
-    name = "fold-accumulation-loops"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        fold_accumulation_loops(op)
 
 
 def fold_accumulation_loops(root: Operation) -> None:
@@ -306,3 +295,10 @@ def _needed_ops(plan: FoldPlan) -> set[Operation]:
         needed.add(owner)
         work.extend(v for inner in owner.walk() for v in inner.operands)
     return needed
+
+
+class FoldAccumulationLoops(CallPass):
+    """Fold every accumulation loop into one reduction over its whole range."""
+
+    name = "fold-accumulation-loops"
+    run = staticmethod(fold_accumulation_loops)

@@ -40,6 +40,7 @@ from dfsched.dialects import ktdp
 from dfsched.dialects.constants import constant_int
 from dfsched.dialects.ktdp_inter_tile import linear_form
 from dfsched.passes.frontend.utils import box_set
+from dfsched.passes.walk import ancestors
 
 MAX_UNROLLED = 64
 """Copies of loop bodies the pass makes in a function (all loops together) to give a distributed
@@ -512,10 +513,7 @@ def _loops_around_unplaced_tiles(views: list[ktdp.ConstructDistributedMemoryView
 
 
 def _depth(op: Operation) -> int:
-    depth, parent = 0, op.parent_op()
-    while parent is not None:
-        depth, parent = depth + 1, parent.parent_op()
-    return depth
+    return sum(1 for _ in ancestors(op))
 
 
 def _unroll(loop: scf.ForOp, budget: int) -> int:

@@ -34,13 +34,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 
-from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from dfsched.passes.tile_arith import evaluate_at_tile
@@ -49,18 +46,10 @@ from dfsched.diagnostics import error
 from dfsched.dialects import ktdp
 from dfsched.dialects.constants import index_constant, trip_count
 from dfsched.passes.builder import Builder
+from dfsched.passes.device_pass import CallPass
 
 MAX_PEELED = 8  # iterations only some tiles run, each a copy of the body under a branch on the tile id
 MAX_TILES = 1 << 16  # a grid larger than this is not enumerated (the loop is left as it is)
-
-@dataclass(frozen=True)
-class TileInvariantLoopBounds(ModulePass):
-    """Rewrite host loops whose bounds depend on the tile id into loops over iteration numbers."""
-
-    name = "tile-invariant-loop-bounds"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        tile_invariant_loop_bounds(op)
 
 
 def tile_invariant_loop_bounds(root: Operation) -> None:
@@ -69,7 +58,7 @@ def tile_invariant_loop_bounds(root: Operation) -> None:
         if grid is None or math.prod(grid) > MAX_TILES:
             continue  # no grid, or a malformed one: the passes that read it report it
         for loop in [o for o in kernel.walk() if isinstance(o, scf.ForOp)]:
-            if _inside(loop, kernel):  # not in a loop erased before it
+            if kernel.is_ancestor(loop):  # not in a loop erased before it
                 _rewrite(loop, grid)
 
 
@@ -97,13 +86,6 @@ def _rewrite(loop: scf.ForOp, grid: list[int]) -> None:
         last = _guarded_iteration(loop, upper_bound, k, last)
     if everywhere == 0:
         _erase(loop)  # some tile runs no iteration: only the guarded copies remain
-
-
-def _inside(op: Operation, ancestor: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None and parent is not ancestor:
-        parent = parent.parent_op()
-    return parent is ancestor
 
 
 def _erase(loop: scf.ForOp) -> None:
@@ -179,6 +161,13 @@ def _holds_memory_access(loop: Operation) -> bool:
 
 def _reads_tile_id(value: SSAValue) -> bool:
     return any(isinstance(v.owner, ktdp.GetComputeTileIdOp) for v in values_feeding(value))
+
+
+class TileInvariantLoopBounds(CallPass):
+    """Rewrite host loops whose bounds depend on the tile id into loops over iteration numbers."""
+
+    name = "tile-invariant-loop-bounds"
+    run = staticmethod(tile_invariant_loop_bounds)
 
 
 __all__ = ["TileInvariantLoopBounds", "tile_invariant_loop_bounds"]

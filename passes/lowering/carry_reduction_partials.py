@@ -21,31 +21,15 @@ look at the memory before the loop ends.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from xdsl.context import Context
-from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import arith, scf
 from xdsl.ir import Operation, OpResult, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dfsched.dialects.agen import VectorLoadOp, VectorStoreOp
 from dfsched.dialects.constants import constant_int
 from dfsched.dialects.dataflow import GetLogicalMemoryViewOp, ProgramUnitOp
-from dfsched.passes.cleanup.canonicalize import canonicalize
-
-
-@dataclass(frozen=True)
-class CarryReductionPartials(ModulePass):
-    """Carry load-combine-store partials of every function's program loops in registers."""
-
-    name = "carry-reduction-partials"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
-            if carry_partials(function):
-                canonicalize(function, top_down=False)
+from dfsched.passes.cleanup.canonicalize import canonicalizing
+from dfsched.passes.device_pass import CallPass
 
 
 def carry_partials(function: Operation) -> int:
@@ -189,3 +173,10 @@ def _byte_span(view: GetLogicalMemoryViewOp) -> tuple[int, int] | None:
     for d in view.data.type.get_shape():
         count *= d
     return start, start + count * ((width + 7) // 8)
+
+
+class CarryReductionPartials(CallPass):
+    """Carry load-combine-store partials of every function's program loops in registers."""
+
+    name = "carry-reduction-partials"
+    run = staticmethod(canonicalizing(carry_partials))

@@ -219,31 +219,30 @@ def matrix_block_ops(func: Operation) -> set[Operation]:
 class _FifoPattern(RewritePattern):
     """A compute op's FIFO read or write: `blocks` are the ones moving a matrix-unit block."""
 
+    op_class: type[Operation]
+
     def __init__(self, components, model, blocks: set[Operation] = frozenset()):
         self.components, self.model, self.blocks = components, model, blocks
 
-    def vector_type(self, op: Operation, data: SSAValue) -> VectorType:
-        return flattened_vector_type(self.model, data.type, op, op in self.blocks)
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, self.op_class):
+            data = op.result if isinstance(op, ReadFromFifoOp) else op.data
+            vector = flattened_vector_type(self.model, data.type, op, op in self.blocks)
+            self.lower(op, vector, required_program_unit(op), Builder.before(op, rewriter), rewriter)
 
 
 class LowerReadFromFifo(_FifoPattern):
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, ReadFromFifoOp):
-            return
-        vector = self.vector_type(op, op.result)
-        pu = required_program_unit(op)
-        received = receive_from_fifo(Builder.before(op, rewriter), op.fifo_slot.type.src, self.components, pu, op,
-                                     vector)
+    op_class = ReadFromFifoOp
+
+    def lower(self, op: ReadFromFifoOp, vector: VectorType, pu, builder: Builder, rewriter: PatternRewriter) -> None:
+        received = receive_from_fifo(builder, op.fifo_slot.type.src, self.components, pu, op, vector)
         rewriter.replace(op, [], [received])
 
 
 class LowerWriteToFifo(_FifoPattern):
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, WriteToFifoOp):
-            return
-        vector = self.vector_type(op, op.data)
-        pu = required_program_unit(op)
-        builder = Builder.before(op, rewriter)
+    op_class = WriteToFifoOp
+
+    def lower(self, op: WriteToFifoOp, vector: VectorType, pu, builder: Builder, rewriter: PatternRewriter) -> None:
         dest = resolve_fifo_unit(builder, op.fifo_slot.type.dest, self.components, pu, op)
         data = op.data
         if isinstance(data.type, MemRefType):

@@ -39,7 +39,7 @@ from dfsched.dialects.dataflow import ProgramUnitOp
 from dfsched.dialects.symbol import CreateIdOp, CreateSymbolOp
 from dfsched.dialects.constants import constant_int, index_constant
 from dfsched.passes.builder import Builder
-from dfsched.passes.walk import each_once
+from dfsched.passes.walk import ancestors, each_once
 from dfsched.passes.lowering.dfir_utils import iter_arg_of, queried_mapping, uniform_map_query
 
 MAX_CALL_DEPTH = 8
@@ -52,13 +52,7 @@ I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
 
 
 def _outermost_module(op: Operation) -> ModuleOp | None:
-    found = None
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, ModuleOp):
-            found = parent
-        parent = parent.parent_op()
-    return found
+    return next((parent for parent in reversed(list(ancestors(op))) if isinstance(parent, ModuleOp)), None)
 
 
 def _callee_name(call: CallOp) -> str:

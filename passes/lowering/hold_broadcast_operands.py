@@ -23,16 +23,11 @@ receive or signal that could order a change of the loaded element inside the loo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from xdsl.context import Context
-from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
-from xdsl.passes import ModulePass
+from xdsl.dialects import arith, scf
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from dfsched.passes.cleanup.canonicalize import canonicalize
+from dfsched.passes.cleanup.canonicalize import canonicalizing
 
 from dfsched.dialects.agen import VectorLoadOp
 from dfsched.dialects.constants import static_trip_count
@@ -40,23 +35,13 @@ from dfsched.dialects.dataflow import ProgramUnitOp, ReceiveOp, SendOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 from dfsched.dialects.vectorchain import ShuffleOp
 from dfsched.passes.lowering.dfir_utils import mapping_of
+from dfsched.passes.walk import defined_inside
+from dfsched.passes.device_pass import CallPass
 
 # ops a sender's loop body may hold besides the moved chain (none of them writes memory or
 # waits on another unit)
 _QUIET = (VectorLoadOp, ShuffleOp, SendOp, DefImmutableMappingOp, QueryMapOp, arith.ConstantOp,
           arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivUIOp, arith.RemUIOp, scf.YieldOp)
-
-
-@dataclass(frozen=True)
-class HoldBroadcastOperands(ModulePass):
-    """Hoist loop-invariant broadcast sends and their receives in every function's programs."""
-
-    name = "hold-broadcast-operands"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
-            if hold_broadcasts(function):
-                canonicalize(function, top_down=False)
 
 
 def hold_broadcasts(function: Operation) -> int:
@@ -117,21 +102,11 @@ def _invariant(value: SSAValue, loop: scf.ForOp) -> bool:
     """Defined outside `loop`, or by pure unit lookups / index arithmetic of such values."""
     owner = value.owner
     if not isinstance(owner, Operation) or not loop.is_ancestor(owner):
-        return value is not loop.body.block.args[0] and not _inside(value, loop)
+        return value is not loop.body.block.args[0] and not defined_inside(value, loop)
     if not isinstance(owner, (QueryMapOp, DefImmutableMappingOp, arith.ConstantOp, arith.AddiOp,
                               arith.SubiOp, arith.MuliOp, arith.DivUIOp, arith.RemUIOp)):
         return False
     return all(_invariant(v, loop) for v in owner.operands)
-
-
-def _inside(value: SSAValue, loop: scf.ForOp) -> bool:
-    block = value.owner if isinstance(value.owner, Block) else value.owner.parent_block()
-    while block is not None:
-        if block is loop.body.block:
-            return True
-        parent = block.parent_op()
-        block = parent.parent_block() if parent is not None else None
-    return False
 
 
 def _move_before(op: Operation, loop: scf.ForOp) -> None:
@@ -250,3 +225,10 @@ def _count(type_) -> int:
     for d in shape:
         total *= max(1, d)
     return total
+
+
+class HoldBroadcastOperands(CallPass):
+    """Hoist loop-invariant broadcast sends and their receives in every function's programs."""
+
+    name = "hold-broadcast-operands"
+    run = staticmethod(canonicalizing(hold_broadcasts))

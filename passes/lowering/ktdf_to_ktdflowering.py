@@ -57,7 +57,8 @@ from dfsched.dialects.ktdf_lowering import ExecuteOnOp, SignalOp
 from dfsched.dialects.ktdp import GetComputeTileIdOp
 from dfsched.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 from dfsched.passes.device_pass import DevicePass
-from dfsched.passes.walk import nearest_ancestor, pipelines_post_order, runs_compute_ops_in_sequence, stages_post_order
+from dfsched.passes.walk import (ancestors, nearest_ancestor, pipelines_post_order, runs_compute_ops_in_sequence,
+                                 stages_post_order)
 from dfsched.passes.builder import Inserter
 from dfsched.passes.aliasing import memref_aliases, memref_root, reads_from, region_writes_to, writes_to
 from dfsched.passes.lowering.dfir_utils import make_unit, unit_name, unit_type_tag
@@ -527,13 +528,7 @@ def dependent_loops(deps: list[ktdf.DataTransferOp], store_transfers: list[ktdf.
 
 
 def _loops_around(op: Operation) -> list[scf.ForOp]:
-    loops = []
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, scf.ForOp):
-            loops.append(parent)
-        parent = parent.parent_op()
-    return loops
+    return [parent for parent in ancestors(op) if isinstance(parent, scf.ForOp)]
 
 
 def has_scratchpad_conflict(producer: list[UnitSlot], consumer: list[UnitSlot], model: DeviceModel) -> bool:
@@ -617,20 +612,13 @@ def signal_anchor(producer: ktdf.StageOp, consumer: ktdf.StageOp) -> Operation:
     """The stage around `producer` that is a direct child of the innermost pipeline enclosing both;
     for pipelines that follow each other (none encloses both, Decision 47), the op around the
     producer in the innermost block holding the consumer (`common_block_anchor`)."""
-    consumer_pipelines = set()
-    parent = consumer.parent_op()
-    while parent is not None:
-        if isinstance(parent, ktdf.PipelineOp):
-            consumer_pipelines.add(parent)
-        parent = parent.parent_op()
+    consumer_pipelines = {parent for parent in ancestors(consumer) if isinstance(parent, ktdf.PipelineOp)}
     anchor: Operation = producer
-    parent = producer.parent_op()
-    while parent is not None:
+    for parent in ancestors(producer):
         if isinstance(parent, ktdf.StageOp):
             anchor = parent
         if isinstance(parent, ktdf.PipelineOp) and parent in consumer_pipelines:
             return anchor
-        parent = parent.parent_op()
     return common_block_anchor(producer, consumer)
 
 
@@ -709,14 +697,7 @@ def insert_cross_reuse_signal(edge: ReuseEdge, units: list[SSAValue]) -> None:
 
 
 def outermost_pipeline(stage: ktdf.StageOp) -> ktdf.PipelineOp:
-    found = None
-    parent = stage.parent_op()
-    while parent is not None:
-        if isinstance(parent, ktdf.PipelineOp):
-            found = parent
-        parent = parent.parent_op()
-    assert found is not None
-    return found
+    return [parent for parent in ancestors(stage) if isinstance(parent, ktdf.PipelineOp)][-1]
 
 
 def _guarded_signal(at: Inserter, conditions: list[SSAValue], units: list[SSAValue],

@@ -77,7 +77,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import IsTerminator
 
@@ -85,9 +85,8 @@ from dfsched.compat import op_name
 from dfsched.diagnostics import error
 from dfsched.dialects import ktdf
 from dfsched.passes.aliasing import memref_aliases, memref_root
-from dfsched.passes.walk import pipelines_post_order
+from dfsched.passes.walk import defined_inside, depends_on, pipelines_post_order
 from dfsched.passes.scheduling.pipeline_tree import pipeline_enclosing_scope
-from dfsched.passes.walk import depends_on
 
 NO_ALLOC = "broadcast promotion: destination does not trace back to a memref.alloc"
 
@@ -322,17 +321,6 @@ def region_writes_to(region: Region, memref_value: SSAValue, ignore: Operation |
 
 
 # -- (e), (f) definitions --------------------------------------------------------
-
-
-def defined_inside(value: SSAValue, container: Operation) -> bool:
-    """True when `value` is a result of an op nested in `container` or an argument of one of its blocks."""
-    if isinstance(value, OpResult):
-        owner: Operation | None = value.owner
-    elif isinstance(value, BlockArgument):
-        owner = value.block.parent_op()
-    else:
-        return False
-    return owner is not None and container.is_ancestor(owner)
 
 
 # ===========================================================================

@@ -70,7 +70,7 @@ from dfsched.dialects.constants import static_trip_count
 from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.scheduling.pipeline_tree import is_parallel_loop, pipeline_enclosing_scope
 from dfsched.passes.scheduling.privates import move_ops
-from dfsched.passes.walk import nearest_ancestor, runs_compute_ops_in_sequence
+from dfsched.passes.walk import ancestors, nearest_ancestor, runs_compute_ops_in_sequence
 
 PASS = "parallelize-loops-across-instances"
 
@@ -165,12 +165,8 @@ def already_spread(pipeline: ktdf.PipelineOp, chosen: list[scf.ForOp]) -> bool:
     Such a pipeline runs on every instance already; spreading one of its loops as well
     would ask for N x N instances.
     """
-    parent = pipeline.parent_op()
-    while parent is not None:
-        if isinstance(parent, ktdf.ParallelOp) or any(parent is loop for loop in chosen):
-            return True
-        parent = parent.parent_op()
-    return False
+    return any(isinstance(parent, ktdf.ParallelOp) or any(parent is loop for loop in chosen)
+               for parent in ancestors(pipeline))
 
 
 def pipeline_units(pipeline: ktdf.PipelineOp) -> list[str]:

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, MemRefType, ModuleOp, NoneAttr
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from dfsched.arch.model import BELOW_SCRATCHPAD, DeviceModel
@@ -50,8 +50,7 @@ from dfsched.passes.cleanup.affine_utils import substitute
 from dfsched.passes.device_pass import DevicePass
 from dfsched.passes.scheduling.pipeline_tree import NodeKind, PipelineTree, TreeNode, nearest_pipeline
 from dfsched.passes.scheduling.privates import cleanup_private, move_ops, replace_private
-from dfsched.passes.walk import RESHAPED_COPY, depends_on
-from dfsched.passes.walk import pipelines_post_order
+from dfsched.passes.walk import RESHAPED_COPY, ancestors, defined_inside, depends_on, pipelines_post_order
 
 PASS = "stage-coarsening"
 NO_DEVICE = ("Unable to import device specification for stage grouping. This could happen if the device spec "
@@ -150,14 +149,7 @@ def is_tile_loop(loop: Operation) -> bool:
 
 def is_outermost_tile_loop(loop: scf.ForOp) -> bool:
     """A tile loop with no tile loop around it (the tiling's outermost one)."""
-    if not is_tile_loop(loop):
-        return False
-    parent = loop.parent_op()
-    while parent is not None:
-        if is_tile_loop(parent):
-            return False
-        parent = parent.parent_op()
-    return True
+    return is_tile_loop(loop) and not any(is_tile_loop(parent) for parent in ancestors(loop))
 
 
 # ===========================================================================
@@ -419,15 +411,6 @@ def erase_nest_and_clean_private(candidate: Candidate, outer: ktdf.PipelineOp) -
 
 ALLOWED_BETWEEN_LOOPS = (ktdf.TilingDeriveSizeOp, ktdf.TilingLinearizeIndexOp)
 """Ops a loop of a sunk nest may hold besides the next loop (what tiling puts there)."""
-
-
-def defined_inside(value: SSAValue, container: Operation) -> bool:
-    """True when `value` is defined by an op in `container` (or is one of its block arguments)."""
-    if isinstance(value, OpResult):
-        return container.is_ancestor(value.owner)
-    if isinstance(value, BlockArgument):
-        return container.is_ancestor(value.block.parent_op())
-    return False
 
 
 def stage_units(stage: ktdf.StageOp) -> ArrayAttr | None:
@@ -976,7 +959,6 @@ __all__ = [
     "append_child",
     "correct_dependencies",
     "correct_scopes",
-    "defined_inside",
     "depends_on",
     "detach",
     "insert_child",

@@ -33,7 +33,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from dfsched.dialects import ktdf
 from dfsched.dialects.constants import constant_int, index_constant
 from dfsched.passes.builder import Inserter
-from dfsched.passes.walk import post_order
+from dfsched.passes.walk import nearest_ancestor, post_order
 from dfsched.passes.scheduling.pipeline_tree import is_parallel_loop
 
 MAX_LOOP_NEST_DEPTH = 4
@@ -78,12 +78,7 @@ def move_ops_before(ops: Sequence[Operation], anchor: Operation) -> None:
 
 
 def has_ancestor_loop(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, scf.ForOp):
-            return True
-        parent = parent.parent_op()
-    return False
+    return nearest_ancestor(op, scf.ForOp) is not None
 
 
 def loops_pre_order(root: Operation) -> list[scf.ForOp]:

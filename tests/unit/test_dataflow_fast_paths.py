@@ -345,6 +345,16 @@ def _play(script, summaries: bool, moved: bool, runs: bool = False):
     return outcome, shadows
 
 
+def _assert_same_play(a, b, case) -> None:
+    """Two `_play` results agree: the same first race and the same shadows."""
+    assert a[0] == b[0], case
+    assert len(a[1]) == len(b[1])
+    for x, y in zip(a[1], b[1]):
+        assert x[:2] == y[:2]
+        for u, v in zip(x[2:], y[2:]):
+            assert (u is None) == (v is None) and (u is None or np.array_equal(u, v)), case
+
+
 def test_race_block_summaries_give_the_slot_by_slot_verdicts():
     """`RaceTracker`'s block summaries only skip checks that find nothing: on random access
     scripts, the same first race (step, kind, message) and the same shadows as without."""
@@ -352,13 +362,8 @@ def test_race_block_summaries_give_the_slot_by_slot_verdicts():
     for seed in range(40):
         script = _race_script(seed)
         for moved in (False, True):
-            fast, plain = _play(script, True, moved), _play(script, False, moved)
-            assert fast[0] == plain[0], (seed, moved)
-            assert len(fast[1]) == len(plain[1])
-            for x, y in zip(fast[1], plain[1]):
-                assert x[:2] == y[:2]
-                for u, v in zip(x[2:], y[2:]):
-                    assert (u is None) == (v is None) and (u is None or np.array_equal(u, v)), (seed, moved)
+            fast = _play(script, True, moved)
+            _assert_same_play(fast, _play(script, False, moved), (seed, moved))
             raced += fast[0] is not None
     assert 10 < raced < 80  # both verdicts occur
 
@@ -370,10 +375,4 @@ def test_race_checks_of_runs_give_the_address_array_verdicts():
     for seed in range(40):
         script = _race_script(seed)
         for moved in (False, True):
-            runs, arrays = _play(script, True, moved, runs=True), _play(script, True, moved)
-            assert runs[0] == arrays[0], (seed, moved)
-            assert len(runs[1]) == len(arrays[1])
-            for x, y in zip(runs[1], arrays[1]):
-                assert x[:2] == y[:2]
-                for u, v in zip(x[2:], y[2:]):
-                    assert (u is None) == (v is None) and (u is None or np.array_equal(u, v)), (seed, moved)
+            _assert_same_play(_play(script, True, moved, runs=True), _play(script, True, moved), (seed, moved))

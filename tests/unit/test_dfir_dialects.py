@@ -286,43 +286,13 @@ def test_malformed_input_is_reported_not_crashed(text):
         verify_module(module)
 
 
-class TestQueriedValues:
-    def test_iter_arg_ranges_over_program_units(self):
-        module = parse(
-            "%a = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = \"C0-x\", type = \"x\"} : index\n"
-            "%b = dataflow.get_unit {name = \"C1-x\", type = \"x\"} : index\n"
-            "%c0 = arith.constant 0 : index\n%c7 = arith.constant 7 : index\n"
-            "dataflow.program_unit iter_arg : %me -> (%a, %b) : {\n"
-            "  %m = uniform.def_immutable_mapping([%a -> %c0], [%b -> %c7]):index\n"
-            "  %q = uniform.query_map(map:%m, key:%me) : index\n"
-            "  %r = uniform.query_map(map:%m, key:%c0) : index\n"
-            "}\n")
-        verify_module(module)
-        ops = list(module.walk())
-        a, b = [op for op in ops if isinstance(op, GetUnitOp)]
-        assert (a.core, a.corelet, b.core, b.corelet) == (0, 1, None, None)
-        q, r = [op for op in ops if isinstance(op, QueryMapOp)]
-        assert q.possible_keys() == (a.unit, b.unit)
-        assert [v.owner.value.value.data for v in q.queried_values()] == [0, 7]
-        assert r.queried_values() == []
-
-    def test_region_argument_of_a_group(self):
-        module = parse(
-            "%a = dataflow.get_unit {name = \"a\", type = \"x\"} : index\n"
-            "%b = dataflow.get_unit {name = \"b\", type = \"x\"} : index\n"
-            "%g = dataflow.create_group(%a, %b : index, index) : index\n"
-            "uniform.uniformize_regions -> () {\n"
-            "  (%arg -> %g) {\n"
-            "    %m = uniform.def_immutable_mapping([%a -> %b], [%b -> %a]):index\n"
-            "    %q = uniform.query_map(map:%m, key:%arg) : index\n"
-            "  }\n"
-            "}\n")
-        verify_module(module)
-        ops = list(module.walk())
-        a, b = [op.unit for op in ops if isinstance(op, GetUnitOp)]
-        (q,) = [op for op in ops if isinstance(op, QueryMapOp)]
-        assert q.possible_keys() == (a, b)
-        assert q.queried_values() == [b, a]
+def test_get_unit_core_and_corelet():
+    module = parse(
+        "%a = dataflow.get_unit {core = 0 : i32, corelet = 1 : i32, name = \"C0-x\", type = \"x\"} : index\n"
+        "%b = dataflow.get_unit {name = \"C1-x\", type = \"x\"} : index\n")
+    verify_module(module)
+    a, b = [op for op in module.walk() if isinstance(op, GetUnitOp)]
+    assert (a.core, a.corelet, b.core, b.corelet) == (0, 1, None, None)
 
 
 def test_optional_subscripts_forms():

@@ -8,7 +8,7 @@ import pytest
 
 from dfsched.interp.ktir import call_function, kernel_layout, make_inputs, parse_module, run, run_kernel
 from test_ktir_interp_ops import GUARDED_DIVISION
-from unit_helpers import kernel, kernel_with_inputs, tile, view
+from unit_helpers import index_constants, kernel, kernel_with_inputs, tile, view
 
 
 # ---------------------------------------------------------------------------------------
@@ -48,8 +48,7 @@ def test_per_tile_views_at_argument_plus_offset_form_one_buffer(unit, step):
 def test_scalar_and_runtime_arguments():
     body = "\n".join(
         [
-            "%c0 = arith.constant 0 : index",
-            "%c1 = arith.constant 1 : index",
+            index_constants(0, 1, indent=""),
             "%rows = ktdp.runtime_arg_extract value from %r : <index, upperbound=4> -> index",
             "%ub = ktdp.runtime_arg_extract upperbound from %r : <index, upperbound=4> -> index",
             "%base = ktdp.runtime_arg_extract value from %X : <index> -> index",

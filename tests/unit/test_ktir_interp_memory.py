@@ -9,7 +9,7 @@ import pytest
 
 from dfsched.diagnostics import DiagnosticError
 from dfsched.interp.ktir import call_function, kernel_layout, make_inputs, parse_module, run, run_kernel
-from unit_helpers import box, kernel, kernel_with_inputs, tile, view
+from unit_helpers import box, index_constants, kernel, kernel_with_inputs, tile, view
 
 
 # ---------------------------------------------------------------------------------------
@@ -20,8 +20,7 @@ ADD_ARGS = kernel(
     "%A: index, %B: index, %C: index",
     "\n".join(
         [
-            "%c0 = arith.constant 0 : index",
-            "%c2 = arith.constant 2 : index",
+            index_constants(0, 2, indent=""),
             "%id = ktdp.get_compute_tile_id : index",
             "%row = arith.muli %id, %c2 : index",
             view("va", "A", (8, 16), (16, 1)),
@@ -134,8 +133,7 @@ def copy_kernel(src_tile: str, dst_tile: str, tshape, src_view=(6, 4), dst_view=
         "%X: index, %Y: index",
         "\n".join(
             [
-                "%c0 = arith.constant 0 : index",
-                "%c1 = arith.constant 1 : index",
+                index_constants(0, 1, indent=""),
                 view("vx", "X", src_view, (src_view[1], 1)),
                 view("vy", "Y", dst_view, dst_strides or (dst_view[1], 1)),
                 src_tile,
@@ -235,8 +233,7 @@ LOCAL = "#ktdp.memory_space<ct_local>"
 def test_scratchpad_round_trip_and_2d_grid():
     body = "\n".join(
         [
-            "%c0 = arith.constant 0 : index",
-            "%c2 = arith.constant 2 : index",
+            index_constants(0, 2, indent=""),
             "%id:2 = ktdp.get_compute_tile_id : index, index",
             "%r = arith.muli %id#0, %c2 : index",
             "%col = arith.muli %id#1, %c2 : index",
@@ -295,8 +292,7 @@ def test_overlapping_stores_from_two_tiles_are_a_race():
 def test_access_outside_a_view_is_a_located_error_or_masked():
     body = "\n".join(
         [
-            "%c0 = arith.constant 0 : index",
-            "%c3 = arith.constant 3 : index",
+            index_constants(0, 3, indent=""),
             view("va", "A", (4, 4), (4, 1)),
             view("vc", "C", (2, 4), (4, 1)),
             tile("ta", "va", (4, 4), ["%c3", "%c0"], (2, 4)),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from dfsched.interp.ktir import call_function, parse_module, run_kernel
-from unit_helpers import f16_seq_sum, kernel_with_inputs, tile, view
+from unit_helpers import f16_seq_sum, index_constants, kernel_with_inputs, tile, view
 
 
 # ---------------------------------------------------------------------------------------
@@ -18,9 +18,7 @@ from unit_helpers import f16_seq_sum, kernel_with_inputs, tile, view
 def test_scf_for_loop_over_rows_with_tiles_per_iteration():
     body = "\n".join(
         [
-            "%c0 = arith.constant 0 : index",
-            "%c1 = arith.constant 1 : index",
-            "%c3 = arith.constant 3 : index",
+            index_constants(0, 1, 3, indent=""),
             "%id = ktdp.get_compute_tile_id : index",
             "%r0 = arith.muli %id, %c3 : index",
             view("va", "A", (6, 8), (8, 1)),
@@ -44,9 +42,7 @@ def test_scf_for_loop_over_rows_with_tiles_per_iteration():
 def test_scf_for_iter_args_accumulate_in_f16():
     body = "\n".join(
         [
-            "%c0 = arith.constant 0 : index",
-            "%c1 = arith.constant 1 : index",
-            "%c5 = arith.constant 5 : index",
+            index_constants(0, 1, 5, indent=""),
             view("va", "A", (5, 8), (8, 1)),
             view("vc", "C", (1, 8), (8, 1)),
             "%z = arith.constant dense<0.0> : tensor<1x8xf16>",

@@ -13,7 +13,7 @@ from dfsched.arch.loading import load_device
 from dfsched.diagnostics import DiagnosticError
 from dfsched.interp.ktir import call_function, make_inputs, parse_module, run, run_kernel
 from dfsched.tools.run import device_accumulation
-from unit_helpers import box, kernel, kernel_with_inputs, run_main, tile, view
+from unit_helpers import box, index_constants, kernel, kernel_with_inputs, run_main, tile, view
 
 LOCAL = "#ktdp.memory_space<ct_local>"
 
@@ -224,8 +224,7 @@ def test_tiles_storing_identical_values_to_one_place_do_not_race():
 
 def test_index_and_data_views_sharing_memory_are_refused_naming_both():
     body = "\n".join([
-        "%c0 = arith.constant 0 : index",
-        "%c8 = arith.constant 8 : index",
+        index_constants(0, 8, indent=""),
         view("vx", "c0", (4, 4), (4, 1)),
         view("vi", "c8", (4, 4), (4, 1), elt="i32"),
         tile("ti", "vi", (4, 4), ["%c0", "%c0"], (4, 4), elt="i32"),
@@ -246,8 +245,7 @@ def test_index_and_data_views_sharing_memory_are_refused_naming_both():
 
 # Z[tile] = X (in the tile's scratchpad, left there by an earlier kernel) + Y[tile]
 SCRATCHPAD_INPUT = "\n".join([
-    "%c0 = arith.constant 0 : index",
-    "%c64 = arith.constant 64 : index",
+    index_constants(0, 64, indent=""),
     "%id = ktdp.get_compute_tile_id : index",
     "%off = arith.muli %id, %c64 : index",
     view("vx", "X", (64,), (1,), space=LOCAL),
@@ -278,10 +276,7 @@ def test_scratchpad_data_at_a_constant_address_is_an_input_per_compute_tile():
     there, one row per tile (`ct_local@<address>`); `ct_id = 1` reads tile 1's row from every
     tile, a view without `ct_id` the running tile's."""
     body = "\n".join([
-        "%c0 = arith.constant 0 : index",
-        "%c256 = arith.constant 256 : index",
-        "%c4096 = arith.constant 4096 : index",
-        "%c64 = arith.constant 64 : index",
+        index_constants(0, 256, 4096, 64, indent=""),
         "%id = ktdp.get_compute_tile_id : index",
         "%off = arith.muli %id, %c64 : index",
         view("v1", "c256", (64,), (1,), space="#ktdp.memory_space<ct_local, ct_id = 1>"),

@@ -27,7 +27,7 @@ func.func @derive_needs_total_size(%i: index, %t: index) {
 // -----
 
 func.func @derive_result_not_index(%i: index, %t: index, %n: index) {
-  // expected-error @+1 {{result 'result' at position 0 does not verify}}
+  // expected-error @+1 {{'ktdf.tiling.derive_size' op constraint not satisfied: i64 should be of base attribute index}}
   %x = ktdf.tiling.derive_size [%i : %t], total_size = %n : i64
   return
 }
