@@ -60,12 +60,23 @@ def fold_uniform_grid(function: func.FuncOp, grid: int, cores: int) -> int:
 def expand_uniform_grids(module: ModuleOp) -> None:
     """Replicate the cores of every function `fold_uniform_grid` folded, to its real grid."""
     for function in [op for op in module.walk() if isinstance(op, func.FuncOp) and MARK in op.attributes]:
-        real, keys = function.attributes[MARK], function.attributes[KEYS]
+        real, keys = function.attributes[MARK], function.attributes.get(KEYS)
+        cores, size = _one_size(function.attributes.get("grid")), _one_size(real)
+        if cores is None or size is None or size <= cores or not (
+                isinstance(keys, ArrayAttr) and all(isinstance(k, IntegerAttr) for k in keys.data)):
+            raise error(function, f"cannot replicate a grid: '{MARK}' must be a 1-D grid larger than 'grid', "
+                                  f"with '{KEYS}' an array of integers")
         del function.attributes[MARK], function.attributes[KEYS]
-        cores = function.attributes["grid"].data[0].value.data
         function.attributes["grid"] = real
-        _Replication(function, cores, real.data[0].value.data).run()
-        _order_constants_as_core_keys(function.body.block, cores, {v.value.data for v in keys.data})
+        _Replication(function, cores, size).run()
+        _order_constants_as_core_keys(function.body.block, cores, {k.value.data for k in keys.data})
+
+
+def _one_size(grid: object) -> int | None:
+    """The size of a 1-D grid attribute `[n]`, or None."""
+    if isinstance(grid, ArrayAttr) and len(grid.data) == 1 and isinstance(grid.data[0], IntegerAttr):
+        return grid.data[0].value.data
+    return None
 
 
 def _order_constants_as_core_keys(block: Block, cores: int, met_as_keys: set[int]) -> None:

@@ -86,3 +86,14 @@ module {
     }
   }
 }
+
+// -----
+
+module {
+  module @prog {
+    // expected-error @below {{cannot replicate a grid: 'dfsched.uniform_grid' must be a 1-D grid larger than 'grid', with 'dfsched.uniform_grid_keys' an array of integers}}
+    func.func private @prog() attributes {dfsched.uniform_grid = [4], grid = [2]} {
+      return
+    }
+  }
+}
