@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import affine as xaffine
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType, MemRefType
 from xdsl.ir import Dialect, Region, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineConstraintExpr, AffineConstraintKind, AffineExpr
+from xdsl.ir.affine import AffineConstantExpr, AffineConstraintExpr, AffineConstraintKind
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, result_def, traits_def, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -26,9 +26,10 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from dfsched.compat import AffineParserBase, MLIRTokenKind, consume_token, next_token, next_token_is
-from dfsched.dialects.affine_subscripts import affine_neg, affine_operator, affine_sub, parse_subscripts, print_affine_map_of_ssa_ids
-from dfsched.dialects.syntax import (add_implicit_terminator, parse_optional_arrow_type_list, parse_type_of,
-                                    print_optional_arrow_type_list)
+from dfsched.dialects.affine_subscripts import (affine_neg, affine_operator, affine_sub, canonical_map, parse_subscripts,
+                                                print_subscripts)
+from dfsched.dialects.syntax import (add_implicit_terminator, parse_instance, parse_optional_arrow_type_list,
+                                    parse_type_of, print_optional_arrow_type_list)
 
 # ---------------------------------------------------------------------------
 # Parsing with MLIR semantics
@@ -67,16 +68,12 @@ class MLIRAffineParser(AffineParserBase):
 def _parse_affine_literal(parser: Parser, keyword: str, parse: Callable[[MLIRAffineParser], object],
                           attr_type: type, what: str):
     """`keyword<...>` parsed with MLIR semantics, or any attribute (an alias) of `attr_type`."""
-    pos = parser.pos
     if parser.parse_optional_keyword(keyword):
         parser.parse_punctuation("<")
         value = parse(MLIRAffineParser.at(parser))
         parser.parse_punctuation(">")
         return attr_type(value)
-    attr = parser.parse_attribute()
-    if not isinstance(attr, attr_type):
-        parser.raise_error(f"expected {what}", pos, parser.pos)
-    return attr
+    return parse_instance(parser, parser.parse_attribute, attr_type, f"expected {what}", span=True)
 
 
 def parse_affine_map_attr(parser: Parser) -> AffineMapAttr:
@@ -91,25 +88,25 @@ def parse_affine_set_attr(parser: Parser) -> AffineSetAttr:
                                  "an integer set")
 
 
-def parse_dim_and_symbol_list(parser: Parser, num_dims: int, num_symbols: int, pos: int) -> list[SSAValue]:
-    """MLIR's `(%d0, ...)[%s0, ...]` operand list of a map, checked against the map's arity."""
+def parse_applied(parser: Parser, parse_attr: Callable[[Parser], AffineMapAttr | AffineSetAttr]):
+    """MLIR's `#map(%d0, ...)[%s0, ...]` (or a set's): the attribute and its operands, checked
+    against its arity."""
+    pos = parser.pos
+    attr = parse_attr(parser)
     dims = parser.parse_comma_separated_list(parser.Delimiter.PAREN, lambda: parser.parse_operand(IndexType()))
-    syms = parser.parse_optional_comma_separated_list(
-        parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
-    ) or []
-    if len(dims) != num_dims or len(dims) + len(syms) != num_dims + num_symbols:
+    syms = parser.parse_optional_comma_separated_list(parser.Delimiter.SQUARE,
+                                                      lambda: parser.parse_operand(IndexType())) or []
+    if len(dims) != attr.data.num_dims or len(syms) != attr.data.num_symbols:
         parser.raise_error("dimension or symbol index mismatch", pos, parser.pos)
-    return [*dims, *syms]
+    return attr, [*dims, *syms]
 
 
 def print_dim_and_symbol_list(printer: Printer, operands: Sequence[SSAValue], num_dims: int) -> None:
-    printer.print_string("(")
-    printer.print_list(operands[:num_dims], printer.print_operand)
-    printer.print_string(")")
+    with printer.in_parens():
+        printer.print_list(operands[:num_dims], printer.print_operand)
     if len(operands) > num_dims:
-        printer.print_string("[")
-        printer.print_list(operands[num_dims:], printer.print_operand)
-        printer.print_string("]")
+        with printer.in_square_brackets():
+            printer.print_list(operands[num_dims:], printer.print_operand)
 
 
 # ---------------------------------------------------------------------------
@@ -122,12 +119,9 @@ class _MapSyntax:
 
     @classmethod
     def parse(cls, parser: Parser):
-        pos = parser.pos
-        m = parse_affine_map_attr(parser)
-        operands = parse_dim_and_symbol_list(parser, m.data.num_dims, m.data.num_symbols, pos)
-        attrs = parser.parse_optional_attr_dict()
+        m, operands = parse_applied(parser, parse_affine_map_attr)
         op = cls(operands, m)
-        op.attributes.update(attrs)
+        op.attributes.update(parser.parse_optional_attr_dict())
         return op
 
     def print(self, printer: Printer) -> None:
@@ -176,9 +170,7 @@ class MaxOp(_MinMaxOp):
     def verify_(self) -> None:
         m = self.map.data
         if len(self.operands) != m.num_dims + m.num_symbols:
-            raise VerifyException(
-                f"{self.name} expects {m.num_dims + m.num_symbols} operands, but got {len(self.operands)}"
-            )
+            raise VerifyException(f"{self.name} expects {m.num_dims + m.num_symbols} operands, but got {len(self.operands)}")
         if not m.results:
             raise VerifyException("affine.max expects at least one result in its map")
 
@@ -188,9 +180,7 @@ class IfOp(xaffine.IfOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> IfOp:
-        pos = parser.pos
-        cond = parse_affine_set_attr(parser)
-        operands = parse_dim_and_symbol_list(parser, cond.data.num_dims, cond.data.num_symbols, pos)
+        cond, operands = parse_applied(parser, parse_affine_set_attr)
         result_types = parse_optional_arrow_type_list(parser)
         then_region = parser.parse_region()
         add_implicit_terminator(then_region, xaffine.YieldOp)
@@ -199,14 +189,8 @@ class IfOp(xaffine.IfOp):
             else_region = parser.parse_region()
             add_implicit_terminator(else_region, xaffine.YieldOp)
         attrs = parser.parse_optional_attr_dict()
-        op = cls.build(
-            operands=[operands],
-            result_types=[result_types],
-            properties={"condition": cond},
-            regions=[then_region, else_region],
-        )
-        op.attributes.update(attrs)
-        return op
+        return cls.build(operands=[operands], result_types=[result_types], properties={"condition": cond},
+                         regions=[then_region, else_region], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -288,7 +272,7 @@ def _print_access(printer: Printer, op: LoadOp | StoreOp) -> None:
     """` %m[%i + 1] {attrs} : memref<...>`, what `_parse_access` reads after the memref."""
     printer.print_string(" ")
     printer.print_operand(op.memref)
-    print_affine_map_of_ssa_ids(printer, op.map.data, tuple(op.indices))
+    print_subscripts(printer, canonical_map(op.map.data), tuple(op.indices))  # MLIR's AffineMapOfSSAIds
     printer.print_op_attributes(op.attributes, reserved_attr_names=("map",))
     printer.print_string(" : ")
     printer.print_attribute(op.memref.type)
@@ -298,8 +282,3 @@ AFFINE = Dialect("affine", [
     ApplyOp, xaffine.ForOp, xaffine.ParallelOp, IfOp, StoreOp, LoadOp, MinOp, MaxOp, xaffine.YieldOp,
     xaffine.VectorLoadOp, xaffine.VectorStoreOp,
 ], [])
-
-__all__ = [
-    "AFFINE", "ApplyOp", "IfOp", "LoadOp", "MaxOp", "MinOp", "StoreOp", "MLIRAffineParser", "parse_affine_map_attr",
-    "parse_affine_set_attr",
-]

@@ -42,24 +42,6 @@ from xdsl.utils.exceptions import VerifyException
 
 from dfsched.compat import UnresolvedOperand
 
-__all__ = [
-    "Subscripts",
-    "parse_subscripts",
-    "parse_optional_subscripts",
-    "print_subscripts",
-    "format_subscripts",
-    "format_affine_expr",
-    "check_subscript_operands",
-    "affine_add",
-    "affine_sub",
-    "affine_mul",
-    "affine_neg",
-    "affine_floordiv",
-    "affine_ceildiv",
-    "affine_mod",
-]
-
-
 # ---------------------------------------------------------------------------
 # Building expressions the way MLIR does (AffineExpr.cpp's simplify* rules)
 # ---------------------------------------------------------------------------
@@ -301,16 +283,6 @@ def print_subscripts(printer: Printer, affine_map: AffineMap | AffineMapAttr,
         printer.print_string("]")
 
 
-def format_subscripts(affine_map: AffineMap | AffineMapAttr, names: Sequence[str]) -> str:
-    """The subscript text for `affine_map` with operand names given as strings (for messages/tests)."""
-    if isinstance(affine_map, AffineMapAttr):
-        affine_map = affine_map.data
-    nd = affine_map.num_dims
-    body = ", ".join(format_affine_expr(r, lambda i: names[i], lambda i: f"symbol({names[nd + i]})")
-                     for r in affine_map.results)
-    return f"[{body}]"
-
-
 # ---------------------------------------------------------------------------
 # Whole maps and sets in MLIR's canonical form
 # ---------------------------------------------------------------------------
@@ -394,11 +366,6 @@ def format_affine_set(s: AffineSet) -> str:
     return _space(s.num_dims, s.num_symbols) + " : (" + ", ".join(parts) + ")"
 
 
-def print_affine_map_of_ssa_ids(printer: Printer, affine_map: AffineMap, operands: Sequence[SSAValue]) -> None:
-    """MLIR's `[%i + 3, symbol(%n)]` subscript: dims print as their operand, symbols as `symbol(%x)`."""
-    print_subscripts(printer, canonical_map(affine_map), operands)
-
-
 # ---------------------------------------------------------------------------
 # Parsing (MLIR's AffineParser in "SSA ids" mode)
 # ---------------------------------------------------------------------------
@@ -417,8 +384,6 @@ class Subscripts:
 
 
 class _SubscriptParser:
-    _LOW = ("+", "-")
-    _HIGH = ("*",)
     _HIGH_KEYWORDS = ("floordiv", "ceildiv", "mod")
 
     def __init__(self, parser: Parser):
@@ -468,14 +433,10 @@ class _SubscriptParser:
         self.dims.append(operand)
         return AffineDimExpr(self._dim_keys[key])
 
-    def _high_op(self) -> str | None:
-        if self.p.parse_optional_punctuation("*"):
-            return "*"
-        return self.p.parse_optional_keyword_in(self._HIGH_KEYWORDS)
-
     def term(self) -> AffineExpr:
         lhs = self.primary()
-        while (op := self._high_op()) is not None:
+        while (op := "*" if self.p.parse_optional_punctuation("*") else
+               self.p.parse_optional_keyword_in(self._HIGH_KEYWORDS)) is not None:
             rhs = self.primary()
             try:
                 lhs = affine_operator(op, lhs, rhs)

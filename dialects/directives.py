@@ -68,9 +68,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import SingleBlockImplicitTerminator
 
-from dfsched.compat import MLIRTokenKind, UnresolvedOperand
+from dfsched.compat import MLIRTokenKind, UnresolvedOperand, next_token_is
 from dfsched.dialects.affine_subscripts import parse_optional_subscripts, parse_subscripts, print_subscripts
-from dfsched.dialects.syntax import add_implicit_terminator, parse_type_list, sorted_attrs, split_inherent
+from dfsched.dialects.syntax import add_implicit_terminator, parse_instance, parse_type_list, sorted_attrs, split_inherent
 
 KDYNAMIC = -(2**63)
 """MLIR's `ShapedType::kDynamic`: the placeholder for a dynamic fifo count or size entry."""
@@ -94,17 +94,23 @@ class _Word(CustomDirective):
         raise NotImplementedError
 
 
+def _parse_pair(parser: Parser, separator: str) -> tuple[UnresolvedOperand, UnresolvedOperand]:
+    """`[%a <separator> %b]`."""
+    parser.parse_punctuation("[")
+    first = parser.parse_unresolved_operand()
+    parser.parse_punctuation(separator)
+    second = parser.parse_unresolved_operand()
+    parser.parse_punctuation("]")
+    return first, second
+
+
 def parse_bracket_pairs(parser: Parser) -> tuple[list[UnresolvedOperand], list[UnresolvedOperand]]:
     """`[%a : %b], [%c : %d]` (outermost first); the trailing comma is optional."""
-    first: list[UnresolvedOperand] = []
-    second: list[UnresolvedOperand] = []
-    while parser.parse_optional_punctuation("[") is not None:
-        first.append(parser.parse_unresolved_operand())
-        parser.parse_punctuation(":")
-        second.append(parser.parse_unresolved_operand())
-        parser.parse_punctuation("]")
+    pairs = []
+    while next_token_is(parser, MLIRTokenKind.L_SQUARE):
+        pairs.append(_parse_pair(parser, ":"))
         parser.parse_optional_punctuation(",")
-    return first, second
+    return [a for a, _ in pairs], [b for _, b in pairs]
 
 
 def print_bracket_pairs(printer: Printer, first: Sequence[SSAValue], second: Sequence[SSAValue],
@@ -152,19 +158,10 @@ class ImmutableMap(_Word):
     values: VariadicOperandVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        keys: list[UnresolvedOperand] = []
-        values: list[UnresolvedOperand] = []
-
-        def entry() -> None:
-            parser.parse_punctuation("[")
-            keys.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation("->")
-            values.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation("]")
-
-        parser.parse_comma_separated_list(parser.Delimiter.PAREN, entry, " in symbol map")
-        self.keys.set(state, keys)
-        self.values.set(state, values)
+        pairs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, lambda: _parse_pair(parser, "->"),
+                                                  " in symbol map")
+        self.keys.set(state, [k for k, _ in pairs])
+        self.values.set(state, [v for _, v in pairs])
 
     def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         printer.print_string("(")
@@ -228,9 +225,7 @@ class Body(_Word):
     region: RegionVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        region = parser.parse_optional_region()
-        if region is None:
-            parser.raise_error("expected a region")
+        region = parser.expect(parser.parse_optional_region, "expected a region")
         if not region.blocks:
             region.add_block(Block())
         if (implicit := state.op_type.get_trait(SingleBlockImplicitTerminator)) is not None:
@@ -270,9 +265,7 @@ class EnumKeyword(_Word):
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
         names = [k.name for k in state.op_type.KEYWORDS]
-        kind = parser.parse_optional_keyword_in(names)
-        if kind is None:
-            parser.raise_error(f"expected one of {', '.join(names)}")
+        kind = parser.expect(lambda: parser.parse_optional_keyword_in(names), f"expected one of {', '.join(names)}")
         self.value.set(state, IntegerAttr(int(state.op_type.KEYWORDS[kind]), i32))
 
     def print_text(self, printer: Printer, op: IRDLOperation) -> None:
@@ -303,10 +296,8 @@ class CellOrSlot(_Word):
                 if operand is not None:
                     dynamic.append(operand)
                     return KDYNAMIC
-                value = parser.parse_optional_integer(allow_boolean=False)
-                if value is None:
-                    parser.raise_error("expected an integer or an SSA value in the size list")
-                return value
+                return parser.expect(lambda: parser.parse_optional_integer(allow_boolean=False),
+                                     "expected an integer or an SSA value in the size list")
 
             static = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, entry)
             self.static_sizes.set(state, DenseArrayBase.from_list(i64, static))
@@ -376,9 +367,7 @@ class IsolatedBody(_Word):
     region: RegionVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        region = parse_isolated_region(parser)
-        if region is None:
-            parser.raise_error("expected '{' to begin a region")
+        region = parser.expect(lambda: parse_isolated_region(parser), "expected '{' to begin a region")
         if not region.blocks:
             region.add_block(Block())
         self.region.set(state, region)
@@ -467,10 +456,8 @@ class SymbolName(_Word):
     name: AttributeVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        name = parser.parse_optional_symbol_name()
-        if name is None:
-            parser.raise_error("expected valid '@'-identifier for symbol name")
-        self.name.set(state, name)
+        self.name.set(state, parser.expect(parser.parse_optional_symbol_name,
+                                           "expected valid '@'-identifier for symbol name"))
 
     def print_text(self, printer: Printer, op: IRDLOperation) -> None:
         printer.print_string(f"@{self.name.get(op).data}")
@@ -487,12 +474,9 @@ class GraphOrImport(_Word):
             if parser.parse_optional_keyword("import") is None:
                 parser.raise_error("expected a device body '{' or 'import'")
             parser.parse_punctuation("(")
-            pos = parser.pos
-            path = parser.parse_attribute()
-            if not isinstance(path, StringAttr):
-                parser.raise_error("expected a string path in 'import(...)'", pos)
+            self.path.set(state, parse_instance(parser, parser.parse_attribute, StringAttr,
+                                                "expected a string path in 'import(...)'"))
             parser.parse_punctuation(")")
-            self.path.set(state, path)
             region = Region()
         self.region.set(state, region)
 
@@ -517,9 +501,7 @@ def _parse_dict_entries(parser: Parser) -> dict[str, Attribute]:
         return entries
     while True:
         name_pos = parser.pos
-        name = parser.parse_optional_identifier_or_str_literal()
-        if name is None:
-            parser.raise_error("expected attribute name")
+        name = parser.expect(parser.parse_optional_identifier_or_str_literal, "expected attribute name")
         if name in entries:
             parser.raise_error(f"duplicate key '{name}' in dictionary attribute", name_pos)
         if parser.parse_optional_punctuation("=") is None:
@@ -539,11 +521,8 @@ def parse_attr_dict_or_alias(parser: Parser) -> dict[str, Attribute]:
     if parser._current_token.kind == MLIRTokenKind.L_BRACE:
         return _parse_dict_entries(parser)
     if parser._current_token.kind == MLIRTokenKind.HASH_IDENT:
-        pos = parser.pos
-        attr = parser.parse_attribute()
-        if not isinstance(attr, DictionaryAttr):
-            parser.raise_error("invalid kind of attribute specified: expected a dictionary", pos)
-        return dict(attr.data)
+        return dict(parse_instance(parser, parser.parse_attribute, DictionaryAttr,
+                                   "invalid kind of attribute specified: expected a dictionary").data)
     return {}
 
 
@@ -644,10 +623,8 @@ class PagedSegments(CustomDirective):
             parser.parse_punctuation("(")
             parser.parse_keyword("idx_set")
             parser.parse_punctuation("=")
-            pos = parser.pos
-            sets.append(parser.parse_attribute())
-            if not isinstance(sets[-1], AffineSetAttr):
-                parser.raise_error("expected an affine_set for 'idx_set'", pos, parser.pos)
+            sets.append(parse_instance(parser, parser.parse_attribute, AffineSetAttr,
+                                       "expected an affine_set for 'idx_set'", span=True))
             parser.parse_punctuation(",")
             parser.parse_keyword("start_addr")
             parser.parse_punctuation("=")

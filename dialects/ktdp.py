@@ -25,6 +25,7 @@ from xdsl.irdl import (AttrSizedOperandSegments, ParsePropInAttrDict, IRDLOperat
 from xdsl.traits import IsTerminator, MemoryReadEffect, MemoryWriteEffect, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from dfsched.dialects.constants import constant_int
 from dfsched.dialects.directives import (AccessTile, BaseAndIndexTypes, EnumKeyword, IndirectSubscripts, OwnType, Subscripts,
                                          checked_parse)
 from dfsched.dialects.ktdp_inter_tile import linear_form  # noqa: F401  (re-export for the passes)
@@ -82,8 +83,6 @@ def tile_id_covers_grid(num_ids: int, grid: Sequence[int]) -> bool:
 
 
 def _constant_list(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[int | None]:
-    from dfsched.dialects.constants import constant_int
-
     operands = iter(dynamic)
     return [constant_int(next(operands)) if s == DYNAMIC else s for s in static]
 
@@ -111,28 +110,15 @@ class ConstructMemoryViewOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = traits_def(Pure())
 
-    def __init__(
-        self,
-        offset: SSAValue,
-        static_sizes: Sequence[int],
-        static_strides: Sequence[int],
-        result_type: Attribute,
-        memory_space: Attribute,
-        coordinate_set: AffineSetAttr | AffineSet,
-    ):
+    def __init__(self, offset: SSAValue, static_sizes: Sequence[int], static_strides: Sequence[int],
+                 result_type: Attribute, memory_space: Attribute, coordinate_set: AffineSetAttr | AffineSet):
         """A view of static sizes and strides (the passes build no dynamic one)."""
         if isinstance(coordinate_set, AffineSet):
             coordinate_set = AffineSetAttr(coordinate_set)
-        super().__init__(
-            operands=[offset, [], []],
-            result_types=[result_type],
-            properties={
-                "static_sizes": DenseArrayBase.from_list(i64, static_sizes),
-                "static_strides": DenseArrayBase.from_list(i64, static_strides),
-                "memory_space": memory_space,
-                "coordinate_set": coordinate_set,
-            },
-        )
+        super().__init__(operands=[offset, [], []], result_types=[result_type], properties={
+            "static_sizes": DenseArrayBase.from_list(i64, static_sizes),
+            "static_strides": DenseArrayBase.from_list(i64, static_strides),
+            "memory_space": memory_space, "coordinate_set": coordinate_set})
 
     def get_static_sizes(self) -> tuple[int, ...]:
         return tuple(self.static_sizes.get_values())
@@ -248,27 +234,13 @@ class ConstructAccessTileOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = traits_def(Pure())
 
-    def __init__(
-        self,
-        result_type: Attribute,
-        base: SSAValue,
-        base_map: AffineMap,
-        indices: Sequence[SSAValue],
-        access_tile_set: AffineSet,
-        access_tile_order: AffineMap,
-        symbol_operands: Sequence[SSAValue] = (),
-        attributes: Mapping[str, Attribute] | None = None,
-    ):
-        super().__init__(
-            operands=[base, indices, symbol_operands],
-            result_types=[result_type],
-            properties={
-                "base_map": AffineMapAttr(base_map),
-                "access_tile_set": AffineSetAttr(access_tile_set),
-                "access_tile_order": AffineMapAttr(access_tile_order),
-            },
-            attributes=attributes,
-        )
+    def __init__(self, result_type: Attribute, base: SSAValue, base_map: AffineMap, indices: Sequence[SSAValue],
+                 access_tile_set: AffineSet, access_tile_order: AffineMap, symbol_operands: Sequence[SSAValue] = (),
+                 attributes: Mapping[str, Attribute] | None = None):
+        super().__init__(operands=[base, indices, symbol_operands], result_types=[result_type], attributes=attributes,
+                         properties={"base_map": AffineMapAttr(base_map),
+                                     "access_tile_set": AffineSetAttr(access_tile_set),
+                                     "access_tile_order": AffineMapAttr(access_tile_order)})
 
     assembly_format = ("$base `` custom<Subscripts>($base_map, $indices) (`symbols` `(` $symbol_operands^ `)`)? "
                        "attr-dict `:` type($base) `->` custom<AccessTile>(type($result))")
@@ -359,37 +331,21 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
     result = result_def()
 
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
-    traits = lazy_traits_def(
-        lambda: (SingleBlockImplicitTerminator(RegionTerminatorOp), MemoryReadEffect())
-    )
+    traits = lazy_traits_def(lambda: (SingleBlockImplicitTerminator(RegionTerminatorOp), MemoryReadEffect()))
 
-    def __init__(
-        self,
-        result_type: Attribute,
-        base: SSAValue,
-        per_dim_subscript_kinds: Sequence[bool],
-        per_dim_subscript_maps: Sequence[AffineMap],
-        indirect_memrefs: Sequence[SSAValue],
-        captured_variables: Sequence[SSAValue],
-        variables_space_set: AffineSet,
-        variables_space_order: AffineMap,
-        symbol_operands: Sequence[SSAValue] = (),
-        attributes: Mapping[str, Attribute] | None = None,
-    ):
-        body = Block(arg_types=[IndexType()] * variables_space_set.num_dims)
-        body.add_op(RegionTerminatorOp())
+    def __init__(self, result_type: Attribute, base: SSAValue, per_dim_subscript_kinds: Sequence[bool],
+                 per_dim_subscript_maps: Sequence[AffineMap], indirect_memrefs: Sequence[SSAValue],
+                 captured_variables: Sequence[SSAValue], variables_space_set: AffineSet,
+                 variables_space_order: AffineMap, symbol_operands: Sequence[SSAValue] = (),
+                 attributes: Mapping[str, Attribute] | None = None):
+        body = Block([RegionTerminatorOp()], arg_types=[IndexType()] * variables_space_set.num_dims)
         super().__init__(
-            operands=[base, indirect_memrefs, captured_variables, symbol_operands],
-            result_types=[result_type],
-            properties={
+            operands=[base, indirect_memrefs, captured_variables, symbol_operands], result_types=[result_type],
+            attributes=attributes, regions=[Region(body)], properties={
                 "per_dim_subscript_kinds": ArrayAttr([BoolAttr.from_bool(k) for k in per_dim_subscript_kinds]),
                 "per_dim_subscript_maps": ArrayAttr([AffineMapAttr(m) for m in per_dim_subscript_maps]),
                 "variables_space_set": AffineSetAttr(variables_space_set),
-                "variables_space_order": AffineMapAttr(variables_space_order),
-            },
-            attributes=attributes,
-            regions=[Region(body)],
-        )
+                "variables_space_order": AffineMapAttr(variables_space_order)})
 
     @property
     def intermediate_variables(self) -> tuple[SSAValue, ...]:
@@ -539,9 +495,7 @@ class RuntimeArgExtractOp(IRDLOperation):
         if result_type is None:
             assert isinstance(input.type, RuntimeArgType)
             result_type = input.type.underlying_type if kind == RuntimeArgExtractKind.value else IndexType()
-        super().__init__(
-            operands=[input], result_types=[result_type], properties={"kind": IntegerAttr(int(kind), i32)}
-        )
+        super().__init__(operands=[input], result_types=[result_type], properties={"kind": IntegerAttr(int(kind), i32)})
 
     def get_kind(self) -> RuntimeArgExtractKind | None:
         try:

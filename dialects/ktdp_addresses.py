@@ -21,15 +21,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
-ADDITIVE = (
-    "arith.addi",
-    "arith.subi",
-    "arith.index_cast",
-    "arith.index_castui",
-    "arith.select",
-    "spyreop.addi64toi64",
-    "ktdp.runtime_arg_extract",
-)
+ADDITIVE = ("arith.addi", "arith.subi", "arith.index_cast", "arith.index_castui", "arith.select",
+            "spyreop.addi64toi64", "ktdp.runtime_arg_extract")
 
 MEMORY_VIEW = "ktdp.construct_memory_view"
 
@@ -59,17 +52,11 @@ def walk_addresses(roots: list[SSAValue], argument: Any) -> None:
     """Visit, once each, the values an address reaches `roots` from through `address_sources`:
     a block argument reached is handed to `argument`, which returns the values it comes from
     (if any) to continue with."""
-    work = list(roots)
-    seen: set[int] = set()
+    work, seen = list(roots), set()
     while work:
-        v = work.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        if isinstance(v, BlockArgument):
-            work.extend(argument(v))
-        else:
-            work.extend(address_sources(v.owner))
+        if id(v := work.pop()) not in seen:
+            seen.add(id(v))
+            work.extend(argument(v) if isinstance(v, BlockArgument) else address_sources(v.owner))
 
 
 def address_sources(owner: Any) -> list[SSAValue]:

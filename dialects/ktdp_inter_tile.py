@@ -4,8 +4,9 @@ enumeration their verifiers need."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 
-from xdsl.dialects.builtin import AffineSetAttr, IndexType
+from xdsl.dialects.builtin import AffineSetAttr, IndexType, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import (AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr,
                             AffineSet, AffineSymExpr)
@@ -18,7 +19,7 @@ from xdsl.utils.exceptions import VerifyException
 from dfsched.dialects.directives import Body, Delivered, OwnType, ProducedFuture
 from dfsched.dialects.ktdp_spellings import delivering
 
-from dfsched.dialects.ktdp_types import TileFutureType, is_ranked_tensor
+from dfsched.dialects.ktdp_types import TileFutureType
 
 
 # ===========================================================================
@@ -28,7 +29,7 @@ from dfsched.dialects.ktdp_types import TileFutureType, is_ranked_tensor
 
 def _check_ranked_tensor_operands(op: IRDLOperation, values: Sequence[SSAValue], first_index: int = 0) -> None:
     for i, v in enumerate(values):
-        if not is_ranked_tensor(v.type):
+        if not isinstance(v.type, TensorType):
             raise VerifyException(f"operand #{first_index + i} must be variadic of ranked tensor of any type "
                                   f"values, but got '{v.type}'")
 
@@ -68,31 +69,24 @@ class YieldReducedOp(_YieldTensorsOp):
 
 def linear_form(expr: AffineExpr, num_dims: int, num_symbols: int) -> list[int] | None:
     """Coefficients [dims..., symbols..., constant] of a linear `expr`, None otherwise."""
-    width = num_dims + num_symbols + 1
+    row = [0] * (num_dims + num_symbols + 1)
     if isinstance(expr, AffineConstantExpr):
-        row = [0] * width
         row[-1] = expr.value
+    elif isinstance(expr, AffineDimExpr | AffineSymExpr):
+        row[expr.position + (num_dims if isinstance(expr, AffineSymExpr) else 0)] = 1
+    if not isinstance(expr, AffineBinaryOpExpr):
         return row
-    if isinstance(expr, AffineDimExpr):
-        row = [0] * width
-        row[expr.position] = 1
-        return row
-    if isinstance(expr, AffineSymExpr):
-        row = [0] * width
-        row[num_dims + expr.position] = 1
-        return row
-    if isinstance(expr, AffineBinaryOpExpr):
-        lhs = linear_form(expr.lhs, num_dims, num_symbols)
-        rhs = linear_form(expr.rhs, num_dims, num_symbols)
-        if lhs is None or rhs is None:
-            return None
-        if expr.kind == AffineBinaryOpKind.Add:
-            return [a + b for a, b in zip(lhs, rhs)]
-        if expr.kind == AffineBinaryOpKind.Mul:
-            if all(c == 0 for c in rhs[:-1]):
-                return [a * rhs[-1] for a in lhs]
-            if all(c == 0 for c in lhs[:-1]):
-                return [b * lhs[-1] for b in rhs]
+    lhs = linear_form(expr.lhs, num_dims, num_symbols)
+    rhs = linear_form(expr.rhs, num_dims, num_symbols)
+    if lhs is None or rhs is None:
+        return None
+    if expr.kind == AffineBinaryOpKind.Add:
+        return [a + b for a, b in zip(lhs, rhs)]
+    if expr.kind == AffineBinaryOpKind.Mul:
+        if all(c == 0 for c in rhs[:-1]):
+            return [a * rhs[-1] for a in lhs]
+        if all(c == 0 for c in lhs[:-1]):
+            return [b * lhs[-1] for b in rhs]
     return None
 
 
@@ -108,17 +102,8 @@ def set_contains(s: AffineSet, dims: Sequence[int], symbols: Sequence[int]) -> b
 def _bounds(s: AffineSet, dim: int, dims: Sequence[int], symbols: Sequence[int]) -> tuple[int | None, int | None]:
     """Constant bounds of `dim` implied by the linear constraints once every other dim and
     every symbol is fixed to the given values (non-linear constraints are skipped)."""
-    lo: int | None = None
-    hi: int | None = None
-
-    def raise_lo(v: int) -> None:
-        nonlocal lo
-        lo = v if lo is None else max(lo, v)
-
-    def lower_hi(v: int) -> None:
-        nonlocal hi
-        hi = v if hi is None else min(hi, v)
-
+    lows: list[int] = []
+    highs: list[int] = []
     for c in s.constraints:
         row = linear_form(c.lhs - c.rhs, s.num_dims, s.num_symbols)
         if row is None:
@@ -132,14 +117,14 @@ def _bounds(s: AffineSet, dim: int, dims: Sequence[int], symbols: Sequence[int])
         r = row[-1] + sum(row[j] * values[j] for j in range(len(values)) if j != dim)
         # now: a * x + r >= 0, or == 0
         if a > 0:
-            raise_lo(-(r // a))  # ceil(-r / a)
+            lows.append(-(r // a))  # ceil(-r / a)
             if c.kind.value == "==":
-                lower_hi((-r) // a)
+                highs.append((-r) // a)
         else:
-            lower_hi(r // -a)  # floor(r / -a)
+            highs.append(r // -a)  # floor(r / -a)
             if c.kind.value == "==":
-                raise_lo(-((-r) // -a))
-    return lo, hi
+                lows.append(-((-r) // -a))
+    return max(lows, default=None), min(highs, default=None)
 
 
 _ENUMERATION_LIMIT = 1 << 16
@@ -173,9 +158,7 @@ class InterTileProduceOp(IRDLOperation):
     future = result_def(TileFutureType)
     body = region_def()
 
-    traits = lazy_traits_def(
-        lambda: (SingleBlockImplicitTerminator(YieldPartialOp), RecursiveMemoryEffect())
-    )
+    traits = lazy_traits_def(lambda: (SingleBlockImplicitTerminator(YieldPartialOp), RecursiveMemoryEffect()))
 
     assembly_format = ("`producer_tiles_per_group` `=` $producer_tiles_per_group attr-dict "
                        "custom<ProducedFuture>(type($future)) custom<Body>($body)")
@@ -201,11 +184,10 @@ class InterTileProduceOp(IRDLOperation):
         if values is not None:
             sets = [tiles_of(producers, g) for g in values]
             if all(s is not None for s in sets):
-                for a in range(len(values)):
-                    for b in range(a + 1, len(values)):
-                        if sets[a] & sets[b]:  # type: ignore[operator]
-                            raise VerifyException(f"producer_tiles_per_group for groups {values[a]} and {values[b]} "
-                                                  "are not disjoint")
+                for a, b in combinations(range(len(values)), 2):
+                    if sets[a] & sets[b]:  # type: ignore[operator]
+                        raise VerifyException(f"producer_tiles_per_group for groups {values[a]} and {values[b]} are "
+                                              "not disjoint")
         partials = future.get_partial_types()
         terminator = block.last_op
         if not isinstance(terminator, YieldPartialOp):
@@ -240,7 +222,7 @@ def _check_results_match_future(op: IRDLOperation, future: SSAValue) -> tuple[At
     assert isinstance(future_type, TileFutureType)
     partials = future_type.get_partial_types()
     for i, t in enumerate(op.result_types):
-        if not is_ranked_tensor(t):
+        if not isinstance(t, TensorType):
             raise VerifyException(f"result #{i} must be variadic of ranked tensor of any type values, but got '{t}'")
     if tuple(op.result_types) != tuple(partials):
         raise VerifyException("failed to verify that result types must match future partial types")
@@ -291,9 +273,7 @@ class InterTileReduceOp(IRDLOperation):
     results_ = var_result_def()
     combiner = region_def()
 
-    traits = lazy_traits_def(
-        lambda: (SingleBlockImplicitTerminator(YieldReducedOp), RecursiveMemoryEffect())
-    )
+    traits = lazy_traits_def(lambda: (SingleBlockImplicitTerminator(YieldReducedOp), RecursiveMemoryEffect()))
 
     assembly_format = (f"{_DELIVERY_HEAD} `,` (`producer_dependency_per_consumer` `=` "
                        "$producer_dependency_per_consumer^ `,`)? `identity` `(` ($identity^ `:` type($identity))? `)` "

@@ -26,6 +26,9 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType, i64
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import AttrParser, Parser
 
+from dfsched.compat import MLIRTokenKind, next_token
+from dfsched.dialects.syntax import parse_arrow_type_list
+
 
 def _show(types: Sequence[Attribute]) -> str:
     return ", ".join(str(t) for t in types)
@@ -34,24 +37,15 @@ def _show(types: Sequence[Attribute]) -> str:
 def parse_tile_future_partials(parser: AttrParser) -> list[Attribute]:
     """The partial types of a tile_future and the `,` after them, with or without parentheses:
     `(T1, T2), groups = ...` or `T1, T2, groups = ...`; leaves the parser at `groups`."""
-    if parser.parse_optional_punctuation("(") is not None:
-        types = [] if parser.parse_optional_punctuation(")") is not None else None
-        if types is None:
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-            parser.parse_punctuation(")")
+    if next_token(parser).kind == MLIRTokenKind.L_PAREN:
+        types = parse_arrow_type_list(parser)  # `(T1, T2)` or `()`
         parser.parse_punctuation(",")
         return types
-    types = [parser.parse_type()]
-    parser.parse_punctuation(",", " after a tile_future partial type")
-    while not _at_keyword(parser, "groups"):
+    types = []
+    while not types or next_token(parser).text != "groups":
         types.append(parser.parse_type())
         parser.parse_punctuation(",", " after a tile_future partial type")
     return types
-
-
-def _at_keyword(parser: AttrParser, word: str) -> bool:
-    token = parser._current_token  # noqa: SLF001 - xDSL has no keyword lookahead
-    return token.text == word
 
 
 def parse_produce_annotation(parser: Parser) -> tuple[list[Attribute], int] | None:

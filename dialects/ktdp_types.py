@@ -10,11 +10,12 @@ from xdsl.dialects.builtin import (AffineMapAttr, AffineSetAttr, ArrayAttr, Cont
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.ir.affine import AffineMap, AffineSet
 from xdsl.irdl import IRDLOperation, irdl_attr_definition
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from dfsched.dialects.ktdp_spellings import parse_tile_future_partials
+from dfsched.dialects.syntax import parse_instance
 
 DYNAMIC = -(2**63)  # MLIR's ShapedType::kDynamic, also xDSL's DYNAMIC_INDEX
 
@@ -24,12 +25,11 @@ DYNAMIC = -(2**63)  # MLIR's ShapedType::kDynamic, also xDSL's DYNAMIC_INDEX
 # ===========================================================================
 
 
-def is_ranked_tensor(t: Attribute) -> bool:
-    return isinstance(t, TensorType)
-
-
-def raise_if(problem: str | None) -> None:
-    """The verifier's end of a check the parser makes too: a message is a VerifyException."""
+def raise_if(problem: str | None, parser: AttrParser | None = None, at: int | None = None) -> None:
+    """A check the parser and the verifier share: a message is a parse error `at` a position (by
+    default the current one) when `parser` is given, else a VerifyException."""
+    if problem and parser is not None:
+        parser.raise_error(problem, at)
     if problem:
         raise VerifyException(problem)
 
@@ -54,14 +54,6 @@ def require_set(op: IRDLOperation, name: str) -> AffineSet:
 
 def require_map(op: IRDLOperation, name: str) -> AffineMap:
     return _require_data(op, name, AffineMapAttr, "AffineMap attribute")
-
-
-def parse_set_value(parser: Parser, what: str) -> AffineSetAttr:
-    pos = parser.pos
-    attr = parser.parse_attribute()
-    if not isinstance(attr, AffineSetAttr):
-        parser.raise_error(f"expected an integer set (affine_set<...>) for '{what}'", pos)
-    return attr
 
 
 # ===========================================================================
@@ -96,10 +88,7 @@ class AccessTileType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute,
     element_type: Attribute
 
     def __init__(self, shape: Iterable[int], element_type: Attribute | None = None):
-        super().__init__(
-            ArrayAttr([IntAttr(d) for d in shape]),
-            IndexType() if element_type is None else element_type,
-        )
+        super().__init__(ArrayAttr([IntAttr(d) for d in shape]), IndexType() if element_type is None else element_type)
 
     def get_num_dims(self) -> int:
         return len(self.shape.data)
@@ -114,9 +103,7 @@ class AccessTileType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute,
     def parse_body(cls, parser: AttrParser) -> tuple[ArrayAttr[IntAttr], Attribute]:
         """`32x64xindex`, the part between the angle brackets."""
         dims, element_type = parser.parse_ranked_shape()
-        problem = _check_access_tile(dims, element_type)
-        if problem:
-            parser.raise_error(problem)
+        raise_if(_check_access_tile(dims, element_type), parser)
         return ArrayAttr([IntAttr(d) for d in dims]), element_type
 
     def print_parameters(self, printer: Printer) -> None:
@@ -133,10 +120,7 @@ class AccessTileType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute,
 
 def _check_runtime_arg(underlying: Attribute, granularity: int | None, upperbound: int | None) -> str | None:
     if not isinstance(underlying, IndexType | IntegerType | AnyFloat):
-        return (
-            "runtime_arg underlying type must be a builtin type (index, integer, or float), "
-            f"but got: {underlying}"
-        )
+        return f"runtime_arg underlying type must be a builtin type (index, integer, or float), but got: {underlying}"
     if granularity is not None and granularity <= 0:
         return f"runtime_arg granularity must be positive, but got: {granularity}"
     if upperbound is not None and upperbound <= 0:
@@ -156,11 +140,8 @@ class RuntimeArgType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute)
     upperbound: IntAttr | NoneAttr
 
     def __init__(self, underlying_type: Attribute, granularity: int | None = None, upperbound: int | None = None):
-        super().__init__(
-            underlying_type,
-            NoneAttr() if granularity is None else IntAttr(granularity),
-            NoneAttr() if upperbound is None else IntAttr(upperbound),
-        )
+        super().__init__(underlying_type, NoneAttr() if granularity is None else IntAttr(granularity),
+                         NoneAttr() if upperbound is None else IntAttr(upperbound))
 
     def get_granularity(self) -> int | None:
         return None if isinstance(self.granularity, NoneAttr) else self.granularity.data
@@ -175,16 +156,13 @@ class RuntimeArgType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute)
         found: dict[str, int] = {}
         while parser.parse_optional_punctuation(","):
             key_pos = parser.pos
-            key = parser.parse_optional_keyword_in(("granularity", "upperbound"))
-            if key is None:
-                parser.raise_error("expected 'granularity' or 'upperbound' keyword")
+            key = parser.expect(lambda: parser.parse_optional_keyword_in(("granularity", "upperbound")),
+                                "expected 'granularity' or 'upperbound' keyword")
             if key in found:
                 parser.raise_error(f"duplicate '{key}' keyword", key_pos)
             parser.parse_punctuation("=")
             found[key] = parser.parse_integer(allow_boolean=False)
-        problem = _check_runtime_arg(underlying, found.get("granularity"), found.get("upperbound"))
-        if problem:
-            parser.raise_error(problem, start)
+        raise_if(_check_runtime_arg(underlying, found.get("granularity"), found.get("upperbound")), parser, start)
         built = cls(underlying, found.get("granularity"), found.get("upperbound"))
         return built.underlying_type, built.granularity, built.upperbound
 
@@ -204,7 +182,7 @@ def _check_tile_future(partials: Sequence[Attribute], groups: AffineSet) -> str 
     if not partials:
         return "tile_future must carry at least one partial type"
     for t in partials:
-        if not is_ranked_tensor(t):
+        if not isinstance(t, TensorType):
             return f"tile_future partial types must be ranked tensors, but got: {t}"
     if groups.num_dims != 1:
         return "tile_future `groups` must have exactly one dimension (g)"
@@ -238,10 +216,9 @@ class TileFutureType(_BodyInAngleBrackets, ParametrizedAttribute, TypeAttribute)
         partials = parse_tile_future_partials(parser)
         parser.parse_keyword("groups")
         parser.parse_punctuation("=")
-        groups = parse_set_value(parser, "groups")  # type: ignore[arg-type]
-        problem = _check_tile_future(partials, groups.data)
-        if problem:
-            parser.raise_error(problem, start)
+        groups = parse_instance(parser, parser.parse_attribute, AffineSetAttr,
+                                "expected an integer set (affine_set<...>) for 'groups'")
+        raise_if(_check_tile_future(partials, groups.data), parser, start)
         return ArrayAttr(partials), groups
 
     def print_parameters(self, printer: Printer) -> None:
@@ -268,10 +245,7 @@ def _check_memory_space(kind: str, ct_id: int) -> str | None:
     if ct_id < -1:
         return f"ct_id must be non-negative, but got: {ct_id}"
     if ct_id >= 0 and kind != "ct_local":
-        return (
-            "ct_id is only valid for ct_local memory spaces, but got memory space "
-            f"'{kind}' with ct_id = {ct_id}"
-        )
+        return f"ct_id is only valid for ct_local memory spaces, but got memory space '{kind}' with ct_id = {ct_id}"
     return None
 
 
@@ -299,17 +273,14 @@ class MemorySpaceAttr(ParametrizedAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
             start = parser.pos
-            kind = parser.parse_optional_keyword_in(MEMORY_SPACE_KINDS)
-            if kind is None:
-                parser.raise_error("expected memory space kind 'global' or 'ct_local'")
+            kind = parser.expect(lambda: parser.parse_optional_keyword_in(MEMORY_SPACE_KINDS),
+                                 "expected memory space kind 'global' or 'ct_local'")
             ct_id = -1
             if parser.parse_optional_punctuation(","):
                 parser.parse_keyword("ct_id")
                 parser.parse_punctuation("=")
                 ct_id = parser.parse_integer(allow_boolean=False)
-            problem = _check_memory_space(kind, ct_id)
-            if problem:
-                parser.raise_error(problem, start)
+            raise_if(_check_memory_space(kind, ct_id), parser, start)
         return StringAttr(kind), IntAttr(ct_id)
 
     def print_parameters(self, printer: Printer) -> None:

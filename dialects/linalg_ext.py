@@ -68,16 +68,12 @@ def _parse_dense_i64_list(parser: Parser, name: str) -> DenseArrayBase:
     """`name = [1, 0]` (MLIR's printDenseI64ArrayAttr)."""
     parser.parse_keyword(name)
     parser.parse_punctuation("=")
-    values = parser.parse_comma_separated_list(
-        parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
-    )
+    values = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False))
     return DenseArrayBase.from_list(i64, values)
 
 
 def _print_dense_i64_list(printer: Printer, name: str, values: DenseArrayBase) -> None:
-    printer.print_string(f" {name} = [")
-    printer.print_list(values.get_values(), lambda v: printer.print_string(str(v)))
-    printer.print_string("]")
+    printer.print_string(f" {name} = [{', '.join(map(str, values.get_values()))}]")
 
 
 # ===========================================================================
@@ -120,18 +116,10 @@ class NamedOpSyntax:
         try:
             body = cls.get_hidden_region(ins, outs)  # type: ignore[attr-defined]
         except (AssertionError, IndexError, ValueError, TypeError):
-            parser.raise_error(
-                f"'{cls.name}' op cannot build its body: operands must be tensors or memrefs of "  # type: ignore[attr-defined]
-                "float or integer elements, or such scalars",
-                start,
-            )
-        return cls.build(  # type: ignore[attr-defined]
-            operands=(ins, outs),
-            result_types=(result_types,),
-            properties=props,
-            attributes=attrs,
-            regions=(body,),
-        )
+            parser.raise_error(f"'{cls.name}' op cannot build its body: operands must be tensors or memrefs of "  # type: ignore[attr-defined]
+                               "float or integer elements, or such scalars", start)
+        return cls.build(operands=(ins, outs), result_types=(result_types,), properties=props,  # type: ignore[attr-defined]
+                         attributes=attrs, regions=(body,))
 
     def print(self, printer: Printer) -> None:
         op: IRDLOperation = self  # type: ignore[assignment]
@@ -153,13 +141,8 @@ AddOp, SubOp, MulOp, ExpOp, LogOp, SqrtOp, SelectOp, FillOp, CopyOp, MaxOp, MinO
                  _x.MaxOp, _x.MinOp))
 
 
-_MATMUL_MAPS = ArrayAttr(
-    [
-        AffineMapAttr(AffineMap.from_callable(lambda i, _, k: (i, k))),
-        AffineMapAttr(AffineMap.from_callable(lambda _, j, k: (k, j))),
-        AffineMapAttr(AffineMap.from_callable(lambda i, j, _: (i, j))),
-    ]
-)
+_MATMUL_MAPS = ArrayAttr([AffineMapAttr(AffineMap.from_callable(f)) for f in (
+    lambda i, _, k: (i, k), lambda _, j, k: (k, j), lambda i, j, _: (i, j))])
 
 
 def contraction_region(inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
@@ -288,44 +271,29 @@ def _named_elementwise(class_name: str, op_name: str, doc: str, body: BodyBuilde
             _x.YieldOp(body(block.args, arg_types[-1]))
         return Region(block)
 
-    namespace = {
-        "__module__": __name__,
-        "__doc__": doc,
-        "__init__": _named_init,
-        "name": op_name,
-        "get_hidden_region": get_hidden_region,
-    }
-    return irdl_op_definition(type(class_name, (NamedOpSyntax, ElementwiseOperation), namespace))
+    return op_class(class_name, (NamedOpSyntax, ElementwiseOperation), op_name, doc, __init__=_named_init,
+                    get_hidden_region=get_hidden_region)
 
 
-DivOp = _named_elementwise(
-    "DivOp", "linalg.div", "Elementwise a / b (signed for integers).",
-    _float_or_int(arith.DivfOp, arith.DivSIOp),
-)
-DivUnsignedOp = _named_elementwise(
-    "DivUnsignedOp", "linalg.div_unsigned", "Elementwise unsigned integer a / b.",
-    _float_or_int(arith.DivUIOp, arith.DivUIOp),
-)
-PowFOp = _named_elementwise("PowFOp", "linalg.powf", "Elementwise a ** b.", _float_or_int(math.PowFOp, None))
-AbsOp = _named_elementwise("AbsOp", "linalg.abs", "Elementwise |x|.", _unary(math.AbsFOp, math.AbsIOp))
-CeilOp = _named_elementwise("CeilOp", "linalg.ceil", "Elementwise ceil(x).", _unary(math.CeilOp))
-FloorOp = _named_elementwise("FloorOp", "linalg.floor", "Elementwise floor(x).", _unary(math.FloorOp))
-RoundOp = _named_elementwise("RoundOp", "linalg.round", "Elementwise round(x).", _unary(math.RoundOp))
-NegFOp = _named_elementwise("NegFOp", "linalg.negf", "Elementwise -x.", _unary(arith.NegfOp))
-ReciprocalOp = _named_elementwise("ReciprocalOp", "linalg.reciprocal", "Elementwise 1 / x.", _reciprocal)
-RsqrtOp = _named_elementwise("RsqrtOp", "linalg.rsqrt", "Elementwise 1 / sqrt(x).", _unary(math.RsqrtOp))
-SquareOp = _named_elementwise("SquareOp", "linalg.square", "Elementwise x * x.", _square)
-TanhOp = _named_elementwise("TanhOp", "linalg.tanh", "Elementwise tanh(x).", _unary(math.TanhOp))
-ErfOp = _named_elementwise("ErfOp", "linalg.erf", "Elementwise erf(x).", _unary(math.ErfOp))
+DivOp, DivUnsignedOp, PowFOp, AbsOp, CeilOp, FloorOp, RoundOp, NegFOp, ReciprocalOp, RsqrtOp, SquareOp, TanhOp, ErfOp = (
+    _named_elementwise(f"{name}Op", f"linalg.{op_name}", doc, body) for name, op_name, doc, body in (
+        ("Div", "div", "Elementwise a / b (signed for integers).", _float_or_int(arith.DivfOp, arith.DivSIOp)),
+        ("DivUnsigned", "div_unsigned", "Elementwise unsigned integer a / b.", _float_or_int(arith.DivUIOp, arith.DivUIOp)),
+        ("PowF", "powf", "Elementwise a ** b.", _float_or_int(math.PowFOp, None)),
+        ("Abs", "abs", "Elementwise |x|.", _unary(math.AbsFOp, math.AbsIOp)),
+        ("Ceil", "ceil", "Elementwise ceil(x).", _unary(math.CeilOp)),
+        ("Floor", "floor", "Elementwise floor(x).", _unary(math.FloorOp)),
+        ("Round", "round", "Elementwise round(x).", _unary(math.RoundOp)),
+        ("NegF", "negf", "Elementwise -x.", _unary(arith.NegfOp)),
+        ("Reciprocal", "reciprocal", "Elementwise 1 / x.", _reciprocal),
+        ("Rsqrt", "rsqrt", "Elementwise 1 / sqrt(x).", _unary(math.RsqrtOp)),
+        ("Square", "square", "Elementwise x * x.", _square),
+        ("Tanh", "tanh", "Elementwise tanh(x).", _unary(math.TanhOp)),
+        ("Erf", "erf", "Elementwise erf(x).", _unary(math.ErfOp))))
 
 
-_BATCH_MATMUL_MAPS = ArrayAttr(
-    [
-        AffineMapAttr(AffineMap.from_callable(lambda b, i, _, k: (b, i, k))),
-        AffineMapAttr(AffineMap.from_callable(lambda b, _, j, k: (b, k, j))),
-        AffineMapAttr(AffineMap.from_callable(lambda b, i, j, _: (b, i, j))),
-    ]
-)
+_BATCH_MATMUL_MAPS = ArrayAttr([AffineMapAttr(AffineMap.from_callable(f)) for f in (
+    lambda b, i, _, k: (b, i, k), lambda b, _, j, k: (b, k, j), lambda b, i, j, _: (b, i, j))])
 
 
 @irdl_op_definition
@@ -399,9 +367,7 @@ class GenericOp(_x.GenericOp):
         if parser.parse_optional_keyword("attrs"):
             parser.parse_punctuation("=")
             head |= parser.expect(parser.parse_optional_attr_dict, "expected an attribute dictionary")
-        body = parser.parse_optional_region()
-        if body is None:
-            parser.raise_error("'linalg.generic' op expected a region")
+        body = parser.expect(parser.parse_optional_region, "'linalg.generic' op expected a region")
         result_types = parse_optional_arrow_type_list(parser)
         op = cls(ins, outs, body, maps, iterator_types, result_types, doc, library_call)  # type: ignore[arg-type]
         op.attributes.update(head)
@@ -585,12 +551,8 @@ def _payload_region(parser: Parser, name: str, attrs: Mapping[str, Attribute], e
                 props[key] = others.pop(key)
             elif getattr(prop, "default_value", None) is not None:
                 props[key] = prop.default_value
-    payload = op_class.create(
-        operands=[block.args[-1], *block.args[:-1]],
-        result_types=[element_types[-1]],
-        properties=props,
-        attributes=others,
-    )
+    payload = op_class.create(operands=[block.args[-1], *block.args[:-1]], result_types=[element_types[-1]],
+                              properties=props, attributes=others)
     block.add_op(payload)
     block.add_op(_x.YieldOp(payload.results[0]))
     return Region(block)

@@ -37,20 +37,15 @@ class _CastSyntax:
         types = [parse_type_of(parser, (MemRefType, UnrankedMemRefType), "expected a memref type")]
         parser.parse_keyword("to")
         types.append(parse_type_of(parser, (MemRefType, UnrankedMemRefType), "expected a memref type"))
-        op = cls.build(operands=[parser.resolve_operand(n, t) for n, t in zip(names, types)],
-                       result_types=types[len(names):])
-        op.attributes.update(attrs)
-        return op
+        return cls.build(operands=[parser.resolve_operand(n, t) for n, t in zip(names, types)],
+                         result_types=types[len(names):], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        source_type, dest_type = [*self.operand_types, *self.result_types]
-        printer.print_attribute(source_type)
-        printer.print_string(" to ")
-        printer.print_attribute(dest_type)
+        printer.print_list([*self.operand_types, *self.result_types], printer.print_attribute, " to ")  # source, dest
 
 
 class CastOp(_CastSyntax, xmemref.CastOp):
@@ -103,10 +98,8 @@ class GlobalOp(IRDLOperation):
         if isinstance(init, DenseIntOrFPElementsAttr):
             shape = tuple(self.type.get_shape())
             if tuple(init.get_shape() or ()) != shape or init.get_element_type() != self.type.element_type:
-                raise VerifyException(
-                    "initial value expected to be of type "
-                    f"tensor<{'x'.join(map(str, shape))}{'x' if shape else ''}{self.type.element_type}>"
-                )
+                raise VerifyException("initial value expected to be of type "
+                                      f"tensor<{'x'.join(map(str, shape))}{'x' if shape else ''}{self.type.element_type}>")
 
     @classmethod
     def parse(cls, parser: Parser) -> GlobalOp:
@@ -126,9 +119,7 @@ class GlobalOp(IRDLOperation):
         attrs = parser.parse_optional_attr_dict()
         if "alignment" in attrs:
             props["alignment"] = attrs.pop("alignment")
-        op = cls.build(properties=props)
-        op.attributes.update(attrs)
-        return op
+        return cls.build(properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         if self.sym_visibility is not None:
@@ -164,14 +155,6 @@ def _parse_initial_value(parser: Parser, memref_type: MemRefType) -> Attribute:
     return parser.parse_dense_int_or_fp_elements_attr(tensor_type)
 
 
-def _ops() -> list[type]:
-    replaced = {
-        xmemref.CastOp: CastOp,
-        xmemref.MemorySpaceCastOp: MemorySpaceCastOp,
-        xmemref.CopyOp: CopyOp,
-        xmemref.GlobalOp: GlobalOp,
-    }
-    return [replaced.get(op, op) for op in xmemref.MemRef.operations]
-
-
-MEMREF = Dialect("memref", _ops(), list(xmemref.MemRef.attributes))
+_REPLACED = {xmemref.CastOp: CastOp, xmemref.MemorySpaceCastOp: MemorySpaceCastOp, xmemref.CopyOp: CopyOp,
+             xmemref.GlobalOp: GlobalOp}
+MEMREF = Dialect("memref", [_REPLACED.get(op, op) for op in xmemref.MemRef.operations], list(xmemref.MemRef.attributes))

@@ -35,33 +35,25 @@ class ForOp(xscf.ForOp):
         step = parser.parse_unresolved_operand()
 
         pos = parser.pos
-        unresolved_iter_args: list[Parser.UnresolvedArgument] = []
-        iter_arg_operands: list[UnresolvedOperand] = []
+        assignments: list[tuple[Parser.UnresolvedArgument, UnresolvedOperand]] = []
         iter_arg_types: list[Attribute] = []
         if parser.parse_optional_keyword("iter_args"):
-            for iter_arg, operand in parser.parse_comma_separated_list(
-                Parser.Delimiter.PAREN, lambda: parse_assignment(parser)
-            ):
-                unresolved_iter_args.append(iter_arg)
-                iter_arg_operands.append(operand)
+            assignments = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, lambda: parse_assignment(parser))
             parser.parse_punctuation("->")
             iter_arg_types = parse_arrow_type_list(parser)
-            if len(iter_arg_types) != len(unresolved_iter_args):
-                parser.raise_error(
-                    f"expected {len(unresolved_iter_args)} result types for the iter_args, "
-                    f"got {len(iter_arg_types)}", pos, parser.pos)
+            if len(iter_arg_types) != len(assignments):
+                parser.raise_error(f"expected {len(assignments)} result types for the iter_args, "
+                                   f"got {len(iter_arg_types)}", pos, parser.pos)
 
-        init_values = parser.resolve_operands(iter_arg_operands, iter_arg_types, pos)
-        iter_args = [arg.resolve(t) for arg, t in zip(unresolved_iter_args, iter_arg_types)]
+        init_values = parser.resolve_operands([operand for _, operand in assignments], iter_arg_types, pos)
+        iter_args = [arg.resolve(t) for (arg, _), t in zip(assignments, iter_arg_types)]
         indvar_type = parser.parse_type() if parser.parse_optional_punctuation(":") else IndexType()
-        resolved_lb = parser.resolve_operand(lb, indvar_type)
-        resolved_ub = parser.resolve_operand(ub, indvar_type)
-        resolved_step = parser.resolve_operand(step, indvar_type)
+        bounds = [parser.resolve_operand(value, indvar_type) for value in (lb, ub, step)]
         indvar = unresolved_indvar.resolve(indvar_type)
         body = parser.parse_region((indvar, *iter_args))
         attrs = parser.parse_optional_attr_dict()
 
-        for_op = cls(resolved_lb, resolved_ub, resolved_step, init_values, body)
+        for_op = cls(*bounds, init_values, body)
         for_op.attributes |= attrs
         if not iter_args:
             for trait in for_op.get_traits_of_type(SingleBlockImplicitTerminator):
@@ -87,11 +79,7 @@ class IfOp(xscf.IfOp):
         return if_op
 
 
-def _ops() -> list[type]:
-    replaced = {xscf.ForOp: ForOp, xscf.IfOp: IfOp}
-    return [replaced.get(op, op) for op in xscf.Scf.operations]
-
-
-SCF = Dialect("scf", _ops(), list(xscf.Scf.attributes))
+_REPLACED = {xscf.ForOp: ForOp, xscf.IfOp: IfOp}
+SCF = Dialect("scf", [_REPLACED.get(op, op) for op in xscf.Scf.operations], list(xscf.Scf.attributes))
 
 __all__ = ["SCF", "ForOp", "IfOp", "parse_arrow_type_list"]

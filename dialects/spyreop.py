@@ -66,13 +66,8 @@ class _TypeClass:
 
 FLOAT = _TypeClass("16-bit float or IBM df16 float or 32-bit float", Float16Type, DF16Type, Float32Type)
 HALF_FLOAT = _TypeClass("16-bit float or IBM df16 float", Float16Type, DF16Type)
-FUSED = _TypeClass(
-    "A pair of df16 floats held as one value or A pair of 16-bit floats held as one value or "
-    "A pair of 32-bit floats held as one value",
-    DF16FusedType,
-    FP16FusedType,
-    FP32FusedType,
-)
+FUSED = _TypeClass("A pair of df16 floats held as one value or A pair of 16-bit floats held as one value or "
+                   "A pair of 32-bit floats held as one value", DF16FusedType, FP16FusedType, FP32FusedType)
 IEEE_FLOAT = _TypeClass("16-bit float or 32-bit float", Float16Type, Float32Type)
 I32 = _TypeClass("32-bit signless integer", IntegerType)
 I64 = _TypeClass("64-bit signless integer", IntegerType)
@@ -364,9 +359,7 @@ class ConstantOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def __init__(self, value: FloatAttr, attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(
-            operands=[[]], result_types=[[value.type]], properties={"value": value}, attributes=attributes
-        )
+        super().__init__(operands=[[]], result_types=[[value.type]], properties={"value": value}, attributes=attributes)
 
     @classmethod
     def parse(cls, parser: Parser) -> ConstantOp:
@@ -376,9 +369,7 @@ class ConstantOp(IRDLOperation):
         t = getattr(value, "type", None)
         if not isinstance(t, Attribute):
             parser.raise_error("expected a typed constant value such as `1.5 : f16`", start, parser.pos)
-        return cls.build(
-            operands=[[]], result_types=[[t]], properties={"value": value}, attributes=parsed
-        )
+        return cls.build(operands=[[]], result_types=[[t]], properties={"value": value}, attributes=parsed)
 
     def print(self, printer: Printer) -> None:
         print_attr_dict(printer, self, ("value",))

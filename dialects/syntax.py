@@ -9,13 +9,14 @@
   attributes in one dictionary sorted by name, `operandSegmentSizes` never shown;
 - `op_class`: one op of a family declared in a table row instead of a class statement;
 - `add_implicit_terminator`: MLIR's implicit terminator of a parsed single-block region;
-- `parse_type_of`: a type of given classes, else a located parse error.
+- `parse_instance` / `parse_type_of`: an attribute or type of given classes, else a located parse error.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.irdl import IRDLOperation
@@ -79,13 +80,20 @@ def add_implicit_terminator(region: Region, terminator: type[Operation]) -> None
         region.blocks.last.add_op(terminator.create())
 
 
-def parse_type_of(parser: Parser, kinds: type | tuple[type, ...], message: str) -> Attribute:
-    """A type that is an instance of `kinds`, else the parse error `message` located on it."""
+def parse_instance(parser: Parser, parse: Callable[[], Attribute], kinds: type | tuple[type, ...], message: str,
+                   *, span: bool = False) -> Any:
+    """What `parse()` reads if it is an instance of `kinds`, else the parse error `message` where
+    it starts (over all of it with `span`)."""
     start = parser.pos
-    parsed = parser.parse_type()
+    parsed = parse()
     if not isinstance(parsed, kinds):
-        parser.raise_error(message, start, parser.pos)
+        parser.raise_error(message, start, parser.pos if span else None)
     return parsed
+
+
+def parse_type_of(parser: Parser, kinds: type | tuple[type, ...], message: str) -> Any:
+    """A type that is an instance of `kinds`, else the parse error `message` located on it."""
+    return parse_instance(parser, parser.parse_type, kinds, message, span=True)
 
 
 def parse_optional_arrow_type_list(parser: Parser) -> list[Attribute]:

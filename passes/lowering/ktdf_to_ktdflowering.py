@@ -89,7 +89,7 @@ class KTDFToKTDFLowering(DevicePass):
 
     uniform_grid_cores: int = 0
     """When no core's program can differ from another's, lower a larger grid on this many cores
-    only, for `wrap-program-dfir` to replicate (`uniform_grid.py`, Decision 120); 0: never."""
+    only, for `wrap-program-dfir` to replicate (`uniform_grid.py`, Decision 121); 0: never."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         model = required_device_model(op, self.device)

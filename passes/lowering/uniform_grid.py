@@ -9,7 +9,7 @@ K) lowers such a function on its first K cores (`fold_uniform_grid`: its `grid` 
 the real one kept in `dfsched.uniform_grid`), and `wrap-program-dfir` ends by replicating them
 (`expand_uniform_grids`): each run of K per-core units becomes one for every core, and each run of K
 mapping entries or program-unit operands on them one per core, so the printed program is the one
-the backend would have built for the whole grid (Decision 120). What the replication reads is
+the backend would have built for the whole grid (Decision 121). What the replication reads is
 checked: a per-core unit used in any other shape is a located error, never a silent miscompile.
 """
 

@@ -260,7 +260,7 @@ def test_mapping_verifier_checks_every_entry_by_class():
 
 
 def test_uniform_grid_replication_matches_a_whole_grid_lowering():
-    """A kernel that never reads its tile id, lowered on 3 cores and replicated (Decision 120),
+    """A kernel that never reads its tile id, lowered on 3 cores and replicated (Decision 121),
     prints what lowering all 40 cores prints, down to the order of the hoisted constants (the
     index constant 32 numbers a core). About 2 s idle: the one end-to-end check of the two paths."""
     from dfsched import pipeline

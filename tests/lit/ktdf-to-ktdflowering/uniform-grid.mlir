@@ -1,7 +1,7 @@
 // RUN: dfsched-opt %s --split-input-file --device=sample -p "ktdf-to-ktdflowering{uniform-grid-cores=2}" | filecheck %s
 
 // No op reads the tile id: every core runs the same program, so the grid of 5 is lowered on
-// its first 2 cores (Decision 120). The function keeps its real grid and the index constants
+// its first 2 cores (Decision 121). The function keeps its real grid and the index constants
 // that number a core it was not lowered on (3 here) for `wrap-program-dfir` to replicate.
 
 // CHECK-LABEL: func.func @uniform

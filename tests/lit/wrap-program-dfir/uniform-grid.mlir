@@ -1,7 +1,7 @@
 // RUN: dfsched-opt %s --split-input-file --allow-unregistered-dialect --verify-diagnostics --wrap-program-dfir | filecheck %s
 
 // A program `ktdf-to-ktdflowering{uniform-grid-cores=2}` lowered on 2 of its 4 cores (Decision
-// 120): each run of per-core units gets cores 2 and 3 after it, each run of mapping entries
+// 121): each run of per-core units gets cores 2 and 3 after it, each run of mapping entries
 // and program-unit operands on them one per core (a value shared by the run's cores stays
 // shared), and the index constant 2, which numbers a core, moves to where the core keys leave it.
 
