@@ -46,7 +46,7 @@ KTIR_TO_DFIR: list[str] = [
     # backend
     "address-assignment",
     "normalize-grid-to-1d",
-    "ktdf-to-ktdflowering",
+    "ktdf-to-ktdflowering{uniform-grid-cores=3}",
     "ktdflowering-to-dfir",
     "wrap-program-dfir",
 ]

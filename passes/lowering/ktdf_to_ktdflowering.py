@@ -65,6 +65,7 @@ from dfsched.passes.lowering.dfir_utils import make_unit, unit_name, unit_type_t
 from dfsched.passes.lowering.overlap_staging_copies import common_slab_dim, iteration_slab, overlap_staging_copies
 from dfsched.arch.loading import required_device_model
 from dfsched.passes.lowering.program import one_d_grid_size
+from dfsched.passes.lowering.uniform_grid import fold_uniform_grid, is_core_uniform
 from dfsched.passes.lowering.stage_dag import (
     address_list_edges,
     CircularDependency,
@@ -86,6 +87,10 @@ class KTDFToKTDFLowering(DevicePass):
     overlap_copies: bool = True
     """First run `overlap-staging-copies` on programs of several compute ops (Decision 110)."""
 
+    uniform_grid_cores: int = 0
+    """When no core's program can differ from another's, lower a larger grid on this many cores
+    only, for `wrap-program-dfir` to replicate (`uniform_grid.py`, Decision 121); 0: never."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         model = required_device_model(op, self.device)
         if self.overlap_copies:
@@ -94,6 +99,9 @@ class KTDFToKTDFLowering(DevicePass):
                     overlap_staging_copies(function, model)
         plans = [plan_function(function, stages, model)
                  for function in functions_of(op) if (stages := stages_post_order(function))]
+        if self.uniform_grid_cores > 0 and is_core_uniform(op):
+            for plan in plans:
+                plan.grid = fold_uniform_grid(plan.function, plan.grid, self.uniform_grid_cores)
         for plan in plans:
             lower_function(plan)
 

@@ -34,6 +34,7 @@ from xdsl.rewriter import Rewriter
 from dfsched.diagnostics import error
 from dfsched.dialects.dataflow import ProgramUnitOp
 from dfsched.dialects.symbol import CreateIdOp
+from dfsched.passes.lowering.uniform_grid import expand_uniform_grids
 
 PASS = "wrap-program-dfir"
 BODY_SUFFIX = "_body"
@@ -163,3 +164,4 @@ class WrapProgramDfir(ModulePass):
         ]
         for program_module in programs:
             _wrap(program_module)
+        expand_uniform_grids(op)

@@ -31,7 +31,7 @@
 // CHECK-NEXT:   subsume-linearize-index,
 // CHECK-NEXT:   address-assignment,
 // CHECK-NEXT:   normalize-grid-to-1d,
-// CHECK-NEXT:   ktdf-to-ktdflowering,
+// CHECK-NEXT:   ktdf-to-ktdflowering{uniform-grid-cores=3},
 // CHECK-NEXT:   ktdflowering-to-dfir,
 // CHECK-NEXT:   wrap-program-dfir
 // CHECK-NEXT: )
