@@ -16,10 +16,11 @@ defaults: `tests/lit/pipeline/Inputs/big_rows_add.mlir`, for one, takes minutes)
   every pass, a ScheduleIR run or a simulation after each), seconds, with its verdict (`OK`,
   or `FAILED` when a row mismatches, errs or a pass fails).
 
-Then, when the public KTIR corpus is next to the repository (../shared/reference/ktir-corpus;
-skipped if absent, or with `--no-corpus`), the reference run alone (`ktir`, `ops`) of its three
-big Triton kernels, `CORPUS_KERNELS`, in element units with the scalar values its peer's registry
-binds (see `corpus_accuracy.py`); their other columns wait for `--bind` in the pipeline.
+Then the public KTIR corpus (`--corpus DIR`, by default ../shared/reference/ktir-corpus next to
+the repository; a note says when it is absent; `--no-corpus` skips it): the reference run alone
+(`ktir`, `ops`) of its three big Triton kernels, `CORPUS_KERNELS`, in element units with the scalar
+values its peer's registry binds (see `corpus_accuracy.py`), the run [corpus 1/4]'s speed targets name
+(their full `--check` is minutes: `ktir_corpus.py --check --check-args=--tiles 2`).
 
 A step that fails shows `FAILED` in its column and the reason below the table. Times are the
 process's CPU seconds of one run each (`time.process_time`): on a shared machine wall clock
@@ -164,7 +165,7 @@ TIMED = ("sched", "dfsim", "check")
 
 
 def print_table(rows: list[dict[str, str]], columns=COLUMNS) -> None:
-    widths = [max(len(c), *(len(r.get(c, "-")) for r in rows)) for c in columns]
+    widths = [max([len(c)] + [len(r.get(c, "-")) for r in rows]) for c in columns]
     print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(columns, widths))))
     print("  ".join("-" * w for w in widths))
     for r in rows:
@@ -211,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-examples", action="store_true", help="time only the kernels named")
     ap.add_argument("--no-corpus", action="store_true", help="skip the public KTIR corpus rows")
+    ap.add_argument("--corpus", default=None, metavar="DIR",
+                    help="the public KTIR corpus (default: ../shared/reference/ktir-corpus next to the repository)")
     ap.add_argument("--against", metavar="REV", default=None,
                     help="also time git revision REV, kernel by kernel, and print the speedups")
     ap.add_argument("--row-json", metavar="KERNEL", default=None, help=argparse.SUPPRESS)
@@ -236,8 +239,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.against:
         columns = ("kernel", "sched", f"sched@{args.against}", "sched x", "dfsim", f"dfsim@{args.against}",
                    "dfsim x", "check", f"check@{args.against}", "check x", "cycles", "verdict")
-    corpus = os.path.join(os.path.dirname(ROOT), "shared", "reference", "ktir-corpus")
-    if not args.no_corpus and os.path.isdir(corpus):
+    from corpus_accuracy import DEFAULT_CORPUS
+    corpus = args.corpus or DEFAULT_CORPUS
+    if not args.no_corpus and not os.path.isdir(corpus):
+        notes.append(f"corpus rows skipped: no KTIR corpus at {corpus} (give --corpus DIR)")
+    elif not args.no_corpus:
         for rel in CORPUS_KERNELS:
             row, problems = measure_corpus(corpus, rel, args.seed)
             rows.append(row)
