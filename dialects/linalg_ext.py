@@ -562,11 +562,24 @@ def _payload_region(parser: Parser, name: str, attrs: Mapping[str, Attribute], e
 # The dialect
 # ===========================================================================
 
+
+class IndexOp(_x.IndexOp):
+    """`linalg.index`, whose dimension must be a loop of the enclosing `linalg.generic`, as MLIR verifies
+    (a mutated `linalg.index 65536` reached the lowering as an IndexError)."""
+
+    def verify_(self) -> None:
+        super().verify_()  # its fields and traits (the generic parent)
+        parent = self.parent_op()
+        loops = len(parent.iterator_types) if isinstance(parent, _x.GenericOp) else None
+        if loops is not None and not 0 <= self.dim.value.data < loops:
+            raise VerifyException(f"expected dim ({self.dim.value.data}) to be lower than the number of loops "
+                                  f"({loops}) of the enclosing LinalgOp")
+
+
 _REPLACED = {op.name: op for op in (AddOp, SubOp, MulOp, ExpOp, LogOp, SqrtOp, SelectOp, FillOp, CopyOp, MaxOp, MinOp,
-                                    MatmulOp, GenericOp, BroadcastOp, TransposeOp, ReduceOp)}
+                                    MatmulOp, GenericOp, BroadcastOp, TransposeOp, ReduceOp, IndexOp)}
 
 YieldOp = _x.YieldOp
-IndexOp = _x.IndexOp
 
 ADDED_OPS = (DivOp, DivUnsignedOp, PowFOp, AbsOp, CeilOp, FloorOp, RoundOp, NegFOp, ReciprocalOp, RsqrtOp, SquareOp,
              TanhOp, ErfOp, BatchMatmulOp)

@@ -154,3 +154,23 @@ func.func @reduce_dimension_negative(%x: tensor<3x64xf16>, %init: tensor<3xf16>)
   %0 = linalg.reduce { arith.addf } ins(%x : tensor<3x64xf16>) outs(%init : tensor<3xf16>) dimensions = [-1]
   return
 }
+
+// -----
+
+func.func @index_beyond_the_loops(%a: tensor<4x4xindex>) {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%a : tensor<4x4xindex>) {
+  ^bb0(%out: index):
+    // expected-error @+1 {{'linalg.index' op expected dim (2) to be lower than the number of loops (2) of the enclosing LinalgOp}}
+    %i = linalg.index 2 : index
+    linalg.yield %i : index
+  } -> tensor<4x4xindex>
+  return
+}
+
+// -----
+
+func.func @index_outside_a_generic() {
+  // expected-error @+1 {{'linalg.index' expects parent op 'linalg.generic'}}
+  %i = linalg.index 0 : index
+  return
+}
