@@ -36,6 +36,12 @@ def _round_to(value: float, key: str) -> float:
     return value
 
 
+def round_to_type(value: float, t: Attribute) -> float:
+    """`value` converted to the float type `t` as `arith.sitofp`/`truncf` convert: to the nearest
+    value, and past the largest finite one to infinity (a constant fold must not overflow)."""
+    return _round_to(value, _type_key(t))
+
+
 def _bits_hex(value: float, key: str) -> str:
     if key == "f16":
         bits = struct.unpack("<H", struct.pack("<e", value))[0]

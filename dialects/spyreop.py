@@ -171,7 +171,12 @@ class _IntrinsicOp(IRDLOperation):
                 enum_attr = cls.get_irdl_definition().properties[word[2:-1]].constr.attr
                 props[word[2:-1]] = enum_attr(enum_attr.parse_parameter(parser))
             elif word.startswith("$"):
-                props[word[1:]] = FloatAttr(float(parser.parse_number()), f32)
+                start = parser.pos
+                number = float(parser.parse_number())
+                try:
+                    props[word[1:]] = FloatAttr(number, f32)
+                except OverflowError:  # xDSL packs the value with `struct`
+                    parser.raise_error(f"value out of range for f32: {number}", start, parser.pos)
             elif word == ",":
                 parser.parse_punctuation(",")
             else:

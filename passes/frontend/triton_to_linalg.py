@@ -62,6 +62,7 @@ from xdsl.traits import Pure
 from dfsched.compat import linalg_ops
 from dfsched.dialects import linalg_ext
 from dfsched.dialects.constants import constant_int
+from dfsched.float_text import round_to_type
 from dfsched.passes.frontend.linalg_generalize import generic_form, is_elementwise_on_tensors, make_generic
 from dfsched.passes.frontend.scalar_carries import carry_scalars_as_tensors
 from dfsched.passes.frontend.named_layout_ops import broadcasts_to_generics, fold_transposes_into_contractions
@@ -109,7 +110,7 @@ def _folded_cast(op: Operation) -> FloatAttr | None:
     """A constant integer or float converted to a float, as the constant it is."""
     source = op.operands[0].owner if op.name in CONSTANT_CASTS and isinstance(op.operands[0], OpResult) else None
     if isinstance(source, arith.ConstantOp) and isinstance(source.value, FloatAttr | IntegerAttr):
-        return FloatAttr(float(source.value.value.data), op.results[0].type)
+        return FloatAttr(round_to_type(float(source.value.value.data), op.results[0].type), op.results[0].type)
     return None
 
 

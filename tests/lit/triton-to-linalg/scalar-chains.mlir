@@ -57,3 +57,20 @@ func.func @splatted_constants(%var: tensor<1xf16>) -> tensor<1xf16> {
   %r = arith.divf %ot, %d : tensor<1xf16>
   return %r : tensor<1xf16>
 }
+
+// -----
+
+// An integer converted to f16 beyond f16's largest finite value (65504) folds to infinity, as
+// `arith.sitofp` rounds, not to a compiler crash (issue 19: a fuzzed `arith.constant 65536`).
+
+// CHECK-LABEL: func.func @splatted_constant_past_f16
+// CHECK:         %[[INF:.*]] = arith.constant 0x7C00 : f16
+// CHECK:         ^bb0(%[[V:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT:      arith.divf %[[V]], %[[INF]] : f16
+func.func @splatted_constant_past_f16(%var: tensor<1xf16>) -> tensor<1xf16> {
+  %n = arith.constant 65536 : i32
+  %nf = arith.sitofp %n : i32 to f16
+  %nt = tensor.splat %nf : tensor<1xf16>
+  %d = arith.divf %var, %nt : tensor<1xf16>
+  return %d : tensor<1xf16>
+}

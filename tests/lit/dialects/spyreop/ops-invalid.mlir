@@ -277,3 +277,11 @@ func.func @constant_untyped() {
   %c = spyreop.constant "one"
   return
 }
+
+// -----
+
+func.func @softplus_beta_past_f32(%a: f16) {
+  // expected-error @+1 {{value out of range for f32: 1e+300}}
+  %r = spyreop.softplus %a beta 1.0e300 threshold 2.0 : f16
+  return
+}
