@@ -295,21 +295,26 @@ def _evaluate(op_type: type, lhs: int, rhs: int) -> int | None:
     return result if I64_MIN <= result <= I64_MAX else None
 
 
-def evaluate_at_unit(value: SSAValue, unit: SSAValue) -> int | None:
+def evaluate_at_units(value: SSAValue, units: Sequence[SSAValue],
+                      memo: dict[SSAValue, list[int | None]] | None = None) -> list[int | None]:
+    """`value` at each of `units` (None where it is not known there). Each value's per-unit
+    table is read once for all units: per unit, a 65,536-tile grid would read it 65,536 times."""
+    memo = {} if memo is None else memo
+    if value in memo:
+        return memo[value]
     constant = constant_int(value)
     if constant is not None:
-        return constant
-    table = per_unit_constants(value)
-    if table is not None:
-        return table.get(unit)
-    op = value.owner
-    if not isinstance(op, READABLE) or len(op.operands) != 2:
-        return None
-    lhs = evaluate_at_unit(op.operands[0], unit)
-    rhs = evaluate_at_unit(op.operands[1], unit)
-    if lhs is None or rhs is None:
-        return None
-    return _evaluate(type(op), lhs, rhs)
+        result: list[int | None] = [constant] * len(units)
+    elif (table := per_unit_constants(value)) is not None:
+        result = [table.get(unit) for unit in units]
+    elif not isinstance(op := value.owner, READABLE) or len(op.operands) != 2:
+        result = [None] * len(units)
+    else:
+        lhs = evaluate_at_units(op.operands[0], units, memo)
+        rhs = evaluate_at_units(op.operands[1], units, memo)
+        result = [None if a is None or b is None else _evaluate(type(op), a, b) for a, b in zip(lhs, rhs)]
+    memo[value] = result
+    return result
 
 
 @dataclass
@@ -321,7 +326,7 @@ class Displacement:
     it is added to the symbol by the unit itself (times `runtime_scale`).
     """
     common: int = 0
-    per_unit: list[tuple[SSAValue, int]] = field(default_factory=list)
+    per_unit: dict[SSAValue, int] = field(default_factory=dict)
     runtime: SSAValue | None = None
     runtime_scale: int = 1
 
@@ -329,14 +334,11 @@ class Displacement:
         return bool(self.per_unit)
 
     def at(self, unit: SSAValue) -> int:
-        for key, offset in self.per_unit:
-            if key is unit:
-                return offset
-        return self.common
+        return self.per_unit.get(unit, self.common)
 
     def scale(self, factor: int) -> None:
         self.common *= factor
-        self.per_unit = [(u, o * factor) for u, o in self.per_unit]
+        self.per_unit = {u: o * factor for u, o in self.per_unit.items()}
         self.runtime_scale *= factor
 
 
@@ -364,19 +366,17 @@ def take_displacement_apart(offset: int | SSAValue, pu: ProgramUnitOp) -> Displa
     constant = constant_int(offset)
     if constant is not None:
         return Displacement(constant)
-    per_unit: list[tuple[SSAValue, int]] = []
-    for unit in pu.units:
-        by = evaluate_at_unit(offset, unit)
-        if by is None:
-            if _computed_from_program_arguments(offset):
-                return Displacement(runtime=offset)
-            site = offset.owner if isinstance(offset.owner, Operation) else pu
-            raise error(site, "the start address is computed from a run input and displaced by a value only "
-                              "known while the program runs, so no symbol stands for it")
-        per_unit.append((unit, by))
-    if all(o == per_unit[0][1] for _, o in per_unit):
-        return Displacement(per_unit[0][1])
-    return Displacement(0, per_unit)
+    units = list(pu.units)
+    values = evaluate_at_units(offset, units)
+    if None in values:
+        if _computed_from_program_arguments(offset):
+            return Displacement(runtime=offset)
+        site = offset.owner if isinstance(offset.owner, Operation) else pu
+        raise error(site, "the start address is computed from a run input and displaced by a value only "
+                          "known while the program runs, so no symbol stands for it")
+    if len(set(values)) <= 1:
+        return Displacement(values[0] if values else 0)
+    return Displacement(0, dict(zip(units, values)))
 
 
 # ---------------------------------------------------------------------------
