@@ -53,8 +53,8 @@ def compile_case(case, device: str, cpu: int) -> dict:
             child = subprocess.Popen(["dfsched-opt", "-ktir-to-dfir", f"--device={device}", path, "-o", os.devnull],
                                      stdout=subprocess.DEVNULL, stderr=err,
                                      preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu)))
-            _, status, usage = os.wait4(child.pid, 0)  # this child's own CPU time
-            child.returncode = os.waitstatus_to_exitcode(status)
+            _, wait_status, usage = os.wait4(child.pid, 0)  # this child's own CPU time
+            child.returncode = os.waitstatus_to_exitcode(wait_status)
             err.seek(0)
             stderr = err.read()
     finally:
