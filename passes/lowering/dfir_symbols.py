@@ -59,29 +59,14 @@ def _callee_name(call: CallOp) -> str:
     return call.callee.root_reference.data
 
 
-def _sole_call_to(top: Operation | None, func: FuncOp) -> CallOp | None:
-    """The one `func.call` naming `func` anywhere under `top` (None for none or several)."""
-    if top is None:
-        return None
-    name = func.sym_name.data
-    found: CallOp | None = None
-    for op in top.walk():
-        if isinstance(op, CallOp) and _callee_name(op) == name:
-            if found is not None:
-                return None
-            found = op
-    return found
-
-
-def _call_counts(top: Operation) -> dict[str, int]:
-    """How many `func.call`s under `top` name each callee (one walk for all functions: the
-    walk crosses a grid's thousands of per-core ops)."""
-    counts: dict[str, int] = {}
+def _calls_by_callee(top: Operation) -> dict[str, list[CallOp]]:
+    """The `func.call`s under `top` by callee name (one walk for all functions: the walk
+    crosses a grid's thousands of per-core ops)."""
+    calls: dict[str, list[CallOp]] = {}
     for op in top.walk():
         if isinstance(op, CallOp):
-            name = _callee_name(op)
-            counts[name] = counts.get(name, 0) + 1
-    return counts
+            calls.setdefault(_callee_name(op), []).append(op)
+    return calls
 
 
 def _function_argument(value: SSAValue) -> BlockArgument | None:
@@ -111,8 +96,11 @@ class SymbolAllocator:
 
     def __init__(self, top: ModuleOp):
         self.top = top
-        called = _call_counts(top)
-        kernels = [f for f in _functions(top) if f.body.blocks.first is not None and called.get(f.sym_name.data) != 1]
+        # Read once: numbering symbols adds and removes no call (issue #19: a walk per input
+        # traced crossed every per-core op of the grid).
+        self.calls = _calls_by_callee(top)
+        kernels = [f for f in _functions(top)
+                   if f.body.blocks.first is not None and len(self.calls.get(f.sym_name.data, ())) != 1]
         next_input = -1
         # Where each kernel's numbering starts (upstream numbers every kernel from -1 when it
         # traces an input back, which disagrees with its own declarations as soon as there
@@ -143,11 +131,13 @@ class SymbolAllocator:
         arg = _function_argument(value)
         if arg is None:
             return None
-        top = _outermost_module(arg.block.parent_op())
         for _ in range(MAX_CALL_DEPTH + 1):
             func = arg.block.parent_op()
             assert isinstance(func, FuncOp)
-            call = _sole_call_to(top, func)
+            top = _outermost_module(func)
+            calls = (self.calls if top is self.top else _calls_by_callee(top) if top is not None else {}
+                     ).get(func.sym_name.data, ())
+            call = calls[0] if len(calls) == 1 else None
             if call is None:
                 if not isinstance(arg.type, IndexType):
                     return None
