@@ -31,8 +31,9 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IndexType, IntAttr, IntegerAttr, ModuleOp, StringAttr
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.dialects.builtin import (DenseArrayBase, FileLineColLoc, IndexType, IntAttr, IntegerAttr, ModuleOp, StringAttr,
+                                   i32)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.parser import AffineParser, Parser, UnresolvedOperand  # noqa: F401  (UnresolvedOperand: re-export)
 from xdsl.pattern_rewriter import PatternRewriter  # noqa: F401  (re-export)
 from xdsl.printer import Printer
@@ -487,6 +488,8 @@ def _valid_by_shape(op: Operation) -> bool:
     """The ops a grid repeats per core (`dataflow.get_unit`, an index `arith.constant`) in the one
     shape their verifiers accept: checked here in a few comparisons instead of the generic
     verifier's constraint walk, which the pipeline runs after every pass on every op."""
+    if op.name == "uniform.def_immutable_mapping":
+        return _valid_mapping(op)
     # The tuples, not xDSL's per-call views (`operands`, `successors` build one per call).
     if op._operands or op.regions or op._successors or op._next_op is None:  # noqa: SLF001 (last: a terminator?)
         return False
@@ -502,6 +505,29 @@ def _valid_by_shape(op: Operation) -> bool:
                         for key, value in op.attributes.items())
                 and len(op.results) >= 1 and all(isinstance(r.type, IndexType) for r in op.results))
     return False
+
+
+def _valid_mapping(op: Operation) -> bool:
+    """A `uniform.def_immutable_mapping` (a grid-wide one has two operands per core) in the shape
+    its generic verifier accepts: one `index` result, an i32 `operandSegmentSizes` property of
+    two counts covering the operands, no erased operand, not last in its block, and its own
+    `verify_`. Anything else takes the full verifier, which words the error."""
+    sizes = op.properties.get("operandSegmentSizes")
+    if (op.attributes or len(op.properties) != 1 or op.regions or op._successors or op._next_op is None  # noqa: SLF001
+            or not isinstance(sizes, DenseArrayBase) or sizes.elt_type != i32
+            or len(op.results) != 1 or not isinstance(op.results[0].type, IndexType)):
+        return False
+    counts = sizes.get_values()
+    operands = op._operands  # noqa: SLF001 (the tuple)
+    if len(counts) != 2 or counts[0] < 0 or counts[1] < 0 or counts[0] + counts[1] != len(operands):
+        return False
+    if not all(type(v) is OpResult or type(v) is BlockArgument for v in operands):  # none erased
+        return False
+    try:
+        op.verify_()
+    except VerifyException:
+        return False
+    return True
 
 
 def verify_dominance(root: Operation) -> None:

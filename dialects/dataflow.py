@@ -287,10 +287,17 @@ class GetUnitOp(IRDLOperation):
 
     def _int(self, name: str) -> int | None:
         attr = self.attributes.get(name)
-        return attr.value.data if isinstance(attr, IntegerAttr) else None
+        # `type(...) is` first: a grid's lowering asks each unit for its core millions of times.
+        return attr.value.data if type(attr) is IntegerAttr or isinstance(attr, IntegerAttr) else None
 
-    core = property(lambda self: self._int("core"))
-    corelet = property(lambda self: self._int("corelet"), doc="None for a unit without a corelet (memory units)")
+    @property
+    def core(self) -> int | None:
+        return self._int("core")
+
+    @property
+    def corelet(self) -> int | None:
+        """None for a unit without a corelet (memory units)."""
+        return self._int("corelet")
 
     def verify_(self) -> None:
         if not self.results:

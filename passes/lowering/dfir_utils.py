@@ -150,7 +150,7 @@ def make_unit(name: str, tag: str, core: int | None = None, corelet: int | None 
 
 def get_unit_of(value: SSAValue) -> GetUnitOp | None:
     owner = value.owner
-    return owner if isinstance(owner, GetUnitOp) else None
+    return owner if type(owner) is GetUnitOp or isinstance(owner, GetUnitOp) else None
 
 
 def mapping_of(value: SSAValue) -> DefImmutableMappingOp | None:
