@@ -185,3 +185,25 @@ func.func @equalize_one_region() {
   }
   return
 }
+
+// -----
+
+// The verifier's shape check of grid-wide mappings (compat._valid_mapping) leaves these to the
+// generic verifier, which words the error.
+func.func @mapping_result_not_index() {
+  %u = dataflow.get_unit {core = 0 : i32, name = "C0-sfu", type = "sfu"} : index
+  %c = arith.constant 0 : index
+  // expected-error @+1 {{result 'result' at position 0 does not verify}}
+  %m = "uniform.def_immutable_mapping"(%u, %c) <{operandSegmentSizes = array<i32: 1, 1>}> : (index, index) -> i32
+  return
+}
+
+// -----
+
+func.func @mapping_segments_past_the_operands() {
+  %u = dataflow.get_unit {core = 0 : i32, name = "C0-sfu", type = "sfu"} : index
+  %c = arith.constant 0 : index
+  // expected-error @+1 {{operand count (2) does not match with the total size (3)}}
+  %m = "uniform.def_immutable_mapping"(%u, %c) <{operandSegmentSizes = array<i32: 1, 2>}> : (index, index) -> index
+  return
+}
