@@ -507,6 +507,9 @@ def _valid_by_shape(op: Operation) -> bool:
     return False
 
 
+_LIVE_VALUE_CLASSES = frozenset({OpResult, BlockArgument})
+
+
 def _valid_mapping(op: Operation) -> bool:
     """A `uniform.def_immutable_mapping` (a grid-wide one has two operands per core) in the shape
     its generic verifier accepts: one `index` result, an i32 `operandSegmentSizes` property of
@@ -521,7 +524,7 @@ def _valid_mapping(op: Operation) -> bool:
     operands = op._operands  # noqa: SLF001 (the tuple)
     if len(counts) != 2 or counts[0] < 0 or counts[1] < 0 or counts[0] + counts[1] != len(operands):
         return False
-    if not all(type(v) is OpResult or type(v) is BlockArgument for v in operands):  # none erased
+    if not set(map(type, operands)) <= _LIVE_VALUE_CLASSES:  # none erased
         return False
     try:
         op.verify_()

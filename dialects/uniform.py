@@ -106,17 +106,18 @@ class DefImmutableMappingOp(IRDLOperation):
             printer.print_attribute(value_type)
 
     def verify_(self) -> None:
-        if len(self.keys) != len(self.values):
-            raise VerifyException(f"has {len(self.keys)} keys but {len(self.values)} values")
-        if not self.keys:
+        keys, values = self.keys, self.values
+        if len(keys) != len(values):
+            raise VerifyException(f"has {len(keys)} keys but {len(values)} values")
+        if not keys:
             raise VerifyException("expects at least one [key -> value] entry")
         # Per class of defining op (a grid-wide mapping has thousands of entries, few classes): a
         # registered op's name and traits are its class's, an unregistered op's trait answers the same for all.
-        if isinstance(self.keys[0].owner, GetUnitOp):
-            if not all(issubclass(kind, GetUnitOp) for kind in {type(k.owner) for k in self.keys}):
+        if isinstance(keys[0].owner, GetUnitOp):
+            if not all(issubclass(kind, GetUnitOp) for kind in {type(k.owner) for k in keys}):
                 raise VerifyException("All Keys are not of same type")
-        owners = {type(v.owner): v.owner for v in self.values}.values()  # a block for a block argument
-        if _is_scalar_value(self.values[0].owner):
+        owners = {type(v.owner): v.owner for v in values}.values()  # a block for a block argument
+        if _is_scalar_value(values[0].owner):
             if not all(_is_scalar_value(owner) for owner in owners):
                 raise VerifyException("All map values are expected to be scalar values.")
         elif len({owner.name if isinstance(owner, Operation) else None for owner in owners}) > 1:
