@@ -56,11 +56,14 @@ CHECKS = [(kernel, device) for kernel in KERNELS if kernel not in INTER_TILE for
           if not (kernel in ADDRESS_LISTS | I32_POSITIONS and device == "quad_corelet")] + \
          [(kernel, "spyre") for kernel in sorted(ADDRESS_LISTS | INTER_TILE)] + \
          [(kernel, "ring4") for kernel in sorted(INTER_TILE)]
-# The three costliest checks on quad_corelet (18 s, 10 s and 10 s idle) are opt-in: the same kernels
-# check on sample here (matmul_kloop's K loop folds into one matmul in compute-group-extraction,
-# the same on every device), and quad_corelet's corelets, FIFOs and units check on every other example.
+# The costliest checks off sample are opt-in: three on quad_corelet (18 s, 10 s and 10 s idle) and,
+# to keep the default suite under 5 minutes, attention on quad_corelet and paged attention on spyre
+# (about 5 s each). The same kernels check on sample here (matmul_kloop's K loop folds into one
+# matmul in compute-group-extraction, the same on every device); quad_corelet's corelets, FIFOs and
+# units check on every other example, spyre's address lists on the other three gathers and scatters.
 SLOW_CHECKS = {("row_bias_tiled.mlir", "quad_corelet"), ("matmul.mlir", "quad_corelet"),
-               ("matmul_kloop.mlir", "quad_corelet")}
+               ("matmul_kloop.mlir", "quad_corelet"), ("attention.mlir", "quad_corelet"),
+               ("paged_attention_decode.mlir", "spyre")}
 
 
 @pytest.mark.parametrize("kernel,device", [pytest.param(*c, marks=pytest.mark.slow) if c in SLOW_CHECKS else c
