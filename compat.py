@@ -507,7 +507,8 @@ def _valid_by_shape(op: Operation) -> bool:
     return False
 
 
-_LIVE_VALUE_CLASSES = frozenset({OpResult, BlockArgument})
+LIVE_VALUE_CLASSES = frozenset({OpResult, BlockArgument})
+"""The classes of a value that is not erased: asked before the ABC's slow `isinstance`."""
 
 
 def _valid_mapping(op: Operation) -> bool:
@@ -524,7 +525,7 @@ def _valid_mapping(op: Operation) -> bool:
     operands = op._operands  # noqa: SLF001 (the tuple)
     if len(counts) != 2 or counts[0] < 0 or counts[1] < 0 or counts[0] + counts[1] != len(operands):
         return False
-    if not set(map(type, operands)) <= _LIVE_VALUE_CLASSES:  # none erased
+    if not set(map(type, operands)) <= LIVE_VALUE_CLASSES:  # none erased
         return False
     try:
         op.verify_()

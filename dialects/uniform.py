@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, i32
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, opt_prop_def,
                        prop_def, result_def, traits_def, var_operand_def, var_region_def, var_result_def)
 from xdsl.parser import Parser
@@ -20,7 +20,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from dfsched.compat import UnresolvedOperand, indented
+from dfsched.compat import LIVE_VALUE_CLASSES, UnresolvedOperand, indented
 from dfsched.dialects.dataflow import (CreateGroupOp, GetUnitOp, RegionYieldOp, dfir_dialect,
                                        ensure_implicit_terminator, newline, parse_operand_list, print_attr_dict,
                                        split_attr_dict)
@@ -29,7 +29,6 @@ from dfsched.dialects.directives import print_bracket_pairs
 from dfsched.dialects.symbol import QueryMapBase, ScalarValue
 
 _INDEX = IndexType()
-_VALUE_CLASSES = (OpResult, BlockArgument)  # asked before the ABC's slow isinstance (thousands of entries)
 
 
 YieldOp = op_class("YieldOp", RegionYieldOp, "uniform.yield", "Terminator of the uniform region ops.")
@@ -54,7 +53,7 @@ class DefImmutableMappingOp(IRDLOperation):
 
     def __init__(self, keys: Sequence[SSAValue], values: Sequence[SSAValue], result_type: Attribute = _INDEX):
         keys, values = list(keys), list(values)
-        if not all(type(v) in _VALUE_CLASSES or isinstance(v, SSAValue) for v in keys + values):
+        if not all(type(v) in LIVE_VALUE_CLASSES or isinstance(v, SSAValue) for v in keys + values):
             super().__init__(operands=[keys, values], result_types=[result_type])
             return
         # What the generic builder makes, without its per-operand argument handling: a grid-wide

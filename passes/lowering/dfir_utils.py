@@ -229,23 +229,11 @@ def iter_arg_of(pu: ProgramUnitOp, at: Operation | None = None) -> SSAValue:
     return arg
 
 
-_FirstTargets = tuple[dict[int, int], dict[tuple[int, int], int], int]
-_first_targets_memo: dict[tuple[int, ...], tuple[tuple[SSAValue, ...], _FirstTargets]] = {}
-
-
-def _first_targets(targets: Sequence[SSAValue]) -> _FirstTargets:
+def _first_targets(targets: Sequence[SSAValue]) -> tuple[dict[int, int], dict[tuple[int, int], int], int]:
     """The index of the first target per core and per (core, corelet), read up to the first
     target that is not a unit with a core (its index, or len(targets)): a unit with no match
-    before it meets it in upstream's scan.
-
-    One pass over the targets, not one per unit, and one per list of targets: the operation
-    lowerings ask the same unit list (a grid's thousands of units) once per FIFO endpoint. The
-    memo holds the targets themselves, so the ids it is keyed by stay theirs; a unit's core
-    and corelet are set when it is built."""
-    key = tuple(map(id, targets))
-    known = _first_targets_memo.get(key)
-    if known is not None:
-        return known[1]
+    before it meets it in upstream's scan. One pass over the targets, not one per unit (grids
+    of thousands of tiles)."""
     first_on_core: dict[int, int] = {}
     first_on_corelet: dict[tuple[int, int], int] = {}
     first_bad = len(targets)
@@ -256,11 +244,7 @@ def _first_targets(targets: Sequence[SSAValue]) -> _FirstTargets:
             break
         first_on_core.setdefault(target.core, index)
         first_on_corelet.setdefault((target.core, corelet_of(target)), index)
-    if len(_first_targets_memo) >= 16:  # a pass's few unit lists; the IR of earlier passes goes
-        _first_targets_memo.clear()
-    found = (first_on_core, first_on_corelet, first_bad)
-    _first_targets_memo[key] = (tuple(targets), found)
-    return found
+    return first_on_core, first_on_corelet, first_bad
 
 
 def query_for_component(builder: Builder, pu: ProgramUnitOp, targets: Sequence[SSAValue],
