@@ -68,7 +68,74 @@ def test_cache_commands(kernels, tmp_path):
     assert Store(cache).keys() == []
 
 
+class _RecordingRay:
+    """Ray's API as `run_ray` uses it, run in this process: each task runs when `wait` hands it
+    back, and every call is recorded."""
+
+    def __init__(self, fail_on: str | None = None) -> None:
+        self.calls: list[tuple] = []
+        self.fail_on = fail_on
+
+    def init(self, **options) -> None:
+        self.calls.append(("init", options))
+
+    def remote(self, function):
+        ray = self
+
+        class Task:
+            @staticmethod
+            def remote(*args):
+                ray.calls.append(("submit", args[0]))
+                return (function, args)
+        return Task
+
+    def wait(self, pending, num_returns):
+        assert num_returns == 1
+        return pending[:1], pending[1:]
+
+    def get(self, refs):
+        out = []
+        for function, args in refs:
+            if args[0] == self.fail_on:
+                raise RuntimeError(f"task for {args[0]} died")
+            out.append(function(*args))
+        return out
+
+    def shutdown(self) -> None:
+        self.calls.append(("shutdown",))
+
+
+def test_run_ray_submits_every_kernel_and_always_shuts_down(monkeypatch):
+    """`run_ray`'s use of Ray without starting one (the real local Ray is the opt-in
+    `test_build_on_a_local_ray_with_two_cpus`: its daemons take 7 s idle, 50 s beside the other
+    worker): a local Ray of the given CPUs or the cluster's address, one task per kernel, results
+    as they complete, and `ray.shutdown()` even when a task fails."""
+    from dfsched.tools import build
+
+    monkeypatch.setattr(build, "build_one", lambda kernel, *args: {"kernel": kernel, "args": args})
+    ray = _RecordingRay()
+    monkeypatch.setitem(sys.modules, "ray", ray)
+    results = list(build.run_ray(["a.mlir", "b.mlir"], None, 2, ("sample", (), None)))
+    assert results == [{"kernel": "a.mlir", "args": ("sample", (), None)},
+                       {"kernel": "b.mlir", "args": ("sample", (), None)}]
+    assert ray.calls[0] == ("init", {"num_cpus": 2, "include_dashboard": False, "log_to_driver": False,
+                                     "configure_logging": False})
+    assert ray.calls[1:] == [("submit", "a.mlir"), ("submit", "b.mlir"), ("shutdown",)]
+
+    ray = _RecordingRay(fail_on="b.mlir")
+    monkeypatch.setitem(sys.modules, "ray", ray)
+    with pytest.raises(RuntimeError, match="task for b.mlir died"):
+        list(build.run_ray(["a.mlir", "b.mlir"], "ray://head:10001", None, ("sample", (), None)))
+    assert ray.calls[0] == ("init", {"address": "ray://head:10001", "log_to_driver": False,
+                                     "configure_logging": False})
+    assert ray.calls[-1] == ("shutdown",)
+
+
+@pytest.mark.slow
 def test_build_on_a_local_ray_with_two_cpus(kernels, tmp_path):
+    """A real local Ray (opt-in: its daemons start in about 7 s idle and 50 s beside the other
+    pytest worker); the default run checks `run_ray`'s use of Ray in
+    `test_run_ray_submits_every_kernel_and_always_shuts_down`."""
     try:
         import ray  # noqa: F401
     except ImportError:

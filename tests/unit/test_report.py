@@ -26,7 +26,14 @@ REPORTS = [(kernel, device) for kernel in EXAMPLES for device in ("sample", "qua
           [(kernel, "ring4") for kernel in EXAMPLES if kernel.stem in INTER_TILE]
 
 
-@pytest.mark.parametrize("kernel,device", REPORTS, ids=[f"{k.stem}-{d}" for k, d in REPORTS])
+# quad_corelet's reports are opt-in: the default run reports every example on sample, and
+# `tests/lit/tools/report/quad-corelet.test` pins a quad_corelet report (its corelet lines).
+SLOW_REPORTS = {(kernel, "quad_corelet") for kernel in EXAMPLES}
+
+
+@pytest.mark.parametrize("kernel,device", [pytest.param(k, d, marks=pytest.mark.slow) if (k, d) in SLOW_REPORTS
+                                          else (k, d) for k, d in REPORTS],
+                         ids=[f"{k.stem}-{d}" for k, d in REPORTS])
 def test_report_on_every_example(kernel, device, tmp_path, capsys):
     out = tmp_path / "report.json"
     argv = [str(kernel), f"--device={device}", "-ktir-to-dfir", "--report", "--report-json", str(out),
