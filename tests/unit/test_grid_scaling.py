@@ -278,3 +278,23 @@ def test_uniform_grid_replication_matches_a_whole_grid_lowering():
     assert printed[0].count('type = "mnilu"') == 40
     assert "%c32 = arith.constant 32 : index" in printed[0]
     assert printed[1] == printed[0]
+
+
+def test_compare_outputs_copies_each_kernel_at_each_grid(tmp_path):
+    """`benchmarks/compare_outputs.py` (the byte comparison of backend changes) compiles each
+    kernel as it is and at each grid asked for, a 2-D grid made 1-D; a kernel without a grid only
+    as it is."""
+    spec = importlib.util.spec_from_file_location("compare_outputs",
+                                                  os.path.join(ROOT, "benchmarks", "compare_outputs.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    kernels = tmp_path / "in"
+    kernels.mkdir()
+    (kernels / "k.mlir").write_text('func.func @k() attributes {grid = [2, 1]} {\n  return\n}\n')
+    (kernels / "n.mlir").write_text("module {}\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    copies = module.kernel_copies([str(kernels / "k.mlir"), str(kernels / "n.mlir")], [7, 40], str(out))
+    assert [os.path.basename(c) for c in copies] == ["k.mlir", "k.grid7.mlir", "k.grid40.mlir", "n.mlir"]
+    assert "grid = [2, 1]" in (out / "k.mlir").read_text()
+    assert "grid = [40]" in (out / "k.grid40.mlir").read_text()
