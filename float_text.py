@@ -42,16 +42,24 @@ def round_to_type(value: float, t: Attribute) -> float:
     return _round_to(value, _type_key(t))
 
 
-def _bits_hex(value: float, key: str) -> str:
+def float_bits(value: float, t: Attribute) -> int:
+    """The IEEE bits of `value` converted to the float type `t` (nearest value, infinity past the
+    largest finite one), as the hex form of a literal and a constant in DataflowIR hold them."""
+    return _bits(_round_to(value, _type_key(t)), _type_key(t))
+
+
+def _bits(value: float, key: str) -> int:
     if key == "f16":
-        bits = struct.unpack("<H", struct.pack("<e", value))[0]
-    elif key == "f32":
-        bits = struct.unpack("<I", struct.pack("<f", value))[0]
-    elif key == "bf16":
-        bits = struct.unpack("<I", struct.pack("<f", value))[0] >> 16
-    else:
-        bits = struct.unpack("<Q", struct.pack("<d", value))[0]
-    return f"0x{bits:X}"
+        return struct.unpack("<H", struct.pack("<e", value))[0]
+    if key == "f32":
+        return struct.unpack("<I", struct.pack("<f", value))[0]
+    if key == "bf16":
+        return struct.unpack("<I", struct.pack("<f", value))[0] >> 16
+    return struct.unpack("<Q", struct.pack("<d", value))[0]
+
+
+def _bits_hex(value: float, key: str) -> str:
+    return f"0x{_bits(value, key):X}"
 
 
 def _apfloat_string(value: float, precision: int, max_padding: int, truncate_zero: bool) -> str:

@@ -19,9 +19,6 @@
 
 from __future__ import annotations
 
-import math
-import struct
-
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -43,6 +40,7 @@ from xdsl.rewriter import InsertPoint
 
 from dfsched.arch.elementwise import ELEMENTWISE_OPS
 from dfsched.diagnostics import error
+from dfsched.float_text import float_bits
 from dfsched.dialects.dataflow import SendOp
 from dfsched.dialects.ktdf import ReadFromFifoOp, TilingDeriveSizeOp, WriteToFifoOp
 from dfsched.dialects.vectorchain import BinaryOp, BinaryOperator, BinaryOperatorAttr, ConstantBitstreamOp, ShuffleOp
@@ -610,29 +608,9 @@ def _scalar_bits(value: Attribute, element_type: Attribute, at: Operation) -> in
         width = element_type.width.data if isinstance(element_type, IntegerType) else 64
         return value.value.data & ((1 << width) - 1)
     if isinstance(value, FloatAttr):
-        number = float(value.value.data)
-        if isinstance(element_type, Float16Type):
-            return _float_bits(number, "e")
-        if isinstance(element_type, Float32Type):
-            return _float_bits(number, "f")
-        if isinstance(element_type, Float64Type):
-            return _float_bits(number, "d")
-        if isinstance(element_type, BFloat16Type):
-            bits32 = _float_bits(number, "f")
-            return (bits32 + 0x7FFF + ((bits32 >> 16) & 1)) >> 16  # round to nearest even
+        if isinstance(element_type, Float16Type | Float32Type | Float64Type | BFloat16Type):
+            return float_bits(float(value.value.data), element_type)
     raise error(at, f"linalg.fill of a {value} cannot fill a vector of {element_type}")
-
-
-def _float_bits(number: float, code: str) -> int:
-    """The IEEE bits of `number` rounded to the `struct` format `code` (e: f16, f: f32, d: f64),
-    as a conversion rounds it: past the largest finite value, infinity. The standard library's
-    `struct` rather than numpy: a compile otherwise imports no numpy (only a `--bind` of a float
-    argument does), and its import cost more than lowering a whole example (README, compile time)."""
-    try:
-        packed = struct.pack("<" + code, number)
-    except OverflowError:
-        packed = struct.pack("<" + code, math.copysign(math.inf, number))
-    return int.from_bytes(packed, "little")
 
 
 class LowerLinalgFill(RewritePattern):

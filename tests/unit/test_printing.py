@@ -39,7 +39,7 @@ def _on_ints_too(op):
 add, sub, mul, floordiv, ceildiv, mod, neg = map(_on_ints_too, (affine_add, affine_sub, affine_mul, affine_floordiv,
                                                                affine_ceildiv, affine_mod, affine_neg))
 from dfsched.dialects.affine_subscripts import format_affine_expr, format_affine_map, format_affine_set
-from dfsched.float_text import format_float
+from dfsched.float_text import float_bits, format_float
 
 d0, d1, d2 = AffineDimExpr(0), AffineDimExpr(1), AffineDimExpr(2)
 s0, s1 = AffineSymExpr(0), AffineSymExpr(1)
@@ -220,6 +220,22 @@ def test_mixin_rejects_non_affine_products():
 )
 def test_format_float(value, type, text):
     assert format_float(value, type) == text
+
+
+@pytest.mark.parametrize(
+    "value, type, bits",
+    [
+        (1.0, Float16Type(), 0x3C00),
+        (65520.0, Float16Type(), 0x7C00),  # past f16's largest finite value: infinity
+        (-1e300, Float32Type(), 0xFF800000),  # past f32's range (struct refuses it): -infinity
+        (1.0 / 3, BFloat16Type(), 0x3EAB),  # rounded to nearest, not truncated (0x3EAA)
+        (3.4e38, BFloat16Type(), 0x7F80),  # rounds past bf16's largest finite value
+        (0.5, Float64Type(), 0x3FE0000000000000),
+    ],
+)
+def test_float_bits_round_as_a_conversion(value, type, bits):
+    """One home for a float's bits: the printer's hex literals and `linalg.fill`'s constants."""
+    assert float_bits(value, type) == bits
 
 
 # ---------------------------------------------------------------------------
