@@ -594,6 +594,15 @@ class MLIRPrinter(PrinterBase):
         assert self.names is not None
         return self.names.value_text(value)
 
+    def pairs_text(self, first: Sequence[SSAValue], second: Sequence[SSAValue], separator: str) -> str:
+        """`[%a -> %b], [%c -> %d]` as one string (a grid-wide mapping has a pair per core)."""
+        if not first:
+            return ""
+        self.value_text(first[0])  # names the values of the op being printed, if not yet done
+        assert self.names is not None
+        text = self.names.value_text
+        return ", ".join([f"[{text(a)}{separator}{text(b)}]" for a, b in zip(first, second)])
+
     def print_string(self, text: str, *, indent: int | None = None) -> None:
         if "\n" in text:
             super().print_string(text, indent=indent)
@@ -1004,6 +1013,9 @@ class _AliasCollector(MLIRPrinter):
 
     def value_text(self, value: SSAValue) -> str:
         return "%"  # nothing is printed, and SSA names hold no attribute (a grid has thousands of operands)
+
+    def pairs_text(self, first: Sequence[SSAValue], second: Sequence[SSAValue], separator: str) -> str:
+        return ""  # SSA values hold no attribute: a grid-wide mapping's pairs are not built twice
 
 
 def _mark_non_deferrable(info: _AliasInfo) -> None:

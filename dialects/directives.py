@@ -116,9 +116,9 @@ def parse_bracket_pairs(parser: Parser) -> tuple[list[UnresolvedOperand], list[U
 def print_bracket_pairs(printer: Printer, first: Sequence[SSAValue], second: Sequence[SSAValue],
                         separator: str = " : ") -> None:
     """`[%a : %b], [%c : %d]` (`separator` between the two of a pair)."""
-    value_text = getattr(printer, "value_text", None)  # dfsched's printer: one string for all pairs
-    if value_text is not None:
-        printer.print_string(", ".join(f"[{value_text(a)}{separator}{value_text(b)}]" for a, b in zip(first, second)))
+    pairs_text = getattr(printer, "pairs_text", None)  # dfsched's printer: one string for all pairs
+    if pairs_text is not None:
+        printer.print_string(pairs_text(first, second, separator))
         return
     for i, (a, b) in enumerate(zip(first, second)):
         if i:
