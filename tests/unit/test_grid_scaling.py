@@ -161,6 +161,20 @@ def test_collapse_does_not_announce_per_core_constants(monkeypatch):
     assert 'name = "C299-sfu-CL1"' in text
 
 
+def test_alias_collection_does_not_build_mapping_pairs(monkeypatch):
+    """The printer's first, output-free pass collects attribute aliases; a grid-wide mapping's
+    `[%key -> %value]` pairs hold none, so only the real pass builds their text (work per tile:
+    issue 19). The pairs are still printed, once per entry."""
+    built: list[str] = []
+    pairs = printing.MLIRPrinter.pairs_text
+    monkeypatch.setattr(printing.MLIRPrinter, "pairs_text",
+                        lambda self, first, second, sep: (built.append(type(self).__name__),
+                                                          pairs(self, first, second, sep))[1])
+    text = printing.module_to_string(_compiled(_add_kernel(300)))
+    assert built and "_AliasCollector" not in built
+    assert text.count("[%") >= 300
+
+
 def test_constants_once_per_value_give_the_per_entry_output(monkeypatch):
     """The per-core constants of a folded mapping (query-map collapse) and of a parallel loop's
     per-corelet bounds and offsets are built once per distinct value; a constant per entry, as
