@@ -45,7 +45,8 @@ def round_to_type(value: float, t: Attribute) -> float:
 def float_bits(value: float, t: Attribute) -> int:
     """The IEEE bits of `value` converted to the float type `t` (nearest value, infinity past the
     largest finite one), as the hex form of a literal and a constant in DataflowIR hold them."""
-    return _bits(_round_to(value, _type_key(t)), _type_key(t))
+    key = _type_key(t)
+    return _bits(_round_to(value, key), key)
 
 
 def _bits(value: float, key: str) -> int:

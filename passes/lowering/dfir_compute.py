@@ -40,11 +40,11 @@ from xdsl.rewriter import InsertPoint
 
 from dfsched.arch.elementwise import ELEMENTWISE_OPS
 from dfsched.diagnostics import error
-from dfsched.float_text import float_bits
 from dfsched.dialects.dataflow import SendOp
 from dfsched.dialects.ktdf import ReadFromFifoOp, TilingDeriveSizeOp, WriteToFifoOp
 from dfsched.dialects.vectorchain import BinaryOp, BinaryOperator, BinaryOperatorAttr, ConstantBitstreamOp, ShuffleOp
 from dfsched.dialects.constants import constant_int
+from dfsched.float_text import float_bits
 from dfsched.passes.body_positions import lane_positions
 from dfsched.passes.builder import Builder
 from dfsched.passes.contraction import MATRIX_TILE, matrix_tile

@@ -271,6 +271,45 @@ func.func @nonzero_fill() attributes {grid = [1]} {
 
 // -----
 
+// A fill's constant is converted to the vector's element type as `arith.truncf` converts it:
+// 1.0e5 is past f16's largest finite value, so the splat is +infinity (0x7c00).
+// CHECK-LABEL: func.func @fill_past_the_range
+// CHECK:         vectorchain.constant_bitstream {value = [0x7c00]} : vector<1xf16>
+func.func @fill_past_the_range() attributes {grid = [1]} {
+  %sfu = dataflow.get_unit {core = 0 : i32, name = "C0-SFU", type = "SFU"} : index
+  %tid = ktdp.get_compute_tile_id : index
+  %k = arith.constant 0 : index
+  %m = uniform.def_immutable_mapping([%k -> %sfu]):index
+  %q = uniform.query_map(map:%m, key:%tid) : index
+  ktdf_lowering.execute_on %q {
+    %big = arith.constant 1.0e+05 : f32
+    %e = tensor.empty() : tensor<64xf16>
+    %r = linalg.fill ins(%big : f32) outs(%e : tensor<64xf16>) -> tensor<64xf16>
+    "test.use"(%r) : (tensor<64xf16>) -> ()
+  }
+  return
+}
+
+// -----
+
+func.func @integer_fill_of_a_float_vector() attributes {grid = [1]} {
+  %sfu = dataflow.get_unit {core = 0 : i32, name = "C0-SFU", type = "SFU"} : index
+  %tid = ktdp.get_compute_tile_id : index
+  %k = arith.constant 0 : index
+  %m = uniform.def_immutable_mapping([%k -> %sfu]):index
+  %q = uniform.query_map(map:%m, key:%tid) : index
+  ktdf_lowering.execute_on %q {
+    %one = arith.constant 1 : i16
+    %e = tensor.empty() : tensor<64xf16>
+    // expected-error @below {{linalg.fill of a 1 : i16 cannot fill a vector of f16}}
+    %r = linalg.fill ins(%one : i16) outs(%e : tensor<64xf16>) -> tensor<64xf16>
+    "test.use"(%r) : (tensor<64xf16>) -> ()
+  }
+  return
+}
+
+// -----
+
 func.func @reduction_of_a_constant() attributes {grid = [1]} {
   %sfu = dataflow.get_unit {core = 0 : i32, name = "C0-SFU", type = "SFU"} : index
   %tid = ktdp.get_compute_tile_id : index
