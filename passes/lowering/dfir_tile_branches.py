@@ -12,6 +12,8 @@ calls. A program called from elsewhere too is left, and so is the branch.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -27,6 +29,26 @@ _ARITH = {"arith.cmpi", "arith.addi", "arith.subi", "arith.muli", "arith.remui",
 
 
 def specialise_tile_branches(module: ModuleOp) -> None:
+    for branch, kernel, body, cores in launching_branches(module):
+        for call in body:
+            _keep_cores(module, call.callee.root_reference.data, set(cores))
+            call.detach()
+            Rewriter.insert_op(call, InsertPoint.before(branch))
+        Rewriter.erase_op(branch)
+        _erase_unused_tile_arithmetic(kernel)
+
+
+def launch_tiles(module: ModuleOp) -> dict[str, list[int]]:
+    """The tiles each program runs on, for the programs launched only under a host branch on the
+    tile id (the branches `specialise_tile_branches` evaluates); other programs run on every tile."""
+    return {call.callee.root_reference.data: cores
+            for _, _, body, cores in launching_branches(module) for call in body}
+
+
+def launching_branches(module: ModuleOp) -> Iterator[tuple[scf.IfOp, func.FuncOp, list[func.CallOp], list[int]]]:
+    """Each host `scf.if` that only launches programs (called nowhere else) under a condition
+    on the tile id known at every tile of the grid: the branch, its kernel, its calls and the
+    tiles where it holds."""
     calls: dict[str, int] = {}
     for op in module.walk():
         if isinstance(op, func.CallOp):
@@ -41,16 +63,9 @@ def specialise_tile_branches(module: ModuleOp) -> None:
         if not body or not all(isinstance(op, func.CallOp) and calls.get(op.callee.root_reference.data) == 1
                                for op in body):
             continue
-        tiles = one_d_grid_size(kernel)
-        cores = [t for t in range(tiles) if evaluate_at_tile(branch.cond, (t,))]
-        if None in [evaluate_at_tile(branch.cond, (t,)) for t in range(tiles)]:
-            continue
-        for call in body:
-            _keep_cores(module, call.callee.root_reference.data, set(cores))
-            call.detach()
-            Rewriter.insert_op(call, InsertPoint.before(branch))
-        Rewriter.erase_op(branch)
-        _erase_unused_tile_arithmetic(kernel)
+        holds = [evaluate_at_tile(branch.cond, (t,)) for t in range(one_d_grid_size(kernel))]
+        if None not in holds:
+            yield branch, kernel, body, [t for t, h in enumerate(holds) if h]
 
 
 def _keep_cores(module: ModuleOp, program: str, cores: set[int]) -> None:

@@ -66,6 +66,7 @@ from dfsched.passes.lowering.overlap_staging_copies import common_slab_dim, iter
 from dfsched.arch.loading import required_device_model
 from dfsched.passes.lowering.program import one_d_grid_size
 from dfsched.passes.lowering.uniform_grid import fold_uniform_grid, is_core_uniform
+from dfsched.passes.lowering.working_prefix import fold_working_prefix, working_prefixes
 from dfsched.passes.lowering.stage_dag import (
     address_list_edges,
     CircularDependency,
@@ -91,6 +92,10 @@ class KTDFToKTDFLowering(DevicePass):
     """When no core's program can differ from another's, lower a larger grid on this many cores
     only, for `wrap-program-dfir` to replicate (`uniform_grid.py`, Decision 121); 0: never."""
 
+    working_prefix: bool = True
+    """Lower a program that only the first tiles launch on their cores only (`working_prefix.py`,
+    Decision 122); false: on every core."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         model = required_device_model(op, self.device)
         if self.overlap_copies:
@@ -102,6 +107,11 @@ class KTDFToKTDFLowering(DevicePass):
         if self.uniform_grid_cores > 0 and is_core_uniform(op):
             for plan in plans:
                 plan.grid = fold_uniform_grid(plan.function, plan.grid, self.uniform_grid_cores)
+        elif self.working_prefix:
+            prefixes = working_prefixes(op, [plan.function for plan in plans])
+            for plan in plans:
+                if plan.function in prefixes:
+                    plan.grid = fold_working_prefix(plan.function, prefixes[plan.function])
         for plan in plans:
             lower_function(plan)
 

@@ -61,7 +61,7 @@ def expand_uniform_grids(module: ModuleOp) -> None:
     """Replicate the cores of every function `fold_uniform_grid` folded, to its real grid."""
     for function in [op for op in module.walk() if isinstance(op, func.FuncOp) and MARK in op.attributes]:
         real, keys = function.attributes[MARK], function.attributes.get(KEYS)
-        cores, size = _one_size(function.attributes.get("grid")), _one_size(real)
+        cores, size = one_size_of(function.attributes.get("grid")), one_size_of(real)
         if cores is None or size is None or size <= cores or not (
                 isinstance(keys, ArrayAttr) and all(isinstance(k, IntegerAttr) for k in keys.data)):
             raise error(function, f"cannot replicate a grid: '{MARK}' must be a 1-D grid larger than 'grid', "
@@ -72,8 +72,8 @@ def expand_uniform_grids(module: ModuleOp) -> None:
         _order_constants_as_core_keys(function.body.block, cores, {k.value.data for k in keys.data})
 
 
-def _one_size(grid: object) -> int | None:
-    """The size of a 1-D grid attribute `[n]`, or None."""
+def one_size_of(grid: object) -> int | None:
+    """The size of a 1-D grid attribute `[n]`, or None (a malformed grid the folds refuse)."""
     if isinstance(grid, ArrayAttr) and len(grid.data) == 1 and isinstance(grid.data[0], IntegerAttr):
         return grid.data[0].value.data
     return None

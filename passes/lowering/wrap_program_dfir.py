@@ -35,6 +35,7 @@ from dfsched.diagnostics import error
 from dfsched.dialects.dataflow import ProgramUnitOp
 from dfsched.dialects.symbol import CreateIdOp
 from dfsched.passes.lowering.uniform_grid import expand_uniform_grids
+from dfsched.passes.lowering.working_prefix import restore_working_prefix_grids
 
 PASS = "wrap-program-dfir"
 BODY_SUFFIX = "_body"
@@ -165,3 +166,4 @@ class WrapProgramDfir(ModulePass):
         for program_module in programs:
             _wrap(program_module)
         expand_uniform_grids(op)
+        restore_working_prefix_grids(op)

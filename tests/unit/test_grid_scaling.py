@@ -294,6 +294,32 @@ def test_uniform_grid_replication_matches_a_whole_grid_lowering():
     assert printed[1] == printed[0]
 
 
+def test_working_prefix_drops_only_units_no_program_runs_on():
+    """A row kernel raised to 16 tiles for its 4 rows, lowered on its working prefix (Decision
+    122), launches every program on the units a whole-grid lowering launches it on, in the same
+    order, keeps the real grid, and declares no unit of a core past the prefix."""
+    from dfsched import pipeline
+    from dfsched.dialects.dataflow import ProgramUnitOp
+
+    with open(os.path.join(ROOT, "examples", "scale_rows_triton.mlir")) as f:
+        text = f.read().replace("grid = [2, 1]", "grid = [16]")
+    launched, declared, grids = [], [], []
+    for prefix in ("false", "true"):
+        passes = ",".join(pipeline.KTIR_TO_DFIR).replace("uniform-grid-cores=3", f"uniform-grid-cores=3 working-prefix={prefix}")
+        tool = DfschedOptMain(["-p", passes, "--device=sample", "--unit=byte", "-"])  # --unit: the front door
+        module = tool.parse("k.mlir", text)
+        for request, instance in tool.front_door_passes() + tool.build_passes():
+            tool.apply_pass(module, request, instance)
+        launched.append([[str(u.owner.attributes.get("name", u.owner.name)) for u in op.units]
+                         for op in module.walk() if isinstance(op, ProgramUnitOp)])
+        declared.append({op.attributes["core"].value.data for op in module.walk()
+                         if isinstance(op, GetUnitOp) and "core" in op.attributes})
+        grids.append([str(op.attributes["grid"]) for op in module.walk() if "grid" in op.attributes])
+    assert launched[1] == launched[0] and launched[0]
+    assert declared[0] == set(range(16)) and declared[1] == set(range(4))
+    assert grids[1] == grids[0] and set(grids[0]) == {"[16 : i64]"}
+
+
 def test_compare_outputs_copies_each_kernel_at_each_grid(tmp_path):
     """`benchmarks/compare_outputs.py` (the byte comparison of backend changes) compiles each
     kernel as it is and at each grid asked for, a 2-D grid made 1-D; a kernel without a grid only
