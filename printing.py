@@ -77,10 +77,24 @@ from dfsched.dialects.affine_subscripts import format_affine_map, format_affine_
 # ---------------------------------------------------------------------------
 
 
-def print_module(module: ModuleOp, stream: IO[str], generic: bool = False, debuginfo: bool = False) -> None:
-    """Print `module` (or any top-level op) exactly as `mlir-opt` would, aliases included."""
+def print_module(module: ModuleOp, stream: IO[str], generic: bool = False, debuginfo: bool = False,
+                 grids: Sequence[Any] = ()) -> None:
+    """Print `module` (or any top-level op) exactly as `mlir-opt` would, aliases included.
+
+    `grids`: the replications of `uniform_grid.grids_for_the_printer` (Decision 121), whose
+    other cores are written as they are printed: the bytes `expand_uniform_grids` then printing
+    give, without building hundreds of thousands of ops and millions of operands."""
     printer = MLIRPrinter(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
+    for replication in grids:
+        printer.write_other_cores(replication)
     printer.print_top_level(module)
+
+
+def writes_units_directly(unit: Operation) -> bool:
+    """Whether the printer can write `unit`'s copy on another core (`MLIRPrinter.write_other_cores`):
+    a core-0 `dataflow.get_unit` in the form the printer writes directly."""
+    text = _plain_op_text(unit)
+    return text is not None and text.count("{core = 0 : i32") == 1 and text.count('name = "C0-') == 1
 
 
 def module_to_string(op: Operation, generic: bool = False, debuginfo: bool = False) -> str:
@@ -263,8 +277,9 @@ class _Scope:
 class NameTable:
     """SSA value and block names of one printed IR tree, computed as MLIR's SSANameState does."""
 
-    def __init__(self, root: Operation, generic: bool = False):
+    def __init__(self, root: Operation, generic: bool = False, reserve: dict[Operation, int] | None = None):
         self.generic = generic
+        self._reserve = reserve or {}  # op -> how many numbers the values printed after it take
         self.names: dict[SSAValue, str] = {}
         self.groups: dict[Operation, list[int]] = {}
         self.blocks: dict[Block, tuple[int, str]] = {}
@@ -310,8 +325,11 @@ class NameTable:
                 self._next_arg += 1
             else:
                 self._set_name(arg, "")
+        reserve = self._reserve
         for op in block.ops:
             self._number_op(op)
+            if reserve and op in reserve:
+                self._next_value += reserve[op]
 
     def _number_op(self, op: Operation) -> None:
         groups = [0]
@@ -540,11 +558,25 @@ class MLIRPrinter(PrinterBase):
     _visited_ids: dict[int, _AliasInfo] = field(default_factory=dict, init=False)
     _children: list[_AliasInfo] | None = field(default=None, init=False)
     _can_defer: bool = field(default=False, init=False)
+    # A grid's other cores, written as printed (`write_other_cores`): the last unit of each run ->
+    # (its first unit, cores lowered, grid); each mapping or program unit naming them -> its
+    # operands in chunks (`uniform_grid.Replication.users`) and the grid.
+    _grid_runs: dict[Operation, tuple[Operation, int, int]] = field(default_factory=dict, init=False)
+    _grid_users: dict[Operation, tuple[list[Any], int]] = field(default_factory=dict, init=False)
+    _current_op: Operation | None = field(default=None, init=False)
+
+    def write_other_cores(self, replication: Any) -> None:
+        """Print `replication`'s function (`uniform_grid.Replication`, checked) with every core."""
+        for run in replication.runs:
+            self._grid_runs[run[-1]] = (run[0], replication.cores, replication.grid)
+        for op, chunks in replication.users.items():
+            self._grid_users[op] = (chunks, replication.grid)
 
     # -- top level -----------------------------------------------------------
     def print_top_level(self, op: Operation) -> None:
         """Aliases, the op, a newline, then the deferred (location) aliases: MLIR's file layout."""
-        self.names = NameTable(op, self.print_generic_format)
+        reserve = {last: grid - cores for last, (_, cores, grid) in self._grid_runs.items()}
+        self.names = NameTable(op, self.print_generic_format, reserve)
         collector = _AliasCollector(
             stream=None, print_generic_format=self.print_generic_format, print_debuginfo=self.print_debuginfo,
             names=self.names, collecting=True, caches=self.caches,
@@ -600,8 +632,46 @@ class MLIRPrinter(PrinterBase):
             return ""
         self.value_text(first[0])  # names the values of the op being printed, if not yet done
         assert self.names is not None
+        grid = self._grid_users.get(self._current_op) if self._grid_users else None
+        if grid is not None:  # a mapping of a grid written as printed: keys' chunks, then values'
+            chunks, size = grid
+            half = len(chunks) // 2
+            return ", ".join([f"[{a}{separator}{b}]" for a, b in zip(self._grid_texts(chunks[:half], size),
+                                                                      self._grid_texts(chunks[half:], size))])
         text = self.names.value_text
         return ", ".join([f"[{text(a)}{separator}{text(b)}]" for a, b in zip(first, second)])
+
+    def operands_text(self, values: Sequence[SSAValue]) -> str:
+        """`%a, %b, ...` as one string (a grid-wide program unit names a unit per core)."""
+        grid = self._grid_users.get(self._current_op) if self._grid_users else None
+        if grid is not None:
+            return ", ".join(self._grid_texts(*grid))
+        return ", ".join([self.value_text(v) for v in values])
+
+    def _grid_texts(self, chunks: list[Any], grid: int) -> list[str]:
+        """The names of every core's operands for chunks of `uniform_grid.Replication.users`: a
+        run's units are numbered consecutively, core 0's first (`NameTable` reserves the others)."""
+        assert self.names is not None
+        out: list[str] = []
+        for template, _, shared in chunks:
+            if template is None:
+                out.extend([self.value_text(shared)] * grid)
+            else:
+                base = int(self.names.names[template.results[0]])
+                out.extend([f"%{base + core}" for core in range(grid)])
+        return out
+
+    def _print_other_cores(self, last: Operation) -> None:
+        """After the last unit of a run, the units of the cores it was not lowered on."""
+        template, cores, grid = self._grid_runs[last]
+        assert self.names is not None
+        base = int(self.names.names[template.results[0]])
+        head, rest = self.caches.plain_text(template).split("{core = 0 : i32", 1)
+        middle, tail = rest.split('name = "C0-', 1)
+        name = self._op_name(template)
+        for core in range(cores, grid):
+            self.print_new_line()
+            self.print_string(f'%{base + core} = {name}{head}{{core = {core} : i32{middle}name = "C{core}-{tail}')
 
     def print_string(self, text: str, *, indent: int | None = None) -> None:
         if "\n" in text:
@@ -676,6 +746,7 @@ class MLIRPrinter(PrinterBase):
 
     def print_op(self, op: Operation) -> None:
         self._ensure_names(op)
+        self._current_op = op
         plain = None if self.print_generic_format or self.print_debuginfo else self.caches.plain_text(op)
         if self.collecting:
             if plain is None:
@@ -808,6 +879,8 @@ class MLIRPrinter(PrinterBase):
                     continue
                 self.print_new_line()
                 self.print_op(op)
+                if self._grid_runs and op in self._grid_runs and not self.collecting:
+                    self._print_other_cores(op)
 
     def _print_predecessors(self, block: Block) -> None:
         if block.parent is None:
@@ -1016,6 +1089,9 @@ class _AliasCollector(MLIRPrinter):
 
     def pairs_text(self, first: Sequence[SSAValue], second: Sequence[SSAValue], separator: str) -> str:
         return ""  # SSA values hold no attribute: a grid-wide mapping's pairs are not built twice
+
+    def operands_text(self, values: Sequence[SSAValue]) -> str:
+        return ""
 
 
 def _mark_non_deferrable(info: _AliasInfo) -> None:

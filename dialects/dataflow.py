@@ -377,7 +377,11 @@ class ProgramUnitOp(IRDLOperation):
             printer.print_string("iter_arg : ")
             printer.print_list(args, printer.print_operand)
             printer.print_string(" -> (")
-        printer.print_list(self.units, printer.print_operand)
+        operands_text = getattr(printer, "operands_text", None)  # dfsched's printer: one string
+        if operands_text is not None:
+            printer.print_string(operands_text(self.units))
+        else:
+            printer.print_list(self.units, printer.print_operand)
         if args:
             printer.print_string(")")
         print_attr_dict(printer, self)

@@ -77,6 +77,8 @@ def _value_flag(argv: list[str], i: int, name: str) -> tuple[str, int] | None:
 class DfschedMain(DfschedOptMain):
     """`dfsched-opt` plus upstream `dataflow-scheduler`'s flags and parse-time device injection."""
 
+    writes_grids_when_printing = False  # its module also feeds the cache and the split files
+
     def __init__(self, args: Sequence[str]):
         argv = list(args)
         self.emit_dfir = False
@@ -247,8 +249,8 @@ class DfschedMain(DfschedOptMain):
         path = device_path(spec, module)
         declare_device(module, infer_device_name(path, module), path)
 
-    def _print(self, module: ModuleOp) -> str:
-        return super()._print(module) if self.print_final_ir else ""
+    def _print(self, module: ModuleOp, grids=()) -> str:
+        return super()._print(module, grids) if self.print_final_ir else ""
 
 
 _EMIT_MARKER = "dfsched-emit-dfir-pipeline"

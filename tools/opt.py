@@ -85,6 +85,12 @@ def _split_pass_flags(argv: list[str]) -> tuple[list[str], list[PassRequest], bo
 class DfschedOptMain(xDSLOptMain):
     """xDSLOptMain with dfsched's dialects, passes and flags; `run` is ours."""
 
+    writes_grids_when_printing = True
+    """When the pipeline ends with `wrap-program-dfir` and its result is only printed, the printer
+    writes a uniform grid's other cores (`printing.print_module(grids=...)`) instead of the pass
+    building them: the same bytes, without building hundreds of thousands of ops."""
+    _grids_left_folded = False
+
     def __init__(self, args: Sequence[str]):
         self.source_manager = SourceManager()
         long_flags = {"p", *passes.PASSES, *(f"disable-{p}" for p in passes.PASSES),
@@ -258,7 +264,17 @@ class DfschedOptMain(xDSLOptMain):
             instance = _with_tool_flags(instance, self.args)
             instance = tile_search.attach(instance, self.args.device)
             built.append((request, instance))
+        if requests is None and built and self._only_prints() and getattr(built[-1][1], "expand_grids", False):
+            built[-1] = (built[-1][0], dataclasses.replace(built[-1][1], expand_grids=False))
+            self._grids_left_folded = True
         return built
+
+    def _only_prints(self) -> bool:
+        """Whether the module after the passes is only printed, as the printer writes grids."""
+        a = self.args
+        return self.writes_grids_when_printing and not (
+            a.report or a.report_json or a.simulate or a.print_ir_after_all or a.print_op_generic
+            or a.print_debuginfo or a.verify_diagnostics)
 
     def _process_chunk(self, name: str, first_line: int, chunk: str, built) -> tuple[bool, str | None]:
         """Parse, verify, run the passes and print one buffer; report its diagnostics."""
@@ -271,7 +287,7 @@ class DfschedOptMain(xDSLOptMain):
                 self.verify(module)
             collector = self._report_collector()
             self._run_passes(module, built, collector)
-            out = self._print(module)
+            out = self._print(module, self._folded_grids(module))
             if collector is not None:
                 self._report(collector.finish(module, name, padded))
         except DiagnosticError as exc:
@@ -340,12 +356,21 @@ class DfschedOptMain(xDSLOptMain):
               file=sys.stderr)
         print(self._print(module), file=sys.stderr)
 
-    def _print(self, module: ModuleOp) -> str:
+    def _folded_grids(self, module: ModuleOp) -> list[object]:
+        """The replications the printer writes (`writes_grids_when_printing`), checked now."""
+        if not self._grids_left_folded:
+            return []
+        from dfsched import printing
+        from dfsched.passes.lowering.uniform_grid import grids_for_the_printer
+
+        return grids_for_the_printer(module, printing.writes_units_directly)
+
+    def _print(self, module: ModuleOp, grids: Sequence[object] = ()) -> str:
         from dfsched import printing
 
         stream = StringIO()
         printing.print_module(module, stream, generic=self.args.print_op_generic,
-                              debuginfo=self.args.print_debuginfo)
+                              debuginfo=self.args.print_debuginfo, grids=grids)
         return stream.getvalue()
 
 

@@ -15,6 +15,8 @@ checked: a per-core unit used in any other shape is a located error, never a sil
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
@@ -59,6 +61,28 @@ def fold_uniform_grid(function: func.FuncOp, grid: int, cores: int) -> int:
 
 def expand_uniform_grids(module: ModuleOp) -> None:
     """Replicate the cores of every function `fold_uniform_grid` folded, to its real grid."""
+    for replication in _unfold(module):
+        replication.replicate()
+
+
+def grids_for_the_printer(module: ModuleOp, printable: Callable[[GetUnitOp], bool]) -> list[Replication]:
+    """What `expand_uniform_grids` does, but for a printer that writes the other cores as it
+    prints (`printing.print_module(grids=...)`, `wrap-program-dfir{expand-grids=false}`): every
+    folded function gets its real `grid` and its constants' order, and the checked
+    replications are returned, the IR left with the cores it was lowered on. When some run's
+    first unit is not `printable` (one result, a form the printer writes directly), every
+    function is replicated in the IR instead, and none is returned."""
+    replications = _unfold(module)
+    if all(len(run[0].results) == 1 and printable(run[0]) for r in replications for run in r.runs):
+        return replications
+    for replication in replications:
+        replication.replicate()
+    return []
+
+
+def _unfold(module: ModuleOp) -> list[Replication]:
+    """Each folded function's checked replication, its real grid and constants' order restored."""
+    replications = []
     for function in [op for op in module.walk() if isinstance(op, func.FuncOp) and MARK in op.attributes]:
         real, keys = function.attributes[MARK], function.attributes.get(KEYS)
         cores, size = one_size_of(function.attributes.get("grid")), one_size_of(real)
@@ -66,10 +90,13 @@ def expand_uniform_grids(module: ModuleOp) -> None:
                 isinstance(keys, ArrayAttr) and all(isinstance(k, IntegerAttr) for k in keys.data)):
             raise error(function, f"cannot replicate a grid: '{MARK}' must be a 1-D grid larger than 'grid', "
                                   f"with '{KEYS}' an array of integers")
+        replication = Replication(function, cores, size)
+        replication.check()
         del function.attributes[MARK], function.attributes[KEYS]
         function.attributes["grid"] = real
-        _Replication(function, cores, size).run()
         _order_constants_as_core_keys(function.body.block, cores, {k.value.data for k in keys.data})
+        replications.append(replication)
+    return replications
 
 
 def one_size_of(grid: object) -> int | None:
@@ -113,32 +140,55 @@ def _core_key(op: arith.ConstantOp, low: int, high: int) -> bool:
             and low <= value.value.data < high)
 
 
-class _Replication:
-    """The per-core units of a function lowered on `cores` cores, replicated to `grid`."""
+class Replication:
+    """The per-core units of a function lowered on `cores` cores, replicated to `grid`: checked
+    first (`check`), then built in the IR (`replicate`) or written by the printer from `runs`
+    and `users`."""
 
     def __init__(self, function: func.FuncOp, cores: int, grid: int) -> None:
         self.function, self.cores, self.grid = function, cores, grid
         # A per-core unit result -> (the first unit of its run of `cores`, its core, its result index).
         self.per_core: dict[SSAValue, tuple[GetUnitOp, int, int]] = {}
         self.runs: list[list[GetUnitOp]] = []
-        # A run's first unit -> the results of every core's unit, core by core.
-        self.replicas: dict[GetUnitOp, list[tuple[SSAValue, ...]]] = {}
+        # Each mapping and program unit naming per-core units -> its operands in runs of `cores`.
+        self.users: dict[Operation, list[_Chunk]] = {}
 
-    def run(self) -> None:
+    def check(self) -> None:
+        """Collect the runs and how each user names them; a shape the replication cannot
+        reproduce is a located error."""
         self._collect_runs()
-        users = [op for op in self.function.walk()
-                 if op is not self.function and not isinstance(op, GetUnitOp)
-                 and any(operand in self.per_core for operand in op._operands)]  # noqa: SLF001 (the tuple)
-        for run in self.runs:
-            self._replicate_run(run)
-        for op in users:
+        for op in self.function.walk():
+            if op is self.function or isinstance(op, GetUnitOp) or not any(
+                    operand in self.per_core for operand in op._operands):  # noqa: SLF001 (the tuple)
+                continue
             if isinstance(op, DefImmutableMappingOp):
-                self._expand_mapping(op)
+                keys = list(op.keys)
+                self.users[op] = self._chunks(op, keys, keys=None) + self._chunks(op, list(op.values), keys=keys)
             elif isinstance(op, ProgramUnitOp):
-                op.operands = self._expand_list(op, list(op.units), keys=None)
+                self.users[op] = self._chunks(op, list(op.units), keys=None)
             else:
                 raise error(op, f"cannot replicate a grid whose per-core units '{op.name}' reads "
                                 "(only mappings and program units may name them)")
+
+    def replicate(self) -> None:
+        """Build every core's units, mapping entries and program-unit operands in the IR."""
+        replicas = {run[0]: self._replicate_run(run) for run in self.runs}
+
+        def values(chunks: list[_Chunk]) -> list[SSAValue]:
+            out: list[SSAValue] = []
+            for template, position, shared in chunks:
+                if template is None:
+                    out.extend([shared] * self.grid)
+                else:
+                    out.extend(results[position] for results in replicas[template])
+            return out
+
+        for op, chunks in self.users.items():
+            if isinstance(op, DefImmutableMappingOp):
+                half = len(chunks) // 2
+                self._replace_mapping(op, values(chunks[:half]), values(chunks[half:]))
+            else:
+                op.operands = values(chunks)
 
     def _collect_runs(self) -> None:
         """Per-core units come in runs of `cores` consecutive ops, cores 0, 1, ... in order."""
@@ -160,8 +210,9 @@ class _Replication:
                     self.per_core[result] = (op, core, position)
             index += self.cores
 
-    def _replicate_run(self, run: list[GetUnitOp]) -> None:
-        """Add the units of cores `cores`..grid-1 after the run, as the backend orders them."""
+    def _replicate_run(self, run: list[GetUnitOp]) -> list[tuple[SSAValue, ...]]:
+        """Add the units of cores `cores`..grid-1 after the run, as the backend orders them:
+        every core's results, core by core."""
         template = run[0]
         suffix = template.unit_name.data[len(f"C{template.core}-"):]
         kind = template.unit_type
@@ -174,15 +225,15 @@ class _Replication:
             new.append(GetUnitOp.create(result_types=result_types, attributes=attributes,
                                         properties={"name": StringAttr(f"C{core}-{suffix}"), "type": kind}))
         run[-1].parent_block().insert_ops_after(new, run[-1])
-        self.replicas[template] = [tuple(u.results) for u in run] + [tuple(u.results) for u in new]
+        return [tuple(u.results) for u in run] + [tuple(u.results) for u in new]
 
-    def _expand_list(self, op: Operation, values: list[SSAValue], keys: list[SSAValue] | None) -> list[SSAValue]:
-        """`values` in chunks of `cores`: a run of per-core units becomes every core's; a value
-        repeated `cores` times beside a chunk of per-core keys (`keys`), `grid` times."""
+    def _chunks(self, op: Operation, values: list[SSAValue], keys: list[SSAValue] | None) -> list[_Chunk]:
+        """`values` in chunks of `cores`: a run of per-core units (its first unit and result
+        index), or a value repeated `cores` times beside a chunk of per-core keys (`keys`)."""
         if len(values) % self.cores:
             raise error(op, f"cannot replicate a grid: '{op.name}' names {len(values)} units, "
                             f"not a multiple of the {self.cores} cores it was lowered on")
-        out: list[SSAValue] = []
+        out: list[_Chunk] = []
         for start in range(0, len(values), self.cores):
             chunk = values[start:start + self.cores]
             first = self.per_core.get(chunk[0])
@@ -190,23 +241,26 @@ class _Replication:
                 template, _, position = first
                 if any(self.per_core.get(v) != (template, core, position) for core, v in enumerate(chunk)):
                     raise error(op, f"cannot replicate a grid: '{op.name}' names per-core units out of core order")
-                out.extend(results[position] for results in self.replicas[template])
+                out.append((template, position, None))
             elif keys is not None and all(v is chunk[0] for v in chunk) and keys[start] in self.per_core:
-                out.extend([chunk[0]] * self.grid)
+                out.append((None, 0, chunk[0]))
             else:
                 raise error(op, f"cannot replicate a grid: '{op.name}' maps per-core units to "
                                 "values that differ between cores")
         return out
 
-    def _expand_mapping(self, op: DefImmutableMappingOp) -> None:
-        keys, values = list(op.keys), list(op.values)
-        new_keys = self._expand_list(op, keys, keys=None)
-        new_values = self._expand_list(op, values, keys=keys)
-        mapping = DefImmutableMappingOp(new_keys, new_values, op.result.type)
+    @staticmethod
+    def _replace_mapping(op: DefImmutableMappingOp, keys: list[SSAValue], values: list[SSAValue]) -> None:
+        mapping = DefImmutableMappingOp(keys, values, op.result.type)
         mapping.attributes.update(op.attributes)
         op.parent_block().insert_op_before(mapping, op)
         op.result.replace_all_uses_with(mapping.result)
         op.parent_block().erase_op(op)
+
+
+# A chunk of `cores` operands: (the first unit of a run, the result index, None) for a run of
+# per-core units, or (None, 0, value) for a value every core shares.
+_Chunk = tuple[GetUnitOp | None, int, SSAValue | None]
 
 
 def _same_kind(unit: GetUnitOp, template: GetUnitOp) -> bool:

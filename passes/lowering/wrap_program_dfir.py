@@ -157,6 +157,11 @@ class WrapProgramDfir(ModulePass):
 
     name = "wrap-program-dfir"
 
+    expand_grids: bool = True
+    """Replicate the functions lowered on a few cores of a uniform grid (Decision 121); false:
+    leave them folded for a printer that writes the other cores (`uniform_grid.grids_for_the_printer`,
+    `dfsched-opt` when it only prints the result)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         programs = [
             child for child in op.body.block.ops
@@ -165,5 +170,6 @@ class WrapProgramDfir(ModulePass):
         ]
         for program_module in programs:
             _wrap(program_module)
-        expand_uniform_grids(op)
+        if self.expand_grids:
+            expand_uniform_grids(op)
         restore_working_prefix_grids(op)

@@ -4,8 +4,10 @@ ops a grid repeats per core, and worklist liveness. (Times: `benchmarks/compile_
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import os
+import re
 
 import pytest
 from xdsl.dialects import arith
@@ -292,6 +294,44 @@ def test_uniform_grid_replication_matches_a_whole_grid_lowering():
     assert printed[0].count('type = "mnilu"') == 40
     assert "%c32 = arith.constant 32 : index" in printed[0]
     assert printed[1] == printed[0]
+
+
+@pytest.mark.parametrize("kernel, device", [("row_bias_tiled", "sample"), ("gated_mlp", "quad_corelet"),
+                                            ("kv_cache_scatter", "spyre"), ("scale_by_first_row", "sample")])
+def test_printer_writes_the_grid_the_replication_builds(kernel, device):
+    """`dfsched-opt` leaves a uniform grid folded when it only prints (`wrap-program-dfir{expand-grids=false}`)
+    and its printer writes the other cores' units, mapping entries and program-unit operands: the
+    bytes of replicating them in the IR (Decision 121) at 40 tiles, corelets and shared memories
+    included."""
+    with open(os.path.join(ROOT, "examples", f"{kernel}.mlir")) as f:
+        text = re.sub(r"grid = \[[^]]*\]", "grid = [40]", f.read())
+    printed = []
+    for fold in (True, False):
+        tool = DfschedOptMain(["-ktir-to-dfir", f"--device={device}", "-"])
+        module = tool.parse("k.mlir", text)
+        built = tool.build_passes()
+        assert built[-1][1].expand_grids is False
+        if not fold:
+            built[-1] = (built[-1][0], dataclasses.replace(built[-1][1], expand_grids=True))
+        for request, instance in tool.front_door_passes() + built:
+            tool.apply_pass(module, request, instance)
+        grids = tool._folded_grids(module) if fold else []  # noqa: SLF001 (the tool's own step)
+        assert bool(grids) == fold
+        printed.append(tool._print(module, grids))  # noqa: SLF001
+    assert printed[0] == printed[1]
+    assert printed[0].count("dataflow.get_unit {core = 39 : i32") >= 3
+
+
+def test_printer_writes_units_of_the_usual_form_only():
+    """A unit the printer cannot write for another core by substitution is replicated in the IR."""
+    from dfsched.printing import writes_units_directly
+
+    usual = GetUnitOp("C0-l1lu", "l1lu")
+    usual.attributes["core"] = IntegerAttr(0, i32)
+    assert writes_units_directly(usual)
+    odd = GetUnitOp("C0-l1lu", "l1lu")
+    odd.attributes["core"] = IntegerAttr(0, i64)
+    assert not writes_units_directly(odd)
 
 
 def test_working_prefix_drops_only_units_no_program_runs_on():
