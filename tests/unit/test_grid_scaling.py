@@ -290,7 +290,7 @@ def test_uniform_grid_replication_matches_a_whole_grid_lowering():
         module = tool.parse("k.mlir", text)
         for request, instance in tool.front_door_passes() + tool.build_passes():
             tool.apply_pass(module, request, instance)
-        printed.append(tool._print(module))  # noqa: SLF001 (the tool's printer)
+        printed.append(tool._print(module, tool._folded_grids(module)))  # noqa: SLF001 (the tool's printing)
     assert printed[0].count('type = "mnilu"') == 40
     assert "%c32 = arith.constant 32 : index" in printed[0]
     assert printed[1] == printed[0]
