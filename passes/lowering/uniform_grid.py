@@ -33,10 +33,12 @@ KEYS = "dfsched.uniform_grid_keys"
 
 # What makes one core's program differ from another's: the tile id, and the ops that exchange
 # data between tiles or read views distributed over them.
-_TILE_DEPENDENT = frozenset({
-    "ktdp.get_compute_tile_id", "ktdp.inter_tile_produce", "ktdp.inter_tile_consume", "ktdp.inter_tile_reduce",
-    "ktdp.yield_partial", "ktdp.yield_reduced", "ktdp.construct_distributed_memory_view", "ktdf.tile_reduce",
+TILE_EXCHANGES = frozenset({
+    "ktdp.inter_tile_produce", "ktdp.inter_tile_consume", "ktdp.inter_tile_reduce", "ktdp.yield_partial",
+    "ktdp.yield_reduced", "ktdp.construct_distributed_memory_view", "ktdf.tile_reduce",
 })
+"""The ops that make a tile read or wait for another tile's data."""
+_TILE_DEPENDENT = TILE_EXCHANGES | {"ktdp.get_compute_tile_id"}
 
 
 def is_core_uniform(module: ModuleOp) -> bool:

@@ -19,23 +19,16 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp
 
 from dfsched.diagnostics import error
 from dfsched.passes.lowering.dfir_tile_branches import launch_tiles
-from dfsched.passes.lowering.uniform_grid import one_size_of
+from dfsched.passes.lowering.uniform_grid import TILE_EXCHANGES, one_size_of
 
 MARK = "dfsched.working_prefix_grid"
 """The real `grid` of a function lowered on the cores of its working prefix only."""
-
-# Ops that make a tile read or wait for another tile's data or scratchpad: an idle core may
-# still hold data the working ones need.
-_EXCHANGES = frozenset({
-    "ktdp.inter_tile_produce", "ktdp.inter_tile_consume", "ktdp.inter_tile_reduce", "ktdp.yield_partial",
-    "ktdp.yield_reduced", "ktdp.construct_distributed_memory_view", "ktdf.tile_reduce",
-})
 
 
 def working_prefixes(module: ModuleOp, functions: list[func.FuncOp]) -> dict[func.FuncOp, int]:
     """For each of `functions` (programs of `module`) that only tiles below P launch, with P
     smaller than its grid: P. Empty when some tile may read another's data."""
-    if any(op.name in _EXCHANGES or _names_a_tile_scratchpad(op) for op in module.walk()):
+    if any(op.name in TILE_EXCHANGES or _names_a_tile_scratchpad(op) for op in module.walk()):
         return {}
     tiles = launch_tiles(module)
     prefixes: dict[func.FuncOp, int] = {}
