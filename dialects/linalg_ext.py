@@ -447,11 +447,28 @@ class BroadcastOp(_UnaryWithList, _x.BroadcastOp):
 
     LIST = "dimensions"
 
+    def verify_(self) -> None:
+        """Added dimensions must be distinct: xDSL's verifier (and MLIR's) pairs the input's
+        dimensions with the output's remaining ones and indexes past the input when one repeats."""
+        dims = self.dimensions.get_values()
+        if len(set(dims)) != len(dims):
+            raise VerifyException(f"dimensions should be unique, got {list(dims)}")
+        super().verify_()
+
 
 class TransposeOp(_UnaryWithList, _x.TransposeOp):
     """`linalg.transpose ins(%x : T) outs(%y : U) permutation = [1, 0]`."""
 
     LIST = "permutation"
+
+    def verify_(self) -> None:
+        """MLIR's check that `permutation` permutes the input's dimensions, which xDSL's
+        verifier lacks (it indexes shapes with the entries, and accepts repeats)."""
+        perm = list(self.permutation.get_values())
+        rank = len(getattr(self.inputs[0].type, "get_shape", lambda: ())()) if self.inputs else 0
+        if len(perm) == rank and sorted(perm) != list(range(rank)):
+            raise VerifyException(f"permutation is not valid: {perm} does not permute [0, {rank - 1}]")
+        super().verify_()
 
 
 class ReduceOp(_x.ReduceOp):

@@ -107,6 +107,31 @@ func.func @broadcast_dims(%a: tensor<4xf16>, %e: tensor<2x4xf16>) {
 
 // -----
 
+// A repeated added dimension (a fuzzed `dimensions = [0, 1]`) once indexed past the input's shape.
+func.func @broadcast_repeated_dims(%s: tensor<f16>, %e: tensor<1x64xf16>) {
+  // expected-error @+1 {{'linalg.broadcast' op dimensions should be unique, got [1, 1]}}
+  %0 = linalg.broadcast ins(%s : tensor<f16>) outs(%e : tensor<1x64xf16>) dimensions = [1, 1]
+  return
+}
+
+// -----
+
+func.func @transpose_repeated_dims(%a: tensor<4x4xf16>, %e: tensor<4x4xf16>) {
+  // expected-error @+1 {{'linalg.transpose' op permutation is not valid: [1, 1] does not permute [0, 1]}}
+  %0 = linalg.transpose ins(%a : tensor<4x4xf16>) outs(%e : tensor<4x4xf16>) permutation = [1, 1]
+  return
+}
+
+// -----
+
+func.func @transpose_dim_out_of_range(%a: tensor<4x4xf16>, %e: tensor<4x4xf16>) {
+  // expected-error @+1 {{'linalg.transpose' op permutation is not valid: [1, 65536] does not permute [0, 1]}}
+  %0 = linalg.transpose ins(%a : tensor<4x4xf16>) outs(%e : tensor<4x4xf16>) permutation = [1, 65536]
+  return
+}
+
+// -----
+
 func.func @transpose_without_permutation(%a: tensor<4x8xf16>, %e: tensor<8x4xf16>) {
   // The keyword is looked for at the next token.
   // expected-error @+2 {{Expected 'permutation'}}
