@@ -107,7 +107,7 @@ func.func @broadcast_dims(%a: tensor<4xf16>, %e: tensor<2x4xf16>) {
 
 // -----
 
-// A repeated added dimension (a fuzzed `dimensions = [0, 1]`) once indexed past the input's shape.
+// A repeated added dimension (fuzz seed 1542 turned `dimensions = [0, 1]` into `[1, 1]`) made xDSL index past the input's shape.
 func.func @broadcast_repeated_dims(%s: tensor<f16>, %e: tensor<1x64xf16>) {
   // expected-error @+1 {{'linalg.broadcast' op dimensions should be unique, got [1, 1]}}
   %0 = linalg.broadcast ins(%s : tensor<f16>) outs(%e : tensor<1x64xf16>) dimensions = [1, 1]
